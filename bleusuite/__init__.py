@@ -1,0 +1,35 @@
+"""bleusuite: exact, vectorised BLEU and GLEU on batches of token ids.
+
+The same definitions run on NumPy, PyTorch (CPU or CUDA) and CuPy arrays, chosen by the
+type of the input. Each smoothing name reproduces one reference library's numbers exactly
+(NLTK, pytorch-ignite or sacrebleu).
+
+>>> import numpy as np
+>>> import bleusuite
+>>> hyp = np.array([[5, 6, 7, 8, 9]])
+>>> ref = np.array([[5, 6, 7, 8, 10]])
+>>> bleusuite.sentence_bleu(hyp, ref).round(4)
+array([0.6687])
+"""
+
+from bleusuite.bleu import bleu_score, corpus_bleu, sentence_bleu
+from bleusuite.gleu import corpus_gleu, gleu_score, sentence_gleu
+from bleusuite.smoothing import SMOOTHING_NAMES
+from bleusuite.stats import BleuStats, GleuStats, bleu_statistics, gleu_statistics
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SMOOTHING_NAMES",
+    "BleuStats",
+    "GleuStats",
+    "__version__",
+    "bleu_score",
+    "bleu_statistics",
+    "corpus_bleu",
+    "corpus_gleu",
+    "gleu_score",
+    "gleu_statistics",
+    "sentence_bleu",
+    "sentence_gleu",
+]

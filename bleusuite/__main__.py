@@ -1,0 +1,5 @@
+"""``python -m bleusuite``: the same as the ``bleusuite`` command."""
+
+from bleusuite.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""Backend lookup: the array library is chosen from the type of the input arrays.
+
+A backend is a module that implements the same small set of primitives (sorting rows,
+cumulative sums, ``bincount``, scatter, element-wise maths) for one array library. The
+statistics pipeline and every score formula are written once against that set.
+
+The lookup never imports torch or cupy to find out what an object is: it only looks at
+libraries that are already in ``sys.modules`` (if the caller holds a torch tensor, torch
+is imported already).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+from bleusuite.backends.base import Backend
+
+__all__ = ["BACKEND_NAMES", "Backend", "available_backends", "backend_name", "get_backend"]
+
+#: Names of every backend bleusuite knows, in lookup order.
+BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy")
+
+# module name of the array library -> bleusuite backend module
+_LIBRARY_OF_BACKEND = {"numpy": "numpy", "torch": "torch", "cupy": "cupy"}
+_cache: dict[type, str] = {}
+
+
+def _load(name: str) -> Backend:
+    backend: Backend = importlib.import_module(f"bleusuite.backends.{name}").backend
+    return backend
+
+
+def backend_name(obj: object) -> str | None:
+    """The name of the backend that handles ``obj``, or ``None`` if ``obj`` is not an array.
+
+    >>> import numpy as np
+    >>> backend_name(np.zeros(3))
+    'numpy'
+    >>> backend_name([1, 2, 3]) is None
+    True
+    """
+    cls = type(obj)
+    if cls in _cache:
+        return _cache[cls]
+    for name in BACKEND_NAMES:
+        library = _LIBRARY_OF_BACKEND[name]
+        if library not in sys.modules:
+            continue
+        if _load(name).is_array(obj):
+            _cache[cls] = name
+            return name
+    return None
+
+
+def get_backend(*arrays: Any) -> Backend:
+    """The backend module for the given arrays (all must belong to the same one).
+
+    Objects that are not arrays (Python lists, ``None``) are ignored; with no array at all
+    the NumPy backend is returned.
+
+    >>> import numpy as np
+    >>> get_backend(np.zeros((2, 3), dtype=np.int64)).name
+    'numpy'
+
+    Raises:
+        TypeError: if the arrays belong to different array libraries.
+    """
+    found: dict[str, str] = {}
+    for position, obj in enumerate(arrays):
+        name = backend_name(obj)
+        if name is not None:
+            found.setdefault(name, f"argument {position} ({type(obj).__module__}."
+                                   f"{type(obj).__name__})")
+    if len(found) > 1:
+        described = ", ".join(f"{name} from {where}" for name, where in found.items())
+        raise TypeError(
+            f"all arrays in one call must come from the same array library; got {described}"
+        )
+    name = next(iter(found), "numpy")
+    return _load(name)
+
+
+def available_backends() -> list[str]:
+    """Names of the backends whose array library can be imported here.
+
+    This does import the libraries it checks (unlike :func:`get_backend`).
+
+    >>> "numpy" in available_backends()
+    True
+    """
+    names = []
+    for name in BACKEND_NAMES:
+        try:
+            importlib.import_module(_LIBRARY_OF_BACKEND[name])
+        except Exception:  # an import that fails in any way means "not available"
+            continue
+        names.append(name)
+    return names

@@ -1,0 +1,139 @@
+"""The primitives every backend provides: all that the pipeline and the formulas use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Backend:
+    """Interface of a backend. Arrays are the backend's own; ``like`` gives the device."""
+
+    name: str = "abstract"
+    int64: Any
+    float64: Any
+    bool_: Any
+    #: device-to-host synchronisations this backend needs per call are listed in the docs
+
+    def is_array(self, obj: object) -> bool:
+        raise NotImplementedError
+
+    def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
+        raise NotImplementedError
+
+    def is_integer_dtype(self, a: Any) -> bool:
+        raise NotImplementedError
+
+    def is_floating_dtype(self, a: Any) -> bool:
+        raise NotImplementedError
+
+    def describe_dtype(self, a: Any) -> str:
+        raise NotImplementedError
+
+    def numel(self, a: Any) -> int:
+        raise NotImplementedError
+
+    def to_int64(self, a: Any) -> Any:
+        raise NotImplementedError
+
+    def to_float64(self, a: Any) -> Any:
+        """Cast to the widest float of the device (float64; float32 where there is none)."""
+        raise NotImplementedError
+
+    def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        raise NotImplementedError
+
+    def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
+        raise NotImplementedError
+
+    def arange(self, n: int, like: Any = None) -> Any:
+        """int64 0..n-1."""
+        raise NotImplementedError
+
+    def sort_last(self, a: Any) -> Any:
+        """Sort every row (the last axis) by value."""
+        raise NotImplementedError
+
+    def cumsum(self, a: Any, axis: int) -> Any:
+        """int64 cumulative sum (bool input allowed)."""
+        raise NotImplementedError
+
+    def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
+        raise NotImplementedError
+
+    def flatnonzero(self, mask: Any) -> Any:
+        raise NotImplementedError
+
+    def searchsorted(self, sorted_values: Any, values: Any) -> Any:
+        """Left insertion points of ``values`` in the sorted 1-D ``sorted_values``."""
+        raise NotImplementedError
+
+    def repeat(self, values: Any, counts: Any) -> Any:
+        """Each of ``values`` repeated ``counts`` times (1-D)."""
+        raise NotImplementedError
+
+    def running_sum(self, a: Any) -> Any:
+        """int64 inclusive running sum of a 1-D array with a leading 0 (length n + 1)."""
+        raise NotImplementedError
+
+    def concat(self, arrays: list[Any], axis: int) -> Any:
+        raise NotImplementedError
+
+    def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
+        """``out.ravel()[index] = values`` in place on a contiguous ``out``; returns ``out``."""
+        raise NotImplementedError
+
+    def unique_inverse(self, a: Any) -> Any:
+        """Dense int64 ids (0..U-1, in value order) of the values of a 1-D array."""
+        raise NotImplementedError
+
+    def to_int(self, a: Any) -> int:
+        """A Python int from a 0-d array (a device sync on GPU backends)."""
+        raise NotImplementedError
+
+    def to_bool(self, a: Any) -> bool:
+        raise NotImplementedError
+
+    def to_numpy(self, a: Any) -> Any:
+        raise NotImplementedError
+
+    def max_(self, a: Any, axis: int | None = None) -> Any:
+        raise NotImplementedError
+
+    def min_(self, a: Any, axis: int | None = None) -> Any:
+        raise NotImplementedError
+
+    def sum_(self, a: Any, axis: int | None = None) -> Any:
+        raise NotImplementedError
+
+    def any_(self, a: Any, axis: int | None = None) -> Any:
+        raise NotImplementedError
+
+    def argmax(self, a: Any, axis: int) -> Any:
+        """Index of the first maximum along ``axis``."""
+        raise NotImplementedError
+
+    def take_along(self, a: Any, index: Any, axis: int) -> Any:
+        raise NotImplementedError
+
+    def first_true(self, mask: Any, axis: int) -> Any:
+        """Index of the first True along ``axis`` (the axis length where there is none)."""
+        raise NotImplementedError
+
+    def where(self, cond: Any, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def minimum(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def maximum(self, a: Any, b: Any) -> Any:
+        """Element-wise maximum; ``b`` may be a Python scalar."""
+        raise NotImplementedError
+
+    def log(self, a: Any) -> Any:
+        raise NotImplementedError
+
+    def exp(self, a: Any) -> Any:
+        raise NotImplementedError
+
+    def abs_(self, a: Any) -> Any:
+        raise NotImplementedError

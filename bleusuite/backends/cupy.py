@@ -1,0 +1,47 @@
+"""CuPy backend: the NumPy-like primitives, with new arrays placed on the input's device.
+
+Device-to-host synchronisations per scoring call are the same as for torch-CUDA (see the
+torch backend); everything else stays on the GPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import cupy as cp
+
+from bleusuite.backends.numpy_like import NumpyLikeBackend
+
+
+class CupyBackend(NumpyLikeBackend):
+    def _on(self, like: Any) -> Any:
+        device = getattr(like, "device", None)
+        return device if device is not None else contextlib.nullcontext()
+
+    def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
+        with self._on(like):
+            return cp.asarray(obj, dtype=dtype)
+
+    def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        with self._on(like):
+            return cp.zeros(shape, dtype=dtype)
+
+    def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
+        with self._on(like):
+            return cp.full(shape, value, dtype=dtype)
+
+    def arange(self, n: int, like: Any = None) -> Any:
+        with self._on(like):
+            return cp.arange(n, dtype=cp.int64)
+
+    def first_true(self, mask: Any, axis: int) -> Any:
+        n = mask.shape[axis]
+        idx = cp.argmax(mask.astype(cp.int8), axis=axis)
+        return cp.where(cp.any(mask, axis=axis), idx, n)
+
+    def to_numpy(self, a: Any) -> Any:
+        return cp.asnumpy(a)
+
+
+backend = CupyBackend(cp, "cupy")

@@ -1,0 +1,158 @@
+"""PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
+
+Device-to-host synchronisations per scoring call (each is one small scalar read): the
+token range (2), the size of the row alphabet (1), and the number of n-gram groups of each
+order (1 per order); never a copy of the data. Apple MPS has no float64: there the scores
+are float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from bleusuite.backends.base import Backend
+
+
+class TorchBackend(Backend):
+    name = "torch"
+    int64 = torch.int64
+    float64 = torch.float64
+    bool_ = torch.bool
+
+    def __repr__(self) -> str:
+        return "<bleusuite backend 'torch'>"
+
+    @staticmethod
+    def _device(like: Any) -> Any:
+        return like.device if isinstance(like, torch.Tensor) else None
+
+    def is_array(self, obj: object) -> bool:
+        return isinstance(obj, torch.Tensor)
+
+    def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
+        if dtype is torch.float64:
+            dtype = self._float_dtype(like)
+        return torch.as_tensor(obj, dtype=dtype, device=self._device(like))
+
+    def is_integer_dtype(self, a: Any) -> bool:
+        return not (a.is_floating_point() or a.is_complex() or a.dtype == torch.bool)
+
+    def is_floating_dtype(self, a: Any) -> bool:
+        return bool(a.is_floating_point() or a.is_complex())
+
+    def describe_dtype(self, a: Any) -> str:
+        return str(a.dtype)
+
+    def numel(self, a: Any) -> int:
+        return int(a.numel())
+
+    def to_int64(self, a: Any) -> Any:
+        return a.to(torch.int64)
+
+    @staticmethod
+    def _float_dtype(like: Any) -> Any:
+        device = getattr(like, "device", None)
+        return torch.float32 if device is not None and device.type == "mps" else torch.float64
+
+    def to_float64(self, a: Any) -> Any:
+        return a.to(self._float_dtype(a))
+
+    def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        return torch.zeros(shape, dtype=dtype, device=self._device(like))
+
+    def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
+        return torch.full(shape, value, dtype=dtype, device=self._device(like))
+
+    def arange(self, n: int, like: Any = None) -> Any:
+        return torch.arange(n, dtype=torch.int64, device=self._device(like))
+
+    def sort_last(self, a: Any) -> Any:
+        return torch.sort(a, dim=-1).values
+
+    def cumsum(self, a: Any, axis: int) -> Any:
+        return torch.cumsum(a, dim=axis, dtype=torch.int64)
+
+    def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
+        return torch.bincount(idx, weights=weights, minlength=minlength)
+
+    def flatnonzero(self, mask: Any) -> Any:
+        return torch.nonzero(mask.reshape(-1)).reshape(-1)
+
+    def searchsorted(self, sorted_values: Any, values: Any) -> Any:
+        return torch.searchsorted(sorted_values, values)
+
+    def repeat(self, values: Any, counts: Any) -> Any:
+        return torch.repeat_interleave(values, counts)
+
+    def running_sum(self, a: Any) -> Any:
+        out = torch.empty(a.shape[0] + 1, dtype=torch.int64, device=a.device)
+        out[0] = 0
+        torch.cumsum(a, dim=0, out=out[1:])
+        return out
+
+    def concat(self, arrays: list[Any], axis: int) -> Any:
+        return torch.cat(arrays, dim=axis)
+
+    def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
+        out.view(-1)[index] = values
+        return out
+
+    def unique_inverse(self, a: Any) -> Any:
+        return torch.unique(a, return_inverse=True)[1].reshape(-1).to(torch.int64)
+
+    def to_int(self, a: Any) -> int:
+        return int(a.item()) if isinstance(a, torch.Tensor) else int(a)
+
+    def to_bool(self, a: Any) -> bool:
+        return bool(a.item()) if isinstance(a, torch.Tensor) else bool(a)
+
+    def to_numpy(self, a: Any) -> Any:
+        return a.detach().cpu().numpy()
+
+    def max_(self, a: Any, axis: int | None = None) -> Any:
+        return torch.amax(a) if axis is None else torch.amax(a, dim=axis)
+
+    def min_(self, a: Any, axis: int | None = None) -> Any:
+        return torch.amin(a) if axis is None else torch.amin(a, dim=axis)
+
+    def sum_(self, a: Any, axis: int | None = None) -> Any:
+        return torch.sum(a) if axis is None else torch.sum(a, dim=axis)
+
+    def any_(self, a: Any, axis: int | None = None) -> Any:
+        return torch.any(a) if axis is None else torch.any(a, dim=axis)
+
+    def argmax(self, a: Any, axis: int) -> Any:
+        return torch.argmax(a, dim=axis)
+
+    def take_along(self, a: Any, index: Any, axis: int) -> Any:
+        return torch.take_along_dim(a, index, dim=axis)
+
+    def first_true(self, mask: Any, axis: int) -> Any:
+        n = mask.shape[axis]
+        idx = torch.argmax(mask.to(torch.uint8), dim=axis)
+        return torch.where(torch.any(mask, dim=axis), idx, n)
+
+    def where(self, cond: Any, a: Any, b: Any) -> Any:
+        return torch.where(cond, a, b)
+
+    def minimum(self, a: Any, b: Any) -> Any:
+        return torch.minimum(a, b)
+
+    def maximum(self, a: Any, b: Any) -> Any:
+        if not isinstance(b, torch.Tensor):
+            return torch.clamp(a, min=b)
+        return torch.maximum(a, b)
+
+    def log(self, a: Any) -> Any:
+        return torch.log(a)
+
+    def exp(self, a: Any) -> Any:
+        return torch.exp(a)
+
+    def abs_(self, a: Any) -> Any:
+        return torch.abs(a)
+
+
+backend = TorchBackend()

@@ -1,0 +1,220 @@
+"""BLEU: the public functions, and scores from statistics."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bleusuite import smoothing
+from bleusuite.inputs import normalize_batch
+from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
+
+__all__ = ["bleu_score", "corpus_bleu", "sentence_bleu"]
+
+
+@dataclass(frozen=True)
+class BleuConfig:
+    """Validated scoring settings (everything that changes the number)."""
+
+    order: int
+    weights: tuple[float, ...] | None  # None: sacrebleu's own uniform mean of the logs
+    smooth: str
+    family: str
+    smooth_value: float | None
+    effective_order: bool
+
+    @property
+    def stats_order(self) -> int:
+        """Orders the statistics must hold."""
+        return max(self.order, smoothing.extra_orders(self.smooth))
+
+    @classmethod
+    def make(
+        cls,
+        max_order: Any,
+        weights: Any,
+        smooth: Any,
+        smooth_value: Any,
+        effective_order: Any,
+    ) -> BleuConfig:
+        family = smoothing.family_of(smooth)
+        if weights is None:
+            order = check_order(4 if max_order is None else max_order, "max_order")
+            uniform = tuple([1 / order] * order)
+            resolved: tuple[float, ...] | None = None if family == "sacrebleu" else uniform
+        else:
+            resolved = _check_weights(weights)
+            order = len(resolved)
+            if max_order is not None and check_order(max_order, "max_order") != order:
+                raise ValueError(
+                    f"weights has {order} entries but max_order is {max_order}; give one "
+                    "weight per order (or leave max_order out: it defaults to len(weights))"
+                )
+            check_order(order, "len(weights)")
+        if not isinstance(effective_order, bool):
+            raise TypeError(f"effective_order must be a bool; got {effective_order!r}")
+        if effective_order and family != "sacrebleu":
+            raise ValueError(
+                "effective_order=True is sacrebleu's option: use it with smooth='none', "
+                f"'floor', 'add-k' or 'exp' (got smooth={smooth!r})"
+            )
+        if effective_order and weights is not None:
+            raise ValueError("effective_order=True averages uniformly: do not pass weights")
+        value = smoothing.check_smooth_value(smooth, smooth_value)
+        return cls(order, resolved, smooth, family, value, effective_order)
+
+
+def _check_weights(weights: Any) -> tuple[float, ...]:
+    if isinstance(weights, str | bytes):
+        raise TypeError(f"weights must be a sequence of numbers; got {weights!r}")
+    try:
+        values = tuple(float(w) for w in weights)
+    except (TypeError, ValueError):
+        raise TypeError(f"weights must be a sequence of numbers; got {weights!r}") from None
+    if not values:
+        raise ValueError("weights must hold at least one weight")
+    if any(not math.isfinite(w) or w < 0 for w in values):
+        raise ValueError(f"weights must be finite and non-negative; got {weights!r}")
+    return values
+
+
+def _score(stats: BleuStats, config: BleuConfig) -> Any:
+    if stats.max_order < config.stats_order:
+        raise ValueError(
+            f"stats: smooth={config.smooth!r} with {config.order} orders needs statistics up to "
+            f"order {config.stats_order}; these hold {stats.max_order} (compute them with "
+            f"max_order={config.stats_order})"
+        )
+    be = stats.backend
+    weights = None
+    if config.weights is not None:
+        weights = be.asarray(config.weights, like=stats.matches, dtype=be.float64)
+    if config.family == "nltk":
+        epsilon = 0.1 if config.smooth_value is None else config.smooth_value
+        return smoothing.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)
+    if config.family == "ignite":
+        return smoothing.ignite_bleu(be, stats, weights, config.order, config.smooth)
+    return smoothing.sacrebleu_bleu(
+        be, stats, weights, config.order, config.smooth, config.smooth_value,
+        config.effective_order,
+    )
+
+
+def bleu_score(
+    stats: BleuStats,
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> Any:
+    """BLEU from statistics: one score per entry of ``stats`` (or one for summed stats).
+
+    Per-sentence statistics give sentence scores; ``stats.sum()`` gives the corpus score.
+    The settings are those of :func:`sentence_bleu`.
+
+    >>> import numpy as np
+    >>> from bleusuite import bleu_statistics
+    >>> stats = bleu_statistics(np.array([[1, 2, 3, 4, 5]]), np.array([[1, 2, 3, 4, 6]]))
+    >>> bleu_score(stats).round(6)
+    array([0.66874])
+    >>> float(bleu_score(stats.sum(), smooth="exp")).__round__(6)
+    0.66874
+    """
+    if not isinstance(stats, BleuStats):
+        raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
+    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    return _score(stats, config)
+
+
+def sentence_bleu(
+    hypotheses: Any,
+    references: Any,
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> Any:
+    """BLEU of every hypothesis against its own references: shape (B,), float64.
+
+    Args:
+        hypotheses: (B, L) integer array (NumPy, or a torch / CuPy array), or a list of token
+            sequences (lists of ints, strings or any hashable tokens; ragged).
+        references: (B, L) array (one reference each) or (B, R, L); or, NLTK's form, a list
+            with one list of reference token sequences per hypothesis. A reference row made
+            only of ``pad_id`` is absent, so rows may carry different numbers of references.
+        max_order: highest n-gram order; defaults to ``len(weights)``, or 4.
+        weights: one weight per order (NLTK's ``weights``); default uniform ``1/max_order``.
+        smooth: smoothing method; its name picks whose numbers you get exactly:
+            NLTK ``"method0"``..``"method7"``, pytorch-ignite ``"no_smooth"`` (default),
+            ``"smooth1"``, ``"nltk_smooth2"``, ``"smooth2"``, or sacrebleu ``"none"``,
+            ``"floor"``, ``"add-k"``, ``"exp"`` (sacrebleu scores divided by 100).
+        smooth_value: sacrebleu's value for ``"floor"`` (0.1) and ``"add-k"`` (1), or NLTK's
+            epsilon for ``"method1"`` (0.1).
+        effective_order: sacrebleu's ``effective_order`` (only with its smoothing names).
+        pad_id: token id that is not part of any sentence (left or right padding).
+        eos_id: token id that ends a sentence (it and everything after are ignored).
+
+    Returns:
+        float64 scores in [0, 1], an array of the input's kind (NumPy for lists).
+
+    Raises:
+        TypeError, ValueError: for malformed input; the message names the argument.
+
+    >>> import numpy as np
+    >>> hyp = np.array([[11, 12, 13, 14, 15, 0], [11, 12, 0, 0, 0, 0]])
+    >>> ref = np.array([[11, 12, 13, 14, 16, 0], [11, 12, 13, 0, 0, 0]])
+    >>> sentence_bleu(hyp, ref, pad_id=0).round(4)
+    array([0.6687, 0.    ])
+    >>> sentence_bleu(hyp, ref, pad_id=0, smooth="exp", effective_order=True).round(4)
+    array([0.6687, 0.6065])
+    >>> sentence_bleu([["the", "cat", "sat"]], [[["the", "cat", "sat"], ["a", "cat"]]],
+    ...               smooth="method1").round(4)
+    array([0.7598])
+    """
+    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    stats = bleu_statistics_of_batch(batch, config.stats_order)
+    return _score(stats, config)
+
+
+def corpus_bleu(
+    hypotheses: Any,
+    references: Any,
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> Any:
+    """Corpus BLEU of the batch: the statistics of all sentences summed, then scored.
+
+    Same arguments as :func:`sentence_bleu`; returns a 0-d float64 array. With NLTK's
+    ``"method5"``..``"method7"`` the extra terms NLTK takes from the *last* sentence
+    only (its 5-gram precision, its n-gram counts) come from the corpus sums here.
+
+    >>> import numpy as np
+    >>> hyp = np.array([[11, 12, 13, 14, 15], [11, 12, 13, 14, 17]])
+    >>> ref = np.array([[11, 12, 13, 14, 16], [11, 12, 13, 14, 16]])
+    >>> print(f"{float(corpus_bleu(hyp, ref)):.6f}")
+    0.668740
+
+    Raises:
+        ValueError: for an empty batch (a corpus score needs at least one sentence).
+    """
+    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    if batch.size == 0:
+        raise ValueError("hypotheses: corpus_bleu needs at least one sentence; got an empty batch")
+    stats = bleu_statistics_of_batch(batch, config.stats_order)
+    return _score(stats.sum(), config)

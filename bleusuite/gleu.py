@@ -1,0 +1,79 @@
+"""GLEU (Google BLEU, as NLTK's ``gleu_score``): the public functions, and scores from
+statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bleusuite.inputs import normalize_batch
+from bleusuite.stats import GleuStats, check_gleu_orders, gleu_statistics_of_batch
+
+__all__ = ["corpus_gleu", "gleu_score", "sentence_gleu"]
+
+
+def gleu_score(stats: GleuStats) -> Any:
+    """GLEU from statistics: ``matches / totals`` (0 where ``totals`` is 0).
+
+    >>> import numpy as np
+    >>> from bleusuite import gleu_statistics
+    >>> stats = gleu_statistics(np.array([[1, 2, 3], [4, 5, 6]]), np.array([[1, 2, 4], [4, 5, 6]]))
+    >>> gleu_score(stats).tolist(), float(gleu_score(stats.sum()))
+    ([0.5, 1.0], 0.75)
+    """
+    if not isinstance(stats, GleuStats):
+        raise TypeError(f"stats must be a GleuStats; got {type(stats).__name__}")
+    be = stats.backend
+    matches = be.to_float64(stats.matches)
+    totals = be.to_float64(stats.totals)
+    return be.where(stats.totals > 0, matches / be.where(stats.totals > 0, totals, 1.0), 0.0)
+
+
+def sentence_gleu(
+    hypotheses: Any,
+    references: Any,
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> Any:
+    """GLEU of every hypothesis (NLTK's ``sentence_gleu``): shape (B,), float64.
+
+    n-grams of orders ``min_len``..``max_len`` are pooled; against each reference,
+    ``tp`` = shared n-grams (as multisets) and ``n_all`` = max(hypothesis n-grams, reference
+    n-grams); the reference with the best ``tp / n_all`` is kept (the first on ties), and
+    the score is ``tp / n_all``. Inputs as in :func:`bleusuite.sentence_bleu`.
+
+    >>> import numpy as np
+    >>> sentence_gleu(np.array([[1, 2, 3, 4]]), np.array([[1, 2, 3, 5]])).round(4)
+    array([0.6])
+    """
+    min_len, max_len = check_gleu_orders(min_len, max_len)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    return gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
+
+
+def corpus_gleu(
+    hypotheses: Any,
+    references: Any,
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> Any:
+    """Corpus GLEU (NLTK's ``corpus_gleu``): sum of matches / sum of totals, a 0-d array.
+
+    >>> import numpy as np
+    >>> print(float(corpus_gleu(np.array([[1, 2, 3, 4], [5, 6, 7, 8]]),
+    ...                         np.array([[1, 2, 3, 5], [5, 6, 7, 8]]))))
+    0.8
+
+    Raises:
+        ValueError: for an empty batch.
+    """
+    min_len, max_len = check_gleu_orders(min_len, max_len)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    if batch.size == 0:
+        raise ValueError("hypotheses: corpus_gleu needs at least one sentence; got an empty batch")
+    return gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum())

@@ -1,0 +1,321 @@
+"""Validation and normalisation of every accepted input form, in one place.
+
+Whatever the caller passes (arrays of token ids with padding and end-of-sentence markers,
+or NLTK-style nested Python lists of any hashable tokens), the rest of the library sees a
+:class:`Batch`: left-aligned int64 token matrices with explicit lengths, on the caller's
+array backend.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bleusuite.backends.base import Backend
+
+import numpy as np
+
+from bleusuite import backends
+
+__all__ = ["Batch", "normalize_batch"]
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A normalised batch: every sentence left-aligned, with its length.
+
+    Attributes:
+        backend: the backend module that owns the arrays.
+        hyp: (B, Lh) int64 hypothesis tokens; positions ``>= hyp_len`` are meaningless.
+        hyp_len: (B,) int64 hypothesis lengths.
+        refs: (B, R, Lr) int64 reference tokens.
+        ref_len: (B, R) int64 reference lengths (0 for absent references).
+        ref_present: (B, R) bool, False where a row carries fewer than R references.
+    """
+
+    backend: Backend
+    hyp: Any
+    hyp_len: Any
+    refs: Any
+    ref_len: Any
+    ref_present: Any
+
+    @property
+    def size(self) -> int:
+        return int(self.hyp.shape[0])
+
+
+def normalize_batch(
+    hypotheses: Any,
+    references: Any,
+    *,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> Batch:
+    """Check the inputs of a scoring call and bring them to the :class:`Batch` form.
+
+    Raises:
+        TypeError: wrong kinds of objects (float arrays, strings where token sequences are
+            expected, arrays from two libraries).
+        ValueError: wrong shapes, batch-size mismatch, or a hypothesis without reference.
+    """
+    hyp_is_array = backends.backend_name(hypotheses) is not None
+    ref_is_array = backends.backend_name(references) is not None
+    if hyp_is_array != ref_is_array:
+        raise TypeError(
+            "hypotheses and references must both be arrays or both be Python sequences; got "
+            f"hypotheses={_kind(hypotheses)} and references={_kind(references)}"
+        )
+    if hyp_is_array:
+        be = backends.get_backend(hypotheses, references)
+        return _from_arrays(be, hypotheses, references, pad_id, eos_id)
+    return _from_sequences(hypotheses, references, pad_id, eos_id)
+
+
+def _kind(obj: object) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}".replace("builtins.", "")
+
+
+# ----------------------------------------------------------------------------- arrays
+
+
+def _check_int_array(be: Backend, a: Any, argname: str) -> Any:
+    if not be.is_integer_dtype(a):
+        hint = " (did you pass logits or probabilities?)" if be.is_floating_dtype(a) else ""
+        raise TypeError(
+            f"{argname} must be an array of integer token ids; got dtype "
+            f"{be.describe_dtype(a)}{hint}"
+        )
+    if be.describe_dtype(a) in ("uint64", "torch.uint64"):
+        if be.numel(a) and be.to_int(be.max_(a)) > _INT64_MAX:
+            raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
+    return be.to_int64(a)
+
+
+def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
+    hyp = _check_int_array(be, hyp, "hypotheses")
+    refs = _check_int_array(be, refs, "references")
+    if hyp.ndim != 2:
+        raise ValueError(
+            f"hypotheses must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
+        )
+    if refs.ndim == 2:
+        refs = refs.reshape(refs.shape[0], 1, refs.shape[1])
+    elif refs.ndim != 3:
+        raise ValueError(
+            "references must be a 2-D array (batch, length) with one reference per hypothesis "
+            f"or 3-D (batch, references, length); got shape {tuple(refs.shape)}"
+        )
+    if refs.shape[0] != hyp.shape[0]:
+        raise ValueError(
+            f"hypotheses and references must have the same batch size; got {hyp.shape[0]} "
+            f"hypotheses and {refs.shape[0]} rows of references"
+        )
+    pad = _check_special(pad_id, "pad_id")
+    eos = _check_special(eos_id, "eos_id")
+    batch, length = hyp.shape
+    hyp_len = be.full((batch,), length, be.int64, like=hyp)
+    hyp, hyp_len = _sentences(be, hyp, hyp_len, pad, eos)
+    num_refs, ref_length = refs.shape[1], refs.shape[2]
+    ref_len = be.full((batch, num_refs), ref_length, be.int64, like=refs)
+    present = _present(be, refs, ref_len, pad)
+    refs, ref_len = _sentences(be, refs, ref_len, pad, eos)
+    return _finish(be, hyp, hyp_len, refs, ref_len, present)
+
+
+def _check_special(value: Any, argname: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{argname} must be an int token id or None; got {value!r}")
+    return int(value)
+
+
+def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:
+    """References that exist: a row of nothing but padding is an absent reference."""
+    if pad is None:
+        return lengths >= 0
+    length = tokens.shape[-1]
+    within = be.arange(length, like=tokens) < lengths[..., None]
+    non_pad = be.any_(within & (tokens != pad), axis=-1)
+    return non_pad | (lengths == 0)
+
+
+def _sentences(
+    be: Backend, tokens: Any, lengths: Any, pad: int | None, eos: int | None
+) -> tuple[Any, Any]:
+    """Drop padding, cut at the first eos, and left-align what is left."""
+    if pad is None and eos is None:
+        return tokens, lengths
+    length = tokens.shape[-1]
+    keep = be.arange(length, like=tokens) < lengths[..., None]
+    if eos is not None:
+        first_eos = be.first_true(tokens == eos, axis=-1)
+        keep = keep & (be.arange(length, like=tokens) < first_eos[..., None])
+    if pad is not None:
+        keep = keep & (tokens != pad)
+    new_lengths = be.sum_(be.to_int64(keep), axis=-1)
+    if length == 0:
+        return tokens, new_lengths
+    new_position = be.cumsum(be.to_int64(keep), axis=-1) - 1
+    rows = be.numel(tokens) // length
+    row_start = (be.arange(rows, like=tokens) * length).reshape(tokens.shape[:-1] + (1,))
+    target = be.flatnonzero(keep.reshape(-1))
+    destination = (row_start + new_position).reshape(-1)[target]
+    packed = be.zeros(tokens.shape, be.int64, like=tokens)
+    be.scatter_flat(packed, destination, tokens.reshape(-1)[target])
+    return packed, new_lengths
+
+
+def _finish(
+    be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, present: Any
+) -> Batch:
+    ref_len = be.where(present, ref_len, 0)
+    if hyp.shape[0]:
+        has_ref = be.any_(present, axis=1)
+        if not be.to_bool(be.min_(has_ref)):
+            missing = be.to_numpy(be.flatnonzero(~has_ref))
+            raise ValueError(
+                f"references: hypothesis {int(missing[0])} has no reference (every reference "
+                f"row is padding or the list is empty); {len(missing)} such row(s) in all"
+            )
+    return Batch(be, hyp, hyp_len, refs, ref_len, present)
+
+
+# ----------------------------------------------------------------------- Python lists
+
+
+def _is_token_sequence(obj: object) -> bool:
+    if isinstance(obj, str | bytes):
+        return False
+    if isinstance(obj, np.ndarray):
+        return obj.ndim == 1
+    return isinstance(obj, Sequence)
+
+
+def _check_sentence(sentence: object, argname: str) -> None:
+    if isinstance(sentence, str | bytes):
+        raise TypeError(
+            f"{argname} must be a sequence of tokens, not a string ({sentence!r:.40}); "
+            "split it into tokens first"
+        )
+    if not _is_token_sequence(sentence):
+        raise TypeError(f"{argname} must be a sequence of tokens; got {_kind(sentence)}")
+    if len(sentence) and _is_token_sequence(sentence[0]):  # type: ignore[arg-type,index]
+        raise ValueError(
+            f"{argname} must be a sequence of tokens, but its first token is itself a "
+            "sequence: the nesting is one level too deep"
+        )
+
+
+def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
+    if not _is_token_sequence(hyps):
+        raise TypeError(
+            f"hypotheses must be an integer array or a list of token sequences; got {_kind(hyps)}"
+        )
+    if not _is_token_sequence(refs):
+        raise TypeError(
+            "references must be an integer array or a list (one entry per hypothesis) of lists "
+            f"of token sequences; got {_kind(refs)}"
+        )
+    if len(hyps) != len(refs):
+        raise ValueError(
+            f"hypotheses and references must have the same batch size; got {len(hyps)} "
+            f"hypotheses and {len(refs)} entries of references"
+        )
+    for row, hyp in enumerate(hyps):
+        _check_sentence(hyp, f"hypotheses[{row}]")
+    slots: list[tuple[int, int]] = []
+    ref_sentences: list[Any] = []
+    for row, row_refs in enumerate(refs):
+        if isinstance(row_refs, str | bytes) or not _is_token_sequence(row_refs):
+            raise TypeError(
+                f"references[{row}] must be a list of reference token sequences; got "
+                f"{_kind(row_refs)}"
+            )
+        if len(row_refs) and not _is_token_sequence(row_refs[0]):
+            raise ValueError(
+                f"references[{row}] must be a list of reference token sequences (NLTK form: "
+                "one list of references per hypothesis), but it holds tokens: wrap a single "
+                "reference in a list"
+            )
+        for position, ref in enumerate(row_refs):
+            _check_sentence(ref, f"references[{row}][{position}]")
+            slots.append((row, position))
+            ref_sentences.append(ref)
+
+    hyp_lengths = np.fromiter((len(s) for s in hyps), dtype=np.int64, count=len(hyps))
+    ref_lengths = np.fromiter((len(s) for s in ref_sentences), np.int64, count=len(ref_sentences))
+    flat = list(itertools.chain.from_iterable(itertools.chain(hyps, ref_sentences)))
+    ids, mapping = _token_ids(flat)
+    pad = _map_special(pad_id, mapping)
+    eos = _map_special(eos_id, mapping)
+
+    num_hyp_tokens = int(hyp_lengths.sum())
+    hyp = _pad_ragged(ids[:num_hyp_tokens], hyp_lengths)
+    ref_rows = _pad_ragged(ids[num_hyp_tokens:], ref_lengths)
+    batch = len(hyps)
+    num_refs = max((position + 1 for _, position in slots), default=1)
+    slot_rows = np.fromiter((r for r, _ in slots), np.int64, count=len(slots))
+    slot_cols = np.fromiter((c for _, c in slots), np.int64, count=len(slots))
+    refs_arr = np.zeros((batch, num_refs, ref_rows.shape[1]), dtype=np.int64)
+    refs_arr[slot_rows, slot_cols] = ref_rows
+    ref_len = np.zeros((batch, num_refs), dtype=np.int64)
+    ref_len[slot_rows, slot_cols] = ref_lengths
+    exists = np.zeros((batch, num_refs), dtype=bool)
+    exists[slot_rows, slot_cols] = True
+
+    be = backends.get_backend()
+    present = exists & _present(be, refs_arr, ref_len, pad)
+    hyp, hyp_lengths = _sentences(be, hyp, hyp_lengths, pad, eos)
+    refs_arr, ref_len = _sentences(be, refs_arr, ref_len, pad, eos)
+    return _finish(be, hyp, hyp_lengths, refs_arr, ref_len, present)
+
+
+def _token_ids(tokens: list[Any]) -> tuple[np.ndarray, dict[Any, int] | None]:
+    """int64 ids for a flat list of tokens, and the vocabulary used (None: ids are the ints).
+
+    Integer tokens keep their value. Anything else (strings, mixtures) is numbered by a
+    dictionary, so tokens compare exactly as Python's ``==``/``hash`` do, as in NLTK.
+    """
+    if not tokens:
+        return np.zeros(0, dtype=np.int64), None
+    try:
+        as_array = np.asarray(tokens)
+    except (ValueError, OverflowError):
+        as_array = None
+    if as_array is not None and as_array.ndim == 1 and as_array.dtype.kind == "i":
+        return as_array.astype(np.int64, copy=False), None
+    vocabulary: dict[Any, int] = {}
+    try:
+        ids = [vocabulary.setdefault(token, len(vocabulary)) for token in tokens]
+    except TypeError as error:
+        raise TypeError(f"tokens must be hashable (str, int, ...): {error}") from None
+    return np.asarray(ids, dtype=np.int64), vocabulary
+
+
+def _map_special(value: Any, mapping: dict[Any, int] | None) -> int | None:
+    """The id of a pad/eos token in the id space of a list input (None: it never occurs)."""
+    if value is None:
+        return None
+    if mapping is None:
+        if isinstance(value, int | np.integer) and not isinstance(value, bool):
+            return int(value)
+        return None
+    return mapping.get(value)
+
+
+def _pad_ragged(flat: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    rows = len(lengths)
+    width = int(lengths.max()) if rows else 0
+    out = np.zeros((rows, width), dtype=np.int64)
+    if flat.size:
+        row_of_token = np.repeat(np.arange(rows), lengths)
+        starts = np.cumsum(lengths) - lengths
+        column = np.arange(flat.size) - np.repeat(starts, lengths)
+        out[row_of_token, column] = flat
+    return out

@@ -1,0 +1,261 @@
+"""The three smoothing families, each with its library's exact arithmetic.
+
+Every function here is element-wise over the leading axes of the statistics, so the same
+code scores one corpus (0-d statistics) or every sentence of a batch ((B,) statistics), on
+any backend. Orders are the last axis.
+
+========================  =====================================================
+names                     equal to
+========================  =====================================================
+``method0`` .. ``method7``  NLTK ``sentence_bleu`` / ``corpus_bleu`` with
+                          ``SmoothingFunction().methodK`` (per-sentence
+                          denominators floored at 1 before summing)
+``no_smooth``, ``smooth1``,  pytorch-ignite ``Bleu(smooth=...)``: sentence scores =
+``nltk_smooth2``, ``smooth2``  ``average="macro"`` terms, corpus = ``average="micro"``
+``none``, ``floor``,      sacrebleu ``BLEU(smooth_method=..., smooth_value=...,
+``add-k``, ``exp``        effective_order=...)`` divided by 100
+========================  =====================================================
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+from bleusuite.backends.base import Backend
+
+__all__ = ["FAMILIES", "SMOOTHING_NAMES", "family_of"]
+
+NLTK_METHODS = tuple(f"method{k}" for k in range(8))
+IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
+SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")
+
+#: family name -> smoothing names of that family
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "nltk": NLTK_METHODS,
+    "ignite": IGNITE_METHODS,
+    "sacrebleu": SACREBLEU_METHODS,
+}
+#: every accepted smoothing name
+SMOOTHING_NAMES: tuple[str, ...] = NLTK_METHODS + IGNITE_METHODS + SACREBLEU_METHODS
+
+#: smoothing names whose default ``smooth_value`` can be changed, and that default
+SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k": 1.0}
+
+# NLTK SmoothingFunction's constructor defaults (alpha for method6, k for method4)
+_NLTK_ALPHA = 5
+_NLTK_K = 5
+# sacrebleu's log of a zero precision
+_SACREBLEU_LOG_ZERO = -9999999999.0
+
+
+def family_of(smooth: Any) -> str:
+    """The family a smoothing name belongs to.
+
+    >>> family_of("method3"), family_of("smooth1"), family_of("exp")
+    ('nltk', 'ignite', 'sacrebleu')
+    """
+    for family, names in FAMILIES.items():
+        if smooth in names:
+            return family
+    raise ValueError(
+        f"smooth must be one of {', '.join(SMOOTHING_NAMES)}; got {smooth!r}"
+    )
+
+
+def extra_orders(smooth: str) -> int:
+    """Highest order a smoothing method needs beyond the weights (NLTK 5/7 use 5-grams)."""
+    return 5 if smooth in ("method5", "method7") else 0
+
+
+def _f(be: Backend, a: Any) -> Any:
+    return be.to_float64(a)
+
+
+def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: bool) -> Any:
+    if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
+        positive = precisions > 0
+        logs = be.log(be.where(positive, precisions, 1.0))
+        return be.sum_(be.where(positive, weights * logs, 0.0), axis=-1)
+    return be.sum_(weights * be.log(precisions), axis=-1)
+
+
+def _brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
+    c = _f(be, hyp_len)
+    r = _f(be, ref_len)
+    shorter = (hyp_len < ref_len) & (hyp_len > 0)
+    penalty = be.exp(1.0 - r / be.where(shorter, c, 1.0))
+    return be.where(hyp_len >= ref_len, 1.0, be.where(shorter, penalty, 0.0))
+
+
+def nltk_bleu(
+    be: Backend, stats: Any, weights: Any, order: int, smooth: str, epsilon: float
+) -> Any:
+    """NLTK ``corpus_bleu`` on (summed) statistics."""
+    matches = stats.matches[..., :order]
+    denominators = stats.clamped_totals[..., :order]
+    numer = _f(be, matches)
+    denom = _f(be, denominators)
+    precisions = numer / denom
+    zero = matches == 0
+    hyp_len = stats.hyp_len
+
+    def method4(p: Any) -> Any:
+        rank = be.cumsum(be.to_int64(zero), axis=-1)
+        log_len = be.log(be.where(hyp_len > 1, _f(be, hyp_len), 2.0))[..., None]
+        # NLTK: numerator = 1 / (2**incvnt * k / log(hyp_len)); p = numerator / denominator
+        smoothed = 1.0 / (_f(be, 2**rank * _NLTK_K) / log_len) / denom
+        return be.where(zero & (hyp_len > 1)[..., None], smoothed, p)
+
+    def method5(p: Any) -> Any:
+        # m[-1] = p_1 + 1; p_i <- (m[i-1] + p_i + p_{i+1}) / 3 with the original p_{i+1},
+        # and NLTK's own 5-gram precision after the last order (whatever the order count)
+        five = _f(be, stats.matches[..., 4]) / _f(be, stats.clamped_totals[..., 4])
+        previous = p[..., 0] + 1.0
+        columns = []
+        for i in range(order):
+            following = p[..., i + 1] if i + 1 < order else five
+            previous = (previous + p[..., i] + following) / 3.0
+            columns.append(previous)
+        return _stack(be, columns)
+
+    if smooth == "method0":
+        precisions = be.where(zero, sys.float_info.min, precisions)
+    elif smooth == "method1":
+        precisions = be.where(zero, epsilon / denom, precisions)
+    elif smooth == "method2":
+        smoothed = (numer + 1.0) / (denom + 1.0)
+        first = be.arange(order, like=matches) == 0
+        precisions = be.where(first, precisions, smoothed)
+    elif smooth == "method3":
+        rank = be.cumsum(be.to_int64(zero), axis=-1)
+        precisions = be.where(zero, 1.0 / (_f(be, 2**rank) * denom), precisions)
+    elif smooth == "method4":
+        precisions = method4(precisions)
+    elif smooth == "method5":
+        precisions = method5(precisions)
+    elif smooth == "method6":
+        precisions = _nltk_method6(be, stats, precisions, order)
+    elif smooth == "method7":
+        precisions = method5(method4(precisions))
+    score = _brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
+        _weighted_log_sum(be, weights, precisions, skip_zero=True)
+    )
+    return be.where(matches[..., 0] == 0, 0.0, score)
+
+
+def _stack(be: Backend, columns: list[Any]) -> Any:
+    return be.concat([c[..., None] for c in columns], axis=-1)
+
+
+def _nltk_method6(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
+    """NLTK method6 (Gao and He 2013): interpolate with p_{i-1}**2 / p_{i-2} for i >= 3."""
+    if order < 3:
+        raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
+    trigram_zero = stats.matches[..., 2] == 0
+    if be.to_bool(be.any_(trigram_zero)):
+        rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
+        where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
+        raise ValueError(
+            "smooth='method6' requires at least one 3-gram match, as in NLTK (which fails an "
+            f"assertion there){where}; {len(rows)} sentence(s) have none"
+        )
+    columns = [precisions[..., 0], precisions[..., 1]]
+    for i in range(2, order):
+        before, last = columns[i - 2], columns[i - 1]
+        safe = be.where(before == 0, 1.0, before)
+        pi0 = be.where(before == 0, 0.0, last * last / safe)
+        m = _f(be, stats.matches[..., i])
+        hyp_ngrams = _f(be, stats.totals[..., i])
+        columns.append((m + _NLTK_ALPHA * pi0) / (hyp_ngrams + _NLTK_ALPHA))
+    return _stack(be, columns)
+
+
+def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:
+    """pytorch-ignite ``Bleu._brevity_penalty_smoothing`` on (summed) statistics."""
+    matches = stats.matches[..., :order]
+    totals = stats.totals[..., :order]
+    numer = _f(be, matches)
+    floored = _f(be, be.maximum(totals, 1))
+    first = be.arange(order, like=matches) == 0
+    if smooth == "no_smooth":
+        precisions = numer / floored
+    elif smooth == "smooth1":
+        precisions = be.where(matches != 0, numer / floored, 0.1 / floored)
+    elif smooth == "nltk_smooth2":
+        precisions = be.where(first, numer / floored, (numer + 1.0) / (floored + 1.0))
+    else:  # smooth2: like nltk_smooth2 but without flooring the denominators
+        raw = _f(be, totals)
+        unigram = numer / be.where(raw > 0, raw, 1.0)
+        precisions = be.where(first, unigram, (numer + 1.0) / (raw + 1.0))
+    valid = matches[..., 0] != 0
+    if smooth == "no_smooth":  # ignite returns 0 as soon as any order has no match
+        valid = valid & (be.sum_(be.to_int64(matches == 0), axis=-1) == 0)
+    safe = be.where(valid[..., None], precisions, 1.0)
+    score = _brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
+        _weighted_log_sum(be, weights, safe, skip_zero=False)
+    )
+    return be.where(valid, score, 0.0)
+
+
+def sacrebleu_bleu(
+    be: Backend,
+    stats: Any,
+    weights: Any | None,
+    order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+) -> Any:
+    """sacrebleu ``BLEU.compute_bleu`` on (summed) statistics, on the 0-1 scale."""
+    correct = stats.matches[..., :order]
+    total = stats.totals[..., :order]
+    later = be.arange(order, like=correct) > 0
+    any_correct = be.sum_(correct, axis=-1) > 0
+    correct_f = _f(be, correct)
+    total_f = _f(be, total)
+    if smooth == "add-k":
+        k = 1.0 if smooth_value is None else float(smooth_value)
+        correct_f = be.where(later, correct_f + k, correct_f)
+        total_f = be.where(later, total_f + k, total_f)
+    # sacrebleu stops at the first order without hypothesis n-grams
+    reached = be.cumsum(be.to_int64(total_f <= 0), axis=-1) == 0
+    safe_total = be.where(reached, total_f, 1.0)
+    zero = reached & (correct_f == 0)
+    precisions = be.where(reached, 100.0 * correct_f / safe_total, 0.0)
+    if smooth == "exp":
+        rank = be.cumsum(be.to_int64(zero), axis=-1)
+        precisions = be.where(zero, 100.0 / (_f(be, 2**rank) * safe_total), precisions)
+    elif smooth == "floor":
+        v = 0.1 if smooth_value is None else float(smooth_value)
+        precisions = be.where(zero, 100.0 * v / safe_total, precisions)
+    logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)),
+                    _SACREBLEU_LOG_ZERO)
+    if weights is not None:
+        log_mean = be.sum_(weights * logs, axis=-1)
+    elif effective_order:
+        count = be.sum_(be.to_int64(reached), axis=-1)
+        eff = be.where(count > 0, count, order)
+        used = be.arange(order, like=correct) < eff[..., None]
+        log_mean = be.sum_(be.where(used, logs, 0.0), axis=-1) / _f(be, eff)
+    else:
+        log_mean = be.sum_(logs, axis=-1) / float(order)
+    score = _brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(log_mean)
+    return be.where(any_correct, score / 100.0, 0.0)
+
+
+def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:
+    if smooth_value is None:
+        return None
+    if smooth not in SMOOTH_VALUE_DEFAULTS:
+        raise ValueError(
+            f"smooth_value is only used by {', '.join(SMOOTH_VALUE_DEFAULTS)}; "
+            f"got smooth_value={smooth_value!r} with smooth={smooth!r}"
+        )
+    if isinstance(smooth_value, bool) or not isinstance(smooth_value, int | float):
+        raise TypeError(f"smooth_value must be a number; got {smooth_value!r}")
+    value = float(smooth_value)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
+    return value

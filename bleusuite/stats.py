@@ -1,0 +1,287 @@
+"""Summable sufficient statistics for BLEU and GLEU.
+
+A score is a pure function of a few integer counts per sentence. Those counts add up: the
+statistics of a corpus are the sum of the statistics of its sentences, so batches,
+processes (an all-reduce) and bootstrap resamples can be combined before scoring.
+
+>>> import numpy as np
+>>> from bleusuite import bleu_statistics, bleu_score
+>>> hyp = np.array([[1, 2, 3, 4], [5, 6, 7, 8]])
+>>> ref = np.array([[1, 2, 3, 4], [5, 6, 7, 9]])
+>>> stats = bleu_statistics(hyp, ref)
+>>> stats.matches
+array([[4, 3, 2, 1],
+       [3, 2, 1, 0]])
+>>> corpus = stats.sum()            # the same as scoring both rows as one corpus
+>>> print(f"{float(bleu_score(corpus)):.6f}")
+0.759836
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from bleusuite.backends.base import Backend
+
+import numpy as np
+
+from bleusuite import backends
+from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.ngrams import count_matches
+
+__all__ = [
+    "BleuStats",
+    "GleuStats",
+    "bleu_statistics",
+    "gleu_statistics",
+]
+
+MAX_ORDER_LIMIT = 256
+
+
+@dataclass(frozen=True)
+class BleuStats:
+    """Per-sentence (or summed) BLEU statistics.
+
+    All fields are int64 arrays of the input's backend; the leading shape is ``(B,)`` for
+    per-sentence statistics and ``()`` after :meth:`sum`.
+
+    Attributes:
+        hyp_len: hypothesis length (tokens).
+        ref_len: length of the closest reference (the shorter one on ties).
+        matches: ``(..., N)`` clipped n-gram matches for orders 1..N.
+        totals: ``(..., N)`` hypothesis n-grams per order, ``max(0, hyp_len - n + 1)``.
+        clamped_totals: ``(..., N)`` each sentence's total clamped to at least 1 before
+            summing (NLTK's ``modified_precision`` denominator).
+    """
+
+    hyp_len: Any
+    ref_len: Any
+    matches: Any
+    totals: Any
+    clamped_totals: Any
+
+    @property
+    def backend(self) -> Backend:
+        return backends.get_backend(self.matches)
+
+    @property
+    def max_order(self) -> int:
+        """The highest n-gram order the statistics hold."""
+        return int(self.matches.shape[-1])
+
+    def __len__(self) -> int:
+        if self.matches.ndim < 2:
+            raise TypeError("summed BleuStats have no length")
+        return int(self.matches.shape[0])
+
+    def sum(self) -> BleuStats:
+        """Corpus statistics: the sum over the sentence axis.
+
+        >>> import numpy as np
+        >>> from bleusuite import bleu_statistics
+        >>> s = bleu_statistics(np.array([[1, 2], [3, 4]]), np.array([[1, 2], [3, 5]]))
+        >>> int(s.sum().hyp_len), s.sum().matches.tolist()
+        (4, [3, 1, 0, 0])
+        """
+        be = self.backend
+        return BleuStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
+
+    def __add__(self, other: BleuStats) -> BleuStats:
+        if not isinstance(other, BleuStats):
+            return NotImplemented
+        if other.max_order != self.max_order:
+            raise ValueError(
+                f"cannot add BleuStats of max_order {self.max_order} and {other.max_order}"
+            )
+        return BleuStats(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def __getitem__(self, index: Any) -> BleuStats:
+        """Select sentences (an int, a slice, an index array), as in bootstrap resampling."""
+        return BleuStats(*(getattr(self, f.name)[index] for f in fields(self)))
+
+    def to_array(self) -> Any:
+        """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``.
+
+        Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
+        """
+        be = self.backend
+        return be.concat(
+            [self.hyp_len[..., None], self.ref_len[..., None], self.matches, self.totals,
+             self.clamped_totals],
+            axis=-1,
+        )
+
+    @classmethod
+    def from_array(cls, array: Any) -> BleuStats:
+        """Inverse of :meth:`to_array`.
+
+        >>> import numpy as np
+        >>> from bleusuite import bleu_statistics
+        >>> s = bleu_statistics(np.array([[1, 2, 3]]), np.array([[1, 2, 4]]))
+        >>> BleuStats.from_array(s.to_array()).matches.tolist()
+        [[2, 1, 0, 0]]
+        """
+        width = int(array.shape[-1]) - 2
+        if width <= 0 or width % 3:
+            raise ValueError(
+                f"array: expected a last axis of 2 + 3 * max_order entries; got {width + 2}"
+            )
+        n = width // 3
+        return cls(
+            array[..., 0], array[..., 1], array[..., 2 : 2 + n], array[..., 2 + n : 2 + 2 * n],
+            array[..., 2 + 2 * n :],
+        )
+
+
+@dataclass(frozen=True)
+class GleuStats:
+    """Per-sentence (or summed) GLEU statistics (NLTK's ``gleu_score``).
+
+    Attributes:
+        matches: n-grams (orders min_len..max_len pooled) shared with the best reference.
+        totals: ``max(hypothesis n-grams, best reference n-grams)``; 0 when neither has any.
+    """
+
+    matches: Any
+    totals: Any
+
+    @property
+    def backend(self) -> Backend:
+        return backends.get_backend(self.matches)
+
+    def __len__(self) -> int:
+        if self.matches.ndim < 1:
+            raise TypeError("summed GleuStats have no length")
+        return int(self.matches.shape[0])
+
+    def sum(self) -> GleuStats:
+        """Corpus statistics: the sum over the sentence axis."""
+        be = self.backend
+        return GleuStats(be.sum_(self.matches, axis=0), be.sum_(self.totals, axis=0))
+
+    def __add__(self, other: GleuStats) -> GleuStats:
+        if not isinstance(other, GleuStats):
+            return NotImplemented
+        return GleuStats(self.matches + other.matches, self.totals + other.totals)
+
+    def __getitem__(self, index: Any) -> GleuStats:
+        return GleuStats(self.matches[index], self.totals[index])
+
+    def to_array(self) -> Any:
+        """``(..., 2)`` int64: ``[matches, totals]``."""
+        be = self.backend
+        return be.concat([self.matches[..., None], self.totals[..., None]], axis=-1)
+
+    @classmethod
+    def from_array(cls, array: Any) -> GleuStats:
+        """Inverse of :meth:`to_array`."""
+        if int(array.shape[-1]) != 2:
+            raise ValueError(f"array: expected a last axis of 2 entries; got {array.shape[-1]}")
+        return cls(array[..., 0], array[..., 1])
+
+
+def check_order(value: Any, argname: str) -> int:
+    """An n-gram order argument: an int in 1..MAX_ORDER_LIMIT."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{argname} must be an int; got {value!r}")
+    if not 1 <= value <= MAX_ORDER_LIMIT:
+        raise ValueError(f"{argname} must be between 1 and {MAX_ORDER_LIMIT}; got {value}")
+    return int(value)
+
+
+def _ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
+    """``(..., last - first + 1)``: ``max(0, length - n + 1)`` for n = first..last."""
+    orders = be.arange(last - first + 1, like=lengths) + first
+    return be.maximum(lengths[..., None] - orders + 1, 0)
+
+
+def _closest_ref_len(be: Backend, batch: Batch) -> Any:
+    """Closest present reference length; ties go to the shorter reference."""
+    distance = be.abs_(batch.ref_len - batch.hyp_len[:, None])
+    far = 1 << 62
+    distance = be.where(batch.ref_present, distance, far)
+    nearest = be.min_(distance, axis=1)
+    candidates = be.where(batch.ref_present & (distance == nearest[:, None]), batch.ref_len, far)
+    return be.min_(candidates, axis=1)
+
+
+def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats:
+    be = batch.backend
+    matches = count_matches(batch, max_order).clipped
+    totals = _ngram_totals(be, batch.hyp_len, 1, max_order)
+    return BleuStats(
+        hyp_len=batch.hyp_len,
+        ref_len=_closest_ref_len(be, batch),
+        matches=matches,
+        totals=totals,
+        clamped_totals=be.maximum(totals, 1),
+    )
+
+
+def bleu_statistics(
+    hypotheses: Any,
+    references: Any,
+    *,
+    max_order: int = 4,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> BleuStats:
+    """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
+    input forms).
+
+    >>> import numpy as np
+    >>> s = bleu_statistics(np.array([[7, 7, 8, 0]]), np.array([[7, 8, 8, 0]]), pad_id=0)
+    >>> s.hyp_len.tolist(), s.ref_len.tolist(), s.matches.tolist(), s.totals.tolist()
+    ([3], [3], [[2, 1, 0, 0]], [[3, 2, 1, 0]])
+    """
+    max_order = check_order(max_order, "max_order")
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    return bleu_statistics_of_batch(batch, max_order)
+
+
+def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats:
+    be = batch.backend
+    counts = count_matches(batch, max_len, per_reference=True).per_reference
+    true_positives = be.sum_(counts[..., min_len - 1 :], axis=-1)  # (B, R)
+    hyp_total = be.sum_(_ngram_totals(be, batch.hyp_len, min_len, max_len), axis=-1)  # (B,)
+    ref_total = be.sum_(_ngram_totals(be, batch.ref_len, min_len, max_len), axis=-1)  # (B, R)
+    n_all = be.maximum(hyp_total[:, None], ref_total)
+    usable = batch.ref_present & (n_all > 0)
+    ratio = be.to_float64(true_positives) / be.to_float64(be.maximum(n_all, 1))
+    # NLTK keeps the first reference with the best tp / n_all (Python's max: first on ties)
+    best = be.argmax(be.where(usable, ratio, -1.0), axis=1)[:, None]
+    any_usable = be.any_(usable, axis=1)
+    matches = be.where(any_usable, be.take_along(true_positives, best, axis=1)[:, 0], 0)
+    totals = be.where(any_usable, be.take_along(n_all, best, axis=1)[:, 0], 0)
+    return GleuStats(matches=matches, totals=totals)
+
+
+def check_gleu_orders(min_len: Any, max_len: Any) -> tuple[int, int]:
+    min_len = check_order(min_len, "min_len")
+    max_len = check_order(max_len, "max_len")
+    if min_len > max_len:
+        raise ValueError(f"min_len must be <= max_len; got min_len={min_len}, max_len={max_len}")
+    return min_len, max_len
+
+
+def gleu_statistics(
+    hypotheses: Any,
+    references: Any,
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: Any = None,
+    eos_id: Any = None,
+) -> GleuStats:
+    """Per-sentence GLEU statistics of a batch.
+
+    >>> import numpy as np
+    >>> s = gleu_statistics(np.array([[1, 2, 3]]), np.array([[1, 2, 4]]))
+    >>> s.matches.tolist(), s.totals.tolist()
+    ([3], [6])
+    """
+    min_len, max_len = check_gleu_orders(min_len, max_len)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    return gleu_statistics_of_batch(batch, min_len, max_len)

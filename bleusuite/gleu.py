@@ -50,7 +50,7 @@ def sentence_gleu(
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    return gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
+    return batch.to_caller(gleu_score(gleu_statistics_of_batch(batch, min_len, max_len)))
 
 
 def corpus_gleu(
@@ -76,4 +76,4 @@ def corpus_gleu(
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     if batch.size == 0:
         raise ValueError("hypotheses: corpus_gleu needs at least one sentence; got an empty batch")
-    return gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum())
+    return batch.to_caller(gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum()))

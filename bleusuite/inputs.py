@@ -38,6 +38,7 @@ class Batch:
     """
 
     backend: Backend
+    to_caller: Any  # maps a result array back to the caller's array type (and device)
     hyp: Any
     hyp_len: Any
     refs: Any
@@ -47,6 +48,10 @@ class Batch:
     @property
     def size(self) -> int:
         return int(self.hyp.shape[0])
+
+
+def _identity(a: Any) -> Any:
+    return a
 
 
 def normalize_batch(
@@ -97,8 +102,23 @@ def _check_int_array(be: Backend, a: Any, argname: str) -> Any:
 
 
 def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
+    if be.device_of(hyp) != be.device_of(refs):
+        raise ValueError(
+            "hypotheses and references must be on the same device; got hypotheses on "
+            f"{be.device_of(hyp)} and references on {be.device_of(refs)}"
+        )
     hyp = _check_int_array(be, hyp, "hypotheses")
     refs = _check_int_array(be, refs, "references")
+    to_caller = _identity
+    host_hyp, host_refs = be.host_view(hyp), be.host_view(refs)
+    if host_hyp is not None and host_refs is not None:
+        caller = be
+        be = backends.get_backend(host_hyp)
+
+        def to_caller(a: Any) -> Any:
+            return caller.from_host(a, like=None)
+
+        hyp, refs = be.to_int64(host_hyp), be.to_int64(host_refs)
     if hyp.ndim != 2:
         raise ValueError(
             f"hypotheses must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
@@ -124,7 +144,7 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
     ref_len = be.full((batch, num_refs), ref_length, be.int64, like=refs)
     present = _present(be, refs, ref_len, pad)
     refs, ref_len = _sentences(be, refs, ref_len, pad, eos)
-    return _finish(be, hyp, hyp_len, refs, ref_len, present)
+    return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller)
 
 
 def _check_special(value: Any, argname: str) -> int | None:
@@ -172,7 +192,13 @@ def _sentences(
 
 
 def _finish(
-    be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, present: Any
+    be: Backend,
+    hyp: Any,
+    hyp_len: Any,
+    refs: Any,
+    ref_len: Any,
+    present: Any,
+    to_caller: Any = _identity,
 ) -> Batch:
     ref_len = be.where(present, ref_len, 0)
     if hyp.shape[0]:
@@ -183,7 +209,7 @@ def _finish(
                 f"references: hypothesis {int(missing[0])} has no reference (every reference "
                 f"row is padding or the list is empty); {len(missing)} such row(s) in all"
             )
-    return Batch(be, hyp, hyp_len, refs, ref_len, present)
+    return Batch(be, to_caller, hyp, hyp_len, refs, ref_len, present)
 
 
 # ----------------------------------------------------------------------- Python lists

@@ -112,8 +112,7 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     counter = _GroupCounter(be, num_rows, num_refs, tag_bits, per_reference)
     if fits(max_id):
         id_bits = max_id.bit_length()
-        counter.sorted_keys(be.sort_last(_tagged(be, _pack_ngrams(be, ids, max_order, id_bits),
-                                                 tag_bits)))
+        counter.sorted_keys(be.sort_last_(_pack_ngrams(be, ids, max_order, id_bits, tag_bits)))
         for order in range(1, max_order + 1):
             counter.count(tag_bits + id_bits * (max_order - order), last=order == max_order)
     else:
@@ -151,6 +150,7 @@ class _GroupCounter:
         """Start from a (B, M) array of keys sorted within each row."""
         be = self.be
         row_start = be.arange(self.num_rows, like=ordered) * int(ordered.shape[1])
+        self._scratch = be.empty((be.numel(ordered),), be.int64, like=ordered)
         self._use(ordered.reshape(-1), row_start)
 
     def _use(self, flat: Any, row_start: Any) -> None:
@@ -158,13 +158,13 @@ class _GroupCounter:
         self.flat = flat
         self.row_start = row_start
         self.total = int(flat.shape[0])
-        source = flat & ((1 << self.tag_bits) - 1)
-        if self.num_refs == 1:
-            per_source = [source]
-        else:
-            per_source = [be.to_int64(source == r + 1) for r in range(self.num_refs)]
+        tag_mask = (1 << self.tag_bits) - 1
         # ref_running[r][j]: entries of reference r among the first j entries
-        self.ref_running = [be.running_sum(s) for s in per_source]
+        if self.num_refs == 1:
+            self.ref_running = [be.masked_running_sum(flat, tag_mask)]
+        else:
+            source = flat & tag_mask
+            self.ref_running = [be.running_sum(source == r + 1) for r in range(self.num_refs)]
 
     def count(self, shift: int, last: bool = True) -> None:
         """Add the counts of the n-grams held in the key bits above ``shift``; unless
@@ -175,21 +175,25 @@ class _GroupCounter:
             self._clipped.append(zeros)
             self._per_ref.append([zeros] * self.num_refs)
             return
-        prefix = self.flat >> shift
+        prefix = be.shift_right(self.flat, shift, out=self._scratch[: self.total])
+        # boundary[j]: a group starts at entry j; the extra last entry closes the last group
         boundary = be.concat(
             [prefix[:1] == prefix[:1], prefix[1:] != prefix[:-1], prefix[:1] == prefix[:1]],
             axis=0,
         )
         boundary[self.row_start] = True  # every row starts a group (rows may be empty)
-        starts = be.flatnonzero(boundary[: self.total])
-        bounds = be.concat([starts, be.full((1,), self.total, be.int64, like=starts)], axis=0)
-        size = bounds[1:] - bounds[:-1]
-        at_bounds = [run[bounds] for run in self.ref_running]
-        refs = [at[1:] - at[:-1] for at in at_bounds]
-        hyp = size - refs[0]
+        bounds = be.flatnonzero(boundary)
+        starts = bounds[:-1]
+        sizes = bounds[1:] - starts
+        hyp = sizes - 0
+        refs = []
+        for run in self.ref_running:
+            at = run[bounds]
+            ref = at[1:] - at[:-1]
+            hyp -= ref
+            refs.append(ref)
         best = refs[0]
         for ref in refs[1:]:
-            hyp = hyp - ref
             best = be.maximum(best, ref)
         matched = be.minimum(hyp, best)
         row_first = be.searchsorted(starts, self.row_start)
@@ -197,8 +201,10 @@ class _GroupCounter:
         if self.per_reference:
             self._per_ref.append([self._per_row(row_first, be.minimum(hyp, r)) for r in refs])
         if not last:
-            kept = be.flatnonzero(be.repeat(matched > 0, size))
-            self._use(self.flat[kept], be.searchsorted(kept, self.row_start))
+            keep = matched > 0
+            kept_per_row = self._per_row(row_first, be.where(keep, sizes, 0))
+            new_row_start = be.running_sum(kept_per_row)[:-1]
+            self._use(self.flat[be.repeat(keep, sizes)], new_row_start)
 
     def _per_row(self, row_first: Any, per_group: Any) -> Any:
         be = self.be
@@ -234,6 +240,8 @@ def _nonnegative_values(be: Backend, tokens: _Parts, valid: _Parts) -> tuple[_Pa
     never widen the span by more than including 0."""
     low = min(be.to_int(be.min_(tokens.hyp)), be.to_int(be.min_(tokens.refs)))
     high = max(be.to_int(be.max_(tokens.hyp)), be.to_int(be.max_(tokens.refs)))
+    if low >= 0 and high.bit_length() <= _KEY_BITS:
+        return tokens, high + 1
     if (high - low).bit_length() <= _KEY_BITS:
         return _Parts(tokens.hyp - low, tokens.refs - low), high - low + 1
     # token ids spread over more than 2**62: number them densely first (exact, slower)
@@ -314,19 +322,25 @@ def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
     return be.concat([part, filler], axis=-1)[..., by : by + width]
 
 
-def _pack_ngrams(be: Backend, ids: _Parts, max_order: int, id_bits: int) -> _Parts:
-    """One key per position: the ids of the ``max_order`` tokens starting there."""
-
-    def pack(part: Any, pad: int) -> Any:
+def _pack_ngrams(be: Backend, ids: _Parts, max_order: int, id_bits: int, tag_bits: int) -> Any:
+    """(B, Lh + R*Lr) keys: at each position the ids of the ``max_order`` tokens starting
+    there, then the source tag. Built in place in one buffer (fewer fresh pages)."""
+    rows, hyp_width = ids.hyp.shape
+    num_refs, ref_width = ids.refs.shape[1], ids.refs.shape[2]
+    keys = be.empty((rows, hyp_width + num_refs * ref_width), be.int64, like=ids.hyp)
+    views = _Parts(keys[:, :hyp_width], keys[:, hyp_width:].reshape(rows, num_refs, ref_width))
+    for view, part, pad in ((views.hyp, ids.hyp, _HYP_PAD), (views.refs, ids.refs, _REF_PAD)):
         width = part.shape[-1]
-        filler = be.full(tuple(part.shape[:-1]) + (max_order - 1,), pad, be.int64, like=part)
-        padded = be.concat([part, filler], axis=-1)
-        key = part
+        view[...] = part
         for offset in range(1, max_order):
-            key = (key << id_bits) | padded[..., offset : offset + width]
-        return key
-
-    return ids.map(pack)
+            view <<= id_bits
+            if offset < width:
+                view[..., : width - offset] |= part[..., offset:]
+            if pad:
+                view[..., max(width - offset, 0) :] |= pad
+        view <<= tag_bits
+    views.refs |= (be.arange(num_refs, like=keys) + 1)[:, None]
+    return keys
 
 
 def _extend(be: Backend, gram_ids: _Parts, ids: _Parts, order: int) -> _Parts:

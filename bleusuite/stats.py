@@ -20,7 +20,8 @@ array([[4, 3, 2, 1],
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bleusuite.backends.base import Backend
 
@@ -182,6 +183,14 @@ class GleuStats:
         return cls(array[..., 0], array[..., 1])
 
 
+_Stats = TypeVar("_Stats", BleuStats, GleuStats)
+
+
+def map_arrays(stats: _Stats, fn: Callable[[Any], Any]) -> _Stats:
+    """The same statistics with ``fn`` applied to every array (e.g. to move them)."""
+    return type(stats)(*(fn(getattr(stats, f.name)) for f in fields(stats)))
+
+
 def check_order(value: Any, argname: str) -> int:
     """An n-gram order argument: an int in 1..MAX_ORDER_LIMIT."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
@@ -238,7 +247,7 @@ def bleu_statistics(
     """
     max_order = check_order(max_order, "max_order")
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    return bleu_statistics_of_batch(batch, max_order)
+    return map_arrays(bleu_statistics_of_batch(batch, max_order), batch.to_caller)
 
 
 def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats:
@@ -284,4 +293,4 @@ def gleu_statistics(
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    return gleu_statistics_of_batch(batch, min_len, max_len)
+    return map_arrays(gleu_statistics_of_batch(batch, min_len, max_len), batch.to_caller)

@@ -19,6 +19,11 @@ from bleusuite.backends.base import Backend
 
 __all__ = ["BACKEND_NAMES", "Backend", "available_backends", "backend_name", "get_backend"]
 
+#: Score CPU torch tensors through zero-copy NumPy views (faster than torch's own CPU
+#: kernels; results still come back as tensors). The tests turn it off to run the torch
+#: pipeline itself on the CPU, the code path CUDA tensors take.
+TORCH_CPU_VIA_NUMPY = True
+
 #: Names of every backend bleusuite knows, in lookup order.
 BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy")
 

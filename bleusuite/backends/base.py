@@ -17,6 +17,18 @@ class Backend:
     def is_array(self, obj: object) -> bool:
         raise NotImplementedError
 
+    def device_of(self, a: Any) -> Any:
+        """The device an array lives on (None where the library has one device)."""
+        return None
+
+    def host_view(self, a: Any) -> Any:
+        """A zero-copy NumPy view of ``a`` when scoring through NumPy is faster, else None."""
+        return None
+
+    def from_host(self, a: Any, like: Any) -> Any:
+        """Inverse of :meth:`host_view`: a NumPy result as this library's array."""
+        return a
+
     def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
         raise NotImplementedError
 
@@ -73,6 +85,21 @@ class Backend:
 
     def running_sum(self, a: Any) -> Any:
         """int64 inclusive running sum of a 1-D array with a leading 0 (length n + 1)."""
+        raise NotImplementedError
+
+    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        raise NotImplementedError
+
+    def sort_last_(self, a: Any) -> Any:
+        """Sort every row (the last axis) by value, in place where the library can."""
+        raise NotImplementedError
+
+    def masked_running_sum(self, a: Any, mask: int) -> Any:
+        """``running_sum(a & mask)`` without a separate temporary."""
+        raise NotImplementedError
+
+    def shift_right(self, a: Any, bits: int, out: Any) -> Any:
+        """``a >> bits`` written into ``out``."""
         raise NotImplementedError
 
     def concat(self, arrays: list[Any], axis: int) -> Any:

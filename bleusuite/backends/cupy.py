@@ -31,6 +31,10 @@ class CupyBackend(NumpyLikeBackend):
         with self._on(like):
             return cp.full(shape, value, dtype=dtype)
 
+    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        with self._on(like):
+            return cp.empty(shape, dtype=dtype)
+
     def arange(self, n: int, like: Any = None) -> Any:
         with self._on(like):
             return cp.arange(n, dtype=cp.int64)

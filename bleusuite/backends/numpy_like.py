@@ -78,6 +78,23 @@ class NumpyLikeBackend(Backend):
         self.xp.cumsum(a, out=out[1:])
         return out
 
+    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        return self.xp.empty(shape, dtype=dtype)
+
+    def sort_last_(self, a: Any) -> Any:
+        a.sort(axis=-1)
+        return a
+
+    def masked_running_sum(self, a: Any, mask: int) -> Any:
+        out = self.xp.empty(a.shape[0] + 1, dtype=self.xp.int64)
+        out[0] = 0
+        self.xp.bitwise_and(a, mask, out=out[1:])
+        self.xp.cumsum(out[1:], out=out[1:])
+        return out
+
+    def shift_right(self, a: Any, bits: int, out: Any) -> Any:
+        return self.xp.right_shift(a, bits, out=out)
+
     def concat(self, arrays: list[Any], axis: int) -> Any:
         return self.xp.concatenate(arrays, axis=axis)
 

@@ -31,6 +31,21 @@ class TorchBackend(Backend):
     def is_array(self, obj: object) -> bool:
         return isinstance(obj, torch.Tensor)
 
+    def device_of(self, a: Any) -> Any:
+        return a.device
+
+    def host_view(self, a: Any) -> Any:
+        # On the CPU, NumPy's sort and gathers beat torch's CPU kernels (see the benchmarks),
+        # and a CPU tensor shares its memory with a NumPy view: score through NumPy.
+        from bleusuite import backends
+
+        if a.device.type == "cpu" and backends.TORCH_CPU_VIA_NUMPY:
+            return a.detach().numpy()
+        return None
+
+    def from_host(self, a: Any, like: Any) -> Any:
+        return torch.from_numpy(a) if not isinstance(a, torch.Tensor) else a
+
     def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
         if dtype is torch.float64:
             dtype = self._float_dtype(like)
@@ -91,6 +106,22 @@ class TorchBackend(Backend):
         out[0] = 0
         torch.cumsum(a, dim=0, out=out[1:])
         return out
+
+    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        return torch.empty(shape, dtype=dtype, device=self._device(like))
+
+    def sort_last_(self, a: Any) -> Any:
+        return torch.sort(a, dim=-1).values
+
+    def masked_running_sum(self, a: Any, mask: int) -> Any:
+        out = torch.empty(a.shape[0] + 1, dtype=torch.int64, device=a.device)
+        out[0] = 0
+        torch.bitwise_and(a, mask, out=out[1:])
+        torch.cumsum(out[1:], dim=0, out=out[1:])
+        return out
+
+    def shift_right(self, a: Any, bits: int, out: Any) -> Any:
+        return torch.bitwise_right_shift(a, bits, out=out)
 
     def concat(self, arrays: list[Any], axis: int) -> Any:
         return torch.cat(arrays, dim=axis)

@@ -1,0 +1,144 @@
+"""The counting pipeline, path by path, against a brute-force Counter count.
+
+The batch-wide lookup table, the per-row alphabet (wide token ranges), the dense
+renumbering (ids spread over the whole int64 range) and the order-by-order fallback (orders
+whose packed keys would overflow 62 bits) must all give the same exact counts, on every
+backend the tests can run here.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import bleusuite
+from bleusuite import backends
+from bleusuite.inputs import normalize_batch
+from bleusuite.ngrams import count_matches
+
+
+def _ngrams(tokens: list[int], n: int) -> Counter:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def brute_force(hyps: list[list[int]], refs: list[list[list[int]]], max_order: int):
+    clipped = np.zeros((len(hyps), max_order), dtype=np.int64)
+    width = max((len(r) for r in refs), default=1)
+    per_ref = np.zeros((len(hyps), width, max_order), dtype=np.int64)
+    for b, (hyp, row_refs) in enumerate(zip(hyps, refs, strict=True)):
+        for n in range(1, max_order + 1):
+            counts = _ngrams(hyp, n)
+            ref_counts = [_ngrams(r, n) for r in row_refs]
+            clipped[b, n - 1] = sum(
+                min(c, max((rc[g] for rc in ref_counts), default=0)) for g, c in counts.items()
+            )
+            for r, rc in enumerate(ref_counts):
+                per_ref[b, r, n - 1] = sum((counts & rc).values())
+    return clipped, per_ref
+
+
+def random_batch(rng: np.random.Generator, batch: int, vocab: np.ndarray, max_len: int,
+                 max_refs: int):
+    hyps, refs = [], []
+    for _ in range(batch):
+        hyp = list(rng.choice(vocab, size=rng.integers(0, max_len + 1)).tolist())
+        row = []
+        for _ in range(rng.integers(1, max_refs + 1)):
+            # references share pieces of the hypothesis, so long n-grams match too
+            ref = list(rng.choice(vocab, size=rng.integers(0, max_len + 1)).tolist())
+            if hyp and rng.random() < 0.7:
+                start = rng.integers(0, len(hyp))
+                ref[0:0] = hyp[start : start + rng.integers(1, len(hyp) + 1)]
+            row.append(ref)
+        hyps.append(hyp)
+        refs.append(row)
+    return hyps, refs
+
+
+def as_arrays(hyps, refs, pad: int):
+    """Right-padded arrays; absent references are all-padding rows."""
+    width = max([len(h) for h in hyps] + [len(r) for row in refs for r in row] + [1])
+    num_refs = max(len(row) for row in refs)
+    hyp = np.full((len(hyps), width), pad, dtype=np.int64)
+    ref = np.full((len(hyps), num_refs, width), pad, dtype=np.int64)
+    for b, (h, row) in enumerate(zip(hyps, refs, strict=True)):
+        hyp[b, : len(h)] = h
+        for r, tokens in enumerate(row):
+            ref[b, r, : len(tokens)] = tokens
+    return hyp, ref
+
+
+VOCABULARIES = {
+    "small ids (lookup table)": np.arange(2, 7),
+    "50k ids (lookup table)": np.arange(2, 50_000, 997),
+    "wide ids (row alphabet)": np.array([3, 2**40, 2**41 + 5, 2**45, 7 + 2**32, 9]),
+    "full int64 range (dense ids)": np.array(
+        [-(2**63) + 1, -(2**62), -5, 3, 2**62, 2**63 - 2, 7 + 2**32]
+    ),
+}
+
+
+@pytest.mark.parametrize("vocab_name", list(VOCABULARIES))
+@pytest.mark.parametrize("max_order", [1, 4, 9])
+def test_counts_match_brute_force(vocab_name, max_order, pipeline):
+    rng = np.random.default_rng(zlib.crc32(f"{vocab_name}{max_order}".encode()))
+    vocab = VOCABULARIES[vocab_name]
+    hyps, refs = random_batch(rng, 40, vocab, 14, 3)
+    pad = int(vocab.min()) - 1 if vocab.min() > -(2**63) + 1 else int(vocab.max()) + 1
+    hyp, ref = as_arrays(hyps, refs, pad)
+    batch = normalize_batch(pipeline(hyp), pipeline(ref), pad_id=pad)
+    counts = count_matches(batch, max_order, per_reference=True)
+    clipped, per_ref = brute_force(hyps, refs, max_order)
+    np.testing.assert_array_equal(backends.get_backend(counts.clipped).to_numpy(counts.clipped),
+                                  clipped)
+    got = backends.get_backend(counts.per_reference).to_numpy(counts.per_reference)
+    np.testing.assert_array_equal(got[:, : per_ref.shape[1]], per_ref)
+
+
+def test_order_by_order_fallback_on_long_sentences(pipeline):
+    """Orders 1..12 on 300-token sentences: 12 ids of 9+ bits overflow a packed key, so the
+    pipeline extends and renumbers n-gram ids order by order."""
+    rng = np.random.default_rng(7)
+    hyp = rng.integers(0, 400, size=(3, 300))
+    ref = hyp.copy()
+    ref[:, ::37] = 999  # break some long n-grams
+    ref = ref[:, None, :]
+    batch = normalize_batch(pipeline(hyp), pipeline(ref))
+    counts = count_matches(batch, 12)
+    clipped, _ = brute_force(hyp.tolist(), [[r] for r in ref[:, 0].tolist()], 12)
+    np.testing.assert_array_equal(backends.get_backend(counts.clipped).to_numpy(counts.clipped),
+                                  clipped)
+
+
+def test_empty_hypotheses_and_empty_batch(pipeline):
+    hyp = np.zeros((2, 5), dtype=np.int64)
+    ref = np.array([[0, 0, 0, 0, 0], [3, 4, 0, 0, 0]])[:, None, :]
+    ref[0, 0, 0] = 3  # row 0 needs a present reference
+    scores = bleusuite.sentence_bleu(pipeline(hyp), pipeline(ref), pad_id=0, smooth="method1")
+    assert backends.get_backend(scores).to_numpy(scores).tolist() == [0.0, 0.0]
+    empty = bleusuite.sentence_bleu(pipeline(np.zeros((0, 4), np.int64)),
+                                    pipeline(np.zeros((0, 4), np.int64)))
+    assert tuple(empty.shape) == (0,)
+
+
+def test_memory_grows_with_ngrams_not_vocabulary():
+    """Token ids up to 2**40 (a 'vocabulary' of 10**12) cost no more than ids below 50k."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    small = rng.integers(0, 50_000, size=(64, 256))
+    wide = small * 20_000_003 + 2**39  # same structure, ids spread over ~2**40
+
+    def peak(arr):
+        tracemalloc.start()
+        bleusuite.sentence_bleu(arr, arr[:, ::-1].copy())
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    tokens_bytes = small.nbytes * 2
+    assert peak(small) < 40 * tokens_bytes
+    assert peak(wide) < 40 * tokens_bytes

@@ -1,0 +1,142 @@
+"""Backends (issue 3): bleusuite on torch tensors against a TensorBLEU-style pipeline, and
+peak memory in the worst case.
+
+The TensorBLEU-style pipeline is written here from the paper's description (unfold ->
+``torch.unique(dim=0, return_inverse=True)`` over all n-grams of the batch -> offset
+``bincount`` of size batch x unique n-grams -> clip -> sum). Its counts are scored with
+bleusuite's own formulas, so the scores must be identical for the same smoothing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from conftest import zipf_batch
+
+import bleusuite
+from bleusuite import backends
+
+torch = pytest.importorskip("torch")
+
+HYP, REF = zipf_batch(256, 1024)
+GROUP = "per-sentence BLEU 256x1024, torch CPU tensors"
+
+
+def tensorbleu_style_stats(hyp, ref, max_order: int = 4) -> bleusuite.BleuStats:
+    """Clipped counts as TensorBLEU computes them (one reference, no padding)."""
+    batch, length = hyp.shape
+    matches, totals = [], []
+    for n in range(1, max_order + 1):
+        hyp_ngrams = hyp.unfold(1, n, 1)  # (B, L-n+1, n)
+        ref_ngrams = ref.unfold(1, n, 1)
+        both = torch.cat([hyp_ngrams.reshape(-1, n), ref_ngrams.reshape(-1, n)])
+        unique, inverse = torch.unique(both, dim=0, return_inverse=True)
+        num_unique = unique.shape[0]
+        per_sentence = hyp_ngrams.shape[1]
+        hyp_ids = inverse[: batch * per_sentence].view(batch, per_sentence)
+        ref_ids = inverse[batch * per_sentence :].view(batch, -1)
+        offsets = (torch.arange(batch) * num_unique)[:, None]
+        size = batch * num_unique
+        hyp_counts = torch.bincount((hyp_ids + offsets).flatten(), minlength=size)
+        ref_counts = torch.bincount((ref_ids + offsets).flatten(), minlength=size)
+        clipped = torch.minimum(hyp_counts, ref_counts).view(batch, num_unique)
+        matches.append(clipped.sum(1))
+        totals.append(torch.full((batch,), per_sentence))
+    lengths = torch.full((batch,), length)
+    total = torch.stack(totals, 1)
+    return bleusuite.BleuStats(lengths, lengths, torch.stack(matches, 1), total,
+                               total.clamp(min=1))
+
+
+def test_tensorbleu_style_pipeline(timed):
+    hyp, ref = torch.from_numpy(HYP), torch.from_numpy(REF[:, 0])
+    stats = timed(GROUP, "TensorBLEU-style (unique dim=0)",
+                  lambda: tensorbleu_style_stats(hyp, ref), rounds=1, baseline=True)
+    theirs = bleusuite.bleu_score(stats, smooth="method1")
+    ours = bleusuite.sentence_bleu(hyp, ref, smooth="method1")
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=0, atol=1e-12)
+
+
+def test_bleusuite_torch_cpu(timed):
+    hyp, ref = torch.from_numpy(HYP), torch.from_numpy(REF)
+    timed(GROUP, "bleusuite torch (NumPy views)",
+          lambda: bleusuite.sentence_bleu(hyp, ref, smooth="method1"), rounds=10)
+
+
+def test_bleusuite_torch_cpu_native_pipeline(timed, monkeypatch):
+    monkeypatch.setattr(backends, "TORCH_CPU_VIA_NUMPY", False)
+    hyp, ref = torch.from_numpy(HYP), torch.from_numpy(REF)
+    timed(GROUP, "bleusuite torch (torch kernels)",
+          lambda: bleusuite.sentence_bleu(hyp, ref, smooth="method1"), rounds=5)
+
+
+def test_bleusuite_numpy(timed):
+    timed(GROUP, "bleusuite numpy", lambda: bleusuite.sentence_bleu(HYP, REF, smooth="method1"),
+          rounds=10)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_cuda_side_by_side(timed):
+    hyp, ref = torch.from_numpy(HYP).cuda(), torch.from_numpy(REF).cuda()
+
+    def ours():
+        out = bleusuite.sentence_bleu(hyp, ref, smooth="method1")
+        torch.cuda.synchronize()
+        return out
+
+    def theirs():
+        out = tensorbleu_style_stats(hyp, ref[:, 0])
+        torch.cuda.synchronize()
+        return out
+
+    group = "per-sentence BLEU 256x1024, CUDA"
+    timed(group, "TensorBLEU-style (unique dim=0)", theirs, rounds=5, baseline=True)
+    timed(group, "bleusuite torch CUDA", ours, rounds=20)
+
+
+WORST_CASE = textwrap.dedent(
+    """
+    import resource, sys, time
+    import numpy as np
+    import bleusuite
+    batch, length = 1024, 4096
+    # every token of the batch distinct: every n-gram of every order is distinct
+    hyp = np.arange(batch * length, dtype=np.int64).reshape(batch, length)
+    ref = hyp[:, ::-1] + batch * length
+    ref[:, : length // 2] = hyp[:, : length // 2]  # half the n-grams match
+    if sys.argv[1] == "torch":
+        import torch
+        hyp, ref = torch.from_numpy(hyp), torch.from_numpy(ref)
+
+    def high_water_kib():
+        # the peak resident set since the last reset (ru_maxrss would include the parent's
+        # peak inherited through fork)
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
+
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # reset the high-water mark
+    before = high_water_kib()
+    start = time.perf_counter()
+    scores = bleusuite.sentence_bleu(hyp, ref)
+    seconds = time.perf_counter() - start
+    peak = high_water_kib()
+    print(f"{peak / 2**20:.2f} {(peak - before) / 2**20:.2f} {seconds:.2f}")
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_worst_case_memory(backend):
+    """1024 x 4096 tokens, every n-gram distinct: peak resident memory of the process."""
+    out = subprocess.run([sys.executable, "-c", WORST_CASE, backend], capture_output=True,
+                         text=True, check=True).stdout.split()
+    peak_gib, growth_gib, seconds = map(float, out)
+    print(f"\nworst case 1024x4096 ({backend}): peak RSS {peak_gib:.2f} GiB "
+          f"(+{growth_gib:.2f} GiB during the call), {seconds:.2f} s")
+    assert peak_gib < 4.0

@@ -15,10 +15,10 @@ import textwrap
 
 import numpy as np
 import pytest
-from conftest import zipf_batch
 
 import bleusuite
 from bleusuite import backends
+from conftest import zipf_batch
 
 torch = pytest.importorskip("torch")
 

@@ -10,9 +10,9 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import zipf_batch
 
 import bleusuite
+from conftest import zipf_batch
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 nltk_gleu = pytest.importorskip("nltk.translate.gleu_score")

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleusuite.backends.base import Backend
-
 import numpy as np
 
 from bleusuite import backends
+from bleusuite.backends.base import Backend
 
 __all__ = ["Batch", "normalize_batch"]
 
@@ -95,9 +94,9 @@ def _check_int_array(be: Backend, a: Any, argname: str) -> Any:
             f"{argname} must be an array of integer token ids; got dtype "
             f"{be.describe_dtype(a)}{hint}"
         )
-    if be.describe_dtype(a) in ("uint64", "torch.uint64"):
-        if be.numel(a) and be.to_int(be.max_(a)) > _INT64_MAX:
-            raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
+    unsigned_64 = be.describe_dtype(a) in ("uint64", "torch.uint64")
+    if unsigned_64 and be.numel(a) and be.to_int(be.max_(a)) > _INT64_MAX:
+        raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
     return be.to_int64(a)
 
 
@@ -183,7 +182,7 @@ def _sentences(
         return tokens, new_lengths
     new_position = be.cumsum(be.to_int64(keep), axis=-1) - 1
     rows = be.numel(tokens) // length
-    row_start = (be.arange(rows, like=tokens) * length).reshape(tokens.shape[:-1] + (1,))
+    row_start = (be.arange(rows, like=tokens) * length).reshape((*tokens.shape[:-1], 1))
     target = be.flatnonzero(keep.reshape(-1))
     destination = (row_start + new_position).reshape(-1)[target]
     packed = be.zeros(tokens.shape, be.int64, like=tokens)

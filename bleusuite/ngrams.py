@@ -69,7 +69,7 @@ class _Parts:
         return be.concat([self.hyp, self.refs.reshape(rows, -1)], axis=1)
 
     def split(self, joined: Any) -> _Parts:
-        rows, hyp_width = self.hyp.shape
+        hyp_width = self.hyp.shape[1]
         return _Parts(joined[:, :hyp_width], joined[:, hyp_width:].reshape(self.refs.shape))
 
     def map(self, fn: Any) -> _Parts:
@@ -91,15 +91,14 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
         return empty
     if be.to_int(be.max_(batch.hyp_len)) == 0:  # every hypothesis is empty
         return empty
-    valid: _Parts | None = _Parts(
-        be.arange(hyp_width, like=batch.hyp) < batch.hyp_len[:, None],
-        be.arange(ref_width, like=batch.hyp) < batch.ref_len[..., None],
-    )
-    if be.to_int(be.min_(batch.hyp_len)) == hyp_width and be.to_int(
-        be.min_(batch.ref_len)
-    ) == ref_width:
-        valid = None  # nothing is padded: skip the masks
-    values, span = _nonnegative_values(be, _Parts(batch.hyp, batch.refs), valid)
+    valid: _Parts | None = None  # None: nothing is padded, so no masks are needed
+    padded = be.to_int(be.min_(batch.hyp_len)) < hyp_width
+    if padded or be.to_int(be.min_(batch.ref_len)) < ref_width:
+        valid = _Parts(
+            be.arange(hyp_width, like=batch.hyp) < batch.hyp_len[:, None],
+            be.arange(ref_width, like=batch.hyp) < batch.ref_len[..., None],
+        )
+    values, span = _nonnegative_values(be, _Parts(batch.hyp, batch.refs))
     tag_bits = num_refs.bit_length()  # tags 0..R
 
     def fits(largest_id: int) -> bool:
@@ -234,7 +233,7 @@ def _tagged(be: Backend, keys: _Parts, tag_bits: int) -> Any:
     return _Parts(keys.hyp << tag_bits, (keys.refs << tag_bits) | tags).joined(be)
 
 
-def _nonnegative_values(be: Backend, tokens: _Parts, valid: _Parts) -> tuple[_Parts, int]:
+def _nonnegative_values(be: Backend, tokens: _Parts) -> tuple[_Parts, int]:
     """Token values shifted to start at 0 (dense ids if their span is too wide), and their
     span (largest value + 1). Positions outside ``valid`` hold 0 (see inputs.py), so they
     never widen the span by more than including 0."""
@@ -318,7 +317,7 @@ def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
     if by == 0:
         return part
     width = part.shape[-1]
-    filler = be.full(tuple(part.shape[:-1]) + (by,), pad, be.int64, like=part)
+    filler = be.full((*part.shape[:-1], by), pad, be.int64, like=part)
     return be.concat([part, filler], axis=-1)[..., by : by + width]
 
 

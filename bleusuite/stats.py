@@ -19,15 +19,14 @@ array([[4, 3, 2, 1],
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
-
-from bleusuite.backends.base import Backend
 
 import numpy as np
 
 from bleusuite import backends
+from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch, normalize_batch
 from bleusuite.ngrams import count_matches
 
@@ -253,6 +252,7 @@ def bleu_statistics(
 def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats:
     be = batch.backend
     counts = count_matches(batch, max_len, per_reference=True).per_reference
+    assert counts is not None  # asked for per_reference
     true_positives = be.sum_(counts[..., min_len - 1 :], axis=-1)  # (B, R)
     hyp_total = be.sum_(_ngram_totals(be, batch.hyp_len, min_len, max_len), axis=-1)  # (B,)
     ref_total = be.sum_(_ngram_totals(be, batch.ref_len, min_len, max_len), axis=-1)  # (B, R)

@@ -46,9 +46,10 @@ def random_batch(rng: np.random.Generator, batch: int, vocab: np.ndarray, max_le
     for _ in range(batch):
         hyp = list(rng.choice(vocab, size=rng.integers(0, max_len + 1)).tolist())
         row = []
-        for _ in range(rng.integers(1, max_refs + 1)):
-            # references share pieces of the hypothesis, so long n-grams match too
-            ref = list(rng.choice(vocab, size=rng.integers(0, max_len + 1)).tolist())
+        for r in range(rng.integers(1, max_refs + 1)):
+            # references share pieces of the hypothesis, so long n-grams match too; the
+            # first is never empty (an all-padding row is an absent reference)
+            ref = list(rng.choice(vocab, size=rng.integers(r == 0, max_len + 1)).tolist())
             if hyp and rng.random() < 0.7:
                 start = rng.integers(0, len(hyp))
                 ref[0:0] = hyp[start : start + rng.integers(1, len(hyp) + 1)]

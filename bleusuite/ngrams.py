@@ -89,16 +89,23 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     )
     if num_rows == 0 or hyp_width == 0 or ref_width == 0:
         return empty
-    if be.to_int(be.max_(batch.hyp_len)) == 0:  # every hypothesis is empty
+    # every scalar the pipeline needs up front, in one device-to-host read
+    longest_hyp, shortest_hyp, shortest_ref, low, high = be.to_ints(
+        [
+            be.max_(batch.hyp_len), be.min_(batch.hyp_len), be.min_(batch.ref_len),
+            be.minimum(be.min_(batch.hyp), be.min_(batch.refs)),
+            be.maximum(be.max_(batch.hyp), be.max_(batch.refs)),
+        ]
+    )
+    if longest_hyp == 0:  # every hypothesis is empty
         return empty
     valid: _Parts | None = None  # None: nothing is padded, so no masks are needed
-    padded = be.to_int(be.min_(batch.hyp_len)) < hyp_width
-    if padded or be.to_int(be.min_(batch.ref_len)) < ref_width:
+    if shortest_hyp < hyp_width or shortest_ref < ref_width:
         valid = _Parts(
             be.arange(hyp_width, like=batch.hyp) < batch.hyp_len[:, None],
             be.arange(ref_width, like=batch.hyp) < batch.ref_len[..., None],
         )
-    values, span = _nonnegative_values(be, _Parts(batch.hyp, batch.refs))
+    values, span = _nonnegative_values(be, _Parts(batch.hyp, batch.refs), low, high)
     tag_bits = num_refs.bit_length()  # tags 0..R
 
     def fits(largest_id: int) -> bool:
@@ -203,7 +210,7 @@ class _GroupCounter:
             keep = matched > 0
             kept_per_row = self._per_row(row_first, be.where(keep, sizes, 0))
             new_row_start = be.running_sum(kept_per_row)[:-1]
-            self._use(self.flat[be.repeat(keep, sizes)], new_row_start)
+            self._use(self.flat[be.repeat(keep, sizes, self.total)], new_row_start)
 
     def _per_row(self, row_first: Any, per_group: Any) -> Any:
         be = self.be
@@ -233,12 +240,15 @@ def _tagged(be: Backend, keys: _Parts, tag_bits: int) -> Any:
     return _Parts(keys.hyp << tag_bits, (keys.refs << tag_bits) | tags).joined(be)
 
 
-def _nonnegative_values(be: Backend, tokens: _Parts) -> tuple[_Parts, int]:
+def _nonnegative_values(
+    be: Backend, tokens: _Parts, low: int | None = None, high: int | None = None
+) -> tuple[_Parts, int]:
     """Token values shifted to start at 0 (dense ids if their span is too wide), and their
     span (largest value + 1). Positions outside ``valid`` hold 0 (see inputs.py), so they
     never widen the span by more than including 0."""
-    low = min(be.to_int(be.min_(tokens.hyp)), be.to_int(be.min_(tokens.refs)))
-    high = max(be.to_int(be.max_(tokens.hyp)), be.to_int(be.max_(tokens.refs)))
+    if low is None or high is None:
+        low = min(be.to_int(be.min_(tokens.hyp)), be.to_int(be.min_(tokens.refs)))
+        high = max(be.to_int(be.max_(tokens.hyp)), be.to_int(be.max_(tokens.refs)))
     if low >= 0 and high.bit_length() <= _KEY_BITS:
         return tokens, high + 1
     if (high - low).bit_length() <= _KEY_BITS:

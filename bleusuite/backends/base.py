@@ -79,8 +79,8 @@ class Backend:
         """Left insertion points of ``values`` in the sorted 1-D ``sorted_values``."""
         raise NotImplementedError
 
-    def repeat(self, values: Any, counts: Any) -> Any:
-        """Each of ``values`` repeated ``counts`` times (1-D)."""
+    def repeat(self, values: Any, counts: Any, total: int) -> Any:
+        """Each of ``values`` repeated ``counts`` times (1-D); ``total`` = sum of counts."""
         raise NotImplementedError
 
     def running_sum(self, a: Any) -> Any:
@@ -112,6 +112,10 @@ class Backend:
     def unique_inverse(self, a: Any) -> Any:
         """Dense int64 ids (0..U-1, in value order) of the values of a 1-D array."""
         raise NotImplementedError
+
+    def to_ints(self, scalars: list[Any]) -> list[int]:
+        """Python ints from several 0-d arrays, in one device-to-host read."""
+        return [self.to_int(a) for a in scalars]
 
     def to_int(self, a: Any) -> int:
         """A Python int from a 0-d array (a device sync on GPU backends)."""

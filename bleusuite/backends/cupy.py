@@ -44,6 +44,9 @@ class CupyBackend(NumpyLikeBackend):
         idx = cp.argmax(mask.astype(cp.int8), axis=axis)
         return cp.where(cp.any(mask, axis=axis), idx, n)
 
+    def to_ints(self, scalars: list[Any]) -> list[int]:
+        return [int(v) for v in cp.stack(scalars).get().tolist()]
+
     def to_numpy(self, a: Any) -> Any:
         return cp.asnumpy(a)
 

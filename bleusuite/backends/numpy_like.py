@@ -69,7 +69,7 @@ class NumpyLikeBackend(Backend):
     def searchsorted(self, sorted_values: Any, values: Any) -> Any:
         return self.xp.searchsorted(sorted_values, values)
 
-    def repeat(self, values: Any, counts: Any) -> Any:
+    def repeat(self, values: Any, counts: Any, total: int) -> Any:
         return self.xp.repeat(values, counts)
 
     def running_sum(self, a: Any) -> Any:

@@ -153,13 +153,15 @@ def _nltk_method6(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
     """NLTK method6 (Gao and He 2013): interpolate with p_{i-1}**2 / p_{i-2} for i >= 3."""
     if order < 3:
         raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
-    trigram_zero = stats.matches[..., 2] == 0
+    # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
+    trigram_zero = (stats.matches[..., 2] == 0) & (stats.matches[..., 0] > 0)
     if be.to_bool(be.any_(trigram_zero)):
         rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
         where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
         raise ValueError(
-            "smooth='method6' requires at least one 3-gram match, as in NLTK (which fails an "
-            f"assertion there){where}; {len(rows)} sentence(s) have none"
+            "smooth='method6' requires at least one 3-gram match where a unigram matches, as "
+            f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
+            "none"
         )
     columns = [precisions[..., 0], precisions[..., 1]]
     for i in range(2, order):

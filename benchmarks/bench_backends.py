@@ -1,10 +1,13 @@
-"""Backends (issue 3): bleusuite on torch tensors against a TensorBLEU-style pipeline, and
-peak memory in the worst case.
+"""Backends (issue 3): the TensorBLEU-style pipeline, and peak memory in the worst case.
 
 The TensorBLEU-style pipeline is written here from the paper's description (unfold ->
 ``torch.unique(dim=0, return_inverse=True)`` over all n-grams of the batch -> offset
 ``bincount`` of size batch x unique n-grams -> clip -> sum). Its counts are scored with
 bleusuite's own formulas, so the scores must be identical for the same smoothing.
+
+Its timings against bleusuite on torch tensors (CPU, and CUDA where present) are in
+``bench_peers.py``, in the per-sentence and corpus BLEU groups with every other peer; the
+scaling of both is in ``bench_scaling.py``.
 """
 
 from __future__ import annotations
@@ -13,17 +16,11 @@ import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pytest
 
 import bleusuite
-from bleusuite import backends
-from conftest import zipf_batch
 
 torch = pytest.importorskip("torch")
-
-HYP, REF = zipf_batch(256, 1024)
-GROUP = "per-sentence BLEU 256x1024, torch CPU tensors"
 
 
 def tensorbleu_style_stats(hyp, ref, max_order: int = 4) -> bleusuite.BleuStats:
@@ -39,63 +36,17 @@ def tensorbleu_style_stats(hyp, ref, max_order: int = 4) -> bleusuite.BleuStats:
         per_sentence = hyp_ngrams.shape[1]
         hyp_ids = inverse[: batch * per_sentence].view(batch, per_sentence)
         ref_ids = inverse[batch * per_sentence :].view(batch, -1)
-        offsets = (torch.arange(batch) * num_unique)[:, None]
+        offsets = (torch.arange(batch, device=hyp.device) * num_unique)[:, None]
         size = batch * num_unique
         hyp_counts = torch.bincount((hyp_ids + offsets).flatten(), minlength=size)
         ref_counts = torch.bincount((ref_ids + offsets).flatten(), minlength=size)
         clipped = torch.minimum(hyp_counts, ref_counts).view(batch, num_unique)
         matches.append(clipped.sum(1))
-        totals.append(torch.full((batch,), per_sentence))
-    lengths = torch.full((batch,), length)
+        totals.append(torch.full((batch,), per_sentence, device=hyp.device))
+    lengths = torch.full((batch,), length, device=hyp.device)
     total = torch.stack(totals, 1)
     return bleusuite.BleuStats(lengths, lengths, torch.stack(matches, 1), total,
                                total.clamp(min=1))
-
-
-def test_tensorbleu_style_pipeline(timed):
-    hyp, ref = torch.from_numpy(HYP), torch.from_numpy(REF[:, 0])
-    stats = timed(GROUP, "TensorBLEU-style (unique dim=0)",
-                  lambda: tensorbleu_style_stats(hyp, ref), rounds=1, baseline=True)
-    theirs = bleusuite.bleu_score(stats, smooth="method1")
-    ours = bleusuite.sentence_bleu(hyp, ref, smooth="method1")
-    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=0, atol=1e-12)
-
-
-def test_bleusuite_torch_cpu(timed):
-    hyp, ref = torch.from_numpy(HYP), torch.from_numpy(REF)
-    timed(GROUP, "bleusuite torch (NumPy views)",
-          lambda: bleusuite.sentence_bleu(hyp, ref, smooth="method1"), rounds=10)
-
-
-def test_bleusuite_torch_cpu_native_pipeline(timed, monkeypatch):
-    monkeypatch.setattr(backends, "TORCH_CPU_VIA_NUMPY", False)
-    hyp, ref = torch.from_numpy(HYP), torch.from_numpy(REF)
-    timed(GROUP, "bleusuite torch (torch kernels)",
-          lambda: bleusuite.sentence_bleu(hyp, ref, smooth="method1"), rounds=5)
-
-
-def test_bleusuite_numpy(timed):
-    timed(GROUP, "bleusuite numpy", lambda: bleusuite.sentence_bleu(HYP, REF, smooth="method1"),
-          rounds=10)
-
-
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
-def test_cuda_side_by_side(timed):
-    hyp, ref = torch.from_numpy(HYP).cuda(), torch.from_numpy(REF).cuda()
-
-    def ours():
-        out = bleusuite.sentence_bleu(hyp, ref, smooth="method1")
-        torch.cuda.synchronize()
-        return out
-
-    def theirs():
-        out = tensorbleu_style_stats(hyp, ref[:, 0])
-        torch.cuda.synchronize()
-        return out
-
-    group = "per-sentence BLEU 256x1024, CUDA"
-    timed(group, "TensorBLEU-style (unique dim=0)", theirs, rounds=5, baseline=True)
-    timed(group, "bleusuite torch CUDA", ours, rounds=20)
 
 
 WORST_CASE = textwrap.dedent(

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
+import gc
 import importlib
 import itertools
 import json
@@ -150,7 +152,7 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
         "exp; NLTK: method0..method7; pytorch-ignite: no_smooth, smooth1, nltk_smooth2, "
         "smooth2",
     )
-    parser.add_argument("--smooth-value", "-sv", type=float, default=None,
+    parser.add_argument("--smooth-value", "-sv", type=float, default=None, metavar="VALUE",
                         help="value of floor (0.1), add-k (1) or NLTK's method1 epsilon (0.1)")
     parser.add_argument("--format", "-f", dest="output_format", choices=("json", "text"),
                         default=None, help="output format (default: json, or text with "
@@ -185,22 +187,26 @@ def read_lines(path: str | None, what: str) -> list[str]:
     Raises:
         CommandError: the file cannot be read or is not UTF-8 (the message names the line).
     """
-    name = "standard input" if path in (None, "-") else str(path)
     try:
         data = sys.stdin.buffer.read() if path in (None, "-") else Path(str(path)).read_bytes()
     except OSError as error:
-        raise CommandError(f"cannot read {what} file {name}: {error.strerror}") from None
+        raise CommandError(f"cannot read {describe(path, what)}: {error.strerror}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise CommandError(
-            f"{what} file {name} is not valid UTF-8 (line {line}, byte {error.start})"
+            f"{describe(path, what)} is not valid UTF-8 (line {line}, byte {error.start})"
         ) from None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+def describe(path: str | None, what: str) -> str:
+    """``'hypothesis file out.txt'``, or ``'standard input (hypothesis)'``."""
+    return f"standard input ({what})" if path in (None, "-") else f"{what} file {path}"
 
 
 def read_texts(hyp_path: str | None, ref_paths: Sequence[str]) -> list[list[str]]:
@@ -209,14 +215,13 @@ def read_texts(hyp_path: str | None, ref_paths: Sequence[str]) -> list[list[str]
         raise CommandError("no hypothesis: give -i HYP or pipe the hypotheses to stdin")
     references = [read_lines(path, "reference") for path in ref_paths]
     hypotheses = read_lines(hyp_path, "hypothesis")
-    hyp_name = "standard input" if hyp_path in (None, "-") else hyp_path
     if not hypotheses:
-        raise CommandError(f"hypothesis file {hyp_name} is empty: nothing to score")
+        raise CommandError(f"{describe(hyp_path, 'hypothesis')} is empty: nothing to score")
     for path, lines in zip(ref_paths, references, strict=True):
         if len(lines) != len(hypotheses):
             raise CommandError(
-                f"reference file {path} has {len(lines)} lines but the hypotheses "
-                f"({hyp_name}) have {len(hypotheses)}"
+                f"reference file {path} has {len(lines)} lines but the "
+                f"{describe(hyp_path, 'hypothesis')} has {len(hypotheses)}"
             )
     return [hypotheses, *references]
 
@@ -398,11 +403,19 @@ class TokenIds:
         ids: all token ids, flat int64.
         starts: ``(S, B)`` offset in ``ids`` of each line of each stream.
         lengths: ``(S, B)`` number of tokens of each line.
+        vocabulary: the token of each id.
     """
 
     ids: np.ndarray
     starts: np.ndarray
     lengths: np.ndarray
+    vocabulary: list[str]
+
+    def tokens(self, stream: int, line: int) -> list[str]:
+        """The tokens of one line (for inspection and tests)."""
+        begin = int(self.starts[stream, line])
+        end = begin + int(self.lengths[stream, line])
+        return [self.vocabulary[i] for i in self.ids[begin:end].tolist()]
 
     def padded(self, stream: int, rows: np.ndarray, width: int) -> np.ndarray:
         """``(len(rows), width)`` ids of some lines of a stream, filled with ``FILL_ID``."""
@@ -491,7 +504,28 @@ def encode_texts(
     ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
     """
     bar = bar or _NoProgress()
-    encoder = _UnitEncoder(tokenizer, lowercase)
+    with _garbage_collector_paused():
+        return _encode(texts, _UnitEncoder(tokenizer, lowercase), bar)
+
+
+@contextlib.contextmanager
+def _garbage_collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (restored on exit).
+
+    Splitting lines allocates millions of small lists, which keeps triggering full
+    collections of an ever larger heap: pausing it makes encoding about 3x faster. Nothing
+    here creates reference cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _encode(texts: Sequence[list[str]], encoder: _UnitEncoder, bar: Progress) -> TokenIds:
     streams = []
     for lines in texts:
         unit_ids, units_per_line = [], []
@@ -507,7 +541,7 @@ def encode_texts(
     sizes = lengths.sum(axis=1)
     starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
     ids = np.concatenate([flat for flat, _ in encoded]).astype(np.int64, copy=False)
-    return TokenIds(ids, starts, lengths)
+    return TokenIds(ids, starts, lengths, list(encoder.vocabulary))
 
 
 # ------------------------------------------------------------------------- statistics
@@ -732,11 +766,13 @@ def _parse_seed(value: str) -> int | None:
     return seed
 
 
+#: sacrebleu's short signature keys (``--short``)
+SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "seed": "rs", "case": "c", "eff": "e",
+                           "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
+
+
 class Signature:
     """A sacrebleu-style signature: every setting that changes the number, in one line."""
-
-    _ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "seed": "rs", "case": "c", "eff": "e",
-                      "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
 
     def __init__(self, items: dict[str, Any]) -> None:
         self.items = {key: value for key, value in items.items() if value is not None}
@@ -744,7 +780,7 @@ class Signature:
     def format(self, short: bool = False) -> str:
         """``key:value|...``; ``short`` uses sacrebleu's abbreviations."""
         return "|".join(
-            f"{self._ABBREVIATIONS.get(key, key) if short else key}:{value}"
+            f"{SIGNATURE_ABBREVIATIONS.get(key, key) if short else key}:{value}"
             for key, value in self.items.items()
         )
 
@@ -917,16 +953,17 @@ def _align(lines: list[str]) -> list[str]:
 
 
 def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
-    """The output of ``bleusuite score``."""
+    """The output of ``bleusuite score`` (``--score-only`` overrides the format, as in
+    sacrebleu)."""
     if not options.sentence_level:
-        if options.output_format == "json":
+        if options.output_format == "json" and not options.score_only:
             entries = [format_json(report, 0, options.width) for report in reports]
             return json.dumps(entries[0] if len(entries) == 1 else entries, indent=1,
                               ensure_ascii=False)
         lines = [format_line(report, 0, options) for report in reports]
         return "\n".join(lines if options.score_only else _align(lines))
     rows = range(len(reports[0].scores))
-    if options.output_format == "json":
+    if options.output_format == "json" and not options.score_only:
         def entry(i: int) -> Any:
             items = [format_json(report, i, options.width) for report in reports]
             return items[0] if len(items) == 1 else items

@@ -48,6 +48,13 @@ class Batch:
     def size(self) -> int:
         return int(self.hyp.shape[0])
 
+    def rows(self, start: int, stop: int) -> Batch:
+        """The sentences ``start:stop`` (views, no copy)."""
+        return Batch(
+            self.backend, self.to_caller, self.hyp[start:stop], self.hyp_len[start:stop],
+            self.refs[start:stop], self.ref_len[start:stop], self.ref_present[start:stop],
+        )
+
 
 def _identity(a: Any) -> Any:
     return a

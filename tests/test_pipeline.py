@@ -143,3 +143,20 @@ def test_memory_grows_with_ngrams_not_vocabulary():
     tokens_bytes = small.nbytes * 2
     assert peak(small) < 40 * tokens_bytes
     assert peak(wide) < 40 * tokens_bytes
+
+
+@pytest.mark.parametrize("block_entries", [1, 40, 200])
+def test_row_blocks_give_the_same_counts(block_entries, monkeypatch):
+    """CPU backends count in blocks of rows; any block size gives the same exact counts."""
+    rng = np.random.default_rng(11)
+    hyps, refs = random_batch(rng, 30, np.arange(2, 9), 12, 3)
+    hyp, ref = as_arrays(hyps, refs, pad=0)
+    batch = normalize_batch(hyp, ref, pad_id=0)
+    monkeypatch.setattr(batch.backend, "block_entries", block_entries)
+    counts = count_matches(batch, 5, per_reference=True)
+    clipped, per_ref = brute_force(hyps, refs, 5)
+    np.testing.assert_array_equal(counts.clipped, clipped)
+    np.testing.assert_array_equal(counts.per_reference[:, : per_ref.shape[1]], per_ref)
+    scores = bleusuite.sentence_gleu(hyp, ref, pad_id=0)
+    monkeypatch.setattr(batch.backend, "block_entries", None)
+    np.testing.assert_array_equal(scores, bleusuite.sentence_gleu(hyp, ref, pad_id=0))

@@ -9,6 +9,8 @@ class Backend:
     """Interface of a backend. Arrays are the backend's own; ``like`` gives the device."""
 
     name: str = "abstract"
+    #: token positions per block of rows in the counting pipeline (None: the whole batch)
+    block_entries: int | None = None
     int64: Any
     float64: Any
     bool_: Any

@@ -176,8 +176,8 @@ def sentence_bleu(
     >>> sentence_bleu(hyp, ref, pad_id=0, smooth="exp", effective_order=True).round(4)
     array([0.6687, 0.6065])
     >>> sentence_bleu([["the", "cat", "sat"]], [[["the", "cat", "sat"], ["a", "cat"]]],
-    ...               smooth="method1").round(4)
-    array([0.7598])
+    ...               smooth="method1").round(4)     # no 4-gram: NLTK's epsilon / 1
+    array([0.5623])
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)

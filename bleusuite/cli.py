@@ -1,6 +1,7 @@
 """The ``bleusuite`` command.
 
-Three ways to call it:
+Three ways to call it (and ``bleusuite bench``, from :mod:`bleusuite.bench`, which times
+bleusuite against the other BLEU libraries):
 
 * ``bleusuite`` scores the sample corpus shipped in the package (100 sentences of WMT
   newstest2015 en-ru) and prints BLEU and GLEU.
@@ -48,12 +49,16 @@ __all__ = [
     "CommandError",
     "TokenIds",
     "bootstrap_scores",
+    "bootstrap_scores_of_metrics",
     "build_parser",
     "encode_texts",
+    "length_batches",
     "load_tokenizer",
     "main",
+    "multiplicities",
     "read_lines",
     "resample_indices",
+    "sentence_statistics",
 ]
 
 #: sacrebleu's BLEU order (the score command has no option to change it)
@@ -78,7 +83,7 @@ FILL_ID = -1
 
 # name -> (module, class, word_local). word_local: the tokenizer acts on each
 # whitespace-separated word independently of its neighbours, so tokenising every distinct
-# word once gives the same tokens as tokenising every line (see _encode_units).
+# word once gives the same tokens as tokenising every line (see _UnitEncoder.units_of).
 TOKENIZERS: dict[str, tuple[str, str, bool]] = {
     "13a": ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a", True),
     "none": ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer", True),
@@ -130,7 +135,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="BLEU and GLEU with sacrebleu's flags, tokenizers and output formats. "
         "Reads the hypotheses from -i HYP, or from standard input.",
     ))
+    bench = _bench_module()
+    if bench is not None:
+        bench.add_arguments(commands.add_parser(
+            "bench", help="time bleusuite against the BLEU/GLEU libraries installed here",
+            description="Time bleusuite against the BLEU/GLEU libraries installed here on one "
+            "batch of random token ids, check that the scores agree, and print a table.",
+        ))
     return parser
+
+
+def _bench_module() -> Any:
+    """``bleusuite.bench`` (the ``bench`` command), or None where it is not shipped."""
+    try:
+        return importlib.import_module("bleusuite.bench")
+    except ImportError:
+        return None
 
 
 def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
@@ -342,7 +362,7 @@ class _NoProgress:
         pass
 
 
-def progress_bar(total: int, desc: str, enabled: bool) -> Progress:
+def progress_bar(total: int, desc: str, enabled: bool, unit: str = "line") -> Progress:
     """A tqdm bar on stderr, or a silent stand-in when disabled or tqdm is missing."""
     if not enabled:
         return _NoProgress()
@@ -350,7 +370,7 @@ def progress_bar(total: int, desc: str, enabled: bool) -> Progress:
         from tqdm import tqdm
     except ImportError:
         return _NoProgress()
-    bar: Progress = tqdm(total=total, desc=desc, file=sys.stderr, leave=False, unit="line",
+    bar: Progress = tqdm(total=total, desc=desc, file=sys.stderr, leave=False, unit=unit,
                          dynamic_ncols=True)
     return bar
 
@@ -660,16 +680,30 @@ def bootstrap_scores(
     ``stats``, one matrix product per chunk of resamples (exact: every value is an integer
     far below 2**53). ``score_of`` maps ``(R, F)`` summed statistics to ``(R,)`` scores.
     """
+    return bootstrap_scores_of_metrics([stats], [score_of], n_resamples, seed, bar)[0]
+
+
+def bootstrap_scores_of_metrics(
+    tables: Sequence[np.ndarray],
+    score_functions: Sequence[Callable[[np.ndarray], np.ndarray]],
+    n_resamples: int,
+    seed: int | None,
+    bar: Progress | None = None,
+) -> list[np.ndarray]:
+    """:func:`bootstrap_scores` of several metrics on the same resamples (drawn once)."""
     bar = bar or _NoProgress()
-    num_sentences = stats.shape[0]
-    weights = stats.astype(np.float64)
-    scores = []
+    num_sentences = tables[0].shape[0]
+    weights = np.concatenate([np.asarray(t, dtype=np.float64) for t in tables], axis=1)
+    bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
+    scores: list[list[np.ndarray]] = [[] for _ in tables]
     for indices in resample_indices(num_sentences, n_resamples, seed):
         counts = multiplicities(indices, num_sentences).astype(np.float64)
         summed = np.rint(counts @ weights).astype(np.int64)
-        scores.append(np.asarray(score_of(summed), dtype=np.float64))
+        for k, score_of in enumerate(score_functions):
+            part = summed[:, bounds[k] : bounds[k + 1]]
+            scores[k].append(np.asarray(score_of(part), dtype=np.float64))
         bar.update(indices.shape[0])
-    return np.concatenate(scores)
+    return [np.concatenate(parts) for parts in scores]
 
 
 @dataclass(frozen=True)
@@ -882,27 +916,38 @@ def _gleu_of(array: Any) -> Any:
     return 100.0 * bleusuite.gleu_score(GleuStats.from_array(array))
 
 
+def _score_function(metric: str, options: ScoreOptions) -> Callable[[Any], Any]:
+    return _bleu_of(options) if metric == "bleu" else _gleu_of
+
+
 def _to_numpy(array: Any) -> np.ndarray:
     return np.asarray(backends.get_backend(array).to_numpy(array))
 
 
+def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress) -> dict[
+        str, Confidence]:
+    """The bootstrap summary of every metric, all on the same resamples."""
+    metrics = list(stats)
+    scores = bootstrap_scores_of_metrics(
+        [_to_numpy(stats[metric]) for metric in metrics],
+        [_score_function(metric, options) for metric in metrics],
+        options.confidence_n, options.seed, bar,
+    )
+    return {metric: Confidence.of(s) for metric, s in zip(metrics, scores, strict=True)}
+
+
 def metric_report(
-    metric: str, stats: Any, options: ScoreOptions, signature: Signature, bar: Progress
+    metric: str, stats: Any, options: ScoreOptions, signature: Signature,
+    confidence: Confidence | None = None,
 ) -> MetricReport:
     """Corpus or per-sentence scores of one metric from its per-sentence statistics."""
-    score_of = _bleu_of(options) if metric == "bleu" else _gleu_of
     table = stats if options.sentence_level else backends.get_backend(stats).sum_(stats, axis=0)
-    scores = np.atleast_1d(_to_numpy(score_of(table)))
+    scores = np.atleast_1d(_to_numpy(_score_function(metric, options)(table)))
     shown = np.atleast_2d(_to_numpy(table))
     if metric == "bleu":
         verbose = bleu_verbose(BleuStats.from_array(shown), options)
     else:
         verbose = [f"(matches = {m:d} total = {t:d})" for m, t in shown.tolist()]
-    confidence = None
-    if options.confidence:
-        resampled = bootstrap_scores(_to_numpy(stats), score_of, options.confidence_n,
-                                     options.seed, bar)
-        confidence = Confidence.of(resampled)
     return MetricReport(metric.upper(), signature, scores, verbose, confidence)
 
 
@@ -993,49 +1038,60 @@ def run_score(options: ScoreOptions) -> str:
                                     options.backend, bar)
     finally:
         bar.close()
-    reports = []
-    for metric in options.metrics:
-        signature = make_signature(options, metric, len(options.refs), tokenizer.signature)
-        bar = progress_bar(options.confidence_n, f"{metric} bootstrap",
-                           show and options.confidence)
+    summaries: dict[str, Confidence] = {}
+    if options.confidence:
+        bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
         try:
-            reports.append(metric_report(metric, stats[metric], options, signature, bar))
+            summaries = confidences(stats, options, bar)
         finally:
             bar.close()
+    reports = [
+        metric_report(metric, stats[metric], options,
+                      make_signature(options, metric, len(options.refs), tokenizer.signature),
+                      summaries.get(metric))
+        for metric in options.metrics
+    ]
     return render(reports, options)
 
 
 def _write(text: str) -> int:
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:  # `bleusuite score ... | head`: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (2 for any error, with a one-line message)."""
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        return _run(argv)
+    except CommandError as error:
+        print(f"{_program(argv)}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{_program(argv)}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `bleusuite score ... | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "bench":
+        return int(_bench_module().run(args))
+    try:
         if args.command == "score":
             output = run_score(ScoreOptions.from_args(args))
         else:
             output = run_plain(args)
-    except (CommandError, ValueError, TypeError) as error:
-        prog = "bleusuite score" if argv_command(argv) == "score" else "bleusuite"
-        print(f"{prog}: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("bleusuite: interrupted", file=sys.stderr)
-        return 130
+    except (ValueError, TypeError) as error:  # the library's argument checks
+        raise CommandError(str(error)) from None
     return _write(output)
 
 
-def argv_command(argv: Iterable[str] | None) -> str | None:
-    """``'score'`` when the arguments name the score command."""
+def _program(argv: Iterable[str] | None) -> str:
+    """The command's name for messages: ``bleusuite score``, ``bleusuite bench`` or
+    ``bleusuite``."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return "score" if "score" in args[:1] else None
+    return f"bleusuite {args[0]}" if args[:1] in (["score"], ["bench"]) else "bleusuite"

@@ -237,7 +237,9 @@ def _check_sentence(sentence: object, argname: str) -> None:
         )
     if not _is_token_sequence(sentence):
         raise TypeError(f"{argname} must be a sequence of tokens; got {_kind(sentence)}")
-    if len(sentence) and _is_token_sequence(sentence[0]):  # type: ignore[arg-type,index]
+    first = sentence[0] if len(sentence) else None  # type: ignore[arg-type,index]
+    # a list or array where a token should be is nesting gone wrong; a tuple is a token
+    if isinstance(first, list | np.ndarray):
         raise ValueError(
             f"{argname} must be a sequence of tokens, but its first token is itself a "
             "sequence: the nesting is one level too deep"

@@ -4,17 +4,15 @@ Every function here is element-wise over the leading axes of the statistics, so 
 code scores one corpus (0-d statistics) or every sentence of a batch ((B,) statistics), on
 any backend. Orders are the last axis.
 
-========================  =====================================================
-names                     equal to
-========================  =====================================================
-``method0`` .. ``method7``  NLTK ``sentence_bleu`` / ``corpus_bleu`` with
-                          ``SmoothingFunction().methodK`` (per-sentence
-                          denominators floored at 1 before summing)
-``no_smooth``, ``smooth1``,  pytorch-ignite ``Bleu(smooth=...)``: sentence scores =
-``nltk_smooth2``, ``smooth2``  ``average="macro"`` terms, corpus = ``average="micro"``
-``none``, ``floor``,      sacrebleu ``BLEU(smooth_method=..., smooth_value=...,
-``add-k``, ``exp``        effective_order=...)`` divided by 100
-========================  =====================================================
+The smoothing names, and whose numbers each reproduces:
+
+* NLTK ``sentence_bleu`` / ``corpus_bleu`` with ``SmoothingFunction().methodK``:
+  ``method0`` .. ``method7`` (per-sentence denominators floored at 1 before summing).
+* pytorch-ignite ``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``, ``nltk_smooth2``,
+  ``smooth2`` (sentence scores are the ``average="macro"`` terms, corpus scores equal
+  ``average="micro"``).
+* sacrebleu ``BLEU(smooth_method=..., smooth_value=..., effective_order=...)``, divided
+  by 100: ``none``, ``floor``, ``add-k``, ``exp``.
 """
 
 from __future__ import annotations

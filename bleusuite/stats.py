@@ -14,7 +14,7 @@ array([[4, 3, 2, 1],
        [3, 2, 1, 0]])
 >>> corpus = stats.sum()            # the same as scoring both rows as one corpus
 >>> print(f"{float(bleu_score(corpus)):.6f}")
-0.759836
+0.723127
 """
 
 from __future__ import annotations

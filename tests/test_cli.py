@@ -1,0 +1,580 @@
+"""Tests of the ``bleusuite`` command (bleusuite/cli.py).
+
+``bleusuite score`` is checked against sacrebleu's Python API (``BLEU(...).corpus_score`` and
+``sentence_score``) and once against the real ``sacrebleu`` command, on generated text with
+punctuation, numbers, entities, mixed case, CJK and odd whitespace; GLEU against NLTK's
+``corpus_gleu`` / ``sentence_gleu`` on the same tokens; the bootstrap against a Python loop
+over the same seeded resamples. Error cases run the real command in a subprocess.
+
+``make_corpus`` is also used by ``benchmarks/bench_cli.py``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bleusuite
+from bleusuite import cli
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from nltk.translate.bleu_score import SmoothingFunction  # noqa: E402
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu  # noqa: E402
+from nltk.translate.gleu_score import corpus_gleu as nltk_corpus_gleu  # noqa: E402
+from nltk.translate.gleu_score import sentence_gleu as nltk_sentence_gleu  # noqa: E402
+from sacrebleu.metrics import BLEU  # noqa: E402
+
+TOLERANCE = 1e-9  # on sacrebleu's 0-100 scale
+WIDTH = "13"  # --width for comparisons: rounding error 5e-14
+
+# Words the tokenizers treat differently: punctuation next to letters or digits, numbers with
+# separators, HTML entities (13a), Unicode punctuation and symbols (intl), CJK (zh), case
+# pairs (--lowercase), final sigma, a dotted capital I whose lowercase has two characters.
+SPECIAL_WORDS = [
+    "Hello,", "world.", "U.S.", "3.14", "1,000", "10-20", "e-mail", "&amp;", "&quot;hi&quot;",
+    "&lt;tag&gt;", "<skipped>", "don't", "(paren)", "[x]", "{y}", "x:y", "a/b", "C++", "$5",
+    "50%", "end...", ",lead", ".5", "5.", "-", "--", "naïve", "Straße", "ΟΔΟΣ", "İstanbul",
+    "東京", "中文。", "我们的", "«quote»", "—", "¿qué?", "＄", "™", "The", "THE", "the", "A", "a",
+]
+
+
+def _vocabulary(rng: np.random.Generator, size: int) -> np.ndarray:
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = {"".join(rng.choice(letters, size=int(rng.integers(1, 9)))) for _ in range(size)}
+    plain = sorted(words)
+    capitalised = [w.capitalize() for w in plain[: len(plain) // 8]]
+    return np.array(SPECIAL_WORDS + plain + capitalised, dtype=object)
+
+
+def _lines(rng: np.random.Generator, words: np.ndarray, lengths: np.ndarray) -> list[str]:
+    """Join words into lines; a few lines get a tab, double spaces, trailing space or CR."""
+    ends = np.cumsum(lengths)
+    lines = [" ".join(words[end - n : end]) for n, end in zip(lengths, ends, strict=True)]
+    odd = rng.random(len(lines))
+    for i in np.flatnonzero(odd < 0.03):
+        lines[i] = lines[i].replace(" ", "\t", 1)
+    for i in np.flatnonzero((odd >= 0.03) & (odd < 0.06)):
+        lines[i] = lines[i].replace(" ", "  \u00a0", 1) + " "
+    for i in np.flatnonzero((odd >= 0.06) & (odd < 0.08)):
+        lines[i] += "\r"
+    return lines
+
+
+def make_corpus(
+    n_lines: int, n_refs: int, seed: int = 0, vocab_size: int = 3000
+) -> tuple[list[str], list[list[str]]]:
+    """Generated parallel text: hypothesis lines and ``n_refs`` reference streams.
+
+    Each stream perturbs the same base sentences (Zipf-distributed words): 15% of the words
+    dropped, 10% replaced. About 1% of the base sentences are empty.
+    """
+    rng = np.random.default_rng(seed)
+    vocab = _vocabulary(rng, vocab_size)
+    weights = 1.0 / np.arange(1, len(vocab) + 1)
+    weights = weights[rng.permutation(len(vocab))]
+    weights /= weights.sum()
+    lengths = rng.integers(1, 40, size=n_lines)
+    lengths[rng.random(n_lines) < 0.01] = 0
+    base = rng.choice(len(vocab), size=int(lengths.sum()), p=weights)
+    line_of_word = np.repeat(np.arange(n_lines), lengths)
+
+    def perturb() -> list[str]:
+        keep = rng.random(base.size) >= 0.15
+        ids = np.where(rng.random(base.size) < 0.10, rng.choice(len(vocab), size=base.size), base)
+        kept_lengths = np.bincount(line_of_word[keep], minlength=n_lines)
+        return _lines(rng, vocab[ids[keep]], kept_lengths)
+
+    hypotheses = perturb()
+    return hypotheses, [perturb() for _ in range(n_refs)]
+
+
+def write_corpus(folder: Path, hyp: list[str], refs: list[list[str]]) -> tuple[str, list[str]]:
+    """Write the texts (UTF-8, ``\\n`` line ends) and return the file paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def write(name: str, lines: list[str]) -> str:
+        path = folder / name
+        path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
+        return str(path)
+
+    return write("hyp.txt", hyp), [write(f"ref{i}.txt", r) for i, r in enumerate(refs)]
+
+
+def run_command(*args: str, stdin: bytes | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """``python -m bleusuite ARGS`` in a subprocess (stdin closed unless given)."""
+    return subprocess.run(
+        [sys.executable, "-m", "bleusuite", *args], input=stdin if stdin is not None else b"",
+        capture_output=True, timeout=120, env=env,
+    )
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """``cli.main(ARGS)`` in this process; returns stdout."""
+    status = cli.main(list(args))
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out
+
+
+def score_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    return json.loads(run_main(capsys, "score", *args, "-f", "json", "-w", WIDTH))
+
+
+def tokenize_like_sacrebleu(lines: list[str], name: str = "13a",
+                            lowercase: bool = False) -> list[list[str]]:
+    """Tokens of each line exactly as sacrebleu's BLEU computes them (line by line)."""
+    metric = BLEU(tokenize=name, lowercase=lowercase)
+    return [metric._preprocess_segment(line.rstrip()).split() for line in lines]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """2000 lines, 3 references, written to files."""
+    hyp, refs = make_corpus(2000, 3, seed=1)
+    hyp_path, ref_paths = write_corpus(tmp_path_factory.mktemp("corpus"), hyp, refs)
+    return {"hyp": hyp, "refs": refs, "hyp_path": hyp_path, "ref_paths": ref_paths}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """400 lines, 2 references (the slower tokenizers, sentence level, the bootstrap)."""
+    hyp, refs = make_corpus(400, 2, seed=2)
+    hyp_path, ref_paths = write_corpus(tmp_path_factory.mktemp("small"), hyp, refs)
+    return {"hyp": hyp, "refs": refs, "hyp_path": hyp_path, "ref_paths": ref_paths}
+
+
+# --------------------------------------------------------------------- corpus-level BLEU
+
+
+def assert_same_bleu(ours: dict[str, Any], theirs: Any) -> None:
+    assert abs(ours["score"] - theirs.score) <= TOLERANCE
+    assert ours["verbose_score"] == theirs._verbose
+    assert ours["name"] == "BLEU"
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "none", "intl", "char", "zh"])
+def test_corpus_bleu_equals_sacrebleu_for_every_tokenizer(capsys, corpus, small, tokenize):
+    data = corpus if tokenize in ("13a", "none") else small
+    ours = score_json(capsys, *data["ref_paths"], "-i", data["hyp_path"], "-tok", tokenize)
+    theirs = BLEU(tokenize=tokenize).corpus_score(data["hyp"], data["refs"])
+    assert_same_bleu(ours, theirs)
+    assert ours["tok"] == tokenize
+    assert ours["signature"] == (
+        f"nrefs:{len(data['refs'])}|case:mixed|eff:no|tok:{tokenize}|smooth:sacrebleu/exp|"
+        f"version:bleusuite-{bleusuite.__version__}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("smooth", "value", "lowercase"),
+    [("none", None, False), ("floor", None, True), ("floor", 0.3, False), ("add-k", None, False),
+     ("add-k", 2.0, True), ("exp", None, True)],
+)
+def test_corpus_bleu_equals_sacrebleu_for_every_smoothing(capsys, corpus, smooth, value,
+                                                         lowercase):
+    args = [*corpus["ref_paths"], "-i", corpus["hyp_path"], "-s", smooth]
+    args += ["-sv", str(value)] if value is not None else []
+    args += ["-lc"] if lowercase else []
+    ours = score_json(capsys, *args)
+    theirs = BLEU(smooth_method=smooth, smooth_value=value, lowercase=lowercase).corpus_score(
+        corpus["hyp"], corpus["refs"])
+    assert_same_bleu(ours, theirs)
+    assert ours["case"] == ("lc" if lowercase else "mixed")
+
+
+def test_other_smoothing_families_equal_the_library(capsys, small):
+    """NLTK and ignite names give bleusuite.corpus_bleu (tested against NLTK and ignite) on the
+    sacrebleu tokens; method1 is also checked against NLTK itself."""
+    hyps = tokenize_like_sacrebleu(small["hyp"])
+    refs = list(zip(*(tokenize_like_sacrebleu(r) for r in small["refs"]), strict=True))
+    refs = [list(r) for r in refs]
+    for smooth in ("method1", "method3", "method4", "method7", "no_smooth", "smooth1",
+                   "nltk_smooth2", "smooth2"):
+        ours = score_json(capsys, *small["ref_paths"], "-i", small["hyp_path"], "-s", smooth)
+        expected = 100 * float(bleusuite.corpus_bleu(hyps, refs, smooth=smooth))
+        assert abs(ours["score"] - expected) <= TOLERANCE, smooth
+        family = bleusuite.smoothing.family_of(smooth)
+        assert ours["smooth"].startswith(f"{family}/{smooth}")
+    ours = score_json(capsys, *small["ref_paths"], "-i", small["hyp_path"], "-s", "method1",
+                      "-sv", "0.2")
+    nltk = nltk_corpus_bleu(refs, hyps, smoothing_function=SmoothingFunction(0.2).method1)
+    assert abs(ours["score"] - 100 * nltk) <= TOLERANCE
+    assert ours["smooth"] == "nltk/method1[0.20]"
+
+
+def test_corpus_gleu_equals_nltk(capsys, corpus):
+    out = score_json(capsys, *corpus["ref_paths"], "-i", corpus["hyp_path"], "-m", "bleu", "gleu",
+                     "-lc")
+    assert [entry["name"] for entry in out] == ["BLEU", "GLEU"]
+    hyps = tokenize_like_sacrebleu(corpus["hyp"], lowercase=True)
+    refs = [list(r) for r in zip(*(tokenize_like_sacrebleu(r, lowercase=True)
+                                   for r in corpus["refs"]), strict=True)]
+    assert abs(out[1]["score"] - 100 * nltk_corpus_gleu(refs, hyps)) <= TOLERANCE
+    assert out[1]["signature"].startswith("nrefs:3|case:lc|tok:13a|ngram:1-4|")
+
+
+# ---------------------------------------------------------------------- sentence level
+
+
+def test_sentence_level_equals_sacrebleu_and_nltk(capsys, small):
+    out = run_main(capsys, "score", *small["ref_paths"], "-i", small["hyp_path"], "-sl",
+                   "-m", "bleu", "gleu", "-f", "json", "-w", WIDTH)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == len(small["hyp"])
+    metric = BLEU(effective_order=True)
+    hyps = tokenize_like_sacrebleu(small["hyp"])
+    refs = [tokenize_like_sacrebleu(r) for r in small["refs"]]
+    for i, (bleu, gleu) in enumerate(rows):
+        theirs = metric.sentence_score(small["hyp"][i], [r[i] for r in small["refs"]])
+        assert abs(bleu["score"] - theirs.score) <= TOLERANCE, i
+        assert bleu["verbose_score"] == theirs._verbose, i
+        nltk = nltk_sentence_gleu([r[i] for r in refs], hyps[i])
+        assert abs(gleu["score"] - 100 * nltk) <= TOLERANCE, i
+    assert rows[0][0]["eff"] == "yes"
+
+
+@pytest.mark.parametrize("smooth", ["none", "floor", "add-k"])
+def test_sentence_level_smoothing_equals_sacrebleu(capsys, small, smooth):
+    out = run_main(capsys, "score", *small["ref_paths"], "-i", small["hyp_path"], "-sl",
+                   "-s", smooth, "-b", "-w", WIDTH)
+    scores = [float(line) for line in out.splitlines()]
+    metric = BLEU(effective_order=True, smooth_method=smooth)
+    for i, score in enumerate(scores):
+        theirs = metric.sentence_score(small["hyp"][i], [r[i] for r in small["refs"]])
+        assert abs(score - theirs.score) <= TOLERANCE, i
+
+
+def _drop_signature(line: str) -> str:
+    """``BLEU|...|version:X = rest`` -> ``BLEU = rest`` (the signatures differ by design)."""
+    name, _, rest = line.partition(" = ")
+    return f"{name.split('|')[0].strip()} = {rest}"
+
+
+def test_real_sacrebleu_command(small):
+    refs, hyp = small["ref_paths"], small["hyp_path"]
+    theirs = subprocess.run([sys.executable, "-m", "sacrebleu", *refs, "-i", hyp, "-w", WIDTH,
+                             "-f", "json"], capture_output=True, check=True, timeout=120)
+    ours = run_command("score", *refs, "-i", hyp, "-w", WIDTH)
+    assert ours.returncode == 0, ours.stderr
+    ours_json, theirs_json = json.loads(ours.stdout), json.loads(theirs.stdout)
+    assert abs(ours_json["score"] - theirs_json["score"]) <= TOLERANCE
+    assert ours_json["verbose_score"] == theirs_json["verbose_score"]
+    assert set(theirs_json) <= set(ours_json)
+
+    theirs = subprocess.run([sys.executable, "-m", "sacrebleu", *refs, "-i", hyp, "-sl"],
+                            capture_output=True, check=True, timeout=120)
+    ours = run_command("score", *refs, "-i", hyp, "-sl")
+    assert ours.returncode == 0, ours.stderr
+    ours_lines = ours.stdout.decode().splitlines()
+    theirs_lines = theirs.stdout.decode().splitlines()
+    assert [_drop_signature(x) for x in ours_lines] == [_drop_signature(x) for x in theirs_lines]
+
+
+# ------------------------------------------------------------------------- bootstrap
+
+
+def _resampled(lines: list[str], rows: np.ndarray) -> list[str]:
+    return [lines[i] for i in rows]
+
+
+def test_bootstrap_equals_a_loop_over_the_same_resamples(capsys, tmp_path):
+    hyp, refs = make_corpus(60, 2, seed=4)
+    hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
+    n, seed = 120, 7
+    indices = np.random.default_rng(seed).choice(len(hyp), size=(n, len(hyp)), replace=True)
+    metric = BLEU()
+    slow_bleu = [metric.corpus_score(_resampled(hyp, rows), [_resampled(r, rows) for r in refs])
+                 .score for rows in indices]
+    hyp_tokens = tokenize_like_sacrebleu(hyp)
+    ref_tokens = [list(r) for r in zip(*(tokenize_like_sacrebleu(r) for r in refs), strict=True)]
+    slow_gleu = [100 * nltk_corpus_gleu(_resampled(ref_tokens, rows), _resampled(hyp_tokens, rows))
+                 for rows in indices]
+
+    # the vectorised function, on the statistics the command computes
+    options = cli.ScoreOptions.from_args(cli.build_parser().parse_args(
+        ["score", *ref_paths, "-i", hyp_path, "-m", "bleu", "gleu"]))
+    token_ids = cli.encode_texts(cli.read_texts(hyp_path, ref_paths), cli.load_tokenizer("13a"),
+                                 False)
+    stats = cli.sentence_statistics(token_ids, ["bleu", "gleu"], cli.MAX_ORDER)
+    fast_bleu = cli.bootstrap_scores(stats["bleu"], cli._bleu_of(options), n, seed)
+    fast_gleu = cli.bootstrap_scores(stats["gleu"], cli._gleu_of, n, seed)
+    np.testing.assert_allclose(fast_bleu, slow_bleu, rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(fast_gleu, slow_gleu, rtol=0, atol=TOLERANCE)
+
+    # the command's summary of them
+    out = score_json(capsys, *ref_paths, "-i", hyp_path, "-m", "bleu", "gleu", "-ci",
+                     "-cin", str(n), "--seed", str(seed))
+    for entry, slow in zip(out, (slow_bleu, slow_gleu), strict=True):
+        ordered = sorted(slow)
+        low, high = ordered[n // 40], ordered[n - n // 40 - 1]
+        assert abs(entry["confidence_mean"] - statistics.mean(slow)) <= TOLERANCE
+        assert abs(entry["confidence_var"] - (high - low) / 2) <= TOLERANCE
+        assert abs(entry["confidence_low"] - low) <= TOLERANCE
+        assert abs(entry["confidence_high"] - high) <= TOLERANCE
+        assert entry["bs"] == str(n) and entry["seed"] == str(seed)
+
+
+def test_bootstrap_is_seeded_brackets_the_score_and_matches_sacrebleu(capsys, small):
+    args = [*small["ref_paths"], "-i", small["hyp_path"], "-ci", "-cin", "300"]
+    first = score_json(capsys, *args, "--seed", "5")
+    again = score_json(capsys, *args, "--seed", "5")
+    other = score_json(capsys, *args, "--seed", "6")
+    assert first == again
+    assert first["confidence_low"] != other["confidence_low"] or \
+        first["confidence_high"] != other["confidence_high"]
+    assert first["confidence_low"] <= first["score"] <= first["confidence_high"]
+    # sacrebleu's own bootstrap (seed 12345, the default of both) draws the same resamples; it
+    # sums float32 statistics, so agreement is to float32 precision only
+    ours = score_json(capsys, *small["ref_paths"], "-i", small["hyp_path"], "-ci", "-cin", "200")
+    theirs = BLEU().corpus_score(small["hyp"], small["refs"], n_bootstrap=200)
+    assert abs(ours["confidence_mean"] - theirs._mean) < 1e-4
+    assert abs(ours["confidence_var"] - theirs._ci) < 1e-4
+    assert ours["signature"].startswith("nrefs:2|bs:200|seed:12345|")
+
+
+def test_resample_indices_in_chunks_are_one_draw():
+    whole = np.random.default_rng(3).choice(37, size=(11, 37), replace=True)
+    for chunk in (1, 2, 5, 11, 100):
+        parts = list(cli.resample_indices(37, 11, seed=3, chunk=chunk))
+        np.testing.assert_array_equal(np.concatenate(parts), whole)
+    counts = cli.multiplicities(whole, 37)
+    assert counts.shape == (11, 37)
+    np.testing.assert_array_equal(counts.sum(axis=1), 37)
+    np.testing.assert_array_equal(counts[4], np.bincount(whole[4], minlength=37))
+
+
+# ---------------------------------------------------------------- tokens and backends
+
+
+TRICKY = st.sampled_from(
+    [*"aZ09.,-&;<>\"'()[]{}:/$%", "&amp;", "&quot;", "&lt;", "<skipped>", " ", "  ", "\t",
+     "\u00a0", "\u3000", "\x0b", "\x1c", "Σ", "ΣΑ", "İ", "東", "。", "«", "™", "５"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(st.lists(TRICKY, max_size=12).map("".join), min_size=1, max_size=6),
+       lowercase=st.booleans())
+def test_tokens_equal_sacrebleu_line_by_line(lines, lowercase):
+    """Word-by-word tokenising (13a, none, char) gives sacrebleu's per-line tokens."""
+    for name in cli.TOKENIZERS:
+        token_ids = cli.encode_texts([lines], cli.load_tokenizer(name), lowercase)
+        expected = tokenize_like_sacrebleu(lines, name, lowercase)
+        assert [token_ids.tokens(0, i) for i in range(len(lines))] == expected, name
+
+
+def test_torch_backend_gives_the_same_output(capsys, small):
+    pytest.importorskip("torch")
+    args = [*small["ref_paths"], "-i", small["hyp_path"], "-m", "bleu", "gleu", "-s", "method3"]
+    assert score_json(capsys, *args, "--backend", "torch") == score_json(capsys, *args)
+    sentence = ["-sl", "-b", "-w", WIDTH]
+    torch_scores = np.loadtxt(run_main(capsys, "score", *args, *sentence, "--backend", "torch")
+                              .splitlines())
+    numpy_scores = np.loadtxt(run_main(capsys, "score", *args, *sentence).splitlines())
+    np.testing.assert_allclose(torch_scores, numpy_scores, rtol=0, atol=TOLERANCE)
+
+
+def test_batches_cover_every_sentence_once(small):
+    token_ids = cli.encode_texts(cli.read_texts(small["hyp_path"], small["ref_paths"]),
+                                 cli.load_tokenizer("13a"), False)
+    batches = cli.length_batches(token_ids, slots=2000)
+    assert len(batches) > 5
+    np.testing.assert_array_equal(np.sort(np.concatenate(batches)), np.arange(len(small["hyp"])))
+    whole = cli.sentence_statistics(token_ids, ["bleu"], 4)["bleu"]
+    one_batch = bleusuite.bleu_statistics(
+        tokenize_like_sacrebleu(small["hyp"]),
+        [list(r) for r in zip(*(tokenize_like_sacrebleu(r) for r in small["refs"]), strict=True)],
+    ).to_array()
+    np.testing.assert_array_equal(whole, one_batch)
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def test_text_output_and_options(capsys, small):
+    refs, hyp = small["ref_paths"], small["hyp_path"]
+    text = run_main(capsys, "score", *refs, "-i", hyp, "-f", "text", "-m", "bleu", "gleu")
+    bleu_line, gleu_line = text.splitlines()
+    assert bleu_line.startswith("BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:sacrebleu/exp|")
+    assert bleu_line.index(" = ") == gleu_line.index(" = ")  # aligned as sacrebleu does
+    assert "(BP = " in bleu_line and "(matches = " in gleu_line
+    short = run_main(capsys, "score", *refs, "-i", hyp, "-f", "text", "--short")
+    assert short.startswith("BLEU|#:2|c:mixed|e:no|tok:13a|s:sacrebleu/exp|v:bleusuite-")
+    only = run_main(capsys, "score", *refs, "-i", hyp, "-b", "-w", "3", "-m", "bleu", "gleu")
+    assert [len(x.split(".")[1]) for x in only.split()] == [3, 3]
+    floor = score_json(capsys, *refs, "-i", hyp, "-s", "floor")
+    assert floor["smooth"] == "sacrebleu/floor[0.10]"
+    default = json.loads(run_main(capsys, "score", *refs, "-i", hyp))  # json by default
+    assert default["score"] == round(default["score"], 1)
+    ci = run_main(capsys, "score", *refs, "-i", hyp, "-f", "text", "-ci", "-cin", "50")
+    assert "(μ = " in ci and "95% CI [" in ci and "|bs:50|seed:12345|" in ci
+
+
+def test_stdin_is_the_default_input(small):
+    refs = small["ref_paths"]
+    piped = run_command("score", *refs, "-w", WIDTH, stdin=Path(small["hyp_path"]).read_bytes())
+    named = run_command("score", *refs, "-i", small["hyp_path"], "-w", WIDTH)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == named.stdout
+    assert piped.stderr == b""  # no progress bar when stderr is not a terminal
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    hyp, refs = make_corpus(cli.PROGRESS_MIN_LINES + 100, 1, seed=5, vocab_size=500)
+    hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
+    quiet = run_command("score", *ref_paths, "-i", hyp_path)
+    assert quiet.returncode == 0 and quiet.stderr == b""
+    leader, follower = pty.openpty()
+    # a fresh pseudo-terminal is 0 columns wide, and tqdm draws nothing in 0 columns
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen([sys.executable, "-m", "bleusuite", "score", *ref_paths, "-i",
+                                hyp_path], stdout=subprocess.PIPE, stderr=follower,
+                               stdin=subprocess.DEVNULL)
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        seen += data
+    os.close(leader)
+    stdout, _ = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert json.loads(stdout)["name"] == "BLEU"
+    assert b"tokenizing" in seen
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+def assert_fails(result: subprocess.CompletedProcess[bytes], *fragments: str) -> str:
+    """Non-zero exit, one line on stderr, no traceback, nothing on stdout."""
+    message = result.stderr.decode()
+    assert result.returncode != 0
+    assert result.stdout == b""
+    assert "Traceback" not in message
+    assert message.count("\n") == 1 and message.endswith("\n"), message
+    for fragment in fragments:
+        assert fragment in message, (fragment, message)
+    return message
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    texts = {
+        "hyp": b"the cat sat on the mat\nit was a good day\n",
+        "ref": b"the cat sat on a mat\nit was a fine day\n",
+        "short": b"the cat sat on the mat\n",
+        "empty": b"",
+        "bad_ref": b"the cat sat on the mat\nit was a g\xf6od day\n",
+    }
+    paths = {}
+    for name, data in texts.items():
+        (tmp_path / f"{name}.txt").write_bytes(data)
+        paths[name] = str(tmp_path / f"{name}.txt")
+    paths["missing"] = str(tmp_path / "missing.txt")
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "fragments"),
+    [
+        (["score", "{missing}", "-i", "{hyp}"], None, ["missing.txt", "No such file"]),
+        (["score", "{ref}", "-i", "{missing}"], None, ["missing.txt", "No such file"]),
+        (["score", "{ref}", "{short}", "-i", "{hyp}"], None, ["short.txt has 1 lines", "has 2"]),
+        (["score", "{ref}", "-i", "{hyp}", "-tok", "moses"], None, ["invalid choice: 'moses'"]),
+        (["score", "{ref}", "-i", "{hyp}", "-s", "laplace"], None, ["invalid choice: 'laplace'"]),
+        (["score", "{ref}", "-i", "{empty}"], None, ["empty.txt is empty"]),
+        (["score", "{empty}"], b"", ["standard input (hypothesis) is empty"]),
+        (["score", "{bad_ref}", "-i", "{hyp}"], None, ["bad_ref.txt is not valid UTF-8 (line 2"]),
+        (["score", "{ref}"], b"ok\n\xff\n", ["standard input (hypothesis) is not valid UTF-8",
+                                             "(line 2"]),
+        (["score", "{ref}", "-i", "{hyp}", "-sv", "0.5"], None, ["--smooth-value"]),
+        (["score", "{ref}", "-i", "{hyp}", "-sl", "-ci"], None, ["--confidence"]),
+        (["score", "{ref}", "-i", "{hyp}", "-m", "chrf"], None, ["invalid choice: 'chrf'"]),
+        (["score", "{ref}", "-i", "{hyp}", "--seed", "x"], None, ["--seed"]),
+        (["--hyp", "{hyp}", "--ref", "{bad_ref}"], None, ["not valid UTF-8 (line 2"]),
+        (["--hyp", "{hyp}", "--ref", "{short}"], None, ["short.txt has 1 lines"]),
+        (["--hyp", "{hyp}"], None, ["give both --hyp"]),
+    ],
+    ids=["missing-ref", "missing-hyp", "line-counts", "tokenizer", "smoothing", "empty-file",
+         "empty-stdin", "utf8-file", "utf8-stdin", "smooth-value", "sentence-ci", "metric",
+         "seed", "plain-utf8", "plain-line-counts", "plain-no-ref"],
+)
+def test_errors_are_one_line_without_traceback(files, args, stdin, fragments):
+    argv = [arg.format(**files) for arg in args]
+    assert_fails(run_command(*argv, stdin=stdin), *fragments)
+
+
+def test_missing_sacrebleu_is_a_clear_error(files, tmp_path):
+    shadow = tmp_path / "shadow" / "sacrebleu"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('No module named sacrebleu')\n")
+    env = dict(os.environ, PYTHONPATH=str(shadow.parent))
+    result = run_command("score", files["ref"], "-i", files["hyp"], env=env)
+    assert_fails(result, "pip install 'bleusuite[cli]'")
+    plain = run_command(env=env)  # the sample corpus needs no sacrebleu
+    assert plain.returncode == 0 and b"GLEU" in plain.stdout
+
+
+# ------------------------------------------------------------------ the plain command
+
+
+def test_plain_command_still_works(files):
+    sample = run_command()
+    assert sample.returncode == 0, sample.stderr
+    out = sample.stdout.decode()
+    assert "BLEU = 23.17" in out and "GLEU = 27.81" in out
+    result = run_command("--hyp", files["hyp"], "--ref", files["ref"], "--ref", files["hyp"],
+                         "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["bleu"]["score"] == pytest.approx(100.0) and report["sentences"] == 2
+
+
+def test_help_lists_the_score_command():
+    result = run_command("--help")
+    assert result.returncode == 0 and b"score" in result.stdout
+    result = run_command("score", "--help")
+    assert result.returncode == 0
+    for flag in (b"-tok", b"--tokenize", b"-lc", b"--smooth-method", b"-sv", b"--confidence-n",
+                 b"--backend", b"--sentence-level", b"--width", b"--format"):
+        assert flag in result.stdout
+
+
+def test_bench_command_is_wired_in():
+    """``bleusuite bench`` (bleusuite/bench.py, tested in test_bench_command.py) is a
+    subcommand, and its usage errors are one line like the others."""
+    pytest.importorskip("bleusuite.bench")
+    listed = run_command("--help")
+    assert b"bench" in listed.stdout
+    assert_fails(run_command("bench", "--batch", "0"), "bleusuite bench: error:", "--batch")
+
+
+def test_doctests_of_the_cli_module():
+    import doctest
+
+    failures, _ = doctest.testmod(cli, optionflags=doctest.ELLIPSIS)
+    assert failures == 0

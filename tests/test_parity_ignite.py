@@ -12,8 +12,11 @@ Ignite only has uniform weights, so the n-gram order N varies instead (max_order
 from __future__ import annotations
 
 import pytest
-from backend_fixtures import on_every_backend
-from reference import (
+
+pytest.importorskip("ignite", reason="pytorch-ignite is not installed (NumPy-only environment)")
+
+from backend_fixtures import on_every_backend  # noqa: E402
+from reference import (  # noqa: E402
     IGNITE_SMOOTHS,
     assert_corpus_match,
     assert_scores_match,
@@ -22,7 +25,7 @@ from reference import (
     ignite_sentence_bleu,
 )
 
-import bleusuite
+import bleusuite  # noqa: E402
 
 ORDERS = [4, 1, 2, 3, 5, 6]
 

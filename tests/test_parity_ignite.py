@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("ignite", reason="pytorch-ignite is not installed (NumPy-only environment)")
 
-from backend_fixtures import on_every_backend  # noqa: E402
-from reference import (  # noqa: E402
+from backend_fixtures import on_every_backend
+from reference import (
     IGNITE_SMOOTHS,
     assert_corpus_match,
     assert_scores_match,
@@ -25,7 +25,7 @@ from reference import (  # noqa: E402
     ignite_sentence_bleu,
 )
 
-import bleusuite  # noqa: E402
+import bleusuite
 
 ORDERS = [4, 1, 2, 3, 5, 6]
 

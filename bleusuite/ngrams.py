@@ -28,6 +28,8 @@ are exact; memory grows with the number of n-grams in the batch.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,7 +84,9 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     On CPU backends the rows are processed in blocks of about ``be.block_entries`` token
     positions: the temporaries then stay around a megabyte, are reused by the allocator
     instead of being faulted in afresh, and stay in cache (measured 37 -> 23 ms CPU time
-    for 256 x 1024 ids). GPU backends take the whole batch at once.
+    for 256 x 1024 ids). Blocks are independent, so they run on up to
+    :func:`worker_threads` threads (21 -> 14 ms on 2 cores). GPU backends take the whole
+    batch at once.
     """
     be = batch.backend
     width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
@@ -90,14 +94,47 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     step = max(1, be.block_entries // max(width, 1)) if be.block_entries else rows
     if step >= rows:
         return _count_block(batch, max_order, per_reference)
-    blocks = [
-        _count_block(batch.rows(start, start + step), max_order, per_reference)
-        for start in range(0, rows, step)
-    ]
+    starts = range(0, rows, step)
+
+    def block(start: int) -> MatchCounts:
+        return _count_block(batch.rows(start, start + step), max_order, per_reference)
+
+    threads = min(worker_threads(), len(starts))
+    if threads > 1:  # NumPy releases the GIL in the sorts and element-wise passes
+        blocks = list(_thread_pool(threads).map(block, starts))
+    else:
+        blocks = [block(start) for start in starts]
     return MatchCounts(
         be.concat([block.clipped for block in blocks], axis=0),
         be.concat([block.per_reference for block in blocks], axis=0) if per_reference else None,
     )
+
+
+_MAX_DEFAULT_THREADS = 8
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def worker_threads() -> int:
+    """Threads for the CPU counting pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns
+    threading off), else the CPUs this process may run on, at most 8."""
+    setting = os.environ.get("BLEUSUITE_NUM_THREADS", "").strip()
+    if setting:
+        if not setting.isdigit() or int(setting) < 1:
+            raise ValueError(
+                f"BLEUSUITE_NUM_THREADS must be a positive integer; got {setting!r}"
+            )
+        return int(setting)
+    try:
+        available = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        available = os.cpu_count() or 1
+    return max(1, min(available, _MAX_DEFAULT_THREADS))
+
+
+def _thread_pool(threads: int) -> ThreadPoolExecutor:
+    if threads not in _pools:
+        _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="bleusuite")
+    return _pools[threads]
 
 
 def _count_block(batch: Batch, max_order: int, per_reference: bool) -> MatchCounts:
@@ -188,12 +225,11 @@ class _GroupCounter:
         self.row_start = row_start
         self.total = int(flat.shape[0])
         tag_mask = (1 << self.tag_bits) - 1
-        # ref_running[r][j]: entries of reference r among the first j entries
         if self.num_refs == 1:
-            self.ref_running = [be.masked_running_sum(flat, tag_mask)]
+            # ref_running[j]: reference entries among the first j entries
+            self.ref_running = be.masked_running_sum(flat, tag_mask)
         else:
-            source = flat & tag_mask
-            self.ref_running = [be.running_sum(source == r + 1) for r in range(self.num_refs)]
+            self.source = flat & tag_mask
 
     def count(self, shift: int, last: bool = True) -> None:
         """Add the counts of the n-grams held in the key bits above ``shift``; unless
@@ -214,13 +250,17 @@ class _GroupCounter:
         bounds = be.flatnonzero(boundary)
         starts = bounds[:-1]
         sizes = bounds[1:] - starts
-        hyp = sizes - 0
-        refs = []
-        for run in self.ref_running:
-            at = run[bounds]
-            ref = at[1:] - at[:-1]
-            hyp -= ref
-            refs.append(ref)
+        if self.num_refs == 1:  # counts from running sums at the group boundaries
+            at = self.ref_running[bounds]
+            refs = [at[1:] - at[:-1]]
+            hyp = sizes - refs[0]
+        else:  # counts per (group, source) from one bincount
+            sources = self.num_refs + 1
+            group = be.cumsum(boundary[: self.total], axis=0) - 1
+            per_source = be.bincount(group * sources + self.source, None,
+                                     int(starts.shape[0]) * sources).reshape(-1, sources)
+            hyp = per_source[:, 0]
+            refs = [per_source[:, r + 1] for r in range(self.num_refs)]
         best = refs[0]
         for ref in refs[1:]:
             best = be.maximum(best, ref)

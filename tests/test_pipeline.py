@@ -145,9 +145,12 @@ def test_memory_grows_with_ngrams_not_vocabulary():
     assert peak(wide) < 40 * tokens_bytes
 
 
+@pytest.mark.parametrize("threads", ["1", "3"])
 @pytest.mark.parametrize("block_entries", [1, 40, 200])
-def test_row_blocks_give_the_same_counts(block_entries, monkeypatch):
-    """CPU backends count in blocks of rows; any block size gives the same exact counts."""
+def test_row_blocks_give_the_same_counts(block_entries, threads, monkeypatch):
+    """CPU backends count in blocks of rows, on several threads; any block size and thread
+    count give the same exact counts."""
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", threads)
     rng = np.random.default_rng(11)
     hyps, refs = random_batch(rng, 30, np.arange(2, 9), 12, 3)
     hyp, ref = as_arrays(hyps, refs, pad=0)
@@ -160,3 +163,15 @@ def test_row_blocks_give_the_same_counts(block_entries, monkeypatch):
     scores = bleusuite.sentence_gleu(hyp, ref, pad_id=0)
     monkeypatch.setattr(batch.backend, "block_entries", None)
     np.testing.assert_array_equal(scores, bleusuite.sentence_gleu(hyp, ref, pad_id=0))
+
+
+def test_thread_setting_is_checked(monkeypatch):
+    from bleusuite.ngrams import worker_threads
+
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "2")
+    assert worker_threads() == 2
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "0")
+    with pytest.raises(ValueError, match="BLEUSUITE_NUM_THREADS"):
+        worker_threads()
+    monkeypatch.delenv("BLEUSUITE_NUM_THREADS")
+    assert 1 <= worker_threads() <= 8

@@ -318,18 +318,22 @@ def _token_ids(tokens: list[Any]) -> tuple[np.ndarray, dict[Any, int] | None]:
     """
     if not tokens:
         return np.zeros(0, dtype=np.int64), None
-    try:
-        as_array = np.asarray(tokens)
-    except (ValueError, OverflowError):
-        as_array = None
-    if as_array is not None and as_array.ndim == 1 and as_array.dtype.kind == "i":
-        return as_array.astype(np.int64, copy=False), None
+    if isinstance(tokens[0], int | np.integer) and not isinstance(tokens[0], bool):
+        try:
+            as_array = np.asarray(tokens)
+        except (ValueError, OverflowError):
+            as_array = None
+        if as_array is not None and as_array.ndim == 1 and as_array.dtype.kind == "i":
+            return as_array.astype(np.int64, copy=False), None
+    # a token's id is the position of its first occurrence: one dict operation per token,
+    # run by map at C speed (ids need to be distinct, not dense)
     vocabulary: dict[Any, int] = {}
     try:
-        ids = [vocabulary.setdefault(token, len(vocabulary)) for token in tokens]
+        ids = np.fromiter(map(vocabulary.setdefault, tokens, range(len(tokens))),
+                          dtype=np.int64, count=len(tokens))
     except TypeError as error:
         raise TypeError(f"tokens must be hashable (str, int, ...): {error}") from None
-    return np.asarray(ids, dtype=np.int64), vocabulary
+    return ids, vocabulary
 
 
 def _map_special(value: Any, mapping: dict[Any, int] | None) -> int | None:

@@ -112,6 +112,10 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
 
 _MAX_DEFAULT_THREADS = 8
 _pools: dict[int, ThreadPoolExecutor] = {}
+if hasattr(os, "register_at_fork"):
+    # a forked child (DataLoader workers, multiprocessing) inherits the pools but not their
+    # threads: it must start its own, or its first call would wait forever
+    os.register_at_fork(after_in_child=_pools.clear)
 
 
 def worker_threads() -> int:

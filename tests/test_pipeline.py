@@ -175,3 +175,24 @@ def test_thread_setting_is_checked(monkeypatch):
         worker_threads()
     monkeypatch.delenv("BLEUSUITE_NUM_THREADS")
     assert 1 <= worker_threads() <= 8
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_forked_child_scores_after_the_parent_used_threads(monkeypatch):
+    """A child forked after the parent ran the thread pool gets a pool of its own (an
+    inherited pool has no threads, and a call would hang)."""
+    import multiprocessing
+
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "2")
+    rng = np.random.default_rng(5)
+    hyp = rng.integers(0, 50, size=(400, 700))  # several row blocks: the pool is used
+    ref = rng.integers(0, 50, size=(400, 700))
+    expected = bleusuite.sentence_bleu(hyp, ref, smooth="method1")
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        result = pool.apply_async(_score_in_child, (hyp, ref))
+        np.testing.assert_array_equal(result.get(timeout=60), expected)
+
+
+def _score_in_child(hyp, ref):
+    return bleusuite.sentence_bleu(hyp, ref, smooth="method1")

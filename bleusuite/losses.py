@@ -532,7 +532,39 @@ def _reduce(loss: Tensor, reduction: Reduction) -> Tensor:
     return loss
 
 
-class BleuLoss(nn.Module):
+class _ScoreLoss(nn.Module):
+    """``-log(score + eps)`` of a soft score, reduced over the batch; the subclasses say
+    which score (:meth:`_score`) and which settings it has (:meth:`_settings`)."""
+
+    def __init__(
+        self, eos_id: int | None, eps: float, reduction: Reduction, pad_id: int | None,
+        corpus: bool,
+    ) -> None:
+        super().__init__()
+        self.eos_id = _check_token_id("eos_id", eos_id)
+        self.eps = _check_eps(eps)
+        self.reduction: Reduction = _check_reduction(reduction)
+        self.pad_id = _check_token_id("pad_id", pad_id)
+        self.corpus = bool(corpus)
+
+    def _score(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def _settings(self) -> str:
+        raise NotImplementedError
+
+    def forward(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+        score = self._score(hyp_probs, references)
+        return _reduce(-torch.log(score + self.eps), self.reduction)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self._settings()}, eos_id={self.eos_id}, eps={self.eps}, "
+            f"reduction={self.reduction!r}, pad_id={self.pad_id}, corpus={self.corpus}"
+        )
+
+
+class BleuLoss(_ScoreLoss):
     """``-log(soft_bleu(hyp_probs, references) + eps)``, reduced over the batch.
 
     Args:
@@ -570,37 +602,23 @@ class BleuLoss(nn.Module):
         pad_id: int | None = None,
         corpus: bool = False,
     ) -> None:
-        super().__init__()
+        super().__init__(eos_id, eps, reduction, pad_id, corpus)
         self.max_order = _check_int("max_order", max_order, 1)
-        self.eos_id = _check_token_id("eos_id", eos_id)
-        self.eps = _check_eps(eps)
-        self.reduction: Reduction = _check_reduction(reduction)
         if weights is not None and len(weights) != max_order:
             raise ValueError(f"weights must hold max_order={max_order} values, got {len(weights)}")
         self.weights = None if weights is None else tuple(float(w) for w in weights)
-        self.pad_id = _check_token_id("pad_id", pad_id)
-        self.corpus = bool(corpus)
 
-    def forward(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
-        score = soft_bleu(
-            hyp_probs,
-            references,
-            max_order=self.max_order,
-            weights=self.weights,
-            eos_id=self.eos_id,
-            pad_id=self.pad_id,
-            corpus=self.corpus,
-        )
-        return _reduce(-torch.log(score + self.eps), self.reduction)
-
-    def extra_repr(self) -> str:
-        return (
-            f"max_order={self.max_order}, eos_id={self.eos_id}, eps={self.eps}, "
-            f"reduction={self.reduction!r}, pad_id={self.pad_id}, corpus={self.corpus}"
+    def _score(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+        return soft_bleu(
+            hyp_probs, references, max_order=self.max_order, weights=self.weights,
+            eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
         )
 
+    def _settings(self) -> str:
+        return f"max_order={self.max_order}"
 
-class GleuLoss(nn.Module):
+
+class GleuLoss(_ScoreLoss):
     """``-log(soft_gleu(hyp_probs, references) + eps)``, reduced over the batch.
 
     Args:
@@ -632,34 +650,19 @@ class GleuLoss(nn.Module):
         pad_id: int | None = None,
         corpus: bool = False,
     ) -> None:
-        super().__init__()
+        super().__init__(eos_id, eps, reduction, pad_id, corpus)
         self.min_len = _check_int("min_len", min_len, 1)
         self.max_len = _check_int("max_len", max_len, 1)
         if min_len > max_len:
             raise ValueError(
                 f"min_len must be <= max_len, got min_len={min_len}, max_len={max_len}"
             )
-        self.eos_id = _check_token_id("eos_id", eos_id)
-        self.eps = _check_eps(eps)
-        self.reduction: Reduction = _check_reduction(reduction)
-        self.pad_id = _check_token_id("pad_id", pad_id)
-        self.corpus = bool(corpus)
 
-    def forward(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
-        score = soft_gleu(
-            hyp_probs,
-            references,
-            min_len=self.min_len,
-            max_len=self.max_len,
-            eos_id=self.eos_id,
-            pad_id=self.pad_id,
-            corpus=self.corpus,
+    def _score(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+        return soft_gleu(
+            hyp_probs, references, min_len=self.min_len, max_len=self.max_len,
+            eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
         )
-        return _reduce(-torch.log(score + self.eps), self.reduction)
 
-    def extra_repr(self) -> str:
-        return (
-            f"min_len={self.min_len}, max_len={self.max_len}, eos_id={self.eos_id}, "
-            f"eps={self.eps}, reduction={self.reduction!r}, pad_id={self.pad_id}, "
-            f"corpus={self.corpus}"
-        )
+    def _settings(self) -> str:
+        return f"min_len={self.min_len}, max_len={self.max_len}"

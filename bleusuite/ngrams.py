@@ -74,9 +74,6 @@ class _Parts:
         hyp_width = self.hyp.shape[1]
         return _Parts(joined[:, :hyp_width], joined[:, hyp_width:].reshape(self.refs.shape))
 
-    def map(self, fn: Any) -> _Parts:
-        return _Parts(fn(self.hyp, _HYP_PAD), fn(self.refs, _REF_PAD))
-
 
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``.
@@ -190,7 +187,8 @@ def _count_block(batch: Batch, max_order: int, per_reference: bool) -> MatchCoun
         for order in range(1, max_order + 1):
             if order > 1:
                 gram_ids = _extend(be, gram_ids, ids, order)
-            counter.sorted_keys(be.sort_last(_tagged(be, gram_ids, tag_bits)))
+            # one-token keys: the n-gram's id and the source tag
+            counter.sorted_keys(be.sort_last_(_pack_ngrams(be, gram_ids, 1, 0, tag_bits)))
             counter.count(tag_bits)
     return counter.result()
 
@@ -298,13 +296,6 @@ class _GroupCounter:
                 axis=2,
             )
         return MatchCounts(clipped, per_ref)
-
-
-def _tagged(be: Backend, keys: _Parts, tag_bits: int) -> Any:
-    """Join the parts into (B, Lh + R*Lr) keys with the source tag in the low bits."""
-    num_refs = keys.refs.shape[1]
-    tags = (be.arange(num_refs, like=keys.refs) + 1)[:, None]
-    return _Parts(keys.hyp << tag_bits, (keys.refs << tag_bits) | tags).joined(be)
 
 
 def _nonnegative_values(

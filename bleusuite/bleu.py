@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleusuite import smoothing
-from bleusuite.inputs import normalize_batch
+from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
 
 __all__ = ["bleu_score", "corpus_bleu", "sentence_bleu"]
@@ -182,7 +182,7 @@ def sentence_bleu(
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     stats = bleu_statistics_of_batch(batch, config.stats_order)
-    return batch.to_caller(_score(stats, config))
+    return batch.to_caller(mark_unreferenced(batch, _score(stats, config)))
 
 
 def corpus_bleu(
@@ -217,4 +217,4 @@ def corpus_bleu(
     if batch.size == 0:
         raise ValueError("hypotheses: corpus_bleu needs at least one sentence; got an empty batch")
     stats = bleu_statistics_of_batch(batch, config.stats_order)
-    return batch.to_caller(_score(stats.sum(), config))
+    return batch.to_caller(mark_unreferenced(batch, _score(stats.sum(), config), corpus=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bleusuite.inputs import normalize_batch
+from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.stats import GleuStats, check_gleu_orders, gleu_statistics_of_batch
 
 __all__ = ["corpus_gleu", "gleu_score", "sentence_gleu"]
@@ -50,7 +50,8 @@ def sentence_gleu(
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    return batch.to_caller(gleu_score(gleu_statistics_of_batch(batch, min_len, max_len)))
+    scores = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
+    return batch.to_caller(mark_unreferenced(batch, scores))
 
 
 def corpus_gleu(
@@ -76,4 +77,5 @@ def corpus_gleu(
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     if batch.size == 0:
         raise ValueError("hypotheses: corpus_gleu needs at least one sentence; got an empty batch")
-    return batch.to_caller(gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum()))
+    score = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum())
+    return batch.to_caller(mark_unreferenced(batch, score, corpus=True))

@@ -18,7 +18,7 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
-__all__ = ["Batch", "normalize_batch"]
+__all__ = ["Batch", "mark_unreferenced", "normalize_batch"]
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -34,6 +34,9 @@ class Batch:
         refs: (B, R, Lr) int64 reference tokens.
         ref_len: (B, R) int64 reference lengths (0 for absent references).
         ref_present: (B, R) bool, False where a row carries fewer than R references.
+        has_reference: (B,) bool on devices, where checking that every hypothesis has a
+            reference would need a host read (scores are NaN where it is False); None when
+            the check was made (and raised) at once.
     """
 
     backend: Backend
@@ -43,6 +46,7 @@ class Batch:
     refs: Any
     ref_len: Any
     ref_present: Any
+    has_reference: Any = None
 
     @property
     def size(self) -> int:
@@ -53,7 +57,21 @@ class Batch:
         return Batch(
             self.backend, self.to_caller, self.hyp[start:stop], self.hyp_len[start:stop],
             self.refs[start:stop], self.ref_len[start:stop], self.ref_present[start:stop],
+            None if self.has_reference is None else self.has_reference[start:stop],
         )
+
+
+def mark_unreferenced(batch: Batch, scores: Any, corpus: bool = False) -> Any:
+    """Scores with NaN where a hypothesis has no reference (for a corpus score: NaN if any
+    has none). Only on devices, where the check is not made at once (see
+    :attr:`Batch.has_reference`); elsewhere such input has already raised."""
+    if batch.has_reference is None:
+        return scores
+    be = batch.backend
+    missing = ~batch.has_reference
+    if corpus:
+        missing = be.any_(missing)
+    return be.where(missing, float("nan"), scores)
 
 
 def _identity(a: Any) -> Any:
@@ -101,8 +119,11 @@ def _check_int_array(be: Backend, a: Any, argname: str) -> Any:
             f"{argname} must be an array of integer token ids; got dtype "
             f"{be.describe_dtype(a)}{hint}"
         )
+    # ids above 2**63 - 1 would wrap to negative int64 values: still one distinct value per
+    # id (the counts stay exact), but refused where the check costs no device read
     unsigned_64 = be.describe_dtype(a) in ("uint64", "torch.uint64")
-    if unsigned_64 and be.numel(a) and be.to_int(be.max_(a)) > _INT64_MAX:
+    if (unsigned_64 and be.numel(a) and be.reads_are_free(a)
+            and be.to_int(be.max_(a)) > _INT64_MAX):
         raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
     return be.to_int64(a)
 
@@ -174,27 +195,39 @@ def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:
 def _sentences(
     be: Backend, tokens: Any, lengths: Any, pad: int | None, eos: int | None
 ) -> tuple[Any, Any]:
-    """Drop padding, cut at the first eos, and left-align what is left."""
+    """Drop padding, cut at the first eos after the leading padding, and left-align what is
+    left. Every shape follows from the input's, so this runs without a host read.
+
+    The eos search starts at the first token that is not padding: with ``pad_id ==
+    eos_id`` (GPT-2 style), left padding is padding and the first pad/eos after the
+    sentence ends it, with left or right padding alike.
+    """
     if pad is None and eos is None:
         return tokens, lengths
     length = tokens.shape[-1]
     keep = be.arange(length, like=tokens) < lengths[..., None]
-    if eos is not None:
-        first_eos = be.first_true(tokens == eos, axis=-1)
-        keep = keep & (be.arange(length, like=tokens) < first_eos[..., None])
     if pad is not None:
-        keep = keep & (tokens != pad)
+        not_pad = tokens != pad
+        if eos is not None:
+            started = be.cumsum(not_pad, axis=-1) > 0
+        keep = keep & not_pad
+    if eos is not None:
+        hit = tokens == eos
+        if pad is not None:
+            hit = hit & started
+        keep = keep & (be.cumsum(hit, axis=-1) == 0)
     new_lengths = be.sum_(be.to_int64(keep), axis=-1)
     if length == 0:
         return tokens, new_lengths
-    new_position = be.cumsum(be.to_int64(keep), axis=-1) - 1
-    rows = be.numel(tokens) // length
-    row_start = (be.arange(rows, like=tokens) * length).reshape((*tokens.shape[:-1], 1))
-    target = be.flatnonzero(keep.reshape(-1))
-    destination = (row_start + new_position).reshape(-1)[target]
-    packed = be.zeros(tokens.shape, be.int64, like=tokens)
-    be.scatter_flat(packed, destination, tokens.reshape(-1)[target])
-    return packed, new_lengths
+    # every kept token goes to its new place in its row; the others to one extra slot
+    size = be.numel(tokens)
+    new_position = be.cumsum(keep, axis=-1) - 1
+    row_start = (be.arange(size // length, like=tokens) * length).reshape(
+        (*tokens.shape[:-1], 1)
+    )
+    destination = be.where(keep, row_start + new_position, size).reshape(1, -1)
+    packed = be.scatter_last((1, size + 1), destination, tokens.reshape(1, -1))
+    return packed[0, :size].reshape(tokens.shape), new_lengths
 
 
 def _finish(
@@ -207,15 +240,19 @@ def _finish(
     to_caller: Any = _identity,
 ) -> Batch:
     ref_len = be.where(present, ref_len, 0)
+    unchecked = None
     if hyp.shape[0]:
         has_ref = be.any_(present, axis=1)
-        if not be.to_bool(be.min_(has_ref)):
+        if not be.reads_are_free(has_ref):
+            # on a device the check would wait for the GPU: scores mark such rows NaN instead
+            unchecked = has_ref
+        elif not be.to_bool(be.min_(has_ref)):
             missing = be.to_numpy(be.flatnonzero(~has_ref))
             raise ValueError(
                 f"references: hypothesis {int(missing[0])} has no reference (every reference "
                 f"row is padding or the list is empty); {len(missing)} such row(s) in all"
             )
-    return Batch(be, to_caller, hyp, hyp_len, refs, ref_len, present)
+    return Batch(be, to_caller, hyp, hyp_len, refs, ref_len, present, unchecked)
 
 
 # ----------------------------------------------------------------------- Python lists

@@ -36,7 +36,7 @@ from typing import Any
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch
 
-__all__ = ["MatchCounts", "count_matches"]
+__all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "counting_strategy"]
 
 _KEY_BITS = 62  # keys stay non-negative; 2**63 - 1 is free as a sentinel
 _SENTINEL = (1 << 63) - 1
@@ -75,8 +75,36 @@ class _Parts:
         return _Parts(joined[:, :hyp_width], joined[:, hyp_width:].reshape(self.refs.shape))
 
 
+#: Counting strategies: ``compact`` (this module: drops n-grams that cannot match, reads a
+#: few sizes back; fastest on the CPU) and ``fixed`` (:mod:`bleusuite.fixed`: every shape
+#: follows from the input shapes, no host synchronisation; the GPU path).
+COUNTING_STRATEGIES = ("compact", "fixed")
+
+
+def counting_strategy(be: Backend, like: Any) -> str:
+    """The counting strategy for arrays like ``like``: ``BLEUSUITE_COUNTING`` if set, else
+    ``compact`` where reading a value back is free (NumPy, and torch CPU tensors through
+    NumPy views) and ``fixed`` on devices (CUDA, CuPy, ``meta``).
+
+    >>> import numpy as np
+    >>> from bleusuite.backends import get_backend
+    >>> counting_strategy(get_backend(np.zeros(1)), np.zeros(1))
+    'compact'
+    """
+    setting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower()
+    if setting:
+        if setting not in COUNTING_STRATEGIES:
+            raise ValueError(
+                f"BLEUSUITE_COUNTING must be one of {', '.join(COUNTING_STRATEGIES)}; "
+                f"got {setting!r}"
+            )
+        return setting
+    return "compact" if be.reads_are_free(like) and be.block_entries else "fixed"
+
+
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
-    """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``.
+    """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
+    strategy :func:`counting_strategy` picks.
 
     On CPU backends the rows are processed in blocks of about ``be.block_entries`` token
     positions: the temporaries then stay around a megabyte, are reused by the allocator
@@ -86,6 +114,10 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     batch at once.
     """
     be = batch.backend
+    if counting_strategy(be, batch.hyp) == "fixed":
+        from bleusuite.fixed import count_matches_fixed  # it imports MatchCounts from here
+
+        return count_matches_fixed(batch, max_order, per_reference)
     width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
     rows = batch.hyp.shape[0]
     step = max(1, be.block_entries // max(width, 1)) if be.block_entries else rows

@@ -134,26 +134,38 @@ def nltk_bleu(
     elif smooth == "method5":
         precisions = method5(precisions)
     elif smooth == "method6":
-        precisions = _nltk_method6(be, stats, precisions, order)
+        precisions, unscorable = _nltk_method6(be, stats, precisions, order)
     elif smooth == "method7":
         precisions = method5(method4(precisions))
     score = _brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
         _weighted_log_sum(be, weights, precisions, skip_zero=True)
     )
-    return be.where(matches[..., 0] == 0, 0.0, score)
+    score = be.where(matches[..., 0] == 0, 0.0, score)
+    if smooth == "method6" and unscorable is not None:
+        score = be.where(unscorable, float("nan"), score)
+    return score
 
 
 def _stack(be: Backend, columns: list[Any]) -> Any:
     return be.concat([c[..., None] for c in columns], axis=-1)
 
 
-def _nltk_method6(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
-    """NLTK method6 (Gao and He 2013): interpolate with p_{i-1}**2 / p_{i-2} for i >= 3."""
+def _nltk_method6(
+    be: Backend, stats: Any, precisions: Any, order: int
+) -> tuple[Any, Any | None]:
+    """NLTK method6 (Gao and He 2013): interpolate with p_{i-1}**2 / p_{i-2} for i >= 3.
+
+    Returns the precisions and, on devices (where raising would need a host read), the
+    mask of sentences NLTK cannot score (their score becomes NaN); None elsewhere.
+    """
     if order < 3:
         raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
     # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
     trigram_zero = (stats.matches[..., 2] == 0) & (stats.matches[..., 0] > 0)
-    if be.to_bool(be.any_(trigram_zero)):
+    unscorable = None
+    if not be.reads_are_free(trigram_zero):
+        unscorable = trigram_zero
+    elif be.to_bool(be.any_(trigram_zero)):
         rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
         where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
         raise ValueError(
@@ -169,7 +181,7 @@ def _nltk_method6(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
         m = _f(be, stats.matches[..., i])
         hyp_ngrams = _f(be, stats.totals[..., i])
         columns.append((m + _NLTK_ALPHA * pi0) / (hyp_ngrams + _NLTK_ALPHA))
-    return _stack(be, columns)
+    return _stack(be, columns), unscorable
 
 
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:

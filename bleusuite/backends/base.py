@@ -115,6 +115,32 @@ class Backend:
         """Dense int64 ids (0..U-1, in value order) of the values of a 1-D array."""
         raise NotImplementedError
 
+    # ------------------------------------------------- fixed-shape primitives (fixed.py)
+    # Each result's shape follows from its arguments' shapes alone, and none reads a value
+    # back to the host: they run on CUDA without a synchronisation, under CUDA-graph capture
+    # and torch.compile, and on torch ``meta`` tensors.
+
+    def reads_are_free(self, a: Any) -> bool:
+        """Whether reading a value of ``a`` on the host costs no device synchronisation
+        (host memory), so that checks which need a value can raise at once."""
+        return True
+
+    def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
+        """Stable sort of every row (the last axis): the sorted values and, for each, its
+        int64 position in the row (equal values keep their order)."""
+        raise NotImplementedError
+
+    def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
+        """A new int64 array of ``shape``, zero except ``out[..., index[..., j]] =
+        values[..., j]`` (leading axes shared by ``index`` and ``values``; with repeated
+        indices, one of the values lands)."""
+        raise NotImplementedError
+
+    def count_into(self, index: Any, size: int) -> Any:
+        """int64 (size,): occurrences of each of 0..size-1 in the 1-D ``index``, whose
+        values must lie in that range (a bincount of fixed length)."""
+        raise NotImplementedError
+
     def to_ints(self, scalars: list[Any]) -> list[int]:
         """Python ints from several 0-d arrays, in one device-to-host read."""
         return [self.to_int(a) for a in scalars]

@@ -44,6 +44,22 @@ class CupyBackend(NumpyLikeBackend):
         idx = cp.argmax(mask.astype(cp.int8), axis=axis)
         return cp.where(cp.any(mask, axis=axis), idx, n)
 
+    def reads_are_free(self, a: Any) -> bool:
+        return False
+
+    def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
+        with self._on(index):
+            return super().scatter_last(shape, index, values)
+
+    def count_into(self, index: Any, size: int) -> Any:
+        # cupy.bincount reads the largest index back to size its result: scatter instead
+        import cupyx
+
+        with self._on(index):
+            out = cp.zeros(size, dtype=cp.int64)
+            cupyx.scatter_add(out, index, 1)
+        return out
+
     def to_ints(self, scalars: list[Any]) -> list[int]:
         return [int(v) for v in cp.stack(scalars).get().tolist()]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from types import ModuleType
 from typing import Any
 
@@ -105,6 +106,23 @@ class NumpyLikeBackend(Backend):
     def unique_inverse(self, a: Any) -> Any:
         inverse = self.xp.unique(a, return_inverse=True)[1]
         return inverse.reshape(-1).astype(self.xp.int64, copy=False)
+
+    def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
+        order = self.xp.argsort(a, axis=-1, kind="stable")
+        return self.xp.take_along_axis(a, order, axis=-1), order.astype(self.xp.int64, copy=False)
+
+    def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
+        xp = self.xp
+        out = xp.zeros(shape, dtype=xp.int64)
+        leading = index.shape[:-1]
+        offsets = (xp.arange(math.prod(leading), dtype=xp.int64) * shape[-1]).reshape(
+            (*leading, 1)
+        )
+        out.reshape(-1)[(index + offsets).reshape(-1)] = values.reshape(-1)
+        return out
+
+    def count_into(self, index: Any, size: int) -> Any:
+        return self.xp.bincount(index, minlength=size).astype(self.xp.int64, copy=False)
 
     def to_int(self, a: Any) -> int:
         return int(a)

@@ -142,6 +142,21 @@ class TorchBackend(Backend):
     def unique_inverse(self, a: Any) -> Any:
         return torch.unique(a, return_inverse=True)[1].reshape(-1).to(torch.int64)
 
+    def reads_are_free(self, a: Any) -> bool:
+        return bool(a.device.type == "cpu")
+
+    def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
+        result = torch.sort(a, dim=-1, stable=True)
+        return result.values, result.indices
+
+    def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
+        out = torch.zeros(shape, dtype=torch.int64, device=index.device)
+        return out.scatter_(-1, index, values)
+
+    def count_into(self, index: Any, size: int) -> Any:
+        out = torch.zeros(size, dtype=torch.int64, device=index.device)
+        return out.index_add_(0, index, torch.ones_like(index))
+
     def to_ints(self, scalars: list[Any]) -> list[int]:
         return [int(v) for v in torch.stack(scalars).tolist()]
 

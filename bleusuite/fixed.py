@@ -1,0 +1,206 @@
+"""Fixed-shape counting: clipped n-gram matches where every array's shape follows from the
+input shapes alone.
+
+The compact pipeline (:mod:`bleusuite.ngrams`) drops n-grams that cannot match before the
+next order and reads a few sizes back to choose its steps: cheapest on the CPU, but on a
+GPU each read is a synchronisation and each data-dependent size a launch the host must
+wait for. This strategy does the same counting without either, so a call runs on CUDA
+with no host synchronisation, can be captured in a CUDA graph or compiled with
+``torch.compile(fullgraph=True)``, and runs on torch ``meta`` tensors:
+
+1. **Per-row ids** from one stable row sort of the raw token values (hypothesis first,
+   then the references): a value that occurs in the row's hypothesis gets id ``2 + its
+   rank`` among the hypothesis' distinct values, any other value id 1; past the end of a
+   sentence, hypotheses hold 0 and references 1 (as in the compact pipeline). Ids are then
+   at most ``hypothesis width + 1`` whatever the token values, so the number of bits a
+   key needs is known from the shapes.
+2. **Packed keys** of the ``max_order`` ids starting at each position, with a source tag
+   in the low bits (0 hypothesis, r + 1 reference r), and **one row sort**.
+3. **Per order**: group boundaries where the top ``n`` ids change (every row starts a
+   group), global group numbers from a running sum, occurrences per (group, source) from
+   one fixed-length bincount (``count_into``) into a table of ``entries x (R + 1)``, the
+   clipped count per group, and per-row sums from a running sum over groups read at each
+   row's first and last group.
+
+When ``max_order`` ids do not fit in 62 bits (decided from the shapes, never the values),
+orders are counted one at a time: the ids of the n-grams are re-ranked per row from the
+pair (id of the (n-1)-gram, next token id), as in step 1.
+
+Nothing is hashed (exact); memory is a fixed multiple of the number of token positions
+(the count table holds ``R + 1`` entries per position).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bleusuite.backends.base import Backend
+from bleusuite.inputs import Batch
+from bleusuite.ngrams import MatchCounts
+
+__all__ = ["count_matches_fixed"]
+
+_KEY_BITS = 62
+_HYP_PAD = 0  # id past the end of a hypothesis
+_REF_PAD = 1  # id past the end of a reference, and of every value not in the hypothesis
+
+
+def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
+    """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
+    same :class:`~bleusuite.ngrams.MatchCounts` as the compact pipeline."""
+    be = batch.backend
+    rows, hyp_width = batch.hyp.shape
+    num_refs, ref_width = batch.refs.shape[1], batch.refs.shape[2]
+    if rows == 0 or hyp_width == 0 or ref_width == 0:
+        return MatchCounts(
+            be.zeros((rows, max_order), be.int64, like=batch.hyp),
+            be.zeros((rows, num_refs, max_order), be.int64, like=batch.hyp)
+            if per_reference
+            else None,
+        )
+    hyp_ids, ref_ids = _row_ids(be, batch.hyp, batch.refs.reshape(rows, -1), hyp_width)
+    hyp_ids = be.where(be.arange(hyp_width, like=hyp_ids) < batch.hyp_len[:, None], hyp_ids,
+                       _HYP_PAD)
+    ref_ids = be.where(
+        be.arange(ref_width, like=ref_ids) < batch.ref_len[..., None],
+        ref_ids.reshape(rows, num_refs, ref_width), _REF_PAD,
+    )
+    tag_bits = num_refs.bit_length()
+    id_bits = (hyp_width + 1).bit_length()  # ids are at most hyp_width + 1
+    counter = _FixedCounter(be, num_refs, tag_bits, per_reference)
+    if max_order * id_bits + tag_bits <= _KEY_BITS:
+        keys = be.sort_last(_pack(be, hyp_ids, ref_ids, max_order, id_bits, tag_bits))
+        counter.use(keys)
+        for order in range(1, max_order + 1):
+            counter.count(tag_bits + id_bits * (max_order - order))
+        return counter.result()
+    gram_hyp, gram_refs = hyp_ids, ref_ids
+    for order in range(1, max_order + 1):
+        if order > 1:
+            gram_hyp, gram_refs = _extend(be, gram_hyp, gram_refs, hyp_ids, ref_ids, order,
+                                          id_bits)
+        counter.use(be.sort_last(_pack(be, gram_hyp, gram_refs, 1, id_bits, tag_bits)))
+        counter.count(tag_bits)
+    return counter.result()
+
+
+def _row_ids(be: Backend, hyp: Any, refs: Any, hyp_width: int) -> tuple[Any, Any]:
+    """Per-row ids of (B, Lh) hypothesis and (B, R*Lr) reference values: ``2 + rank`` among
+    the row's distinct hypothesis values for a value in the hypothesis, else 1."""
+    rows = hyp.shape[0]
+    joined = be.concat([hyp, refs], axis=1)
+    width = joined.shape[1]
+    ordered, position = be.sort_last_with_index(joined)
+    first = be.concat(
+        [be.full((rows, 1), True, be.bool_, like=ordered), ordered[:, 1:] != ordered[:, :-1]],
+        axis=1,
+    )
+    # equal values keep their order, hypothesis positions first: a value occurs in the
+    # hypothesis iff the first of its run does
+    starts_hyp_value = first & (position < hyp_width)
+    rank = be.cumsum(starts_hyp_value, axis=1)  # 1.. for the k-th hypothesis value
+    # the value that has each rank (slot 0 takes the writes of every other position), read
+    # back at every position: equal iff the position's value is that hypothesis value
+    value_of_rank = be.scatter_last((rows, hyp_width + 1), be.where(starts_hyp_value, rank, 0),
+                                    ordered)
+    in_hyp = (be.take_along(value_of_rank, rank, axis=1) == ordered) & (rank > 0)
+    ids = be.scatter_last((rows, width), position, be.where(in_hyp, rank + 1, _REF_PAD))
+    return ids[:, :hyp_width], ids[:, hyp_width:]
+
+
+def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
+    """``part[..., i + by]`` at position i, ``pad`` past the end."""
+    width = part.shape[-1]
+    filler = be.full((*part.shape[:-1], by), pad, be.int64, like=part)
+    return be.concat([part, filler], axis=-1)[..., by : by + width]
+
+
+def _pack(
+    be: Backend, hyp: Any, refs: Any, order: int, id_bits: int, tag_bits: int
+) -> Any:
+    """(B, Lh + R*Lr) keys: the ids of the ``order`` tokens starting at each position, then
+    the source tag (0 hypothesis, r + 1 reference r)."""
+    rows, num_refs = refs.shape[0], refs.shape[1]
+
+    def keys(part: Any, pad: int) -> Any:
+        key = part
+        for offset in range(1, order):
+            key = (key << id_bits) | _shift_left(be, part, offset, pad)
+        return key << tag_bits
+
+    tags = (be.arange(num_refs, like=refs) + 1)[:, None]
+    return be.concat(
+        [keys(hyp, _HYP_PAD), (keys(refs, _REF_PAD) | tags).reshape(rows, -1)], axis=1
+    )
+
+
+def _extend(
+    be: Backend, gram_hyp: Any, gram_refs: Any, hyp: Any, refs: Any, order: int, id_bits: int
+) -> tuple[Any, Any]:
+    """Per-row ids of the n-grams of ``order`` from those of order - 1 and one more token:
+    the pair is packed (both ids need at most ``id_bits``) and ranked as tokens are."""
+    rows = hyp.shape[0]
+
+    def pairs(gram: Any, tokens: Any, pad: int) -> Any:
+        return (gram << id_bits) | _shift_left(be, tokens, order - 1, pad)
+
+    hyp_pairs = pairs(gram_hyp, hyp, _HYP_PAD)
+    ref_pairs = pairs(gram_refs, refs, _REF_PAD)
+    new_hyp, new_refs = _row_ids(be, hyp_pairs, ref_pairs.reshape(rows, -1), hyp.shape[1])
+    return new_hyp, new_refs.reshape(refs.shape)
+
+
+class _FixedCounter:
+    """Clipped match counts from row-sorted keys ``(n-gram << tag_bits) | source``."""
+
+    def __init__(self, be: Backend, num_refs: int, tag_bits: int, per_reference: bool) -> None:
+        self.be = be
+        self.num_refs = num_refs
+        self.tag_bits = tag_bits
+        self.per_reference = per_reference
+        self._clipped: list[Any] = []
+        self._per_ref: list[Any] = []
+
+    def use(self, keys: Any) -> None:
+        """Count from a (B, M) array of keys sorted within each row."""
+        self.keys = keys
+        self.source = (keys & ((1 << self.tag_bits) - 1)).reshape(-1)
+
+    def count(self, shift: int) -> None:
+        """Add the counts of the n-grams held in the key bits above ``shift``."""
+        be = self.be
+        rows, width = self.keys.shape
+        entries = rows * width
+        sources = self.num_refs + 1
+        prefix = self.keys >> shift
+        boundary = be.concat(
+            [be.full((rows, 1), True, be.bool_, like=prefix), prefix[:, 1:] != prefix[:, :-1]],
+            axis=1,
+        )
+        group = (be.cumsum(boundary.reshape(-1), axis=0) - 1).reshape(rows, width)
+        table = be.count_into((group.reshape(-1) * sources) + self.source, entries * sources)
+        table = table.reshape(entries, sources)
+        hyp = table[:, 0]
+        refs = table[:, 1:]
+        best = refs[:, 0] if self.num_refs == 1 else be.max_(refs, axis=1)
+        # a row's groups are group[row, 0] .. group[row, -1]: sum through a running sum
+        first, last = group[:, 0], group[:, -1] + 1
+        running = _running(be, be.minimum(hyp, best)[:, None])
+        self._clipped.append(running[last, 0] - running[first, 0])
+        if self.per_reference:
+            running = _running(be, be.minimum(hyp[:, None], refs))
+            self._per_ref.append(running[last] - running[first])
+
+    def result(self) -> MatchCounts:
+        be = self.be
+        clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
+        per_ref = None
+        if self.per_reference:
+            per_ref = be.concat([r[:, :, None] for r in self._per_ref], axis=2)
+        return MatchCounts(clipped, per_ref)
+
+
+def _running(be: Backend, a: Any) -> Any:
+    """(n + 1, k) running sums over the first axis of (n, k), with a leading row of 0."""
+    zero = be.zeros((1, a.shape[1]), be.int64, like=a)
+    return be.concat([zero, be.cumsum(a, axis=0)], axis=0)

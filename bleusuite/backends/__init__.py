@@ -33,7 +33,16 @@ _cache: dict[type, str] = {}
 
 
 def _load(name: str) -> Backend:
-    backend: Backend = importlib.import_module(f"bleusuite.backends.{name}").backend
+    # import statements, not importlib: torch.compile traces them (no graph break)
+    if name == "numpy":
+        from bleusuite.backends import numpy as module
+    elif name == "torch":
+        from bleusuite.backends import torch as module  # type: ignore[no-redef]
+    elif name == "cupy":
+        from bleusuite.backends import cupy as module  # type: ignore[no-redef]
+    else:
+        raise ValueError(f"unknown backend {name!r}; known: {', '.join(BACKEND_NAMES)}")
+    backend: Backend = module.backend
     return backend
 
 

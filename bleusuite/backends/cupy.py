@@ -1,7 +1,7 @@
 """CuPy backend: the NumPy-like primitives, with new arrays placed on the input's device.
 
-Device-to-host synchronisations per scoring call are the same as for torch-CUDA (see the
-torch backend); everything else stays on the GPU.
+Calls take the fixed-shape counting strategy and read nothing back to the host, as on
+torch-CUDA (see the torch backend); everything stays on the GPU.
 """
 
 from __future__ import annotations

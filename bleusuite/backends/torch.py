@@ -1,18 +1,10 @@
 """PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
 
-Device-to-host synchronisations per scoring call with ``max_order`` K, each a read of a
-few scalars or a data-dependent size, never a copy of the data:
-
-* 1 for the input check (every hypothesis has a reference);
-* 1 for the lengths and token range, read together;
-* 1 for the size of the alphabet (+1 when the batch is padded; +3 in the per-row alphabet
-  taken when the token ids span more than a few times the number of tokens);
-* 2 per order below K and 1 for order K (the number of n-gram groups, and of the entries
-  kept for the next order);
-* 1 more for ``smooth="method6"`` (its input check).
-
-So 10-13 for BLEU-4 on a padded batch. Apple MPS has no float64: there the scores are
-float32.
+Off the CPU (CUDA, MPS, ``meta``) and while ``torch.compile`` traces, calls take the
+fixed-shape counting strategy (``bleusuite/fixed.py``) and read nothing back to the host:
+no synchronisation, CUDA-graph capture and ``fullgraph`` compilation work, and checks that
+would need a value give NaN scores instead of raising (see docs/backends.md). Apple MPS
+has no float64: there the scores are float32.
 """
 
 from __future__ import annotations
@@ -48,7 +40,8 @@ class TorchBackend(Backend):
         # and a CPU tensor shares its memory with a NumPy view: score through NumPy.
         from bleusuite import backends
 
-        if a.device.type == "cpu" and backends.TORCH_CPU_VIA_NUMPY:
+        if (a.device.type == "cpu" and backends.TORCH_CPU_VIA_NUMPY
+                and not torch.compiler.is_compiling()):  # compiled: stay in the graph
             return a.detach().numpy()
         return None
 
@@ -143,7 +136,8 @@ class TorchBackend(Backend):
         return torch.unique(a, return_inverse=True)[1].reshape(-1).to(torch.int64)
 
     def reads_are_free(self, a: Any) -> bool:
-        return bool(a.device.type == "cpu")
+        # while torch.compile traces, a read is a graph break whatever the device
+        return bool(a.device.type == "cpu") and not torch.compiler.is_compiling()
 
     def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
         result = torch.sort(a, dim=-1, stable=True)

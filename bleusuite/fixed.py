@@ -118,20 +118,34 @@ def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
 def _pack(
     be: Backend, hyp: Any, refs: Any, order: int, id_bits: int, tag_bits: int
 ) -> Any:
-    """(B, Lh + R*Lr) keys: the ids of the ``order`` tokens starting at each position, then
-    the source tag (0 hypothesis, r + 1 reference r)."""
-    rows, num_refs = refs.shape[0], refs.shape[1]
+    """(B, M) keys: the ids of the ``order`` tokens starting at each position, then the
+    source tag (0 hypothesis, r + 1 reference r).
 
-    def keys(part: Any, pad: int) -> Any:
-        key = part
-        for offset in range(1, order):
-            key = (key << id_bits) | _shift_left(be, part, offset, pad)
-        return key << tag_bits
-
-    tags = (be.arange(num_refs, like=refs) + 1)[:, None]
-    return be.concat(
-        [keys(hyp, _HYP_PAD), (keys(refs, _REF_PAD) | tags).reshape(rows, -1)], axis=1
-    )
+    The sentences are laid out in one buffer, each followed by ``order - 1`` pads of its
+    kind, so every shifted view is a slice of that buffer: two operations per order instead
+    of one buffer per sentence kind and offset. The keys that start on those pads hold a
+    hypothesis pad (0) or a reference pad (1) first, so they never match.
+    """
+    rows, num_refs, ref_width = refs.shape
+    hyp_width = hyp.shape[1]
+    tail = order - 1
+    pieces = [hyp]
+    if tail:
+        pieces.append(be.full((rows, tail), _HYP_PAD, be.int64, like=hyp))
+        refs = be.concat([refs, be.full((rows, num_refs, tail), _REF_PAD, be.int64, like=refs)],
+                         axis=2)
+    pieces.append(refs.reshape(rows, -1))
+    if tail:
+        pieces.append(be.full((rows, tail), _REF_PAD, be.int64, like=hyp))
+    buffer = be.concat(pieces, axis=1)
+    width = buffer.shape[1] - tail
+    key = buffer[:, :width]
+    for offset in range(1, order):
+        key = (key << id_bits) | buffer[:, offset : offset + width]
+    # source tags by position: 0 for the hypothesis (and its pads), r + 1 for reference r
+    position = be.arange(width, like=hyp) - (hyp_width + tail)
+    tags = be.where(position < 0, 0, position // (ref_width + tail) + 1)
+    return (key << tag_bits) | tags[None, :]
 
 
 def _extend(
@@ -163,33 +177,45 @@ class _FixedCounter:
 
     def use(self, keys: Any) -> None:
         """Count from a (B, M) array of keys sorted within each row."""
+        be = self.be
+        rows = keys.shape[0]
         self.keys = keys
-        self.source = (keys & ((1 << self.tag_bits) - 1)).reshape(-1)
+        # each key's predecessor in its row; -1 before the first, which no key equals
+        # under any shift (keys are non-negative), so every row starts a group
+        self.before = be.concat([be.full((rows, 1), -1, be.int64, like=keys), keys[:, :-1]],
+                                axis=1)
+        # slot of an entry in the (group, source) table: group * sources + source, with the
+        # group number taken from a running count of boundaries (1-based, hence the offset)
+        sources = self.num_refs + 1
+        self.source = (keys & ((1 << self.tag_bits) - 1)).reshape(-1) - sources
 
     def count(self, shift: int) -> None:
         """Add the counts of the n-grams held in the key bits above ``shift``."""
         be = self.be
         rows, width = self.keys.shape
-        entries = rows * width
         sources = self.num_refs + 1
-        prefix = self.keys >> shift
-        boundary = be.concat(
-            [be.full((rows, 1), True, be.bool_, like=prefix), prefix[:, 1:] != prefix[:, :-1]],
-            axis=1,
-        )
-        group = (be.cumsum(boundary.reshape(-1), axis=0) - 1).reshape(rows, width)
-        table = be.count_into((group.reshape(-1) * sources) + self.source, entries * sources)
-        table = table.reshape(entries, sources)
+        boundary = ((self.keys >> shift) != (self.before >> shift)).reshape(-1)
+        group = be.cumsum(boundary, axis=0)  # 1-based group number of every entry
+        table = be.count_into(group * sources + self.source, rows * width * sources)
+        table = table.reshape(rows * width, sources)
         hyp = table[:, 0]
         refs = table[:, 1:]
         best = refs[:, 0] if self.num_refs == 1 else be.max_(refs, axis=1)
-        # a row's groups are group[row, 0] .. group[row, -1]: sum through a running sum
-        first, last = group[:, 0], group[:, -1] + 1
-        running = _running(be, be.minimum(hyp, best)[:, None])
-        self._clipped.append(running[last, 0] - running[first, 0])
+        # each group's clipped count, taken once at its first entry and summed per row
+        self._clipped.append(self._per_row(be.minimum(hyp, best), group, boundary, rows))
         if self.per_reference:
-            running = _running(be, be.minimum(hyp[:, None], refs))
-            self._per_ref.append(running[last] - running[first])
+            self._per_ref.append(
+                self._per_row(be.minimum(hyp[:, None], refs), group, boundary, rows)
+            )
+
+    def _per_row(self, per_group: Any, group: Any, boundary: Any, rows: int) -> Any:
+        be = self.be
+        at_entry = per_group[group - 1]
+        if at_entry.ndim == 1:
+            at_entry = be.where(boundary, at_entry, 0)
+        else:
+            at_entry = be.where(boundary[:, None], at_entry, 0)
+        return be.to_int64(be.sum_(at_entry.reshape(rows, -1, *at_entry.shape[1:]), axis=1))
 
     def result(self) -> MatchCounts:
         be = self.be
@@ -198,9 +224,3 @@ class _FixedCounter:
         if self.per_reference:
             per_ref = be.concat([r[:, :, None] for r in self._per_ref], axis=2)
         return MatchCounts(clipped, per_ref)
-
-
-def _running(be: Backend, a: Any) -> Any:
-    """(n + 1, k) running sums over the first axis of (n, k), with a leading row of 0."""
-    zero = be.zeros((1, a.shape[1]), be.int64, like=a)
-    return be.concat([zero, be.cumsum(a, axis=0)], axis=0)

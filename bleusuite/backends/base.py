@@ -137,8 +137,9 @@ class Backend:
         raise NotImplementedError
 
     def count_into(self, index: Any, size: int) -> Any:
-        """int64 (size,): occurrences of each of 0..size-1 in the 1-D ``index``, whose
-        values must lie in that range (a bincount of fixed length)."""
+        """(size,) integer counts (int32 or int64, as is fastest for the library):
+        occurrences of each of 0..size-1 in the 1-D ``index``, whose values must lie in
+        that range (a bincount of fixed length; size must stay below 2**31)."""
         raise NotImplementedError
 
     def to_ints(self, scalars: list[Any]) -> list[int]:

@@ -148,8 +148,10 @@ class TorchBackend(Backend):
         return out.scatter_(-1, index, values)
 
     def count_into(self, index: Any, size: int) -> Any:
-        out = torch.zeros(size, dtype=torch.int64, device=index.device)
-        return out.index_add_(0, index, torch.ones_like(index))
+        # int32: half the memory traffic of the largest table on the GPU path
+        out = torch.zeros(size, dtype=torch.int32, device=index.device)
+        return out.index_add_(0, index, torch.ones(index.shape, dtype=torch.int32,
+                                                   device=index.device))
 
     def to_ints(self, scalars: list[Any]) -> list[int]:
         return [int(v) for v in torch.stack(scalars).tolist()]

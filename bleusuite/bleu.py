@@ -90,7 +90,16 @@ def _score(stats: BleuStats, config: BleuConfig) -> Any:
     be = stats.backend
     weights = None
     if config.weights is not None:
-        weights = be.asarray(config.weights, like=stats.matches, dtype=be.float64)
+        # filled on the device, not copied from the host: no transfer, so the call can be
+        # captured in a CUDA graph
+        if len(set(config.weights)) == 1:
+            weights = be.full((len(config.weights),), config.weights[0], be.float64,
+                              like=stats.matches)
+        else:
+            weights = be.concat(
+                [be.full((1,), w, be.float64, like=stats.matches) for w in config.weights],
+                axis=0,
+            )
     if config.family == "nltk":
         epsilon = 0.1 if config.smooth_value is None else config.smooth_value
         return smoothing.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)

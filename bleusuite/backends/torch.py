@@ -80,6 +80,8 @@ class TorchBackend(Backend):
         return torch.zeros(shape, dtype=dtype, device=self._device(like))
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
+        if dtype is torch.float64:
+            dtype = self._float_dtype(like)
         return torch.full(shape, value, dtype=dtype, device=self._device(like))
 
     def arange(self, n: int, like: Any = None) -> Any:

@@ -86,6 +86,10 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     batch at once.
     """
     be = batch.backend
+    if _numba_selected(be):
+        from bleusuite.counting_numba import count_matches_numba
+
+        return count_matches_numba(batch, max_order, per_reference)
     width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
     rows = batch.hyp.shape[0]
     step = max(1, be.block_entries // max(width, 1)) if be.block_entries else rows
@@ -107,7 +111,42 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     )
 
 
-_MAX_DEFAULT_THREADS = 8
+def _numba_selected(be: Backend) -> bool:
+    """Whether the compiled kernel (:mod:`bleusuite.counting_numba`) counts this batch:
+    NumPy batches (CPU torch tensors included) when numba can be imported, unless
+    ``BLEUSUITE_COUNTING=compact`` asks for the NumPy pipeline; ``BLEUSUITE_COUNTING=numba``
+    requires it (an error when numba is missing). Other backends keep their own pipeline."""
+    setting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower()
+    if setting not in ("", "auto", "compact", "numba"):
+        raise ValueError(
+            f"BLEUSUITE_COUNTING must be 'auto', 'compact' or 'numba'; got {setting!r}"
+        )
+    if setting == "compact" or be.name != "numpy":
+        return False
+    if _numba_importable():
+        return True
+    if setting == "numba":
+        raise ImportError(
+            "BLEUSUITE_COUNTING=numba needs numba: pip install 'bleusuite[numba]' (or unset "
+            "BLEUSUITE_COUNTING to use the NumPy pipeline)"
+        )
+    return False
+
+
+_numba_found: list[bool] = []
+
+
+def _numba_importable() -> bool:
+    if not _numba_found:
+        try:
+            import bleusuite.counting_numba  # noqa: F401
+        except Exception:  # missing, or an install that cannot load: the NumPy pipeline
+            _numba_found.append(False)
+        else:
+            _numba_found.append(True)
+    return _numba_found[0]
+
+
 _pools: dict[int, ThreadPoolExecutor] = {}
 if hasattr(os, "register_at_fork"):
     # a forked child (DataLoader workers, multiprocessing) inherits the pools but not their
@@ -117,7 +156,7 @@ if hasattr(os, "register_at_fork"):
 
 def worker_threads() -> int:
     """Threads for the CPU counting pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns
-    threading off), else the CPUs this process may run on, at most 8."""
+    threading off), else the CPUs this process may run on."""
     setting = os.environ.get("BLEUSUITE_NUM_THREADS", "").strip()
     if setting:
         if not setting.isdigit() or int(setting) < 1:
@@ -129,7 +168,7 @@ def worker_threads() -> int:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         available = os.cpu_count() or 1
-    return max(1, min(available, _MAX_DEFAULT_THREADS))
+    return max(1, available)
 
 
 def _thread_pool(threads: int) -> ThreadPoolExecutor:

@@ -72,7 +72,7 @@ def _count_rows(
     num_refs = refs.shape[1]
     ref_width = refs.shape[2]
     width = hyp_width + num_refs * ref_width
-    ident = np.zeros(span, np.int64)  # token value -> id in this row's hypothesis (0: none)
+    ident = np.zeros(span, np.int32)  # token value -> id in this row's hypothesis (0: none)
     token = np.zeros(width, np.int64)  # token id at each flat position (0: not in hyp)
     gram = np.zeros(width, np.int64)  # id of the n-gram starting at the position
     source = np.zeros(width, np.int64)  # 0 for the hypothesis, r + 1 for reference r
@@ -85,6 +85,10 @@ def _count_rows(
     hyp_count = np.zeros(ids, np.int64)
     ref_count = np.zeros(ids * num_refs, np.int64)  # (n-gram id, reference)
     useful = np.zeros(ids, np.bool_)  # some reference holds the n-gram
+    # live[p]: the current n-gram at p may be part of a match (hypothesis: some reference
+    # holds it; reference: the hypothesis holds it). An (n+1)-gram can only match where
+    # the n-grams at p and p + 1 are both live.
+    live = np.zeros(width, np.bool_)
     # open addressing over full keys (exact): slot s holds key + 1 at 2s (0: empty) and the
     # n-gram id at 2s + 1; sized per order from the alive hypothesis positions
     table = np.zeros(2 * _table_slots(hyp_width), np.int64)
@@ -92,6 +96,7 @@ def _count_rows(
         length = hyp_len[row]
         if length == 0:
             continue
+        live[:] = False
         # 1. alphabet, and the unigram counts with it
         distinct = 0
         for i in range(length):
@@ -121,6 +126,7 @@ def _count_rows(
                     gram[base + j] = found
                     if j > 0 and token[base + j - 1] != 0:  # a bigram of hypothesis tokens
                         ref_alive[num_ref] = base + j - 1
+                        live[base + j - 1] = True
                         num_ref += 1
         for i in range(length):
             ident[hyp[row, i]] = 0
@@ -162,16 +168,23 @@ def _count_rows(
                     while table[2 * slot] != key and table[2 * slot] != 0:
                         slot = (slot + 1) & mask
                     if table[2 * slot] == 0:
-                        continue  # not an n-gram of the hypothesis: the position dies
+                        live[position] = False  # not an n-gram of the hypothesis
+                        continue
                     made = table[2 * slot + 1]
-                    origin = source[position]
-                    ref_count[made * num_refs + origin - 1] += 1
+                    ref_count[made * num_refs + source[position] - 1] += 1
                     gram[position] = made
-                    # 3. it may start a longer match if its sentence goes on with a token
-                    # of the hypothesis
-                    if position + order < end[origin] and token[position + order] != 0:
+                    ref_alive[num_ref] = position
+                    num_ref += 1
+                # 3. the reference positions that may start a longer match
+                found = num_ref
+                num_ref = 0
+                for k in range(found):
+                    position = ref_alive[k]
+                    if position + order < end[source[position]] and live[position + 1]:
                         ref_alive[num_ref] = position
                         num_ref += 1
+                    else:
+                        live[position] = False
                 grams = new_grams
             total = 0
             for made in range(1, grams):
@@ -184,21 +197,31 @@ def _count_rows(
                 total += min(hyp_count[made], best)
                 useful[made] = best > 0
             clipped[row, order - 1] = total
-            # 3. hypothesis n-grams some reference holds may start longer matches
+            # 3. the hypothesis positions that may start a longer match
+            if order == max_order:
+                break
             if order == 1:
+                for i in range(length):
+                    live[i] = useful[gram[i]]
                 num_hyp = 0
-                for i in range(length - 1):
-                    if useful[gram[i]]:
+                for i in range(length):
+                    if live[i] and i + 1 < length and live[i + 1]:
                         hyp_alive[num_hyp] = i
                         num_hyp += 1
+                    else:
+                        live[i] = False
             else:
+                for k in range(num_hyp):
+                    live[hyp_alive[k]] = useful[gram[hyp_alive[k]]]
                 alive = num_hyp
                 num_hyp = 0
                 for k in range(alive):
                     position = hyp_alive[k]
-                    if useful[gram[position]] and position + order < length:
+                    if live[position] and position + order < length and live[position + 1]:
                         hyp_alive[num_hyp] = position
                         num_hyp += 1
+                    else:
+                        live[position] = False
 
 
 def count_matches_numba(batch: Any, max_order: int, per_reference: bool = False) -> Any:
@@ -242,7 +265,7 @@ def _table_values(hyp: np.ndarray, refs: np.ndarray) -> tuple[tuple[np.ndarray, 
     low = min(int(hyp.min()), int(refs.min()))
     high = max(int(hyp.max()), int(refs.max()))
     limit = max(4 * numel, 1 << 16)
-    if 0 <= low and high < limit:
+    if low >= 0 and high < limit:
         return (hyp, refs), high + 1
     if high - low < limit:
         return (hyp - low, refs - low), high - low + 1

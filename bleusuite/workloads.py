@@ -165,7 +165,8 @@ def wmt_sample_batch(batch: int, length: int) -> tuple[np.ndarray, np.ndarray]:
     count = len(hyp_sentences)
     hyps, refs = [], []
     for row in range(batch):
-        hyp_parts, ref_parts = [], []
+        hyp_parts: list[np.ndarray] = []
+        ref_parts: list[np.ndarray] = []
         hyp_size = ref_size = 0
         index = row % count
         while True:

@@ -8,27 +8,27 @@ without numba.
 
 Each row is counted on its own, without returning to the interpreter, order by order:
 
-1. **Alphabet.** Every token value of the row's hypothesis gets an id 1..U (a lookup table
-   over the batch's token values, reset after the row: no hashing); a reference token whose
-   value is not in the hypothesis gets 0 and is dropped: no n-gram through it can match.
-2. **Order n** works on the positions still alive, each holding the id of the (n-1)-gram
-   that starts there (all 0 for n = 1). The positions are sorted by that id with one stable
-   counting sort (ids are below the row length), hypothesis positions first. Within each
-   (n-1)-gram, the next token's id names the n-gram: the hypothesis positions create the
-   n-gram ids, a reference position whose n-gram is not among them dies. Counting the
-   hypothesis and each reference per n-gram gives ``min(hypothesis count, max reference
-   count)`` and, per reference, ``min(hypothesis count, reference count)``.
-3. **Pruning.** A hypothesis n-gram no reference holds, and a reference n-gram the
-   hypothesis does not hold, cannot be the start of a longer match: those positions leave
-   before order n + 1. Orders stop early once nothing is alive.
+1. **Alphabet and unigrams.** Every token value of the row's hypothesis gets an id 1..U
+   from a lookup table over the batch's token values (reset after the row); a reference
+   token whose value is not in the hypothesis gets 0: no n-gram through it can match.
+   Counting ids per source gives the unigram counts.
+2. **Order n > 1.** Each position still alive holds the id of its (n-1)-gram; the pair
+   ((n-1)-gram id, next token id) is the n-gram, packed exactly into one int64 key (both
+   are below the row length). The hypothesis positions enter their keys into a table
+   (open addressing over the *full* keys: two keys share a slot only to be told apart by
+   comparison, so a collision costs a probe, never a wrong count) and get dense n-gram ids;
+   a reference position whose key is not in the table dies.
+3. **Counts.** Per n-gram, ``min(hypothesis count, max reference count)`` (BLEU's clipped
+   matches) and, per reference, ``min(hypothesis count, reference count)`` (GLEU).
+4. **Pruning.** An (n+1)-gram can match only where the n-grams at p and p + 1 can: a
+   hypothesis n-gram that no reference holds, or a reference n-gram the hypothesis does not
+   hold, ends both positions' part in the higher orders. Orders stop once nothing is alive.
 
-Every step is a sort of small integers or an array lookup, so the counts are exact for any
-token values (wide values are first renumbered densely by NumPy, see
-:func:`count_matches_numba`); the memory of a call is a few arrays of the row width per
-thread, plus a lookup table of at most a few entries per token of the batch.
-
-The kernel releases the GIL (``nogil``), so blocks of rows run on the threads of
-:func:`bleusuite.ngrams.worker_threads` in parallel.
+Exact for any token values (values spread wider than a few times the number of tokens are
+first renumbered densely by NumPy, see :func:`_table_values`); the memory of a call is a
+few arrays of one row's width per thread, plus the lookup table (at most four entries per
+token of the batch). The kernel releases the GIL (``nogil``), so blocks of rows run on the
+threads of :func:`bleusuite.ngrams.worker_threads` in parallel.
 """
 
 from __future__ import annotations

@@ -24,11 +24,12 @@ Each row is counted on its own, without returning to the interpreter, order by o
    hypothesis n-gram that no reference holds, or a reference n-gram the hypothesis does not
    hold, ends both positions' part in the higher orders. Orders stop once nothing is alive.
 
-Exact for any token values (values spread wider than a few times the number of tokens are
-first renumbered densely by NumPy, see :func:`_table_values`); the memory of a call is a
-few arrays of one row's width per thread, plus the lookup table (at most four entries per
-token of the batch). The kernel releases the GIL (``nogil``), so blocks of rows run on the
-threads of :func:`bleusuite.ngrams.worker_threads` in parallel.
+Exact for any token values: a block of rows whose values spread wider than a few times its
+number of tokens numbers each row's values by sorting them instead of the lookup table.
+The memory of a call is a few arrays of one row's width per thread, plus the lookup table
+(at most four entries per token of the block, or 65536). The kernel releases the GIL
+(``nogil``), so blocks of rows run on the threads of
+:func:`bleusuite.ngrams.worker_threads` in parallel.
 """
 
 from __future__ import annotations
@@ -59,20 +60,50 @@ def _table_slots(keys: int) -> int:
 
 
 @numba.njit(nogil=True, cache=True)
+def _value_range(
+    hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, start: int, stop: int
+) -> tuple[int, int]:
+    """The smallest token value of rows ``start:stop`` and the size of a lookup table from
+    it to the largest: 0 when that exceeds a few entries per token (or 65536)."""
+    low = np.iinfo(np.int64).max
+    high = np.iinfo(np.int64).min
+    tokens = 0
+    for row in range(start, stop):
+        for i in range(hyp_len[row]):
+            low = min(low, hyp[row, i])
+            high = max(high, hyp[row, i])
+        tokens += hyp_len[row]
+        for r in range(refs.shape[1]):
+            for j in range(ref_len[row, r]):
+                low = min(low, refs[row, r, j])
+                high = max(high, refs[row, r, j])
+            tokens += ref_len[row, r]
+    if tokens == 0:
+        return 0, 1
+    limit = max(4 * tokens, 1 << 16)
+    if low < 0 <= high:  # high - low may not fit in int64; low + limit does
+        return low, (high - low + 1) if high < low + limit else 0
+    return low, (high - low + 1) if high - low < limit else 0
+
+
+@numba.njit(nogil=True, cache=True)
 def _count_rows(
-    hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, span: int, max_order: int,
+    hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
     start: int, stop: int, clipped: Any, per_ref: Any, want_per_ref: bool,
 ) -> None:
     """Count rows ``start:stop`` into ``clipped`` (B, K) and ``per_ref`` (B, R, K).
 
-    Token values are in ``[0, span)``. Positions are flat: the hypothesis at
-    ``[0, Lh)``, reference r at ``[Lh + r * Lr, Lh + (r + 1) * Lr)``.
+    Positions are flat: the hypothesis at ``[0, Lh)``, reference r at
+    ``[Lh + r * Lr, Lh + (r + 1) * Lr)``.
     """
     hyp_width = hyp.shape[1]
     num_refs = refs.shape[1]
     ref_width = refs.shape[2]
     width = hyp_width + num_refs * ref_width
-    ident = np.zeros(span, np.int32)  # token value -> id in this row's hypothesis (0: none)
+    low, span = _value_range(hyp, hyp_len, refs, ref_len, start, stop)
+    wide = span == 0  # values too spread for a lookup table: sorted per row instead
+    ident = np.zeros(1 if wide else span, np.int32)  # value - low -> id in the hypothesis
+    values = np.empty(hyp_width, np.int64)  # the row's distinct hypothesis values (wide)
     token = np.zeros(width, np.int64)  # token id at each flat position (0: not in hyp)
     gram = np.zeros(width, np.int64)  # id of the n-gram starting at the position
     source = np.zeros(width, np.int64)  # 0 for the hypothesis, r + 1 for reference r
@@ -99,19 +130,28 @@ def _count_rows(
         live[:] = False
         # 1. alphabet, and the unigram counts with it
         distinct = 0
+        if wide:
+            values[:length] = np.sort(hyp[row, :length])
+            for i in range(length):
+                if i == 0 or values[i] != values[distinct - 1]:
+                    values[distinct] = values[i]
+                    distinct += 1
+            for i in range(length):
+                token[i] = np.searchsorted(values[:distinct], hyp[row, i]) + 1
+        else:
+            for i in range(length):
+                value = hyp[row, i] - low
+                found = ident[value]
+                if found == 0:
+                    distinct += 1
+                    found = distinct
+                    ident[value] = found
+                token[i] = found
+        hyp_count[: distinct + 1] = 0
+        ref_count[: (distinct + 1) * num_refs] = 0
         for i in range(length):
-            value = hyp[row, i]
-            found = ident[value]
-            if found == 0:
-                distinct += 1
-                found = distinct
-                ident[value] = found
-                hyp_count[found] = 0
-                for r in range(num_refs):
-                    ref_count[found * num_refs + r] = 0
-            hyp_count[found] += 1
-            token[i] = found
-            gram[i] = found
+            hyp_count[token[i]] += 1
+            gram[i] = token[i]
         end[0] = length
         num_ref = 0
         for r in range(num_refs):
@@ -119,7 +159,12 @@ def _count_rows(
             ref_length = ref_len[row, r]
             end[r + 1] = base + ref_length
             for j in range(ref_length):
-                found = ident[refs[row, r, j]]
+                if wide:
+                    value = refs[row, r, j]
+                    at = np.searchsorted(values[:distinct], value)
+                    found = at + 1 if at < distinct and values[at] == value else 0
+                else:
+                    found = ident[refs[row, r, j] - low]
                 token[base + j] = found
                 if found != 0:
                     ref_count[found * num_refs + r] += 1
@@ -128,8 +173,9 @@ def _count_rows(
                         ref_alive[num_ref] = base + j - 1
                         live[base + j - 1] = True
                         num_ref += 1
-        for i in range(length):
-            ident[hyp[row, i]] = 0
+        if not wide:
+            for i in range(length):
+                ident[hyp[row, i] - low] = 0
         grams = distinct + 1  # n-gram ids 1..distinct
         num_hyp = 0
         for order in range(1, max_order + 1):
@@ -240,14 +286,12 @@ def count_matches_numba(batch: Any, max_order: int, per_reference: bool = False)
     per_ref = np.zeros((num_rows, num_refs if per_reference else 0, max_order), dtype=np.int64)
     if num_rows == 0 or hyp.shape[1] == 0 or refs.shape[2] == 0 or max_order == 0:
         return ngrams.MatchCounts(clipped, per_ref if per_reference else None)
-    values, span = _table_values(hyp, refs)
-    hyp, refs = values
     threads = ngrams.worker_threads()
     blocks = min(num_rows, threads * 4 if threads > 1 else 1)
     bounds = np.linspace(0, num_rows, blocks + 1).astype(np.int64)
 
     def block(index: int) -> None:
-        _count_rows(hyp, hyp_len, refs, ref_len, span, max_order, int(bounds[index]),
+        _count_rows(hyp, hyp_len, refs, ref_len, max_order, int(bounds[index]),
                     int(bounds[index + 1]), clipped, per_ref, per_reference)
 
     if threads > 1 and blocks > 1:
@@ -256,20 +300,3 @@ def count_matches_numba(batch: Any, max_order: int, per_reference: bool = False)
         for index in range(blocks):
             block(index)
     return ngrams.MatchCounts(clipped, per_ref if per_reference else None)
-
-
-def _table_values(hyp: np.ndarray, refs: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], int]:
-    """Token values as indices of a lookup table of at most a few entries per token (or
-    65536): shifted to start at 0, or renumbered densely when they spread wider."""
-    numel = hyp.size + refs.size
-    low = min(int(hyp.min()), int(refs.min()))
-    high = max(int(hyp.max()), int(refs.max()))
-    limit = max(4 * numel, 1 << 16)
-    if low >= 0 and high < limit:
-        return (hyp, refs), high + 1
-    if high - low < limit:
-        return (hyp - low, refs - low), high - low + 1
-    joined = np.concatenate([hyp.reshape(-1), refs.reshape(-1)])
-    dense = np.unique(joined, return_inverse=True)[1].reshape(-1).astype(np.int64)
-    return (dense[: hyp.size].reshape(hyp.shape), dense[hyp.size :].reshape(refs.shape)), \
-        int(dense.max()) + 1

@@ -9,7 +9,7 @@ without numba.
 Each row is counted on its own, without returning to the interpreter, order by order:
 
 1. **Alphabet and unigrams.** Every token value of the row's hypothesis gets an id 1..U
-   from a lookup table over the batch's token values (reset after the row); a reference
+   from a lookup table over its block of rows' token values (reset after the row); a reference
    token whose value is not in the hypothesis gets 0: no n-gram through it can match.
    Counting ids per source gives the unigram counts.
 2. **Order n > 1.** Each position still alive holds the id of its (n-1)-gram; the pair
@@ -25,7 +25,8 @@ Each row is counted on its own, without returning to the interpreter, order by o
    hold, ends both positions' part in the higher orders. Orders stop once nothing is alive.
 
 Exact for any token values: a block of rows whose values spread wider than a few times its
-number of tokens numbers each row's values by sorting them instead of the lookup table.
+number of tokens numbers each row's values with the same kind of table over full values
+instead of the lookup table.
 The memory of a call is a few arrays of one row's width per thread, plus the lookup table
 (at most four entries per token of the block, or 65536). The kernel releases the GIL
 (``nogil``), so blocks of rows run on the threads of
@@ -101,9 +102,8 @@ def _count_rows(
     ref_width = refs.shape[2]
     width = hyp_width + num_refs * ref_width
     low, span = _value_range(hyp, hyp_len, refs, ref_len, start, stop)
-    wide = span == 0  # values too spread for a lookup table: sorted per row instead
+    wide = span == 0  # values too spread for a lookup table: the hash table below instead
     ident = np.zeros(1 if wide else span, np.int32)  # value - low -> id in the hypothesis
-    values = np.empty(hyp_width, np.int64)  # the row's distinct hypothesis values (wide)
     token = np.zeros(width, np.int64)  # token id at each flat position (0: not in hyp)
     gram = np.zeros(width, np.int64)  # id of the n-gram starting at the position
     source = np.zeros(width, np.int64)  # 0 for the hypothesis, r + 1 for reference r
@@ -123,6 +123,7 @@ def _count_rows(
     # open addressing over full keys (exact): slot s holds key + 1 at 2s (0: empty) and the
     # n-gram id at 2s + 1; sized per order from the alive hypothesis positions
     table = np.zeros(2 * _table_slots(hyp_width), np.int64)
+    used = np.zeros(_table_slots(hyp_width), np.bool_)  # (wide values) the slot holds one
     for row in range(start, stop):
         length = hyp_len[row]
         if length == 0:
@@ -130,14 +131,22 @@ def _count_rows(
         live[:] = False
         # 1. alphabet, and the unigram counts with it
         distinct = 0
-        if wide:
-            values[:length] = np.sort(hyp[row, :length])
+        if wide:  # the same open addressing, over the values themselves
+            slots = _table_slots(length)
+            mask = slots - 1
+            shift = np.uint64(64 - _log2(slots))
+            used[:slots] = False
             for i in range(length):
-                if i == 0 or values[i] != values[distinct - 1]:
-                    values[distinct] = values[i]
+                value = hyp[row, i]
+                slot = np.int64((np.uint64(value) * _GOLDEN) >> shift)
+                while used[slot] and table[2 * slot] != value:
+                    slot = (slot + 1) & mask
+                if not used[slot]:
+                    used[slot] = True
+                    table[2 * slot] = value
                     distinct += 1
-            for i in range(length):
-                token[i] = np.searchsorted(values[:distinct], hyp[row, i]) + 1
+                    table[2 * slot + 1] = distinct
+                token[i] = table[2 * slot + 1]
         else:
             for i in range(length):
                 value = hyp[row, i] - low
@@ -161,8 +170,10 @@ def _count_rows(
             for j in range(ref_length):
                 if wide:
                     value = refs[row, r, j]
-                    at = np.searchsorted(values[:distinct], value)
-                    found = at + 1 if at < distinct and values[at] == value else 0
+                    slot = np.int64((np.uint64(value) * _GOLDEN) >> shift)
+                    while used[slot] and table[2 * slot] != value:
+                        slot = (slot + 1) & mask
+                    found = table[2 * slot + 1] if used[slot] else 0
                 else:
                     found = ident[refs[row, r, j] - low]
                 token[base + j] = found

@@ -334,3 +334,22 @@ def test_numba_is_the_default_where_installed(monkeypatch):
     monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")
     bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))
     assert calls == [1]
+
+
+def test_strategies_on_many_distinct_wide_values(strategy):
+    """Rows of 1500 tokens over 700 distinct values spread over all of int64, and over
+    values that differ only in their high bits: long probe sequences in any table keyed
+    by values, every count still exact."""
+    rng = np.random.default_rng(17)
+    spread = rng.integers(-(2**63), 2**63 - 1, size=700, endpoint=True)
+    high_bits = (np.arange(1, 701, dtype=np.int64) << 52) | 5
+    hyps, refs = [], []
+    for vocab in (spread, high_bits):
+        for _ in range(2):
+            hyp = rng.choice(vocab, size=1500)
+            ref = hyp.copy()
+            ref[rng.random(1500) < 0.3] = rng.choice(vocab, size=1)[0]
+            hyps.append(hyp.tolist())
+            refs.append([ref.tolist(), rng.permutation(hyp).tolist()])
+    pad = int(np.setdiff1d(np.arange(-5, 5), np.concatenate([spread, high_bits]))[0])
+    _check_strategy(hyps, refs, 4, pad=pad)

@@ -7,6 +7,7 @@ collect_ignore = ["setup.py", "docs/conf.py", "examples", "benchmarks"]
 _OPTIONAL = {
     "bleusuite/backends/cupy.py": "cupy",
     "bleusuite/backends/torch.py": "torch",
+    "bleusuite/counting_numba.py": "numba",
     "bleusuite/losses.py": "torch",
     "bleusuite/metrics.py": "ignite",
 }

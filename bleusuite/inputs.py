@@ -219,6 +219,12 @@ def _sentences(
     new_lengths = be.sum_(be.to_int64(keep), axis=-1)
     if length == 0:
         return tokens, new_lengths
+    # right-padded rows (the usual case) are left-aligned already: a cheap check where a
+    # read is free (7.7 -> 0.3 ms for 256 x 1024) saves the scatter
+    if be.reads_are_free(keep) and (not be.numel(keep) or be.to_bool(
+        be.min_(keep == (be.arange(length, like=tokens) < new_lengths[..., None]))
+    )):
+        return tokens, new_lengths
     # every kept token goes to its new place in its row; the others to one extra slot
     size = be.numel(tokens)
     new_position = be.cumsum(keep, axis=-1) - 1

@@ -76,15 +76,21 @@ class _Parts:
 
 
 #: Counting strategies: ``compact`` (this module: drops n-grams that cannot match, reads a
-#: few sizes back; fastest on the CPU) and ``fixed`` (:mod:`bleusuite.fixed`: every shape
-#: follows from the input shapes, no host synchronisation; the GPU path).
-COUNTING_STRATEGIES = ("compact", "fixed")
+#: few sizes back; the NumPy pipeline), ``numba`` (:mod:`bleusuite.counting_numba`: a
+#: compiled per-row kernel for NumPy batches, with the optional numba installed) and
+#: ``fixed`` (:mod:`bleusuite.fixed`: every shape follows from the input shapes, no host
+#: synchronisation; the GPU path).
+COUNTING_STRATEGIES = ("compact", "fixed", "numba")
 
 
 def counting_strategy(be: Backend, like: Any) -> str:
-    """The counting strategy for arrays like ``like``: ``BLEUSUITE_COUNTING`` if set, else
-    ``compact`` where reading a value back is free (NumPy, and torch CPU tensors through
-    NumPy views) and ``fixed`` on devices (CUDA, CuPy, ``meta``).
+    """The counting strategy for arrays like ``like``.
+
+    ``BLEUSUITE_COUNTING`` chooses when set: ``fixed`` or ``compact`` on any backend;
+    ``numba`` for NumPy batches (an ``ImportError`` without numba; other backends keep
+    their default); ``auto`` (or unset) is the default: where reading a value back is free
+    (NumPy, and torch CPU tensors through NumPy views) the compiled kernel when numba can
+    be imported, else the NumPy pipeline; on devices (CUDA, CuPy, ``meta``) ``fixed``.
 
     >>> import numpy as np
     >>> from bleusuite.backends import get_backend
@@ -92,14 +98,24 @@ def counting_strategy(be: Backend, like: Any) -> str:
     True
     """
     setting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower()
-    if setting:
-        if setting not in COUNTING_STRATEGIES:
-            raise ValueError(
-                f"BLEUSUITE_COUNTING must be one of {', '.join(COUNTING_STRATEGIES)}; "
-                f"got {setting!r}"
-            )
+    if setting not in ("", "auto", *COUNTING_STRATEGIES):
+        raise ValueError(
+            f"BLEUSUITE_COUNTING must be one of auto, {', '.join(COUNTING_STRATEGIES)}; "
+            f"got {setting!r}"
+        )
+    if setting in ("compact", "fixed"):
         return setting
-    return "compact" if be.reads_are_free(like) and be.block_entries else "fixed"
+    on_host = be.reads_are_free(like) and be.block_entries is not None
+    if not on_host:
+        return "fixed"
+    if _numba_importable():
+        return "numba"
+    if setting == "numba":
+        raise ImportError(
+            "BLEUSUITE_COUNTING=numba needs numba: pip install 'bleusuite[numba]' (or unset "
+            "BLEUSUITE_COUNTING to use the NumPy pipeline)"
+        )
+    return "compact"
 
 
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
@@ -114,10 +130,15 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     batch at once.
     """
     be = batch.backend
-    if counting_strategy(be, batch.hyp) == "fixed":
+    strategy = counting_strategy(be, batch.hyp)
+    if strategy == "fixed":
         from bleusuite.fixed import count_matches_fixed  # it imports MatchCounts from here
 
         return count_matches_fixed(batch, max_order, per_reference)
+    if strategy == "numba":
+        from bleusuite.counting_numba import count_matches_numba
+
+        return count_matches_numba(batch, max_order, per_reference)
     width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
     rows = batch.hyp.shape[0]
     step = max(1, be.block_entries // max(width, 1)) if be.block_entries else rows
@@ -139,7 +160,20 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     )
 
 
-_MAX_DEFAULT_THREADS = 8
+_numba_found: list[bool] = []
+
+
+def _numba_importable() -> bool:
+    if not _numba_found:
+        try:
+            import bleusuite.counting_numba  # noqa: F401
+        except Exception:  # missing, or an install that cannot load: the NumPy pipeline
+            _numba_found.append(False)
+        else:
+            _numba_found.append(True)
+    return _numba_found[0]
+
+
 _pools: dict[int, ThreadPoolExecutor] = {}
 if hasattr(os, "register_at_fork"):
     # a forked child (DataLoader workers, multiprocessing) inherits the pools but not their
@@ -149,7 +183,7 @@ if hasattr(os, "register_at_fork"):
 
 def worker_threads() -> int:
     """Threads for the CPU counting pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns
-    threading off), else the CPUs this process may run on, at most 8."""
+    threading off), else the CPUs this process may run on."""
     setting = os.environ.get("BLEUSUITE_NUM_THREADS", "").strip()
     if setting:
         if not setting.isdigit() or int(setting) < 1:
@@ -161,7 +195,7 @@ def worker_threads() -> int:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         available = os.cpu_count() or 1
-    return max(1, min(available, _MAX_DEFAULT_THREADS))
+    return max(1, available)
 
 
 def _thread_pool(threads: int) -> ThreadPoolExecutor:

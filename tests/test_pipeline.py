@@ -8,6 +8,7 @@ backend the tests can run here.
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections import Counter
 
@@ -151,6 +152,7 @@ def test_row_blocks_give_the_same_counts(block_entries, threads, monkeypatch):
     """CPU backends count in blocks of rows, on several threads; any block size and thread
     count give the same exact counts."""
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", threads)
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")  # the blocks of the NumPy pipeline
     rng = np.random.default_rng(11)
     hyps, refs = random_batch(rng, 30, np.arange(2, 9), 12, 3)
     hyp, ref = as_arrays(hyps, refs, pad=0)
@@ -174,7 +176,10 @@ def test_thread_setting_is_checked(monkeypatch):
     with pytest.raises(ValueError, match="BLEUSUITE_NUM_THREADS"):
         worker_threads()
     monkeypatch.delenv("BLEUSUITE_NUM_THREADS")
-    assert 1 <= worker_threads() <= 8
+    # every CPU this process may use, with no cap below the machine's cores
+    available = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                 else os.cpu_count())
+    assert worker_threads() == available
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
@@ -196,3 +201,156 @@ def test_forked_child_scores_after_the_parent_used_threads(monkeypatch):
 
 def _score_in_child(hyp, ref):
     return bleusuite.sentence_bleu(hyp, ref, smooth="method1")
+
+
+# ------------------------------------------------------------------ counting strategies
+#
+# ``count_matches`` picks how it counts NumPy batches (``BLEUSUITE_COUNTING``): the NumPy
+# pipeline ("compact"), the compiled per-row kernel ("numba", when numba is installed) or
+# the fixed-shape strategy of the GPU path ("fixed", forced). Every strategy must give the
+# brute-force counts, clipped and per reference.
+
+STRATEGIES = ["compact", "numba", "fixed"]
+
+
+@pytest.fixture(params=STRATEGIES)
+def strategy(request, monkeypatch):
+    """Run the test with ``BLEUSUITE_COUNTING`` set to each strategy (numba: skipped when
+    it is not installed, as in the NumPy-only test environment)."""
+    if request.param == "numba":
+        pytest.importorskip("numba", reason="numba is not installed (bleusuite[numba])")
+    monkeypatch.setenv("BLEUSUITE_COUNTING", request.param)
+    return request.param
+
+
+def _check_strategy(hyps, refs, max_order, pad, *, eos=None, hyp=None, ref=None):
+    if hyp is None:
+        hyp, ref = as_arrays(hyps, refs, pad)
+    batch = normalize_batch(hyp, ref, pad_id=pad, eos_id=eos)
+    counts = count_matches(batch, max_order, per_reference=True)
+    clipped, per_ref = brute_force(hyps, refs, max_order)
+    np.testing.assert_array_equal(counts.clipped, clipped)
+    np.testing.assert_array_equal(counts.per_reference[:, : per_ref.shape[1]], per_ref)
+    assert counts.clipped.dtype == np.int64 and counts.per_reference.dtype == np.int64
+    only = count_matches(batch, max_order)
+    assert only.per_reference is None
+    np.testing.assert_array_equal(only.clipped, clipped)
+
+
+@pytest.mark.parametrize("vocab_name", list(VOCABULARIES))
+@pytest.mark.parametrize("max_order", [1, 2, 4, 7])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_strategies_match_brute_force(strategy, vocab_name, max_order, seed):
+    """Random rows (empty hypotheses, absent and empty references, up to 4 references,
+    shared pieces so that long n-grams match) on every kind of token values."""
+    rng = np.random.default_rng(zlib.crc32(f"{vocab_name}{max_order}{seed}".encode()))
+    vocab = VOCABULARIES[vocab_name]
+    hyps, refs = random_batch(rng, 50, vocab, 18, 4)
+    pad = int(vocab.min()) - 1 if vocab.min() > -(2**63) + 1 else int(vocab.max()) + 1
+    _check_strategy(hyps, refs, max_order, pad)
+
+
+@pytest.mark.parametrize("max_order", [12, 64, 256])
+def test_strategies_at_high_orders(strategy, max_order):
+    """Orders up to 256 on sentences of up to 300 tokens (a few distinct tokens, so long
+    repeated n-grams match), with ids around 2**40."""
+    rng = np.random.default_rng(max_order)
+    hyps, refs = [], []
+    for row in range(6):
+        base = rng.integers(0, 3, size=int(rng.integers(1, 300))) + 2**40
+        hyp = base.tolist()
+        ref = base.copy()
+        ref[rng.random(len(ref)) < 0.02 * row] = 2**40 + 7  # break some long n-grams
+        hyps.append(hyp)
+        refs.append([ref.tolist(), np.roll(base, row).tolist()])
+    _check_strategy(hyps, refs, max_order, pad=0)
+
+
+def test_strategies_on_extreme_ids(strategy):
+    """Token ids at both ends of int64, and the padding id among the values."""
+    big = [2**63 - 1, -(2**63), 0, 1, -1, 2**62 + 3]
+    rng = np.random.default_rng(3)
+    hyps, refs = random_batch(rng, 30, np.array(big[:4] + big[5:]), 12, 3)
+    _check_strategy(hyps, refs, 4, pad=-1)
+
+
+def test_strategies_on_padding_everywhere(strategy):
+    """Padding inside sentences, on both sides, and eos cuts: counts follow the sentences
+    that remain."""
+    hyp = np.array([[0, 5, 6, 0, 7, 9, 8], [5, 5, 5, 9, 5, 5, 0], [0, 0, 0, 0, 0, 0, 0]])
+    ref = np.array([[[5, 6, 7, 0, 0, 0, 0], [0, 0, 6, 7, 8, 0, 0]],
+                    [[5, 5, 5, 5, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]],
+                    [[3, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]])
+    hyps = [[5, 6, 7], [5, 5, 5], []]  # eos 9 cuts, pads 0 dropped
+    refs = [[[5, 6, 7], [6, 7, 8]], [[5, 5, 5, 5]], [[3]]]
+    _check_strategy(hyps, refs, 3, pad=0, eos=9, hyp=hyp, ref=ref)
+
+
+def test_strategies_on_mt_like_batches(strategy):
+    """The benchmarks' MT-like rows (long, mostly matching), 1 and 3 references."""
+    from bleusuite.workloads import mt_like_batch
+
+    for refs_per_row in (1, 3):
+        hyp, ref = mt_like_batch(12, 120, refs=refs_per_row, vocab=300, seed=refs_per_row)
+        hyps = [[t for t in row if t] for row in hyp.tolist()]
+        refs = [[[t for t in r if t] for r in row] for row in ref.tolist()]
+        _check_strategy(hyps, refs, 5, pad=0, hyp=hyp, ref=ref)
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "5"])
+def test_strategies_with_threads(strategy, threads, monkeypatch):
+    """Any number of threads (and so of row blocks) gives the same counts."""
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", threads)
+    rng = np.random.default_rng(int(threads))
+    hyps, refs = random_batch(rng, 37, np.arange(2, 12), 20, 2)
+    _check_strategy(hyps, refs, 4, pad=0)
+
+
+def test_counting_setting_is_checked(monkeypatch):
+    from bleusuite import ngrams
+
+    hyp = np.array([[3, 4, 5, 6]])
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "fastest")
+    with pytest.raises(ValueError, match="BLEUSUITE_COUNTING"):
+        bleusuite.sentence_bleu(hyp, hyp)
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "numba")
+    monkeypatch.setattr(ngrams, "_numba_found", [False])  # as if numba were not installed
+    with pytest.raises(ImportError, match=r"bleusuite\[numba\]"):
+        bleusuite.sentence_bleu(hyp, hyp)
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "auto")
+    assert bleusuite.sentence_bleu(hyp, hyp).tolist() == [1.0]  # the NumPy pipeline
+
+
+def test_numba_is_the_default_where_installed(monkeypatch):
+    pytest.importorskip("numba", reason="numba is not installed (bleusuite[numba])")
+    from bleusuite import counting_numba
+
+    calls = []
+    original = counting_numba.count_matches_numba
+    monkeypatch.setattr(counting_numba, "count_matches_numba",
+                        lambda *args: calls.append(1) or original(*args))
+    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
+    bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))
+    assert calls == [1]
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")
+    bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))
+    assert calls == [1]
+
+
+def test_strategies_on_many_distinct_wide_values(strategy):
+    """Rows of 1500 tokens over 700 distinct values spread over all of int64, and over
+    values that differ only in their high bits: long probe sequences in any table keyed
+    by values, every count still exact."""
+    rng = np.random.default_rng(17)
+    spread = rng.integers(-(2**63), 2**63 - 1, size=700, endpoint=True)
+    high_bits = (np.arange(1, 701, dtype=np.int64) << 52) | 5
+    hyps, refs = [], []
+    for vocab in (spread, high_bits):
+        for _ in range(2):
+            hyp = rng.choice(vocab, size=1500)
+            ref = hyp.copy()
+            ref[rng.random(1500) < 0.3] = rng.choice(vocab, size=1)[0]
+            hyps.append(hyp.tolist())
+            refs.append([ref.tolist(), rng.permutation(hyp).tolist()])
+    pad = int(np.setdiff1d(np.arange(-5, 5), np.concatenate([spread, high_bits]))[0])
+    _check_strategy(hyps, refs, 4, pad=pad)

@@ -1,0 +1,200 @@
+"""Seeded batches of token ids that look like the work BLEU is used for, for benchmarks.
+
+Three kinds, all right-padded with ``pad_id`` (0) to a common width, so a call passes
+``pad_id=0`` and every peer gets the same sentences without the padding:
+
+* :func:`mt_like_batch`: machine-translation-like. Each row has a source "meaning" (a
+  sentence of Zipf-distributed words), every reference is a light paraphrase of it and the
+  hypothesis a heavier one, made by edits: substitutions, insertions, deletions and local
+  reorderings. The edit rates vary per row so that per-sentence BLEU spreads over about
+  15 - 60, as machine translation does; hypotheses share most of their n-grams with the
+  references, which is what makes real batches harder to count than independent draws.
+* :func:`wmt_sample_batch`: the WMT15 English-Russian sample shipped in ``bleusuite/data``
+  (a real system output and its reference, BLEU 23.2), scaled up: each row is a "document"
+  of consecutive sentence pairs, cycling through the sample, as long as fits in the width.
+* :func:`independent_batch`: hypotheses and references drawn independently (Zipf law folded
+  into the vocabulary; the draw the older benchmarks used). They share almost no n-gram
+  above unigrams: a best case for any counting pipeline that drops what cannot match.
+
+>>> hyp, refs = mt_like_batch(3, 40, refs=2)
+>>> hyp.shape, refs.shape
+((3, 40), (3, 2, 40))
+>>> import bleusuite
+>>> scores = bleusuite.sentence_bleu(hyp, refs, pad_id=0, smooth="method1")
+>>> bool(((scores > 0.05) & (scores < 0.95)).all())
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["PAD_ID", "independent_batch", "mt_like_batch", "wmt_sample_batch"]
+
+#: the padding id of every batch made here (no word gets it)
+PAD_ID = 0
+
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+@lru_cache(maxsize=8)
+def _word_probabilities(vocab: int, exponent: float) -> np.ndarray:
+    ranks = np.arange(1, vocab, dtype=np.float64)  # ids 1..vocab-1 (0 is padding)
+    weights = ranks**-exponent
+    cumulative = np.cumsum(weights)
+    cumulative /= cumulative[-1]
+    return cumulative
+
+
+def _words(rng: np.random.Generator, size: int, vocab: int, exponent: float = 1.0) -> np.ndarray:
+    """``size`` word ids in 1..vocab-1, rank-frequency law ``1 / rank**exponent`` (natural
+    text is close to exponent 1: the commonest word is about 9% of a 50k vocabulary)."""
+    cumulative = _word_probabilities(vocab, exponent)
+    ranks = np.searchsorted(cumulative, rng.random(size), side="right")
+    return (np.minimum(ranks, vocab - 2) + 1).astype(np.int64)
+
+
+def _edit(rng: np.random.Generator, tokens: np.ndarray, rate: float, vocab: int) -> np.ndarray:
+    """``tokens`` with about ``rate`` of them edited: each token is substituted (half the
+    edits), deleted or followed by an inserted word (a quarter each); then short spans of 2-4
+    tokens are reversed at about ``rate / 4`` of the positions (local reordering)."""
+    length = len(tokens)
+    draw = rng.random(length)
+    substitute = draw < rate / 2
+    delete = (draw >= rate / 2) & (draw < 3 * rate / 4)
+    insert = (draw >= 3 * rate / 4) & (draw < rate)
+    edited = tokens.copy()
+    edited[substitute] = _words(rng, int(substitute.sum()), vocab)
+    inserted = _words(rng, int(insert.sum()), vocab)
+    # each kept token, then (where insert) one new word after it
+    repeat = np.where(delete, 0, 1) + insert
+    out = np.repeat(edited, repeat)
+    after = np.cumsum(repeat) - 1  # index in out of the last item produced by each token
+    out[after[insert]] = inserted
+    for start in np.flatnonzero(rng.random(len(out)) < rate / 4):
+        span = int(rng.integers(2, 5))
+        out[start : start + span] = out[start : start + span][::-1].copy()
+    return out
+
+
+def _padded(rows: list[np.ndarray], width: int) -> np.ndarray:
+    out = np.full((len(rows), width), PAD_ID, dtype=np.int64)
+    for row, tokens in enumerate(rows):
+        tokens = tokens[:width]
+        out[row, : len(tokens)] = tokens
+    return out
+
+
+def mt_like_batch(
+    batch: int,
+    length: int,
+    refs: int = 1,
+    vocab: int = 50_000,
+    seed: int = 0,
+    hyp_edit_rate: tuple[float, float] = (0.15, 0.45),
+    ref_edit_rate: float = 0.15,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Machine-translation-like hypotheses (B, length) and references (B, refs, length).
+
+    Each row's source is ``length/2 .. length`` Zipf words (vocabulary ``vocab``); with one
+    reference it is the reference itself, with several each reference is the source edited
+    at ``ref_edit_rate`` (paraphrases). The hypothesis is the source edited at a rate drawn
+    per row from ``hyp_edit_rate``. Rows longer than ``length`` after the edits are cut;
+    shorter ones are padded with :data:`PAD_ID`. With the defaults per-sentence BLEU
+    (method1 smoothing) spans about 15 - 60, with one reference and with four.
+
+    >>> hyp, refs = mt_like_batch(2, 8, seed=1)
+    >>> hyp.dtype, int(hyp.min()) >= 0, bool((refs[:, :, 0] != 0).all())
+    (dtype('int64'), True, True)
+    """
+    if batch < 0 or length < 1 or refs < 1 or vocab < 3:
+        raise ValueError(
+            f"mt_like_batch needs batch >= 0, length >= 1, refs >= 1, vocab >= 3; got "
+            f"batch={batch}, length={length}, refs={refs}, vocab={vocab}"
+        )
+    rng = np.random.default_rng(seed)
+    hyps, references = [], []
+    low, high = hyp_edit_rate
+    for _ in range(batch):
+        source = _words(rng, int(rng.integers(max(length // 2, 1), length + 1)), vocab)
+        if refs == 1:
+            row_refs = [source]
+        else:
+            row_refs = [_edit(rng, source, ref_edit_rate, vocab) for _ in range(refs)]
+        hyps.append(_edit(rng, source, float(rng.uniform(low, high)), vocab))
+        references.append(row_refs)
+    hyp = _padded(hyps, length)
+    ref = np.stack([_padded([row[r] for row in references], length) for r in range(refs)],
+                   axis=1) if batch else np.zeros((0, refs, length), dtype=np.int64)
+    return hyp, ref
+
+
+@lru_cache(maxsize=1)
+def _wmt_sample() -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The shipped sample as id arrays (ids from 1, in order of first occurrence)."""
+    hyp_lines = (_DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
+    ref_lines = (_DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    vocabulary: dict[str, int] = {}
+
+    def ids(line: str) -> np.ndarray:
+        return np.array([vocabulary.setdefault(word, len(vocabulary) + 1)
+                         for word in line.split()], dtype=np.int64)
+
+    return [ids(line) for line in hyp_lines], [ids(line) for line in ref_lines]
+
+
+def wmt_sample_batch(batch: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The shipped WMT15 sample scaled up: hypotheses (B, length), references (B, 1, length).
+
+    Row ``b`` starts at sentence ``b`` of the 100 and takes consecutive sentence pairs
+    (cycling) while both the hypothesis and the reference still fit in ``length`` tokens
+    (at least one pair, cut to ``length``). With ``length`` below about 60 a row is one
+    sentence; at 1024 it is a document of about 50 sentences.
+
+    >>> hyp, refs = wmt_sample_batch(4, 1024)
+    >>> hyp.shape, refs.shape
+    ((4, 1024), (4, 1, 1024))
+    """
+    if batch < 0 or length < 1:
+        raise ValueError(f"wmt_sample_batch needs batch >= 0 and length >= 1; got "
+                         f"batch={batch}, length={length}")
+    hyp_sentences, ref_sentences = _wmt_sample()
+    count = len(hyp_sentences)
+    hyps, refs = [], []
+    for row in range(batch):
+        hyp_parts: list[np.ndarray] = []
+        ref_parts: list[np.ndarray] = []
+        hyp_size = ref_size = 0
+        index = row % count
+        while True:
+            h, r = hyp_sentences[index], ref_sentences[index]
+            if hyp_parts and (hyp_size + len(h) > length or ref_size + len(r) > length):
+                break
+            hyp_parts.append(h)
+            ref_parts.append(r)
+            hyp_size += len(h)
+            ref_size += len(r)
+            index = (index + 1) % count
+        hyps.append(np.concatenate(hyp_parts))
+        refs.append(np.concatenate(ref_parts))
+    return _padded(hyps, length), _padded(refs, length)[:, None, :]
+
+
+def independent_batch(
+    batch: int, length: int, refs: int = 1, vocab: int = 50_000, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hypotheses (B, length) and references (B, refs, length) drawn independently from a
+    Zipf law (exponent 1.2) folded into ``vocab``, no padding: the draw of
+    :func:`bleusuite.bench.zipf_batch`.
+
+    >>> hyp, refs = independent_batch(2, 5, refs=3)
+    >>> hyp.shape, refs.shape
+    ((2, 5), (2, 3, 5))
+    """
+    rng = np.random.default_rng(seed)
+    hyp = (rng.zipf(1.2, size=(batch, length)) % vocab).astype(np.int64)
+    ref = (rng.zipf(1.2, size=(batch, refs, length)) % vocab).astype(np.int64)
+    return hyp, ref

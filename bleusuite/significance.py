@@ -295,8 +295,8 @@ def sacrebleu_bleu_scores(
     [75.98356856515926]
     """
     if smooth not in _SACREBLEU_SMOOTH_DEFAULTS:
-        raise ValueError(f"smooth must be one of sacrebleu's {', '.join(_SACREBLEU_SMOOTH_DEFAULTS)};"
-                         f" got {smooth!r}")
+        names = ", ".join(_SACREBLEU_SMOOTH_DEFAULTS)
+        raise ValueError(f"smooth must be one of sacrebleu's {names}; got {smooth!r}")
     if isinstance(stats, np.ndarray):
         stats = BleuStats.from_array(stats)
     if not isinstance(stats, BleuStats):

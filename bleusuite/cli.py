@@ -31,10 +31,10 @@ import importlib
 import itertools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
 
@@ -122,8 +122,9 @@ class _Parser(argparse.ArgumentParser):
 # ------------------------------------------------------------------------------ parser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of the whole command, ``score`` included."""
+def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
+    """The parser of the whole command, ``score`` included (``bench`` too unless
+    ``with_bench`` is false: ``bleusuite score`` does not import the bench module)."""
     parser = _Parser(
         prog="bleusuite",
         description="Exact BLEU and GLEU of whitespace-tokenised text files. With no files, "
@@ -148,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="BLEU and GLEU with sacrebleu's flags, tokenizers and output formats. "
         "Reads the hypotheses from -i HYP, or from standard input.",
     ))
-    bench = _bench_module()
+    bench = _bench_module() if with_bench else None
     if bench is not None:
         bench.add_arguments(commands.add_parser(
             "bench", help="time bleusuite against the BLEU/GLEU libraries installed here",
@@ -450,6 +451,8 @@ def load_corpus(hyp_path: str, ref_paths: Sequence[str]) -> Corpus:
 
 def sample_corpus() -> Corpus:
     """The sample corpus shipped in ``bleusuite/data``."""
+    from importlib import resources  # only here: it costs start-up time to every command
+
     data = resources.files("bleusuite") / "data"
     hyp = (data / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
     ref = (data / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
@@ -569,6 +572,34 @@ class Tokenizer:
     word_local: bool
 
 
+def import_without_package_init(module_name: str) -> Any:
+    """Import ``sacrebleu.tokenizers.X`` without running ``sacrebleu/__init__.py``.
+
+    sacrebleu's package imports its metrics, test-set catalogue, tabulate, portalocker and
+    colorama: about as long as NumPy's own import, for a few hundred lines of tokenizers that
+    import nothing from the package. The package is registered unexecuted while the module
+    loads, then every ``sacrebleu`` entry this added to ``sys.modules`` is removed again, so
+    a later ``import sacrebleu`` runs its ``__init__`` as usual. Where sacrebleu is already
+    imported this is a plain import.
+    """
+    package = module_name.split(".")[0]
+    if package in sys.modules:
+        return importlib.import_module(module_name)
+    from importlib import util
+
+    spec = util.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        raise ImportError(f"No module named {package!r}")
+    before = set(sys.modules)
+    sys.modules[package] = util.module_from_spec(spec)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        for name in set(sys.modules) - before:
+            if name == package or name.startswith(package + "."):
+                del sys.modules[name]
+
+
 def load_tokenizer(name: str) -> Tokenizer:
     """sacrebleu's tokenizer class ``name``, imported on first use.
 
@@ -579,14 +610,32 @@ def load_tokenizer(name: str) -> Tokenizer:
         raise CommandError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
     module_name, class_name, word_local = TOKENIZERS[name]
     try:
-        module = importlib.import_module(module_name)
+        module = import_without_package_init(module_name)
     except ImportError as error:
         raise CommandError(
             f"'bleusuite score' needs sacrebleu's tokenizers ({error}); install them with "
             "pip install 'bleusuite[cli]'"
         ) from None
     instance = getattr(module, class_name)()
-    return Tokenizer(name, instance, str(instance.signature()), word_local)
+    tokenize = _Plain13a(instance) if name == "13a" else instance
+    return Tokenizer(name, tokenize, str(instance.signature()), word_local)
+
+
+class _Plain13a:
+    """sacrebleu's 13a tokenizer, skipping the call on text it leaves unchanged.
+
+    13a only acts on ASCII punctuation and symbols (its rules, its entities and
+    ``<skipped>``) and normalises whitespace, so a string with neither comes back as it
+    is; most words of a corpus are such strings, and the check is one regex search.
+    """
+
+    _ACTS_ON = re.compile(r"[\s!-/:-@\[-`{-~]")
+
+    def __init__(self, tokenizer: Callable[[str], str]) -> None:
+        self.tokenizer = tokenizer
+
+    def __call__(self, text: str) -> str:
+        return self.tokenizer(text) if self._ACTS_ON.search(text) else text
 
 
 @dataclass(frozen=True)
@@ -1405,7 +1454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(with_bench=arguments[:1] != ["score"]).parse_args(arguments)
     if args.command == "bench":
         return int(_bench_module().run(args))
     try:

@@ -339,7 +339,7 @@ def sacrebleu_bleu_scores(
         orders = np.where(reached[:, 0], orders, max_order)
     else:
         orders = np.full(len(correct), max_order)
-    any_correct = correct_int.any(axis=1)
+    any_correct: np.ndarray = np.asarray(correct_int.any(axis=1))
 
     scores = []
     for row, order, nonzero, c, r in zip(precisions.tolist(), orders.tolist(),

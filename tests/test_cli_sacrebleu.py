@@ -213,3 +213,36 @@ def test_tab_count_mismatch_on_standard_input(files):
     stdin = b"a b\tc d\n" + b"e f\n" * 99
     theirs, ours = both([files["ref"]], stdin=stdin)
     assert ours.returncode == theirs.returncode == 17
+
+
+# ------------------------------------------------------------------------------ start-up
+
+
+def test_a_plain_score_imports_only_what_it_needs(files):
+    """No torch, no bench module, no sacrebleu package (metrics, test sets, portalocker,
+    tabulate): only sacrebleu's tokenizer module."""
+    result = _run(["bleusuite", "score"], [files["ref"], "-i", files["base"]])
+    assert result.returncode == 0
+    traced = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bleusuite", "score", files["ref"], "-i",
+         files["base"]], capture_output=True, timeout=120, check=True)
+    imported = {line.split("|")[-1].strip() for line in traced.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert "sacrebleu.tokenizers.tokenizer_base" in imported
+    for heavy in ("torch", "bleusuite.bench", "sacrebleu.metrics", "sacrebleu.dataset",
+                  "portalocker", "tabulate", "importlib.metadata", "bleusuite.metrics"):
+        assert heavy not in imported, heavy
+
+
+def test_tokenizer_import_leaves_sacrebleu_importable():
+    code = (
+        "import sys\n"
+        "from bleusuite import cli\n"
+        "tokenize = cli.load_tokenizer('intl').tokenize\n"
+        "assert not any(m.split('.')[0] == 'sacrebleu' for m in sys.modules), sys.modules\n"
+        "import sacrebleu\n"
+        "print(tokenize('a,b'), round(sacrebleu.corpus_bleu(['a b c d'], [['a b c d']]).score, 6))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().split() == ["a", ",", "b", "100.0"]

@@ -241,7 +241,8 @@ def test_tokenizer_import_leaves_sacrebleu_importable():
         "tokenize = cli.load_tokenizer('intl').tokenize\n"
         "assert not any(m.split('.')[0] == 'sacrebleu' for m in sys.modules), sys.modules\n"
         "import sacrebleu\n"
-        "print(tokenize('a,b'), round(sacrebleu.corpus_bleu(['a b c d'], [['a b c d']]).score, 6))\n"
+        "bleu = sacrebleu.corpus_bleu(['a b c d'], [['a b c d']]).score\n"
+        "print(tokenize('a,b'), round(bleu, 6))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr

@@ -1232,9 +1232,7 @@ def run_score(options: ScoreOptions) -> str:
         bar.close()
     bar = progress_bar(num_lines * num_systems, "counting n-grams", show)
     try:
-        stats = [sentence_statistics(system_token_ids(token_ids, k, num_systems),
-                                     options.metrics, options.stats_order, options.backend, bar)
-                 for k in range(num_systems)]
+        stats = systems_statistics(token_ids, num_systems, options, bar)
     finally:
         bar.close()
     num_refs = len(inputs.references)
@@ -1257,12 +1255,38 @@ def run_score(options: ScoreOptions) -> str:
     return render(reports, options)
 
 
-def system_token_ids(token_ids: TokenIds, system: int, num_systems: int) -> TokenIds:
-    """The streams of one system and the references (streams ``num_systems..``) of token ids
-    encoded together: stream 0 is the system's hypotheses. No copy of the ids."""
-    streams = [system, *range(num_systems, token_ids.lengths.shape[0])]
-    return TokenIds(token_ids.ids, token_ids.starts[streams], token_ids.lengths[streams],
-                    token_ids.vocabulary)
+def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,
+                       bar: Progress) -> list[dict[str, Any]]:
+    """Per-sentence statistics of each system (streams ``0..S-1``) against the shared
+    references (the other streams), counted in one pass: the systems' sentences are stacked
+    into one batch of ``S x B`` rows, each paired with its references (a view of the same
+    ids, nothing is copied or re-tokenised), so the batches are as full as possible."""
+    stacked = stacked_systems(token_ids, num_systems)
+    stats = sentence_statistics(stacked, options.metrics, options.stats_order,
+                                options.backend, bar)
+    lines = token_ids.lengths.shape[1]
+    return [{metric: array[k * lines : (k + 1) * lines] for metric, array in stats.items()}
+            for k in range(num_systems)]
+
+
+def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:
+    """Token ids of ``S`` systems and shared references (streams ``S..``) as one system of
+    ``S x B`` lines: stream 0 holds every system's lines, system after system, and each
+    reference stream is repeated ``S`` times. Only the offsets are rearranged.
+
+    >>> tok = load_tokenizer("none")
+    >>> ids = encode_texts([["a b", "c"], ["a", "c d"], ["a b", "c d"]], tok, False)
+    >>> stacked = stacked_systems(ids, 2)
+    >>> [stacked.tokens(0, i) for i in range(4)], stacked.tokens(1, 2)
+    ([['a', 'b'], ['c'], ['a'], ['c', 'd']], ['a', 'b'])
+    """
+    starts, lengths = token_ids.starts, token_ids.lengths
+    refs = range(num_systems, lengths.shape[0])
+    stacked_starts = np.stack([starts[:num_systems].ravel(),
+                               *(np.tile(starts[r], num_systems) for r in refs)])
+    stacked_lengths = np.stack([lengths[:num_systems].ravel(),
+                                *(np.tile(lengths[r], num_systems) for r in refs)])
+    return TokenIds(token_ids.ids, stacked_starts, stacked_lengths, token_ids.vocabulary)
 
 
 # ------------------------------------------------------------------- several systems

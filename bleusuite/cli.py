@@ -7,17 +7,20 @@ bleusuite against the other BLEU libraries):
   newstest2015 en-ru) and prints BLEU and GLEU.
 * ``bleusuite --hyp FILE --ref FILE [--ref FILE ...]`` does the same for
   whitespace-tokenised text files, one sentence per line.
-* ``bleusuite score REF [REF ...] -i HYP`` is a sacrebleu-compatible command: the same flags
-  (``-m``, ``-tok``, ``-lc``, ``-s``, ``-sv``, ``-f``, ``-w``, ``-ci``, ...), sacrebleu's own
-  tokenizers, and the same numbers as the ``sacrebleu`` command, computed from vectorised
+* ``bleusuite score REF [REF ...] -i HYP [HYP ...]`` is a drop-in for the ``sacrebleu``
+  command: the same flags (``-m``, ``-tok``, ``-lc``, ``-s``, ``-sv``, ``-f``, ``-w``,
+  ``-ci``, ``-nr``, ``-e``, ``--paired-bs``, ``--paired-ar``, ...), sacrebleu's own
+  tokenizers, output formats and exit codes, and the same numbers, computed from vectorised
   statistics. It needs the ``cli`` extra (``pip install 'bleusuite[cli]'``: sacrebleu for
-  the tokenizers, tqdm for the progress bar).
+  the tokenizers, tabulate for the tables of several systems, tqdm for the progress bar).
 
 How ``score`` works: every line is tokenised by sacrebleu's tokenizer class and split on
-whitespace; tokens are numbered with one dictionary for the whole corpus; the sentences go
-to :func:`bleusuite.bleu_statistics` / :func:`bleusuite.gleu_statistics` in batches of
-similar length; the per-sentence statistics are summed (corpus score), scored one by one
-(``--sentence-level``), or resampled (``--confidence``).
+whitespace; tokens are numbered with one dictionary for the whole corpus (every system and
+every reference); the sentences of all systems go to :func:`bleusuite.bleu_statistics` /
+:func:`bleusuite.gleu_statistics` in batches of similar length; the per-sentence statistics
+are summed (corpus score), scored one by one (``--sentence-level``), or resampled
+(``--confidence``, ``--paired-bs``, ``--paired-ar``: :mod:`bleusuite.significance`). This
+module parses and renders; the resampling lives in :mod:`bleusuite.significance`.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ from bleusuite.stats import BleuStats, GleuStats
 
 __all__ = [
     "CommandError",
+    "ScoreInputs",
+    "ScoreOptions",
     "TokenIds",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
@@ -69,9 +74,12 @@ __all__ = [
     "load_tokenizer",
     "main",
     "multiplicities",
+    "read_inputs",
     "read_lines",
     "resample_indices",
     "sentence_statistics",
+    "stacked_systems",
+    "systems_statistics",
 ]
 
 #: sacrebleu's BLEU order (the score command has no option to change it)

@@ -11,11 +11,17 @@ input, and the exit status of errors.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import pty
 import random
 import re
+import select
+import struct
 import subprocess
 import sys
+import termios
 from importlib import resources
 from pathlib import Path
 
@@ -247,3 +253,72 @@ def test_tokenizer_import_leaves_sacrebleu_importable():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().split() == ["a", ",", "b", "100.0"]
+
+
+# ------------------------------------------------------------------- bleusuite's extras
+
+
+def _json(result: subprocess.CompletedProcess[bytes]) -> object:
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_paired_gleu_column_and_bleu_as_sacrebleu(files):
+    args = [files["ref"], "-i", *_systems(files)[:3], "-pbs", "-pbsn", "40", "-f", "json"]
+    theirs = _json(_run(["sacrebleu"], args))
+    ours = _json(_run(["bleusuite", "score"], [*args, "-m", "bleu", "gleu"]))
+    assert [row["BLEU"] for row in ours] == [row["BLEU"] for row in theirs]
+    assert ours[0]["GLEU"]["p_value"] is None
+    for row in ours[1:]:
+        assert 0 < row["GLEU"]["p_value"] <= 1 and row["GLEU"]["mean"] > 0
+
+
+def test_seed_flag_overrides_the_environment(files):
+    args = [files["ref"], "-i", *_systems(files)[:2], "-pbs", "-pbsn", "40", "-f", "json"]
+    default = _run(["bleusuite", "score"], args)
+    overridden = _run(["bleusuite", "score"], [*args, "--seed", "12345"],
+                      {"SACREBLEU_SEED": "99"})
+    other = _run(["sacrebleu"], args, {"SACREBLEU_SEED": "99"})
+    ours_other = _run(["bleusuite", "score"], args, {"SACREBLEU_SEED": "99"})
+    assert overridden.stdout == default.stdout
+    assert ours_other.stdout == other.stdout != default.stdout
+
+
+def test_torch_backend_gives_the_same_paired_output(files):
+    pytest.importorskip("torch")
+    args = [files["ref"], "-i", *_systems(files)[:3], "-pbs", "-pbsn", "30", "-f", "json"]
+    assert _run(["bleusuite", "score"], [*args, "--backend", "torch"]).stdout == \
+        _run(["bleusuite", "score"], args).stdout
+
+
+def test_progress_bar_of_a_long_paired_test(tmp_path):
+    """On a terminal, a paired test of 1,000 resamples x 1,100 lines shows its bar."""
+    lines = [f"w{i % 97} w{i % 89} w{i % 83} w{i % 79}" for i in range(2600)]
+    paths = []
+    for name, text in (("ref", lines), ("a", lines[::-1]), ("b", lines)):
+        paths.append(tmp_path / f"{name}.txt")
+        paths[-1].write_text("".join(f"{line}\n" for line in text), encoding="utf-8")
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bleusuite", "score", str(paths[0]), "-i", str(paths[1]),
+         str(paths[2]), "-pbs"], stdout=subprocess.PIPE, stderr=follower,
+        stdin=subprocess.DEVNULL)
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        seen += data
+    os.close(leader)
+    stdout, _ = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert json.loads(stdout)[1]["BLEU"]["p_value"] > 0
+    assert b"paired bs (BLEU)" in seen

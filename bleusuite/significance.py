@@ -61,6 +61,7 @@ __all__ = [
     "resample_indices",
     "sacrebleu_bleu_scores",
     "seed_from_environment",
+    "swap_masks",
 ]
 
 #: sacrebleu's default seed (its ``SACREBLEU_SEED``)

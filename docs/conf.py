@@ -56,6 +56,7 @@ from bleusuite.stats import *
 from bleusuite.smoothing import *
 from bleusuite.backends import *
 from bleusuite.cli import *
+from bleusuite.significance import *
 try:
     import torch
 except ImportError:

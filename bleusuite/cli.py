@@ -962,7 +962,9 @@ class ScoreOptions:
             raise CommandError(f"--encoding: unknown encoding {args.encoding!r}") from None
         output_format = args.output_format or ("text" if args.sentence_level else "json")
         shown_format = environ.get("SACREBLEU_FORMAT", "").lower()
-        if shown_format in OUTPUT_FORMATS:
+        if shown_format in OUTPUT_FORMATS and not args.sentence_level:
+            # sacrebleu's sentence-level output is always text, whatever the variable says
+            # (bleusuite's -sl -f json, an extension, needs the flag)
             output_format = shown_format
         paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
         paired_n_shown = args.paired_bs_n if paired == "bs" else args.paired_ar_n

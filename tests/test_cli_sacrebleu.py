@@ -322,3 +322,8 @@ def test_progress_bar_of_a_long_paired_test(tmp_path):
     assert process.returncode == 0
     assert json.loads(stdout)[1]["BLEU"]["p_value"] > 0
     assert b"paired bs (BLEU)" in seen
+
+
+def test_sentence_level_ignores_sacrebleu_format(files):
+    assert_same_output([files["ref"], "-i", files["base"], "-sl", "-w", "3"],
+                       {"SACREBLEU_FORMAT": "json"})

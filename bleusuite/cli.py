@@ -1355,11 +1355,9 @@ def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: S
             signatures[metric.upper()] = signature(metric).format(options.short)
     else:
         for metric in sorted(options.metrics):
-            cells = []
-            for system in stats:
-                report = metric_report(metric, system[metric], options, signature(metric))
-                cells.append(f"{report.scores[0]:.{options.width}f}")
-            columns[metric.upper()] = cells
+            score, _ = _paired_scores(metric, options)  # sacrebleu's arithmetic for its BLEU
+            totals = [_to_numpy(system[metric]).sum(axis=0, keepdims=True) for system in stats]
+            columns[metric.upper()] = [f"{score(total)[0]:.{options.width}f}" for total in totals]
             signatures[metric.upper()] = signature(metric).format(options.short)
     if options.output_format == "json":
         entries = []

@@ -327,3 +327,10 @@ def test_progress_bar_of_a_long_paired_test(tmp_path):
 def test_sentence_level_ignores_sacrebleu_format(files):
     assert_same_output([files["ref"], "-i", files["base"], "-sl", "-w", "3"],
                        {"SACREBLEU_FORMAT": "json"})
+
+
+@pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
+def test_several_systems_all_digits(files, smooth):
+    """15 decimals: the corpus scores of several systems are sacrebleu's floats."""
+    assert_same_output([files["ref"], files["ref2"], "-i", *_systems(files), "-w", "15", "-f",
+                        "json", "-s", smooth])

@@ -52,7 +52,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("sacre")
     hyp = (DATA / "sample-hyp.txt").read_text(encoding="utf-8").split("\n")[:-1]
     ref = (DATA / "sample-ref.txt").read_text(encoding="utf-8").split("\n")[:-1]
-    texts = {"base": hyp, "ref": ref, "ref2": _edited(ref, 99)}
+    texts = {"base": hyp, "ref": ref, "ref2": _edited(ref, 99), "same": list(hyp),
+             "empty-lines": ["" if i % 3 else line for i, line in enumerate(hyp)]}
     texts.update({f"sys{k}": _edited(hyp, k) for k in range(3)})
     paths = {}
     for name, lines in texts.items():
@@ -134,6 +135,16 @@ def test_paired_with_two_references_smoothing_and_repeated_baseline(files):
     assert_same_output([files["ref"], files["ref2"], "-i", files["base"], files["sys1"],
                         files["base"], "-pbs", "-pbsn", "50", "-s", "floor", "-sv", "0.3",
                         "-w", "4", "-f", "json"])
+
+
+@pytest.mark.parametrize("test", [["-pbs", "-pbsn", "45"], ["-par", "-parn", "45"]])
+def test_paired_edge_cases(files, test):
+    """A system identical to the baseline (every difference 0), one with two lines in three
+    empty, and a reference used as a system (BLEU 100)."""
+    assert_same_output([files["ref"], "-i", files["base"], files["same"], files["empty-lines"],
+                        files["ref"], *test, "-f", "json"])
+    assert_same_output([files["ref"], "-i", files["base"], files["same"], files["empty-lines"],
+                        *test, "-f", "text", "-w", "4"])
 
 
 def test_num_refs_reads_tab_separated_references(files):

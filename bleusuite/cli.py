@@ -1131,11 +1131,12 @@ def _to_numpy(array: Any) -> np.ndarray:
 
 def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress) -> dict[
         str, Confidence]:
-    """The bootstrap summary of every metric, all on the same resamples."""
+    """The bootstrap summary of every metric, all on the same resamples (for sacrebleu's
+    BLEU, scored with its float32 arithmetic on resamples: its means and intervals)."""
     metrics = list(stats)
     scores = bootstrap_scores_of_metrics(
         [_to_numpy(stats[metric]) for metric in metrics],
-        [_score_function(metric, options) for metric in metrics],
+        [_numpy_scores(metric, options)[1] for metric in metrics],
         options.confidence_n, options.seed, bar,
     )
     return {metric: Confidence.of(s) for metric, s in zip(metrics, scores, strict=True)}
@@ -1302,7 +1303,7 @@ def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:
 # ------------------------------------------------------------------- several systems
 
 
-def _paired_scores(metric: str, options: ScoreOptions) -> tuple[
+def _numpy_scores(metric: str, options: ScoreOptions) -> tuple[
         Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
     """(score, resampled score) of a metric on ``(R, F)`` statistics, as NumPy arrays.
 
@@ -1329,7 +1330,7 @@ def paired_results(stats: Sequence[dict[str, Any]], metric: str, options: ScoreO
                    bar: Progress) -> list[PairedResult]:
     """The paired test of one metric: the first system is the baseline."""
     tables = [_to_numpy(system[metric]) for system in stats]
-    score, resampled = _paired_scores(metric, options)
+    score, resampled = _numpy_scores(metric, options)
     if options.paired == "bs":
         return paired_bootstrap(tables[0], tables[1:], options.paired_n, options.seed,
                                 score=score, resampled_score=resampled, bar=bar)
@@ -1355,7 +1356,7 @@ def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: S
             signatures[metric.upper()] = signature(metric).format(options.short)
     else:
         for metric in sorted(options.metrics):
-            score, _ = _paired_scores(metric, options)  # sacrebleu's arithmetic for its BLEU
+            score, _ = _numpy_scores(metric, options)  # sacrebleu's arithmetic for its BLEU
             totals = [_to_numpy(system[metric]).sum(axis=0, keepdims=True) for system in stats]
             columns[metric.upper()] = [f"{score(total)[0]:.{options.width}f}" for total in totals]
             signatures[metric.upper()] = signature(metric).format(options.short)

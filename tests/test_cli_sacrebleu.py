@@ -345,3 +345,16 @@ def test_several_systems_all_digits(files, smooth):
     """15 decimals: the corpus scores of several systems are sacrebleu's floats."""
     assert_same_output([files["ref"], files["ref2"], "-i", *_systems(files), "-w", "15", "-f",
                         "json", "-s", smooth])
+
+
+@pytest.mark.parametrize("seed", [None, "7"])
+def test_confidence_interval_numbers_are_sacrebleus(files, seed):
+    """``-ci``: sacrebleu's keys have sacrebleu's values (bleusuite adds the interval)."""
+    env = None if seed is None else {"SACREBLEU_SEED": seed}
+    args = [files["ref"], "-i", files["sys1"], "-ci", "-cin", "70", "-w", "12"]
+    theirs, ours = both(args, env)
+    theirs_json, ours_json = _json(theirs), _json(ours)
+    assert isinstance(theirs_json, dict) and isinstance(ours_json, dict)
+    for key, value in theirs_json.items():
+        if key not in ("signature", "version"):
+            assert ours_json[key] == value, key

@@ -342,19 +342,22 @@ def sacrebleu_bleu_scores(
         orders = np.full(len(correct), max_order)
     any_correct: np.ndarray = np.asarray(correct_int.any(axis=1))
 
-    scores = []
-    for row, order, nonzero, c, r in zip(precisions.tolist(), orders.tolist(),
-                                         any_correct.tolist(), sys_len.tolist(),
-                                         ref_len.tolist(), strict=True):
-        if not nonzero:
-            scores.append(0.0)
-            continue
-        bp = 1.0
-        if c < r:
-            bp = math.exp(1 - r / c) if c > 0 else 0.0
-        logs = [_LOG_ZERO if p == 0.0 else math.log(p) for p in row[:order]]
-        scores.append(bp * math.exp(sum(logs) / order))
-    return np.asarray(scores, dtype=np.float64)
+    # bp * exp(sum(my_log(p) for p in precisions[:order]) / order), with Python's math.log,
+    # math.exp and sum (mapped in C over the rows): NumPy's own log and exp may differ from
+    # the C library's in the last bit. Orders past the effective order add 0.0, which
+    # changes no sum (plain or compensated).
+    logs = np.full(precisions.shape, float(_LOG_ZERO))
+    positive = precisions != 0
+    values = precisions[positive].astype(np.float64).tolist()
+    logs[positive] = np.fromiter(map(math.log, values), np.float64, len(values))
+    logs[np.arange(max_order) >= orders[:, None]] = 0.0
+    sums = np.fromiter(map(sum, logs.tolist()), np.float64, len(logs))
+    exponentials = np.fromiter(map(math.exp, (sums / orders).tolist()), np.float64, len(logs))
+    short = (sys_len < ref_len) & (sys_len > 0)
+    penalty = np.where(sys_len < ref_len, 0.0, 1.0)
+    ratios = (1 - ref_len[short] / sys_len[short]).tolist()
+    penalty[short] = np.fromiter(map(math.exp, ratios), np.float64, len(ratios))
+    return np.where(any_correct, penalty * exponentials, 0.0)
 
 
 def _numpy_table(stats: Statistics, argname: str) -> np.ndarray:

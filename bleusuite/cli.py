@@ -7,34 +7,37 @@ bleusuite against the other BLEU libraries):
   newstest2015 en-ru) and prints BLEU and GLEU.
 * ``bleusuite --hyp FILE --ref FILE [--ref FILE ...]`` does the same for
   whitespace-tokenised text files, one sentence per line.
-* ``bleusuite score REF [REF ...] -i HYP`` is a sacrebleu-compatible command: the same flags
-  (``-m``, ``-tok``, ``-lc``, ``-s``, ``-sv``, ``-f``, ``-w``, ``-ci``, ...), sacrebleu's own
-  tokenizers, and the same numbers as the ``sacrebleu`` command, computed from vectorised
+* ``bleusuite score REF [REF ...] -i HYP [HYP ...]`` is a drop-in for the ``sacrebleu``
+  command: the same flags (``-m``, ``-tok``, ``-lc``, ``-s``, ``-sv``, ``-f``, ``-w``,
+  ``-ci``, ``-nr``, ``-e``, ``--paired-bs``, ``--paired-ar``, ...), sacrebleu's own
+  tokenizers, output formats and exit codes, and the same numbers, computed from vectorised
   statistics. It needs the ``cli`` extra (``pip install 'bleusuite[cli]'``: sacrebleu for
-  the tokenizers, tqdm for the progress bar).
+  the tokenizers, tabulate for the tables of several systems, tqdm for the progress bar).
 
 How ``score`` works: every line is tokenised by sacrebleu's tokenizer class and split on
-whitespace; tokens are numbered with one dictionary for the whole corpus; the sentences go
-to :func:`bleusuite.bleu_statistics` / :func:`bleusuite.gleu_statistics` in batches of
-similar length; the per-sentence statistics are summed (corpus score), scored one by one
-(``--sentence-level``), or resampled (``--confidence``).
+whitespace; tokens are numbered with one dictionary for the whole corpus (every system and
+every reference); the sentences of all systems go to :func:`bleusuite.bleu_statistics` /
+:func:`bleusuite.gleu_statistics` in batches of similar length; the per-sentence statistics
+are summed (corpus score), scored one by one (``--sentence-level``), or resampled
+(``--confidence``, ``--paired-bs``, ``--paired-ar``: :mod:`bleusuite.significance`). This
+module parses and renders; the resampling lives in :mod:`bleusuite.significance`.
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import codecs
 import contextlib
 import gc
 import importlib
 import itertools
 import json
 import os
-import statistics
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
 
@@ -42,11 +45,26 @@ import numpy as np
 
 import bleusuite
 from bleusuite import backends, smoothing
+from bleusuite.significance import (
+    DEFAULT_SEED,
+    Confidence,
+    PairedResult,
+    bootstrap_scores,
+    bootstrap_scores_of_metrics,
+    multiplicities,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    resample_indices,
+    sacrebleu_bleu_scores,
+    seed_from_environment,
+)
 from bleusuite.smoothing import SMOOTHING_NAMES
 from bleusuite.stats import BleuStats, GleuStats
 
 __all__ = [
     "CommandError",
+    "ScoreInputs",
+    "ScoreOptions",
     "TokenIds",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
@@ -56,24 +74,22 @@ __all__ = [
     "load_tokenizer",
     "main",
     "multiplicities",
+    "read_inputs",
     "read_lines",
     "resample_indices",
     "sentence_statistics",
+    "stacked_systems",
+    "systems_statistics",
 ]
 
 #: sacrebleu's BLEU order (the score command has no option to change it)
 MAX_ORDER = 4
 #: GLEU orders of the score command (NLTK's defaults)
 GLEU_ORDERS = (1, 4)
-#: sacrebleu's default bootstrap seed (its ``SACREBLEU_SEED``), so that the same seed draws
-#: the same resamples in both programs
-DEFAULT_SEED = 12345
 #: inputs with fewer lines than this never show a progress bar
 PROGRESS_MIN_LINES = 5000
 #: token slots (sentences x streams x padded length) per statistics batch
 BATCH_SLOTS = 1 << 20
-#: sentence indices drawn per bootstrap chunk (bounds the multiplicity matrix in memory)
-BOOTSTRAP_CHUNK = 1 << 22
 #: lines read, split and numbered at a time
 ENCODE_CHUNK_LINES = 20_000
 #: id that fills a token matrix past the end of a line. It is given as ``eos_id`` (not
@@ -96,21 +112,27 @@ BACKENDS = ("numpy", "torch")
 
 
 class CommandError(Exception):
-    """A problem to report in one line, with exit status 2."""
+    """A problem to report in one line. The exit status is sacrebleu's: 2 for a usage error
+    (argparse's), 1 for anything else, 17 for a malformed tab-separated input."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class _Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose usage errors are one-line :class:`CommandError`."""
 
     def error(self, message: str) -> NoReturn:
-        raise CommandError(f"{message} (see '{self.prog} --help')")
+        raise CommandError(f"{message} (see '{self.prog} --help')", status=2)
 
 
 # ------------------------------------------------------------------------------ parser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of the whole command, ``score`` included."""
+def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
+    """The parser of the whole command, ``score`` included (``bench`` too unless
+    ``with_bench`` is false: ``bleusuite score`` does not import the bench module)."""
     parser = _Parser(
         prog="bleusuite",
         description="Exact BLEU and GLEU of whitespace-tokenised text files. With no files, "
@@ -135,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="BLEU and GLEU with sacrebleu's flags, tokenizers and output formats. "
         "Reads the hypotheses from -i HYP, or from standard input.",
     ))
-    bench = _bench_module()
+    bench = _bench_module() if with_bench else None
     if bench is not None:
         bench.add_arguments(commands.add_parser(
             "bench", help="time bleusuite against the BLEU/GLEU libraries installed here",
@@ -154,10 +176,16 @@ def _bench_module() -> Any:
 
 
 def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("refs", nargs="+", metavar="REF",
+    parser.add_argument("refs", nargs="*", metavar="REF",
                         help="reference files, line-aligned with the hypotheses")
-    parser.add_argument("--input", "-i", metavar="HYP", default=None,
-                        help="hypothesis file ('-' or absent: standard input)")
+    parser.add_argument("--input", "-i", metavar="HYP", nargs="*", default=None,
+                        help="hypothesis file(s); several files: several systems scored on the "
+                        "same references (absent: standard input, one system per "
+                        "tab-separated column)")
+    parser.add_argument("--num-refs", "-nr", type=int, default=1, metavar="N",
+                        help="split the one reference file on tabs into N references")
+    parser.add_argument("--encoding", "-e", default="utf-8",
+                        help="encoding of the input files (default: utf-8)")
     parser.add_argument("--metrics", "-m", nargs="+", choices=METRICS, default=["bleu"],
                         help="metrics to compute (default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
@@ -166,6 +194,8 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sacrebleu tokenizer (default: 13a)")
     parser.add_argument("--lowercase", "-lc", action="store_true",
                         help="case-insensitive scores (lowercase every line first)")
+    parser.add_argument("--force", action="store_true",
+                        help="no warning on hypotheses that look tokenised")
     parser.add_argument(
         "--smooth-method", "-s", choices=SMOOTHING_NAMES, default="exp", metavar="NAME",
         help="BLEU smoothing (default: exp, sacrebleu's). sacrebleu: none, floor, add-k, "
@@ -173,50 +203,74 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
         "smooth2",
     )
     parser.add_argument("--smooth-value", "-sv", type=float, default=None, metavar="VALUE",
-                        help="value of floor (0.1), add-k (1) or NLTK's method1 epsilon (0.1)")
-    parser.add_argument("--format", "-f", dest="output_format", choices=("json", "text"),
-                        default=None, help="output format (default: json, or text with "
-                        "--sentence-level, as sacrebleu)")
+                        help="value of floor (0.1), add-k (1) or NLTK's method1 epsilon (0.1); "
+                        "ignored by sacrebleu's none and exp, as in sacrebleu")
+    parser.add_argument("--format", "-f", dest="output_format",
+                        choices=("json", "text", "latex"), default=None,
+                        help="output format (default: json, or text with --sentence-level, as "
+                        "sacrebleu; latex: a table of several systems). The SACREBLEU_FORMAT "
+                        "environment variable overrides it, as in sacrebleu")
     parser.add_argument("--width", "-w", type=int, default=1,
                         help="digits after the decimal point (default: 1)")
     parser.add_argument("--score-only", "-b", action="store_true",
                         help="print only the scores")
     parser.add_argument("--short", "-sh", action="store_true",
                         help="abbreviated signature (text format)")
+    parser.add_argument("--no-color", "-nc", action="store_true",
+                        help="no colours in the tables of several systems")
     parser.add_argument("--confidence", "-ci", action="store_true",
                         help="95%% bootstrap confidence interval of the corpus scores")
     parser.add_argument("--confidence-n", "-cin", type=int, default=1000, metavar="N",
                         help="bootstrap resamples (default: 1000)")
-    parser.add_argument("--seed", default=str(DEFAULT_SEED),
-                        help=f"bootstrap seed, or 'none' (default: {DEFAULT_SEED}, sacrebleu's; "
-                        "the same seed draws the same resamples as sacrebleu)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true",
+                        help="paired approximate randomization test of every system against "
+                        "the first (the baseline)")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="paired bootstrap resampling test of every system against the "
+                        "first (the baseline)")
+    parser.add_argument("--paired-ar-n", "-parn", type=int, default=10000, metavar="N",
+                        help="approximate randomization trials (default: 10000)")
+    parser.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, metavar="N",
+                        help="paired bootstrap resamples (default: 1000)")
+    parser.add_argument("--paired-jobs", "-j", type=int, default=1, metavar="N",
+                        help="accepted for sacrebleu compatibility: the tests are vectorised "
+                        "over systems and resamples in one process")
+    parser.add_argument("--seed", default=None,
+                        help=f"resampling seed, or 'none' (default: $SACREBLEU_SEED, else "
+                        f"{DEFAULT_SEED}, as sacrebleu: the same seed draws the same "
+                        "resamples as sacrebleu)")
     parser.add_argument("--backend", choices=BACKENDS, default="numpy",
                         help="array backend of the statistics (default: numpy)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--version", "-V", action="version",
+                        version=f"bleusuite {bleusuite.__version__}")
 
 
 # ------------------------------------------------------------------------------ input
 
 
-def read_lines(path: str | None, what: str) -> list[str]:
-    """Lines of a UTF-8 text file (``None`` or ``'-'``: standard input), split on ``\\n``.
+def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str]:
+    """Lines of a text file (``None`` or ``'-'``: standard input), split on ``\\n``.
 
     Only ``\\n`` ends a line, as in sacrebleu (``str.splitlines`` would also split on form
     feeds and Unicode separators); a final newline does not start an empty line.
 
     Raises:
-        CommandError: the file cannot be read or is not UTF-8 (the message names the line).
+        CommandError: the file cannot be read or is not valid in ``encoding`` (the message
+            names the line).
     """
     try:
         data = sys.stdin.buffer.read() if path in (None, "-") else Path(str(path)).read_bytes()
     except OSError as error:
         raise CommandError(f"cannot read {describe(path, what)}: {error.strerror}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode(encoding)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise CommandError(
-            f"{describe(path, what)} is not valid UTF-8 (line {line}, byte {error.start})"
+            f"{describe(path, what)} is not valid "
+            f"{'UTF-8' if encoding == 'utf-8' else encoding} (line {line}, byte {error.start})"
         ) from None
     lines = text.split("\n")
     if lines[-1] == "":
@@ -244,6 +298,135 @@ def read_texts(hyp_path: str | None, ref_paths: Sequence[str]) -> list[list[str]
                 f"{describe(hyp_path, 'hypothesis')} has {len(hypotheses)}"
             )
     return [hypotheses, *references]
+
+
+@dataclass(frozen=True)
+class ScoreInputs:
+    """What ``bleusuite score`` reads: the systems (named as sacrebleu names them) and the
+    reference streams, all line-aligned."""
+
+    names: list[str]
+    systems: list[list[str]]
+    references: list[list[str]]
+
+
+#: sacrebleu's warning on hypotheses that look tokenised (given at 100 such lines)
+TOKENISED_WARNING = (
+    "That's 100 lines that end in a tokenized period ('.')",
+    "It looks like you forgot to detokenize your test data, which may hurt your score.",
+    "If you insist your data is detokenized, or don't care, you can suppress this message "
+    "with the `force` parameter.",
+)
+TOKENISED_WARNING_LINES = 100
+
+
+def read_references(options: ScoreOptions) -> list[list[str]]:
+    """The reference streams: one per file, or ``--num-refs`` tab-separated ones per line.
+
+    Raises:
+        CommandError: a line has another number of tab-separated fields (exit status 17, as
+            sacrebleu).
+    """
+    streams = [read_lines(path, "reference", options.encoding) for path in options.refs]
+    if options.num_refs == 1:
+        return streams
+    split = []
+    for number, line in enumerate(streams[0], start=1):
+        fields = line.rstrip().split("\t", options.num_refs - 1)
+        if len(fields) != options.num_refs:
+            raise CommandError(
+                f"reference file {options.refs[0]}, line {number}: expected "
+                f"{options.num_refs} tab-separated references (--num-refs), found {len(fields)}",
+                status=17,
+            )
+        split.append(fields)
+    return [list(column) for column in zip(*split, strict=True)] if split else \
+        [[] for _ in range(options.num_refs)]
+
+
+def read_systems(options: ScoreOptions) -> tuple[list[str], list[list[str]]]:
+    """The systems' names and lines: one per ``-i`` file, or one per tab-separated column of
+    standard input (sacrebleu's ``System 1``, ``System 2``, ...)."""
+    if options.hyps is not None and len(options.hyps) == 0:
+        raise CommandError("-i/--input needs at least one hypothesis file")
+    if options.hyps is None or tuple(options.hyps) == ("-",):
+        if sys.stdin.isatty():
+            raise CommandError("no hypothesis: give -i HYP or pipe the hypotheses to stdin")
+        lines = read_lines(None, "hypothesis", options.encoding)
+        if not lines:
+            raise CommandError(f"{describe(None, 'hypothesis')} is empty: nothing to score")
+        if not any("\t" in line for line in lines):
+            return ["System 1"], [lines]
+        first = lines[0].rstrip().split("\t")
+        columns: list[list[str]] = [[field] for field in first]
+        for number, line in enumerate(lines[1:], start=2):
+            fields = line.rstrip().split("\t")
+            if len(fields) != len(first):
+                raise CommandError(
+                    f"standard input: line {number} has {len(fields)} tab-separated systems, "
+                    f"line 1 has {len(first)} (the number must not vary across lines)",
+                    status=17,
+                )
+            for column, field in zip(columns, fields, strict=True):
+                column.append(field.rstrip())
+        return [f"System {i + 1}" for i in range(len(columns))], columns
+    names: list[str] = []
+    systems = []
+    for path in options.hyps:
+        if path in names:
+            if options.paired and path == names[0]:
+                if not options.quiet:
+                    print(f"bleusuite score: ignoring {path!r} as it was also given as the "
+                          "baseline", file=sys.stderr)
+                continue
+            raise CommandError(f"{path!r} already used to name a system: give each system "
+                               "a different file name")
+        lines = read_lines(path, "hypothesis", options.encoding)
+        if not lines:
+            raise CommandError(f"{describe(path, 'hypothesis')} is empty: nothing to score")
+        names.append(path)
+        systems.append(lines)
+    return names, systems
+
+
+def read_inputs(options: ScoreOptions) -> ScoreInputs:
+    """References and systems, checked against each other and against the options."""
+    references = read_references(options)
+    names, systems = read_systems(options)
+    if options.paired:
+        names = (["Baseline"] + [f"System {i}" for i in range(1, len(names))]
+                 if options.hyps is None else [f"Baseline: {names[0]}", *names[1:]])
+    if options.sentence_level and len(systems) > 1:
+        raise CommandError("--sentence-level scores one system; got several")
+    if options.sentence_level and options.paired:
+        raise CommandError("statistical tests are unavailable with --sentence-level")
+    if options.paired and len(systems) == 1:
+        raise CommandError("paired tests need several systems after -i/--input (the first "
+                           "is the baseline)")
+    if len(systems) > 1 and options.confidence:
+        raise CommandError("--confidence is for one system: use --paired-bs or --paired-ar "
+                           "for several")
+    where = options.refs[0] if options.num_refs > 1 else None
+    for name, lines in zip(names, systems, strict=True):
+        for number, stream in enumerate(references):
+            if len(stream) != len(lines):
+                path = where or options.refs[number]
+                source = (describe(options.hyp, "hypothesis") if len(systems) == 1
+                          else f"system {name}")
+                raise CommandError(f"reference file {path} has {len(stream)} lines but the "
+                                   f"{source} has {len(lines)}")
+    return ScoreInputs(names, systems, references)
+
+
+def warn_if_tokenised(options: ScoreOptions, systems: Sequence[list[str]]) -> None:
+    """sacrebleu's warning (on stderr) for each system with 100 or more lines ending in
+    ``' .'``: text that looks tokenised, which BLEU's own tokenizer would then split again."""
+    if options.force or "bleu" not in options.metrics:
+        return
+    for lines in systems:
+        if sum(line.rstrip().endswith(" .") for line in lines) >= TOKENISED_WARNING_LINES:
+            for text in TOKENISED_WARNING:
+                print(f"bleusuite score: warning: {text}", file=sys.stderr)
 
 
 # ------------------------------------------------------------------- the plain command
@@ -276,6 +459,8 @@ def load_corpus(hyp_path: str, ref_paths: Sequence[str]) -> Corpus:
 
 def sample_corpus() -> Corpus:
     """The sample corpus shipped in ``bleusuite/data``."""
+    from importlib import resources  # only here: it costs start-up time to every command
+
     data = resources.files("bleusuite") / "data"
     hyp = (data / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
     ref = (data / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
@@ -395,6 +580,34 @@ class Tokenizer:
     word_local: bool
 
 
+def import_without_package_init(module_name: str) -> Any:
+    """Import ``sacrebleu.tokenizers.X`` without running ``sacrebleu/__init__.py``.
+
+    sacrebleu's package imports its metrics, test-set catalogue, tabulate, portalocker and
+    colorama: about as long as NumPy's own import, for a few hundred lines of tokenizers that
+    import nothing from the package. The package is registered unexecuted while the module
+    loads, then every ``sacrebleu`` entry this added to ``sys.modules`` is removed again, so
+    a later ``import sacrebleu`` runs its ``__init__`` as usual. Where sacrebleu is already
+    imported this is a plain import.
+    """
+    package = module_name.split(".")[0]
+    if package in sys.modules:
+        return importlib.import_module(module_name)
+    from importlib import util
+
+    spec = util.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        raise ImportError(f"No module named {package!r}")
+    before = set(sys.modules)
+    sys.modules[package] = util.module_from_spec(spec)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        for name in set(sys.modules) - before:
+            if name == package or name.startswith(package + "."):
+                del sys.modules[name]
+
+
 def load_tokenizer(name: str) -> Tokenizer:
     """sacrebleu's tokenizer class ``name``, imported on first use.
 
@@ -405,14 +618,32 @@ def load_tokenizer(name: str) -> Tokenizer:
         raise CommandError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
     module_name, class_name, word_local = TOKENIZERS[name]
     try:
-        module = importlib.import_module(module_name)
+        module = import_without_package_init(module_name)
     except ImportError as error:
         raise CommandError(
             f"'bleusuite score' needs sacrebleu's tokenizers ({error}); install them with "
             "pip install 'bleusuite[cli]'"
         ) from None
     instance = getattr(module, class_name)()
-    return Tokenizer(name, instance, str(instance.signature()), word_local)
+    tokenize = _Plain13a(instance) if name == "13a" else instance
+    return Tokenizer(name, tokenize, str(instance.signature()), word_local)
+
+
+class _Plain13a:
+    """sacrebleu's 13a tokenizer, skipping the call on text it leaves unchanged.
+
+    13a only acts on ASCII punctuation and symbols (its rules, its entities and
+    ``<skipped>``) and normalises whitespace, so a string with neither comes back as it
+    is; most words of a corpus are such strings, and the check is one regex search.
+    """
+
+    _ACTS_ON = re.compile(r"[\s!-/:-@\[-`{-~]")
+
+    def __init__(self, tokenizer: Callable[[str], str]) -> None:
+        self.tokenizer = tokenizer
+
+    def __call__(self, text: str) -> str:
+        return self.tokenizer(text) if self._ACTS_ON.search(text) else text
 
 
 @dataclass(frozen=True)
@@ -635,106 +866,26 @@ def sentence_statistics(
     return result
 
 
-# -------------------------------------------------------------------------- bootstrap
-
-
-def resample_indices(
-    num_sentences: int, n_resamples: int, seed: int | None, chunk: int | None = None
-) -> Iterator[np.ndarray]:
-    """Bootstrap resamples as rows of sentence indices, ``chunk`` rows at a time.
-
-    Joined, the chunks are ``numpy.random.default_rng(seed).choice(num_sentences,
-    size=(n_resamples, num_sentences))``: sacrebleu's resamples for the same seed (NumPy
-    draws the rows one after the other, so drawing them in pieces changes nothing).
-
-    >>> rows = np.concatenate(list(resample_indices(5, 3, seed=1, chunk=2)))
-    >>> bool((rows == np.random.default_rng(1).choice(5, size=(3, 5))).all())
-    True
-    """
-    if chunk is None:
-        chunk = max(1, BOOTSTRAP_CHUNK // max(num_sentences, 1))
-    rng = np.random.default_rng(seed)
-    for begin in range(0, n_resamples, chunk):
-        rows = min(chunk, n_resamples - begin)
-        yield rng.choice(num_sentences, size=(rows, num_sentences), replace=True)
-
-
-def multiplicities(indices: np.ndarray, num_sentences: int) -> np.ndarray:
-    """``(R, B)``: how many times each sentence occurs in each resample ``(R, B)``."""
-    rows = indices.shape[0]
-    flat = (indices + (np.arange(rows) * num_sentences)[:, None]).ravel()
-    return np.bincount(flat, minlength=rows * num_sentences).reshape(rows, num_sentences)
-
-
-def bootstrap_scores(
-    stats: np.ndarray,
-    score_of: Callable[[np.ndarray], np.ndarray],
-    n_resamples: int,
-    seed: int | None,
-    bar: Progress | None = None,
-) -> np.ndarray:
-    """Scores of ``n_resamples`` bootstrap resamples of the sentences, vectorised.
-
-    The statistics of a resample are the per-sentence statistics ``stats`` ``(B, F)``
-    weighted by how often each sentence was drawn: a ``(R, B)`` multiplicity matrix times
-    ``stats``, one matrix product per chunk of resamples (exact: every value is an integer
-    far below 2**53). ``score_of`` maps ``(R, F)`` summed statistics to ``(R,)`` scores.
-    """
-    return bootstrap_scores_of_metrics([stats], [score_of], n_resamples, seed, bar)[0]
-
-
-def bootstrap_scores_of_metrics(
-    tables: Sequence[np.ndarray],
-    score_functions: Sequence[Callable[[np.ndarray], np.ndarray]],
-    n_resamples: int,
-    seed: int | None,
-    bar: Progress | None = None,
-) -> list[np.ndarray]:
-    """:func:`bootstrap_scores` of several metrics on the same resamples (drawn once)."""
-    bar = bar or _NoProgress()
-    num_sentences = tables[0].shape[0]
-    weights = np.concatenate([np.asarray(t, dtype=np.float64) for t in tables], axis=1)
-    bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
-    scores: list[list[np.ndarray]] = [[] for _ in tables]
-    for indices in resample_indices(num_sentences, n_resamples, seed):
-        counts = multiplicities(indices, num_sentences).astype(np.float64)
-        summed = np.rint(counts @ weights).astype(np.int64)
-        for k, score_of in enumerate(score_functions):
-            part = summed[:, bounds[k] : bounds[k + 1]]
-            scores[k].append(np.asarray(score_of(part), dtype=np.float64))
-        bar.update(indices.shape[0])
-    return [np.concatenate(parts) for parts in scores]
-
-
-@dataclass(frozen=True)
-class Confidence:
-    """sacrebleu's bootstrap summary: mean ± half the width of the 95% interval."""
-
-    mean: float
-    half_width: float
-    low: float
-    high: float
-    n_resamples: int
-
-    @classmethod
-    def of(cls, scores: np.ndarray) -> Confidence:
-        """The 2.5% and 97.5% order statistics, as sacrebleu's ``estimate_ci``."""
-        ordered = np.sort(scores)
-        n = len(ordered)
-        lower = n // 40
-        low, high = float(ordered[lower]), float(ordered[n - lower - 1])
-        return cls(statistics.mean(ordered.tolist()), 0.5 * (high - low), low, high, n)
-
-
 # ----------------------------------------------------------------------------- scores
+
+
+#: sacrebleu's output formats (``-f`` and ``SACREBLEU_FORMAT``)
+OUTPUT_FORMATS = ("json", "text", "latex")
+#: sacrebleu's defaults when ``--paired-bs-n`` / ``--paired-ar-n`` is 0 or less
+PAIRED_DEFAULTS = {"bs": 1000, "ar": 10000}
 
 
 @dataclass(frozen=True)
 class ScoreOptions:
-    """Validated settings of ``bleusuite score``."""
+    """Validated settings of ``bleusuite score``.
+
+    ``hyps`` is None for standard input, else the hypothesis files (one per system).
+    ``paired`` is ``'bs'``, ``'ar'`` or None; ``paired_n`` its resamples or trials, and
+    ``paired_n_shown`` the number as given (sacrebleu prints that one in its note).
+    """
 
     refs: tuple[str, ...]
-    hyp: str | None
+    hyps: tuple[str, ...] | None
     metrics: tuple[str, ...]
     tokenize: str
     lowercase: bool
@@ -750,6 +901,18 @@ class ScoreOptions:
     seed: int | None
     backend: str
     quiet: bool
+    num_refs: int = 1
+    encoding: str = "utf-8"
+    paired: str | None = None
+    paired_n: int = 0
+    paired_n_shown: int = 0
+    force: bool = False
+    color: bool = False
+
+    @property
+    def hyp(self) -> str | None:
+        """The hypothesis file of a single system (None: standard input)."""
+        return self.hyps[0] if self.hyps else None
 
     @property
     def family(self) -> str:
@@ -765,12 +928,21 @@ class ScoreOptions:
         return max(MAX_ORDER, smoothing.extra_orders(self.smooth))
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ScoreOptions:
+    def from_args(cls, args: argparse.Namespace,
+                  environ: dict[str, str] | None = None) -> ScoreOptions:
+        environ = dict(os.environ) if environ is None else environ
         if args.hyp is not None or args.ref:
             raise CommandError("--hyp/--ref are options of the plain command; write "
                                "'bleusuite score REF [REF ...] -i HYP'")
+        if not args.refs:
+            raise CommandError("no reference files: give them before -i/--input "
+                               "(bleusuite score REF [REF ...] -i HYP); test-set downloads "
+                               "(-t) are not supported")
+        smooth_value = args.smooth_value
+        if args.smooth_method in ("exp", "none"):
+            smooth_value = None  # sacrebleu ignores the value of a method without one
         try:
-            smoothing.check_smooth_value(args.smooth_method, args.smooth_value)
+            smoothing.check_smooth_value(args.smooth_method, smooth_value)
         except ValueError as error:
             raise CommandError(str(error).replace("smooth_value", "--smooth-value")) from None
         if args.sentence_level and args.confidence:
@@ -779,12 +951,40 @@ class ScoreOptions:
             raise CommandError(f"--confidence-n must be at least 1; got {args.confidence_n}")
         if not 0 <= args.width <= 20:
             raise CommandError(f"--width must be between 0 and 20; got {args.width}")
+        if args.num_refs < 1:
+            raise CommandError(f"--num-refs must be at least 1; got {args.num_refs}")
+        if args.num_refs != 1 and len(args.refs) > 1:
+            raise CommandError("--num-refs reads several tab-separated references from one "
+                               f"file; got {len(args.refs)} reference files")
+        try:
+            encoding = codecs.lookup(args.encoding).name
+        except LookupError:
+            raise CommandError(f"--encoding: unknown encoding {args.encoding!r}") from None
         output_format = args.output_format or ("text" if args.sentence_level else "json")
+        shown_format = environ.get("SACREBLEU_FORMAT", "").lower()
+        if shown_format in OUTPUT_FORMATS and not args.sentence_level:
+            # sacrebleu's sentence-level output is always text, whatever the variable says
+            # (bleusuite's -sl -f json, an extension, needs the flag)
+            output_format = shown_format
+        paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+        paired_n_shown = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+        paired_n = paired_n_shown if paired_n_shown > 0 else PAIRED_DEFAULTS.get(paired or "", 0)
+        if args.seed is None:
+            try:
+                seed = seed_from_environment(environ)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+        else:
+            seed = _parse_seed(args.seed)
+        hyps = None if args.input is None else tuple(args.input)
+        color = (not args.no_color and not environ.get("NO_COLOR")
+                 and sys.stdout.isatty())
         return cls(
-            tuple(args.refs), args.input, tuple(dict.fromkeys(args.metrics)), args.tokenize,
-            args.lowercase, args.smooth_method, args.smooth_value, args.sentence_level,
+            tuple(args.refs), hyps, tuple(dict.fromkeys(args.metrics)), args.tokenize,
+            args.lowercase, args.smooth_method, smooth_value, args.sentence_level,
             output_format, args.width, args.score_only, args.short, args.confidence,
-            args.confidence_n, _parse_seed(args.seed), args.backend, args.quiet,
+            args.confidence_n, seed, args.backend, args.quiet, args.num_refs, encoding,
+            paired, paired_n, paired_n_shown, args.force, color,
         )
 
 
@@ -801,8 +1001,8 @@ def _parse_seed(value: str) -> int | None:
 
 
 #: sacrebleu's short signature keys (``--short``)
-SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "seed": "rs", "case": "c", "eff": "e",
-                           "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
+SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c",
+                           "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
 
 
 class Signature:
@@ -820,16 +1020,21 @@ class Signature:
 
 
 def make_signature(options: ScoreOptions, metric: str, num_refs: int, tokenizer: str) -> Signature:
-    """The signature of one metric (bleusuite's version, the smoothing and its family)."""
+    """The signature of one metric: sacrebleu's fields in sacrebleu's order, bleusuite's
+    version, and the smoothing as sacrebleu writes it (prefixed with its family, ``nltk/`` or
+    ``ignite/``, for the other libraries' methods)."""
     items: dict[str, Any] = {"nrefs": num_refs}
-    if options.confidence:
-        items["bs"] = options.confidence_n
+    if options.confidence or options.paired:
+        resampling = "bs" if options.confidence else options.paired
+        items[str(resampling)] = options.confidence_n if options.confidence else options.paired_n
         items["seed"] = "none" if options.seed is None else options.seed
     items["case"] = "lc" if options.lowercase else "mixed"
     if metric == "bleu":
         items["eff"] = "yes" if options.effective_order else "no"
         items["tok"] = tokenizer
-        smooth = f"{options.family}/{options.smooth}"
+        smooth = options.smooth
+        if options.family != "sacrebleu":
+            smooth = f"{options.family}/{smooth}"
         if options.smooth in smoothing.SMOOTH_VALUE_DEFAULTS:
             value = options.smooth_value
             if value is None:
@@ -926,11 +1131,12 @@ def _to_numpy(array: Any) -> np.ndarray:
 
 def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress) -> dict[
         str, Confidence]:
-    """The bootstrap summary of every metric, all on the same resamples."""
+    """The bootstrap summary of every metric, all on the same resamples (for sacrebleu's
+    BLEU, scored with its float32 arithmetic on resamples: its means and intervals)."""
     metrics = list(stats)
     scores = bootstrap_scores_of_metrics(
         [_to_numpy(stats[metric]) for metric in metrics],
-        [_score_function(metric, options) for metric in metrics],
+        [_numpy_scores(metric, options)[1] for metric in metrics],
         options.confidence_n, options.seed, bar,
     )
     return {metric: Confidence.of(s) for metric, s in zip(metrics, scores, strict=True)}
@@ -1024,34 +1230,237 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
 def run_score(options: ScoreOptions) -> str:
     """``bleusuite score``: read, tokenise, count, score, format."""
     tokenizer = load_tokenizer(options.tokenize)
-    texts = read_texts(options.hyp, options.refs)
-    num_lines = len(texts[0])
-    show = not options.quiet and num_lines >= PROGRESS_MIN_LINES and sys.stderr.isatty()
+    inputs = read_inputs(options)
+    warn_if_tokenised(options, inputs.systems)
+    texts = [*inputs.systems, *inputs.references]
+    num_lines, num_systems = len(texts[0]), len(inputs.systems)
+    show = (not options.quiet and num_lines * num_systems >= PROGRESS_MIN_LINES
+            and sys.stderr.isatty())
     bar = progress_bar(num_lines * len(texts), "tokenizing", show)
     try:
         token_ids = encode_texts(texts, tokenizer, options.lowercase, bar)
     finally:
         bar.close()
-    bar = progress_bar(num_lines, "counting n-grams", show)
+    bar = progress_bar(num_lines * num_systems, "counting n-grams", show)
     try:
-        stats = sentence_statistics(token_ids, options.metrics, options.stats_order,
-                                    options.backend, bar)
+        stats = systems_statistics(token_ids, num_systems, options, bar)
     finally:
         bar.close()
+    num_refs = len(inputs.references)
+
+    def signature(metric: str) -> Signature:
+        return make_signature(options, metric, num_refs, tokenizer.signature)
+
+    if num_systems > 1:
+        return render_systems(inputs.names, stats, options, signature, show)
     summaries: dict[str, Confidence] = {}
     if options.confidence:
         bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
         try:
-            summaries = confidences(stats, options, bar)
+            summaries = confidences(stats[0], options, bar)
         finally:
             bar.close()
-    reports = [
-        metric_report(metric, stats[metric], options,
-                      make_signature(options, metric, len(options.refs), tokenizer.signature),
-                      summaries.get(metric))
-        for metric in options.metrics
-    ]
+    reports = [metric_report(metric, stats[0][metric], options, signature(metric),
+                             summaries.get(metric))
+               for metric in options.metrics]
     return render(reports, options)
+
+
+def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,
+                       bar: Progress) -> list[dict[str, Any]]:
+    """Per-sentence statistics of each system (streams ``0..S-1``) against the shared
+    references (the other streams), counted in one pass: the systems' sentences are stacked
+    into one batch of ``S x B`` rows, each paired with its references (a view of the same
+    ids, nothing is copied or re-tokenised), so the batches are as full as possible."""
+    stacked = stacked_systems(token_ids, num_systems)
+    stats = sentence_statistics(stacked, options.metrics, options.stats_order,
+                                options.backend, bar)
+    lines = token_ids.lengths.shape[1]
+    return [{metric: array[k * lines : (k + 1) * lines] for metric, array in stats.items()}
+            for k in range(num_systems)]
+
+
+def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:
+    """Token ids of ``S`` systems and shared references (streams ``S..``) as one system of
+    ``S x B`` lines: stream 0 holds every system's lines, system after system, and each
+    reference stream is repeated ``S`` times. Only the offsets are rearranged.
+
+    >>> tok = load_tokenizer("none")
+    >>> ids = encode_texts([["a b", "c"], ["a", "c d"], ["a b", "c d"]], tok, False)
+    >>> stacked = stacked_systems(ids, 2)
+    >>> [stacked.tokens(0, i) for i in range(4)], stacked.tokens(1, 2)
+    ([['a', 'b'], ['c'], ['a'], ['c', 'd']], ['a', 'b'])
+    """
+    starts, lengths = token_ids.starts, token_ids.lengths
+    refs = range(num_systems, lengths.shape[0])
+    stacked_starts = np.stack([starts[:num_systems].ravel(),
+                               *(np.tile(starts[r], num_systems) for r in refs)])
+    stacked_lengths = np.stack([lengths[:num_systems].ravel(),
+                                *(np.tile(lengths[r], num_systems) for r in refs)])
+    return TokenIds(token_ids.ids, stacked_starts, stacked_lengths, token_ids.vocabulary)
+
+
+# ------------------------------------------------------------------- several systems
+
+
+def _numpy_scores(metric: str, options: ScoreOptions) -> tuple[
+        Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
+    """(score, resampled score) of a metric on ``(R, F)`` statistics, as NumPy arrays.
+
+    sacrebleu's smoothing methods get sacrebleu's own arithmetic (float32 precisions on
+    resamples), so that means, intervals and p-values are its numbers to the last bit."""
+    if metric == "bleu" and options.family == "sacrebleu":
+        def bleu(table: np.ndarray) -> np.ndarray:
+            return sacrebleu_bleu_scores(table, options.smooth, options.smooth_value)
+
+        def resampled_bleu(table: np.ndarray) -> np.ndarray:
+            return sacrebleu_bleu_scores(table, options.smooth, options.smooth_value,
+                                         float32=True)
+
+        return bleu, resampled_bleu
+    score_of = _score_function(metric, options)
+
+    def score(table: np.ndarray) -> np.ndarray:
+        return np.atleast_1d(_to_numpy(score_of(table))).astype(np.float64)
+
+    return score, score
+
+
+def paired_results(stats: Sequence[dict[str, Any]], metric: str, options: ScoreOptions,
+                   bar: Progress) -> list[PairedResult]:
+    """The paired test of one metric: the first system is the baseline."""
+    tables = [_to_numpy(system[metric]) for system in stats]
+    score, resampled = _numpy_scores(metric, options)
+    if options.paired == "bs":
+        return paired_bootstrap(tables[0], tables[1:], options.paired_n, options.seed,
+                                score=score, resampled_score=resampled, bar=bar)
+    return paired_approximate_randomization(tables[0], tables[1:], options.paired_n,
+                                            options.seed, score=score, bar=bar)
+
+
+def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: ScoreOptions,
+                   signature: Callable[[str], Signature], show: bool) -> str:
+    """Several systems: sacrebleu's table (text, LaTeX) or JSON list, with paired tests."""
+    columns: dict[str, list[str] | list[PairedResult]] = {}
+    signatures = {}
+    if options.paired:
+        for metric in options.metrics:
+            units = options.paired_n * (len(stats) if options.paired == "bs" else len(stats) - 1)
+            bar = progress_bar(units, f"paired {options.paired} ({metric.upper()})",
+                               show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
+                               unit="resample")
+            try:
+                columns[metric.upper()] = paired_results(stats, metric, options, bar)
+            finally:
+                bar.close()
+            signatures[metric.upper()] = signature(metric).format(options.short)
+    else:
+        for metric in sorted(options.metrics):
+            score, _ = _numpy_scores(metric, options)  # sacrebleu's arithmetic for its BLEU
+            totals = [_to_numpy(system[metric]).sum(axis=0, keepdims=True) for system in stats]
+            columns[metric.upper()] = [f"{score(total)[0]:.{options.width}f}" for total in totals]
+            signatures[metric.upper()] = signature(metric).format(options.short)
+    if options.output_format == "json":
+        entries = []
+        for i, name in enumerate(names):
+            entry: dict[str, Any] = {"system": name}
+            for metric, values in columns.items():
+                value = values[i]
+                entry[metric] = value.as_dict() if isinstance(value, PairedResult) else value
+            entries.append(entry)
+        return json.dumps(entries, indent=4)
+    return results_table(names, columns, signatures, options)
+
+
+_COLORS = {"yellow": "\x1b[33m", "cyan": "\x1b[36m", "red": "\x1b[31m", "green": "\x1b[32m"}
+
+
+def _color(text: str, color: str, enabled: bool) -> str:
+    return f"{_COLORS[color]}{text}\x1b[0m" if enabled else text
+
+
+def results_table(names: list[str], columns: dict[str, list[str] | list[PairedResult]],
+                  signatures: dict[str, str], options: ScoreOptions) -> str:
+    """sacrebleu's ``print_results_table`` for text (``fancy_grid``) and LaTeX
+    (``latex_booktabs``): the same cells, the same call to ``tabulate``, the same notes."""
+    try:
+        from tabulate import tabulate
+    except ImportError:
+        raise CommandError("tables of several systems need tabulate (pip install "
+                           "'bleusuite[cli]'); or use -f json") from None
+    width, paint = options.width, options.color
+    multiline = options.output_format == "text"
+    cells: dict[str, list[str]] = {"System": list(names)}
+    bootstrap = False
+    for metric, values in columns.items():
+        shown = []
+        for value in values:
+            if isinstance(value, str):
+                shown.append(value)
+                continue
+            text = f"{value.score:.{width}f}"
+            if value.mean is not None:
+                bootstrap = True
+                text += f" ({value.mean:.{width}f} ± {value.ci:.{width}f})"
+            if value.p_value is not None:
+                p_text = f"(p = {value.p_value:.4f})"
+                p_text = _color(p_text, "red", paint) if value.p_value > 0.05 else p_text + "*"
+                text += ("\n" if multiline else " ") + p_text
+            shown.append(text)
+        cells[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = shown
+    colored: dict[str, list[str]] = {}
+    baseline, has_baseline = "", False
+    for title, column in cells.items():
+        if column[0].startswith("Baseline:") or has_baseline:
+            if column[0].startswith("Baseline:"):
+                baseline = column[0]
+            has_baseline = True
+            column[0] = _color(column[0], "yellow", paint)
+        colored[_color(title, "cyan", paint)] = column
+    table = tabulate(colored, headers="keys",
+                     tablefmt="fancy_grid" if multiline else "latex_booktabs",
+                     colalign=("right",), stralign="center", numalign="center",
+                     floatfmt=f".{width}f")
+    lines = [table, ""]
+    if options.paired:
+        lines += paired_note(options, baseline)
+    lines += ["-----------------", "Metric signatures", "-----------------"]
+    lines += [f" - {name:<10} {sig}" for name, sig in signatures.items()]
+    return "\n".join(lines)
+
+
+def paired_note(options: ScoreOptions, baseline: str) -> list[str]:
+    """sacrebleu's explanation printed under a table of paired tests."""
+    paint, bootstrap = options.color, options.paired == "bs"
+    test = "bootstrap resampling" if bootstrap else "approximate randomization"
+    kind = "resampling trials" if bootstrap else "trials"
+    title = f"Paired {test} test with {options.paired_n_shown} {kind}"
+    bline = _color("baseline", "yellow", paint)
+    null = _color("Null hypothesis", "green", paint)
+    return [
+        "-" * len(title), title, "-" * len(title),
+        f" - Each system is pairwise compared to {_color(baseline, 'yellow', paint)}.",
+        "   Actual system score / bootstrap estimated true mean / 95% CI are provided for "
+        "each metric." if bootstrap else "   Actual system score is provided for each metric.",
+        "",
+        f" - {null}: the system and the {bline} translations are essentially",
+        f"   generated by the same underlying process. For a given system and the {bline},",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        f"   or higher occurring due to chance, under the assumption that the {null.lower()} "
+        "is correct.",
+        "",
+        f" - Assuming a significance threshold of 0.05, the {null.lower()} can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed",
+        f'   to chance, hence the system is significantly "different" than the {bline}.',
+        f"   Otherwise, the p-values are {_color('highlighted in red', 'red', paint)}.",
+        "",
+        f' - NOTE: Significance does not tell whether a system is "better" than the {bline} '
+        "but rather",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the '
+        "delta.",
+        "",
+    ]
 
 
 def _write(text: str) -> int:
@@ -1061,12 +1470,13 @@ def _write(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (2 for any error, with a one-line message)."""
+    """Run the command; returns the exit status (sacrebleu's: 2 for a usage error, 1 for
+    other errors, each reported in one line)."""
     try:
         return _run(argv)
     except CommandError as error:
         print(f"{_program(argv)}: error: {error}", file=sys.stderr)
-        return 2
+        return error.status
     except KeyboardInterrupt:
         print(f"{_program(argv)}: interrupted", file=sys.stderr)
         return 130
@@ -1077,7 +1487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(with_bench=arguments[:1] != ["score"]).parse_args(arguments)
     if args.command == "bench":
         return int(_bench_module().run(args))
     try:

@@ -57,6 +57,7 @@ from bleusuite.smoothing import *
 from bleusuite.backends import *
 from bleusuite.cli import *
 from bleusuite.workloads import *
+from bleusuite.significance import *
 try:
     import torch
 except ImportError:

@@ -88,7 +88,8 @@ def test_strategy_setting(monkeypatch):
     monkeypatch.setenv("BLEUSUITE_COUNTING", " Fixed ")
     assert counting_strategy(be, np.zeros(1)) == "fixed"
     monkeypatch.setenv("BLEUSUITE_COUNTING", "hashed")
-    with pytest.raises(ValueError, match="BLEUSUITE_COUNTING must be one of auto, compact, fixed, numba"):
+    with pytest.raises(ValueError,
+                       match="BLEUSUITE_COUNTING must be one of auto, compact, fixed, numba"):
         bleusuite.sentence_bleu(np.array([[1, 2]]), np.array([[1, 2]]))
 
 

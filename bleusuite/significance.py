@@ -1,0 +1,561 @@
+"""Bootstrap confidence intervals and paired significance tests on summable statistics.
+
+sacrebleu's ``--confidence``, ``--paired-bs`` and ``--paired-ar`` re-score every resample
+of every system in Python, from a fancy-indexed copy of the per-sentence statistics. Here a
+resample is a weighted sum of the per-sentence statistics, so the whole test is:
+
+1. Draw the resamples exactly as sacrebleu does (``numpy.random.default_rng(seed)``):
+   ``rng.choice(B, size=(R, B))`` sentence indices for the bootstrap, ``rng.integers(2,
+   size=(R, B), dtype=bool)`` swap masks for approximate randomization. The same seed gives
+   the same draws, so the same means, intervals and p-values.
+2. Turn them into one ``(R, B)`` weight matrix (how often each sentence was drawn; or which
+   sentences swap sides).
+3. One matrix product with the ``(B, S x F)`` statistics of all ``S`` systems gives the
+   ``(R, S x F)`` summed statistics of every resample of every system (exact: the values
+   are integers far below 2**53).
+4. Score the rows with the metric (for BLEU, sacrebleu's own arithmetic, see
+   :func:`sacrebleu_bleu_scores`), then summarise: sacrebleu's mean and 95% interval, and
+   its p-values.
+
+The statistics are :class:`~bleusuite.BleuStats` or :class:`~bleusuite.GleuStats` of the
+sentences (one row per sentence, any backend; they are moved to NumPy for the resampling),
+or their ``to_array()`` form.
+
+>>> import numpy as np
+>>> from bleusuite import bleu_statistics
+>>> from bleusuite.significance import paired_bootstrap
+>>> refs = np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [1, 3, 5, 7, 9], [2, 4, 6, 8, 10]])
+>>> baseline = bleu_statistics(np.array([[1, 2, 3, 4, 9], [6, 7, 8, 1, 10],
+...                                      [1, 3, 5, 2, 9], [2, 4, 6, 8, 1]]), refs)
+>>> better = bleu_statistics(np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10],
+...                                    [1, 3, 5, 7, 2], [2, 4, 6, 8, 10]]), refs)
+>>> base, system = paired_bootstrap(baseline, [better], n_resamples=100)
+>>> round(base.score, 2), round(system.score, 2), system.p_value
+(50.0, 91.93, 0.009900990099009901)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from bleusuite import backends
+from bleusuite.gleu import gleu_score
+from bleusuite.stats import BleuStats, GleuStats
+
+__all__ = [
+    "DEFAULT_SEED",
+    "Confidence",
+    "PairedResult",
+    "bootstrap_scores",
+    "bootstrap_scores_of_metrics",
+    "estimate_ci",
+    "multiplicities",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+    "resample_indices",
+    "sacrebleu_bleu_scores",
+    "seed_from_environment",
+    "swap_masks",
+]
+
+#: sacrebleu's default seed (its ``SACREBLEU_SEED``)
+DEFAULT_SEED = 12345
+#: sentence indices drawn per chunk of resamples (bounds the ``(R, B)`` matrices in memory)
+RESAMPLE_CHUNK = 1 << 22
+#: sacrebleu's ``my_log(0)`` (an int, kept as one so that ``sum`` adds the same values)
+_LOG_ZERO = -9999999999
+#: sacrebleu's smoothing values when none is given
+_SACREBLEU_SMOOTH_DEFAULTS: dict[str, float | int | None] = {
+    "none": None, "floor": 0.1, "add-k": 1, "exp": None,
+}
+
+#: ``(R, F)`` summed statistics (the ``to_array`` layout) -> ``(R,)`` float64 scores
+ScoreFunction = Callable[[np.ndarray], np.ndarray]
+Statistics = BleuStats | GleuStats | np.ndarray
+
+
+class Progress(Protocol):
+    """What the resampling needs of a progress bar (tqdm's interface)."""
+
+    def update(self, n: int = 1) -> Any: ...
+
+
+class _NoProgress:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | None:
+    """The seed sacrebleu uses: ``SACREBLEU_SEED`` (``'none'``: unseeded), default 12345.
+
+    >>> seed_from_environment({}), seed_from_environment({"SACREBLEU_SEED": "None"})
+    (12345, None)
+
+    Raises:
+        ValueError: ``SACREBLEU_SEED`` is neither an integer nor ``none``.
+    """
+    value = (os.environ if environ is None else environ).get("SACREBLEU_SEED", str(DEFAULT_SEED))
+    if value.lower() == "none":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"SACREBLEU_SEED must be an integer or 'none'; got {value!r}") from None
+
+
+# --------------------------------------------------------------------------- draws
+
+
+def _check_count(value: Any, argname: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{argname} must be a positive integer; got {value!r}")
+    return int(value)
+
+
+def _chunk_rows(num_sentences: int, chunk: int | None) -> int:
+    return max(1, RESAMPLE_CHUNK // max(num_sentences, 1)) if chunk is None else chunk
+
+
+def resample_indices(
+    num_sentences: int, n_resamples: int, seed: int | None, chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """Bootstrap resamples as rows of sentence indices, ``chunk`` rows at a time.
+
+    Joined, the chunks are ``numpy.random.default_rng(seed).choice(num_sentences,
+    size=(n_resamples, num_sentences))``: sacrebleu's resamples for the same seed (NumPy
+    draws the rows one after the other, so drawing them in pieces changes nothing).
+
+    >>> rows = np.concatenate(list(resample_indices(5, 3, seed=1, chunk=2)))
+    >>> bool((rows == np.random.default_rng(1).choice(5, size=(3, 5))).all())
+    True
+    """
+    chunk = _chunk_rows(num_sentences, chunk)
+    rng = np.random.default_rng(seed)
+    for begin in range(0, n_resamples, chunk):
+        rows = min(chunk, n_resamples - begin)
+        yield rng.choice(num_sentences, size=(rows, num_sentences), replace=True)
+
+
+def swap_masks(
+    num_sentences: int, n_trials: int, seed: int | None, chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """Approximate-randomization trials as ``(rows, B)`` boolean masks, ``chunk`` at a time.
+
+    Joined, they are sacrebleu's ``default_rng(seed).integers(2, size=(n_trials, B),
+    dtype=bool)`` (True: pseudo-system A takes the baseline's sentence). NumPy fills boolean
+    arrays from 32-bit draws and drops a call's unused bits, so ``chunk`` is rounded up to a
+    multiple of 32 rows: every chunk but the last then uses whole draws, as one call does.
+
+    >>> masks = np.concatenate(list(swap_masks(6, 70, seed=2, chunk=32)))
+    >>> rng = np.random.default_rng(2)
+    >>> bool((masks == rng.integers(2, size=(70, 6), dtype=bool)).all())
+    True
+    """
+    chunk = -(-_chunk_rows(num_sentences, chunk) // 32) * 32
+    rng = np.random.default_rng(seed)
+    for begin in range(0, n_trials, chunk):
+        rows = min(chunk, n_trials - begin)
+        yield rng.integers(2, size=(rows, num_sentences), dtype=bool)
+
+
+def multiplicities(indices: np.ndarray, num_sentences: int) -> np.ndarray:
+    """``(R, B)``: how many times each sentence occurs in each resample ``(R, B)``.
+
+    >>> multiplicities(np.array([[0, 0, 2], [1, 2, 1]]), 3).tolist()
+    [[2, 0, 1], [0, 2, 1]]
+    """
+    rows = indices.shape[0]
+    flat = (indices + (np.arange(rows) * num_sentences)[:, None]).ravel()
+    return np.bincount(flat, minlength=rows * num_sentences).reshape(rows, num_sentences)
+
+
+# --------------------------------------------------------------------- bootstrap
+
+
+def bootstrap_scores(
+    stats: np.ndarray,
+    score_of: ScoreFunction,
+    n_resamples: int,
+    seed: int | None,
+    bar: Progress | None = None,
+) -> np.ndarray:
+    """Scores of ``n_resamples`` bootstrap resamples of the sentences, vectorised.
+
+    The statistics of a resample are the per-sentence statistics ``stats`` ``(B, F)``
+    weighted by how often each sentence was drawn: a ``(R, B)`` multiplicity matrix times
+    ``stats``, one matrix product per chunk of resamples (exact: every value is an integer
+    far below 2**53). ``score_of`` maps ``(R, F)`` summed statistics to ``(R,)`` scores.
+
+    >>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F) = (3, 2)
+    >>> bootstrap_scores(stats, lambda s: s[:, 0] / s[:, 1], 4, seed=0).round(3).tolist()
+    [0.556, 3.0, 3.0, 0.833]
+    """
+    return bootstrap_scores_of_metrics([stats], [score_of], n_resamples, seed, bar)[0]
+
+
+def bootstrap_scores_of_metrics(
+    tables: Sequence[np.ndarray],
+    score_functions: Sequence[ScoreFunction],
+    n_resamples: int,
+    seed: int | None,
+    bar: Progress | None = None,
+) -> list[np.ndarray]:
+    """:func:`bootstrap_scores` of several tables ``(B, F_k)`` on the same resamples (drawn
+    once): several metrics of one system, or the same metric of several systems."""
+    n_resamples = _check_count(n_resamples, "n_resamples")
+    bar = bar or _NoProgress()
+    num_sentences = tables[0].shape[0]
+    weights = np.concatenate([np.asarray(t, dtype=np.float64) for t in tables], axis=1)
+    bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
+    scores: list[list[np.ndarray]] = [[] for _ in tables]
+    for indices in resample_indices(num_sentences, n_resamples, seed):
+        counts = multiplicities(indices, num_sentences).astype(np.float64)
+        summed = np.rint(counts @ weights).astype(np.int64)
+        for k, score_of in enumerate(score_functions):
+            part = summed[:, bounds[k] : bounds[k + 1]]
+            scores[k].append(np.asarray(score_of(part), dtype=np.float64))
+        bar.update(indices.shape[0])
+    return [np.concatenate(parts) for parts in scores]
+
+
+@dataclass(frozen=True)
+class Confidence:
+    """sacrebleu's single-system bootstrap summary: mean ± half the 95% interval's width."""
+
+    mean: float
+    half_width: float
+    low: float
+    high: float
+    n_resamples: int
+
+    @classmethod
+    def of(cls, scores: np.ndarray) -> Confidence:
+        """The 2.5% and 97.5% order statistics and the mean, as sacrebleu's
+        ``Score.estimate_ci`` (``statistics.mean`` of the sorted scores).
+
+        >>> Confidence.of(np.arange(40.0))
+        Confidence(mean=19.5, half_width=18.5, low=1.0, high=38.0, n_resamples=40)
+        """
+        import statistics
+
+        ordered = np.sort(scores)
+        n = len(ordered)
+        lower = n // 40
+        low, high = float(ordered[lower]), float(ordered[n - lower - 1])
+        return cls(statistics.mean(ordered.tolist()), 0.5 * (high - low), low, high, n)
+
+
+def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
+    """sacrebleu's ``significance.estimate_ci``: the mean of the scores (NumPy's sum of the
+    sorted scores) and half the width of their 95% interval.
+
+    >>> estimate_ci(np.arange(40.0))
+    (19.5, 18.5)
+    """
+    ordered = np.sort(np.asarray(scores, dtype=np.float64))
+    lower = len(ordered) // 40
+    half_width = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+    return float(ordered.mean()), float(half_width)
+
+
+def _p_value(statistic: np.ndarray, real_difference: float) -> float:
+    """sacrebleu's ``(count of statistic > real difference + 1) / (trials + 1)``."""
+    return (int(np.sum(statistic > real_difference)) + 1) / (len(statistic) + 1)
+
+
+# ------------------------------------------------------------------- BLEU scores
+
+
+def sacrebleu_bleu_scores(
+    stats: BleuStats | np.ndarray,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    *,
+    float32: bool = False,
+    max_order: int = 4,
+) -> np.ndarray:
+    """BLEU (0-100) of each row of summed statistics, with sacrebleu's ``compute_bleu``
+    arithmetic operation for operation, so the floats are the same to the last bit.
+
+    ``float32=True`` reproduces sacrebleu's resampled scores: its bootstrap sums float32
+    statistics and NumPy 2 keeps the precisions ``100. * correct / total`` in float32 there.
+    Logarithms and exponentials are Python's ``math`` functions, and the log terms are added
+    with Python's ``sum``, as in sacrebleu.
+
+    >>> import numpy as np
+    >>> from bleusuite import bleu_statistics
+    >>> stats = bleu_statistics(np.array([[1, 2, 3, 4, 5, 6]]), np.array([[1, 2, 3, 4, 5, 7]]))
+    >>> sacrebleu_bleu_scores(stats.sum()[None]).tolist()
+    [75.98356856515926]
+    """
+    if smooth not in _SACREBLEU_SMOOTH_DEFAULTS:
+        names = ", ".join(_SACREBLEU_SMOOTH_DEFAULTS)
+        raise ValueError(f"smooth must be one of sacrebleu's {names}; got {smooth!r}")
+    if isinstance(stats, np.ndarray):
+        stats = BleuStats.from_array(stats)
+    if not isinstance(stats, BleuStats):
+        raise TypeError(f"stats must be a BleuStats or its to_array() form; got "
+                        f"{type(stats).__name__}")
+    if stats.max_order < max_order:
+        raise ValueError(f"stats: has {stats.max_order} orders; max_order={max_order} needs more")
+    be = stats.backend
+    dtype = np.float32 if float32 else np.float64
+    correct_int = np.atleast_2d(np.asarray(be.to_numpy(stats.matches))[..., :max_order])
+    total_int = np.atleast_2d(np.asarray(be.to_numpy(stats.totals))[..., :max_order])
+    sys_len = np.atleast_1d(np.asarray(be.to_numpy(stats.hyp_len))).astype(np.int64)
+    ref_len = np.atleast_1d(np.asarray(be.to_numpy(stats.ref_len))).astype(np.int64)
+    value = _SACREBLEU_SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+
+    correct = correct_int.astype(dtype)
+    total = total_int.astype(dtype)
+    if smooth == "add-k":  # sacrebleu adds k to orders >= 2 (in float32 when resampled)
+        assert value is not None
+        k = dtype(value)
+        correct[:, 1:] += k
+        total[:, 1:] += k
+    hundred = dtype(100.0)
+    reached = np.cumprod(total != 0, axis=1).astype(bool)  # the loop stops at a 0 total
+    safe_total = np.where(reached, total, dtype(1.0))
+    zero = correct == 0
+    precisions = np.where(reached, hundred * correct / safe_total, dtype(0.0))
+    if smooth == "exp":
+        rank = np.cumsum(zero & reached, axis=1)
+        halving = (2.0 ** rank).astype(dtype)
+        precisions = np.where(zero & reached, hundred / (halving * safe_total), precisions)
+    elif smooth == "floor":
+        assert value is not None
+        floor = dtype(100.0 * value)  # (100. * smooth_value) first, in Python floats
+        precisions = np.where(zero & reached, floor / safe_total, precisions)
+    else:
+        precisions = np.where(zero & reached, dtype(0.0), precisions)
+    if effective_order:
+        orders = np.maximum(reached.sum(axis=1), 1)
+        orders = np.where(reached[:, 0], orders, max_order)
+    else:
+        orders = np.full(len(correct), max_order)
+    any_correct: np.ndarray = np.asarray(correct_int.any(axis=1))
+
+    # bp * exp(sum(my_log(p) for p in precisions[:order]) / order), with Python's math.log,
+    # math.exp and sum (mapped in C over the rows): NumPy's own log and exp may differ from
+    # the C library's in the last bit. Orders past the effective order add 0.0, which
+    # changes no sum (plain or compensated).
+    logs = np.full(precisions.shape, float(_LOG_ZERO))
+    positive = precisions != 0
+    values = precisions[positive].astype(np.float64).tolist()
+    logs[positive] = np.fromiter(map(math.log, values), np.float64, len(values))
+    logs[np.arange(max_order) >= orders[:, None]] = 0.0
+    sums = np.fromiter(map(sum, logs.tolist()), np.float64, len(logs))
+    exponentials = np.fromiter(map(math.exp, (sums / orders).tolist()), np.float64, len(logs))
+    short = (sys_len < ref_len) & (sys_len > 0)
+    penalty = np.where(sys_len < ref_len, 0.0, 1.0)
+    ratios = (1 - ref_len[short] / sys_len[short]).tolist()
+    penalty[short] = np.fromiter(map(math.exp, ratios), np.float64, len(ratios))
+    return np.where(any_correct, penalty * exponentials, 0.0)
+
+
+def _numpy_table(stats: Statistics, argname: str) -> np.ndarray:
+    if isinstance(stats, BleuStats | GleuStats):
+        array = stats.to_array()
+        array = np.asarray(backends.get_backend(array).to_numpy(array))
+    elif isinstance(stats, np.ndarray):
+        array = stats
+    else:
+        raise TypeError(f"{argname} must be BleuStats, GleuStats or a NumPy array; got "
+                        f"{type(stats).__name__}")
+    if array.ndim != 2:
+        raise ValueError(f"{argname}: expected one row of statistics per sentence, shape "
+                         f"(sentences, fields); got shape {array.shape}")
+    return np.asarray(array, dtype=np.int64)
+
+
+def _default_scores(stats: Statistics) -> tuple[ScoreFunction, ScoreFunction]:
+    """(score, resampled score) of the default metric of a kind of statistics."""
+    if isinstance(stats, GleuStats):
+        def gleu(table: np.ndarray) -> np.ndarray:
+            return np.asarray(100.0 * gleu_score(GleuStats.from_array(table)), dtype=np.float64)
+
+        return gleu, gleu
+
+    def bleu(table: np.ndarray) -> np.ndarray:
+        return sacrebleu_bleu_scores(table)
+
+    def resampled_bleu(table: np.ndarray) -> np.ndarray:
+        return sacrebleu_bleu_scores(table, float32=True)
+
+    return bleu, resampled_bleu
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """One system's row of a paired test (sacrebleu's ``significance.Result``).
+
+    Attributes:
+        score: the system's corpus score.
+        p_value: the p-value of its difference to the baseline (None for the baseline).
+        mean: the bootstrap estimate of the true mean (paired bootstrap only).
+        ci: half the width of the 95% bootstrap interval around ``mean``.
+    """
+
+    score: float
+    p_value: float | None = None
+    mean: float | None = None
+    ci: float | None = None
+
+    def as_dict(self) -> dict[str, float | None]:
+        """sacrebleu's ``Result.__dict__`` (what its JSON output prints)."""
+        return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
+
+
+def _prepare(
+    baseline: Statistics, systems: Sequence[Statistics], score: ScoreFunction | None,
+    resampled_score: ScoreFunction | None,
+) -> tuple[list[np.ndarray], ScoreFunction, ScoreFunction]:
+    if isinstance(systems, BleuStats | GleuStats | np.ndarray):
+        raise TypeError("systems must be a sequence of statistics (one per system); got a "
+                        "single " + type(systems).__name__)
+    if len(systems) == 0:
+        raise ValueError("systems: a paired test needs at least one system besides the baseline")
+    tables = [_numpy_table(baseline, "baseline")]
+    tables += [_numpy_table(s, f"systems[{i}]") for i, s in enumerate(systems)]
+    for i, table in enumerate(tables[1:]):
+        if table.shape != tables[0].shape:
+            raise ValueError(f"systems[{i}]: statistics of shape {table.shape} do not match the "
+                             f"baseline's {tables[0].shape} (same sentences, same metric)")
+    default, default_resampled = _default_scores(baseline)
+    if score is None:
+        return tables, default, resampled_score or default_resampled
+    return tables, score, resampled_score or score
+
+
+def paired_bootstrap(
+    baseline: Statistics,
+    systems: Sequence[Statistics],
+    n_resamples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    *,
+    score: ScoreFunction | None = None,
+    resampled_score: ScoreFunction | None = None,
+    bar: Progress | None = None,
+) -> list[PairedResult]:
+    """Paired bootstrap resampling (Koehn 2004), as sacrebleu's ``--paired-bs``.
+
+    Every system is resampled with the same sentence indices as the baseline (sacrebleu's
+    draw for ``seed``). For each system: the score, the bootstrap mean and 95% half-width
+    (:func:`estimate_ci`), and the p-value of the observed difference to the baseline: the
+    share of resamples whose centred absolute difference exceeds it, ``(c + 1) / (R + 1)``.
+
+    Args:
+        baseline: per-sentence statistics of the baseline system.
+        systems: per-sentence statistics of the other systems, on the same sentences.
+        n_resamples: bootstrap resamples (sacrebleu's default 1000).
+        seed: the generator's seed (None: fresh entropy, as ``SACREBLEU_SEED=none``).
+        score: ``(R, F)`` summed statistics -> ``(R,)`` scores. Default: sacrebleu's BLEU
+            (``exp`` smoothing) for :class:`~bleusuite.BleuStats`, 100 x GLEU for
+            :class:`~bleusuite.GleuStats`.
+        resampled_score: the score of the resamples (default: ``score``; with the default
+            BLEU, sacrebleu's float32 arithmetic on resamples, so the numbers are its own).
+        bar: a progress bar (``update(n)`` per chunk of resamples).
+
+    Returns:
+        One :class:`PairedResult` per system, the baseline first (its ``p_value`` None).
+
+    >>> import numpy as np
+    >>> from bleusuite import bleu_statistics
+    >>> refs = np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [1, 3, 5, 7, 9]])
+    >>> base = bleu_statistics(np.array([[1, 2, 3, 4, 9], [6, 7, 8, 1, 10], [1, 3, 5, 2, 9]]),
+    ...                        refs)
+    >>> [r.p_value for r in paired_bootstrap(base, [base], n_resamples=9)]  # 1 / (9 + 1)
+    [None, 0.1]
+    """
+    n_resamples = _check_count(n_resamples, "n_resamples")
+    tables, score, resampled_score = _prepare(baseline, systems, score, resampled_score)
+    bar = bar or _NoProgress()
+    fields_ = tables[0].shape[1]
+    real = [float(score(t.sum(axis=0, keepdims=True))[0]) for t in tables]
+    stacked = np.concatenate(tables, axis=1).astype(np.float64)  # (B, S x F)
+    chunks: list[np.ndarray] = []
+    for indices in resample_indices(tables[0].shape[0], n_resamples, seed):
+        counts = multiplicities(indices, tables[0].shape[0]).astype(np.float64)
+        summed = np.rint(counts @ stacked).astype(np.int64)  # (R, S x F)
+        rows = summed.reshape(len(summed) * len(tables), fields_)  # system-major within a row
+        chunks.append(resampled_score(rows).reshape(len(summed), len(tables)))
+        bar.update(len(summed))
+    resampled = np.concatenate(chunks).T  # (S, R)
+    results = []
+    for k, scores in enumerate(resampled):
+        mean, ci = estimate_ci(scores)
+        if k == 0:
+            results.append(PairedResult(real[0], None, mean, ci))
+            continue
+        difference = abs(real[0] - real[k])
+        sample_differences = np.abs(scores - resampled[0])
+        centred = sample_differences - sample_differences.mean()
+        results.append(PairedResult(real[k], _p_value(centred, difference), mean, ci))
+    return results
+
+
+def paired_approximate_randomization(
+    baseline: Statistics,
+    systems: Sequence[Statistics],
+    n_trials: int = 10000,
+    seed: int | None = DEFAULT_SEED,
+    *,
+    score: ScoreFunction | None = None,
+    bar: Progress | None = None,
+) -> list[PairedResult]:
+    """Paired approximate randomization (Riezler and Maxwell 2005), as sacrebleu's
+    ``--paired-ar``.
+
+    Each trial swaps a random half of the sentences between a system and the baseline
+    (sacrebleu's masks for ``seed``, the same for every system); the p-value is the share of
+    trials whose absolute score difference exceeds the observed one, ``(c + 1) / (R + 1)``.
+    The pseudo-systems' statistics are ``system + mask @ (baseline - system)`` and
+    ``baseline + system - that``: one matrix product for all systems.
+
+    Args:
+        baseline, systems, seed, score, bar: as in :func:`paired_bootstrap`.
+        n_trials: randomization trials (sacrebleu's default 10000).
+
+    Returns:
+        One :class:`PairedResult` per system, the baseline first; ``mean`` and ``ci`` are
+        None (sacrebleu's command does not bootstrap here).
+
+    >>> import numpy as np
+    >>> from bleusuite import bleu_statistics
+    >>> refs = np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [1, 3, 5, 7, 9]])
+    >>> base = bleu_statistics(np.array([[1, 2, 3, 4, 9], [6, 7, 8, 1, 10], [1, 3, 5, 2, 9]]),
+    ...                        refs)
+    >>> best = bleu_statistics(refs, refs)
+    >>> [round(r.score, 1) for r in paired_approximate_randomization(base, [best], 50)]
+    [43.1, 100.0]
+    """
+    n_trials = _check_count(n_trials, "n_trials")
+    tables, score, _ = _prepare(baseline, systems, score, None)
+    bar = bar or _NoProgress()
+    fields_ = tables[0].shape[1]
+    totals = [t.sum(axis=0) for t in tables]
+    real = [float(score(total[None])[0]) for total in totals]
+    # (B, (S-1) x F): what swapping a sentence adds to each system's pseudo-system A
+    deltas = np.concatenate([tables[0] - t for t in tables[1:]], axis=1).astype(np.float64)
+    system_totals = np.concatenate(totals[1:])
+    pair_totals = np.concatenate([totals[0] + t for t in totals[1:]])
+    differences: list[np.ndarray] = []
+    for masks in swap_masks(tables[0].shape[0], n_trials, seed):
+        shuffled_a = np.rint(masks.astype(np.float64) @ deltas).astype(np.int64) + system_totals
+        shuffled_b = pair_totals - shuffled_a
+        a = score(shuffled_a.reshape(-1, fields_)).reshape(len(masks), -1)
+        b = score(shuffled_b.reshape(-1, fields_)).reshape(len(masks), -1)
+        differences.append(np.abs(a - b))
+        bar.update(len(masks))
+    trial_differences = np.concatenate(differences).T  # (S - 1, R)
+    results = [PairedResult(real[0])]
+    for k, trials in enumerate(trial_differences, start=1):
+        results.append(PairedResult(real[k], _p_value(trials, abs(real[0] - real[k]))))
+    return results

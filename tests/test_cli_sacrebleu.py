@@ -1,0 +1,360 @@
+"""``bleusuite score`` against the real ``sacrebleu`` command, output for output.
+
+Both commands run in subprocesses on the same files: the WMT sample shipped in
+``bleusuite/data`` and systems made from it by seeded edits. Every printed line must be the
+same, the version in the signatures aside (``version:2.6.0`` against
+``version:bleusuite-X``): tables of several systems (text, LaTeX, JSON), paired bootstrap
+and approximate randomization with sacrebleu's default seed and another (``SACREBLEU_SEED``),
+``-nr``, ``-e``, ``-f latex``, ``SACREBLEU_FORMAT``, tab-separated systems on standard
+input, and the exit status of errors.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import random
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sacrebleu")
+pytest.importorskip("tabulate")
+
+DATA = resources.files("bleusuite") / "data"
+VERSION = re.compile(r'(version|v)(:|": ")(2\.6\.0|bleusuite-[0-9.]+)')
+
+
+def _edited(lines: list[str], seed: int) -> list[str]:
+    """A system made from the sample by seeded edits: words dropped, swapped, replaced."""
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        words = [w for w in line.split() if rng.random() > 0.12]
+        words = [rng.choice(words) if rng.random() < 0.08 else w for w in words]
+        if words and rng.random() < 0.1:
+            words[0] = words[0].upper()
+        out.append(" ".join(words))
+    return out
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("sacre")
+    hyp = (DATA / "sample-hyp.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    ref = (DATA / "sample-ref.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    texts = {"base": hyp, "ref": ref, "ref2": _edited(ref, 99), "same": list(hyp),
+             "empty-lines": ["" if i % 3 else line for i, line in enumerate(hyp)]}
+    texts.update({f"sys{k}": _edited(hyp, k) for k in range(3)})
+    paths = {}
+    for name, lines in texts.items():
+        paths[name] = str(folder / f"{name}.txt")
+        Path(paths[name]).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    paths["tabbed"] = str(folder / "tabbed.txt")  # both references in one file
+    Path(paths["tabbed"]).write_text(
+        "".join(f"{a}\t{b}\n" for a, b in zip(ref, texts["ref2"], strict=True)), encoding="utf-8")
+    paths["columns"] = str(folder / "columns.txt")  # three systems on standard input
+    Path(paths["columns"]).write_text("".join(
+        f"{a}\t{b}\t{c}\n" for a, b, c in zip(hyp, texts["sys0"], texts["sys1"], strict=True)),
+        encoding="utf-8")
+    for name in ("base", "ref", "sys0"):  # another encoding
+        paths[f"{name}-cp1251"] = str(folder / f"{name}-cp1251.txt")
+        Path(paths[f"{name}-cp1251"]).write_bytes(Path(paths[name]).read_bytes().decode(
+            "utf-8").encode("cp1251", errors="replace"))
+    return paths
+
+
+def _run(module: list[str], args: list[str], env: dict[str, str] | None = None,
+         stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("SACREBLEU_SEED", "SACREBLEU_FORMAT")}
+    environ.update(env or {})
+    return subprocess.run([sys.executable, "-m", *module, *args], capture_output=True,
+                          input=stdin, timeout=300, env=environ)
+
+
+def both(args: list[str], env: dict[str, str] | None = None, stdin: bytes = b"",
+         ) -> tuple[subprocess.CompletedProcess[bytes], subprocess.CompletedProcess[bytes]]:
+    """(sacrebleu, bleusuite score) on the same arguments."""
+    return _run(["sacrebleu"], args, env, stdin), _run(["bleusuite", "score"], args, env, stdin)
+
+
+def assert_same_output(args: list[str], env: dict[str, str] | None = None,
+                       stdin: bytes = b"") -> str:
+    theirs, ours = both(args, env, stdin)
+    assert theirs.returncode == 0, theirs.stderr
+    assert ours.returncode == 0, ours.stderr
+    expected = VERSION.sub(r"\1\2X", theirs.stdout.decode())
+    got = VERSION.sub(r"\1\2X", ours.stdout.decode())
+    assert got == expected
+    return got
+
+
+def _systems(files: dict[str, str]) -> list[str]:
+    return [files["base"], files["sys0"], files["sys1"], files["sys2"]]
+
+
+@pytest.mark.parametrize("output", ["text", "json", "latex"])
+def test_several_systems(files, output):
+    out = assert_same_output([files["ref"], "-i", *_systems(files), "-f", output])
+    assert "sys2.txt" in out
+
+
+def test_several_systems_and_metrics_width_short(files):
+    assert_same_output([files["ref"], files["ref2"], "-i", *_systems(files)[:3], "-f", "text",
+                        "-w", "3", "--short", "-lc"])
+
+
+@pytest.mark.parametrize("output", ["text", "json", "latex"])
+@pytest.mark.parametrize("seed", [None, "7"])
+def test_paired_bootstrap(files, output, seed):
+    env = None if seed is None else {"SACREBLEU_SEED": seed}
+    out = assert_same_output([files["ref"], "-i", *_systems(files), "-f", output,
+                              "--paired-bs", "--paired-bs-n", "60"], env)
+    assert f"seed:{seed or 12345}" in out or output == "json"
+
+
+@pytest.mark.parametrize("output", ["text", "json", "latex"])
+@pytest.mark.parametrize("seed", [None, "3"])
+def test_paired_approximate_randomization(files, output, seed):
+    env = None if seed is None else {"SACREBLEU_SEED": seed}
+    assert_same_output([files["ref"], "-i", *_systems(files), "-f", output, "--paired-ar",
+                        "--paired-ar-n", "80", "--paired-jobs", "2"], env)
+
+
+def test_paired_with_two_references_smoothing_and_repeated_baseline(files):
+    assert_same_output([files["ref"], files["ref2"], "-i", files["base"], files["sys1"],
+                        files["base"], "-pbs", "-pbsn", "50", "-s", "floor", "-sv", "0.3",
+                        "-w", "4", "-f", "json"])
+
+
+@pytest.mark.parametrize("test", [["-pbs", "-pbsn", "45"], ["-par", "-parn", "45"]])
+def test_paired_edge_cases(files, test):
+    """A system identical to the baseline (every difference 0), one with two lines in three
+    empty, and a reference used as a system (BLEU 100)."""
+    assert_same_output([files["ref"], "-i", files["base"], files["same"], files["empty-lines"],
+                        files["ref"], *test, "-f", "json"])
+    assert_same_output([files["ref"], "-i", files["base"], files["same"], files["empty-lines"],
+                        *test, "-f", "text", "-w", "4"])
+
+
+def test_num_refs_reads_tab_separated_references(files):
+    single = assert_same_output([files["tabbed"], "-nr", "2", "-i", files["base"], "-w", "4"])
+    assert '"nrefs": "2"' in single
+    separate = _run(["bleusuite", "score"], [files["ref"], files["ref2"], "-i", files["base"],
+                                             "-w", "4"])
+    assert VERSION.sub(r"\1\2X", separate.stdout.decode()) == single
+    assert_same_output([files["tabbed"], "-nr", "2", "-i", *_systems(files), "-pbs", "-pbsn",
+                        "40", "-f", "text"])
+
+
+def test_encoding(files):
+    out = assert_same_output([files["ref-cp1251"], "-i", files["base-cp1251"], "-e", "cp1251"])
+    assert '"score": 23.2' in out
+    assert_same_output([files["ref-cp1251"], "-i", files["base-cp1251"], files["sys0-cp1251"],
+                        "-e", "cp1251", "-f", "text"])
+
+
+def test_latex_and_text_for_one_system(files):
+    assert_same_output([files["ref"], "-i", files["base"], "-f", "latex"])
+    assert_same_output([files["ref"], "-i", files["base"], "-f", "text", "-m", "bleu"])
+
+
+@pytest.mark.parametrize("shown", ["text", "latex", "json", "TEXT", "yaml"])
+def test_sacrebleu_format_environment_variable(files, shown):
+    env = {"SACREBLEU_FORMAT": shown}
+    assert_same_output([files["ref"], "-i", files["base"]], env)
+    assert_same_output([files["ref"], "-i", *_systems(files)[:2], "-f", "json"], env)
+
+
+def test_systems_on_standard_input(files):
+    data = Path(files["columns"]).read_bytes()
+    assert_same_output([files["ref"], "-f", "text"], stdin=data)
+    assert_same_output([files["ref"], "-f", "json", "-pbs", "-pbsn", "30"], stdin=data)
+
+
+def test_ignored_smooth_value_and_version(files):
+    assert_same_output([files["ref"], "-i", files["base"], "-s", "exp", "-sv", "0.2"])
+    assert_same_output([files["ref"], "-i", files["base"], "-s", "none", "-sv", "0.2", "-w",
+                        "5"])
+    ours = _run(["bleusuite", "score"], ["-V"])
+    assert ours.returncode == 0 and ours.stdout.startswith(b"bleusuite ")
+
+
+def test_tokenised_input_warning(files, tmp_path):
+    tokenised = tmp_path / "tokenised.txt"
+    lines = Path(files["base"]).read_text(encoding="utf-8").split("\n")[:-1]
+    tokenised.write_text("".join(f"{line.rstrip(' .')} .\n" for line in lines), encoding="utf-8")
+    theirs, ours = both([files["ref"], "-i", str(tokenised), "-q"])
+    assert theirs.returncode == ours.returncode == 0
+    assert b"That's 100 lines that end in a tokenized period" in theirs.stderr
+    assert b"That's 100 lines that end in a tokenized period" in ours.stderr
+    forced = _run(["bleusuite", "score"], [files["ref"], "-i", str(tokenised), "--force"])
+    assert forced.stderr == b""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["{ref}", "-i", "{base}", "-pbs"],                       # paired test, one system
+        ["{ref}", "-i", "{base}", "{sys0}", "-ci"],              # -ci with several systems
+        ["{ref}", "-i", "{base}", "{sys0}", "{base}"],           # a name used twice
+        ["{ref}", "{ref2}", "-nr", "2", "-i", "{base}"],         # -nr with several files
+        ["{ref}", "-nr", "2", "-i", "{base}"],                   # -nr: one field only
+        ["{ref}", "-i", "{base}", "{sys0}", "-sl"],              # sentence level, 2 systems
+        ["{ref}", "-i", "{base}", "-pbs", "-par"],               # exclusive options
+        ["{ref}", "-i", "{base}", "-f", "xml"],                  # usage error
+        ["-i", "{base}"],                                        # no reference
+    ],
+    ids=["paired-one-system", "ci-several", "same-name", "nr-files", "nr-fields",
+         "sentence-several", "exclusive", "format", "no-reference"],
+)
+def test_exit_status_is_sacrebleus(files, args):
+    argv = [arg.format(**files) for arg in args]
+    theirs, ours = both(argv)
+    assert ours.returncode == theirs.returncode != 0, (theirs.stderr, ours.stderr)
+    message = ours.stderr.decode()
+    assert "Traceback" not in message and message.count("\n") == 1, message
+
+
+def test_tab_count_mismatch_on_standard_input(files):
+    stdin = b"a b\tc d\n" + b"e f\n" * 99
+    theirs, ours = both([files["ref"]], stdin=stdin)
+    assert ours.returncode == theirs.returncode == 17
+
+
+# ------------------------------------------------------------------------------ start-up
+
+
+def test_a_plain_score_imports_only_what_it_needs(files):
+    """No torch, no bench module, no sacrebleu package (metrics, test sets, portalocker,
+    tabulate): only sacrebleu's tokenizer module."""
+    result = _run(["bleusuite", "score"], [files["ref"], "-i", files["base"]])
+    assert result.returncode == 0
+    traced = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bleusuite", "score", files["ref"], "-i",
+         files["base"]], capture_output=True, timeout=120, check=True)
+    imported = {line.split("|")[-1].strip() for line in traced.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert "sacrebleu.tokenizers.tokenizer_base" in imported
+    for heavy in ("torch", "bleusuite.bench", "sacrebleu.metrics", "sacrebleu.dataset",
+                  "portalocker", "tabulate", "importlib.metadata", "bleusuite.metrics"):
+        assert heavy not in imported, heavy
+
+
+def test_tokenizer_import_leaves_sacrebleu_importable():
+    code = (
+        "import sys\n"
+        "from bleusuite import cli\n"
+        "tokenize = cli.load_tokenizer('intl').tokenize\n"
+        "assert not any(m.split('.')[0] == 'sacrebleu' for m in sys.modules), sys.modules\n"
+        "import sacrebleu\n"
+        "bleu = sacrebleu.corpus_bleu(['a b c d'], [['a b c d']]).score\n"
+        "print(tokenize('a,b'), round(bleu, 6))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().split() == ["a", ",", "b", "100.0"]
+
+
+# ------------------------------------------------------------------- bleusuite's extras
+
+
+def _json(result: subprocess.CompletedProcess[bytes]) -> object:
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_paired_gleu_column_and_bleu_as_sacrebleu(files):
+    args = [files["ref"], "-i", *_systems(files)[:3], "-pbs", "-pbsn", "40", "-f", "json"]
+    theirs = _json(_run(["sacrebleu"], args))
+    ours = _json(_run(["bleusuite", "score"], [*args, "-m", "bleu", "gleu"]))
+    assert [row["BLEU"] for row in ours] == [row["BLEU"] for row in theirs]
+    assert ours[0]["GLEU"]["p_value"] is None
+    for row in ours[1:]:
+        assert 0 < row["GLEU"]["p_value"] <= 1 and row["GLEU"]["mean"] > 0
+
+
+def test_seed_flag_overrides_the_environment(files):
+    args = [files["ref"], "-i", *_systems(files)[:2], "-pbs", "-pbsn", "40", "-f", "json"]
+    default = _run(["bleusuite", "score"], args)
+    overridden = _run(["bleusuite", "score"], [*args, "--seed", "12345"],
+                      {"SACREBLEU_SEED": "99"})
+    other = _run(["sacrebleu"], args, {"SACREBLEU_SEED": "99"})
+    ours_other = _run(["bleusuite", "score"], args, {"SACREBLEU_SEED": "99"})
+    assert overridden.stdout == default.stdout
+    assert ours_other.stdout == other.stdout != default.stdout
+
+
+def test_torch_backend_gives_the_same_paired_output(files):
+    pytest.importorskip("torch")
+    args = [files["ref"], "-i", *_systems(files)[:3], "-pbs", "-pbsn", "30", "-f", "json"]
+    assert _run(["bleusuite", "score"], [*args, "--backend", "torch"]).stdout == \
+        _run(["bleusuite", "score"], args).stdout
+
+
+def test_progress_bar_of_a_long_paired_test(tmp_path):
+    """On a terminal, a paired test of 1,000 resamples x 1,100 lines shows its bar."""
+    lines = [f"w{i % 97} w{i % 89} w{i % 83} w{i % 79}" for i in range(2600)]
+    paths = []
+    for name, text in (("ref", lines), ("a", lines[::-1]), ("b", lines)):
+        paths.append(tmp_path / f"{name}.txt")
+        paths[-1].write_text("".join(f"{line}\n" for line in text), encoding="utf-8")
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bleusuite", "score", str(paths[0]), "-i", str(paths[1]),
+         str(paths[2]), "-pbs"], stdout=subprocess.PIPE, stderr=follower,
+        stdin=subprocess.DEVNULL)
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        seen += data
+    os.close(leader)
+    stdout, _ = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert json.loads(stdout)[1]["BLEU"]["p_value"] > 0
+    assert b"paired bs (BLEU)" in seen
+
+
+def test_sentence_level_ignores_sacrebleu_format(files):
+    assert_same_output([files["ref"], "-i", files["base"], "-sl", "-w", "3"],
+                       {"SACREBLEU_FORMAT": "json"})
+
+
+@pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
+def test_several_systems_all_digits(files, smooth):
+    """15 decimals: the corpus scores of several systems are sacrebleu's floats."""
+    assert_same_output([files["ref"], files["ref2"], "-i", *_systems(files), "-w", "15", "-f",
+                        "json", "-s", smooth])
+
+
+@pytest.mark.parametrize("seed", [None, "7"])
+def test_confidence_interval_numbers_are_sacrebleus(files, seed):
+    """``-ci``: sacrebleu's keys have sacrebleu's values (bleusuite adds the interval)."""
+    env = None if seed is None else {"SACREBLEU_SEED": seed}
+    args = [files["ref"], "-i", files["sys1"], "-ci", "-cin", "70", "-w", "12"]
+    theirs, ours = both(args, env)
+    theirs_json, ours_json = _json(theirs), _json(ours)
+    assert isinstance(theirs_json, dict) and isinstance(ours_json, dict)
+    for key, value in theirs_json.items():
+        if key not in ("signature", "version"):
+            assert ours_json[key] == value, key

@@ -1,0 +1,251 @@
+"""Tests of bleusuite/significance.py against sacrebleu's own significance code.
+
+sacrebleu's ``PairedTest`` (paired bootstrap and approximate randomization) and its
+``_bootstrap_resample`` run on the same generated systems; the results must be equal to the
+last bit (scores, means, half-widths, p-values), for several seeds, smoothing methods and
+edge cases (empty lines, a system with no match, a system equal to the baseline).
+``sacrebleu_bleu_scores`` is checked against ``BLEU.compute_bleu`` on random statistics,
+in float64 (Python ints) and in float32 (sacrebleu's resamples).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleusuite import bleu_statistics, gleu_statistics
+from bleusuite import significance as sig
+from bleusuite.cli import encode_texts, load_tokenizer, sentence_statistics
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from sacrebleu.metrics import BLEU  # noqa: E402
+from sacrebleu.significance import PairedTest, _bootstrap_resample  # noqa: E402
+
+SACREBLEU_SMOOTHING = ["exp", "floor", "add-k", "none"]
+
+
+def _systems(seed: int, n_lines: int = 120, n_systems: int = 4) -> tuple[list[list[str]],
+                                                                         list[str]]:
+    """A reference and systems made from it by seeded edits: words dropped, replaced,
+    duplicated; some empty lines; the last system shares no word with the reference."""
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(300)] + [",", ".", "'s", "(", ")"]
+    lengths = rng.integers(0, 30, size=n_lines)
+    reference = [" ".join(rng.choice(words, size=n)) for n in lengths]
+    systems = []
+    for k in range(n_systems - 1):
+        edited = []
+        for line in reference:
+            tokens = [t for t in line.split() if rng.random() > 0.1 + 0.05 * k]
+            tokens = [str(rng.choice(words)) if rng.random() < 0.1 else t for t in tokens]
+            edited.append(" ".join(tokens))
+        systems.append(edited)
+    systems.append(["zzz " * int(n % 5) for n in lengths])  # no match at all
+    return systems, reference
+
+
+def _stats(systems: list[list[str]], references: list[list[str]]) -> list[np.ndarray]:
+    token_ids = encode_texts([*systems, *references], load_tokenizer("13a"), False)
+    out = []
+    for k in range(len(systems)):
+        streams = [k, *range(len(systems), token_ids.lengths.shape[0])]
+        view = type(token_ids)(token_ids.ids, token_ids.starts[streams],
+                               token_ids.lengths[streams], token_ids.vocabulary)
+        out.append(sentence_statistics(view, ["bleu"], 4)["bleu"])
+    return out
+
+
+def _theirs(systems: list[list[str]], references: list[list[str]], test: str, n: int,
+            smooth: str = "exp", smooth_value: float | None = None) -> list[dict[str, object]]:
+    metric = BLEU(smooth_method=smooth, smooth_value=smooth_value, references=references)
+    named = [(f"s{k}", lines) for k, lines in enumerate(systems)]
+    _, scores = PairedTest(named, {"BLEU": metric}, None, test_type=test, n_samples=n)()
+    return [dict(result.__dict__) for result in scores["BLEU"]]
+
+
+def _score_functions(smooth: str, value: float | None) -> dict[str, sig.ScoreFunction]:
+    return {
+        "score": lambda t: sig.sacrebleu_bleu_scores(t, smooth, value),
+        "resampled_score": lambda t: sig.sacrebleu_bleu_scores(t, smooth, value, float32=True),
+    }
+
+
+@pytest.mark.parametrize("seed", [12345, 7])
+@pytest.mark.parametrize("data_seed", [0, 1])
+def test_paired_bootstrap_equals_sacrebleu_bit_for_bit(monkeypatch, seed, data_seed):
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    systems, reference = _systems(data_seed)
+    stats = _stats(systems, [reference])
+    theirs = _theirs(systems, [reference], "bs", 80)
+    ours = sig.paired_bootstrap(stats[0], stats[1:], 80, seed)
+    assert [r.as_dict() for r in ours] == theirs
+    assert ours[-1].score == 0.0  # the system without a match
+
+
+@pytest.mark.parametrize("seed", [12345, 3])
+@pytest.mark.parametrize("data_seed", [0, 2])
+def test_paired_ar_equals_sacrebleu_bit_for_bit(monkeypatch, seed, data_seed):
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    systems, reference = _systems(data_seed)
+    stats = _stats(systems, [reference])
+    theirs = _theirs(systems, [reference], "ar", 90)
+    ours = sig.paired_approximate_randomization(stats[0], stats[1:], 90, seed)
+    assert [r.as_dict() for r in ours] == theirs
+
+
+@pytest.mark.parametrize(("smooth", "value"), [("floor", None), ("floor", 0.3), ("add-k", None),
+                                               ("add-k", 2), ("none", None)])
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_paired_tests_equal_sacrebleu_for_every_smoothing(smooth, value, test):
+    systems, reference = _systems(4, n_lines=60, n_systems=3)
+    # a second reference stream, shorter lines: more zero precisions
+    second = [" ".join(line.split()[:3]) for line in reference]
+    stats = _stats(systems, [reference, second])
+    theirs = _theirs(systems, [reference, second], test, 50, smooth, value)
+    functions = _score_functions(smooth, value)
+    if test == "bs":
+        ours = sig.paired_bootstrap(stats[0], stats[1:], 50, **functions)
+    else:
+        ours = sig.paired_approximate_randomization(stats[0], stats[1:], 50,
+                                                    score=functions["score"])
+    assert [r.as_dict() for r in ours] == theirs
+
+
+def test_single_system_bootstrap_equals_sacrebleu_resamples():
+    """The float32 scorer on the resample sums is sacrebleu's ``_bootstrap_resample``."""
+    systems, reference = _systems(5, n_lines=70, n_systems=2)
+    metric = BLEU(references=[reference])
+    their_stats = metric._extract_corpus_statistics(systems[0], None)
+    _, their_scores = _bootstrap_resample(their_stats, metric, 64)
+    stats = _stats(systems, [reference])[0]
+    ours = sig.bootstrap_scores(stats, lambda t: sig.sacrebleu_bleu_scores(t, float32=True), 64,
+                                sig.DEFAULT_SEED)
+    assert ours.tolist() == [s.score for s in their_scores]
+    assert sig.estimate_ci(ours) == tuple(float(x) for x in
+                                          sacrebleu.significance.estimate_ci(np.array(ours)))
+
+
+def test_chunked_draws_change_nothing(monkeypatch):
+    systems, reference = _systems(6, n_lines=50, n_systems=3)
+    stats = _stats(systems, [reference])
+    whole_bs = sig.paired_bootstrap(stats[0], stats[1:], 70)
+    whole_ar = sig.paired_approximate_randomization(stats[0], stats[1:], 70)
+    monkeypatch.setattr(sig, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
+    seen = []
+    assert sig.paired_bootstrap(stats[0], stats[1:], 70, bar=_Bar(seen)) == whole_bs
+    assert sum(seen) == 70 and len(seen) == 24
+    assert sig.paired_approximate_randomization(stats[0], stats[1:], 70) == whole_ar
+
+
+class _Bar:
+    def __init__(self, seen: list[int]) -> None:
+        self.seen = seen
+
+    def update(self, n: int = 1) -> None:
+        self.seen.append(n)
+
+
+def test_unseeded_runs_differ_and_seeded_runs_repeat():
+    systems, reference = _systems(7, n_lines=80, n_systems=2)
+    stats = _stats(systems, [reference])
+    runs = [sig.paired_bootstrap(stats[0], stats[1:], 40, seed=None)[0].mean for _ in range(3)]
+    assert len(set(runs)) > 1
+    assert sig.paired_bootstrap(stats[0], stats[1:], 40, 9) == \
+        sig.paired_bootstrap(stats[0], stats[1:], 40, 9)
+
+
+def test_gleu_statistics_get_gleu_scores():
+    hyp = np.array([[1, 2, 3, 4], [5, 6, 7, 8], [1, 1, 2, 2]])
+    ref = np.array([[1, 2, 3, 5], [5, 6, 9, 8], [1, 2, 1, 2]])
+    base = gleu_statistics(hyp, ref)
+    same = gleu_statistics(ref, ref)
+    results = sig.paired_approximate_randomization(base, [same], 30)
+    assert results[1].score == 100.0
+    totals = base.sum()
+    assert results[0].score == pytest.approx(100 * float(totals.matches) / float(totals.totals))
+
+
+# ---------------------------------------------------------------- sacrebleu_bleu_scores
+
+
+def _random_stats(rng: np.random.Generator, rows: int) -> np.ndarray:
+    """``to_array`` rows with ``matches <= totals``, totals non-increasing with the order,
+    some zero matches and zero totals; layout [hyp_len, ref_len, matches, totals, clamped]."""
+    hyp_len = rng.integers(0, 60, size=rows)
+    hyp_len = np.where(rng.random(rows) < 0.15, rng.integers(0, 4, size=rows), hyp_len)
+    ref_len = np.maximum(hyp_len + rng.integers(-10, 10, size=rows), 0)
+    totals = np.maximum(hyp_len[:, None] - np.arange(4), 0)
+    matches = (totals * rng.random((rows, 4)) ** 2).astype(np.int64)
+    matches[rng.random((rows, 4)) < 0.2] = 0
+    return np.concatenate([hyp_len[:, None], ref_len[:, None], matches, totals, totals], axis=1)
+
+
+def _compute_bleu(row: np.ndarray, smooth: str, value: float | None, effective: bool,
+                  float32: bool) -> float:
+    if float32:
+        stats = row.astype(np.float32)
+        correct, total = stats[2:6], stats[6:10]
+    else:
+        stats = [int(x) for x in row]
+        correct, total = stats[2:6], stats[6:10]
+    return float(BLEU.compute_bleu(correct, total, int(row[0]), int(row[1]), smooth, value,
+                                   effective).score)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), smooth=st.sampled_from(SACREBLEU_SMOOTHING),
+       value=st.sampled_from([None, 0.05, 0.5, 1, 3]), effective=st.booleans(),
+       float32=st.booleans())
+def test_sacrebleu_bleu_scores_equal_compute_bleu(seed, smooth, value, effective, float32):
+    if smooth in ("exp", "none"):
+        value = None
+    rows = _random_stats(np.random.default_rng(seed), 40)
+    ours = sig.sacrebleu_bleu_scores(rows, smooth, value, effective, float32=float32)
+    theirs = [_compute_bleu(row, smooth, value, effective, float32) for row in rows]
+    assert ours.tolist() == theirs
+
+
+def test_sacrebleu_bleu_scores_of_bleu_stats_and_errors():
+    stats = bleu_statistics(np.array([[1, 2, 3, 4, 5]]), np.array([[1, 2, 3, 4, 6]]))
+    assert sig.sacrebleu_bleu_scores(stats).tolist() == \
+        sig.sacrebleu_bleu_scores(stats.to_array()).tolist()
+    with pytest.raises(ValueError, match="smooth must be one of sacrebleu's"):
+        sig.sacrebleu_bleu_scores(stats, "method1")
+    with pytest.raises(TypeError, match="stats must be a BleuStats"):
+        sig.sacrebleu_bleu_scores([[1, 2]])  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------- argument checks
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda b, s: sig.paired_bootstrap(b, s, 0), ValueError, "n_resamples must be"),
+        (lambda b, s: sig.paired_approximate_randomization(b, s, -3), ValueError,
+         "n_trials must be"),
+        (lambda b, s: sig.paired_bootstrap(b, [], 10), ValueError, "at least one system"),
+        (lambda b, s: sig.paired_bootstrap(b, s[0], 10), TypeError, "sequence of statistics"),
+        (lambda b, s: sig.paired_bootstrap(b, [s[0][:2]], 10), ValueError,
+         r"systems\[0\]: statistics of shape"),
+        (lambda b, s: sig.paired_bootstrap("x", s, 10), TypeError, "baseline must be"),
+        (lambda b, s: sig.paired_bootstrap(b.to_array()[0], s, 10), ValueError,
+         "baseline: expected one row"),
+    ],
+    ids=["n-resamples", "n-trials", "no-system", "not-a-sequence", "other-sentences",
+         "baseline-type", "baseline-shape"],
+)
+def test_bad_arguments_are_clear_errors(call, error, match):
+    refs = np.array([[1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 5, 6]])
+    base = bleu_statistics(np.array([[1, 2, 3, 9], [5, 6, 7, 8], [1, 2, 5, 9]]), refs)
+    with pytest.raises(error, match=match):
+        call(base, [bleu_statistics(refs, refs)])
+
+
+def test_seed_from_environment():
+    assert sig.seed_from_environment({"SACREBLEU_SEED": "42"}) == 42
+    assert sig.seed_from_environment({"SACREBLEU_SEED": "NONE"}) is None
+    with pytest.raises(ValueError, match="SACREBLEU_SEED must be an integer"):
+        sig.seed_from_environment({"SACREBLEU_SEED": "x"})

@@ -94,7 +94,8 @@ def _as_input(value: Any, argname: str) -> Any:
 
     CPU tensors become NumPy views (zero-copy: the NumPy backend is the faster one on CPU);
     tensors on an accelerator stay there (torch backend). Tensors inside Python lists (one
-    per sentence, or one per reference list) become lists of ids.
+    per sentence, or one per reference) are treated the same way, and the core packs them
+    (with any token lists on the other side) into padded arrays on their device.
     """
     if isinstance(value, torch.Tensor):
         if value.dtype == torch.bool or value.is_floating_point() or value.is_complex():
@@ -114,23 +115,6 @@ def _as_input(value: Any, argname: str) -> Any:
     return [_untensor(item) for item in value] if _holds_tensors(value) else value
 
 
-def _is_array(value: Any) -> bool:
-    return isinstance(value, np.ndarray | torch.Tensor)
-
-
-def _array_to_lists(value: Any, argname: str, ndims: tuple[int, ...]) -> Any:
-    """Token ids (B, L) -> a list of token lists; (B, R, L) -> lists of reference lists."""
-    if not _is_array(value):
-        return value
-    if value.ndim not in ndims:
-        shapes = " or ".join({2: "(B, L)", 3: "(B, R, L)"}[n] for n in ndims)
-        raise ValueError(f"{argname} must have shape {shapes}; got {tuple(value.shape)}")
-    rows = value.tolist()
-    if argname == "y" and value.ndim == 2:
-        return [[row] for row in rows]
-    return rows
-
-
 def _holds_tensors(items: Sequence[Any]) -> bool:
     for item in items:
         if isinstance(item, torch.Tensor):
@@ -140,11 +124,17 @@ def _holds_tensors(items: Sequence[Any]) -> bool:
     return False
 
 
+def _host(tensor: torch.Tensor) -> Any:
+    """A CPU tensor as a NumPy view (as whole batches are); others stay on their device."""
+    tensor = tensor.detach()
+    return tensor.numpy() if tensor.device.type == "cpu" else tensor
+
+
 def _untensor(item: Any) -> Any:
     if isinstance(item, torch.Tensor):
-        return item.tolist()
+        return _host(item)
     if isinstance(item, list | tuple):
-        return [x.tolist() if isinstance(x, torch.Tensor) else x for x in item]
+        return [_host(x) if isinstance(x, torch.Tensor) else x for x in item]
     return item
 
 
@@ -221,9 +211,6 @@ class _StatisticsMetric(Metric):
             )
         y_pred = _as_input(output[0], "y_pred")
         y = _as_input(output[1], "y")
-        if _is_array(y_pred) != _is_array(y):  # ids against token lists: compare as lists
-            y_pred = _array_to_lists(y_pred, "y_pred", (2,))
-            y = _array_to_lists(y, "y", (2, 3))
         stats = self._batch_statistics(y_pred, y)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()

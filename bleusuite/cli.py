@@ -105,8 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--max-order", type=int, default=4, help="highest n-gram order (4)")
     parser.add_argument(
-        "--smooth", default="none", choices=SMOOTHING_NAMES, metavar="NAME",
-        help="smoothing (default: none, sacrebleu's; see the docs for the full list)",
+        "--smooth", default="exp", choices=SMOOTHING_NAMES, metavar="NAME",
+        help="smoothing (default: exp, sacrebleu's, as in 'bleusuite score'; see the docs "
+        "for the full list)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--version", action="version", version=f"bleusuite {bleusuite.__version__}")
@@ -261,7 +262,7 @@ def sample_corpus() -> Corpus:
     hyp = (data / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
     ref = (data / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
     return Corpus(
-        "sample: 100 sentences of WMT newstest2015 en-ru (Google Translate vs reference)",
+        "sample: WMT newstest2015 en-ru, Google Translate vs reference",
         [line.split() for line in hyp],
         [[line.split()] for line in ref],
     )

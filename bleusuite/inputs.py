@@ -237,7 +237,8 @@ def _check_sentence(sentence: object, argname: str) -> None:
     if isinstance(sentence, str | bytes):
         raise TypeError(
             f"{argname} must be a sequence of tokens, not a string ({sentence!r:.40}); "
-            "split it into tokens first"
+            "split it into tokens first, or pass tokenize='13a' (sacrebleu's tokenizers) to "
+            "score text"
         )
     if not _is_token_sequence(sentence):
         raise TypeError(f"{argname} must be a sequence of tokens; got {_kind(sentence)}")

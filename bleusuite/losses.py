@@ -37,8 +37,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import torch
-from torch import Tensor, nn
+try:
+    import torch
+    from torch import Tensor, nn
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.losses needs torch ({_error}); install it with pip install "
+        "'bleusuite[torch]'"
+    ) from _error
 
 __all__ = ["BleuLoss", "GleuLoss", "soft_bleu", "soft_gleu"]
 

@@ -36,9 +36,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import torch
-from ignite.exceptions import NotComputableError
-from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
+
+try:
+    import torch
+    from ignite.exceptions import NotComputableError
+    from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.metrics needs torch and pytorch-ignite ({_error}); install them with "
+        "pip install 'bleusuite[ignite]'"
+    ) from _error
 
 from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score

@@ -385,3 +385,30 @@ def encode_pairs(
         refs.append(sentences[position : position + len(row)])
         position += len(row)
     return hyps, refs
+
+
+def scoring_inputs(
+    hypotheses: Any,
+    references: Any,
+    tokenize: str | None,
+    lowercase: bool,
+    pad_id: Any,
+    eos_id: Any,
+) -> tuple[Any, Any]:
+    """The inputs of a scoring function: text encoded when ``tokenize`` is given, else as is.
+
+    Raises:
+        ValueError: ``lowercase`` or ``pad_id``/``eos_id`` where they do not apply.
+    """
+    if tokenize is None:
+        if lowercase is not False:
+            raise ValueError(
+                "lowercase=True applies to text: give tokenize= too (e.g. tokenize='13a'); "
+                "token lists and ids are compared as they are"
+            )
+        return hypotheses, references
+    if pad_id is not None or eos_id is not None:
+        raise ValueError(
+            "pad_id and eos_id apply to token ids; with tokenize= the inputs are strings"
+        )
+    return encode_pairs(hypotheses, references, tokenize=tokenize, lowercase=lowercase)

@@ -107,7 +107,7 @@ def test_reward_errors_name_the_problem():
     with pytest.raises(ValueError, match=r"column 'answer', which was not passed; columns "
                        r"passed: \['reference'\]"):
         reward(completion_ids=[[10]], reference=["w1"], trainer_state=None)
-    with pytest.raises(ValueError, match="one reference .* per completion: 2 completions, got 1"):
+    with pytest.raises(ValueError, match=r"one reference .* per completion: 2 completions, got 1"):
         reward(completion_ids=[[10], [11]], answer=["w1"])
     with pytest.raises(TypeError, match=r"answer\[0\] must be a string or a list of strings"):
         reward(completion_ids=[[10]], answer=[3])

@@ -41,7 +41,13 @@ from bleusuite.stats import (
 )
 from bleusuite.text import scoring_inputs
 
-__all__ = ["BleuResult", "GleuResult", "corpus_bleu_result", "corpus_gleu_result"]
+__all__ = [
+    "BleuResult",
+    "GleuResult",
+    "corpus_bleu_result",
+    "corpus_gleu_result",
+    "shown_precisions",
+]
 
 #: ``tok:`` of the signature when the caller gives tokens (ids or token lists)
 GIVEN_TOKENS = "given"

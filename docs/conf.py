@@ -56,6 +56,10 @@ from bleusuite.stats import *
 from bleusuite.smoothing import *
 from bleusuite.backends import *
 from bleusuite.cli import *
+from bleusuite.inputs import *
+from bleusuite.result import *
+from bleusuite.text import *
+from bleusuite.rewards import *
 try:
     import torch
 except ImportError:

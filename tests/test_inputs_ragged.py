@@ -185,3 +185,28 @@ def test_ignite_metric_takes_ragged_tensors(make_cases, to_arrays):
         mixed.update((torch.from_numpy(hyp_arr), [rs for _, rs in cases]))
         assert ragged.compute() == pytest.approx(padded.compute(), abs=1e-12)
         assert mixed.compute() == pytest.approx(padded.compute(), abs=1e-12)
+
+
+def test_losses_take_ragged_id_references():
+    torch = pytest.importorskip("torch")
+    from bleusuite.losses import BleuLoss, soft_bleu, soft_gleu
+
+    torch.manual_seed(0)
+    probs = torch.softmax(torch.randn(3, 6, 12), dim=-1)
+    refs = [[4, 5, 6, 7], [8, 9], [3, 4, 5, 6, 7, 8]]
+    padded = torch.tensor([r + [0] * (6 - len(r)) for r in refs])
+    for pad_id, eos_id in ((0, None), (None, 1), (0, 1)):
+        filled = padded if pad_id is not None else torch.where(padded == 0, 1, padded)
+        expected = soft_bleu(probs, filled, pad_id=pad_id, eos_id=eos_id)
+        for ragged in ([torch.tensor(r) for r in refs], [[r] for r in refs],
+                       [[torch.tensor(r)] for r in refs]):
+            got = soft_bleu(probs, ragged, pad_id=pad_id, eos_id=eos_id)
+            torch.testing.assert_close(got, expected, rtol=0, atol=1e-12)
+        torch.testing.assert_close(soft_gleu(probs, [[r] for r in refs], pad_id=0),
+                                   soft_gleu(probs, padded, pad_id=0), rtol=0, atol=1e-12)
+    loss = BleuLoss(pad_id=0)(probs.requires_grad_(), [torch.tensor(r) for r in refs])
+    loss.backward()
+    with pytest.raises(ValueError, match="need pad_id or eos_id"):
+        soft_bleu(probs, [torch.tensor(r) for r in refs])
+    with pytest.raises(ValueError, match=r"same number of references.*\[1, 2\]"):
+        soft_bleu(probs, [[r] for r in refs[:2]] + [[refs[2], refs[0]]], pad_id=0)

@@ -617,6 +617,43 @@ def _check_batch(batch: int, rows: int, what: str) -> None:
         )
 
 
+def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any] | None:
+    """The inputs with every array replaced by its NumPy view, or None if one has none.
+
+    ``be.host_view`` gives views only where scoring through NumPy is the faster way (torch
+    CPU tensors); NumPy arrays need no view, and GPU arrays have none.
+    """
+    if be.name == "numpy":
+        return None
+    failed = False
+
+    def view(item: Any) -> Any:
+        nonlocal failed
+        name = backends.backend_name(item)
+        if name != be.name:
+            failed = failed or name is not None  # another library: the checks will say so
+            return item
+        host = be.host_view(item)
+        if host is None:
+            failed = True
+            return item
+        return host
+
+    def view_all(items: Any) -> Any:
+        """Arrays in a list of sentences, or of lists of sentences (token lists stay)."""
+        if backends.backend_name(items) is not None:
+            return view(items)
+        if not isinstance(items, list | tuple) or not items:
+            return items
+        first = items[0]
+        if backends.backend_name(first) is None and not isinstance(first, list | tuple):
+            return items  # a sentence of tokens
+        return [view_all(item) for item in items]
+
+    converted = view_all(hypotheses), view_all(references)
+    return None if failed else converted
+
+
 def _from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like: Any) -> Batch:
     """Ragged arrays, or arrays on one side and token lists on the other.
 
@@ -626,18 +663,19 @@ def _from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like
     be = backends.get_backend(like)
     pad = _check_special(pad_id, "pad_id")
     eos = _check_special(eos_id, "eos_id")
-    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like)
-    refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like)
     to_caller = _identity
-    views = [be.host_view(a) for a in (hyp, hyp_len, refs, ref_len, exists)]
-    if all(view is not None for view in views):
+    host = _host_views(be, hypotheses, references)
+    if host is not None:  # CPU tensors: pack and score through NumPy views, as padded ones
         caller = be
-        be = backends.get_backend(views[0])
 
         def to_caller(a: Any) -> Any:
             return caller.from_host(a, like=None)
 
-        hyp, hyp_len, refs, ref_len, exists = views
+        hypotheses, references = host
+        be = backends.get_backend()
+        like = np.zeros(0, dtype=np.int64)
+    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like)
+    refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like)
     present = exists & _present(be, refs, ref_len, pad)
     hyp, hyp_len = _sentences(be, hyp, hyp_len, pad, eos)
     refs, ref_len = _sentences(be, refs, ref_len, pad, eos)

@@ -197,10 +197,12 @@ class _StatisticsMetric(Metric):
         """Add one batch ``(y_pred, y)``.
 
         Args:
-            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, or token ids of shape
-                (B, L) (a torch tensor or a NumPy array). ``y``: a list with one list of
-                reference token lists per hypothesis, or token ids of shape (B, L) (one
-                reference each) or (B, R, L). With arrays, ``pad_id`` tokens are dropped
+            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, token ids of shape
+                (B, L) (a torch tensor or a NumPy array), or a list of 1-D tensors (ragged).
+                ``y``: a list with one list of reference token lists (or 1-D tensors) per
+                hypothesis, a list of 1-D tensors (one reference each), or token ids of
+                shape (B, L) (one reference each) or (B, R, L). Ids on one side and token
+                lists on the other are fine. With arrays, ``pad_id`` tokens are dropped
                 (a reference row of nothing but padding is absent) and ``eos_id`` ends a
                 sentence.
 
@@ -276,10 +278,11 @@ class Bleu(_StatisticsMetric):
 
     - ``update`` must receive output of the form ``(y_pred, y)`` or
       ``{'y_pred': y_pred, 'y': y}``.
-    - ``y_pred``: a list of hypotheses (lists of tokens), or token ids (B, L): a torch tensor
-      (on any device) or a NumPy array.
-    - ``y``: a list with one list of references (lists of tokens) per hypothesis, or token
-      ids (B, L) (one reference each) or (B, R, L).
+    - ``y_pred``: a list of hypotheses (lists of tokens), token ids (B, L): a torch tensor
+      (on any device) or a NumPy array, or a list of 1-D tensors (ragged).
+    - ``y``: a list with one list of references (lists of tokens or 1-D tensors) per
+      hypothesis, a list of 1-D tensors (one reference each), or token ids (B, L) (one
+      reference each) or (B, R, L).
 
     Args:
         ngram: order of n-grams (uniform weights ``1 / ngram``).

@@ -26,8 +26,10 @@ OPTIONAL = {"torch", "ignite", "cupy", "sacrebleu", "nltk", "trl", "transformers
 FENCE = re.compile(r"^```(?P<kind>python|\{doctest\})[ \t]*\n(?P<body>.*?)^```[ \t]*$",
                    re.MULTILINE | re.DOTALL)
 SKIP = re.compile(r"<!--\s*skip:\s*(?P<reason>.*?)\s*-->\s*$")
-IMPORT = re.compile(r"^(?:>>> |\.\.\. )?\s*(?:import|from)\s+(?P<module>[A-Za-z_]\w*)",
+IMPORT = re.compile(r"^(?:>>> |\.\.\. )?\s*(?:import|from)\s+(?P<module>[A-Za-z_][\w.]*)",
                     re.MULTILINE)
+# bleusuite's modules that need optional libraries
+NEEDS = {"bleusuite.metrics": ("torch", "ignite"), "bleusuite.losses": ("torch",)}
 # Sphinx's doctest_default_flags
 FLAGS = doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL | doctest.DONT_ACCEPT_TRUE_FOR_1
 
@@ -74,7 +76,11 @@ def test_the_documents_have_examples():
 def test_example_runs_on_its_own(block, tmp_path, monkeypatch):
     if block.skip is not None:
         pytest.skip(block.skip)
-    for module in sorted(set(IMPORT.findall(block.code)) & OPTIONAL):
+    needed = set()
+    for module in IMPORT.findall(block.code):
+        needed.update(NEEDS.get(module, ()))
+        needed.add(module.split(".")[0])
+    for module in sorted(needed & OPTIONAL):
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"needs {module}, not installed here")
     monkeypatch.chdir(tmp_path)  # examples that write files write them here

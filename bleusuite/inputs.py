@@ -459,10 +459,13 @@ def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -
     width = int(lengths.max()) if count else 0
     tokens = be.zeros((count, width), be.int64, like=like)
     if total:
+        # token t of the flat array belongs to the row whose end is the first one above t
+        # (a search, not a repeat: CuPy's repeat takes no device array of counts)
         device_lengths = be.asarray(lengths, like=like)
-        starts = be.arange(count, like=like) * width - (be.cumsum(device_lengths, axis=0)
-                                                         - device_lengths)
-        destination = be.repeat(starts, device_lengths, total) + be.arange(total, like=like)
+        ends = be.cumsum(device_lengths, axis=0)
+        position = be.arange(total, like=like)
+        row = be.searchsorted(ends, position + 1)
+        destination = row * width + position - (ends - device_lengths)[row]
         be.scatter_flat(tokens, destination, flat)
     return _Packed(tokens, be.asarray(lengths, like=like))
 

@@ -14,6 +14,7 @@ array([0.6687])
 
 from bleusuite.bleu import bleu_score, corpus_bleu, sentence_bleu
 from bleusuite.gleu import corpus_gleu, gleu_score, sentence_gleu
+from bleusuite.result import BleuResult, GleuResult, corpus_bleu_result, corpus_gleu_result
 from bleusuite.smoothing import SMOOTHING_NAMES
 from bleusuite.stats import BleuStats, GleuStats, bleu_statistics, gleu_statistics
 
@@ -21,13 +22,17 @@ __version__ = "0.1.0"
 
 __all__ = [
     "SMOOTHING_NAMES",
+    "BleuResult",
     "BleuStats",
+    "GleuResult",
     "GleuStats",
     "__version__",
     "bleu_score",
     "bleu_statistics",
     "corpus_bleu",
+    "corpus_bleu_result",
     "corpus_gleu",
+    "corpus_gleu_result",
     "gleu_score",
     "gleu_statistics",
     "sentence_bleu",

@@ -10,6 +10,7 @@ from typing import Any
 from bleusuite import smoothing
 from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
+from bleusuite.text import scoring_inputs
 
 __all__ = ["bleu_score", "corpus_bleu", "sentence_bleu"]
 
@@ -150,15 +151,22 @@ def sentence_bleu(
     effective_order: bool = False,
     pad_id: Any = None,
     eos_id: Any = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> Any:
     """BLEU of every hypothesis against its own references: shape (B,), float64.
 
     Args:
-        hypotheses: (B, L) integer array (NumPy, or a torch / CuPy array), or a list of token
-            sequences (lists of ints, strings or any hashable tokens; ragged).
-        references: (B, L) array (one reference each) or (B, R, L); or, NLTK's form, a list
-            with one list of reference token sequences per hypothesis. A reference row made
-            only of ``pad_id`` is absent, so rows may carry different numbers of references.
+        hypotheses: (B, L) integer array (NumPy, or a torch / CuPy array); a list of 1-D
+            integer arrays (ragged, e.g. one tensor per generated sequence); a list of token
+            sequences (lists of ints, strings or any hashable tokens; ragged); or, with
+            ``tokenize``, a list of strings.
+        references: (B, L) array (one reference each) or (B, R, L); a list of 1-D arrays
+            (one reference each); or, NLTK's form, a list with one list of reference token
+            sequences (or 1-D arrays) per hypothesis; with ``tokenize``, per hypothesis a
+            string or a list of strings. A reference made only of ``pad_id`` is absent, so
+            rows may carry different numbers of references. Arrays on one side and token
+            lists on the other are fine: the lists are moved once to the arrays' device.
         max_order: highest n-gram order; defaults to ``len(weights)``, or 4.
         weights: one weight per order (NLTK's ``weights``); default uniform ``1/max_order``.
         smooth: smoothing method; its name picks whose numbers you get exactly:
@@ -170,6 +178,13 @@ def sentence_bleu(
         effective_order: sacrebleu's ``effective_order`` (only with its smoothing names).
         pad_id: token id that is not part of any sentence (left or right padding).
         eos_id: token id that ends a sentence (it and everything after are ignored).
+        tokenize: score text: the name of a sacrebleu tokenizer (``"13a"``, ``"intl"``,
+            ``"zh"``, ``"char"``, ``"none"``, ``"ja-mecab"``, ``"ko-mecab"``; needs
+            sacrebleu). Each string is tokenised as sacrebleu does and split on spaces, so
+            sacrebleu's smoothing names give sacrebleu's numbers (/ 100). The smoothing
+            default stays ``"no_smooth"``: for sacrebleu's ``sentence_bleu`` pass
+            ``smooth="exp", effective_order=True``; for its ``corpus_bleu``, ``smooth="exp"``.
+        lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
 
     Returns:
         float64 scores in [0, 1], an array of the input's kind (NumPy for lists).
@@ -187,8 +202,13 @@ def sentence_bleu(
     >>> sentence_bleu([["the", "cat", "sat"]], [[["the", "cat", "sat"], ["a", "cat"]]],
     ...               smooth="method1").round(4)     # no 4-gram: NLTK's epsilon / 1
     array([0.5623])
+    >>> sentence_bleu(["The cat sat."], ["The cat sat!"], tokenize="13a", smooth="exp",
+    ...               effective_order=True).round(4)    # sacrebleu.sentence_bleu / 100
+    array([0.5946])
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
+                                            pad_id, eos_id)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     stats = bleu_statistics_of_batch(batch, config.stats_order)
     return batch.to_caller(mark_unreferenced(batch, _score(stats, config)))
@@ -205,10 +225,14 @@ def corpus_bleu(
     effective_order: bool = False,
     pad_id: Any = None,
     eos_id: Any = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> Any:
     """Corpus BLEU of the batch: the statistics of all sentences summed, then scored.
 
-    Same arguments as :func:`sentence_bleu`; returns a 0-d float64 array. With NLTK's
+    Same arguments as :func:`sentence_bleu`; returns a 0-d float64 array
+    (:func:`bleusuite.corpus_bleu_result` returns the same score with its precisions,
+    brevity penalty, lengths and signature). With NLTK's
     ``"method5"``..``"method7"`` the extra terms NLTK takes from the *last* sentence
     only (its 5-gram precision, its n-gram counts) come from the corpus sums here.
 
@@ -222,6 +246,8 @@ def corpus_bleu(
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
+                                            pad_id, eos_id)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     if batch.size == 0:
         raise ValueError("hypotheses: corpus_bleu needs at least one sentence; got an empty batch")

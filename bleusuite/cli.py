@@ -28,15 +28,11 @@ from __future__ import annotations
 import argparse
 import bisect
 import codecs
-import contextlib
-import gc
 import importlib
-import itertools
 import json
 import os
-import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
@@ -44,7 +40,7 @@ from typing import Any, NoReturn, Protocol
 import numpy as np
 
 import bleusuite
-from bleusuite import backends, smoothing
+from bleusuite import backends, smoothing, text
 from bleusuite.significance import (
     DEFAULT_SEED,
     Confidence,
@@ -60,6 +56,7 @@ from bleusuite.significance import (
 )
 from bleusuite.smoothing import SMOOTHING_NAMES
 from bleusuite.stats import BleuStats, GleuStats
+from bleusuite.text import FILL_ID, TOKENIZERS, TokenIds, Tokenizer, encode_texts
 
 __all__ = [
     "CommandError",
@@ -90,23 +87,6 @@ GLEU_ORDERS = (1, 4)
 PROGRESS_MIN_LINES = 5000
 #: token slots (sentences x streams x padded length) per statistics batch
 BATCH_SLOTS = 1 << 20
-#: lines read, split and numbered at a time
-ENCODE_CHUNK_LINES = 20_000
-#: id that fills a token matrix past the end of a line. It is given as ``eos_id`` (not
-#: ``pad_id``), so an empty reference line stays a present reference of length 0, as in
-#: sacrebleu, instead of an absent one.
-FILL_ID = -1
-
-# name -> (module, class, word_local). word_local: the tokenizer acts on each
-# whitespace-separated word independently of its neighbours, so tokenising every distinct
-# word once gives the same tokens as tokenising every line (see _UnitEncoder.units_of).
-TOKENIZERS: dict[str, tuple[str, str, bool]] = {
-    "13a": ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a", True),
-    "none": ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer", True),
-    "intl": ("sacrebleu.tokenizers.tokenizer_intl", "TokenizerV14International", False),
-    "char": ("sacrebleu.tokenizers.tokenizer_char", "TokenizerChar", True),
-    "zh": ("sacrebleu.tokenizers.tokenizer_zh", "TokenizerZh", False),
-}
 METRICS = ("bleu", "gleu")
 BACKENDS = ("numpy", "torch")
 
@@ -146,8 +126,9 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
     )
     parser.add_argument("--max-order", type=int, default=4, help="highest n-gram order (4)")
     parser.add_argument(
-        "--smooth", default="none", choices=SMOOTHING_NAMES, metavar="NAME",
-        help="smoothing (default: none, sacrebleu's; see the docs for the full list)",
+        "--smooth", default="exp", choices=SMOOTHING_NAMES, metavar="NAME",
+        help="smoothing (default: exp, sacrebleu's, as in 'bleusuite score'; see the docs "
+        "for the full list)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--version", action="version", version=f"bleusuite {bleusuite.__version__}")
@@ -465,7 +446,7 @@ def sample_corpus() -> Corpus:
     hyp = (data / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
     ref = (data / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
     return Corpus(
-        "sample: 100 sentences of WMT newstest2015 en-ru (Google Translate vs reference)",
+        "sample: WMT newstest2015 en-ru, Google Translate vs reference",
         [line.split() for line in hyp],
         [[line.split()] for line in ref],
     )
@@ -563,236 +544,16 @@ def progress_bar(total: int, desc: str, enabled: bool, unit: str = "line") -> Pr
 # -------------------------------------------------------------------------- tokenising
 
 
-@dataclass(frozen=True)
-class Tokenizer:
-    """A sacrebleu tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
-
-    Attributes:
-        name: the ``--tokenize`` name.
-        tokenize: the sacrebleu tokenizer object.
-        signature: the tokenizer's own signature (``tok:`` in the signature line).
-        word_local: whether it acts on each whitespace-separated word independently.
-    """
-
-    name: str
-    tokenize: Callable[[str], str]
-    signature: str
-    word_local: bool
-
-
-def import_without_package_init(module_name: str) -> Any:
-    """Import ``sacrebleu.tokenizers.X`` without running ``sacrebleu/__init__.py``.
-
-    sacrebleu's package imports its metrics, test-set catalogue, tabulate, portalocker and
-    colorama: about as long as NumPy's own import, for a few hundred lines of tokenizers that
-    import nothing from the package. The package is registered unexecuted while the module
-    loads, then every ``sacrebleu`` entry this added to ``sys.modules`` is removed again, so
-    a later ``import sacrebleu`` runs its ``__init__`` as usual. Where sacrebleu is already
-    imported this is a plain import.
-    """
-    package = module_name.split(".")[0]
-    if package in sys.modules:
-        return importlib.import_module(module_name)
-    from importlib import util
-
-    spec = util.find_spec(package)
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError(f"No module named {package!r}")
-    before = set(sys.modules)
-    sys.modules[package] = util.module_from_spec(spec)
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        for name in set(sys.modules) - before:
-            if name == package or name.startswith(package + "."):
-                del sys.modules[name]
-
-
 def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer class ``name``, imported on first use.
+    """sacrebleu's tokenizer ``name`` (:func:`bleusuite.text.load_tokenizer`).
 
     Raises:
         CommandError: sacrebleu is not installed, or ``name`` is unknown.
     """
-    if name not in TOKENIZERS:
-        raise CommandError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
-    module_name, class_name, word_local = TOKENIZERS[name]
     try:
-        module = import_without_package_init(module_name)
-    except ImportError as error:
-        raise CommandError(
-            f"'bleusuite score' needs sacrebleu's tokenizers ({error}); install them with "
-            "pip install 'bleusuite[cli]'"
-        ) from None
-    instance = getattr(module, class_name)()
-    tokenize = _Plain13a(instance) if name == "13a" else instance
-    return Tokenizer(name, tokenize, str(instance.signature()), word_local)
-
-
-class _Plain13a:
-    """sacrebleu's 13a tokenizer, skipping the call on text it leaves unchanged.
-
-    13a only acts on ASCII punctuation and symbols (its rules, its entities and
-    ``<skipped>``) and normalises whitespace, so a string with neither comes back as it
-    is; most words of a corpus are such strings, and the check is one regex search.
-    """
-
-    _ACTS_ON = re.compile(r"[\s!-/:-@\[-`{-~]")
-
-    def __init__(self, tokenizer: Callable[[str], str]) -> None:
-        self.tokenizer = tokenizer
-
-    def __call__(self, text: str) -> str:
-        return self.tokenizer(text) if self._ACTS_ON.search(text) else text
-
-
-@dataclass(frozen=True)
-class TokenIds:
-    """Token ids of line-aligned texts (stream 0: hypotheses, 1..: references), ragged.
-
-    Attributes:
-        ids: all token ids, flat int64.
-        starts: ``(S, B)`` offset in ``ids`` of each line of each stream.
-        lengths: ``(S, B)`` number of tokens of each line.
-        vocabulary: the token of each id.
-    """
-
-    ids: np.ndarray
-    starts: np.ndarray
-    lengths: np.ndarray
-    vocabulary: list[str]
-
-    def tokens(self, stream: int, line: int) -> list[str]:
-        """The tokens of one line (for inspection and tests)."""
-        begin = int(self.starts[stream, line])
-        end = begin + int(self.lengths[stream, line])
-        return [self.vocabulary[i] for i in self.ids[begin:end].tolist()]
-
-    def padded(self, stream: int, rows: np.ndarray, width: int) -> np.ndarray:
-        """``(len(rows), width)`` ids of some lines of a stream, filled with ``FILL_ID``."""
-        out = np.full((len(rows), max(width, 1)), FILL_ID, dtype=np.int64)
-        counts = self.lengths[stream, rows]
-        if counts.sum():
-            row = np.repeat(np.arange(len(rows)), counts)
-            first = np.cumsum(counts) - counts
-            column = np.arange(int(counts.sum())) - np.repeat(first, counts)
-            out[row, column] = self.ids[np.repeat(self.starts[stream, rows], counts) + column]
-        return out
-
-
-class _UnitEncoder:
-    """Tokenises *units* (words or lines) once each and numbers their tokens.
-
-    A unit is what the tokenizer is called on: each whitespace-separated word for
-    word-local tokenizers, each whole line otherwise. Distinct units are tokenised once (a
-    corpus of 100,000 lines has a few tens of thousands of distinct words), and each token
-    gets an int id from one vocabulary shared by hypotheses and references.
-    """
-
-    def __init__(self, tokenizer: Tokenizer, lowercase: bool) -> None:
-        self.tokenizer = tokenizer
-        self.lowercase = lowercase
-        self.unit_index: dict[str, int] = {}
-        self.vocabulary: dict[str, int] = {}
-        self.unit_token_ids: list[int] = []
-        self.unit_token_counts: list[int] = []
-
-    def units_of(self, lines: list[str]) -> tuple[list[str], np.ndarray]:
-        """The units of some lines, and how many each line has.
-
-        sacrebleu does ``tokenize(line.rstrip().lower().rstrip())``. For a word-local
-        tokenizer that equals tokenising the words of ``line.lower()`` one by one: the
-        tokenizers pad their input with spaces (13a) or ignore whitespace (none, char), and
-        none of their rules looks across whitespace.
-        """
-        if self.tokenizer.word_local:
-            if self.lowercase:
-                lines = list(map(str.lower, lines))
-            split = list(map(str.split, lines))
-            counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-            return list(itertools.chain.from_iterable(split)), counts
-        units = list(map(str.rstrip, lines))
-        if self.lowercase:
-            units = [unit.lower().rstrip() for unit in units]
-        return units, np.ones(len(units), dtype=np.int64)
-
-    def index_units(self, units: list[str]) -> np.ndarray:
-        """Ids of the units, tokenising the ones not seen before."""
-        new = [unit for unit in dict.fromkeys(units) if unit not in self.unit_index]
-        first = len(self.unit_index)
-        self.unit_index.update(zip(new, range(first, first + len(new)), strict=True))
-        vocabulary = self.vocabulary
-        for unit in new:
-            tokens = self.tokenizer.tokenize(unit).split()
-            self.unit_token_counts.append(len(tokens))
-            self.unit_token_ids.extend(vocabulary.setdefault(t, len(vocabulary)) for t in tokens)
-        return np.fromiter(map(self.unit_index.__getitem__, units), dtype=np.int64,
-                           count=len(units))
-
-    def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
-            np.ndarray, np.ndarray]:
-        """The flat token ids of a stream of units, and the number of tokens per line."""
-        counts = np.asarray(self.unit_token_counts, dtype=np.int64)
-        unit_ids_flat = np.asarray(self.unit_token_ids, dtype=np.int64)
-        unit_start = np.cumsum(counts) - counts
-        tokens_per_unit = counts[unit_ids]
-        before_unit = np.concatenate([[0], np.cumsum(tokens_per_unit)])
-        line_end = np.cumsum(units_per_line)
-        line_lengths = before_unit[line_end] - before_unit[line_end - units_per_line]
-        position = np.arange(int(before_unit[-1])) - np.repeat(before_unit[:-1], tokens_per_unit)
-        source = np.repeat(unit_start[unit_ids], tokens_per_unit) + position
-        return unit_ids_flat[source], line_lengths
-
-
-def encode_texts(
-    texts: Sequence[list[str]], tokenizer: Tokenizer, lowercase: bool, bar: Progress | None = None
-) -> TokenIds:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does.
-
-    >>> tok = load_tokenizer("13a")
-    >>> ids = encode_texts([["Hello, world!"], ["hello world ."]], tok, lowercase=True)
-    >>> ids.lengths.tolist(), ids.ids.tolist()
-    ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
-    """
-    bar = bar or _NoProgress()
-    with _garbage_collector_paused():
-        return _encode(texts, _UnitEncoder(tokenizer, lowercase), bar)
-
-
-@contextlib.contextmanager
-def _garbage_collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (restored on exit).
-
-    Splitting lines allocates millions of small lists, which keeps triggering full
-    collections of an ever larger heap: pausing it makes encoding about 3x faster. Nothing
-    here creates reference cycles.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _encode(texts: Sequence[list[str]], encoder: _UnitEncoder, bar: Progress) -> TokenIds:
-    streams = []
-    for lines in texts:
-        unit_ids, units_per_line = [], []
-        for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
-            chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
-            units, counts = encoder.units_of(chunk)
-            unit_ids.append(encoder.index_units(units))
-            units_per_line.append(counts)
-            bar.update(len(chunk))
-        streams.append((np.concatenate(unit_ids), np.concatenate(units_per_line)))
-    encoded = [encoder.token_ids(ids, per_line) for ids, per_line in streams]
-    lengths = np.stack([line_lengths for _, line_lengths in encoded])
-    sizes = lengths.sum(axis=1)
-    starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
-    ids = np.concatenate([flat for flat, _ in encoded]).astype(np.int64, copy=False)
-    return TokenIds(ids, starts, lengths, list(encoder.vocabulary))
+        return text.load_tokenizer(name)
+    except (ImportError, ValueError) as error:
+        raise CommandError(f"'bleusuite score': {error}") from None
 
 
 # ------------------------------------------------------------------------- statistics

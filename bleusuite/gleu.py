@@ -7,6 +7,7 @@ from typing import Any
 
 from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.stats import GleuStats, check_gleu_orders, gleu_statistics_of_batch
+from bleusuite.text import scoring_inputs
 
 __all__ = ["corpus_gleu", "gleu_score", "sentence_gleu"]
 
@@ -36,19 +37,26 @@ def sentence_gleu(
     max_len: int = 4,
     pad_id: Any = None,
     eos_id: Any = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> Any:
     """GLEU of every hypothesis (NLTK's ``sentence_gleu``): shape (B,), float64.
 
     n-grams of orders ``min_len``..``max_len`` are pooled; against each reference,
     ``tp`` = shared n-grams (as multisets) and ``n_all`` = max(hypothesis n-grams, reference
     n-grams); the reference with the best ``tp / n_all`` is kept (the first on ties), and
-    the score is ``tp / n_all``. Inputs as in :func:`bleusuite.sentence_bleu`.
+    the score is ``tp / n_all``. Inputs as in :func:`bleusuite.sentence_bleu`, ``tokenize``
+    and ``lowercase`` (text, tokenised as sacrebleu does) included.
 
     >>> import numpy as np
     >>> sentence_gleu(np.array([[1, 2, 3, 4]]), np.array([[1, 2, 3, 5]])).round(4)
     array([0.6])
+    >>> sentence_gleu(["The cat sat."], ["the cat sat!"], tokenize="13a", lowercase=True)
+    array([0.6])
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
+    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
+                                            pad_id, eos_id)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     scores = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
     return batch.to_caller(mark_unreferenced(batch, scores))
@@ -62,8 +70,13 @@ def corpus_gleu(
     max_len: int = 4,
     pad_id: Any = None,
     eos_id: Any = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> Any:
     """Corpus GLEU (NLTK's ``corpus_gleu``): sum of matches / sum of totals, a 0-d array.
+
+    Inputs as in :func:`sentence_gleu`; :func:`bleusuite.corpus_gleu_result` returns the
+    same score as a :class:`bleusuite.GleuResult` (matches, totals, signature).
 
     >>> import numpy as np
     >>> print(float(corpus_gleu(np.array([[1, 2, 3, 4], [5, 6, 7, 8]]),
@@ -74,6 +87,8 @@ def corpus_gleu(
         ValueError: for an empty batch.
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
+    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
+                                            pad_id, eos_id)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     if batch.size == 0:
         raise ValueError("hypotheses: corpus_gleu needs at least one sentence; got an empty batch")

@@ -37,8 +37,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import torch
-from torch import Tensor, nn
+try:
+    import torch
+    from torch import Tensor, nn
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.losses needs torch ({_error}); install it with pip install "
+        "'bleusuite[torch]'"
+    ) from _error
 
 __all__ = ["BleuLoss", "GleuLoss", "soft_bleu", "soft_gleu"]
 
@@ -207,10 +213,56 @@ def _compact_id_references(
     return torch.where(valid, refs, torch.zeros_like(refs)), valid
 
 
+def _pack_id_references(
+    references: Sequence[Any], like: Tensor, eos_id: int | None, pad_id: int | None
+) -> Tensor:
+    """Ragged id references (lists of 1-D tensors or token lists) as one ``(B, R, L)`` tensor.
+
+    A row is one 1-D tensor (one reference) or a list of references (NLTK's form); every row
+    needs the same number of references. Past each reference's end the tensor holds
+    ``pad_id`` (or, without one, ``eos_id``), which the loss then ignores.
+    """
+    from bleusuite.inputs import pack_sentences
+
+    fill = pad_id if pad_id is not None else eos_id
+    if fill is None:
+        raise ValueError(
+            "references given as a list (ragged) need pad_id or eos_id: the packed "
+            "references are filled with it past each reference's end"
+        )
+    sentences: list[Any] = []
+    counts = set()
+    for row, refs in enumerate(references):
+        if isinstance(refs, Tensor):
+            refs = [refs]
+        elif not isinstance(refs, Sequence) or isinstance(refs, str | bytes) or (
+            len(refs) and not isinstance(refs[0], Tensor | Sequence)
+        ):
+            raise TypeError(
+                f"references[{row}] must be a 1-D tensor (one reference) or a list of "
+                "references (tensors or token lists)"
+            )
+        counts.add(len(refs))
+        sentences.extend(refs)
+    if len(counts) > 1:
+        raise ValueError(
+            "references must give every sentence the same number of references for the "
+            f"losses; got {sorted(counts)}"
+        )
+    tokens, lengths = pack_sentences(sentences, like=like, argname="references")
+    width = max(int(tokens.shape[1]), 1)
+    positions = torch.arange(width, device=like.device)
+    tokens = torch.nn.functional.pad(tokens, (0, width - tokens.shape[1]))
+    tokens = torch.where(positions < lengths[:, None], tokens, torch.full_like(tokens, fill))
+    return tokens.reshape(len(references), counts.pop() if counts else 1, width)
+
+
 def _unigram_matches(
     hyp_probs: Tensor, references: object, eos_id: int | None, pad_id: int | None
 ) -> _Unigrams:
     batch, length, vocab_size = hyp_probs.shape
+    if isinstance(references, list | tuple):
+        references = _pack_id_references(references, hyp_probs, eos_id, pad_id)
     if not isinstance(references, Tensor):
         raise TypeError(f"references must be a torch.Tensor, got {type(references).__name__}")
     if references.device != hyp_probs.device:
@@ -367,7 +419,7 @@ def _bleu_from_statistics(
 
 def soft_bleu(
     hyp_probs: Tensor,
-    references: Tensor,
+    references: Tensor | Sequence[Any],
     *,
     max_order: int = 4,
     weights: Sequence[float] | Tensor | None = None,
@@ -382,7 +434,9 @@ def soft_bleu(
             vocabulary (softmax or Gumbel-softmax output). Not checked to sum to 1.
         references: token ids ``(B, Tr)`` or ``(B, R, Tr)`` (integer tensor), or
             distributions ``(B, Tr, V)`` / ``(B, R, Tr, V)`` (floating tensor, also
-            differentiable). ``Tr`` may differ from ``T``.
+            differentiable). ``Tr`` may differ from ``T``. Ragged id references work too:
+            a list of 1-D tensors (or token lists), or of lists of them (the same number
+            per sentence), with ``pad_id`` or ``eos_id`` given.
         max_order: largest n-gram order N (>= 1).
         weights: N non-negative weights of ``log p_n``; uniform ``1/N`` by default.
         eos_id: end-of-sentence id. A sentence ends before its first eos; for
@@ -450,7 +504,7 @@ def soft_bleu(
 
 def soft_gleu(
     hyp_probs: Tensor,
-    references: Tensor,
+    references: Tensor | Sequence[Any],
     *,
     min_len: int = 1,
     max_len: int = 4,
@@ -547,13 +601,13 @@ class _ScoreLoss(nn.Module):
         self.pad_id = _check_token_id("pad_id", pad_id)
         self.corpus = bool(corpus)
 
-    def _score(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+    def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         raise NotImplementedError
 
     def _settings(self) -> str:
         raise NotImplementedError
 
-    def forward(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+    def forward(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         score = self._score(hyp_probs, references)
         return _reduce(-torch.log(score + self.eps), self.reduction)
 
@@ -608,7 +662,7 @@ class BleuLoss(_ScoreLoss):
             raise ValueError(f"weights must hold max_order={max_order} values, got {len(weights)}")
         self.weights = None if weights is None else tuple(float(w) for w in weights)
 
-    def _score(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+    def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_bleu(
             hyp_probs, references, max_order=self.max_order, weights=self.weights,
             eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
@@ -658,7 +712,7 @@ class GleuLoss(_ScoreLoss):
                 f"min_len must be <= max_len, got min_len={min_len}, max_len={max_len}"
             )
 
-    def _score(self, hyp_probs: Tensor, references: Tensor) -> Tensor:
+    def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_gleu(
             hyp_probs, references, min_len=self.min_len, max_len=self.max_len,
             eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,

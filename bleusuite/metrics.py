@@ -36,9 +36,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import torch
-from ignite.exceptions import NotComputableError
-from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
+
+try:
+    import torch
+    from ignite.exceptions import NotComputableError
+    from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.metrics needs torch and pytorch-ignite ({_error}); install them with "
+        "pip install 'bleusuite[ignite]'"
+    ) from _error
 
 from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score
@@ -94,7 +101,8 @@ def _as_input(value: Any, argname: str) -> Any:
 
     CPU tensors become NumPy views (zero-copy: the NumPy backend is the faster one on CPU);
     tensors on an accelerator stay there (torch backend). Tensors inside Python lists (one
-    per sentence, or one per reference list) become lists of ids.
+    per sentence, or one per reference) are treated the same way, and the core packs them
+    (with any token lists on the other side) into padded arrays on their device.
     """
     if isinstance(value, torch.Tensor):
         if value.dtype == torch.bool or value.is_floating_point() or value.is_complex():
@@ -114,23 +122,6 @@ def _as_input(value: Any, argname: str) -> Any:
     return [_untensor(item) for item in value] if _holds_tensors(value) else value
 
 
-def _is_array(value: Any) -> bool:
-    return isinstance(value, np.ndarray | torch.Tensor)
-
-
-def _array_to_lists(value: Any, argname: str, ndims: tuple[int, ...]) -> Any:
-    """Token ids (B, L) -> a list of token lists; (B, R, L) -> lists of reference lists."""
-    if not _is_array(value):
-        return value
-    if value.ndim not in ndims:
-        shapes = " or ".join({2: "(B, L)", 3: "(B, R, L)"}[n] for n in ndims)
-        raise ValueError(f"{argname} must have shape {shapes}; got {tuple(value.shape)}")
-    rows = value.tolist()
-    if argname == "y" and value.ndim == 2:
-        return [[row] for row in rows]
-    return rows
-
-
 def _holds_tensors(items: Sequence[Any]) -> bool:
     for item in items:
         if isinstance(item, torch.Tensor):
@@ -140,11 +131,17 @@ def _holds_tensors(items: Sequence[Any]) -> bool:
     return False
 
 
+def _host(tensor: torch.Tensor) -> Any:
+    """A CPU tensor as a NumPy view (as whole batches are); others stay on their device."""
+    tensor = tensor.detach()
+    return tensor.numpy() if tensor.device.type == "cpu" else tensor
+
+
 def _untensor(item: Any) -> Any:
     if isinstance(item, torch.Tensor):
-        return item.tolist()
+        return _host(item)
     if isinstance(item, list | tuple):
-        return [x.tolist() if isinstance(x, torch.Tensor) else x for x in item]
+        return [_host(x) if isinstance(x, torch.Tensor) else x for x in item]
     return item
 
 
@@ -200,10 +197,12 @@ class _StatisticsMetric(Metric):
         """Add one batch ``(y_pred, y)``.
 
         Args:
-            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, or token ids of shape
-                (B, L) (a torch tensor or a NumPy array). ``y``: a list with one list of
-                reference token lists per hypothesis, or token ids of shape (B, L) (one
-                reference each) or (B, R, L). With arrays, ``pad_id`` tokens are dropped
+            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, token ids of shape
+                (B, L) (a torch tensor or a NumPy array), or a list of 1-D tensors (ragged).
+                ``y``: a list with one list of reference token lists (or 1-D tensors) per
+                hypothesis, a list of 1-D tensors (one reference each), or token ids of
+                shape (B, L) (one reference each) or (B, R, L). Ids on one side and token
+                lists on the other are fine. With arrays, ``pad_id`` tokens are dropped
                 (a reference row of nothing but padding is absent) and ``eos_id`` ends a
                 sentence.
 
@@ -221,9 +220,6 @@ class _StatisticsMetric(Metric):
             )
         y_pred = _as_input(output[0], "y_pred")
         y = _as_input(output[1], "y")
-        if _is_array(y_pred) != _is_array(y):  # ids against token lists: compare as lists
-            y_pred = _array_to_lists(y_pred, "y_pred", (2,))
-            y = _array_to_lists(y, "y", (2, 3))
         stats = self._batch_statistics(y_pred, y)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()
@@ -282,10 +278,11 @@ class Bleu(_StatisticsMetric):
 
     - ``update`` must receive output of the form ``(y_pred, y)`` or
       ``{'y_pred': y_pred, 'y': y}``.
-    - ``y_pred``: a list of hypotheses (lists of tokens), or token ids (B, L): a torch tensor
-      (on any device) or a NumPy array.
-    - ``y``: a list with one list of references (lists of tokens) per hypothesis, or token
-      ids (B, L) (one reference each) or (B, R, L).
+    - ``y_pred``: a list of hypotheses (lists of tokens), token ids (B, L): a torch tensor
+      (on any device) or a NumPy array, or a list of 1-D tensors (ragged).
+    - ``y``: a list with one list of references (lists of tokens or 1-D tensors) per
+      hypothesis, a list of 1-D tensors (one reference each), or token ids (B, L) (one
+      reference each) or (B, R, L).
 
     Args:
         ngram: order of n-grams (uniform weights ``1 / ngram``).

@@ -58,6 +58,10 @@ from bleusuite.backends import *
 from bleusuite.cli import *
 from bleusuite.workloads import *
 from bleusuite.significance import *
+from bleusuite.inputs import *
+from bleusuite.result import *
+from bleusuite.text import *
+from bleusuite.rewards import *
 try:
     import torch
 except ImportError:

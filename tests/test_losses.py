@@ -542,7 +542,8 @@ def test_memory_never_materialises_t_by_t_by_v():
         ({"hyp_probs": [[0.5, 0.5]]}, TypeError, "hyp_probs"),
         ({"hyp_probs": torch.ones(2, 4, 6, dtype=torch.long)}, TypeError, "hyp_probs"),
         ({"hyp_probs": torch.ones(4, 6)}, ValueError, "hyp_probs"),
-        ({"references": [[1, 2]]}, TypeError, "references"),
+        ({"references": "ab"}, TypeError, "references"),
+        ({"references": [[1, 2]]}, ValueError, "pad_id or eos_id"),  # ragged: needs a filler
         ({"references": torch.ones(3, 4, dtype=torch.long)}, ValueError, "batch size"),
         ({"references": torch.ones(2, dtype=torch.long)}, ValueError, "references"),
         ({"references": torch.ones(2, 1, 1, 4, dtype=torch.long)}, ValueError, "references"),

@@ -1,0 +1,462 @@
+"""Text in: sacrebleu's tokenizers, and token ids for the scoring functions.
+
+sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
+``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
+on whitespace. This module does the same, then numbers the tokens with one vocabulary for
+hypotheses and references, so that the id pipeline gives sacrebleu's numbers. Each distinct
+word (or, for tokenizers that look across words, each distinct line) is tokenised once.
+
+:func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of lines);
+:func:`encode_pairs` serves ``sentence_bleu(..., tokenize="13a")`` and its siblings (one
+list of references per hypothesis). Both need sacrebleu (``pip install 'bleusuite[cli]'``);
+``import bleusuite`` does not import it.
+
+>>> from bleusuite.text import encode_pairs
+>>> hyps, refs = encode_pairs(["The cat sat."], [["The cat sat on the mat."]], tokenize="13a")
+>>> hyps[0].tolist(), refs[0][0].tolist()
+([0, 1, 2, 3], [0, 1, 2, 4, 5, 6, 3])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import importlib
+import itertools
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = [
+    "FILL_ID",
+    "TOKENIZERS",
+    "TokenIds",
+    "Tokenizer",
+    "encode_pairs",
+    "encode_texts",
+    "load_tokenizer",
+]
+
+#: lines read, split and numbered at a time
+ENCODE_CHUNK_LINES = 20_000
+#: id that fills a token matrix past the end of a line (:meth:`TokenIds.padded`). Give it as
+#: ``eos_id`` (not ``pad_id``), so an empty reference line stays a present reference of
+#: length 0, as in sacrebleu, instead of an absent one.
+FILL_ID = -1
+
+#: name -> (module, class, word_local, extra). ``word_local``: the tokenizer acts on each
+#: whitespace-separated word independently of its neighbours, so tokenising every distinct
+#: word once gives the same tokens as tokenising every line (see ``_UnitEncoder.units_of``).
+#: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any. sacrebleu's
+#: ``spm`` / ``flores*`` tokenizers are left out: they download their model at first use.
+TOKENIZERS: dict[str, tuple[str, str, bool, str | None]] = {
+    "13a": ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a", True, None),
+    "none": ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer", True, None),
+    "intl": ("sacrebleu.tokenizers.tokenizer_intl", "TokenizerV14International", False, None),
+    "char": ("sacrebleu.tokenizers.tokenizer_char", "TokenizerChar", True, None),
+    "zh": ("sacrebleu.tokenizers.tokenizer_zh", "TokenizerZh", False, None),
+    "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab", "TokenizerJaMecab", False, "ja"),
+    "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab", "TokenizerKoMecab", False, "ko"),
+}
+
+
+class ProgressBar(Protocol):
+    """What encoding needs of a progress bar (tqdm's ``update``)."""
+
+    def update(self, n: int = 1) -> Any: ...
+
+
+class _NoProgress:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """A sacrebleu tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
+
+    Attributes:
+        name: sacrebleu's name (``tokenize=`` / ``--tokenize``).
+        tokenize: the sacrebleu tokenizer object.
+        signature: the tokenizer's own signature (``tok:`` in the signature line).
+        word_local: whether it acts on each whitespace-separated word independently.
+    """
+
+    name: str
+    tokenize: Callable[[str], str]
+    signature: str
+    word_local: bool
+
+
+def load_tokenizer(name: str) -> Tokenizer:
+    """sacrebleu's tokenizer ``name``, imported on first use (and kept).
+
+    >>> load_tokenizer("13a").tokenize("Hello, world!")
+    'Hello , world !'
+
+    Raises:
+        ValueError: ``name`` is not one of :data:`TOKENIZERS`.
+        ImportError: sacrebleu (or the MeCab packages a tokenizer needs) is not installed;
+            the message says what to install.
+    """
+    if not isinstance(name, str) or name not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
+    return _load_tokenizer(name)
+
+
+def import_without_package_init(module_name: str) -> Any:
+    """Import ``sacrebleu.tokenizers.X`` without running ``sacrebleu/__init__.py``.
+
+    sacrebleu's package imports its metrics, test-set catalogue, tabulate, portalocker and
+    colorama: about as long as NumPy's own import, for a few hundred lines of tokenizers that
+    import nothing from the package. The package is registered unexecuted while the module
+    loads, then every ``sacrebleu`` entry this added to ``sys.modules`` is removed again, so
+    a later ``import sacrebleu`` runs its ``__init__`` as usual. Where sacrebleu is already
+    imported this is a plain import.
+    """
+    package = module_name.split(".")[0]
+    if package in sys.modules:
+        return importlib.import_module(module_name)
+    from importlib import util
+
+    spec = util.find_spec(package)
+    if spec is None or spec.submodule_search_locations is None:
+        raise ImportError(f"No module named {package!r}")
+    before = set(sys.modules)
+    sys.modules[package] = util.module_from_spec(spec)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        for added in set(sys.modules) - before:
+            if added == package or added.startswith(package + "."):
+                del sys.modules[added]
+
+
+class _Plain13a:
+    """sacrebleu's 13a tokenizer, skipping the call on text it leaves unchanged.
+
+    13a only acts on ASCII punctuation and symbols (its rules, its entities and
+    ``<skipped>``) and normalises whitespace, so a string with neither comes back as it
+    is; most words of a corpus are such strings, and the check is one regex search.
+    """
+
+    _ACTS_ON = re.compile(r"[\s!-/:-@\[-`{-~]")
+
+    def __init__(self, tokenizer: Callable[[str], str]) -> None:
+        self.tokenizer = tokenizer
+
+    def __call__(self, text: str) -> str:
+        return self.tokenizer(text) if self._ACTS_ON.search(text) else text
+
+
+@functools.cache
+def _load_tokenizer(name: str) -> Tokenizer:
+    module_name, class_name, word_local, extra = TOKENIZERS[name]
+    try:
+        module = import_without_package_init(module_name)
+    except ImportError as error:
+        raise ImportError(
+            f"the {name!r} tokenizer is sacrebleu's ({error}); install it with "
+            "pip install 'bleusuite[cli]'"
+        ) from None
+    try:
+        instance = getattr(module, class_name)()
+    except (ImportError, RuntimeError):  # sacrebleu's message for a missing MeCab
+        raise ImportError(
+            f"sacrebleu's {name!r} tokenizer needs extra packages: pip install "
+            f"'sacrebleu[{extra}]'"
+        ) from None
+    tokenize = _Plain13a(instance) if name == "13a" else instance
+    return Tokenizer(name, tokenize, str(instance.signature()), word_local)
+
+
+@dataclass(frozen=True)
+class TokenIds:
+    """Token ids of line-aligned texts (stream 0: hypotheses, 1..: references), ragged.
+
+    Attributes:
+        ids: all token ids, flat int64.
+        starts: ``(S, B)`` offset in ``ids`` of each line of each stream.
+        lengths: ``(S, B)`` number of tokens of each line.
+        vocabulary: the token of each id.
+    """
+
+    ids: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    vocabulary: list[str]
+
+    def tokens(self, stream: int, line: int) -> list[str]:
+        """The tokens of one line (for inspection and tests)."""
+        begin = int(self.starts[stream, line])
+        end = begin + int(self.lengths[stream, line])
+        return [self.vocabulary[i] for i in self.ids[begin:end].tolist()]
+
+    def line(self, stream: int, line: int) -> np.ndarray:
+        """The ids of one line: a view into :attr:`ids`."""
+        begin = int(self.starts[stream, line])
+        return self.ids[begin : begin + int(self.lengths[stream, line])]
+
+    def padded(self, stream: int, rows: np.ndarray, width: int) -> np.ndarray:
+        """``(len(rows), width)`` ids of some lines of a stream, filled with ``FILL_ID``."""
+        out = np.full((len(rows), max(width, 1)), FILL_ID, dtype=np.int64)
+        counts = self.lengths[stream, rows]
+        if counts.sum():
+            row = np.repeat(np.arange(len(rows)), counts)
+            first = np.cumsum(counts) - counts
+            column = np.arange(int(counts.sum())) - np.repeat(first, counts)
+            out[row, column] = self.ids[np.repeat(self.starts[stream, rows], counts) + column]
+        return out
+
+
+class _UnitEncoder:
+    """Tokenises *units* (words or lines) once each and numbers their tokens.
+
+    A unit is what the tokenizer is called on: each whitespace-separated word for
+    word-local tokenizers, each whole line otherwise. Distinct units are tokenised once (a
+    corpus of 100,000 lines has a few tens of thousands of distinct words), and each token
+    gets an int id from one vocabulary shared by hypotheses and references.
+    """
+
+    def __init__(self, tokenizer: Tokenizer, lowercase: bool) -> None:
+        self.tokenizer = tokenizer
+        self.lowercase = lowercase
+        self.unit_index: dict[str, int] = {}
+        self.vocabulary: dict[str, int] = {}
+        self.unit_token_ids: list[int] = []
+        self.unit_token_counts: list[int] = []
+
+    def units_of(self, lines: list[str]) -> tuple[list[str], np.ndarray]:
+        """The units of some lines, and how many each line has.
+
+        sacrebleu does ``tokenize(line.rstrip().lower().rstrip())``. For a word-local
+        tokenizer that equals tokenising the words of ``line.lower()`` one by one: the
+        tokenizers pad their input with spaces (13a) or ignore whitespace (none, char), and
+        none of their rules looks across whitespace.
+        """
+        if self.tokenizer.word_local:
+            if self.lowercase:
+                lines = list(map(str.lower, lines))
+            split = list(map(str.split, lines))
+            counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+            return list(itertools.chain.from_iterable(split)), counts
+        units = list(map(str.rstrip, lines))
+        if self.lowercase:
+            units = [unit.lower().rstrip() for unit in units]
+        return units, np.ones(len(units), dtype=np.int64)
+
+    def index_units(self, units: list[str]) -> np.ndarray:
+        """Ids of the units, tokenising the ones not seen before."""
+        new = [unit for unit in dict.fromkeys(units) if unit not in self.unit_index]
+        first = len(self.unit_index)
+        self.unit_index.update(zip(new, range(first, first + len(new)), strict=True))
+        vocabulary = self.vocabulary
+        for unit in new:
+            tokens = self.tokenizer.tokenize(unit).split()
+            self.unit_token_counts.append(len(tokens))
+            self.unit_token_ids.extend(vocabulary.setdefault(t, len(vocabulary)) for t in tokens)
+        return np.fromiter(map(self.unit_index.__getitem__, units), dtype=np.int64,
+                           count=len(units))
+
+    def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
+            np.ndarray, np.ndarray]:
+        """The flat token ids of a stream of units, and the number of tokens per line."""
+        counts = np.asarray(self.unit_token_counts, dtype=np.int64)
+        unit_ids_flat = np.asarray(self.unit_token_ids, dtype=np.int64)
+        unit_start = np.cumsum(counts) - counts
+        tokens_per_unit = counts[unit_ids]
+        before_unit = np.concatenate([[0], np.cumsum(tokens_per_unit)])
+        line_end = np.cumsum(units_per_line)
+        line_lengths = before_unit[line_end] - before_unit[line_end - units_per_line]
+        position = np.arange(int(before_unit[-1])) - np.repeat(before_unit[:-1], tokens_per_unit)
+        source = np.repeat(unit_start[unit_ids], tokens_per_unit) + position
+        return unit_ids_flat[source], line_lengths
+
+
+def encode_texts(
+    texts: Sequence[list[str]],
+    tokenizer: Tokenizer,
+    lowercase: bool,
+    bar: ProgressBar | None = None,
+) -> TokenIds:
+    """Token ids of line-aligned texts, tokenised as sacrebleu does.
+
+    Args:
+        texts: streams of lines of the same length (hypotheses, then each reference file).
+        tokenizer: from :func:`load_tokenizer`.
+        lowercase: lowercase every line first (sacrebleu's ``lowercase=True``).
+        bar: a progress bar, updated by the number of lines encoded.
+
+    >>> tok = load_tokenizer("13a")
+    >>> ids = encode_texts([["Hello, world!"], ["hello world ."]], tok, lowercase=True)
+    >>> ids.lengths.tolist(), ids.ids.tolist()
+    ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
+    """
+    with _garbage_collector_paused():
+        return _encode(texts, _UnitEncoder(tokenizer, lowercase), bar or _NoProgress())
+
+
+@contextlib.contextmanager
+def _garbage_collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (restored on exit).
+
+    Splitting lines allocates millions of small lists, which keeps triggering full
+    collections of an ever larger heap: pausing it makes encoding about 3x faster. Nothing
+    here creates reference cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _encode(texts: Sequence[list[str]], encoder: _UnitEncoder, bar: ProgressBar) -> TokenIds:
+    streams = []
+    for lines in texts:
+        unit_ids, units_per_line = [], []
+        for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
+            chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
+            units, counts = encoder.units_of(chunk)
+            unit_ids.append(encoder.index_units(units))
+            units_per_line.append(counts)
+            bar.update(len(chunk))
+        streams.append((np.concatenate(unit_ids or [np.zeros(0, np.int64)]),
+                        np.concatenate(units_per_line or [np.zeros(0, np.int64)])))
+    encoded = [encoder.token_ids(ids, per_line) for ids, per_line in streams]
+    lengths = np.stack([line_lengths for _, line_lengths in encoded])
+    sizes = lengths.sum(axis=1)
+    starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
+    ids = np.concatenate([flat for flat, _ in encoded]).astype(np.int64, copy=False)
+    return TokenIds(ids, starts, lengths, list(encoder.vocabulary))
+
+
+# ------------------------------------------------------------ text for the functions
+
+
+def _check_texts(hypotheses: Any, references: Any) -> list[list[str]]:
+    """The references of each hypothesis as a list of strings (``None`` ones dropped)."""
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise TypeError(
+            "hypotheses must be a list of strings when tokenize= is given (wrap a single "
+            f"sentence in a list); got {_kind(hypotheses)}"
+        )
+    for row, hyp in enumerate(hypotheses):
+        if not isinstance(hyp, str):
+            raise TypeError(
+                f"hypotheses[{row}] must be a string when tokenize= is given; got {_kind(hyp)} "
+                "(token ids and token lists are scored without tokenize=)"
+            )
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            "references must be a list with, for each hypothesis, a reference string or a "
+            f"list of reference strings; got {_kind(references)}"
+        )
+    if len(references) != len(hypotheses):
+        raise ValueError(
+            f"hypotheses and references must have the same batch size; got {len(hypotheses)} "
+            f"hypotheses and {len(references)} entries of references (references are given "
+            "per hypothesis; sacrebleu's reference streams [[ref1 of each], [ref2 of each]] "
+            "become per hypothesis with list(zip(*streams)))"
+        )
+    rows = []
+    for row, refs in enumerate(references):
+        if isinstance(refs, str):
+            rows.append([refs])
+            continue
+        if not isinstance(refs, Sequence):
+            raise TypeError(
+                f"references[{row}] must be a reference string or a list of them; got "
+                f"{_kind(refs)}"
+            )
+        for position, ref in enumerate(refs):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(
+                    f"references[{row}][{position}] must be a string (or None: no such "
+                    f"reference); got {_kind(ref)}"
+                )
+        rows.append([ref for ref in refs if ref is not None])
+    return rows
+
+
+def _kind(obj: object) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}".replace("builtins.", "")
+
+
+def encode_pairs(
+    hypotheses: Sequence[str],
+    references: Sequence[str | Sequence[str | None]],
+    *,
+    tokenize: str,
+    lowercase: bool = False,
+) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
+    """Token ids of hypothesis strings and their references, tokenised as sacrebleu does.
+
+    Args:
+        hypotheses: one string per sentence.
+        references: for each hypothesis, a reference string or a list of them (``None``
+            entries are no reference, as in sacrebleu).
+        tokenize: a name of :data:`TOKENIZERS`.
+        lowercase: lowercase everything first.
+
+    Returns:
+        ``(hyps, refs)``: a list of 1-D int64 arrays and, per hypothesis, a list of them
+        (views into one array), the ragged input form of the scoring functions.
+
+    >>> hyps, refs = encode_pairs(["a b", "c"], ["a b", ["c", "C"]], tokenize="none",
+    ...                           lowercase=True)
+    >>> [h.tolist() for h in hyps], [[r.tolist() for r in rs] for rs in refs]
+    ([[0, 1], [2]], [[[0, 1]], [[2], [2]]])
+
+    Raises:
+        TypeError, ValueError: malformed text input, or an unknown tokenizer.
+        ImportError: sacrebleu is not installed.
+    """
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"lowercase must be a bool; got {lowercase!r}")
+    rows = _check_texts(hypotheses, references)
+    tokenizer = load_tokenizer(tokenize)
+    lines = list(hypotheses) + list(itertools.chain.from_iterable(rows))
+    token_ids = encode_texts([lines], tokenizer, lowercase)
+    sentences = [token_ids.line(0, i) for i in range(len(lines))]
+    hyps = sentences[: len(hypotheses)]
+    refs = []
+    position = len(hypotheses)
+    for row in rows:
+        refs.append(sentences[position : position + len(row)])
+        position += len(row)
+    return hyps, refs
+
+
+def scoring_inputs(
+    hypotheses: Any,
+    references: Any,
+    tokenize: str | None,
+    lowercase: bool,
+    pad_id: Any,
+    eos_id: Any,
+) -> tuple[Any, Any]:
+    """The inputs of a scoring function: text encoded when ``tokenize`` is given, else as is.
+
+    Raises:
+        ValueError: ``lowercase`` or ``pad_id``/``eos_id`` where they do not apply.
+    """
+    if tokenize is None:
+        if lowercase is not False:
+            raise ValueError(
+                "lowercase=True applies to text: give tokenize= too (e.g. tokenize='13a'); "
+                "token lists and ids are compared as they are"
+            )
+        return hypotheses, references
+    if pad_id is not None or eos_id is not None:
+        raise ValueError(
+            "pad_id and eos_id apply to token ids; with tokenize= the inputs are strings"
+        )
+    return encode_pairs(hypotheses, references, tokenize=tokenize, lowercase=lowercase)

@@ -1,0 +1,238 @@
+"""Text input (``tokenize=``) and result objects against the real sacrebleu.
+
+Every sacrebleu tokenizer that runs here, on the shipped WMT sample and on generated text
+with punctuation, case, CJK and odd spaces; every sacrebleu smoothing name; corpus and
+sentence level, with and without the effective order; 1e-12 on the 0-1 scale.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+
+sacrebleu = pytest.importorskip("sacrebleu")
+
+import bleusuite  # noqa: E402
+from bleusuite import text  # noqa: E402
+
+SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
+TOLERANCE = 1e-12
+
+
+def _runnable_tokenizers() -> list[str]:
+    names = []
+    for name in text.TOKENIZERS:
+        try:
+            text.load_tokenizer(name)
+        except ImportError:  # ja-mecab / ko-mecab without their MeCab packages
+            assert name in ("ja-mecab", "ko-mecab"), name
+            continue
+        names.append(name)
+    return names
+
+
+TOKENIZERS = _runnable_tokenizers()
+WORDS = [
+    "the", "The", "cat", "CAT", "sat", "on", "mat", "a", "dog's", "don't", "U.S.", "3.14",
+    "1,000", "e-mail", "(yes)", "\"quoted\"", "end.", "why?", "wow!", "a,b", "&amp;", "&lt;",
+    "東京", "日本語です", "你好。", "世界", "Σίσυφος", "ΣΑ", "İstanbul", "«ёлка»", "naïve",
+    "５", "—", "x/y", "$5", "100%", "<skip>", "ok;", "https://a.b/c",
+]
+SPACES = [" ", " ", " ", "  ", "\t", "\u00a0"]
+
+
+def _random_text(rng: np.random.Generator, n: int, max_words: int = 14) -> list[str]:
+    lines = []
+    for _ in range(n):
+        count = int(rng.integers(0, max_words))
+        words = [WORDS[i] for i in rng.integers(0, len(WORDS), size=count)]
+        spaces = [SPACES[i] for i in rng.integers(0, len(SPACES), size=count)]
+        lines.append("".join(w + s for w, s in zip(words, spaces, strict=True)).rstrip(" "))
+    return lines
+
+
+def _perturbed(rng: np.random.Generator, lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        words = line.split()
+        keep = [w for w in words if rng.random() > 0.2]
+        if rng.random() < 0.5:
+            keep.append(WORDS[int(rng.integers(0, len(WORDS)))])
+        out.append(" ".join(keep))
+    return out
+
+
+@pytest.fixture(scope="module")
+def sample() -> tuple[list[str], list[str]]:
+    data = resources.files("bleusuite") / "data"
+    hyp = (data / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
+    ref = (data / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    return hyp, ref
+
+
+@pytest.fixture(scope="module")
+def generated() -> tuple[list[str], list[list[str]]]:
+    rng = np.random.default_rng(7)
+    base = _random_text(rng, 80)
+    return _perturbed(rng, base), [_perturbed(rng, base), _perturbed(rng, base)]
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_corpus_bleu_of_text_equals_sacrebleu(sample, generated, name, lowercase):
+    corpora = {
+        "sample": (sample[0], [sample[1]]),
+        "generated": generated,
+        "generated, one ref": (generated[0], generated[1][:1]),
+    }
+    for label, (hyps, streams) in corpora.items():
+        per_hypothesis = [list(refs) for refs in zip(*streams, strict=True)]
+        for smooth in SACREBLEU_SMOOTHS:
+            expected = sacrebleu.corpus_bleu(hyps, streams, smooth_method=smooth,
+                                             tokenize=name, lowercase=lowercase)
+            got = bleusuite.corpus_bleu(hyps, per_hypothesis, smooth=smooth, tokenize=name,
+                                        lowercase=lowercase)
+            assert abs(float(got) - expected.score / 100) <= TOLERANCE, (label, smooth)
+            result = bleusuite.corpus_bleu_result(hyps, per_hypothesis, smooth=smooth,
+                                                  tokenize=name, lowercase=lowercase)
+            assert result.score == float(got)
+            assert result.format(signature=False) == str(expected), (label, smooth)
+            np.testing.assert_allclose(result.precisions, np.array(expected.precisions) / 100,
+                                       rtol=0, atol=TOLERANCE)
+            assert (result.hyp_len, result.ref_len) == (expected.sys_len, expected.ref_len)
+            assert abs(result.brevity_penalty - expected.bp) <= TOLERANCE
+            # sacrebleu's add-k adds k to its own counts in place (orders >= 2); ours stay raw
+            k = np.array([0, 1, 1, 1]) if smooth == "add-k" else 0
+            assert result.matches == tuple(np.array(expected.counts) - k), (label, smooth)
+            assert result.totals == tuple(np.array(expected.totals) - k), (label, smooth)
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+def test_sentence_bleu_of_text_equals_sacrebleu(sample, generated, name):
+    hyps = sample[0][:40] + generated[0]
+    refs = [[r] for r in sample[1][:40]] + [list(r) for r in zip(*generated[1], strict=True)]
+    for smooth in SACREBLEU_SMOOTHS:
+        for effective_order in (True, False):
+            got = bleusuite.sentence_bleu(hyps, refs, smooth=smooth, tokenize=name,
+                                          effective_order=effective_order)
+            expected = [
+                sacrebleu.sentence_bleu(h, r, smooth_method=smooth, tokenize=name,
+                                        use_effective_order=effective_order).score / 100
+                for h, r in zip(hyps, refs, strict=True)
+            ]
+            np.testing.assert_allclose(got, expected, rtol=0, atol=TOLERANCE,
+                                       err_msg=f"{smooth} eff={effective_order}")
+
+
+def test_sacrebleu_sentence_bleu_defaults(generated):
+    """sacrebleu.sentence_bleu's defaults (exp, effective order) are ours when asked for."""
+    hyps, streams = generated
+    got = bleusuite.sentence_bleu(hyps, [[r] for r in streams[0]], tokenize="13a",
+                                  smooth="exp", effective_order=True)
+    expected = [sacrebleu.sentence_bleu(h, [r]).score / 100
+                for h, r in zip(hyps, streams[0], strict=True)]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=TOLERANCE)
+
+
+def test_gleu_of_text_is_gleu_of_sacrebleu_tokens(generated):
+    nltk_gleu = pytest.importorskip("nltk.translate.gleu_score")
+    from sacrebleu.metrics import BLEU
+
+    hyps, streams = generated
+    per_hypothesis = [list(r) for r in zip(*streams, strict=True)]
+    metric = BLEU(tokenize="intl", lowercase=True)
+
+    def tokens(line: str) -> list[str]:
+        return metric._preprocess_segment(line).split()
+
+    hyp_tokens = [tokens(h) for h in hyps]
+    ref_tokens = [[tokens(r) for r in refs] for refs in per_hypothesis]
+    got = bleusuite.corpus_gleu(hyps, per_hypothesis, tokenize="intl", lowercase=True)
+    assert abs(float(got) - nltk_gleu.corpus_gleu(ref_tokens, hyp_tokens)) <= TOLERANCE
+    got = bleusuite.sentence_gleu(hyps, per_hypothesis, tokenize="intl", lowercase=True)
+    expected = [nltk_gleu.sentence_gleu(r, h) for r, h in zip(ref_tokens, hyp_tokens, strict=True)]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=TOLERANCE)
+    result = bleusuite.corpus_gleu_result(hyps, per_hypothesis, tokenize="intl", lowercase=True)
+    assert result.score == float(
+        bleusuite.corpus_gleu(hyps, per_hypothesis, tokenize="intl", lowercase=True))
+    assert "tok:intl" in result.signature and "case:lc" in result.signature
+
+
+def test_none_references_are_absent_as_in_sacrebleu():
+    hyps = ["a b c d", "e f g h"]
+    streams = [["a b c d", "e f g x"], ["a b c e", None]]
+    expected = sacrebleu.corpus_bleu(hyps, streams, smooth_method="exp").score / 100
+    per_hypothesis = [list(r) for r in zip(*streams, strict=True)]
+    got = bleusuite.corpus_bleu(hyps, per_hypothesis, smooth="exp", tokenize="13a")
+    assert abs(float(got) - expected) <= TOLERANCE
+    assert bleusuite.corpus_bleu_result(hyps, per_hypothesis, tokenize="13a").signature \
+        .startswith("nrefs:var|")
+
+
+def test_empty_strings():
+    hyps = ["", "a b c d", "x"]
+    refs = [["a b"], [""], ["y"]]
+    for smooth in SACREBLEU_SMOOTHS:
+        got = bleusuite.sentence_bleu(hyps, refs, smooth=smooth, tokenize="13a",
+                                      effective_order=True)
+        expected = [sacrebleu.sentence_bleu(h, r, smooth_method=smooth).score / 100
+                    for h, r in zip(hyps, refs, strict=True)]
+        np.testing.assert_allclose(got, expected, rtol=0, atol=TOLERANCE)
+        got = bleusuite.corpus_bleu(hyps, refs, smooth=smooth, tokenize="13a")
+        streams = [[r[0] for r in refs]]
+        expected_corpus = sacrebleu.corpus_bleu(hyps, streams, smooth_method=smooth).score / 100
+        assert abs(float(got) - expected_corpus) <= TOLERANCE
+
+
+def test_result_to_dict_is_json_and_matches_the_array_path():
+    hyp = np.array([[1, 2, 3, 4, 5, 0], [1, 2, 3, 0, 0, 0]])
+    ref = np.array([[[1, 2, 3, 4, 6, 0], [0, 0, 0, 0, 0, 0]],
+                    [[1, 2, 3, 4, 0, 0], [1, 2, 0, 0, 0, 0]]])
+    for smooth in ("no_smooth", "method1", "method4", "smooth2", "exp", "floor"):
+        result = bleusuite.corpus_bleu_result(hyp, ref, pad_id=0, smooth=smooth)
+        assert result.score == float(bleusuite.corpus_bleu(hyp, ref, pad_id=0, smooth=smooth))
+        dumped = json.loads(json.dumps(result.to_dict()))
+        assert dumped["score"] == result.score and dumped["smooth"] == smooth
+        assert result.signature.startswith("nrefs:var|case:mixed|eff:no|tok:given|")
+    gleu = bleusuite.corpus_gleu_result(hyp, ref, pad_id=0)
+    assert gleu.score == float(bleusuite.corpus_gleu(hyp, ref, pad_id=0))
+    assert json.loads(json.dumps(gleu.to_dict()))["score"] == gleu.score
+    stats = bleusuite.bleu_statistics(hyp, ref, pad_id=0)
+    from_stats = bleusuite.BleuResult.from_stats(stats, smooth="method1")
+    assert from_stats.score == bleusuite.corpus_bleu_result(hyp, ref, pad_id=0,
+                                                            smooth="method1").score
+    assert f"{float(from_stats):.6f}" in f"{from_stats.score:.6f}"
+
+
+def test_result_of_torch_inputs_is_plain_python():
+    torch = pytest.importorskip("torch")
+    result = bleusuite.corpus_bleu_result([torch.tensor([1, 2, 3])], [torch.tensor([1, 2, 3])],
+                                          max_order=2, weights=(0.25, 0.75))
+    assert result.score == 1.0 and type(result.hyp_len) is int
+    assert "|w:0.25/0.75|" in result.signature
+    json.dumps(result.to_dict())
+
+
+def test_text_errors_are_clear():
+    with pytest.raises(TypeError, match=r"hypotheses\[0\] must be a sequence of tokens, not a "
+                       r"string.*tokenize='13a'"):
+        bleusuite.sentence_bleu(["the cat"], [["the cat"]])
+    with pytest.raises(ValueError, match="lowercase=True applies to text: give tokenize="):
+        bleusuite.corpus_bleu([["a"]], [[["a"]]], lowercase=True)
+    with pytest.raises(ValueError, match="pad_id and eos_id apply to token ids"):
+        bleusuite.sentence_gleu(["a"], ["a"], tokenize="13a", pad_id=0)
+    with pytest.raises(ValueError, match="unknown tokenizer 'spm'"):
+        bleusuite.sentence_bleu(["a"], ["a"], tokenize="spm")
+    with pytest.raises(ValueError, match=r"1 hypotheses and 2 entries.*zip\(\*streams\)"):
+        bleusuite.corpus_bleu(["a"], [["a"], ["b"]], tokenize="13a")
+    with pytest.raises(TypeError, match=r"hypotheses must be a list of strings.*wrap"):
+        bleusuite.sentence_bleu("a b", ["a b"], tokenize="13a")
+    with pytest.raises(TypeError, match=r"hypotheses\[0\] must be a string when tokenize"):
+        bleusuite.sentence_bleu([["a", "b"]], [["a b"]], tokenize="13a")
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a string"):
+        bleusuite.sentence_bleu(["a"], [["a", 3]], tokenize="13a")
+    with pytest.raises(TypeError, match="lowercase must be a bool"):
+        bleusuite.sentence_bleu(["a"], ["a"], tokenize="13a", lowercase="yes")

@@ -29,6 +29,7 @@ are exact; memory grows with the number of n-grams in the batch.
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -83,14 +84,22 @@ class _Parts:
 COUNTING_STRATEGIES = ("compact", "fixed", "numba")
 
 
-def counting_strategy(be: Backend, like: Any) -> str:
-    """The counting strategy for arrays like ``like``.
+#: token positions from which ``auto`` imports numba for a batch: importing it takes about a
+#: second, more than the NumPy pipeline needs for smaller batches (a short command-line run
+#: should not pay it); once numba is imported, every NumPy batch uses the kernel
+NUMBA_MIN_ENTRIES = 1 << 18
+
+
+def counting_strategy(be: Backend, like: Any, entries: int = 0) -> str:
+    """The counting strategy for a batch of ``entries`` token positions like ``like``.
 
     ``BLEUSUITE_COUNTING`` chooses when set: ``fixed`` or ``compact`` on any backend;
     ``numba`` for NumPy batches (an ``ImportError`` without numba; other backends keep
     their default); ``auto`` (or unset) is the default: where reading a value back is free
     (NumPy, and torch CPU tensors through NumPy views) the compiled kernel when numba can
-    be imported, else the NumPy pipeline; on devices (CUDA, CuPy, ``meta``) ``fixed``.
+    be imported (and is imported already, or the batch holds at least
+    :data:`NUMBA_MIN_ENTRIES` positions), else the NumPy pipeline; on devices (CUDA, CuPy,
+    ``meta``) ``fixed``.
 
     >>> import numpy as np
     >>> from bleusuite.backends import get_backend
@@ -108,7 +117,9 @@ def counting_strategy(be: Backend, like: Any) -> str:
     on_host = be.reads_are_free(like) and be.block_entries is not None
     if not on_host:
         return "fixed"
-    if _numba_importable():
+    worth_importing = (setting == "numba" or entries >= NUMBA_MIN_ENTRIES
+                       or "bleusuite.counting_numba" in sys.modules)
+    if worth_importing and _numba_importable():
         return "numba"
     if setting == "numba":
         raise ImportError(
@@ -130,7 +141,8 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     batch at once.
     """
     be = batch.backend
-    strategy = counting_strategy(be, batch.hyp)
+    entries = batch.hyp.shape[0] * (batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2])
+    strategy = counting_strategy(be, batch.hyp, entries)
     if strategy == "fixed":
         from bleusuite.fixed import count_matches_fixed  # it imports MatchCounts from here
 

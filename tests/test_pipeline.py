@@ -9,6 +9,8 @@ backend the tests can run here.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import zlib
 from collections import Counter
 
@@ -319,6 +321,27 @@ def test_counting_setting_is_checked(monkeypatch):
         bleusuite.sentence_bleu(hyp, hyp)
     monkeypatch.setenv("BLEUSUITE_COUNTING", "auto")
     assert bleusuite.sentence_bleu(hyp, hyp).tolist() == [1.0]  # the NumPy pipeline
+
+
+def test_numba_is_imported_only_for_large_batches():
+    """Importing numba costs about a second: a small batch (a short command-line run) is
+    counted by the NumPy pipeline without importing it; a batch of NUMBA_MIN_ENTRIES
+    positions imports it, and from then on every batch uses the kernel."""
+    pytest.importorskip("numba", reason="numba is not installed (bleusuite[numba])")
+    code = (
+        "import sys, numpy as np, bleusuite\n"
+        "from bleusuite.ngrams import NUMBA_MIN_ENTRIES\n"
+        "bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))\n"
+        "print('numba' in sys.modules)\n"
+        "width = NUMBA_MIN_ENTRIES // 2\n"
+        "bleusuite.sentence_bleu(np.ones((1, width), np.int64), np.ones((1, width), np.int64))\n"
+        "print('numba' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "BLEUSUITE_COUNTING"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
 
 
 def test_numba_is_the_default_where_installed(monkeypatch):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 
 __all__ = ["Batch", "normalize_batch"]
@@ -74,6 +74,7 @@ def normalize_batch(
             expected, arrays from two libraries).
         ValueError: wrong shapes, batch-size mismatch, or a hypothesis without reference.
     """
+    checks.check_environment()
     hyp_is_array = backends.backend_name(hypotheses) is not None
     ref_is_array = backends.backend_name(references) is not None
     if hyp_is_array != ref_is_array:
@@ -107,7 +108,21 @@ def _check_int_array(be: Backend, a: Any, argname: str) -> Any:
     return be.to_int64(a)
 
 
+def _plain_array(a: Any, argname: str) -> Any:
+    """NumPy subclasses as plain arrays: an ``np.matrix`` is a 2-D batch like any other; a
+    masked array is refused (its mask would be silently dropped)."""
+    if not isinstance(a, np.ndarray) or type(a) is np.ndarray:
+        return a
+    if isinstance(a, np.ma.MaskedArray):
+        raise TypeError(
+            f"{argname} must be a plain array of token ids, not a masked array: fill the "
+            "masked positions with a padding id (a.filled(pad_id)) and pass pad_id"
+        )
+    return np.asarray(a)
+
+
 def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
+    hyp, refs = _plain_array(hyp, "hypotheses"), _plain_array(refs, "references")
     if be.device_of(hyp) != be.device_of(refs):
         raise ValueError(
             "hypotheses and references must be on the same device; got hypotheses on "
@@ -154,11 +169,7 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
 
 
 def _check_special(value: Any, argname: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{argname} must be an int token id or None; got {value!r}")
-    return int(value)
+    return checks.token_id(value, argname)
 
 
 def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:

@@ -17,10 +17,10 @@ The smoothing names, and whose numbers each reproduces:
 
 from __future__ import annotations
 
-import math
 import sys
 from typing import Any
 
+from bleusuite import checks
 from bleusuite.backends.base import Backend
 
 __all__ = ["FAMILIES", "SMOOTHING_NAMES", "family_of"]
@@ -44,6 +44,8 @@ SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k"
 # NLTK SmoothingFunction's constructor defaults (alpha for method6, k for method4)
 _NLTK_ALPHA = 5
 _NLTK_K = 5
+# exponents power_of_two handles: ranks are at most the order (<= 256 < 2**9)
+_EXPONENT_BITS = 9
 # sacrebleu's log of a zero precision
 _SACREBLEU_LOG_ZERO = -9999999999.0
 
@@ -69,6 +71,22 @@ def extra_orders(smooth: str) -> int:
 
 def _f(be: Backend, a: Any) -> Any:
     return be.to_float64(a)
+
+
+def power_of_two(be: Backend, exponent: Any) -> Any:
+    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..511.
+
+    The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
+    precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
+    float ``pow`` may round on some devices. A product of exact powers of two, one per bit
+    of the exponent, is exact on every backend.
+    """
+    result = None
+    for bit in range(_EXPONENT_BITS):
+        factors = be.asarray([1.0, 2.0 ** (1 << bit)], like=exponent, dtype=be.float64)
+        factor = factors[(exponent >> bit) & 1]
+        result = factor if result is None else result * factor
+    return result
 
 
 def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: bool) -> Any:
@@ -103,7 +121,7 @@ def nltk_bleu(
         rank = be.cumsum(be.to_int64(zero), axis=-1)
         log_len = be.log(be.where(hyp_len > 1, _f(be, hyp_len), 2.0))[..., None]
         # NLTK: numerator = 1 / (2**incvnt * k / log(hyp_len)); p = numerator / denominator
-        smoothed = 1.0 / (_f(be, 2**rank * _NLTK_K) / log_len) / denom
+        smoothed = 1.0 / (power_of_two(be, rank) * float(_NLTK_K) / log_len) / denom
         return be.where(zero & (hyp_len > 1)[..., None], smoothed, p)
 
     def method5(p: Any) -> Any:
@@ -128,7 +146,7 @@ def nltk_bleu(
         precisions = be.where(first, precisions, smoothed)
     elif smooth == "method3":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 1.0 / (_f(be, 2**rank) * denom), precisions)
+        precisions = be.where(zero, 1.0 / (power_of_two(be, rank) * denom), precisions)
     elif smooth == "method4":
         precisions = method4(precisions)
     elif smooth == "method5":
@@ -226,7 +244,7 @@ def sacrebleu_bleu(
     precisions = be.where(reached, 100.0 * correct_f / safe_total, 0.0)
     if smooth == "exp":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 100.0 / (_f(be, 2**rank) * safe_total), precisions)
+        precisions = be.where(zero, 100.0 / (power_of_two(be, rank) * safe_total), precisions)
     elif smooth == "floor":
         v = 0.1 if smooth_value is None else float(smooth_value)
         precisions = be.where(zero, 100.0 * v / safe_total, precisions)
@@ -253,9 +271,4 @@ def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:
             f"smooth_value is only used by {', '.join(SMOOTH_VALUE_DEFAULTS)}; "
             f"got smooth_value={smooth_value!r} with smooth={smooth!r}"
         )
-    if isinstance(smooth_value, bool) or not isinstance(smooth_value, int | float):
-        raise TypeError(f"smooth_value must be a number; got {smooth_value!r}")
-    value = float(smooth_value)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
-    return value
+    return checks.number(smooth_value, "smooth_value", minimum=0)

@@ -97,7 +97,16 @@ def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: boo
     return be.sum_(weights * be.log(precisions), axis=-1)
 
 
-def _brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
+def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
+    """BLEU's brevity penalty, element-wise: 1 if c >= r (so 1 when both are 0, as in
+    sacrebleu and NLTK), 0 if c == 0 < r, else exp(1 - r/c).
+
+    >>> import numpy as np
+    >>> from bleusuite import backends
+    >>> be = backends.get_backend(np.zeros(1))
+    >>> brevity_penalty(be, np.array([0, 0, 2, 4]), np.array([0, 3, 4, 4])).round(4).tolist()
+    [1.0, 0.0, 0.3679, 1.0]
+    """
     c = _f(be, hyp_len)
     r = _f(be, ref_len)
     shorter = (hyp_len < ref_len) & (hyp_len > 0)
@@ -155,7 +164,7 @@ def nltk_bleu(
         precisions = _nltk_method6(be, stats, precisions, order)
     elif smooth == "method7":
         precisions = method5(method4(precisions))
-    score = _brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
+    score = brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
         _weighted_log_sum(be, weights, precisions, skip_zero=True)
     )
     return be.where(matches[..., 0] == 0, 0.0, score)
@@ -211,7 +220,7 @@ def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) 
     if smooth == "no_smooth":  # ignite returns 0 as soon as any order has no match
         valid = valid & (be.sum_(be.to_int64(matches == 0), axis=-1) == 0)
     safe = be.where(valid[..., None], precisions, 1.0)
-    score = _brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
+    score = brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
         _weighted_log_sum(be, weights, safe, skip_zero=False)
     )
     return be.where(valid, score, 0.0)
@@ -228,9 +237,35 @@ def sacrebleu_bleu(
 ) -> Any:
     """sacrebleu ``BLEU.compute_bleu`` on (summed) statistics, on the 0-1 scale."""
     correct = stats.matches[..., :order]
+    any_correct = be.sum_(correct, axis=-1) > 0
+    precisions, reached = sacrebleu_precisions(be, stats, order, smooth, smooth_value)
+    logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)),
+                    _SACREBLEU_LOG_ZERO)
+    if weights is not None:
+        log_mean = be.sum_(weights * logs, axis=-1)
+    elif effective_order:
+        count = be.sum_(be.to_int64(reached), axis=-1)
+        eff = be.where(count > 0, count, order)
+        used = be.arange(order, like=correct) < eff[..., None]
+        log_mean = be.sum_(be.where(used, logs, 0.0), axis=-1) / _f(be, eff)
+    else:
+        log_mean = be.sum_(logs, axis=-1) / float(order)
+    score = brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(log_mean)
+    return be.where(any_correct, score / 100.0, 0.0)
+
+
+def sacrebleu_precisions(
+    be: Backend, stats: Any, order: int, smooth: str, smooth_value: float | None
+) -> tuple[Any, Any]:
+    """sacrebleu's smoothed precisions on the 0-100 scale (its ``BLEUScore.precisions``
+    when some order has a match), and which orders its loop reached, ``(..., order)`` each.
+
+    sacrebleu stops at the first order without hypothesis n-grams (after add-k): the
+    orders from there on have precision 0 and are not reached.
+    """
+    correct = stats.matches[..., :order]
     total = stats.totals[..., :order]
     later = be.arange(order, like=correct) > 0
-    any_correct = be.sum_(correct, axis=-1) > 0
     correct_f = _f(be, correct)
     total_f = _f(be, total)
     if smooth == "add-k":
@@ -248,19 +283,7 @@ def sacrebleu_bleu(
     elif smooth == "floor":
         v = 0.1 if smooth_value is None else float(smooth_value)
         precisions = be.where(zero, 100.0 * v / safe_total, precisions)
-    logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)),
-                    _SACREBLEU_LOG_ZERO)
-    if weights is not None:
-        log_mean = be.sum_(weights * logs, axis=-1)
-    elif effective_order:
-        count = be.sum_(be.to_int64(reached), axis=-1)
-        eff = be.where(count > 0, count, order)
-        used = be.arange(order, like=correct) < eff[..., None]
-        log_mean = be.sum_(be.where(used, logs, 0.0), axis=-1) / _f(be, eff)
-    else:
-        log_mean = be.sum_(logs, axis=-1) / float(order)
-    score = _brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(log_mean)
-    return be.where(any_correct, score / 100.0, 0.0)
+    return precisions, reached
 
 
 def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:

@@ -296,7 +296,12 @@ def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
     hyp_lengths = np.fromiter((len(s) for s in hyps), dtype=np.int64, count=len(hyps))
     ref_lengths = np.fromiter((len(s) for s in ref_sentences), np.int64, count=len(ref_sentences))
     flat = list(itertools.chain.from_iterable(itertools.chain(hyps, ref_sentences)))
-    ids, mapping = _token_ids(flat)
+    try:
+        ids, mapping = _token_ids(flat)
+    except TypeError as error:
+        names = [f"hypotheses[{row}]" for row in range(len(hyps))]
+        names += [f"references[{row}][{position}]" for row, position in slots]
+        raise TypeError(_unhashable(itertools.chain(hyps, ref_sentences), names, error)) from None
     pad = _map_special(pad_id, mapping)
     eos = _map_special(eos_id, mapping)
 
@@ -319,6 +324,18 @@ def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
     hyp, hyp_lengths = _sentences(be, hyp, hyp_lengths, pad, eos)
     refs_arr, ref_len = _sentences(be, refs_arr, ref_len, pad, eos)
     return _finish(be, hyp, hyp_lengths, refs_arr, ref_len, present)
+
+
+def _unhashable(sentences: Any, names: list[str], error: TypeError) -> str:
+    """Where the first unhashable token is, for the message."""
+    for name, sentence in zip(names, sentences, strict=True):
+        for position, token in enumerate(sentence):
+            try:
+                hash(token)
+            except TypeError:
+                return (f"{name}[{position}] must be a hashable token (str, int, tuple, ...); "
+                        f"got {_kind(token)}")
+    return f"tokens must be hashable (str, int, tuple, ...): {error}"
 
 
 def _token_ids(tokens: list[Any]) -> tuple[np.ndarray, dict[Any, int] | None]:

@@ -17,6 +17,7 @@ The smoothing names, and whose numbers each reproduces:
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -160,8 +161,12 @@ def nltk_bleu(
         precisions = method4(precisions)
     elif smooth == "method5":
         precisions = method5(precisions)
-    elif smooth == "method6":
-        precisions = _nltk_method6(be, stats, precisions, order)
+    elif smooth == "method6":  # in log space: its precisions fall below the float range
+        log_precisions = _nltk_method6_logs(be, stats, precisions, order)
+        score = brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
+            be.sum_(weights * log_precisions, axis=-1)
+        )
+        return be.where(matches[..., 0] == 0, 0.0, score)
     elif smooth == "method7":
         precisions = method5(method4(precisions))
     score = brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
@@ -174,8 +179,15 @@ def _stack(be: Backend, columns: list[Any]) -> Any:
     return be.concat([c[..., None] for c in columns], axis=-1)
 
 
-def _nltk_method6(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
-    """NLTK method6 (Gao and He 2013): interpolate with p_{i-1}**2 / p_{i-2} for i >= 3."""
+def _nltk_method6_logs(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
+    """Logs of NLTK's method6 precisions (Gao and He 2013): for orders i >= 3,
+    ``p_i = (m_i + alpha * p_{i-1}**2 / p_{i-2}) / (l_i + alpha)``.
+
+    Without matches ``log p_i`` falls quadratically with i (about -65,000 at order 256), far
+    below the float range: NLTK keeps exact fractions (and fails in ``math.log`` once one
+    is below 1e-308), a float recurrence would reach 0 and drop the order from the score.
+    In log space every precision stays finite: the score is exact, 0.0 when it underflows.
+    """
     if order < 3:
         raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
     # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
@@ -188,14 +200,19 @@ def _nltk_method6(be: Backend, stats: Any, precisions: Any, order: int) -> Any:
             f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
             "none"
         )
-    columns = [precisions[..., 0], precisions[..., 1]]
+    # with a 3-gram match every precision is positive; rows without a unigram match score
+    # 0 whatever these hold
+    logs = be.log(be.where(precisions > 0, precisions, 1.0))
+    columns = [logs[..., 0], logs[..., 1]]
+    log_alpha = math.log(_NLTK_ALPHA)
     for i in range(2, order):
-        before, last = columns[i - 2], columns[i - 1]
-        safe = be.where(before == 0, 1.0, before)
-        pi0 = be.where(before == 0, 0.0, last * last / safe)
+        log_prior = log_alpha + 2.0 * columns[i - 1] - columns[i - 2]  # log(alpha * pi0)
         m = _f(be, stats.matches[..., i])
+        log_m = be.where(m > 0, be.log(be.where(m > 0, m, 1.0)), -math.inf)
+        high, low = be.maximum(log_m, log_prior), be.minimum(log_m, log_prior)
+        log_sum = high + be.log(1.0 + be.exp(low - high))  # log(m + alpha * pi0)
         hyp_ngrams = _f(be, stats.totals[..., i])
-        columns.append((m + _NLTK_ALPHA * pi0) / (hyp_ngrams + _NLTK_ALPHA))
+        columns.append(log_sum - be.log(hyp_ngrams + _NLTK_ALPHA))
     return _stack(be, columns)
 
 

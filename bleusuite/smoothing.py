@@ -45,6 +45,10 @@ SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k"
 # NLTK SmoothingFunction's constructor defaults (alpha for method6, k for method4)
 _NLTK_ALPHA = 5
 _NLTK_K = 5
+# method6 switches to log space below this precision (far above the float minimum, so no
+# intermediate product underflows)
+_TINY = 1e-280
+_LOG_TINY = math.log(_TINY)
 # exponents power_of_two handles: ranks are at most the order (<= 256 < 2**9)
 _EXPONENT_BITS = 9
 # sacrebleu's log of a zero precision
@@ -186,7 +190,10 @@ def _nltk_method6_logs(be: Backend, stats: Any, precisions: Any, order: int) -> 
     Without matches ``log p_i`` falls quadratically with i (about -65,000 at order 256), far
     below the float range: NLTK keeps exact fractions (and fails in ``math.log`` once one
     is below 1e-308), a float recurrence would reach 0 and drop the order from the score.
-    In log space every precision stays finite: the score is exact, 0.0 when it underflows.
+    Each step is computed in floats while the precisions stay well inside the float range
+    (the arithmetic NLTK's fractions round to: a perfect match gives exactly 1), and in
+    log space from where they leave it, so every precision stays finite and the score is
+    exact: 0.0 when it underflows.
     """
     if order < 3:
         raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
@@ -202,18 +209,27 @@ def _nltk_method6_logs(be: Backend, stats: Any, precisions: Any, order: int) -> 
         )
     # with a 3-gram match every precision is positive; rows without a unigram match score
     # 0 whatever these hold
-    logs = be.log(be.where(precisions > 0, precisions, 1.0))
-    columns = [logs[..., 0], logs[..., 1]]
+    safe = be.where(precisions > 0, precisions, 1.0)
+    values = [safe[..., 0], safe[..., 1]]  # p_i, valid where `in_range`
+    in_range = [values[0] > _TINY, values[1] > _TINY]
+    logs = [be.log(values[0]), be.log(values[1])]  # log p_i, always valid
     log_alpha = math.log(_NLTK_ALPHA)
     for i in range(2, order):
-        log_prior = log_alpha + 2.0 * columns[i - 1] - columns[i - 2]  # log(alpha * pi0)
         m = _f(be, stats.matches[..., i])
+        denominator = _f(be, stats.totals[..., i]) + _NLTK_ALPHA
+        before, last = values[i - 2], values[i - 1]
+        linear = (m + _NLTK_ALPHA * (last * (last / before))) / denominator
+        linear_ok = in_range[i - 2] & in_range[i - 1] & (linear > _TINY)
+        # log(m + alpha * pi0) - log(l + alpha), pi0 = p_{i-1}**2 / p_{i-2}
+        log_prior = log_alpha + 2.0 * logs[i - 1] - logs[i - 2]
         log_m = be.where(m > 0, be.log(be.where(m > 0, m, 1.0)), -math.inf)
         high, low = be.maximum(log_m, log_prior), be.minimum(log_m, log_prior)
-        log_sum = high + be.log(1.0 + be.exp(low - high))  # log(m + alpha * pi0)
-        hyp_ngrams = _f(be, stats.totals[..., i])
-        columns.append(log_sum - be.log(hyp_ngrams + _NLTK_ALPHA))
-    return _stack(be, columns)
+        log_value = high + be.log(1.0 + be.exp(low - high)) - be.log(denominator)
+        log_p = be.where(linear_ok, be.log(be.where(linear_ok, linear, 1.0)), log_value)
+        logs.append(log_p)
+        in_range.append(linear_ok | (log_p > _LOG_TINY))
+        values.append(be.where(linear_ok, linear, be.exp(be.maximum(log_p, _LOG_TINY))))
+    return _stack(be, logs)
 
 
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:

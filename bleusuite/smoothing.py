@@ -49,8 +49,6 @@ _NLTK_K = 5
 # intermediate product underflows)
 _TINY = 1e-280
 _LOG_TINY = math.log(_TINY)
-# exponents power_of_two handles: ranks are at most the order (<= 256 < 2**9)
-_EXPONENT_BITS = 9
 # sacrebleu's log of a zero precision
 _SACREBLEU_LOG_ZERO = -9999999999.0
 
@@ -78,20 +76,16 @@ def _f(be: Backend, a: Any) -> Any:
     return be.to_float64(a)
 
 
-def power_of_two(be: Backend, exponent: Any) -> Any:
-    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..511.
+def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
+    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..``largest``.
 
     The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
     precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
-    float ``pow`` may round on some devices. A product of exact powers of two, one per bit
-    of the exponent, is exact on every backend.
+    float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
+    ``2.0 ** k`` is exact on every backend (and one gather).
     """
-    result = None
-    for bit in range(_EXPONENT_BITS):
-        factors = be.asarray([1.0, 2.0 ** (1 << bit)], like=exponent, dtype=be.float64)
-        factor = factors[(exponent >> bit) & 1]
-        result = factor if result is None else result * factor
-    return result
+    table = be.asarray([2.0**k for k in range(largest + 1)], like=exponent, dtype=be.float64)
+    return table[exponent]
 
 
 def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: bool) -> Any:
@@ -135,7 +129,7 @@ def nltk_bleu(
         rank = be.cumsum(be.to_int64(zero), axis=-1)
         log_len = be.log(be.where(hyp_len > 1, _f(be, hyp_len), 2.0))[..., None]
         # NLTK: numerator = 1 / (2**incvnt * k / log(hyp_len)); p = numerator / denominator
-        smoothed = 1.0 / (power_of_two(be, rank) * float(_NLTK_K) / log_len) / denom
+        smoothed = 1.0 / (power_of_two(be, rank, order) * float(_NLTK_K) / log_len) / denom
         return be.where(zero & (hyp_len > 1)[..., None], smoothed, p)
 
     def method5(p: Any) -> Any:
@@ -160,7 +154,7 @@ def nltk_bleu(
         precisions = be.where(first, precisions, smoothed)
     elif smooth == "method3":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 1.0 / (power_of_two(be, rank) * denom), precisions)
+        precisions = be.where(zero, 1.0 / (power_of_two(be, rank, order) * denom), precisions)
     elif smooth == "method4":
         precisions = method4(precisions)
     elif smooth == "method5":
@@ -312,7 +306,8 @@ def sacrebleu_precisions(
     precisions = be.where(reached, 100.0 * correct_f / safe_total, 0.0)
     if smooth == "exp":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 100.0 / (power_of_two(be, rank) * safe_total), precisions)
+        smoothed = 100.0 / (power_of_two(be, rank, order) * safe_total)
+        precisions = be.where(zero, smoothed, precisions)
     elif smooth == "floor":
         v = 0.1 if smooth_value is None else float(smooth_value)
         precisions = be.where(zero, 100.0 * v / safe_total, precisions)

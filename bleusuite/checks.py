@@ -102,12 +102,19 @@ def environment_integer(name: str) -> int | None:
     """The integer environment setting ``name`` (None when unset or blank), checked.
 
     >>> import os
+    >>> saved = os.environ.get("BLEUSUITE_NUM_THREADS")
+    >>> os.environ["BLEUSUITE_NUM_THREADS"] = "3"
+    >>> environment_integer("BLEUSUITE_NUM_THREADS")
+    3
     >>> os.environ["BLEUSUITE_NUM_THREADS"] = "abc"
     >>> environment_integer("BLEUSUITE_NUM_THREADS")
     Traceback (most recent call last):
     ...
     ValueError: BLEUSUITE_NUM_THREADS (environment variable) must be an integer >= 1; got 'abc'
-    >>> del os.environ["BLEUSUITE_NUM_THREADS"]
+    >>> if saved is None:
+    ...     del os.environ["BLEUSUITE_NUM_THREADS"]
+    ... else:
+    ...     os.environ["BLEUSUITE_NUM_THREADS"] = saved
     """
     minimum = ENVIRONMENT_INTEGERS[name]
     setting = os.environ.get(name, "").strip()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleusuite import smoothing
+from bleusuite import checks, smoothing
 from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
 from bleusuite.text import scoring_inputs
@@ -71,14 +70,12 @@ def _check_weights(weights: Any) -> tuple[float, ...]:
     if isinstance(weights, str | bytes):
         raise TypeError(f"weights must be a sequence of numbers; got {weights!r}")
     try:
-        values = tuple(float(w) for w in weights)
-    except (TypeError, ValueError):
+        entries = list(weights)
+    except TypeError:
         raise TypeError(f"weights must be a sequence of numbers; got {weights!r}") from None
-    if not values:
+    if not entries:
         raise ValueError("weights must hold at least one weight")
-    if any(not math.isfinite(w) or w < 0 for w in values):
-        raise ValueError(f"weights must be finite and non-negative; got {weights!r}")
-    return values
+    return tuple(checks.number(w, f"weights[{i}]", minimum=0) for i, w in enumerate(entries))
 
 
 def _score(stats: BleuStats, config: BleuConfig) -> Any:

@@ -28,10 +28,12 @@ from __future__ import annotations
 import argparse
 import bisect
 import codecs
+import gzip
 import importlib
 import json
 import os
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -232,19 +234,29 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str]:
-    """Lines of a text file (``None`` or ``'-'``: standard input), split on ``\\n``.
+    """Lines of a text file in ``encoding`` (``None`` or ``'-'``: standard input), as
+    sacrebleu reads them.
 
-    Only ``\\n`` ends a line, as in sacrebleu (``str.splitlines`` would also split on form
-    feeds and Unicode separators); a final newline does not start an empty line.
+    In a file only ``\\n`` ends a line (sacrebleu opens files with ``newline="\\n"``;
+    ``str.splitlines`` would also split on form feeds and Unicode separators), and a file
+    whose name ends in ``.gz`` is gzip-compressed. Standard input is read with universal
+    newlines, as sacrebleu's ``io.TextIOWrapper(sys.stdin.buffer)``: ``\\r\\n`` and a lone
+    ``\\r`` end a line too. A final line end does not start an empty line.
 
     Raises:
-        CommandError: the file cannot be read or is not valid in ``encoding`` (the message
-            names the line).
+        CommandError: the file cannot be read, is not gzip data (``.gz``) or is not valid in
+            ``encoding`` (the message names the line).
     """
+    from_stdin = path in (None, "-")
     try:
-        data = sys.stdin.buffer.read() if path in (None, "-") else Path(str(path)).read_bytes()
+        data = sys.stdin.buffer.read() if from_stdin else Path(str(path)).read_bytes()
     except OSError as error:
         raise CommandError(f"cannot read {describe(path, what)}: {error.strerror}") from None
+    if not from_stdin and str(path).endswith(".gz"):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise CommandError(f"{describe(path, what)} is not valid gzip data: {error}") from None
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
@@ -253,6 +265,8 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
             f"{describe(path, what)} is not valid "
             f"{'UTF-8' if encoding == 'utf-8' else encoding} (line {line}, byte {error.start})"
         ) from None
+    if from_stdin:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -454,11 +468,12 @@ def sample_corpus() -> Corpus:
 
 def corpus_report(corpus: Corpus, max_order: int, smooth: str) -> dict[str, Any]:
     """BLEU, mean sentence BLEU and GLEU of a corpus, as the plain command prints them."""
-    stats = bleusuite.bleu_statistics(corpus.hypotheses, corpus.references, max_order=max_order)
+    stats_order = max(max_order, smoothing.extra_orders(smooth))  # NLTK method5/7: 5-grams
+    stats = bleusuite.bleu_statistics(corpus.hypotheses, corpus.references, max_order=stats_order)
     total = stats.sum()
-    bleu = float(bleusuite.bleu_score(total, smooth=smooth))
-    matches = np.asarray(total.matches, dtype=np.float64)
-    totals = np.asarray(total.totals, dtype=np.float64)
+    bleu = float(bleusuite.bleu_score(total, max_order=max_order, smooth=smooth))
+    matches = np.asarray(total.matches[:max_order], dtype=np.float64)
+    totals = np.asarray(total.totals[:max_order], dtype=np.float64)
     precisions = np.divide(matches, totals, out=np.zeros_like(matches), where=totals > 0)
     hyp_len, ref_len = int(total.hyp_len), int(total.ref_len)
     sentence = bleusuite.bleu_score(stats, smooth="exp", max_order=max_order,
@@ -472,7 +487,7 @@ def corpus_report(corpus: Corpus, max_order: int, smooth: str) -> dict[str, Any]
             "smooth": smooth,
             "max_order": max_order,
             "precisions": [100 * p for p in precisions.tolist()],
-            "bp": float(np.exp(min(0.0, 1 - ref_len / hyp_len))) if hyp_len else 0.0,
+            "bp": _brevity_penalty(hyp_len, ref_len),
             "ratio": hyp_len / ref_len if ref_len else 0.0,
             "hyp_len": hyp_len,
             "ref_len": ref_len,
@@ -833,23 +848,16 @@ def shown_precisions(stats: BleuStats, smooth: str, smooth_value: float | None) 
         source = stats.clamped_totals if family == "nltk" else stats.totals
         denominator = np.maximum(np.asarray(source[..., :MAX_ORDER], dtype=np.float64), 1.0)
         return 100.0 * correct / denominator
-    total = np.asarray(stats.totals[..., :MAX_ORDER], dtype=np.float64)
     any_correct = correct.sum(axis=-1, keepdims=True) > 0
-    later = np.arange(correct.shape[-1]) > 0
-    if smooth == "add-k":
-        k = 1.0 if smooth_value is None else smooth_value
-        correct, total = correct + k * later, total + k * later
-    reached = np.cumsum(total <= 0, axis=-1) == 0
-    safe_total = np.where(reached, total, 1.0)
-    zero = reached & (correct == 0)
-    precisions = np.where(reached, 100.0 * correct / safe_total, 0.0)
-    if smooth == "exp":
-        rank = np.cumsum(zero, axis=-1)
-        precisions = np.where(zero, 100.0 / (2.0**rank * safe_total), precisions)
-    elif smooth == "floor":
-        value = 0.1 if smooth_value is None else smooth_value
-        precisions = np.where(zero, 100.0 * value / safe_total, precisions)
+    be = backends.get_backend(np.asarray(stats.matches))
+    precisions, _ = smoothing.sacrebleu_precisions(be, stats, MAX_ORDER, smooth, smooth_value)
     return np.where(any_correct, precisions, 0.0)
+
+
+def _brevity_penalty(hyp_len: int, ref_len: int) -> float:
+    """The library's brevity penalty of corpus lengths (1.0 when both are 0, as sacrebleu)."""
+    be = backends.get_backend()
+    return float(smoothing.brevity_penalty(be, np.int64(hyp_len), np.int64(ref_len)))
 
 
 def bleu_verbose(stats: BleuStats, options: ScoreOptions) -> list[str]:
@@ -859,7 +867,7 @@ def bleu_verbose(stats: BleuStats, options: ScoreOptions) -> list[str]:
     ref_len = np.atleast_1d(np.asarray(stats.ref_len)).tolist()
     lines = []
     for row, c, r in zip(precisions.tolist(), hyp_len, ref_len, strict=True):
-        bp = 1.0 if c >= r else (float(np.exp(1 - r / c)) if c > 0 else 0.0)
+        bp = _brevity_penalty(c, r)
         ratio = c / r if r else 0
         lines.append(f"{'/'.join(f'{p:.1f}' for p in row)} (BP = {bp:.3f} ratio = {ratio:.3f} "
                      f"hyp_len = {c:d} ref_len = {r:d})")

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 
 __all__ = ["Batch", "mark_unreferenced", "normalize_batch", "pack_sentences"]
@@ -98,6 +98,7 @@ def normalize_batch(
             expected, arrays from two libraries, non-integer tokens beside id arrays).
         ValueError: wrong shapes, batch-size mismatch, or a hypothesis without reference.
     """
+    checks.check_environment()
     hyp_is_array = backends.backend_name(hypotheses) is not None
     ref_is_array = backends.backend_name(references) is not None
     if hyp_is_array and ref_is_array:
@@ -132,7 +133,21 @@ def _check_int_array(be: Backend, a: Any, argname: str) -> Any:
     return be.to_int64(a)
 
 
+def _plain_array(a: Any, argname: str) -> Any:
+    """NumPy subclasses as plain arrays: an ``np.matrix`` is a 2-D batch like any other; a
+    masked array is refused (its mask would be silently dropped)."""
+    if not isinstance(a, np.ndarray) or type(a) is np.ndarray:
+        return a
+    if isinstance(a, np.ma.MaskedArray):
+        raise TypeError(
+            f"{argname} must be a plain array of token ids, not a masked array: fill the "
+            "masked positions with a padding id (a.filled(pad_id)) and pass pad_id"
+        )
+    return np.asarray(a)
+
+
 def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
+    hyp, refs = _plain_array(hyp, "hypotheses"), _plain_array(refs, "references")
     if be.device_of(hyp) != be.device_of(refs):
         raise ValueError(
             "hypotheses and references must be on the same device; got hypotheses on "
@@ -179,11 +194,7 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
 
 
 def _check_special(value: Any, argname: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{argname} must be an int token id or None; got {value!r}")
-    return int(value)
+    return checks.token_id(value, argname)
 
 
 def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:
@@ -333,7 +344,12 @@ def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
     hyp_lengths = np.fromiter((len(s) for s in hyps), dtype=np.int64, count=len(hyps))
     ref_lengths = np.fromiter((len(s) for s in ref_sentences), np.int64, count=len(ref_sentences))
     flat = list(itertools.chain.from_iterable(itertools.chain(hyps, ref_sentences)))
-    ids, mapping = _token_ids(flat)
+    try:
+        ids, mapping = _token_ids(flat)
+    except TypeError as error:
+        names = [f"hypotheses[{row}]" for row in range(len(hyps))]
+        names += [f"references[{row}][{position}]" for row, position in slots]
+        raise TypeError(_unhashable(itertools.chain(hyps, ref_sentences), names, error)) from None
     pad = _map_special(pad_id, mapping)
     eos = _map_special(eos_id, mapping)
 
@@ -356,6 +372,18 @@ def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
     hyp, hyp_lengths = _sentences(be, hyp, hyp_lengths, pad, eos)
     refs_arr, ref_len = _sentences(be, refs_arr, ref_len, pad, eos)
     return _finish(be, hyp, hyp_lengths, refs_arr, ref_len, present)
+
+
+def _unhashable(sentences: Any, names: list[str], error: TypeError) -> str:
+    """Where the first unhashable token is, for the message."""
+    for name, sentence in zip(names, sentences, strict=True):
+        for position, token in enumerate(sentence):
+            try:
+                hash(token)
+            except TypeError:
+                return (f"{name}[{position}] must be a hashable token (str, int, tuple, ...); "
+                        f"got {_kind(token)}")
+    return f"tokens must be hashable (str, int, tuple, ...): {error}"
 
 
 def _token_ids(tokens: list[Any]) -> tuple[np.ndarray, dict[Any, int] | None]:

@@ -46,6 +46,8 @@ except ImportError as _error:
         "'bleusuite[torch]'"
     ) from _error
 
+from bleusuite import checks
+
 __all__ = ["BleuLoss", "GleuLoss", "soft_bleu", "soft_gleu"]
 
 Reduction = Literal["mean", "sum", "none"]
@@ -58,19 +60,11 @@ _REDUCTIONS = ("mean", "sum", "none")
 
 
 def _check_int(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
+    return checks.integer(value, name, minimum=minimum)
 
 
 def _check_token_id(name: str, value: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
-    return value
+    return checks.token_id(value, name)
 
 
 def _check_hyp_probs(hyp_probs: object) -> Tensor:
@@ -106,9 +100,7 @@ def _check_reduction(reduction: object) -> Reduction:
 
 
 def _check_eps(eps: object) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps > 0:
-        raise ValueError(f"eps must be a positive number, got {eps!r}")
-    return float(eps)
+    return checks.number(eps, "eps", positive=True)
 
 
 def _bleu_weights(weights: Sequence[float] | Tensor | None, max_order: int, like: Tensor) -> Tensor:

@@ -47,6 +47,7 @@ except ImportError as _error:
         "pip install 'bleusuite[ignite]'"
     ) from _error
 
+from bleusuite import checks
 from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score
 from bleusuite.stats import (
@@ -75,11 +76,14 @@ def _check_average(average: Any) -> str:
 
 def _check_special(value: Any, argname: str) -> Any:
     """A pad / eos token: an int id (arrays or int token lists) or a str token (str lists)."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | np.integer | str):
-        raise TypeError(f"{argname} must be an int token id, a str token or None; got {value!r}")
-    return value
+    if isinstance(value, str):
+        return value
+    try:
+        return checks.token_id(value, argname)
+    except TypeError:
+        raise TypeError(
+            f"{argname} must be an int token id, a str token or None; got {value!r}"
+        ) from None
 
 
 def _rename(message: str) -> str:
@@ -340,13 +344,7 @@ class Bleu(_StatisticsMetric):
         smooth_value: float | None = None,
         effective_order: bool = False,
     ) -> None:
-        if isinstance(ngram, bool) or not isinstance(ngram, int | np.integer):
-            raise TypeError(f"ngram must be an int; got {ngram!r}")
-        if ngram <= 0:
-            raise ValueError(f"ngram must be greater than zero; got {ngram}")
-        if ngram > MAX_ORDER_LIMIT:
-            raise ValueError(f"ngram must be at most {MAX_ORDER_LIMIT}; got {ngram}")
-        self.ngrams_order = int(ngram)
+        self.ngrams_order = checks.integer(ngram, "ngram", minimum=1, maximum=MAX_ORDER_LIMIT)
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
         config = BleuConfig.make(self.ngrams_order, None, smooth, smooth_value, effective_order)
         self.smooth = smooth

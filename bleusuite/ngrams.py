@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from bleusuite import checks
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch
 
@@ -196,13 +197,9 @@ if hasattr(os, "register_at_fork"):
 def worker_threads() -> int:
     """Threads for the CPU counting pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns
     threading off), else the CPUs this process may run on."""
-    setting = os.environ.get("BLEUSUITE_NUM_THREADS", "").strip()
-    if setting:
-        if not setting.isdigit() or int(setting) < 1:
-            raise ValueError(
-                f"BLEUSUITE_NUM_THREADS must be a positive integer; got {setting!r}"
-            )
-        return int(setting)
+    setting = checks.environment_integer("BLEUSUITE_NUM_THREADS")
+    if setting is not None:
+        return setting
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

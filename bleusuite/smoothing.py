@@ -21,6 +21,7 @@ import math
 import sys
 from typing import Any
 
+from bleusuite import checks
 from bleusuite.backends.base import Backend
 
 __all__ = ["FAMILIES", "SMOOTHING_NAMES", "family_of"]
@@ -44,6 +45,10 @@ SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k"
 # NLTK SmoothingFunction's constructor defaults (alpha for method6, k for method4)
 _NLTK_ALPHA = 5
 _NLTK_K = 5
+# method6 switches to log space below this precision (far above the float minimum, so no
+# intermediate product underflows)
+_TINY = 1e-280
+_LOG_TINY = math.log(_TINY)
 # sacrebleu's log of a zero precision
 _SACREBLEU_LOG_ZERO = -9999999999.0
 
@@ -71,6 +76,18 @@ def _f(be: Backend, a: Any) -> Any:
     return be.to_float64(a)
 
 
+def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
+    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..``largest``.
+
+    The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
+    precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
+    float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
+    ``2.0 ** k`` is exact on every backend (and one gather).
+    """
+    table = be.asarray([2.0**k for k in range(largest + 1)], like=exponent, dtype=be.float64)
+    return table[exponent]
+
+
 def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: bool) -> Any:
     if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
         positive = precisions > 0
@@ -79,7 +96,16 @@ def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: boo
     return be.sum_(weights * be.log(precisions), axis=-1)
 
 
-def _brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
+def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
+    """BLEU's brevity penalty, element-wise: 1 if c >= r (so 1 when both are 0, as in
+    sacrebleu and NLTK), 0 if c == 0 < r, else exp(1 - r/c).
+
+    >>> import numpy as np
+    >>> from bleusuite import backends
+    >>> be = backends.get_backend(np.zeros(1))
+    >>> brevity_penalty(be, np.array([0, 0, 2, 4]), np.array([0, 3, 4, 4])).round(4).tolist()
+    [1.0, 0.0, 0.3679, 1.0]
+    """
     c = _f(be, hyp_len)
     r = _f(be, ref_len)
     shorter = (hyp_len < ref_len) & (hyp_len > 0)
@@ -103,7 +129,7 @@ def nltk_bleu(
         rank = be.cumsum(be.to_int64(zero), axis=-1)
         log_len = be.log(be.where(hyp_len > 1, _f(be, hyp_len), 2.0))[..., None]
         # NLTK: numerator = 1 / (2**incvnt * k / log(hyp_len)); p = numerator / denominator
-        smoothed = 1.0 / (_f(be, 2**rank * _NLTK_K) / log_len) / denom
+        smoothed = 1.0 / (power_of_two(be, rank, order) * float(_NLTK_K) / log_len) / denom
         return be.where(zero & (hyp_len > 1)[..., None], smoothed, p)
 
     def method5(p: Any) -> Any:
@@ -128,16 +154,23 @@ def nltk_bleu(
         precisions = be.where(first, precisions, smoothed)
     elif smooth == "method3":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 1.0 / (_f(be, 2**rank) * denom), precisions)
+        precisions = be.where(zero, 1.0 / (power_of_two(be, rank, order) * denom), precisions)
     elif smooth == "method4":
         precisions = method4(precisions)
     elif smooth == "method5":
         precisions = method5(precisions)
-    elif smooth == "method6":
-        precisions, unscorable = _nltk_method6(be, stats, precisions, order)
+    elif smooth == "method6":  # in log space: its precisions fall below the float range
+        log_precisions, unscorable = _nltk_method6_logs(be, stats, precisions, order)
+        score = brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
+            be.sum_(weights * log_precisions, axis=-1)
+        )
+        score = be.where(matches[..., 0] == 0, 0.0, score)
+        if unscorable is not None:
+            score = be.where(unscorable, float("nan"), score)
+        return score
     elif smooth == "method7":
         precisions = method5(method4(precisions))
-    score = _brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
+    score = brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
         _weighted_log_sum(be, weights, precisions, skip_zero=True)
     )
     score = be.where(matches[..., 0] == 0, 0.0, score)
@@ -150,13 +183,21 @@ def _stack(be: Backend, columns: list[Any]) -> Any:
     return be.concat([c[..., None] for c in columns], axis=-1)
 
 
-def _nltk_method6(
+def _nltk_method6_logs(
     be: Backend, stats: Any, precisions: Any, order: int
 ) -> tuple[Any, Any | None]:
-    """NLTK method6 (Gao and He 2013): interpolate with p_{i-1}**2 / p_{i-2} for i >= 3.
+    """Logs of NLTK's method6 precisions (Gao and He 2013): for orders i >= 3,
+    ``p_i = (m_i + alpha * p_{i-1}**2 / p_{i-2}) / (l_i + alpha)``; and, on devices (where
+    raising would need a host read), the mask of sentences NLTK cannot score (their score
+    becomes NaN), None elsewhere.
 
-    Returns the precisions and, on devices (where raising would need a host read), the
-    mask of sentences NLTK cannot score (their score becomes NaN); None elsewhere.
+    Without matches ``log p_i`` falls quadratically with i (about -65,000 at order 256), far
+    below the float range: NLTK keeps exact fractions (and fails in ``math.log`` once one
+    is below 1e-308), a float recurrence would reach 0 and drop the order from the score.
+    Each step is computed in floats while the precisions stay well inside the float range
+    (the arithmetic NLTK's fractions round to: a perfect match gives exactly 1), and in
+    log space from where they leave it, so every precision stays finite and the score is
+    exact: 0.0 when it underflows.
     """
     if order < 3:
         raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
@@ -173,15 +214,29 @@ def _nltk_method6(
             f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
             "none"
         )
-    columns = [precisions[..., 0], precisions[..., 1]]
+    # with a 3-gram match every precision is positive; rows without a unigram match score
+    # 0 whatever these hold
+    safe = be.where(precisions > 0, precisions, 1.0)
+    values = [safe[..., 0], safe[..., 1]]  # p_i, valid where `in_range`
+    in_range = [values[0] > _TINY, values[1] > _TINY]
+    logs = [be.log(values[0]), be.log(values[1])]  # log p_i, always valid
+    log_alpha = math.log(_NLTK_ALPHA)
     for i in range(2, order):
-        before, last = columns[i - 2], columns[i - 1]
-        safe = be.where(before == 0, 1.0, before)
-        pi0 = be.where(before == 0, 0.0, last * last / safe)
         m = _f(be, stats.matches[..., i])
-        hyp_ngrams = _f(be, stats.totals[..., i])
-        columns.append((m + _NLTK_ALPHA * pi0) / (hyp_ngrams + _NLTK_ALPHA))
-    return _stack(be, columns), unscorable
+        denominator = _f(be, stats.totals[..., i]) + _NLTK_ALPHA
+        before, last = values[i - 2], values[i - 1]
+        linear = (m + _NLTK_ALPHA * (last * (last / before))) / denominator
+        linear_ok = in_range[i - 2] & in_range[i - 1] & (linear > _TINY)
+        # log(m + alpha * pi0) - log(l + alpha), pi0 = p_{i-1}**2 / p_{i-2}
+        log_prior = log_alpha + 2.0 * logs[i - 1] - logs[i - 2]
+        log_m = be.where(m > 0, be.log(be.where(m > 0, m, 1.0)), -math.inf)
+        high, low = be.maximum(log_m, log_prior), be.minimum(log_m, log_prior)
+        log_value = high + be.log(1.0 + be.exp(low - high)) - be.log(denominator)
+        log_p = be.where(linear_ok, be.log(be.where(linear_ok, linear, 1.0)), log_value)
+        logs.append(log_p)
+        in_range.append(linear_ok | (log_p > _LOG_TINY))
+        values.append(be.where(linear_ok, linear, be.exp(be.maximum(log_p, _LOG_TINY))))
+    return _stack(be, logs), unscorable
 
 
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:
@@ -205,7 +260,7 @@ def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) 
     if smooth == "no_smooth":  # ignite returns 0 as soon as any order has no match
         valid = valid & (be.sum_(be.to_int64(matches == 0), axis=-1) == 0)
     safe = be.where(valid[..., None], precisions, 1.0)
-    score = _brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
+    score = brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
         _weighted_log_sum(be, weights, safe, skip_zero=False)
     )
     return be.where(valid, score, 0.0)
@@ -222,9 +277,35 @@ def sacrebleu_bleu(
 ) -> Any:
     """sacrebleu ``BLEU.compute_bleu`` on (summed) statistics, on the 0-1 scale."""
     correct = stats.matches[..., :order]
+    any_correct = be.sum_(correct, axis=-1) > 0
+    precisions, reached = sacrebleu_precisions(be, stats, order, smooth, smooth_value)
+    logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)),
+                    _SACREBLEU_LOG_ZERO)
+    if weights is not None:
+        log_mean = be.sum_(weights * logs, axis=-1)
+    elif effective_order:
+        count = be.sum_(be.to_int64(reached), axis=-1)
+        eff = be.where(count > 0, count, order)
+        used = be.arange(order, like=correct) < eff[..., None]
+        log_mean = be.sum_(be.where(used, logs, 0.0), axis=-1) / _f(be, eff)
+    else:
+        log_mean = be.sum_(logs, axis=-1) / float(order)
+    score = brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(log_mean)
+    return be.where(any_correct, score / 100.0, 0.0)
+
+
+def sacrebleu_precisions(
+    be: Backend, stats: Any, order: int, smooth: str, smooth_value: float | None
+) -> tuple[Any, Any]:
+    """sacrebleu's smoothed precisions on the 0-100 scale (its ``BLEUScore.precisions``
+    when some order has a match), and which orders its loop reached, ``(..., order)`` each.
+
+    sacrebleu stops at the first order without hypothesis n-grams (after add-k): the
+    orders from there on have precision 0 and are not reached.
+    """
+    correct = stats.matches[..., :order]
     total = stats.totals[..., :order]
     later = be.arange(order, like=correct) > 0
-    any_correct = be.sum_(correct, axis=-1) > 0
     correct_f = _f(be, correct)
     total_f = _f(be, total)
     if smooth == "add-k":
@@ -238,23 +319,12 @@ def sacrebleu_bleu(
     precisions = be.where(reached, 100.0 * correct_f / safe_total, 0.0)
     if smooth == "exp":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 100.0 / (_f(be, 2**rank) * safe_total), precisions)
+        smoothed = 100.0 / (power_of_two(be, rank, order) * safe_total)
+        precisions = be.where(zero, smoothed, precisions)
     elif smooth == "floor":
         v = 0.1 if smooth_value is None else float(smooth_value)
         precisions = be.where(zero, 100.0 * v / safe_total, precisions)
-    logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)),
-                    _SACREBLEU_LOG_ZERO)
-    if weights is not None:
-        log_mean = be.sum_(weights * logs, axis=-1)
-    elif effective_order:
-        count = be.sum_(be.to_int64(reached), axis=-1)
-        eff = be.where(count > 0, count, order)
-        used = be.arange(order, like=correct) < eff[..., None]
-        log_mean = be.sum_(be.where(used, logs, 0.0), axis=-1) / _f(be, eff)
-    else:
-        log_mean = be.sum_(logs, axis=-1) / float(order)
-    score = _brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(log_mean)
-    return be.where(any_correct, score / 100.0, 0.0)
+    return precisions, reached
 
 
 def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:
@@ -265,9 +335,4 @@ def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:
             f"smooth_value is only used by {', '.join(SMOOTH_VALUE_DEFAULTS)}; "
             f"got smooth_value={smooth_value!r} with smooth={smooth!r}"
         )
-    if isinstance(smooth_value, bool) or not isinstance(smooth_value, int | float):
-        raise TypeError(f"smooth_value must be a number; got {smooth_value!r}")
-    value = float(smooth_value)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"smooth_value must be a finite number >= 0; got {smooth_value!r}")
-    return value
+    return checks.number(smooth_value, "smooth_value", minimum=0)

@@ -23,9 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-import numpy as np
-
-from bleusuite import backends
+from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch, normalize_batch
 from bleusuite.ngrams import count_matches
@@ -192,11 +190,7 @@ def map_arrays(stats: _Stats, fn: Callable[[Any], Any]) -> _Stats:
 
 def check_order(value: Any, argname: str) -> int:
     """An n-gram order argument: an int in 1..MAX_ORDER_LIMIT."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{argname} must be an int; got {value!r}")
-    if not 1 <= value <= MAX_ORDER_LIMIT:
-        raise ValueError(f"{argname} must be between 1 and {MAX_ORDER_LIMIT}; got {value}")
-    return int(value)
+    return checks.integer(value, argname, minimum=1, maximum=MAX_ORDER_LIMIT)
 
 
 def _ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:

@@ -55,6 +55,7 @@ from bleusuite import *
 from bleusuite.stats import *
 from bleusuite.smoothing import *
 from bleusuite.backends import *
+from bleusuite.checks import *
 from bleusuite.cli import *
 from bleusuite.workloads import *
 from bleusuite.significance import *

@@ -1,0 +1,330 @@
+"""Every option of the plain command and of ``bleusuite score`` is reflected in the numbers.
+
+For each option the command is run with the option changed, and the printed numbers must
+be what the library (or sacrebleu, for its own settings) predicts for the same setting. A
+new option without a check here fails ``test_every_option_has_a_check``: an option the
+report ignores (as ``--max-order`` once was) cannot slip in unnoticed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bleusuite
+from bleusuite import cli
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from sacrebleu.metrics import BLEU  # noqa: E402
+from test_cli import make_corpus, tokenize_like_sacrebleu, write_corpus  # noqa: E402
+
+TOLERANCE = 1e-9  # 0-100 scale, with --width 13
+
+
+@pytest.fixture(scope="module")
+def texts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("options")
+    hyp, refs = make_corpus(80, 2, seed=11)
+    other_hyp, _ = make_corpus(80, 1, seed=12)
+    hyp_path, ref_paths = write_corpus(folder, hyp, refs)
+    other_path = folder / "other.txt"
+    other_path.write_text("".join(line + "\n" for line in other_hyp), encoding="utf-8")
+    return {"hyp": hyp, "refs": refs, "other": other_hyp, "hyp_path": hyp_path,
+            "ref_paths": ref_paths, "other_path": str(other_path)}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    status = cli.main(list(args))
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out
+
+
+def split(lines: list[str]) -> list[list[str]]:
+    return [line.split() for line in lines]
+
+
+def by_sentence(refs: list[list[str]]) -> list[list[list[str]]]:
+    """Reference streams -> NLTK form (one list of token lists per sentence)."""
+    return [list(r) for r in zip(*(split(stream) for stream in refs), strict=True)]
+
+
+# ------------------------------------------------------------------- the plain command
+
+
+def plain_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(run(capsys, *args, "--format", "json"))
+    return out
+
+
+def check_plain_files(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--hyp and --ref (repeated): the score is the library's on those files."""
+    for hyp, refs, paths in (
+        (texts["hyp"], texts["refs"][:1], texts["ref_paths"][:1]),
+        (texts["other"], texts["refs"][:1], texts["ref_paths"][:1]),
+        (texts["hyp"], texts["refs"], texts["ref_paths"]),
+    ):
+        hyp_path = texts["hyp_path"] if hyp is texts["hyp"] else texts["other_path"]
+        args = ["--hyp", hyp_path]
+        for path in paths:
+            args += ["--ref", path]
+        report = plain_json(capsys, *args)
+        expected = bleusuite.corpus_bleu(split(hyp), by_sentence(refs), smooth="none")
+        assert report["bleu"]["score"] == pytest.approx(100 * float(expected), abs=TOLERANCE)
+        gleu = bleusuite.corpus_gleu(split(hyp), by_sentence(refs))
+        assert report["gleu"]["score"] == pytest.approx(100 * float(gleu), abs=TOLERANCE)
+
+
+def check_plain_max_order(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    hyps, refs = split(texts["hyp"]), by_sentence(texts["refs"][:1])
+    scores = []
+    for order in (1, 2, 4, 7):
+        report = plain_json(capsys, "--hyp", texts["hyp_path"], "--ref", texts["ref_paths"][0],
+                            "--max-order", str(order), "--smooth", "exp")
+        expected = bleusuite.corpus_bleu(hyps, refs, max_order=order, smooth="exp")
+        assert report["bleu"]["score"] == pytest.approx(100 * float(expected), abs=TOLERANCE)
+        sentence = bleusuite.sentence_bleu(hyps, refs, max_order=order, smooth="exp",
+                                           effective_order=True)
+        assert report["mean_sentence_bleu"] == pytest.approx(100 * float(np.mean(sentence)),
+                                                             abs=TOLERANCE)
+        assert len(report["bleu"]["precisions"]) == order
+        scores.append(report["bleu"]["score"])
+    assert len(set(scores)) == len(scores)
+
+
+def check_plain_smooth(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    hyps, refs = split(texts["hyp"][:6]), by_sentence([r[:6] for r in texts["refs"][:1]])
+    folder = Path(texts["hyp_path"]).parent
+    (folder / "few-hyp.txt").write_text("\n".join(texts["hyp"][:6]) + "\n", encoding="utf-8")
+    (folder / "few-ref.txt").write_text("\n".join(texts["refs"][0][:6]) + "\n",
+                                        encoding="utf-8")
+    for smooth in bleusuite.SMOOTHING_NAMES:
+        report = plain_json(capsys, "--hyp", str(folder / "few-hyp.txt"), "--ref",
+                            str(folder / "few-ref.txt"), "--max-order", "6", "--smooth", smooth)
+        expected = bleusuite.corpus_bleu(hyps, refs, max_order=6, smooth=smooth)
+        assert report["bleu"]["score"] == pytest.approx(100 * float(expected), abs=TOLERANCE)
+        assert report["bleu"]["smooth"] == smooth
+
+
+def check_plain_format(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    args = ("--hyp", texts["hyp_path"], "--ref", texts["ref_paths"][0], "--max-order", "3")
+    report = plain_json(capsys, *args)
+    text = run(capsys, *args, "--format", "text")
+    assert f"BLEU = {report['bleu']['score']:.2f} " in text
+    assert f"GLEU = {report['gleu']['score']:.2f} " in text
+    assert f"BP={report['bleu']['bp']:.3f}" in text
+
+
+# ----------------------------------------------------------------------- score command
+
+
+def score_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    return json.loads(run(capsys, "score", *args, "-f", "json", "-w", "13"))
+
+
+def sacrebleu_score(hyp: list[str], refs: list[list[str]], **kwargs: Any) -> float:
+    return float(BLEU(**kwargs).corpus_score(hyp, refs).score)
+
+
+def check_refs(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    for count in (1, 2):
+        out = score_json(capsys, *texts["ref_paths"][:count], "-i", texts["hyp_path"])
+        expected = sacrebleu_score(texts["hyp"], texts["refs"][:count])
+        assert out["score"] == pytest.approx(expected, abs=TOLERANCE)
+        assert out["nrefs"] == str(count)
+
+
+def check_input(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    out = score_json(capsys, *texts["ref_paths"], "-i", texts["other_path"])
+    assert out["score"] == pytest.approx(sacrebleu_score(texts["other"], texts["refs"]),
+                                         abs=TOLERANCE)
+
+
+def check_metrics(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    bleu, gleu = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-m", "bleu",
+                            "gleu")
+    hyps = tokenize_like_sacrebleu(texts["hyp"])
+    refs = [list(r) for r in zip(*(tokenize_like_sacrebleu(s) for s in texts["refs"]),
+                                 strict=True)]
+    assert gleu["name"] == "GLEU"
+    assert gleu["score"] == pytest.approx(100 * float(bleusuite.corpus_gleu(hyps, refs)),
+                                          abs=TOLERANCE)
+    assert bleu["score"] == pytest.approx(sacrebleu_score(texts["hyp"], texts["refs"]),
+                                          abs=TOLERANCE)
+
+
+def check_sentence_level(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    out = run(capsys, "score", *texts["ref_paths"], "-i", texts["hyp_path"], "-sl", "-b", "-w",
+              "13")
+    metric = BLEU(effective_order=True)
+    expected = [metric.sentence_score(h, list(r)).score
+                for h, r in zip(texts["hyp"], zip(*texts["refs"], strict=True), strict=True)]
+    np.testing.assert_allclose([float(x) for x in out.split()], expected, rtol=0,
+                               atol=TOLERANCE)
+
+
+def check_tokenize(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    for name in cli.TOKENIZERS:
+        out = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-tok", name)
+        expected = sacrebleu_score(texts["hyp"], texts["refs"], tokenize=name)
+        assert out["score"] == pytest.approx(expected, abs=TOLERANCE), name
+
+
+def check_lowercase(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    out = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-lc")
+    expected = sacrebleu_score(texts["hyp"], texts["refs"], lowercase=True)
+    assert out["score"] == pytest.approx(expected, abs=TOLERANCE)
+    assert out["case"] == "lc"
+
+
+def check_smoothing(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """-s and -sv: sacrebleu's numbers for its names, the library's for the others."""
+    hyp, refs = texts["hyp"][:5], [r[:5] for r in texts["refs"]]
+    folder = Path(texts["hyp_path"]).parent
+    hyp_path, ref_paths = write_corpus(folder / "few", hyp, refs)
+    hyps = tokenize_like_sacrebleu(hyp)
+    token_refs = [list(r) for r in zip(*(tokenize_like_sacrebleu(s) for s in refs), strict=True)]
+    for smooth in bleusuite.SMOOTHING_NAMES:
+        values: list[float | None] = [None]
+        if smooth in ("floor", "add-k", "method1"):
+            values += [0.01, 0.5]
+        for value in values:
+            extra = [] if value is None else ["-sv", str(value)]
+            out = score_json(capsys, *ref_paths, "-i", hyp_path, "-s", smooth, *extra)
+            if smooth in ("none", "floor", "add-k", "exp"):
+                expected = sacrebleu_score(hyp, refs, smooth_method=smooth, smooth_value=value)
+            else:
+                expected = 100 * float(bleusuite.corpus_bleu(hyps, token_refs, smooth=smooth,
+                                                             smooth_value=value))
+            assert out["score"] == pytest.approx(expected, abs=TOLERANCE), (smooth, value)
+
+
+def check_format(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    args = ("score", *texts["ref_paths"], "-i", texts["hyp_path"], "-w", "6")
+    out = json.loads(run(capsys, *args, "-f", "json"))
+    text = run(capsys, *args, "-f", "text")
+    assert f" = {out['score']:.6f} " in text
+    assert out["verbose_score"] in text
+
+
+def check_width(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    expected = sacrebleu_score(texts["hyp"], texts["refs"])
+    for width in (0, 1, 4, 9):
+        out = run(capsys, "score", *texts["ref_paths"], "-i", texts["hyp_path"], "-b", "-w",
+                  str(width)).strip()
+        assert out == f"{expected:.{width}f}"
+
+
+def check_score_only(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    out = run(capsys, "score", *texts["ref_paths"], "-i", texts["hyp_path"], "-b", "-m", "bleu",
+              "gleu", "-w", "13").split()
+    full = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-m", "bleu", "gleu")
+    assert [float(x) for x in out] == [entry["score"] for entry in full]
+
+
+def check_short(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    args = ("score", *texts["ref_paths"], "-i", texts["hyp_path"], "-f", "text")
+    long_line, short_line = run(capsys, *args), run(capsys, *args, "-sh")
+    assert "nrefs:2|" in long_line and "#:2|" in short_line
+    assert long_line.split(" = ")[1] == short_line.split(" = ")[1]
+
+
+def _bootstrap(texts: dict[str, Any], n: int, seed: int) -> cli.Confidence:
+    options = cli.ScoreOptions.from_args(cli.build_parser().parse_args(
+        ["score", *texts["ref_paths"], "-i", texts["hyp_path"]]))
+    token_ids = cli.encode_texts(cli.read_texts(texts["hyp_path"], texts["ref_paths"]),
+                                 cli.load_tokenizer("13a"), False)
+    stats = cli.sentence_statistics(token_ids, ["bleu"], cli.MAX_ORDER)
+    return cli.Confidence.of(cli.bootstrap_scores(stats["bleu"], cli._bleu_of(options), n, seed))
+
+
+def check_confidence(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """-ci, -cin and --seed: the interval is the bootstrap of the same resamples."""
+    for n, seed in ((50, 3), (50, 4), (80, 3)):
+        out = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-ci", "-cin",
+                         str(n), "--seed", str(seed))
+        expected = _bootstrap(texts, n, seed)
+        assert out["confidence_mean"] == pytest.approx(expected.mean, abs=TOLERANCE)
+        assert out["confidence_low"] == pytest.approx(expected.low, abs=TOLERANCE)
+        assert out["confidence_high"] == pytest.approx(expected.high, abs=TOLERANCE)
+        assert out["bs"] == str(n) and out["seed"] == str(seed)
+
+
+def check_backend(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    pytest.importorskip("torch")
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"], "-m", "bleu", "gleu")
+    assert score_json(capsys, *args, "--backend", "torch") == score_json(capsys, *args)
+
+
+def check_quiet(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"])
+    assert score_json(capsys, *args, "-q") == score_json(capsys, *args)
+
+
+Check = Callable[[pytest.CaptureFixture[str], dict[str, Any]], None]
+
+#: option (its argparse ``dest``) -> the check that it changes the numbers as predicted
+PLAIN_CHECKS: dict[str, Check] = {
+    "hyp": check_plain_files,
+    "ref": check_plain_files,
+    "max_order": check_plain_max_order,
+    "smooth": check_plain_smooth,
+    "format": check_plain_format,
+}
+SCORE_CHECKS: dict[str, Check] = {
+    "refs": check_refs,
+    "input": check_input,
+    "metrics": check_metrics,
+    "sentence_level": check_sentence_level,
+    "tokenize": check_tokenize,
+    "lowercase": check_lowercase,
+    "smooth_method": check_smoothing,
+    "smooth_value": check_smoothing,
+    "output_format": check_format,
+    "width": check_width,
+    "score_only": check_score_only,
+    "short": check_short,
+    "confidence": check_confidence,
+    "confidence_n": check_confidence,
+    "seed": check_confidence,
+    "backend": check_backend,
+    "quiet": check_quiet,
+}
+# not scoring settings: --help, --version, the subcommand itself
+IGNORED = {"help", "version", "command"}
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    return {action.dest for action in parser._actions
+            if not isinstance(action, argparse._SubParsersAction)} - IGNORED
+
+
+def _score_parser() -> argparse.ArgumentParser:
+    parser = cli.build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices["score"]  # type: ignore[no-any-return]
+    raise AssertionError("no score subcommand")
+
+
+def test_every_option_has_a_check():
+    assert _options(cli.build_parser()) == set(PLAIN_CHECKS)
+    assert _options(_score_parser()) == set(SCORE_CHECKS)
+
+
+@pytest.mark.parametrize("check", sorted(set(PLAIN_CHECKS.values()), key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+def test_plain_option(capsys, texts, check):
+    check(capsys, texts)
+
+
+@pytest.mark.parametrize("check", sorted(set(SCORE_CHECKS.values()), key=lambda c: c.__name__),
+                         ids=lambda c: c.__name__)
+def test_score_option(capsys, texts, check):
+    check(capsys, texts)

@@ -9,6 +9,7 @@ report ignores (as ``--max-order`` once was) cannot slip in unnoticed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -64,7 +65,8 @@ def plain_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]
 
 
 def check_plain_files(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
-    """--hyp and --ref (repeated): the score is the library's on those files."""
+    """--hyp and --ref (repeated): the score is the library's on those files (its default
+    smoothing, exp)."""
     for hyp, refs, paths in (
         (texts["hyp"], texts["refs"][:1], texts["ref_paths"][:1]),
         (texts["other"], texts["refs"][:1], texts["ref_paths"][:1]),
@@ -75,7 +77,7 @@ def check_plain_files(capsys: pytest.CaptureFixture[str], texts: dict[str, Any])
         for path in paths:
             args += ["--ref", path]
         report = plain_json(capsys, *args)
-        expected = bleusuite.corpus_bleu(split(hyp), by_sentence(refs), smooth="none")
+        expected = bleusuite.corpus_bleu(split(hyp), by_sentence(refs), smooth="exp")
         assert report["bleu"]["score"] == pytest.approx(100 * float(expected), abs=TOLERANCE)
         gleu = bleusuite.corpus_gleu(split(hyp), by_sentence(refs))
         assert report["gleu"]["score"] == pytest.approx(100 * float(gleu), abs=TOLERANCE)
@@ -170,7 +172,13 @@ def check_sentence_level(capsys: pytest.CaptureFixture[str], texts: dict[str, An
 
 
 def check_tokenize(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    from bleusuite import text
+
     for name in cli.TOKENIZERS:
+        try:
+            text.load_tokenizer(name)
+        except ImportError:  # ja-mecab / ko-mecab without their MeCab packages
+            continue
         out = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-tok", name)
         expected = sacrebleu_score(texts["hyp"], texts["refs"], tokenize=name)
         assert out["score"] == pytest.approx(expected, abs=TOLERANCE), name
@@ -241,7 +249,8 @@ def _bootstrap(texts: dict[str, Any], n: int, seed: int) -> cli.Confidence:
     token_ids = cli.encode_texts(cli.read_texts(texts["hyp_path"], texts["ref_paths"]),
                                  cli.load_tokenizer("13a"), False)
     stats = cli.sentence_statistics(token_ids, ["bleu"], cli.MAX_ORDER)
-    return cli.Confidence.of(cli.bootstrap_scores(stats["bleu"], cli._bleu_of(options), n, seed))
+    return cli.confidences(stats, dataclasses.replace(options, confidence_n=n, seed=seed),
+                           cli._NoProgress())["bleu"]
 
 
 def check_confidence(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
@@ -265,6 +274,74 @@ def check_backend(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> 
 def check_quiet(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     args = (*texts["ref_paths"], "-i", texts["hyp_path"])
     assert score_json(capsys, *args, "-q") == score_json(capsys, *args)
+
+
+def _same_as_sacrebleu(args: list[str], env: dict[str, str] | None = None) -> str:
+    from test_cli_sacrebleu import assert_same_output
+
+    return assert_same_output(args, env)
+
+
+def check_paired(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--paired-bs/-n, --paired-ar/-n, --paired-jobs: sacrebleu's tables, and the number of
+    resamples or trials changes the numbers as it does in sacrebleu."""
+    systems = [texts["hyp_path"], texts["other_path"]]
+    for flag, count_flag in (("--paired-bs", "--paired-bs-n"), ("--paired-ar", "--paired-ar-n")):
+        outputs = [_same_as_sacrebleu([*texts["ref_paths"], "-i", *systems, "-f", "json", flag,
+                                       count_flag, count]) for count in ("30", "70")]
+        assert outputs[0] != outputs[1]
+    jobs = _same_as_sacrebleu([*texts["ref_paths"], "-i", *systems, "-f", "json", "--paired-ar",
+                               "--paired-ar-n", "30", "--paired-jobs", "2"])
+    assert '"p_value"' in jobs
+
+
+def check_num_refs(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """-nr 2 with both references tab-separated in one file: sacrebleu's command's score."""
+    folder = Path(texts["hyp_path"]).parent
+    # lines whose references are both non-empty (an empty last field is no field)
+    keep = [i for i, (a, b) in enumerate(zip(*texts["refs"], strict=True)) if a and b]
+    hyp = [texts["hyp"][i] for i in keep]
+    refs = [[stream[i] for i in keep] for stream in texts["refs"]]
+    tabbed, hyp_path = folder / "tabbed-refs.txt", folder / "tabbed-hyp.txt"
+    tabbed.write_text("".join(f"{a}\t{b}\n" for a, b in zip(*refs, strict=True)),
+                      encoding="utf-8")
+    hyp_path.write_text("".join(f"{line}\n" for line in hyp), encoding="utf-8")
+    # the sacrebleu command's numbers (it reads the fields as its own command does), and
+    # two references score differently from the tab-joined line read as one
+    _same_as_sacrebleu([str(tabbed), "-nr", "2", "-i", str(hyp_path)])
+    two = score_json(capsys, str(tabbed), "-nr", "2", "-i", str(hyp_path))
+    one = score_json(capsys, str(tabbed), "-i", str(hyp_path))
+    assert two["score"] != one["score"] and two["nrefs"] == "2"
+
+
+def check_encoding(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """-e utf-16: the files decode to the same text, so the same score as UTF-8."""
+    folder = Path(texts["hyp_path"]).parent
+    paths = []
+    for path in (texts["hyp_path"], *texts["ref_paths"]):
+        encoded = folder / f"utf16-{Path(path).name}"
+        encoded.write_bytes(Path(path).read_text(encoding="utf-8").encode("utf-16"))
+        paths.append(str(encoded))
+    out = score_json(capsys, *paths[1:], "-i", paths[0], "-e", "utf-16")
+    assert out["score"] == pytest.approx(sacrebleu_score(texts["hyp"], texts["refs"]),
+                                         abs=TOLERANCE)
+
+
+def check_force_and_no_color(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--force silences the warning on tokenised input (as sacrebleu), -nc changes nothing
+    in a non-terminal output; the numbers are sacrebleu's either way."""
+    folder = Path(texts["hyp_path"]).parent
+    tokenised = folder / "tokenised.txt"
+    tokenised.write_text("".join(f"{line} .\n" for line in texts["hyp"] * 2), encoding="utf-8")
+    refs = [str(folder / f"double-ref{i}.txt") for i in range(len(texts["refs"]))]
+    for path, stream in zip(refs, texts["refs"], strict=True):
+        Path(path).write_text("".join(f"{line}\n" for line in stream * 2), encoding="utf-8")
+    for extra in ([], ["--force"], ["-nc"]):
+        _same_as_sacrebleu([*refs, "-i", str(tokenised), *extra])
+        status = cli.main(["score", *refs, "-i", str(tokenised), *extra])
+        captured = capsys.readouterr()
+        assert status == 0
+        assert ("tokenized period" in captured.err) == ("--force" not in extra)
 
 
 Check = Callable[[pytest.CaptureFixture[str], dict[str, Any]], None]
@@ -295,6 +372,15 @@ SCORE_CHECKS: dict[str, Check] = {
     "seed": check_confidence,
     "backend": check_backend,
     "quiet": check_quiet,
+    "paired_bs": check_paired,
+    "paired_bs_n": check_paired,
+    "paired_ar": check_paired,
+    "paired_ar_n": check_paired,
+    "paired_jobs": check_paired,
+    "num_refs": check_num_refs,
+    "encoding": check_encoding,
+    "force": check_force_and_no_color,
+    "no_color": check_force_and_no_color,
 }
 # not scoring settings: --help, --version, the subcommand itself
 IGNORED = {"help", "version", "command"}

@@ -22,7 +22,9 @@ with no host synchronisation, can be captured in a CUDA graph or compiled with
    clipped count per group, and per-row sums from a running sum over groups read at each
    row's first and last group.
 
-When ``max_order`` ids do not fit in 62 bits (decided from the shapes, never the values),
+When ``max_order`` ids do not fit in the backend's ``key_bits`` (62 with int64; 30 for JAX
+without ``jax_enable_x64``, whose integers are int32; decided from the shapes, never the
+values),
 orders are counted one at a time: the ids of the n-grams are re-ranked per row from the
 pair (id of the (n-1)-gram, next token id), as in step 1.
 
@@ -40,7 +42,6 @@ from bleusuite.ngrams import MatchCounts
 
 __all__ = ["count_matches_fixed"]
 
-_KEY_BITS = 62
 _HYP_PAD = 0  # id past the end of a hypothesis
 _REF_PAD = 1  # id past the end of a reference, and of every value not in the hypothesis
 
@@ -58,6 +59,17 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
             if per_reference
             else None,
         )
+    tag_bits = num_refs.bit_length()
+    id_bits = (hyp_width + 1).bit_length()  # ids are at most hyp_width + 1
+    table_size = rows * (hyp_width + num_refs * ref_width) * (num_refs + 1)
+    if max(2 * id_bits, id_bits + tag_bits) > be.key_bits + 1 or table_size >> (be.key_bits + 1):
+        # the fallback's keys hold two ids (or an id and a tag), the count table is indexed
+        # by the integer type: only int32 (JAX without x64) reaches this
+        raise ValueError(
+            f"hypotheses: a batch of {rows} x {hyp_width} tokens with {num_refs} x {ref_width} "
+            f"reference tokens is too large for {be.key_bits + 2}-bit integers; with JAX, "
+            "enable jax_enable_x64"
+        )
     hyp_ids, ref_ids = _row_ids(be, batch.hyp, batch.refs.reshape(rows, -1), hyp_width)
     hyp_ids = be.where(be.arange(hyp_width, like=hyp_ids) < batch.hyp_len[:, None], hyp_ids,
                        _HYP_PAD)
@@ -65,10 +77,8 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
         be.arange(ref_width, like=ref_ids) < batch.ref_len[..., None],
         ref_ids.reshape(rows, num_refs, ref_width), _REF_PAD,
     )
-    tag_bits = num_refs.bit_length()
-    id_bits = (hyp_width + 1).bit_length()  # ids are at most hyp_width + 1
     counter = _FixedCounter(be, num_refs, tag_bits, per_reference)
-    if max_order * id_bits + tag_bits <= _KEY_BITS:
+    if max_order * id_bits + tag_bits <= be.key_bits:
         keys = be.sort_last(_pack(be, hyp_ids, ref_ids, max_order, id_bits, tag_bits))
         counter.use(keys)
         for order in range(1, max_order + 1):

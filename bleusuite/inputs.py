@@ -162,8 +162,8 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
             f"hypotheses and references must have the same batch size; got {hyp.shape[0]} "
             f"hypotheses and {refs.shape[0]} rows of references"
         )
-    pad = _check_special(pad_id, "pad_id")
-    eos = _check_special(eos_id, "eos_id")
+    pad = _check_special(pad_id, "pad_id", be)
+    eos = _check_special(eos_id, "eos_id", be)
     batch, length = hyp.shape
     hyp_len = be.full((batch,), length, be.int64, like=hyp)
     hyp, hyp_len = _sentences(be, hyp, hyp_len, pad, eos)
@@ -174,12 +174,12 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
     return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller)
 
 
-def _check_special(value: Any, argname: str) -> int | None:
+def _check_special(value: Any, argname: str, be: Backend | None = None) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise TypeError(f"{argname} must be an int token id or None; got {value!r}")
-    return int(value)
+    return int(value) if be is None else be.check_special(int(value), argname)
 
 
 def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:

@@ -84,7 +84,8 @@ COUNTING_STRATEGIES = ("compact", "fixed")
 def counting_strategy(be: Backend, like: Any) -> str:
     """The counting strategy for arrays like ``like``: ``BLEUSUITE_COUNTING`` if set, else
     ``compact`` where reading a value back is free (NumPy, and torch CPU tensors through
-    NumPy views) and ``fixed`` on devices (CUDA, CuPy, ``meta``).
+    NumPy views) and ``fixed`` on devices (CUDA, CuPy, ``meta``). JAX always counts with
+    ``fixed`` (``BLEUSUITE_COUNTING=compact`` does not apply to it: both give the same counts).
 
     >>> import numpy as np
     >>> from bleusuite.backends import get_backend
@@ -98,7 +99,10 @@ def counting_strategy(be: Backend, like: Any) -> str:
                 f"BLEUSUITE_COUNTING must be one of {', '.join(COUNTING_STRATEGIES)}; "
                 f"got {setting!r}"
             )
-        return setting
+        if be.compact_counting:
+            return setting
+    if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
+        return "fixed"
     return "compact" if be.reads_are_free(like) and be.block_entries else "fixed"
 
 

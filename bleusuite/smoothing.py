@@ -44,6 +44,8 @@ SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k"
 # NLTK SmoothingFunction's constructor defaults (alpha for method6, k for method4)
 _NLTK_ALPHA = 5
 _NLTK_K = 5
+# NLTK method0's log of a zero precision: math.log(sys.float_info.min)
+_LOG_FLOAT_MIN = math.log(sys.float_info.min)
 # sacrebleu's log of a zero precision
 _SACREBLEU_LOG_ZERO = -9999999999.0
 
@@ -71,11 +73,15 @@ def _f(be: Backend, a: Any) -> Any:
     return be.to_float64(a)
 
 
-def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: bool) -> Any:
+def _weighted_log_sum(
+    be: Backend, weights: Any, precisions: Any, skip_zero: bool, zero_log: float | None = None
+) -> Any:
     if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
         positive = precisions > 0
         logs = be.log(be.where(positive, precisions, 1.0))
-        return be.sum_(be.where(positive, weights * logs, 0.0), axis=-1)
+        # ``zero_log``: the log a zero precision stands for instead (method0)
+        return be.sum_(be.where(positive, weights * logs, 0.0 if zero_log is None
+                                else weights * zero_log), axis=-1)
     return be.sum_(weights * be.log(precisions), axis=-1)
 
 
@@ -118,8 +124,11 @@ def nltk_bleu(
             columns.append(previous)
         return _stack(be, columns)
 
+    zero_log = None
     if smooth == "method0":
-        precisions = be.where(zero, sys.float_info.min, precisions)
+        # NLTK's p_n = sys.float_info.min, taken by its log: that value underflows float32
+        # (JAX without x64), its log does not
+        zero_log = _LOG_FLOAT_MIN
     elif smooth == "method1":
         precisions = be.where(zero, epsilon / denom, precisions)
     elif smooth == "method2":
@@ -138,7 +147,7 @@ def nltk_bleu(
     elif smooth == "method7":
         precisions = method5(method4(precisions))
     score = _brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
-        _weighted_log_sum(be, weights, precisions, skip_zero=True)
+        _weighted_log_sum(be, weights, precisions, skip_zero=True, zero_log=zero_log)
     )
     score = be.where(matches[..., 0] == 0, 0.0, score)
     if smooth == "method6" and unscorable is not None:

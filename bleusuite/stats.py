@@ -208,7 +208,8 @@ def _ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
 def _closest_ref_len(be: Backend, batch: Batch) -> Any:
     """Closest present reference length; ties go to the shorter reference."""
     distance = be.abs_(batch.ref_len - batch.hyp_len[:, None])
-    far = 1 << 62
+    # above every distance and length (from the shapes: it fits int32 for JAX without x64)
+    far = max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
     distance = be.where(batch.ref_present, distance, far)
     nearest = be.min_(distance, axis=1)
     candidates = be.where(batch.ref_present & (distance == nearest[:, None]), batch.ref_len, far)

@@ -4,12 +4,16 @@ Each parameter is a function that turns a NumPy array into the input of one back
 NumPy itself; torch CPU tensors scored through NumPy views (the default for CPU tensors);
 torch CPU tensors through the torch pipeline itself (the code path CUDA tensors take, so it
 is checked without a GPU); torch CUDA tensors and CuPy arrays (marked ``gpu``, skipped with
-the reason when no GPU is present).
+the reason when no GPU is present); JAX arrays with ``jax_enable_x64`` on (``jax-x64``:
+int64 / float64, held to 1e-12 like the others) and off (``jax-x32``: int32 / float32, so
+scores are compared to 1e-6 relative, see :func:`assert_scores_close`; batches whose ids
+int32 cannot hold skip), skipped when jax is not installed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -35,6 +39,36 @@ def _cupy() -> Any:
     return cupy
 
 
+_INT32 = np.iinfo(np.int32)
+
+
+def jax_converter(x64: bool) -> Callable[[np.ndarray], Any]:
+    """NumPy -> JAX array on the default device (call it under ``jax.enable_x64(x64)``);
+    without x64, a batch whose ids int32 cannot hold skips the test."""
+    import jax.numpy as jnp
+
+    def convert(a: np.ndarray) -> Any:
+        if not x64 and a.size and (a.min() < _INT32.min or a.max() > _INT32.max):
+            pytest.skip("token ids beyond int32: JAX without x64 cannot hold them")
+        return jnp.asarray(a)
+
+    return convert
+
+
+def assert_scores_close(got: Any, expected: Any, label: str = "") -> None:
+    """``got`` (any backend) equals ``expected`` (NumPy) within 1e-12, or within 1e-6
+    relative when ``got`` is float32 (JAX without x64); integer arrays exactly."""
+    got_numpy = np.asarray(backends.get_backend(got).to_numpy(got))
+    assert got_numpy.shape == np.shape(expected), label
+    if got_numpy.dtype == np.float32:
+        # float32 cannot hold values below 1e-38 (a smoothed score can be 1e-77)
+        np.testing.assert_allclose(got_numpy, expected, rtol=1e-6, atol=1e-37, err_msg=label)
+    elif got_numpy.dtype.kind in "iu":
+        np.testing.assert_array_equal(got_numpy, expected, err_msg=label)
+    else:
+        np.testing.assert_allclose(got_numpy, expected, rtol=0, atol=1e-12, err_msg=label)
+
+
 @pytest.fixture(
     params=[
         "numpy",
@@ -42,11 +76,23 @@ def _cupy() -> Any:
         "torch-cpu-native",
         pytest.param("torch-cuda", marks=pytest.mark.gpu),
         pytest.param("cupy", marks=pytest.mark.gpu),
+        "jax-x64",
+        "jax-x32",
     ]
 )
-def pipeline(request: Any, monkeypatch: Any) -> Callable[[np.ndarray], Any]:
+def pipeline(request: Any, monkeypatch: Any) -> Iterator[Callable[[np.ndarray], Any]]:
     """A function mapping a NumPy array to the same data on one backend."""
     name = request.param
+    if name.startswith("jax"):
+        jax = pytest.importorskip("jax", reason="jax is not installed (tox -e jax installs it)")
+        x64 = name == "jax-x64"
+        with jax.enable_x64(x64):
+            yield jax_converter(x64)
+        return
+    yield _converter(name, monkeypatch)
+
+
+def _converter(name: str, monkeypatch: Any) -> Callable[[np.ndarray], Any]:
     if name == "numpy":
         return lambda a: a
     if name == "torch-cpu-via-numpy":
@@ -83,6 +129,16 @@ def _array_converters() -> dict[str, Callable[[np.ndarray], Any]]:
     return converters
 
 
+def _jax_modes() -> list[tuple[str, Callable[[np.ndarray], Any], Any]]:
+    """(label, converter, context factory) for JAX with x64 on and off, if installed."""
+    try:
+        import jax
+    except ImportError:
+        return []
+    return [(f"jax-x{bits}", jax_converter(bits == 64), lambda x64=bits == 64: jax.enable_x64(x64))
+            for bits in (64, 32)]
+
+
 _CONVERTERS: dict[str, Callable[[np.ndarray], Any]] | None = None
 
 
@@ -97,6 +153,13 @@ def on_every_backend(fn: Callable[..., Any], hypotheses: Any, references: Any,
     expected = fn(hypotheses, references, **kwargs)
     if not isinstance(hypotheses, np.ndarray):
         return expected
+    for label, convert, context in _jax_modes():
+        with context():
+            try:
+                got = fn(convert(hypotheses), convert(references), **kwargs)
+            except pytest.skip.Exception:  # ids beyond int32 without x64
+                continue
+            assert_scores_close(got, expected, label)
     if _CONVERTERS is None:
         _CONVERTERS = _array_converters()
     for name, convert in _CONVERTERS.items():

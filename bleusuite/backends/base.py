@@ -14,10 +14,19 @@ class Backend:
     int64: Any
     float64: Any
     bool_: Any
+    #: bits a packed n-gram key may use (keys stay non-negative): 62 with int64 counts;
+    #: fixed.py counts order by order when ``max_order`` ids do not fit (JAX x32: 30)
+    key_bits: int = 62
+    #: whether the compact counting strategy (in-place ops, data-dependent shapes) can run
+    compact_counting: bool = True
     #: device-to-host synchronisations this backend needs per call are listed in the docs
 
     def is_array(self, obj: object) -> bool:
         raise NotImplementedError
+
+    def check_special(self, value: int, argname: str) -> int:
+        """A ``pad_id`` / ``eos_id`` as this backend's integer token type can hold it."""
+        return value
 
     def device_of(self, a: Any) -> Any:
         """The device an array lives on (None where the library has one device)."""

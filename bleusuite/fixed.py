@@ -50,14 +50,23 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
     """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
     same :class:`~bleusuite.ngrams.MatchCounts` as the compact pipeline."""
     be = batch.backend
-    rows, hyp_width = batch.hyp.shape
-    num_refs, ref_width = batch.refs.shape[1], batch.refs.shape[2]
+    run = be.compiled(_count_arrays, static_argnums=(0, 5, 6))
+    clipped, per_ref = run(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len, max_order,
+                           per_reference)
+    return MatchCounts(clipped, per_ref)
+
+
+def _count_arrays(
+    be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
+    per_reference: bool,
+) -> tuple[Any, Any]:
+    """The counting on the batch's arrays: (clipped, per_reference or None)."""
+    rows, hyp_width = hyp.shape
+    num_refs, ref_width = refs.shape[1], refs.shape[2]
     if rows == 0 or hyp_width == 0 or ref_width == 0:
-        return MatchCounts(
-            be.zeros((rows, max_order), be.int64, like=batch.hyp),
-            be.zeros((rows, num_refs, max_order), be.int64, like=batch.hyp)
-            if per_reference
-            else None,
+        return (
+            be.zeros((rows, max_order), be.int64, like=hyp),
+            be.zeros((rows, num_refs, max_order), be.int64, like=hyp) if per_reference else None,
         )
     tag_bits = num_refs.bit_length()
     id_bits = (hyp_width + 1).bit_length()  # ids are at most hyp_width + 1
@@ -70,11 +79,10 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
             f"reference tokens is too large for {be.key_bits + 2}-bit integers; with JAX, "
             "enable jax_enable_x64"
         )
-    hyp_ids, ref_ids = _row_ids(be, batch.hyp, batch.refs.reshape(rows, -1), hyp_width)
-    hyp_ids = be.where(be.arange(hyp_width, like=hyp_ids) < batch.hyp_len[:, None], hyp_ids,
-                       _HYP_PAD)
+    hyp_ids, ref_ids = _row_ids(be, hyp, refs.reshape(rows, -1), hyp_width)
+    hyp_ids = be.where(be.arange(hyp_width, like=hyp_ids) < hyp_len[:, None], hyp_ids, _HYP_PAD)
     ref_ids = be.where(
-        be.arange(ref_width, like=ref_ids) < batch.ref_len[..., None],
+        be.arange(ref_width, like=ref_ids) < ref_len[..., None],
         ref_ids.reshape(rows, num_refs, ref_width), _REF_PAD,
     )
     counter = _FixedCounter(be, num_refs, tag_bits, per_reference)
@@ -83,7 +91,7 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
         counter.use(keys)
         for order in range(1, max_order + 1):
             counter.count(tag_bits + id_bits * (max_order - order))
-        return counter.result()
+        return counter.arrays()
     gram_hyp, gram_refs = hyp_ids, ref_ids
     for order in range(1, max_order + 1):
         if order > 1:
@@ -91,7 +99,7 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
                                           id_bits)
         counter.use(be.sort_last(_pack(be, gram_hyp, gram_refs, 1, id_bits, tag_bits)))
         counter.count(tag_bits)
-    return counter.result()
+    return counter.arrays()
 
 
 def _row_ids(be: Backend, hyp: Any, refs: Any, hyp_width: int) -> tuple[Any, Any]:
@@ -201,13 +209,14 @@ class _FixedCounter:
             running = _running(be, be.minimum(hyp[:, None], refs))
             self._per_ref.append(running[last] - running[first])
 
-    def result(self) -> MatchCounts:
+    def arrays(self) -> tuple[Any, Any]:
+        """(clipped, per_reference or None), as in :class:`~bleusuite.ngrams.MatchCounts`."""
         be = self.be
         clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
         per_ref = None
         if self.per_reference:
             per_ref = be.concat([r[:, :, None] for r in self._per_ref], axis=2)
-        return MatchCounts(clipped, per_ref)
+        return clipped, per_ref
 
 
 def _running(be: Backend, a: Any) -> Any:

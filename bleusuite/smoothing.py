@@ -167,21 +167,7 @@ def _nltk_method6(
     Returns the precisions and, on devices (where raising would need a host read), the
     mask of sentences NLTK cannot score (their score becomes NaN); None elsewhere.
     """
-    if order < 3:
-        raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
-    # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
-    trigram_zero = (stats.matches[..., 2] == 0) & (stats.matches[..., 0] > 0)
-    unscorable = None
-    if not be.reads_are_free(trigram_zero):
-        unscorable = trigram_zero
-    elif be.to_bool(be.any_(trigram_zero)):
-        rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
-        where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
-        raise ValueError(
-            "smooth='method6' requires at least one 3-gram match where a unigram matches, as "
-            f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
-            "none"
-        )
+    unscorable = check_method6(be, stats, order)
     columns = [precisions[..., 0], precisions[..., 1]]
     for i in range(2, order):
         before, last = columns[i - 2], columns[i - 1]
@@ -191,6 +177,26 @@ def _nltk_method6(
         hyp_ngrams = _f(be, stats.totals[..., i])
         columns.append((m + _NLTK_ALPHA * pi0) / (hyp_ngrams + _NLTK_ALPHA))
     return _stack(be, columns), unscorable
+
+
+def check_method6(be: Backend, stats: Any, order: int) -> Any | None:
+    """Raise if method6 cannot score a sentence (as NLTK does) where that costs no host
+    read; on devices and under tracing return the mask of such sentences instead."""
+    if order < 3:
+        raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
+    # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
+    trigram_zero = (stats.matches[..., 2] == 0) & (stats.matches[..., 0] > 0)
+    if not be.reads_are_free(trigram_zero):
+        return trigram_zero
+    if be.to_bool(be.any_(trigram_zero)):
+        rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
+        where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
+        raise ValueError(
+            "smooth='method6' requires at least one 3-gram match where a unigram matches, as "
+            f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
+            "none"
+        )
+    return None
 
 
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:

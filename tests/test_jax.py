@@ -202,7 +202,7 @@ def test_x32_rows_too_wide_for_int32_keys_raise():
     """Traced only (``jax.eval_shape``): nothing of that size is computed."""
     with jax.enable_x64(False):
         hyp = jax.ShapeDtypeStruct((1, 2**16), jnp.int32)
-        with pytest.raises(ValueError, match="too large for 32-bit integers.*jax_enable_x64"):
+        with pytest.raises(ValueError, match=r"too large for 32-bit integers.*jax_enable_x64"):
             jax.eval_shape(bleusuite.sentence_bleu, hyp, hyp)
     with jax.enable_x64(True):
         hyp = jax.ShapeDtypeStruct((1, 2**16), jnp.int64)
@@ -214,6 +214,8 @@ def test_compact_setting_still_counts_with_the_fixed_strategy(monkeypatch):
     monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")
     be = backends.get_backend(jnp.asarray(hyp))
     assert counting_strategy(be, jnp.asarray(hyp)) == "fixed"
+    assert_scores_close(bleusuite.sentence_bleu(jnp.asarray(hyp), jnp.asarray(ref), pad_id=0),
+                        bleusuite.sentence_bleu(hyp, ref, pad_id=0))
     monkeypatch.setenv("BLEUSUITE_COUNTING", "hashed")  # a wrong value still raises
     with pytest.raises(ValueError, match="BLEUSUITE_COUNTING"):
         counting_strategy(be, jnp.asarray(hyp))

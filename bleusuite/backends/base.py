@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -23,6 +24,14 @@ class Backend:
 
     def is_array(self, obj: object) -> bool:
         raise NotImplementedError
+
+    def compiled(
+        self, fn: Callable[..., Any], static_argnums: tuple[int, ...]
+    ) -> Callable[..., Any]:
+        """``fn`` compiled as one computation where the library compiles (``jax.jit``: an
+        eager call then runs one cached program instead of one per operation), else ``fn``;
+        the arguments at ``static_argnums`` are settings (hashable), the others arrays."""
+        return fn
 
     def check_special(self, value: int, argname: str) -> int:
         """A ``pad_id`` / ``eos_id`` as this backend's integer token type can hold it."""

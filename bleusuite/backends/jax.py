@@ -13,7 +13,10 @@ are read per call, so ``jax.enable_x64`` used as a context manager is honoured.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -24,6 +27,7 @@ from jax.core import Tracer
 from bleusuite.backends.base import Backend
 
 _INT32_MIN = -(2**31)
+_compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
 _UINT32_END = 2**32
 
 
@@ -37,20 +41,28 @@ class JaxBackend(Backend):
 
     # ------------------------------------------------------------------ dtypes, devices
 
-    @property  # type: ignore[override]
+    @property
     def int64(self) -> Any:
         """int64 with ``jax_enable_x64``, else int32 (JAX's widest integer then)."""
         return jax.dtypes.canonicalize_dtype(np.int64)
 
-    @property  # type: ignore[override]
+    @property
     def float64(self) -> Any:
         """float64 with ``jax_enable_x64``, else float32."""
         return jax.dtypes.canonicalize_dtype(np.float64)
 
-    @property  # type: ignore[override]
-    def key_bits(self) -> int:
+    @property
+    def key_bits(self) -> int:  # type: ignore[override]
         """Bits of a packed n-gram key: 62 with int64, 30 with int32 (keys stay >= 0)."""
         return 62 if self.int64 == np.int64 else 30
+
+    def compiled(
+        self, fn: Callable[..., Any], static_argnums: tuple[int, ...]
+    ) -> Callable[..., Any]:
+        key = (fn, static_argnums)
+        if key not in _compiled:
+            _compiled[key] = jax.jit(fn, static_argnums=static_argnums)
+        return _compiled[key]
 
     def check_special(self, value: int, argname: str) -> int:
         if self.key_bits >= 62:
@@ -245,14 +257,15 @@ class JaxBackend(Backend):
 
 
 def _register_pytrees() -> None:
-    """Statistics are pytrees, so ``bleu_statistics`` can be returned from ``jax.jit``."""
+    """Statistics are pytrees, so ``bleu_statistics`` can be returned from ``jax.jit``; so is
+a normalised batch, so that its arrays can enter one compiled program."""
+    from bleusuite.inputs import Batch
     from bleusuite.stats import BleuStats, GleuStats
 
-    for cls in (BleuStats, GleuStats):
-        try:
-            jax.tree_util.register_dataclass(cls)
-        except ValueError:  # registered already (the module was reloaded)
-            pass
+    for cls, meta in ((BleuStats, []), (GleuStats, []), (Batch, ["backend", "to_caller"])):
+        data = [f.name for f in dataclasses.fields(cls) if f.name not in meta]
+        with contextlib.suppress(ValueError):  # registered already (a module reload)
+            jax.tree_util.register_dataclass(cls, data_fields=data, meta_fields=meta)
 
 
 _register_pytrees()

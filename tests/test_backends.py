@@ -26,7 +26,7 @@ def _batch(seed: int = 0, batch: int = 64, length: int = 30, refs: int = 3, voca
 
 
 def test_backend_names_and_lookup():
-    assert backends.BACKEND_NAMES == ("numpy", "torch", "cupy")
+    assert backends.BACKEND_NAMES == ("numpy", "torch", "cupy", "jax")
     assert backends.backend_name(np.zeros(2)) == "numpy"
     assert backends.get_backend(np.zeros(2)).name == "numpy"
     assert backends.get_backend([1, 2], None).name == "numpy"

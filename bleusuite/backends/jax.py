@@ -9,6 +9,11 @@ Integer and float widths follow ``jax_enable_x64``: with it on, counts are int64
 float64 (exact, as on NumPy); with it off (JAX's default) JAX has no 64-bit types, so counts
 are int32 (still exact integers) and scores float32. The ``int64`` / ``float64`` attributes
 are read per call, so ``jax.enable_x64`` used as a context manager is honoured.
+
+Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: input
+normalisation, statistics and the score formula are each one ``jax.jit`` program, cached
+per shape and settings), not one dispatch per operation; the checks that need a value
+(a hypothesis without reference, ``method6``) run eagerly between them on CPU arrays.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from jax.core import Tracer
 from bleusuite.backends.base import Backend
 
 _INT32_MIN = -(2**31)
-_compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
 _UINT32_END = 2**32
+# jitted versions of the pipeline's steps, by (function, static argument positions)
+_compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
 
 
 class JaxBackend(Backend):

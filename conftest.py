@@ -6,6 +6,7 @@ import importlib.util
 collect_ignore = ["setup.py", "docs/conf.py", "examples", "benchmarks"]
 _OPTIONAL = {
     "bleusuite/backends/cupy.py": "cupy",
+    "bleusuite/backends/jax.py": "jax",
     "bleusuite/backends/torch.py": "torch",
     "bleusuite/counting_numba.py": "numba",
     "bleusuite/losses.py": "torch",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleusuite import checks, smoothing
+from bleusuite.backends.base import Backend
 from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
 from bleusuite.text import scoring_inputs
@@ -86,6 +87,12 @@ def _score(stats: BleuStats, config: BleuConfig) -> Any:
             f"max_order={config.stats_order})"
         )
     be = stats.backend
+    if config.smooth == "method6":  # raises at once where reading the counts is free
+        smoothing.check_method6(be, stats, config.order)
+    return be.compiled(_formula, static_argnums=(0, 2))(be, stats, config)
+
+
+def _formula(be: Backend, stats: BleuStats, config: BleuConfig) -> Any:
     weights = None
     if config.weights is not None:
         # filled on the device, not copied from the host: no transfer, so the call can be

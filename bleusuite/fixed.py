@@ -22,7 +22,9 @@ with no host synchronisation, can be captured in a CUDA graph or compiled with
    clipped count per group, and per-row sums from a running sum over groups read at each
    row's first and last group.
 
-When ``max_order`` ids do not fit in 62 bits (decided from the shapes, never the values),
+When ``max_order`` ids do not fit in the backend's ``key_bits`` (62 with int64; 30 for JAX
+without ``jax_enable_x64``, whose integers are int32; decided from the shapes, never the
+values),
 orders are counted one at a time: the ids of the n-grams are re-ranked per row from the
 pair (id of the (n-1)-gram, next token id), as in step 1.
 
@@ -40,7 +42,6 @@ from bleusuite.ngrams import MatchCounts
 
 __all__ = ["count_matches_fixed"]
 
-_KEY_BITS = 62
 _HYP_PAD = 0  # id past the end of a hypothesis
 _REF_PAD = 1  # id past the end of a reference, and of every value not in the hypothesis
 
@@ -49,31 +50,48 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
     """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
     same :class:`~bleusuite.ngrams.MatchCounts` as the compact pipeline."""
     be = batch.backend
-    rows, hyp_width = batch.hyp.shape
-    num_refs, ref_width = batch.refs.shape[1], batch.refs.shape[2]
+    run = be.compiled(_count_arrays, static_argnums=(0, 5, 6))
+    clipped, per_ref = run(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len, max_order,
+                           per_reference)
+    return MatchCounts(clipped, per_ref)
+
+
+def _count_arrays(
+    be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
+    per_reference: bool,
+) -> tuple[Any, Any]:
+    """The counting on the batch's arrays: (clipped, per_reference or None)."""
+    rows, hyp_width = hyp.shape
+    num_refs, ref_width = refs.shape[1], refs.shape[2]
     if rows == 0 or hyp_width == 0 or ref_width == 0:
-        return MatchCounts(
-            be.zeros((rows, max_order), be.int64, like=batch.hyp),
-            be.zeros((rows, num_refs, max_order), be.int64, like=batch.hyp)
-            if per_reference
-            else None,
+        return (
+            be.zeros((rows, max_order), be.int64, like=hyp),
+            be.zeros((rows, num_refs, max_order), be.int64, like=hyp) if per_reference else None,
         )
-    hyp_ids, ref_ids = _row_ids(be, batch.hyp, batch.refs.reshape(rows, -1), hyp_width)
-    hyp_ids = be.where(be.arange(hyp_width, like=hyp_ids) < batch.hyp_len[:, None], hyp_ids,
-                       _HYP_PAD)
-    ref_ids = be.where(
-        be.arange(ref_width, like=ref_ids) < batch.ref_len[..., None],
-        ref_ids.reshape(rows, num_refs, ref_width), _REF_PAD,
-    )
     tag_bits = num_refs.bit_length()
     id_bits = (hyp_width + 1).bit_length()  # ids are at most hyp_width + 1
+    table_size = rows * (hyp_width + num_refs * ref_width) * (num_refs + 1)
+    if max(2 * id_bits, id_bits + tag_bits) > be.key_bits + 1 or table_size >> (be.key_bits + 1):
+        # the fallback's keys hold two ids (or an id and a tag), the count table is indexed
+        # by the integer type: only int32 (JAX without x64) reaches this
+        raise ValueError(
+            f"hypotheses: a batch of {rows} x {hyp_width} tokens with {num_refs} x {ref_width} "
+            f"reference tokens is too large for {be.key_bits + 2}-bit integers; with JAX, "
+            "enable jax_enable_x64"
+        )
+    hyp_ids, ref_ids = _row_ids(be, hyp, refs.reshape(rows, -1), hyp_width)
+    hyp_ids = be.where(be.arange(hyp_width, like=hyp_ids) < hyp_len[:, None], hyp_ids, _HYP_PAD)
+    ref_ids = be.where(
+        be.arange(ref_width, like=ref_ids) < ref_len[..., None],
+        ref_ids.reshape(rows, num_refs, ref_width), _REF_PAD,
+    )
     counter = _FixedCounter(be, num_refs, tag_bits, per_reference)
-    if max_order * id_bits + tag_bits <= _KEY_BITS:
+    if max_order * id_bits + tag_bits <= be.key_bits:
         keys = be.sort_last(_pack(be, hyp_ids, ref_ids, max_order, id_bits, tag_bits))
         counter.use(keys)
         for order in range(1, max_order + 1):
             counter.count(tag_bits + id_bits * (max_order - order))
-        return counter.result()
+        return counter.arrays()
     gram_hyp, gram_refs = hyp_ids, ref_ids
     for order in range(1, max_order + 1):
         if order > 1:
@@ -81,7 +99,7 @@ def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = Fals
                                           id_bits)
         counter.use(be.sort_last(_pack(be, gram_hyp, gram_refs, 1, id_bits, tag_bits)))
         counter.count(tag_bits)
-    return counter.result()
+    return counter.arrays()
 
 
 def _row_ids(be: Backend, hyp: Any, refs: Any, hyp_width: int) -> tuple[Any, Any]:
@@ -217,10 +235,11 @@ class _FixedCounter:
             at_entry = be.where(boundary[:, None], at_entry, 0)
         return be.to_int64(be.sum_(at_entry.reshape(rows, -1, *at_entry.shape[1:]), axis=1))
 
-    def result(self) -> MatchCounts:
+    def arrays(self) -> tuple[Any, Any]:
+        """(clipped, per_reference or None), as in :class:`~bleusuite.ngrams.MatchCounts`."""
         be = self.be
         clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
         per_ref = None
         if self.per_reference:
             per_ref = be.concat([r[:, :, None] for r in self._per_ref], axis=2)
-        return MatchCounts(clipped, per_ref)
+        return clipped, per_ref

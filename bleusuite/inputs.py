@@ -181,8 +181,18 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
             f"hypotheses and references must have the same batch size; got {hyp.shape[0]} "
             f"hypotheses and {refs.shape[0]} rows of references"
         )
-    pad = _check_special(pad_id, "pad_id")
-    eos = _check_special(eos_id, "eos_id")
+    pad = _check_special(pad_id, "pad_id", be)
+    eos = _check_special(eos_id, "eos_id", be)
+    run = be.compiled(_normalized, static_argnums=(0, 3, 4))  # one program on JAX
+    hyp, hyp_len, refs, ref_len, present = run(be, hyp, refs, pad, eos)
+    return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller)
+
+
+def _normalized(
+    be: Backend, hyp: Any, refs: Any, pad: int | None, eos: int | None
+) -> tuple[Any, Any, Any, Any, Any]:
+    """Left-aligned (B, Lh) hypotheses and (B, R, Lr) references, their lengths, and which
+    references are present."""
     batch, length = hyp.shape
     hyp_len = be.full((batch,), length, be.int64, like=hyp)
     hyp, hyp_len = _sentences(be, hyp, hyp_len, pad, eos)
@@ -190,11 +200,13 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
     ref_len = be.full((batch, num_refs), ref_length, be.int64, like=refs)
     present = _present(be, refs, ref_len, pad)
     refs, ref_len = _sentences(be, refs, ref_len, pad, eos)
-    return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller)
+    return hyp, hyp_len, refs, ref_len, present
 
 
-def _check_special(value: Any, argname: str) -> int | None:
-    return checks.token_id(value, argname)
+def _check_special(value: Any, argname: str, be: Backend | None = None) -> int | None:
+    token = checks.token_id(value, argname)
+    # a backend with narrower integers (JAX without x64) checks the id fits them
+    return token if token is None or be is None else be.check_special(token, argname)
 
 
 def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:

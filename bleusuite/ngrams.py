@@ -100,7 +100,9 @@ def counting_strategy(be: Backend, like: Any, entries: int = 0) -> str:
     (NumPy, and torch CPU tensors through NumPy views) the compiled kernel when numba can
     be imported (and is imported already, or the batch holds at least
     :data:`NUMBA_MIN_ENTRIES` positions), else the NumPy pipeline; on devices (CUDA, CuPy,
-    ``meta``) ``fixed``.
+    ``meta``) ``fixed``. JAX always counts with ``fixed`` (immutable arrays, shapes fixed
+    at trace time: a forced ``compact`` or ``numba`` does not apply to it, and both give
+    the same counts).
 
     >>> import numpy as np
     >>> from bleusuite.backends import get_backend
@@ -113,6 +115,8 @@ def counting_strategy(be: Backend, like: Any, entries: int = 0) -> str:
             f"BLEUSUITE_COUNTING must be one of auto, {', '.join(COUNTING_STRATEGIES)}; "
             f"got {setting!r}"
         )
+    if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
+        return "fixed"
     if setting in ("compact", "fixed"):
         return setting
     on_host = be.reads_are_free(like) and be.block_entries is not None

@@ -49,6 +49,8 @@ _NLTK_K = 5
 # intermediate product underflows)
 _TINY = 1e-280
 _LOG_TINY = math.log(_TINY)
+# NLTK method0's log of a zero precision: math.log(sys.float_info.min)
+_LOG_FLOAT_MIN = math.log(sys.float_info.min)
 # sacrebleu's log of a zero precision
 _SACREBLEU_LOG_ZERO = -9999999999.0
 
@@ -84,15 +86,18 @@ def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
     float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
     ``2.0 ** k`` is exact on every backend (and one gather).
     """
-    table = be.asarray([2.0**k for k in range(largest + 1)], like=exponent, dtype=be.float64)
-    return table[exponent]
+    return be.power_of_two(exponent, largest)
 
 
-def _weighted_log_sum(be: Backend, weights: Any, precisions: Any, skip_zero: bool) -> Any:
+def _weighted_log_sum(
+    be: Backend, weights: Any, precisions: Any, skip_zero: bool, zero_log: float | None = None
+) -> Any:
     if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
         positive = precisions > 0
         logs = be.log(be.where(positive, precisions, 1.0))
-        return be.sum_(be.where(positive, weights * logs, 0.0), axis=-1)
+        # ``zero_log``: the log a zero precision stands for instead (method0)
+        return be.sum_(be.where(positive, weights * logs, 0.0 if zero_log is None
+                                else weights * zero_log), axis=-1)
     return be.sum_(weights * be.log(precisions), axis=-1)
 
 
@@ -144,8 +149,11 @@ def nltk_bleu(
             columns.append(previous)
         return _stack(be, columns)
 
+    zero_log = None
     if smooth == "method0":
-        precisions = be.where(zero, sys.float_info.min, precisions)
+        # NLTK's p_n = sys.float_info.min, taken by its log: that value underflows float32
+        # (JAX without x64), its log does not
+        zero_log = _LOG_FLOAT_MIN
     elif smooth == "method1":
         precisions = be.where(zero, epsilon / denom, precisions)
     elif smooth == "method2":
@@ -171,12 +179,9 @@ def nltk_bleu(
     elif smooth == "method7":
         precisions = method5(method4(precisions))
     score = brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
-        _weighted_log_sum(be, weights, precisions, skip_zero=True)
+        _weighted_log_sum(be, weights, precisions, skip_zero=True, zero_log=zero_log)
     )
-    score = be.where(matches[..., 0] == 0, 0.0, score)
-    if smooth == "method6" and unscorable is not None:
-        score = be.where(unscorable, float("nan"), score)
-    return score
+    return be.where(matches[..., 0] == 0, 0.0, score)
 
 
 def _stack(be: Backend, columns: list[Any]) -> Any:
@@ -199,21 +204,7 @@ def _nltk_method6_logs(
     log space from where they leave it, so every precision stays finite and the score is
     exact: 0.0 when it underflows.
     """
-    if order < 3:
-        raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
-    # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
-    trigram_zero = (stats.matches[..., 2] == 0) & (stats.matches[..., 0] > 0)
-    unscorable = None
-    if not be.reads_are_free(trigram_zero):
-        unscorable = trigram_zero
-    elif be.to_bool(be.any_(trigram_zero)):
-        rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
-        where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
-        raise ValueError(
-            "smooth='method6' requires at least one 3-gram match where a unigram matches, as "
-            f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
-            "none"
-        )
+    unscorable = check_method6(be, stats, order)
     # with a 3-gram match every precision is positive; rows without a unigram match score
     # 0 whatever these hold
     safe = be.where(precisions > 0, precisions, 1.0)
@@ -237,6 +228,26 @@ def _nltk_method6_logs(
         in_range.append(linear_ok | (log_p > _LOG_TINY))
         values.append(be.where(linear_ok, linear, be.exp(be.maximum(log_p, _LOG_TINY))))
     return _stack(be, logs), unscorable
+
+
+def check_method6(be: Backend, stats: Any, order: int) -> Any | None:
+    """Raise if method6 cannot score a sentence (as NLTK does) where that costs no host
+    read; on devices and under tracing return the mask of such sentences instead."""
+    if order < 3:
+        raise ValueError("smooth='method6' needs max_order >= 3 (NLTK interpolates from 3-grams)")
+    # NLTK returns 0 for a hypothesis without unigram match before it looks at 3-grams
+    trigram_zero = (stats.matches[..., 2] == 0) & (stats.matches[..., 0] > 0)
+    if not be.reads_are_free(trigram_zero):
+        return trigram_zero
+    if be.to_bool(be.any_(trigram_zero)):
+        rows = be.to_numpy(be.flatnonzero(trigram_zero.reshape(-1)))
+        where = f" (sentence {int(rows[0])})" if trigram_zero.ndim else ""
+        raise ValueError(
+            "smooth='method6' requires at least one 3-gram match where a unigram matches, as "
+            f"in NLTK (which fails an assertion there){where}; {len(rows)} sentence(s) have "
+            "none"
+        )
+    return None
 
 
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:

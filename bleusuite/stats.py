@@ -202,7 +202,8 @@ def _ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
 def _closest_ref_len(be: Backend, batch: Batch) -> Any:
     """Closest present reference length; ties go to the shorter reference."""
     distance = be.abs_(batch.ref_len - batch.hyp_len[:, None])
-    far = 1 << 62
+    # above every distance and length (from the shapes: it fits int32 for JAX without x64)
+    far = max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
     distance = be.where(batch.ref_present, distance, far)
     nearest = be.min_(distance, axis=1)
     candidates = be.where(batch.ref_present & (distance == nearest[:, None]), batch.ref_len, far)
@@ -210,6 +211,10 @@ def _closest_ref_len(be: Backend, batch: Batch) -> Any:
 
 
 def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats:
+    return batch.backend.compiled(_bleu_statistics, static_argnums=(1,))(batch, max_order)
+
+
+def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats:
     be = batch.backend
     matches = count_matches(batch, max_order).clipped
     totals = _ngram_totals(be, batch.hyp_len, 1, max_order)
@@ -244,6 +249,11 @@ def bleu_statistics(
 
 
 def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats:
+    run = batch.backend.compiled(_gleu_statistics, static_argnums=(1, 2))
+    return run(batch, min_len, max_len)
+
+
+def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats:
     be = batch.backend
     counts = count_matches(batch, max_len, per_reference=True).per_reference
     assert counts is not None  # asked for per_reference

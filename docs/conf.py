@@ -68,6 +68,10 @@ try:
 except ImportError:
     torch = None
 try:
+    import jax
+except ImportError:
+    jax = None
+try:
     from bleusuite.metrics import *
 except ImportError:
     pass

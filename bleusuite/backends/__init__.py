@@ -4,9 +4,9 @@ A backend is a module that implements the same small set of primitives (sorting 
 cumulative sums, ``bincount``, scatter, element-wise maths) for one array library. The
 statistics pipeline and every score formula are written once against that set.
 
-The lookup never imports torch or cupy to find out what an object is: it only looks at
-libraries that are already in ``sys.modules`` (if the caller holds a torch tensor, torch
-is imported already).
+The lookup never imports torch, cupy or jax to find out what an object is: it only looks at
+libraries that are already in ``sys.modules`` (if the caller holds a torch tensor or a jax
+array, its library is imported already).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ __all__ = ["BACKEND_NAMES", "Backend", "available_backends", "backend_name", "ge
 TORCH_CPU_VIA_NUMPY = True
 
 #: Names of every backend bleusuite knows, in lookup order.
-BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy")
+BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy", "jax")
 
 # module name of the array library -> bleusuite backend module
-_LIBRARY_OF_BACKEND = {"numpy": "numpy", "torch": "torch", "cupy": "cupy"}
+_LIBRARY_OF_BACKEND = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "jax": "jax"}
 _cache: dict[type, str] = {}
 
 
@@ -40,6 +40,8 @@ def _load(name: str) -> Backend:
         from bleusuite.backends import torch as module  # type: ignore[no-redef]
     elif name == "cupy":
         from bleusuite.backends import cupy as module  # type: ignore[no-redef]
+    elif name == "jax":
+        from bleusuite.backends import jax as module  # type: ignore[no-redef]
     else:
         raise ValueError(f"unknown backend {name!r}; known: {', '.join(BACKEND_NAMES)}")
     backend: Backend = module.backend

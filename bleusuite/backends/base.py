@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -14,10 +15,27 @@ class Backend:
     int64: Any
     float64: Any
     bool_: Any
+    #: bits a packed n-gram key may use (keys stay non-negative): 62 with int64 counts;
+    #: fixed.py counts order by order when ``max_order`` ids do not fit (JAX x32: 30)
+    key_bits: int = 62
+    #: whether the compact counting strategy (in-place ops, data-dependent shapes) can run
+    compact_counting: bool = True
     #: device-to-host synchronisations this backend needs per call are listed in the docs
 
     def is_array(self, obj: object) -> bool:
         raise NotImplementedError
+
+    def compiled(
+        self, fn: Callable[..., Any], static_argnums: tuple[int, ...]
+    ) -> Callable[..., Any]:
+        """``fn`` compiled as one computation where the library compiles (``jax.jit``: an
+        eager call then runs one cached program instead of one per operation), else ``fn``;
+        the arguments at ``static_argnums`` are settings (hashable), the others arrays."""
+        return fn
+
+    def check_special(self, value: int, argname: str) -> int:
+        """A ``pad_id`` / ``eos_id`` as this backend's integer token type can hold it."""
+        return value
 
     def device_of(self, a: Any) -> Any:
         """The device an array lives on (None where the library has one device)."""
@@ -141,6 +159,14 @@ class Backend:
         occurrences of each of 0..size-1 in the 1-D ``index``, whose values must lie in
         that range (a bincount of fixed length; size must stay below 2**31)."""
         raise NotImplementedError
+
+    def power_of_two(self, exponent: Any, largest: int) -> Any:
+        """Exact ``2.0 ** exponent`` (float64, or the widest float) for integer exponents in
+        0..``largest`` (at most 1023): a lookup in a table of Python's exact floats here;
+        device backends build the float without copying a table from the host."""
+        table = self.asarray([2.0**k for k in range(largest + 1)], like=exponent,
+                             dtype=self.float64)
+        return table[exponent]
 
     def to_ints(self, scalars: list[Any]) -> list[int]:
         """Python ints from several 0-d arrays, in one device-to-host read."""

@@ -44,6 +44,9 @@ class CupyBackend(NumpyLikeBackend):
         idx = cp.argmax(mask.astype(cp.int8), axis=axis)
         return cp.where(cp.any(mask, axis=axis), idx, n)
 
+    def power_of_two(self, exponent: Any, largest: int) -> Any:
+        return cp.ldexp(cp.ones(exponent.shape, dtype=cp.float64), exponent.astype(cp.int32))
+
     def reads_are_free(self, a: Any) -> bool:
         return False
 

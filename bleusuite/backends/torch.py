@@ -137,6 +137,13 @@ class TorchBackend(Backend):
     def unique_inverse(self, a: Any) -> Any:
         return torch.unique(a, return_inverse=True)[1].reshape(-1).to(torch.int64)
 
+    def power_of_two(self, exponent: Any, largest: int) -> Any:
+        if self._float_dtype(exponent) is not torch.float64:  # MPS: no float64
+            return super().power_of_two(exponent, largest)
+        # the float64 whose exponent field is k + 1023 and mantissa 0 is exactly 2**k: built
+        # on the device (no table copied from the host, so CUDA-graph capture works)
+        return ((exponent.to(torch.int64) + 1023) << 52).view(torch.float64)
+
     def reads_are_free(self, a: Any) -> bool:
         # while torch.compile traces, a read is a graph break whatever the device
         return bool(a.device.type == "cpu") and not torch.compiler.is_compiling()

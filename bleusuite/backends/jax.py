@@ -1,0 +1,278 @@
+"""JAX backend (CPU, GPU, TPU): eager, under ``jax.jit`` and under ``jax.vmap``.
+
+Every primitive is functional (JAX arrays are immutable: scatters are ``.at[].set/add``)
+and every result's shape follows from its arguments' shapes, so a call traces into one
+XLA computation without a host callback. Counting always takes the fixed-shape strategy
+(:mod:`bleusuite.fixed`): the compact one needs data-dependent shapes.
+
+Integer and float widths follow ``jax_enable_x64``: with it on, counts are int64 and scores
+float64 (exact, as on NumPy); with it off (JAX's default) JAX has no 64-bit types, so counts
+are int32 (still exact integers) and scores float32. The ``int64`` / ``float64`` attributes
+are read per call, so ``jax.enable_x64`` used as a context manager is honoured.
+
+Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: input
+normalisation, statistics and the score formula are each one ``jax.jit`` program, cached
+per shape and settings), not one dispatch per operation; the checks that need a value
+(a hypothesis without reference, ``method6``) run eagerly between them on CPU arrays.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.core import Tracer
+
+from bleusuite.backends.base import Backend
+
+_INT32_MIN = -(2**31)
+_UINT32_END = 2**32
+# jitted versions of the pipeline's steps, by (function, static argument positions)
+_compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
+
+
+class JaxBackend(Backend):
+    name = "jax"
+    bool_ = jnp.bool_
+    compact_counting = False
+
+    def __repr__(self) -> str:
+        return "<bleusuite backend 'jax'>"
+
+    # ------------------------------------------------------------------ dtypes, devices
+
+    @property
+    def int64(self) -> Any:
+        """int64 with ``jax_enable_x64``, else int32 (JAX's widest integer then)."""
+        return jax.dtypes.canonicalize_dtype(np.int64)
+
+    @property
+    def float64(self) -> Any:
+        """float64 with ``jax_enable_x64``, else float32."""
+        return jax.dtypes.canonicalize_dtype(np.float64)
+
+    @property
+    def key_bits(self) -> int:  # type: ignore[override]
+        """Bits of a packed n-gram key: 62 with int64, 30 with int32 (keys stay >= 0)."""
+        return 62 if self.int64 == np.int64 else 30
+
+    def compiled(
+        self, fn: Callable[..., Any], static_argnums: tuple[int, ...]
+    ) -> Callable[..., Any]:
+        key = (fn, static_argnums)
+        if key not in _compiled:
+            _compiled[key] = jax.jit(fn, static_argnums=static_argnums)
+        return _compiled[key]
+
+    def check_special(self, value: int, argname: str) -> int:
+        if self.key_bits >= 62:
+            return value
+        # int32 holds the token ids: uint32 ids >= 2**31 are cast with wraparound (one
+        # distinct int32 per id), and so is a pad/eos id in that range
+        if not _INT32_MIN <= value < _UINT32_END:
+            raise ValueError(
+                f"{argname}={value} cannot be a JAX token id without jax_enable_x64 (JAX's "
+                "integers are then at most 32 bits); enable x64 or use a smaller id"
+            )
+        return value - _UINT32_END if value >= 2**31 else value
+
+    @staticmethod
+    def _device(like: Any) -> Any:
+        """The single device of a concrete array (None for tracers and sharded arrays)."""
+        if like is None or isinstance(like, Tracer) or not isinstance(like, jax.Array):
+            return None
+        devices = like.devices()
+        return next(iter(devices)) if len(devices) == 1 else None
+
+    def is_array(self, obj: object) -> bool:
+        return isinstance(obj, jax.Array)  # tracers (jit, vmap) included
+
+    def device_of(self, a: Any) -> Any:
+        if isinstance(a, Tracer):
+            return None
+        return frozenset(a.devices())
+
+    def reads_are_free(self, a: Any) -> bool:
+        # a tracer has no value to read; a concrete array off the CPU needs a device sync
+        if isinstance(a, Tracer):
+            return False
+        return all(device.platform == "cpu" for device in a.devices())
+
+    def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
+        return jnp.asarray(obj, dtype=dtype, device=self._device(like))
+
+    def is_integer_dtype(self, a: Any) -> bool:
+        return bool(jnp.issubdtype(a.dtype, jnp.integer))
+
+    def is_floating_dtype(self, a: Any) -> bool:
+        return bool(jnp.issubdtype(a.dtype, jnp.inexact))
+
+    def describe_dtype(self, a: Any) -> str:
+        return str(a.dtype)
+
+    def numel(self, a: Any) -> int:
+        return int(a.size)
+
+    def to_int64(self, a: Any) -> Any:
+        return a.astype(self.int64)
+
+    def to_float64(self, a: Any) -> Any:
+        return a.astype(self.float64)
+
+    # ------------------------------------------------------------------ constructors
+
+    def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        return jnp.zeros(shape, dtype=dtype, device=self._device(like))
+
+    def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
+        return jnp.full(shape, value, dtype=dtype, device=self._device(like))
+
+    def arange(self, n: int, like: Any = None) -> Any:
+        return jnp.arange(n, dtype=self.int64, device=self._device(like))
+
+    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
+        return self.zeros(shape, dtype, like)
+
+    # ------------------------------------------------------------------ fixed-shape primitives
+
+    def sort_last(self, a: Any) -> Any:
+        return jnp.sort(a, axis=-1)
+
+    def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
+        # one sort of (value, position): stable, so equal values keep their order
+        position = jax.lax.broadcasted_iota(self.int64, a.shape, a.ndim - 1)
+        values, index = jax.lax.sort((a, position), dimension=a.ndim - 1, is_stable=True,
+                                     num_keys=1)
+        return values, index
+
+    def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
+        rows = math.prod(shape[:-1])
+        row = jnp.arange(rows, dtype=self.int64)[:, None]
+        out = jnp.zeros((rows, shape[-1]), dtype=self.int64)
+        out = out.at[row, index.reshape(rows, -1)].set(
+            values.reshape(rows, -1).astype(self.int64), mode="promise_in_bounds"
+        )
+        return out.reshape(shape)
+
+    def count_into(self, index: Any, size: int) -> Any:
+        ones = jnp.ones(index.shape, dtype=self.int64)
+        return jnp.zeros(size, dtype=self.int64).at[index].add(ones, mode="promise_in_bounds")
+
+    def cumsum(self, a: Any, axis: int) -> Any:
+        return jnp.cumsum(a, axis=axis, dtype=self.int64)
+
+    def concat(self, arrays: list[Any], axis: int) -> Any:
+        return jnp.concatenate(arrays, axis=axis)
+
+    # --------------------------------------- the compact strategy's primitives (eager only)
+    # counting_strategy never picks the compact strategy for JAX (compact_counting False);
+    # these exist for completeness and work on concrete arrays.
+
+    def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
+        return jnp.bincount(idx, weights=weights, minlength=minlength)
+
+    def flatnonzero(self, mask: Any) -> Any:
+        return jnp.flatnonzero(mask)
+
+    def searchsorted(self, sorted_values: Any, values: Any) -> Any:
+        return jnp.searchsorted(sorted_values, values)
+
+    def repeat(self, values: Any, counts: Any, total: int) -> Any:
+        return jnp.repeat(values, counts, total_repeat_length=total)
+
+    def running_sum(self, a: Any) -> Any:
+        zero = jnp.zeros(1, dtype=self.int64)
+        return jnp.concatenate([zero, jnp.cumsum(a, dtype=self.int64)])
+
+    def sort_last_(self, a: Any) -> Any:
+        return jnp.sort(a, axis=-1)  # a new array: JAX arrays cannot change in place
+
+    def masked_running_sum(self, a: Any, mask: int) -> Any:
+        return self.running_sum(a & mask)
+
+    def shift_right(self, a: Any, bits: int, out: Any) -> Any:
+        raise NotImplementedError("JAX arrays are immutable: no out= (the compact strategy "
+                                  "does not run on JAX)")
+
+    def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
+        raise NotImplementedError("JAX arrays are immutable: no in-place scatter (the compact "
+                                  "strategy does not run on JAX)")
+
+    def unique_inverse(self, a: Any) -> Any:
+        inverse = jnp.unique(a, return_inverse=True)[1]
+        return inverse.reshape(-1).astype(self.int64)
+
+    # ------------------------------------------------------------------ host reads
+
+    def to_int(self, a: Any) -> int:
+        return int(a)
+
+    def to_bool(self, a: Any) -> bool:
+        return bool(a)
+
+    def to_numpy(self, a: Any) -> Any:
+        return np.asarray(a)
+
+    # ------------------------------------------------------------------ element-wise, reductions
+
+    def max_(self, a: Any, axis: int | None = None) -> Any:
+        return jnp.max(a, axis=axis)
+
+    def min_(self, a: Any, axis: int | None = None) -> Any:
+        return jnp.min(a, axis=axis)
+
+    def sum_(self, a: Any, axis: int | None = None) -> Any:
+        return jnp.sum(a, axis=axis)
+
+    def any_(self, a: Any, axis: int | None = None) -> Any:
+        return jnp.any(a, axis=axis)
+
+    def argmax(self, a: Any, axis: int) -> Any:
+        return jnp.argmax(a, axis=axis)
+
+    def take_along(self, a: Any, index: Any, axis: int) -> Any:
+        return jnp.take_along_axis(a, index, axis=axis, mode="promise_in_bounds")
+
+    def first_true(self, mask: Any, axis: int) -> Any:
+        n = mask.shape[axis]
+        return jnp.where(jnp.any(mask, axis=axis), jnp.argmax(mask, axis=axis), n)
+
+    def where(self, cond: Any, a: Any, b: Any) -> Any:
+        return jnp.where(cond, a, b)
+
+    def minimum(self, a: Any, b: Any) -> Any:
+        return jnp.minimum(a, b)
+
+    def maximum(self, a: Any, b: Any) -> Any:
+        return jnp.maximum(a, b)
+
+    def log(self, a: Any) -> Any:
+        return jnp.log(a)
+
+    def exp(self, a: Any) -> Any:
+        return jnp.exp(a)
+
+    def abs_(self, a: Any) -> Any:
+        return jnp.abs(a)
+
+
+def _register_pytrees() -> None:
+    """Statistics are pytrees, so ``bleu_statistics`` can be returned from ``jax.jit``; so is
+a normalised batch, so that its arrays can enter one compiled program."""
+    from bleusuite.inputs import Batch
+    from bleusuite.stats import BleuStats, GleuStats
+
+    for cls, meta in ((BleuStats, []), (GleuStats, []), (Batch, ["backend", "to_caller"])):
+        data = [f.name for f in dataclasses.fields(cls) if f.name not in meta]
+        with contextlib.suppress(ValueError):  # registered already (a module reload)
+            jax.tree_util.register_dataclass(cls, data_fields=data, meta_fields=meta)
+
+
+_register_pytrees()
+backend = JaxBackend()

@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPTIONAL = {"torch", "ignite", "cupy", "sacrebleu", "nltk", "trl", "transformers", "datasets",
-            "matplotlib", "tqdm"}
+            "matplotlib", "tqdm", "jax", "numba", "tabulate"}
 FENCE = re.compile(r"^```(?P<kind>python|\{doctest\})[ \t]*\n(?P<body>.*?)^```[ \t]*$",
                    re.MULTILINE | re.DOTALL)
 SKIP = re.compile(r"<!--\s*skip:\s*(?P<reason>.*?)\s*-->\s*$")

@@ -309,7 +309,8 @@ def test_gzip_inputs_are_read_as_sacrebleu_reads_them(capsys, tmp_path, text_fil
     report = _plain(capsys, "--hyp", text_files["hyp_path"], "--ref", text_files["ref_path"])
     assert gz_report[1:] == report.splitlines()[1:]  # the first line names the file
     (tmp_path / "bad.gz").write_bytes(b"not gzip")
-    assert cli.main(["score", str(tmp_path / "bad.gz"), "-i", hyp_gz]) == 2
+    # an error, with sacrebleu's exit status for errors (1; 2 is for usage)
+    assert cli.main(["score", str(tmp_path / "bad.gz"), "-i", hyp_gz]) == 1
     assert "not valid gzip" in capsys.readouterr().err
 
 

@@ -68,9 +68,10 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
 
 
 def _bench_module() -> Any:
-    """``bleusuite.bench`` (the ``bench`` command), or None where it is not shipped."""
+    """``bleusuite.benchkit.command`` (the ``bench`` command), or None where it is not
+    shipped."""
     try:
-        return importlib.import_module("bleusuite.bench")
+        return importlib.import_module("bleusuite.benchkit.command")
     except ImportError:
         return None
 

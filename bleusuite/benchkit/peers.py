@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -24,7 +24,8 @@ from bleusuite.benchkit.tasks import (
     score,
 )
 
-__all__ = ["bleusuite_entry", "entries"]
+__all__ = ["TokenLists", "bleusuite_entry", "entries", "nltk_corpus_bleu", "nltk_corpus_gleu",
+           "nltk_sentence_bleu", "nltk_sentence_gleu"]
 
 
 def _torch_unavailable(cuda: bool) -> Callable[[], str | None]:
@@ -143,44 +144,63 @@ def bleusuite_entry(task: Task, backend: str) -> Entry:
 # -- peers
 
 
+class TokenLists(Protocol):
+    """Sentences as NLTK and pytorch-ignite take them: :class:`Inputs`, or any batch with
+    the same two attributes (the MT-like workloads of ``benchmarks/bench_mt.py``)."""
+
+    @property
+    def hyp_lists(self) -> list[list[int]]: ...
+
+    @property
+    def ref_lists(self) -> list[list[list[int]]]: ...
+
+
+def nltk_sentence_bleu(inputs: TokenLists) -> Callable[[], Any]:
+    """NLTK's ``sentence_bleu`` in a loop, with ``SmoothingFunction().method1``."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    method1 = SmoothingFunction().method1
+    pairs = list(zip(inputs.hyp_lists, inputs.ref_lists, strict=True))
+    return lambda: [sentence_bleu(r, h, smoothing_function=method1) for h, r in pairs]
+
+
+def nltk_corpus_bleu(inputs: TokenLists) -> Callable[[], Any]:
+    """NLTK's ``corpus_bleu``, no smoothing (its "zero counts" warning silenced)."""
+    from nltk.translate.bleu_score import corpus_bleu
+
+    def call() -> Any:
+        with warnings.catch_warnings():  # method0's "zero counts" warning
+            warnings.simplefilter("ignore")
+            return corpus_bleu(inputs.ref_lists, inputs.hyp_lists)
+
+    return call
+
+
+def nltk_sentence_gleu(inputs: TokenLists) -> Callable[[], Any]:
+    """NLTK's ``sentence_gleu`` in a loop (orders 1-4)."""
+    from nltk.translate.gleu_score import sentence_gleu
+
+    pairs = list(zip(inputs.hyp_lists, inputs.ref_lists, strict=True))
+    return lambda: [sentence_gleu(r, h) for h, r in pairs]
+
+
+def nltk_corpus_gleu(inputs: TokenLists) -> Callable[[], Any]:
+    """NLTK's ``corpus_gleu`` (orders 1-4)."""
+    from nltk.translate.gleu_score import corpus_gleu
+
+    return lambda: corpus_gleu(inputs.ref_lists, inputs.hyp_lists)
+
+
 def _nltk_entries() -> list[Entry]:
-    def bleu_sentences(inputs: Inputs) -> Callable[[], Any]:
-        from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
-
-        method1 = SmoothingFunction().method1
-        pairs = list(zip(inputs.hyp_lists, inputs.ref_lists, strict=True))
-        return lambda: [sentence_bleu(r, h, smoothing_function=method1) for h, r in pairs]
-
-    def bleu_corpus(inputs: Inputs) -> Callable[[], Any]:
-        from nltk.translate.bleu_score import corpus_bleu
-
-        def call() -> Any:
-            with warnings.catch_warnings():  # method0's "zero counts" warning
-                warnings.simplefilter("ignore")
-                return corpus_bleu(inputs.ref_lists, inputs.hyp_lists)
-
-        return call
-
-    def gleu_sentences(inputs: Inputs) -> Callable[[], Any]:
-        from nltk.translate.gleu_score import sentence_gleu
-
-        pairs = list(zip(inputs.hyp_lists, inputs.ref_lists, strict=True))
-        return lambda: [sentence_gleu(r, h) for h, r in pairs]
-
-    def gleu_corpus(inputs: Inputs) -> Callable[[], Any]:
-        from nltk.translate.gleu_score import corpus_gleu
-
-        return lambda: corpus_gleu(inputs.ref_lists, inputs.hyp_lists)
-
     made = []
     for task, name, build, note in (
-        (Task("bleu", "sentence"), "nltk sentence_bleu loop", bleu_sentences,
+        (Task("bleu", "sentence"), "nltk sentence_bleu loop", nltk_sentence_bleu,
          "SmoothingFunction().method1 = bleusuite smooth='method1'"),
-        (Task("bleu", "corpus"), "nltk corpus_bleu", bleu_corpus,
+        (Task("bleu", "corpus"), "nltk corpus_bleu", nltk_corpus_bleu,
          "no smoothing (method0) = bleusuite smooth='method0'"),
-        (Task("gleu", "sentence"), "nltk sentence_gleu loop", gleu_sentences,
+        (Task("gleu", "sentence"), "nltk sentence_gleu loop", nltk_sentence_gleu,
          "orders 1-4 (its defaults) = bleusuite's defaults"),
-        (Task("gleu", "corpus"), "nltk corpus_gleu", gleu_corpus,
+        (Task("gleu", "corpus"), "nltk corpus_gleu", nltk_corpus_gleu,
          "orders 1-4 (its defaults) = bleusuite's defaults"),
     ):
         made.append(Entry(

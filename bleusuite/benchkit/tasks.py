@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 import bleusuite
+from bleusuite.workloads import independent_batch
 
 __all__ = ["BACKENDS", "EXACT", "NLTK_SETTINGS", "PEERS", "TASKS", "Entry", "Inputs", "Task",
            "score", "zipf_batch"]
@@ -49,16 +50,14 @@ def zipf_batch(
     batch: int, length: int, vocab: int = 50_000, refs: int = 1, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """Token ids drawn from a Zipf law (exponent 1.2) folded into ``vocab``: hypotheses
-    (B, L) and references (B, R, L), int64. The same draw as the benchmarks' inputs.
+    (B, L) and references (B, R, L), int64: :func:`bleusuite.workloads.independent_batch`,
+    the benchmarks' inputs.
 
     >>> hyp, refs = zipf_batch(2, 5, refs=3)
     >>> hyp.shape, refs.shape
     ((2, 5), (2, 3, 5))
     """
-    rng = np.random.default_rng(seed)
-    hyp = (rng.zipf(1.2, size=(batch, length)) % vocab).astype(np.int64)
-    ref = (rng.zipf(1.2, size=(batch, refs, length)) % vocab).astype(np.int64)
-    return hyp, ref
+    return independent_batch(batch, length, refs=refs, vocab=vocab, seed=seed)
 
 
 class Inputs:

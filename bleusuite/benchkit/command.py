@@ -106,7 +106,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bleusuite.bench [options]``: the same as ``bleusuite bench``."""
+    """``python -m bleusuite.benchkit [options]`` (or ``bleusuite.bench``): the same as
+    ``bleusuite bench``."""
     parser = argparse.ArgumentParser(
         prog="bleusuite bench",
         description="Time bleusuite against the BLEU/GLEU libraries installed here "

@@ -1,9 +1,10 @@
 """Backends (issue 3): the TensorBLEU-style pipeline, and peak memory in the worst case.
 
-The TensorBLEU-style pipeline is written here from the paper's description (unfold ->
-``torch.unique(dim=0, return_inverse=True)`` over all n-grams of the batch -> offset
-``bincount`` of size batch x unique n-grams -> clip -> sum). Its counts are scored with
-bleusuite's own formulas, so the scores must be identical for the same smoothing.
+The TensorBLEU-style pipeline lives in :mod:`bleusuite.benchkit.tensorbleu`, written from the
+paper's description (unfold -> ``torch.unique(dim=0, return_inverse=True)`` over all n-grams
+of the batch -> offset ``bincount`` of size batch x unique n-grams -> clip -> sum). Its
+counts are scored with bleusuite's own formulas, so the scores must be identical for the
+same smoothing.
 
 Its timings against bleusuite on torch tensors (CPU, and CUDA where present) are in
 ``bench_peers.py``, in the per-sentence and corpus BLEU groups with every other peer; the
@@ -18,35 +19,7 @@ import textwrap
 
 import pytest
 
-import bleusuite
-
 torch = pytest.importorskip("torch")
-
-
-def tensorbleu_style_stats(hyp, ref, max_order: int = 4) -> bleusuite.BleuStats:
-    """Clipped counts as TensorBLEU computes them (one reference, no padding)."""
-    batch, length = hyp.shape
-    matches, totals = [], []
-    for n in range(1, max_order + 1):
-        hyp_ngrams = hyp.unfold(1, n, 1)  # (B, L-n+1, n)
-        ref_ngrams = ref.unfold(1, n, 1)
-        both = torch.cat([hyp_ngrams.reshape(-1, n), ref_ngrams.reshape(-1, n)])
-        unique, inverse = torch.unique(both, dim=0, return_inverse=True)
-        num_unique = unique.shape[0]
-        per_sentence = hyp_ngrams.shape[1]
-        hyp_ids = inverse[: batch * per_sentence].view(batch, per_sentence)
-        ref_ids = inverse[batch * per_sentence :].view(batch, -1)
-        offsets = (torch.arange(batch, device=hyp.device) * num_unique)[:, None]
-        size = batch * num_unique
-        hyp_counts = torch.bincount((hyp_ids + offsets).flatten(), minlength=size)
-        ref_counts = torch.bincount((ref_ids + offsets).flatten(), minlength=size)
-        clipped = torch.minimum(hyp_counts, ref_counts).view(batch, num_unique)
-        matches.append(clipped.sum(1))
-        totals.append(torch.full((batch,), per_sentence, device=hyp.device))
-    lengths = torch.full((batch,), length, device=hyp.device)
-    total = torch.stack(totals, 1)
-    return bleusuite.BleuStats(lengths, lengths, torch.stack(matches, 1), total,
-                               total.clamp(min=1))
 
 
 WORST_CASE = textwrap.dedent(

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli import make_corpus, write_corpus
+
+from bleusuite.benchkit.corpus import make_corpus, write_corpus
 
 pytest.importorskip("sacrebleu")
 

@@ -25,7 +25,6 @@ Run with ``tox -e bench`` or ``pytest benchmarks/bench_mt.py``. Nothing here ass
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,6 +32,7 @@ import numpy as np
 import pytest
 
 import bleusuite
+from bleusuite.benchkit.peers import nltk_corpus_bleu, nltk_sentence_bleu, nltk_sentence_gleu
 from bleusuite.workloads import PAD_ID, independent_batch, mt_like_batch, wmt_sample_batch
 from conftest import _RESULTS, add_summary_table
 
@@ -70,48 +70,22 @@ def workload(name: str) -> Workload:
     return _cache[name]
 
 
-def _nltk_sentence_bleu(w: Workload) -> Callable[[], Any]:
-    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
-
-    method1 = SmoothingFunction().method1
-    pairs = list(zip(w.hyp_lists, w.ref_lists, strict=True))
-    return lambda: [sentence_bleu(r, h, smoothing_function=method1) for h, r in pairs]
-
-
-def _nltk_corpus_bleu(w: Workload) -> Callable[[], Any]:
-    from nltk.translate.bleu_score import corpus_bleu
-
-    def call() -> Any:
-        with warnings.catch_warnings():  # method0's "zero counts" warning
-            warnings.simplefilter("ignore")
-            return corpus_bleu(w.ref_lists, w.hyp_lists)
-
-    return call
-
-
-def _nltk_sentence_gleu(w: Workload) -> Callable[[], Any]:
-    from nltk.translate.gleu_score import sentence_gleu
-
-    pairs = list(zip(w.hyp_lists, w.ref_lists, strict=True))
-    return lambda: [sentence_gleu(r, h) for h, r in pairs]
-
-
 # group -> (workload, NLTK's call, bleusuite's call with NLTK's settings)
 TASKS: dict[str, tuple[str, Callable[[Workload], Callable[[], Any]], Callable[..., Any]]] = {
-    "sentence_bleu": ("MT-like, 1 ref", _nltk_sentence_bleu,
+    "sentence_bleu": ("MT-like, 1 ref", nltk_sentence_bleu,
                       lambda w: bleusuite.sentence_bleu(w.hyp, w.refs, pad_id=w.pad_id,
                                                         smooth="method1")),
-    "corpus_bleu": ("MT-like, 1 ref", _nltk_corpus_bleu,
+    "corpus_bleu": ("MT-like, 1 ref", nltk_corpus_bleu,
                     lambda w: bleusuite.corpus_bleu(w.hyp, w.refs, pad_id=w.pad_id)),
-    "sentence_gleu": ("MT-like, 1 ref", _nltk_sentence_gleu,
+    "sentence_gleu": ("MT-like, 1 ref", nltk_sentence_gleu,
                       lambda w: bleusuite.sentence_gleu(w.hyp, w.refs, pad_id=w.pad_id)),
-    "sentence_bleu 4 refs": ("MT-like, 4 refs", _nltk_sentence_bleu,
+    "sentence_bleu 4 refs": ("MT-like, 4 refs", nltk_sentence_bleu,
                              lambda w: bleusuite.sentence_bleu(w.hyp, w.refs, pad_id=w.pad_id,
                                                                smooth="method1")),
-    "sentence_bleu WMT": ("WMT sample x N", _nltk_sentence_bleu,
+    "sentence_bleu WMT": ("WMT sample x N", nltk_sentence_bleu,
                           lambda w: bleusuite.sentence_bleu(w.hyp, w.refs, pad_id=w.pad_id,
                                                             smooth="method1")),
-    "sentence_bleu independent": ("independent draws", _nltk_sentence_bleu,
+    "sentence_bleu independent": ("independent draws", nltk_sentence_bleu,
                                   lambda w: bleusuite.sentence_bleu(w.hyp, w.refs,
                                                                     smooth="method1")),
 }

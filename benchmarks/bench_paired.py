@@ -34,8 +34,8 @@ from importlib import resources
 
 import numpy as np
 import pytest
-from test_cli import make_corpus, write_corpus
 
+from bleusuite.benchkit.corpus import make_corpus, write_corpus
 from conftest import add_summary_table
 
 pytest.importorskip("sacrebleu")

@@ -10,10 +10,10 @@ each group's baseline; in the 1-reference groups the TensorBLEU-style pipeline i
 reference (the extra ratio column).
 
 The implementations (how each library is called, which bleusuite settings give its
-numbers) are those of ``bleusuite bench`` (:mod:`bleusuite.bench`), plus the
-TensorBLEU-style pipeline of ``bench_backends.py`` (benchmark-only). This file took over
-``bench_core.py`` (issue 2) and the torch CPU / CUDA groups of ``bench_backends.py``
-(issue 3): every measurement they made is made here, in these groups.
+numbers) are those of ``bleusuite bench`` (:mod:`bleusuite.benchkit`), plus the
+TensorBLEU-style pipeline (:mod:`bleusuite.benchkit.tensorbleu`, benchmark-only). This file
+took over ``bench_core.py`` (issue 2) and the torch CPU / CUDA groups of
+``bench_backends.py`` (issue 3): every measurement they made is made here, in these groups.
 
 Left out, and why:
 
@@ -34,87 +34,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-import bleusuite
-from bleusuite.bench import (
-    BACKENDS,
-    NLTK_SETTINGS,
-    Entry,
-    Inputs,
-    Task,
-    bleusuite_entry,
-    entries,
-)
+from bleusuite.benchkit.peers import bleusuite_entry, entries
+from bleusuite.benchkit.tasks import BACKENDS, Entry, Inputs, Task
+from bleusuite.benchkit.tensorbleu import TENSORBLEU, TENSORBLEU_CUDA, tensorbleu_entries
 from conftest import zipf_batch
 
 BATCH, LENGTH = 256, 1024
 REFS = (1, 4)
 INPUTS = {refs: Inputs(*zipf_batch(BATCH, LENGTH, refs=refs)) for refs in REFS}
-TENSORBLEU = "TensorBLEU-style (unique dim=0)"
-TENSORBLEU_CUDA = "TensorBLEU-style, torch CUDA"
-
-
-def _torch_missing() -> str | None:
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        return "torch is not installed"
-    return None
-
-
-def _cuda_missing() -> str | None:
-    reason = _torch_missing()
-    if reason is None:
-        import torch
-
-        if not torch.cuda.is_available():
-            return "no CUDA device"
-    return reason
-
-
-def _tensorbleu_build(task: Task, cuda: bool) -> Callable[[Inputs], Callable[[], Any]]:
-    """The TensorBLEU-style counts (bench_backends.py) scored by bleusuite's formulas with
-    NLTK's settings: per sentence, or summed for the corpus score."""
-
-    def build(inputs: Inputs) -> Callable[[], Any]:
-        import torch
-        from bench_backends import tensorbleu_style_stats
-
-        hyp, ref = torch.from_numpy(inputs.hyp), torch.from_numpy(inputs.refs[:, 0])
-        if cuda:
-            hyp, ref = hyp.cuda(), ref.cuda()
-
-        def call() -> Any:
-            stats = tensorbleu_style_stats(hyp, ref)
-            if task.scope == "corpus":
-                stats = stats.sum()
-            out = bleusuite.bleu_score(stats, **NLTK_SETTINGS[task])
-            if cuda:
-                torch.cuda.synchronize()
-            return out
-
-        return call
-
-    return build
-
-
-def _to_host(result: Any) -> np.ndarray:
-    return np.atleast_1d(np.asarray(result.cpu(), dtype=np.float64))
-
-
-def tensorbleu_entries() -> list[Entry]:
-    """The TensorBLEU-style pipeline for per-sentence and corpus BLEU, CPU and CUDA."""
-    made = []
-    for scope in ("sentence", "corpus"):
-        task = Task("bleu", scope)
-        settings = NLTK_SETTINGS[task]
-        for name, cuda in ((TENSORBLEU, False), (TENSORBLEU_CUDA, True)):
-            made.append(Entry(
-                task, name, "tensorbleu-style", _tensorbleu_build(task, cuda), _to_host,
-                lambda inputs, task=task, settings=settings: inputs.expected(task, **settings),
-                unavailable=_cuda_missing if cuda else _torch_missing,
-                note="its counts, bleusuite's formulas", warmup=1 if cuda else 0,
-            ))
-    return made
 
 
 def _cases() -> list[Any]:

@@ -15,10 +15,10 @@ The grid is batch sizes x sentence lengths (default 16, 64, 256, 1024 x 64, 256,
   slope <= 1.25 over the points of 64k tokens and more; the slope is printed). Its absolute
   bound, the all-distinct worst case at 1024 x 4096 within 4 GiB, is checked by
   ``bench_backends.py``.
-* The **TensorBLEU-style** pipeline (``bench_backends.py``) takes about 60 us per token on
-  this CPU (15 - 30 s at 256 x 1024) and its dense bincounts hold batch x distinct n-grams
-  entries, so it runs only where the batch has at most 2**16 tokens and batch x tokens is at
-  most 2**24 (a few hundred MB).
+* The **TensorBLEU-style** pipeline (:mod:`bleusuite.benchkit.tensorbleu`) takes about
+  60 us per token on this CPU (15 - 30 s at 256 x 1024) and its dense bincounts hold batch x
+  distinct n-grams entries, so it runs only where the batch has at most 2**16 tokens and
+  batch x tokens is at most 2**24 (a few hundred MB).
 
 A plot (time per token, peak memory; matplotlib, Agg) is written at the end of the module to
 ``$BLEUSUITE_SCALING_PLOT`` (default ``.benchmarks/scaling.png``), and a table is added to
@@ -41,6 +41,7 @@ import numpy as np
 import pytest
 
 import bleusuite
+from bleusuite.benchkit.plot import save_scaling_plot
 from conftest import add_summary_table, zipf_batch
 
 
@@ -85,7 +86,7 @@ def _call(implementation: str, batch: int, length: int) -> Any:
     hyp_t, ref_t = torch.from_numpy(hyp), torch.from_numpy(ref)
     if implementation == "bleusuite torch CPU":
         return lambda: bleusuite.sentence_bleu(hyp_t, ref_t, smooth="method1")
-    from bench_backends import tensorbleu_style_stats
+    from bleusuite.benchkit.tensorbleu import tensorbleu_style_stats
 
     return lambda: bleusuite.bleu_score(tensorbleu_style_stats(hyp_t, ref_t[:, 0]),
                                         smooth="method1")
@@ -121,13 +122,13 @@ MEMORY_SCRIPT = textwrap.dedent(
     import json, sys
     import numpy as np
     import bleusuite
-    from conftest import zipf_batch
+    from bleusuite.benchkit.tasks import zipf_batch
 
     implementation, points = sys.argv[1], json.loads(sys.argv[2])
     if implementation != "bleusuite numpy":
         import torch
     if implementation == "TensorBLEU-style":
-        from bench_backends import tensorbleu_style_stats
+        from bleusuite.benchkit.tensorbleu import tensorbleu_style_stats
 
     # a first, untimed call: lazy imports and one-off allocations are not the call's memory
     warm_hyp, warm_ref = zipf_batch(2, 8)
@@ -239,57 +240,6 @@ def plot_path(root: Path) -> Path:
     return Path(chosen) if chosen else root / ".benchmarks" / "scaling.png"
 
 
-def write_plot(path: Path) -> Path:
-    """Two log-log panels against the number of tokens: time per token and peak memory
-    growth; one colour per implementation, one marker per sentence length."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-
-    colours = dict(zip(IMPLEMENTATIONS, ("tab:blue", "tab:orange", "tab:red"), strict=True))
-    markers = dict(zip(LENGTHS, "os^Dvp<>", strict=False))
-    figure = Figure(figsize=(10, 4.2))
-    FigureCanvasAgg(figure)
-    time_axes, memory_axes = figure.subplots(1, 2)
-    for implementation in IMPLEMENTATIONS:
-        for length in LENGTHS:
-            for data, axes, scale in ((TIMES, time_axes, 1e9), (MEMORY, memory_axes, 2**-20)):
-                points = sorted((batch * length, value) for (name, batch, size), value
-                                in data.items() if name == implementation and size == length)
-                if not points:
-                    continue
-                tokens = np.array([p[0] for p in points], dtype=np.float64)
-                values = np.array([p[1] for p in points], dtype=np.float64)
-                shown = values / tokens * scale if data is TIMES else values * scale
-                axes.plot(tokens, shown, color=colours[implementation],
-                          marker=markers.get(length, "o"), markersize=4, linewidth=1,
-                          alpha=0.9)
-    if MEMORY:  # the input's own size, for scale: hypotheses + one reference, int64
-        tokens = np.array(sorted({b * n for (_, b, n) in MEMORY}), dtype=np.float64)
-        memory_axes.plot(tokens, tokens * 2 * 8 * 2**-20, color="gray", linestyle="--",
-                         linewidth=0.8)
-    for axes in (time_axes, memory_axes):
-        axes.set_xscale("log", base=2)
-        axes.set_yscale("log")
-        axes.set_xlabel("tokens in the batch (batch x length, hypotheses)")
-        axes.grid(True, which="major", alpha=0.3)
-    time_axes.set_ylabel("ns per token (best of rounds)")
-    time_axes.set_title("time per token", fontsize=10)
-    memory_axes.set_ylabel("MiB (peak RSS growth during one call)")
-    memory_axes.set_title("peak memory growth (dashed: the input ids themselves)", fontsize=10)
-    handles = [Line2D([], [], color=colour, label=name) for name, colour in colours.items()]
-    handles += [Line2D([], [], color="black", marker=markers.get(length, "o"), linestyle="",
-                       markersize=4, label=f"length {length}") for length in LENGTHS]
-    figure.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
-                  frameon=False)
-    figure.suptitle("per-sentence BLEU, 1 reference, Zipf ids (TensorBLEU-style: capped grid)",
-                    fontsize=10)
-    figure.tight_layout(rect=(0, 0.07, 1, 1))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=90)
-    return path
-
-
 @pytest.fixture(scope="module", autouse=True)
 def scaling_report(request: pytest.FixtureRequest) -> Iterator[None]:
     """After the module's tests: the summary table, and the plot (when matplotlib is
@@ -303,6 +253,9 @@ def scaling_report(request: pytest.FixtureRequest) -> Iterator[None]:
     except ImportError:
         lines.append("(no plot: matplotlib is not installed)")
     else:
-        path = write_plot(plot_path(request.config.rootpath))
+        path = save_scaling_plot(
+            TIMES, MEMORY, IMPLEMENTATIONS, LENGTHS, plot_path(request.config.rootpath),
+            "per-sentence BLEU, 1 reference, Zipf ids (TensorBLEU-style: capped grid)",
+        )
         lines.append(f"plot: {path}")
     add_summary_table("bleusuite scaling (bench_scaling.py)", lines)

@@ -18,8 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
+
+from bleusuite.benchkit.tasks import zipf_batch
+
+__all__ = ["add_summary_table", "zipf_batch"]  # zipf_batch: the kit's, one definition
 
 _RESULTS: dict[str, dict[str, float]] = defaultdict(dict)
 _BASELINES: dict[str, str] = {}
@@ -36,16 +39,6 @@ def pytest_collect_file(file_path: Path, parent: Any) -> Any:
     ):  # collected by pytest itself
         return pytest.Module.from_parent(parent, path=file_path)
     return None
-
-
-def zipf_batch(
-    batch: int, length: int, vocab: int = 50_000, refs: int = 1, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Token ids drawn from a Zipf law folded into ``vocab``: hyps (B, L), refs (B, R, L)."""
-    rng = np.random.default_rng(seed)
-    hyp = (rng.zipf(1.2, size=(batch, length)) % vocab).astype(np.int64)
-    ref = (rng.zipf(1.2, size=(batch, refs, length)) % vocab).astype(np.int64)
-    return hyp, ref
 
 
 def add_summary_table(title: str, lines: list[str]) -> None:

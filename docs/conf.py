@@ -57,6 +57,7 @@ from bleusuite.smoothing import *
 from bleusuite.backends import *
 from bleusuite.checks import *
 from bleusuite.cli import *
+from bleusuite.benchkit import *
 from bleusuite.workloads import *
 from bleusuite.significance import *
 from bleusuite.inputs import *

@@ -1,4 +1,4 @@
-"""``bleusuite bench`` (bleusuite/bench.py): a smoke test on a tiny batch.
+"""``bleusuite bench`` (bleusuite/benchkit/): a smoke test on a tiny batch.
 
 Timings are never checked (they are noise at this size): only that the command runs, checks
 the scores, prints its table, lists missing peers as skipped, and reports disagreements.
@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleusuite import backends, bench
+from bleusuite import backends
+from bleusuite import benchkit as bench
+from bleusuite.benchkit import command
 
 # torchmetrics' import warns about torch.jit deprecations: not ours to fix
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -77,7 +79,7 @@ def test_a_disagreement_exits_1(capsys, monkeypatch):
         lambda result: np.atleast_1d(np.float64(result)),
         lambda inputs: inputs.expected(task, smooth="method0") * 0 + 0.4,
     )
-    monkeypatch.setattr(bench, "entries", lambda *args, **kwargs: [wrong])
+    monkeypatch.setattr(command, "entries", lambda *args, **kwargs: [wrong])
     code, out, err = run_main(capsys)
     assert code == 1
     assert "DISAGREE" in out
@@ -138,8 +140,52 @@ def test_add_arguments_on_a_subcommand_parser():
         "bench", 8, ["torch"], "x.png")
 
 
-def test_python_dash_m():
-    done = subprocess.run([sys.executable, "-m", "bleusuite.bench", "--help"],
+@pytest.mark.parametrize("module", ["bleusuite.benchkit", "bleusuite.bench"])
+def test_python_dash_m(module):
+    done = subprocess.run([sys.executable, "-m", module, "--help"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert done.stdout.startswith("usage: bleusuite bench")
+
+
+def test_the_old_module_names_the_same_objects():
+    from bleusuite import bench as old
+
+    for name in [*bench.__all__, "_BACKEND_UNAVAILABLE", "EXACT", "NLTK_SETTINGS",
+                 "bleusuite_entry", "score"]:
+        assert getattr(old, name) is getattr(bench, name), name
+
+
+def test_the_library_never_imports_the_kit():
+    """Importing bleusuite and every module it has (the command included) leaves the kit
+    unloaded: only running ``bleusuite bench`` imports it."""
+    code = (
+        "import importlib, pkgutil, sys\n"
+        "def walk(package):\n"
+        "    for info in pkgutil.iter_modules(package.__path__, package.__name__ + '.'):\n"
+        "        if info.name in ('bleusuite.bench', 'bleusuite.benchkit',\n"
+        "                         'bleusuite.__main__'):\n"
+        "            continue\n"
+        "        try:\n"
+        "            module = importlib.import_module(info.name)\n"
+        "        except ImportError:\n"
+        "            continue  # an optional backend that is not installed here\n"
+        "        if info.ispkg:\n"
+        "            walk(module)\n"
+        "walk(importlib.import_module('bleusuite'))\n"
+        "from bleusuite import cli\n"
+        "cli.build_parser(with_bench=False)\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('bleusuite.bench', 'test_'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_no_benchmark_imports_a_test_module():
+    folder = Path(__file__).resolve().parents[1] / "benchmarks"
+    for path in sorted(folder.glob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            words = line.split()
+            if words[:1] in (["from"], ["import"]) and len(words) > 1:
+                assert not words[1].startswith(("test_", "tests")), f"{path.name}:{number}"

@@ -23,7 +23,9 @@ from bleusuite import cli
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
-from test_cli import make_corpus, tokenize_like_sacrebleu, write_corpus  # noqa: E402
+from test_cli import tokenize_like_sacrebleu  # noqa: E402
+
+from bleusuite.benchkit.corpus import make_corpus, write_corpus  # noqa: E402
 
 TOLERANCE = 1e-9  # 0-100 scale, with --width 13
 

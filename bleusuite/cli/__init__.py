@@ -1,0 +1,201 @@
+"""The ``bleusuite`` command.
+
+Three ways to call it (and ``bleusuite bench``, from :mod:`bleusuite.benchkit`, which times
+bleusuite against the other BLEU libraries):
+
+* ``bleusuite`` scores the sample corpus shipped in the package (100 sentences of WMT
+  newstest2015 en-ru) and prints BLEU and GLEU.
+* ``bleusuite --hyp FILE --ref FILE [--ref FILE ...]`` does the same for
+  whitespace-tokenised text files, one sentence per line.
+* ``bleusuite score REF [REF ...] -i HYP [HYP ...]`` is a drop-in for the ``sacrebleu``
+  command: the same flags (``-m``, ``-tok``, ``-lc``, ``-s``, ``-sv``, ``-f``, ``-w``,
+  ``-ci``, ``-nr``, ``-e``, ``--paired-bs``, ``--paired-ar``, ...), sacrebleu's own
+  tokenizers, output formats and exit codes, and the same numbers, computed from vectorised
+  statistics. It needs the ``cli`` extra (``pip install 'bleusuite[cli]'``: sacrebleu for
+  the tokenizers, tabulate for the tables of several systems, tqdm for the progress bar).
+
+How ``score`` works: every line is tokenised by sacrebleu's tokenizer class and split on
+whitespace; tokens are numbered with one dictionary for the whole corpus (every system and
+every reference); the sentences of all systems go to :func:`bleusuite.bleu_statistics` /
+:func:`bleusuite.gleu_statistics` in batches of similar length; the per-sentence statistics
+are summed (corpus score), scored one by one (``--sentence-level``), or resampled
+(``--confidence``, ``--paired-bs``, ``--paired-ar``: :mod:`bleusuite.significance`).
+
+The package's modules: ``parser`` (the command line), ``options`` (``score``'s validated
+settings), ``io`` (reading files, the tokenizers, the progress bar), ``statistics`` (length
+batches, the per-sentence statistics of every system), ``score`` (the ``score`` command:
+scores, confidence intervals, paired tests), ``render`` (signatures; text, JSON and LaTeX
+output), ``plain`` (the plain command). This module runs the command; every name the
+package had as one module is re-exported here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Sequence
+
+from bleusuite.cli.errors import CommandError
+from bleusuite.cli.io import (
+    PROGRESS_MIN_LINES,
+    TOKENISED_WARNING,
+    TOKENISED_WARNING_LINES,
+    Progress,
+    ScoreInputs,
+    _NoProgress,
+    describe,
+    load_tokenizer,
+    progress_bar,
+    read_inputs,
+    read_lines,
+    read_references,
+    read_systems,
+    read_texts,
+    warn_if_tokenised,
+)
+from bleusuite.cli.options import (
+    GLEU_ORDERS,
+    MAX_ORDER,
+    OUTPUT_FORMATS,
+    PAIRED_DEFAULTS,
+    ScoreOptions,
+    _parse_seed,
+)
+from bleusuite.cli.parser import BACKENDS, METRICS, _bench_module, build_parser
+from bleusuite.cli.plain import (
+    Corpus,
+    corpus_report,
+    format_report,
+    load_corpus,
+    run_plain,
+    sample_corpus,
+)
+from bleusuite.cli.render import (
+    SIGNATURE_ABBREVIATIONS,
+    MetricReport,
+    Signature,
+    _brevity_penalty,
+    bleu_verbose,
+    format_json,
+    format_line,
+    make_signature,
+    paired_note,
+    render,
+    results_table,
+    shown_precisions,
+)
+from bleusuite.cli.score import (
+    _bleu_of,
+    _gleu_of,
+    _numpy_scores,
+    _score_function,
+    _to_numpy,
+    confidences,
+    metric_report,
+    paired_results,
+    render_systems,
+    run_score,
+)
+from bleusuite.cli.statistics import (
+    BATCH_SLOTS,
+    length_batches,
+    sentence_statistics,
+    stacked_systems,
+    systems_statistics,
+)
+from bleusuite.significance import (
+    DEFAULT_SEED,
+    Confidence,
+    PairedResult,
+    bootstrap_scores,
+    bootstrap_scores_of_metrics,
+    multiplicities,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    resample_indices,
+    sacrebleu_bleu_scores,
+    seed_from_environment,
+)
+from bleusuite.smoothing import SMOOTHING_NAMES
+from bleusuite.stats import BleuStats, GleuStats
+from bleusuite.text import FILL_ID, TOKENIZERS, TokenIds, Tokenizer, encode_texts
+
+__all__ = [
+    "CommandError",
+    "ScoreInputs",
+    "ScoreOptions",
+    "TokenIds",
+    "bootstrap_scores",
+    "bootstrap_scores_of_metrics",
+    "build_parser",
+    "encode_texts",
+    "length_batches",
+    "load_tokenizer",
+    "main",
+    "multiplicities",
+    "read_inputs",
+    "read_lines",
+    "resample_indices",
+    "sentence_statistics",
+    "stacked_systems",
+    "systems_statistics",
+]
+
+#: the names re-exported for the code written against the single-module ``bleusuite.cli``
+_REEXPORTED = (
+    BACKENDS, BATCH_SLOTS, DEFAULT_SEED, FILL_ID, GLEU_ORDERS, MAX_ORDER, METRICS, OUTPUT_FORMATS,
+    PAIRED_DEFAULTS, PROGRESS_MIN_LINES, SIGNATURE_ABBREVIATIONS, SMOOTHING_NAMES,
+    TOKENISED_WARNING, TOKENISED_WARNING_LINES, TOKENIZERS, BleuStats, Confidence, Corpus,
+    GleuStats, MetricReport, PairedResult, Progress, Signature, Tokenizer, _NoProgress,
+    _bleu_of, _brevity_penalty, _gleu_of, _numpy_scores, _parse_seed, _score_function,
+    _to_numpy, bleu_verbose, confidences, corpus_report, describe, format_json, format_line,
+    format_report, load_corpus, make_signature, metric_report, paired_approximate_randomization,
+    paired_bootstrap, paired_note, paired_results, progress_bar, read_references, read_systems,
+    read_texts, render, render_systems, results_table, run_plain, sacrebleu_bleu_scores,
+    sample_corpus, seed_from_environment, shown_precisions, warn_if_tokenised,
+)
+
+
+def _write(text: str) -> int:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (sacrebleu's: 2 for a usage error, 1 for
+    other errors, each reported in one line)."""
+    try:
+        return _run(argv)
+    except CommandError as error:
+        print(f"{_program(argv)}: error: {error}", file=sys.stderr)
+        return error.status
+    except KeyboardInterrupt:
+        print(f"{_program(argv)}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `bleusuite score ... | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(with_bench=arguments[:1] != ["score"]).parse_args(arguments)
+    if args.command == "bench":
+        return int(_bench_module().run(args))
+    try:
+        if args.command == "score":
+            output = run_score(ScoreOptions.from_args(args))
+        else:
+            output = run_plain(args)
+    except (ValueError, TypeError) as error:  # the library's argument checks
+        raise CommandError(str(error)) from None
+    return _write(output)
+
+
+def _program(argv: Iterable[str] | None) -> str:
+    """The command's name for messages: ``bleusuite score``, ``bleusuite bench`` or
+    ``bleusuite``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return f"bleusuite {args[0]}" if args[:1] in (["score"], ["bench"]) else "bleusuite"

@@ -1,0 +1,150 @@
+"""The validated settings of ``bleusuite score`` (:class:`ScoreOptions`), from its parsed
+arguments and sacrebleu's environment variables."""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import os
+import sys
+from dataclasses import dataclass
+
+from bleusuite import smoothing
+from bleusuite.cli.errors import CommandError
+from bleusuite.significance import seed_from_environment
+
+__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions"]
+
+#: sacrebleu's BLEU order (the score command has no option to change it)
+MAX_ORDER = 4
+#: GLEU orders of the score command (NLTK's defaults)
+GLEU_ORDERS = (1, 4)
+#: sacrebleu's output formats (``-f`` and ``SACREBLEU_FORMAT``)
+OUTPUT_FORMATS = ("json", "text", "latex")
+#: sacrebleu's defaults when ``--paired-bs-n`` / ``--paired-ar-n`` is 0 or less
+PAIRED_DEFAULTS = {"bs": 1000, "ar": 10000}
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """Validated settings of ``bleusuite score``.
+
+    ``hyps`` is None for standard input, else the hypothesis files (one per system).
+    ``paired`` is ``'bs'``, ``'ar'`` or None; ``paired_n`` its resamples or trials, and
+    ``paired_n_shown`` the number as given (sacrebleu prints that one in its note).
+    """
+
+    refs: tuple[str, ...]
+    hyps: tuple[str, ...] | None
+    metrics: tuple[str, ...]
+    tokenize: str
+    lowercase: bool
+    smooth: str
+    smooth_value: float | None
+    sentence_level: bool
+    output_format: str
+    width: int
+    score_only: bool
+    short: bool
+    confidence: bool
+    confidence_n: int
+    seed: int | None
+    backend: str
+    quiet: bool
+    num_refs: int = 1
+    encoding: str = "utf-8"
+    paired: str | None = None
+    paired_n: int = 0
+    paired_n_shown: int = 0
+    force: bool = False
+    color: bool = False
+
+    @property
+    def hyp(self) -> str | None:
+        """The hypothesis file of a single system (None: standard input)."""
+        return self.hyps[0] if self.hyps else None
+
+    @property
+    def family(self) -> str:
+        return smoothing.family_of(self.smooth)
+
+    @property
+    def effective_order(self) -> bool:
+        """sacrebleu's sentence-level scores use the effective order (its own families)."""
+        return self.sentence_level and self.family == "sacrebleu"
+
+    @property
+    def stats_order(self) -> int:
+        return max(MAX_ORDER, smoothing.extra_orders(self.smooth))
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace,
+                  environ: dict[str, str] | None = None) -> ScoreOptions:
+        environ = dict(os.environ) if environ is None else environ
+        if args.hyp is not None or args.ref:
+            raise CommandError("--hyp/--ref are options of the plain command; write "
+                               "'bleusuite score REF [REF ...] -i HYP'")
+        if not args.refs:
+            raise CommandError("no reference files: give them before -i/--input "
+                               "(bleusuite score REF [REF ...] -i HYP); test-set downloads "
+                               "(-t) are not supported")
+        smooth_value = args.smooth_value
+        if args.smooth_method in ("exp", "none"):
+            smooth_value = None  # sacrebleu ignores the value of a method without one
+        try:
+            smoothing.check_smooth_value(args.smooth_method, smooth_value)
+        except ValueError as error:
+            raise CommandError(str(error).replace("smooth_value", "--smooth-value")) from None
+        if args.sentence_level and args.confidence:
+            raise CommandError("--confidence needs corpus scores: drop --sentence-level")
+        if args.confidence_n < 1:
+            raise CommandError(f"--confidence-n must be at least 1; got {args.confidence_n}")
+        if not 0 <= args.width <= 20:
+            raise CommandError(f"--width must be between 0 and 20; got {args.width}")
+        if args.num_refs < 1:
+            raise CommandError(f"--num-refs must be at least 1; got {args.num_refs}")
+        if args.num_refs != 1 and len(args.refs) > 1:
+            raise CommandError("--num-refs reads several tab-separated references from one "
+                               f"file; got {len(args.refs)} reference files")
+        try:
+            encoding = codecs.lookup(args.encoding).name
+        except LookupError:
+            raise CommandError(f"--encoding: unknown encoding {args.encoding!r}") from None
+        output_format = args.output_format or ("text" if args.sentence_level else "json")
+        shown_format = environ.get("SACREBLEU_FORMAT", "").lower()
+        if shown_format in OUTPUT_FORMATS and not args.sentence_level:
+            # sacrebleu's sentence-level output is always text, whatever the variable says
+            # (bleusuite's -sl -f json, an extension, needs the flag)
+            output_format = shown_format
+        paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+        paired_n_shown = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+        paired_n = paired_n_shown if paired_n_shown > 0 else PAIRED_DEFAULTS.get(paired or "", 0)
+        if args.seed is None:
+            try:
+                seed = seed_from_environment(environ)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+        else:
+            seed = _parse_seed(args.seed)
+        hyps = None if args.input is None else tuple(args.input)
+        color = (not args.no_color and not environ.get("NO_COLOR")
+                 and sys.stdout.isatty())
+        return cls(
+            tuple(args.refs), hyps, tuple(dict.fromkeys(args.metrics)), args.tokenize,
+            args.lowercase, args.smooth_method, smooth_value, args.sentence_level,
+            output_format, args.width, args.score_only, args.short, args.confidence,
+            args.confidence_n, seed, args.backend, args.quiet, args.num_refs, encoding,
+            paired, paired_n, paired_n_shown, args.force, color,
+        )
+
+
+def _parse_seed(value: str) -> int | None:
+    if value.lower() == "none":
+        return None
+    try:
+        seed = int(value)
+    except ValueError:
+        raise CommandError(f"--seed must be an integer or 'none'; got {value!r}") from None
+    if seed < 0:
+        raise CommandError(f"--seed must be non-negative; got {seed}")
+    return seed

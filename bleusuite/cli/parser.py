@@ -1,0 +1,148 @@
+"""The command line of ``bleusuite``: the plain command's options and ``score``'s
+(sacrebleu's flags); ``bench`` adds its own from :mod:`bleusuite.benchkit.command`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any, NoReturn
+
+import bleusuite
+from bleusuite.cli.errors import CommandError
+from bleusuite.significance import DEFAULT_SEED
+from bleusuite.smoothing import SMOOTHING_NAMES
+from bleusuite.text import TOKENIZERS
+
+__all__ = ["BACKENDS", "METRICS", "build_parser"]
+
+METRICS = ("bleu", "gleu")
+BACKENDS = ("numpy", "torch")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are one-line :class:`CommandError`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CommandError(f"{message} (see '{self.prog} --help')", status=2)
+
+
+# ------------------------------------------------------------------------------ parser
+
+
+def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
+    """The parser of the whole command, ``score`` included (``bench`` too unless
+    ``with_bench`` is false: ``bleusuite score`` does not import the bench module)."""
+    parser = _Parser(
+        prog="bleusuite",
+        description="Exact BLEU and GLEU of whitespace-tokenised text files. With no files, "
+        "scores the sample corpus shipped with bleusuite. 'bleusuite score --help' describes "
+        "the sacrebleu-compatible command.",
+    )
+    parser.add_argument("--hyp", metavar="FILE", help="system output, one sentence per line")
+    parser.add_argument(
+        "--ref", metavar="FILE", action="append", default=[],
+        help="reference file, line-aligned with --hyp (repeat for several references)",
+    )
+    parser.add_argument("--max-order", type=int, default=4, help="highest n-gram order (4)")
+    parser.add_argument(
+        "--smooth", default="exp", choices=SMOOTHING_NAMES, metavar="NAME",
+        help="smoothing (default: exp, sacrebleu's, as in 'bleusuite score'; see the docs "
+        "for the full list)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--version", action="version", version=f"bleusuite {bleusuite.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_score_arguments(commands.add_parser(
+        "score", help="sacrebleu-compatible scoring: bleusuite score REF [REF ...] -i HYP",
+        description="BLEU and GLEU with sacrebleu's flags, tokenizers and output formats. "
+        "Reads the hypotheses from -i HYP, or from standard input.",
+    ))
+    bench = _bench_module() if with_bench else None
+    if bench is not None:
+        bench.add_arguments(commands.add_parser(
+            "bench", help="time bleusuite against the BLEU/GLEU libraries installed here",
+            description="Time bleusuite against the BLEU/GLEU libraries installed here on one "
+            "batch of random token ids, check that the scores agree, and print a table.",
+        ))
+    return parser
+
+
+def _bench_module() -> Any:
+    """``bleusuite.benchkit.command`` (the ``bench`` command), or None where it is not
+    shipped."""
+    try:
+        return importlib.import_module("bleusuite.benchkit.command")
+    except ImportError:
+        return None
+
+
+def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("refs", nargs="*", metavar="REF",
+                        help="reference files, line-aligned with the hypotheses")
+    parser.add_argument("--input", "-i", metavar="HYP", nargs="*", default=None,
+                        help="hypothesis file(s); several files: several systems scored on the "
+                        "same references (absent: standard input, one system per "
+                        "tab-separated column)")
+    parser.add_argument("--num-refs", "-nr", type=int, default=1, metavar="N",
+                        help="split the one reference file on tabs into N references")
+    parser.add_argument("--encoding", "-e", default="utf-8",
+                        help="encoding of the input files (default: utf-8)")
+    parser.add_argument("--metrics", "-m", nargs="+", choices=METRICS, default=["bleu"],
+                        help="metrics to compute (default: bleu)")
+    parser.add_argument("--sentence-level", "-sl", action="store_true",
+                        help="one line of scores per input line")
+    parser.add_argument("--tokenize", "-tok", choices=tuple(TOKENIZERS), default="13a",
+                        help="sacrebleu tokenizer (default: 13a)")
+    parser.add_argument("--lowercase", "-lc", action="store_true",
+                        help="case-insensitive scores (lowercase every line first)")
+    parser.add_argument("--force", action="store_true",
+                        help="no warning on hypotheses that look tokenised")
+    parser.add_argument(
+        "--smooth-method", "-s", choices=SMOOTHING_NAMES, default="exp", metavar="NAME",
+        help="BLEU smoothing (default: exp, sacrebleu's). sacrebleu: none, floor, add-k, "
+        "exp; NLTK: method0..method7; pytorch-ignite: no_smooth, smooth1, nltk_smooth2, "
+        "smooth2",
+    )
+    parser.add_argument("--smooth-value", "-sv", type=float, default=None, metavar="VALUE",
+                        help="value of floor (0.1), add-k (1) or NLTK's method1 epsilon (0.1); "
+                        "ignored by sacrebleu's none and exp, as in sacrebleu")
+    parser.add_argument("--format", "-f", dest="output_format",
+                        choices=("json", "text", "latex"), default=None,
+                        help="output format (default: json, or text with --sentence-level, as "
+                        "sacrebleu; latex: a table of several systems). The SACREBLEU_FORMAT "
+                        "environment variable overrides it, as in sacrebleu")
+    parser.add_argument("--width", "-w", type=int, default=1,
+                        help="digits after the decimal point (default: 1)")
+    parser.add_argument("--score-only", "-b", action="store_true",
+                        help="print only the scores")
+    parser.add_argument("--short", "-sh", action="store_true",
+                        help="abbreviated signature (text format)")
+    parser.add_argument("--no-color", "-nc", action="store_true",
+                        help="no colours in the tables of several systems")
+    parser.add_argument("--confidence", "-ci", action="store_true",
+                        help="95%% bootstrap confidence interval of the corpus scores")
+    parser.add_argument("--confidence-n", "-cin", type=int, default=1000, metavar="N",
+                        help="bootstrap resamples (default: 1000)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true",
+                        help="paired approximate randomization test of every system against "
+                        "the first (the baseline)")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="paired bootstrap resampling test of every system against the "
+                        "first (the baseline)")
+    parser.add_argument("--paired-ar-n", "-parn", type=int, default=10000, metavar="N",
+                        help="approximate randomization trials (default: 10000)")
+    parser.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, metavar="N",
+                        help="paired bootstrap resamples (default: 1000)")
+    parser.add_argument("--paired-jobs", "-j", type=int, default=1, metavar="N",
+                        help="accepted for sacrebleu compatibility: the tests are vectorised "
+                        "over systems and resamples in one process")
+    parser.add_argument("--seed", default=None,
+                        help=f"resampling seed, or 'none' (default: $SACREBLEU_SEED, else "
+                        f"{DEFAULT_SEED}, as sacrebleu: the same seed draws the same "
+                        "resamples as sacrebleu)")
+    parser.add_argument("--backend", choices=BACKENDS, default="numpy",
+                        help="array backend of the statistics (default: numpy)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--version", "-V", action="version",
+                        version=f"bleusuite {bleusuite.__version__}")

@@ -1,0 +1,284 @@
+"""The output of ``bleusuite score``: signatures, sacrebleu's verbose part, and the text,
+JSON and LaTeX formats (one system, or the table of several)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import bleusuite
+from bleusuite import backends, smoothing
+from bleusuite.cli.errors import CommandError
+from bleusuite.cli.options import GLEU_ORDERS, MAX_ORDER, ScoreOptions
+from bleusuite.significance import Confidence, PairedResult
+from bleusuite.stats import BleuStats
+
+__all__ = [
+    "MetricReport",
+    "Signature",
+    "bleu_verbose",
+    "format_json",
+    "format_line",
+    "make_signature",
+    "paired_note",
+    "render",
+    "results_table",
+    "shown_precisions",
+]
+
+
+#: sacrebleu's short signature keys (``--short``)
+SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c",
+                           "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
+
+
+class Signature:
+    """A sacrebleu-style signature: every setting that changes the number, in one line."""
+
+    def __init__(self, items: dict[str, Any]) -> None:
+        self.items = {key: value for key, value in items.items() if value is not None}
+
+    def format(self, short: bool = False) -> str:
+        """``key:value|...``; ``short`` uses sacrebleu's abbreviations."""
+        return "|".join(
+            f"{SIGNATURE_ABBREVIATIONS.get(key, key) if short else key}:{value}"
+            for key, value in self.items.items()
+        )
+
+
+def make_signature(options: ScoreOptions, metric: str, num_refs: int, tokenizer: str) -> Signature:
+    """The signature of one metric: sacrebleu's fields in sacrebleu's order, bleusuite's
+    version, and the smoothing as sacrebleu writes it (prefixed with its family, ``nltk/`` or
+    ``ignite/``, for the other libraries' methods)."""
+    items: dict[str, Any] = {"nrefs": num_refs}
+    if options.confidence or options.paired:
+        resampling = "bs" if options.confidence else options.paired
+        items[str(resampling)] = options.confidence_n if options.confidence else options.paired_n
+        items["seed"] = "none" if options.seed is None else options.seed
+    items["case"] = "lc" if options.lowercase else "mixed"
+    if metric == "bleu":
+        items["eff"] = "yes" if options.effective_order else "no"
+        items["tok"] = tokenizer
+        smooth = options.smooth
+        if options.family != "sacrebleu":
+            smooth = f"{options.family}/{smooth}"
+        if options.smooth in smoothing.SMOOTH_VALUE_DEFAULTS:
+            value = options.smooth_value
+            if value is None:
+                value = smoothing.SMOOTH_VALUE_DEFAULTS[options.smooth]
+            smooth += f"[{value:.2f}]"
+        items["smooth"] = smooth
+    else:
+        items["tok"] = tokenizer
+        items["ngram"] = f"{GLEU_ORDERS[0]}-{GLEU_ORDERS[1]}"
+    items["version"] = f"bleusuite-{bleusuite.__version__}"
+    return Signature(items)
+
+
+@dataclass(frozen=True)
+class MetricReport:
+    """Scores of one metric on the 0-100 scale: one (corpus) or one per sentence."""
+
+    name: str
+    signature: Signature
+    scores: np.ndarray
+    verbose: list[str]
+    confidence: Confidence | None = None
+
+
+def shown_precisions(stats: BleuStats, smooth: str, smooth_value: float | None) -> np.ndarray:
+    """The n-gram precisions (0-100) printed after a BLEU score, ``(..., N)``.
+
+    For sacrebleu's smoothing names these are the smoothed precisions sacrebleu prints
+    (its ``BLEUScore.precisions``); for NLTK and ignite names, the plain precisions with the
+    family's denominators. Display only: the score comes from :func:`bleusuite.bleu_score`.
+    """
+    family = smoothing.family_of(smooth)
+    correct = np.asarray(stats.matches[..., :MAX_ORDER], dtype=np.float64)
+    if family != "sacrebleu":
+        source = stats.clamped_totals if family == "nltk" else stats.totals
+        denominator = np.maximum(np.asarray(source[..., :MAX_ORDER], dtype=np.float64), 1.0)
+        return 100.0 * correct / denominator
+    any_correct = correct.sum(axis=-1, keepdims=True) > 0
+    be = backends.get_backend(np.asarray(stats.matches))
+    precisions, _ = smoothing.sacrebleu_precisions(be, stats, MAX_ORDER, smooth, smooth_value)
+    return np.where(any_correct, precisions, 0.0)
+
+
+def _brevity_penalty(hyp_len: int, ref_len: int) -> float:
+    """The library's brevity penalty of corpus lengths (1.0 when both are 0, as sacrebleu)."""
+    be = backends.get_backend()
+    return float(smoothing.brevity_penalty(be, np.int64(hyp_len), np.int64(ref_len)))
+
+
+def bleu_verbose(stats: BleuStats, options: ScoreOptions) -> list[str]:
+    """sacrebleu's verbose part, ``p1/p2/p3/p4 (BP = ... ref_len = ...)``, per entry."""
+    precisions = np.atleast_2d(shown_precisions(stats, options.smooth, options.smooth_value))
+    hyp_len = np.atleast_1d(np.asarray(stats.hyp_len)).tolist()
+    ref_len = np.atleast_1d(np.asarray(stats.ref_len)).tolist()
+    lines = []
+    for row, c, r in zip(precisions.tolist(), hyp_len, ref_len, strict=True):
+        bp = _brevity_penalty(c, r)
+        ratio = c / r if r else 0
+        lines.append(f"{'/'.join(f'{p:.1f}' for p in row)} (BP = {bp:.3f} ratio = {ratio:.3f} "
+                     f"hyp_len = {c:d} ref_len = {r:d})")
+    return lines
+
+
+def _score_text(report: MetricReport, index: int, width: int) -> str:
+    text = f"{report.scores[index]:.{width}f}"
+    if report.confidence is not None:
+        c = report.confidence
+        text += (f" (μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}, "
+                 f"95% CI [{c.low:.{width}f}, {c.high:.{width}f}])")
+    return text
+
+
+def format_line(report: MetricReport, index: int, options: ScoreOptions) -> str:
+    """One score as sacrebleu's text format: ``NAME|signature = score verbose``."""
+    score = _score_text(report, index, options.width)
+    if options.score_only:
+        return score
+    return f"{report.name}|{report.signature.format(options.short)} = {score} " \
+        f"{report.verbose[index]}"
+
+
+def format_json(report: MetricReport, index: int, width: int) -> dict[str, Any]:
+    """One score as sacrebleu's JSON: name, score, signature, verbose_score, signature keys."""
+    entry: dict[str, Any] = {
+        "name": report.name,
+        "score": float(f"{report.scores[index]:.{width}f}"),
+        "signature": report.signature.format(),
+    }
+    if report.confidence is not None:
+        c = report.confidence
+        entry["confidence_mean"] = float(f"{c.mean:.{width}f}")
+        entry["confidence_var"] = float(f"{c.half_width:.{width}f}")
+        entry["confidence"] = f"μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
+        entry["confidence_low"] = float(f"{c.low:.{width}f}")
+        entry["confidence_high"] = float(f"{c.high:.{width}f}")
+    entry["verbose_score"] = report.verbose[index]
+    entry.update({key: str(value) for key, value in report.signature.items.items()})
+    return entry
+
+
+def _align(lines: list[str]) -> list[str]:
+    """Right-align the names and signatures on ``=``, as sacrebleu does for several metrics."""
+    width = max(line.index(" = ") for line in lines)
+    return [f"{line[: line.index(' = ')]:>{width}}{line[line.index(' = '):]}" for line in lines]
+
+
+def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
+    """The output of ``bleusuite score`` (``--score-only`` overrides the format, as in
+    sacrebleu)."""
+    if not options.sentence_level:
+        if options.output_format == "json" and not options.score_only:
+            entries = [format_json(report, 0, options.width) for report in reports]
+            return json.dumps(entries[0] if len(entries) == 1 else entries, indent=1,
+                              ensure_ascii=False)
+        lines = [format_line(report, 0, options) for report in reports]
+        return "\n".join(lines if options.score_only else _align(lines))
+    rows = range(len(reports[0].scores))
+    if options.output_format == "json" and not options.score_only:
+        def entry(i: int) -> Any:
+            items = [format_json(report, i, options.width) for report in reports]
+            return items[0] if len(items) == 1 else items
+
+        return "\n".join(json.dumps(entry(i), ensure_ascii=False) for i in rows)
+    return "\n".join("\t".join(format_line(report, i, options) for report in reports)
+                     for i in rows)
+
+
+_COLORS = {"yellow": "\x1b[33m", "cyan": "\x1b[36m", "red": "\x1b[31m", "green": "\x1b[32m"}
+
+
+def _color(text: str, color: str, enabled: bool) -> str:
+    return f"{_COLORS[color]}{text}\x1b[0m" if enabled else text
+
+
+def results_table(names: list[str], columns: dict[str, list[str] | list[PairedResult]],
+                  signatures: dict[str, str], options: ScoreOptions) -> str:
+    """sacrebleu's ``print_results_table`` for text (``fancy_grid``) and LaTeX
+    (``latex_booktabs``): the same cells, the same call to ``tabulate``, the same notes."""
+    try:
+        from tabulate import tabulate
+    except ImportError:
+        raise CommandError("tables of several systems need tabulate (pip install "
+                           "'bleusuite[cli]'); or use -f json") from None
+    width, paint = options.width, options.color
+    multiline = options.output_format == "text"
+    cells: dict[str, list[str]] = {"System": list(names)}
+    bootstrap = False
+    for metric, values in columns.items():
+        shown = []
+        for value in values:
+            if isinstance(value, str):
+                shown.append(value)
+                continue
+            text = f"{value.score:.{width}f}"
+            if value.mean is not None:
+                bootstrap = True
+                text += f" ({value.mean:.{width}f} ± {value.ci:.{width}f})"
+            if value.p_value is not None:
+                p_text = f"(p = {value.p_value:.4f})"
+                p_text = _color(p_text, "red", paint) if value.p_value > 0.05 else p_text + "*"
+                text += ("\n" if multiline else " ") + p_text
+            shown.append(text)
+        cells[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = shown
+    colored: dict[str, list[str]] = {}
+    baseline, has_baseline = "", False
+    for title, column in cells.items():
+        if column[0].startswith("Baseline:") or has_baseline:
+            if column[0].startswith("Baseline:"):
+                baseline = column[0]
+            has_baseline = True
+            column[0] = _color(column[0], "yellow", paint)
+        colored[_color(title, "cyan", paint)] = column
+    table = tabulate(colored, headers="keys",
+                     tablefmt="fancy_grid" if multiline else "latex_booktabs",
+                     colalign=("right",), stralign="center", numalign="center",
+                     floatfmt=f".{width}f")
+    lines = [table, ""]
+    if options.paired:
+        lines += paired_note(options, baseline)
+    lines += ["-----------------", "Metric signatures", "-----------------"]
+    lines += [f" - {name:<10} {sig}" for name, sig in signatures.items()]
+    return "\n".join(lines)
+
+
+def paired_note(options: ScoreOptions, baseline: str) -> list[str]:
+    """sacrebleu's explanation printed under a table of paired tests."""
+    paint, bootstrap = options.color, options.paired == "bs"
+    test = "bootstrap resampling" if bootstrap else "approximate randomization"
+    kind = "resampling trials" if bootstrap else "trials"
+    title = f"Paired {test} test with {options.paired_n_shown} {kind}"
+    bline = _color("baseline", "yellow", paint)
+    null = _color("Null hypothesis", "green", paint)
+    return [
+        "-" * len(title), title, "-" * len(title),
+        f" - Each system is pairwise compared to {_color(baseline, 'yellow', paint)}.",
+        "   Actual system score / bootstrap estimated true mean / 95% CI are provided for "
+        "each metric." if bootstrap else "   Actual system score is provided for each metric.",
+        "",
+        f" - {null}: the system and the {bline} translations are essentially",
+        f"   generated by the same underlying process. For a given system and the {bline},",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        f"   or higher occurring due to chance, under the assumption that the {null.lower()} "
+        "is correct.",
+        "",
+        f" - Assuming a significance threshold of 0.05, the {null.lower()} can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed",
+        f'   to chance, hence the system is significantly "different" than the {bline}.',
+        f"   Otherwise, the p-values are {_color('highlighted in red', 'red', paint)}.",
+        "",
+        f' - NOTE: Significance does not tell whether a system is "better" than the {bline} '
+        "but rather",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the '
+        "delta.",
+        "",
+    ]

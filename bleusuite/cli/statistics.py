@@ -1,0 +1,125 @@
+"""Per-sentence statistics of whole files: sentences in batches of similar length, every
+system against the shared references in one pass."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import bleusuite
+from bleusuite import backends
+from bleusuite.cli.errors import CommandError
+from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer  # noqa: F401 (doctests)
+from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
+from bleusuite.text import FILL_ID, TokenIds, encode_texts  # noqa: F401 (doctests)
+
+__all__ = ["BATCH_SLOTS", "length_batches", "sentence_statistics", "stacked_systems",
+           "systems_statistics"]
+
+#: token slots (sentences x streams x padded length) per statistics batch
+BATCH_SLOTS = 1 << 20
+
+
+def length_batches(token_ids: TokenIds, slots: int = BATCH_SLOTS) -> list[np.ndarray]:
+    """Sentence indices in batches of similar length, each at most ``slots`` token slots.
+
+    Sorting by length keeps padding small whatever the spread of sentence lengths.
+    """
+    longest = token_ids.lengths.max(axis=0)
+    order = np.argsort(longest, kind="stable")
+    widths = np.maximum(longest[order], 1)
+    streams = token_ids.lengths.shape[0]
+    batches, begin, size = [], 0, len(order)
+    while begin < size:
+        end = bisect.bisect_right(
+            range(begin + 1, size + 1), slots,
+            key=lambda stop: (stop - begin) * streams * int(widths[stop - 1]),
+        ) + begin
+        end = max(end, begin + 1)
+        batches.append(order[begin:end])
+        begin = end
+    return batches
+
+
+def _to_backend(array: np.ndarray, backend: str) -> Any:
+    if backend == "numpy":
+        return array
+    try:
+        import torch
+    except ImportError:
+        raise CommandError("--backend torch needs PyTorch: pip install torch") from None
+    return torch.from_numpy(array)
+
+
+def sentence_statistics(
+    token_ids: TokenIds,
+    metrics: Sequence[str],
+    max_order: int,
+    backend: str = "numpy",
+    bar: Progress | None = None,
+) -> dict[str, Any]:
+    """Per-sentence statistics arrays (``to_array`` form, input order) of each metric.
+
+    The arrays belong to ``backend`` (the token matrices are converted before scoring).
+    """
+    bar = bar or _NoProgress()
+    num_refs = token_ids.lengths.shape[0] - 1
+    parts: dict[str, list[Any]] = {metric: [] for metric in metrics}
+    order = []
+    for rows in length_batches(token_ids):
+        width = int(token_ids.lengths[:, rows].max())
+        hyp = token_ids.padded(0, rows, width)
+        refs = np.stack([token_ids.padded(r + 1, rows, width) for r in range(num_refs)], axis=1)
+        hyp_b, refs_b = _to_backend(hyp, backend), _to_backend(refs, backend)
+        if "bleu" in parts:
+            stats = bleusuite.bleu_statistics(hyp_b, refs_b, max_order=max_order, eos_id=FILL_ID)
+            parts["bleu"].append(stats.to_array())
+        if "gleu" in parts:
+            gstats = bleusuite.gleu_statistics(hyp_b, refs_b, min_len=GLEU_ORDERS[0],
+                                               max_len=GLEU_ORDERS[1], eos_id=FILL_ID)
+            parts["gleu"].append(gstats.to_array())
+        order.append(rows)
+        bar.update(len(rows))
+    inverse = np.argsort(np.concatenate(order), kind="stable")
+    result = {}
+    for metric, arrays in parts.items():
+        be = backends.get_backend(arrays[0])
+        result[metric] = be.concat(arrays, axis=0)[be.asarray(inverse, like=arrays[0])]
+    return result
+
+
+def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,
+                       bar: Progress) -> list[dict[str, Any]]:
+    """Per-sentence statistics of each system (streams ``0..S-1``) against the shared
+    references (the other streams), counted in one pass: the systems' sentences are stacked
+    into one batch of ``S x B`` rows, each paired with its references (a view of the same
+    ids, nothing is copied or re-tokenised), so the batches are as full as possible."""
+    stacked = stacked_systems(token_ids, num_systems)
+    stats = sentence_statistics(stacked, options.metrics, options.stats_order,
+                                options.backend, bar)
+    lines = token_ids.lengths.shape[1]
+    return [{metric: array[k * lines : (k + 1) * lines] for metric, array in stats.items()}
+            for k in range(num_systems)]
+
+
+def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:
+    """Token ids of ``S`` systems and shared references (streams ``S..``) as one system of
+    ``S x B`` lines: stream 0 holds every system's lines, system after system, and each
+    reference stream is repeated ``S`` times. Only the offsets are rearranged.
+
+    >>> tok = load_tokenizer("none")
+    >>> ids = encode_texts([["a b", "c"], ["a", "c d"], ["a b", "c d"]], tok, False)
+    >>> stacked = stacked_systems(ids, 2)
+    >>> [stacked.tokens(0, i) for i in range(4)], stacked.tokens(1, 2)
+    ([['a', 'b'], ['c'], ['a'], ['c', 'd']], ['a', 'b'])
+    """
+    starts, lengths = token_ids.starts, token_ids.lengths
+    refs = range(num_systems, lengths.shape[0])
+    stacked_starts = np.stack([starts[:num_systems].ravel(),
+                               *(np.tile(starts[r], num_systems) for r in refs)])
+    stacked_lengths = np.stack([lengths[:num_systems].ravel(),
+                                *(np.tile(lengths[r], num_systems) for r in refs)])
+    return TokenIds(token_ids.ids, stacked_starts, stacked_lengths, token_ids.vocabulary)

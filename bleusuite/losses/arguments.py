@@ -38,6 +38,14 @@ def check_hyp_probs(hyp_probs: object) -> Tensor:
     return hyp_probs
 
 
+def check_gleu_orders(min_len: object, max_len: object) -> tuple[int, int]:
+    """GLEU's ``min_len`` and ``max_len``: ints >= 1, ``min_len <= max_len``."""
+    low, high = check_int("min_len", min_len, 1), check_int("max_len", max_len, 1)
+    if low > high:
+        raise ValueError(f"min_len must be <= max_len, got min_len={low}, max_len={high}")
+    return low, high
+
+
 def check_eos(eos_id: int | None, vocab_size: int) -> int | None:
     eos_id = check_token_id("eos_id", eos_id)
     if eos_id is not None and not 0 <= eos_id < vocab_size:

@@ -8,19 +8,13 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
-from bleusuite.losses.arguments import (
-    Reduction,
-    check_eps,
-    check_int,
-    check_reduction,
-    check_token_id,
-)
+from bleusuite.losses import arguments
 from bleusuite.losses.scores import soft_bleu, soft_gleu
 
 __all__ = ["BleuLoss", "GleuLoss"]
 
 
-def _reduce(loss: Tensor, reduction: Reduction) -> Tensor:
+def _reduce(loss: Tensor, reduction: arguments.Reduction) -> Tensor:
     if reduction == "mean":
         return loss.mean()
     if reduction == "sum":
@@ -33,14 +27,14 @@ class _ScoreLoss(nn.Module):
     which score (:meth:`_score`) and which settings it has (:meth:`_settings`)."""
 
     def __init__(
-        self, eos_id: int | None, eps: float, reduction: Reduction, pad_id: int | None,
+        self, eos_id: int | None, eps: float, reduction: arguments.Reduction, pad_id: int | None,
         corpus: bool,
     ) -> None:
         super().__init__()
-        self.eos_id = check_token_id("eos_id", eos_id)
-        self.eps = check_eps(eps)
-        self.reduction: Reduction = check_reduction(reduction)
-        self.pad_id = check_token_id("pad_id", pad_id)
+        self.eos_id = arguments.check_token_id("eos_id", eos_id)
+        self.eps = arguments.check_eps(eps)
+        self.reduction: arguments.Reduction = arguments.check_reduction(reduction)
+        self.pad_id = arguments.check_token_id("pad_id", pad_id)
         self.corpus = bool(corpus)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
@@ -92,14 +86,14 @@ class BleuLoss(_ScoreLoss):
         max_order: int = 4,
         eos_id: int | None = None,
         eps: float = 1e-8,
-        reduction: Reduction = "mean",
+        reduction: arguments.Reduction = "mean",
         *,
         weights: Sequence[float] | None = None,
         pad_id: int | None = None,
         corpus: bool = False,
     ) -> None:
         super().__init__(eos_id, eps, reduction, pad_id, corpus)
-        self.max_order = check_int("max_order", max_order, 1)
+        self.max_order = arguments.check_int("max_order", max_order, 1)
         if weights is not None and len(weights) != max_order:
             raise ValueError(f"weights must hold max_order={max_order} values, got {len(weights)}")
         self.weights = None if weights is None else tuple(float(w) for w in weights)
@@ -141,18 +135,13 @@ class GleuLoss(_ScoreLoss):
         max_len: int = 4,
         eos_id: int | None = None,
         eps: float = 1e-8,
-        reduction: Reduction = "mean",
+        reduction: arguments.Reduction = "mean",
         *,
         pad_id: int | None = None,
         corpus: bool = False,
     ) -> None:
         super().__init__(eos_id, eps, reduction, pad_id, corpus)
-        self.min_len = check_int("min_len", min_len, 1)
-        self.max_len = check_int("max_len", max_len, 1)
-        if min_len > max_len:
-            raise ValueError(
-                f"min_len must be <= max_len, got min_len={min_len}, max_len={max_len}"
-            )
+        self.min_len, self.max_len = arguments.check_gleu_orders(min_len, max_len)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_gleu(

@@ -15,13 +15,7 @@ from torch import Tensor
 
 from bleusuite import rules
 from bleusuite.backends.torch import backend as _torch
-from bleusuite.losses.arguments import (
-    bleu_weights,
-    check_eos,
-    check_hyp_probs,
-    check_int,
-    check_token_id,
-)
+from bleusuite.losses import arguments
 from bleusuite.losses.counts import ngram_orders, unigram_matches
 
 __all__ = ["soft_bleu", "soft_gleu"]
@@ -114,11 +108,11 @@ def soft_bleu(
         >>> bool(torch.isfinite(logits.grad).all())
         True
     """
-    hyp_probs = check_hyp_probs(hyp_probs)
-    max_order = check_int("max_order", max_order, 1)
-    eos_id = check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = check_token_id("pad_id", pad_id)
-    weight_tensor = bleu_weights(weights, max_order, hyp_probs)
+    hyp_probs = arguments.check_hyp_probs(hyp_probs)
+    max_order = arguments.check_int("max_order", max_order, 1)
+    eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
+    pad_id = arguments.check_token_id("pad_id", pad_id)
+    weight_tensor = arguments.bleu_weights(weights, max_order, hyp_probs)
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
 
     matches, totals = [], []
@@ -184,13 +178,10 @@ def soft_gleu(
         >>> soft_gleu(hyp.double(), ref, eos_id=2, pad_id=0)  # 3+2+1 of 4+3+2+1 n-grams
         tensor([0.6000], dtype=torch.float64)
     """
-    hyp_probs = check_hyp_probs(hyp_probs)
-    min_len = check_int("min_len", min_len, 1)
-    max_len = check_int("max_len", max_len, 1)
-    if min_len > max_len:
-        raise ValueError(f"min_len must be <= max_len, got min_len={min_len}, max_len={max_len}")
-    eos_id = check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = check_token_id("pad_id", pad_id)
+    hyp_probs = arguments.check_hyp_probs(hyp_probs)
+    min_len, max_len = arguments.check_gleu_orders(min_len, max_len)
+    eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
+    pad_id = arguments.check_token_id("pad_id", pad_id)
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
 
     tp_terms, hyp_terms, ref_terms = [], [], []

@@ -8,7 +8,8 @@ _OPTIONAL = {
     "bleusuite/backends/cupy.py": "cupy",
     "bleusuite/backends/torch.py": "torch",
     "bleusuite/counting_numba.py": "numba",
-    "bleusuite/losses.py": "torch",
+    "bleusuite/ignite_inputs.py": "torch",
+    "bleusuite/losses": "torch",
     "bleusuite/metrics.py": "ignite",
 }
 for path, module in _OPTIONAL.items():

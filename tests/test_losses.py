@@ -21,16 +21,12 @@ from ignite.metrics.nlp import Bleu  # noqa: E402
 from nltk.translate.gleu_score import corpus_gleu, sentence_gleu  # noqa: E402
 from torch.nn.functional import one_hot  # noqa: E402
 
+import bleusuite as core  # noqa: E402
 from bleusuite.losses import BleuLoss, GleuLoss, soft_bleu, soft_gleu  # noqa: E402
 
 PAD, EOS = 0, 1  # the generated cases use 0 as pad, 1 as eos and 2.. as words
 REPO = Path(__file__).resolve().parents[1]
 
-try:  # the exact core of bleusuite, when it is there
-    import bleusuite as core
-except ImportError:  # pragma: no cover - depends on the state of the package
-    core = None
-HAS_CORE = core is not None and hasattr(core, "sentence_bleu") and hasattr(core, "corpus_gleu")
 
 
 # ---------------------------------------------------------------------------------------
@@ -210,7 +206,6 @@ def test_one_hot_bleu_matches_real_ignite():
     np.testing.assert_allclose(corpus.item(), exact_corpus_bleu(hyps, refs), atol=1e-12)
 
 
-@pytest.mark.skipif(not HAS_CORE, reason="bleusuite core not available")
 @pytest.mark.parametrize(("num_refs", "words"), [(1, 2), (2, 3), (3, 3), (4, 30)])
 def test_one_hot_scores_match_bleusuite_core(num_refs, words):
     rng = np.random.default_rng(11 * num_refs + words)

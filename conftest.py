@@ -9,7 +9,8 @@ _OPTIONAL = {
     "bleusuite/backends/jax.py": "jax",
     "bleusuite/backends/torch.py": "torch",
     "bleusuite/counting_numba.py": "numba",
-    "bleusuite/losses.py": "torch",
+    "bleusuite/ignite_inputs.py": "torch",
+    "bleusuite/losses": "torch",
     "bleusuite/metrics.py": "ignite",
 }
 for path, module in _OPTIONAL.items():

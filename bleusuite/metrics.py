@@ -30,7 +30,6 @@ tensor(0.6571, dtype=torch.float64)
 
 from __future__ import annotations
 
-import re
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -50,6 +49,7 @@ except ImportError as _error:
 from bleusuite import checks
 from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score
+from bleusuite.ignite_inputs import as_input, call_core, check_special
 from bleusuite.stats import (
     MAX_ORDER_LIMIT,
     BleuStats,
@@ -74,81 +74,6 @@ def _check_average(average: Any) -> str:
     return average
 
 
-def _check_special(value: Any, argname: str) -> Any:
-    """A pad / eos token: an int id (arrays or int token lists) or a str token (str lists)."""
-    if isinstance(value, str):
-        return value
-    try:
-        return checks.token_id(value, argname)
-    except TypeError:
-        raise TypeError(
-            f"{argname} must be an int token id, a str token or None; got {value!r}"
-        ) from None
-
-
-def _rename(message: str) -> str:
-    """The core's messages name ``hypotheses`` / ``references``; here they are y_pred / y."""
-    message = message.replace("hypotheses and references", "y_pred and y", 1)
-    message = re.sub(r"(^hypotheses\b|\bhypotheses(?=[\[=]))", "y_pred", message)
-    return re.sub(r"(^references\b|\breferences(?=[\[=]))", "y", message)
-
-
-def _call_core(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    try:
-        return function(*args, **kwargs)
-    except (TypeError, ValueError) as error:
-        raise type(error)(_rename(str(error))) from error
-
-
-def _as_input(value: Any, argname: str) -> Any:
-    """Bring one of ``y_pred`` / ``y`` to a form the core accepts.
-
-    CPU tensors become NumPy views (zero-copy: the NumPy backend is the faster one on CPU);
-    tensors on an accelerator stay there (torch backend). Tensors inside Python lists (one
-    per sentence, or one per reference) are treated the same way, and the core packs them
-    (with any token lists on the other side) into padded arrays on their device.
-    """
-    if isinstance(value, torch.Tensor):
-        if value.dtype == torch.bool or value.is_floating_point() or value.is_complex():
-            raise TypeError(
-                f"{argname} must hold integer token ids; got a tensor of dtype {value.dtype} "
-                "(did you pass logits or probabilities? take the argmax first)"
-            )
-        value = value.detach()
-        return value.numpy() if value.device.type == "cpu" else value
-    if isinstance(value, np.ndarray) or not isinstance(value, Sequence):
-        return value  # arrays, or anything the core will reject with a message
-    if isinstance(value, str | bytes):
-        raise TypeError(
-            f"{argname} must be a batch (a list of token lists, or a 2-D array of token ids); "
-            f"got a string ({value!r:.40})"
-        )
-    return [_untensor(item) for item in value] if _holds_tensors(value) else value
-
-
-def _holds_tensors(items: Sequence[Any]) -> bool:
-    for item in items:
-        if isinstance(item, torch.Tensor):
-            return True
-        if isinstance(item, list | tuple) and item and isinstance(item[0], torch.Tensor):
-            return True
-    return False
-
-
-def _host(tensor: torch.Tensor) -> Any:
-    """A CPU tensor as a NumPy view (as whole batches are); others stay on their device."""
-    tensor = tensor.detach()
-    return tensor.numpy() if tensor.device.type == "cpu" else tensor
-
-
-def _untensor(item: Any) -> Any:
-    if isinstance(item, torch.Tensor):
-        return _host(item)
-    if isinstance(item, list | tuple):
-        return [_host(x) if isinstance(x, torch.Tensor) else x for x in item]
-    return item
-
-
 class _StatisticsMetric(Metric):
     """Shared machinery: summable per-sentence statistics, macro or micro averaging.
 
@@ -167,8 +92,8 @@ class _StatisticsMetric(Metric):
         eos_id: Any,
     ) -> None:
         self.average = _check_average(average)
-        self.pad_id = _check_special(pad_id, "pad_id")
-        self.eos_id = _check_special(eos_id, "eos_id")
+        self.pad_id = check_special(pad_id, "pad_id")
+        self.eos_id = check_special(eos_id, "eos_id")
         if self.average == "macro":
             self._state_dict_all_req_keys = ("_sum_of_scores", "_num_sentences")
         else:
@@ -222,8 +147,8 @@ class _StatisticsMetric(Metric):
                 f"'y_pred' and 'y'); got {type(output).__name__}"
                 + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
             )
-        y_pred = _as_input(output[0], "y_pred")
-        y = _as_input(output[1], "y")
+        y_pred = as_input(output[0], "y_pred")
+        y = as_input(output[1], "y")
         stats = self._batch_statistics(y_pred, y)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()
@@ -355,7 +280,7 @@ class Bleu(_StatisticsMetric):
         super().__init__(output_transform, device, average, pad_id, eos_id)
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats:
-        stats: BleuStats = _call_core(
+        stats: BleuStats = call_core(
             bleu_statistics, y_pred, y, max_order=self._stats_order, pad_id=self.pad_id,
             eos_id=self.eos_id,
         )
@@ -418,7 +343,7 @@ class Gleu(_StatisticsMetric):
         super().__init__(output_transform, device, average, pad_id, eos_id)
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> GleuStats:
-        stats: GleuStats = _call_core(
+        stats: GleuStats = call_core(
             gleu_statistics, y_pred, y, min_len=self.min_len, max_len=self.max_len,
             pad_id=self.pad_id, eos_id=self.eos_id,
         )

@@ -1,0 +1,158 @@
+"""Each rule of :mod:`bleusuite.rules` is the one every front end applies.
+
+A rule is replaced (monkeypatched) on ``bleusuite.rules`` and every front end's score is
+seen to change with it: the differentiable losses, the Ignite metrics and the
+``bleusuite score`` command. A front end with its own copy of a rule keeps its old score
+and fails here.
+
+The sentence: the hypothesis "a b c d" against "a b c d e f" and "x y z w q r s t".
+BLEU: every precision is 1 and the closest reference has 6 tokens, so BLEU is the
+brevity penalty exp(1 - 6/4). GLEU: the first reference gives 10 / max(10, 18), the
+second 0 / 26, and the best one is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("ignite")
+
+from bleusuite import cli, rules  # noqa: E402
+from bleusuite.losses import soft_bleu, soft_gleu  # noqa: E402
+from bleusuite.metrics import Bleu, Gleu  # noqa: E402
+
+HYP = "a b c d"
+REFS = ("a b c d e f", "x y z w q r s t")
+VOCAB = {word: i + 1 for i, word in enumerate(" ".join(REFS).split())}
+PAD = 0
+
+BLEU = math.exp(1 - 6 / 4)
+GLEU = 10 / 18
+
+
+def _ids(sentence: str) -> list[int]:
+    return [VOCAB[word] for word in sentence.split()]
+
+
+def loss_bleu(tmp_path: Path) -> float:
+    hyp = torch.nn.functional.one_hot(torch.tensor([_ids(HYP)]), len(VOCAB) + 1).double()
+    refs = [[_ids(ref) for ref in REFS]]
+    return float(soft_bleu(hyp, refs, pad_id=PAD)[0])
+
+
+def loss_gleu(tmp_path: Path) -> float:
+    hyp = torch.nn.functional.one_hot(torch.tensor([_ids(HYP)]), len(VOCAB) + 1).double()
+    refs = [[_ids(ref) for ref in REFS]]
+    return float(soft_gleu(hyp, refs, pad_id=PAD)[0])
+
+
+def _metric(metric: Any) -> float:
+    metric.update(([HYP.split()], [[ref.split() for ref in REFS]]))
+    return float(metric.compute())
+
+
+def metric_bleu(tmp_path: Path) -> float:
+    return _metric(Bleu(ngram=4))
+
+
+def metric_gleu(tmp_path: Path) -> float:
+    return _metric(Gleu())
+
+
+def _command(tmp_path: Path, metric: str) -> float:
+    (tmp_path / "hyp.txt").write_text(HYP + "\n", encoding="utf-8")
+    refs = []
+    for index, ref in enumerate(REFS):
+        refs.append(tmp_path / f"ref{index}.txt")
+        refs[-1].write_text(ref + "\n", encoding="utf-8")
+    argv = ["score", *map(str, refs), "-i", str(tmp_path / "hyp.txt"), "-m", metric,
+            "-f", "json", "-w", "12"]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        assert cli.main(argv) == 0
+    return float(json.loads(output.getvalue())["score"]) / 100
+
+
+def command_bleu(tmp_path: Path) -> float:
+    return _command(tmp_path, "bleu")
+
+
+def command_gleu(tmp_path: Path) -> float:
+    return _command(tmp_path, "gleu")
+
+
+def _no_brevity_penalty(be: Any, hyp_len: Any, ref_len: Any) -> Any:
+    return 0.0 * (ref_len / hyp_len)
+
+
+def _reference_as_long_as_hypothesis(
+    be: Any, hyp_len: Any, ref_len: Any, present: Any = None, *, far: float
+) -> Any:
+    return hyp_len
+
+
+_best_reference = rules.best_reference
+
+
+def _worst_reference(
+    be: Any, true_positives: Any, n_all: Any, usable: Any, floor: float = 1.0
+) -> Any:
+    return _best_reference(be, -true_positives, n_all, usable, floor)
+
+
+FrontEnd = Callable[[Path], float]
+BLEU_FRONT_ENDS: list[FrontEnd] = [loss_bleu, metric_bleu, command_bleu]
+GLEU_FRONT_ENDS: list[FrontEnd] = [loss_gleu, metric_gleu, command_gleu]
+
+# The metrics and the command reach the rules through the core (stats.py, smoothing.py),
+# which switches to bleusuite.rules when this branch is merged (the change is in the merge
+# note); strict, so that the switch makes these fail until the mark is removed.
+_THROUGH_THE_CORE = pytest.mark.xfail(
+    strict=True, reason="stats.py / smoothing.py do not call bleusuite.rules yet"
+)
+
+
+def _cases(front_ends: list[FrontEnd]) -> list[Any]:
+    return [
+        pytest.param(f, id=f.__name__, marks=() if f.__name__.startswith("loss") else
+                     _THROUGH_THE_CORE)
+        for f in front_ends
+    ]
+
+
+@pytest.mark.parametrize("front_end", BLEU_FRONT_ENDS + GLEU_FRONT_ENDS,
+                         ids=lambda f: f.__name__)
+def test_unchanged_rules_give_the_expected_scores(front_end: FrontEnd, tmp_path: Path) -> None:
+    expected = BLEU if front_end in BLEU_FRONT_ENDS else GLEU
+    assert front_end(tmp_path) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("front_end", _cases(BLEU_FRONT_ENDS))
+@pytest.mark.parametrize(
+    ("rule", "replacement"),
+    [("log_brevity_penalty", _no_brevity_penalty),
+     ("closest_ref_len", _reference_as_long_as_hypothesis)],
+)
+def test_bleu_front_ends_use_the_shared_brevity_penalty_rules(
+    front_end: FrontEnd, rule: str, replacement: Callable[..., Any], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(rules, rule, replacement)
+    assert front_end(tmp_path) == pytest.approx(1.0, abs=1e-12)  # no penalty left
+
+
+@pytest.mark.parametrize("front_end", _cases(GLEU_FRONT_ENDS))
+def test_gleu_front_ends_use_the_shared_best_reference_rule(
+    front_end: FrontEnd, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rules, "best_reference", _worst_reference)
+    assert front_end(tmp_path) == 0.0  # the second reference shares nothing

@@ -21,7 +21,7 @@ import math
 import sys
 from typing import Any
 
-from bleusuite import checks
+from bleusuite import checks, rules
 from bleusuite.backends.base import Backend
 
 __all__ = ["FAMILIES", "SMOOTHING_NAMES", "family_of"]
@@ -102,20 +102,8 @@ def _weighted_log_sum(
 
 
 def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
-    """BLEU's brevity penalty, element-wise: 1 if c >= r (so 1 when both are 0, as in
-    sacrebleu and NLTK), 0 if c == 0 < r, else exp(1 - r/c).
-
-    >>> import numpy as np
-    >>> from bleusuite import backends
-    >>> be = backends.get_backend(np.zeros(1))
-    >>> brevity_penalty(be, np.array([0, 0, 2, 4]), np.array([0, 3, 4, 4])).round(4).tolist()
-    [1.0, 0.0, 0.3679, 1.0]
-    """
-    c = _f(be, hyp_len)
-    r = _f(be, ref_len)
-    shorter = (hyp_len < ref_len) & (hyp_len > 0)
-    penalty = be.exp(1.0 - r / be.where(shorter, c, 1.0))
-    return be.where(hyp_len >= ref_len, 1.0, be.where(shorter, penalty, 0.0))
+    """BLEU's brevity penalty: :func:`bleusuite.rules.brevity_penalty`."""
+    return rules.brevity_penalty(be, hyp_len, ref_len)
 
 
 def nltk_bleu(

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from bleusuite import backends, checks
+from bleusuite import backends, checks, rules
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch, normalize_batch
 from bleusuite.ngrams import count_matches
@@ -201,13 +201,9 @@ def _ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
 
 def _closest_ref_len(be: Backend, batch: Batch) -> Any:
     """Closest present reference length; ties go to the shorter reference."""
-    distance = be.abs_(batch.ref_len - batch.hyp_len[:, None])
     # above every distance and length (from the shapes: it fits int32 for JAX without x64)
     far = max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
-    distance = be.where(batch.ref_present, distance, far)
-    nearest = be.min_(distance, axis=1)
-    candidates = be.where(batch.ref_present & (distance == nearest[:, None]), batch.ref_len, far)
-    return be.min_(candidates, axis=1)
+    return rules.closest_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far)
 
 
 def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats:
@@ -262,9 +258,8 @@ def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats:
     ref_total = be.sum_(_ngram_totals(be, batch.ref_len, min_len, max_len), axis=-1)  # (B, R)
     n_all = be.maximum(hyp_total[:, None], ref_total)
     usable = batch.ref_present & (n_all > 0)
-    ratio = be.to_float64(true_positives) / be.to_float64(be.maximum(n_all, 1))
     # NLTK keeps the first reference with the best tp / n_all (Python's max: first on ties)
-    best = be.argmax(be.where(usable, ratio, -1.0), axis=1)[:, None]
+    best = rules.best_reference(be, be.to_float64(true_positives), be.to_float64(n_all), usable)
     any_usable = be.any_(usable, axis=1)
     matches = be.where(any_usable, be.take_along(true_positives, best, axis=1)[:, 0], 0)
     totals = be.where(any_usable, be.take_along(n_all, best, axis=1)[:, 0], 0)

@@ -113,20 +113,9 @@ FrontEnd = Callable[[Path], float]
 BLEU_FRONT_ENDS: list[FrontEnd] = [loss_bleu, metric_bleu, command_bleu]
 GLEU_FRONT_ENDS: list[FrontEnd] = [loss_gleu, metric_gleu, command_gleu]
 
-# The metrics and the command reach the rules through the core (stats.py, smoothing.py),
-# which switches to bleusuite.rules when this branch is merged (the change is in the merge
-# note); strict, so that the switch makes these fail until the mark is removed.
-_THROUGH_THE_CORE = pytest.mark.xfail(
-    strict=True, reason="stats.py / smoothing.py do not call bleusuite.rules yet"
-)
-
-
 def _cases(front_ends: list[FrontEnd]) -> list[Any]:
-    return [
-        pytest.param(f, id=f.__name__, marks=() if f.__name__.startswith("loss") else
-                     _THROUGH_THE_CORE)
-        for f in front_ends
-    ]
+    # the metrics and the command reach the rules through the core (stats.py, smoothing.py)
+    return [pytest.param(f, id=f.__name__) for f in front_ends]
 
 
 @pytest.mark.parametrize("front_end", BLEU_FRONT_ENDS + GLEU_FRONT_ENDS,

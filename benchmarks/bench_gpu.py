@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import bleusuite
-from conftest import add_summary_table
+from conftest import add_summary_table, mt_like
 
 torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
@@ -42,17 +42,6 @@ SHAPES = [  # (rows, length, references)
     (16, 1024, 4), (256, 1024, 4), (1024, 1024, 4),
 ]
 _ROWS: list[str] = []
-
-
-def mt_like(rows: int, length: int, refs: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    ref = (rng.zipf(1.2, size=(rows, refs, length)) % 50_000 + 1).astype(np.int64)
-    lengths = rng.integers(length // 2, length + 1, size=(rows, refs))
-    ref[np.arange(length) >= lengths[..., None]] = 0
-    hyp = ref[:, 0].copy()
-    replace = (rng.random(hyp.shape) < 0.3) & (hyp != 0)
-    hyp[replace] = rng.integers(1, 50_000, size=int(replace.sum()))
-    return hyp, ref
 
 
 def load_tensorbleu() -> Callable[..., Any] | None:

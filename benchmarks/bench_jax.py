@@ -1,7 +1,7 @@
 """JAX (issue 16): per-sentence BLEU compiled with ``jax.jit`` against NumPy on the CPU, and
 against torch-CUDA where JAX and torch see a GPU.
 
-Workload: MT-like batches (:func:`bench_gpu.mt_like`'s recipe: Zipf references over a 50k
+Workload: MT-like batches (:func:`conftest.mt_like`'s recipe: Zipf references over a 50k
 vocabulary, row lengths L/2..L with tail padding, the hypothesis a copy of the first
 reference with 30% of its tokens replaced), ``smooth="method1"``, ``pad_id=0``. Rows:
 
@@ -24,23 +24,13 @@ import numpy as np
 import pytest
 
 import bleusuite
+from conftest import mt_like
 
 jax = pytest.importorskip("jax", reason="jax is not installed")
 jnp = pytest.importorskip("jax.numpy")
 
 SHAPES = [(64, 128, 1), (256, 256, 1), (256, 256, 4), (1024, 128, 1)]  # rows, length, refs
 SETTINGS = {"pad_id": 0, "smooth": "method1"}
-
-
-def mt_like(rows: int, length: int, refs: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    ref = (rng.zipf(1.2, size=(rows, refs, length)) % 50_000 + 1).astype(np.int64)
-    lengths = rng.integers(length // 2, length + 1, size=(rows, refs))
-    ref[np.arange(length) >= lengths[..., None]] = 0
-    hyp = ref[:, 0].copy()
-    replace = (rng.random(hyp.shape) < 0.3) & (hyp != 0)
-    hyp[replace] = rng.integers(1, 50_000, size=int(replace.sum()))
-    return hyp, ref
 
 
 def _jax_gpu() -> Any:

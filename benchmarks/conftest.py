@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from bleusuite.benchkit.tasks import zipf_batch
@@ -39,6 +40,20 @@ def pytest_collect_file(file_path: Path, parent: Any) -> Any:
     ):  # collected by pytest itself
         return pytest.Module.from_parent(parent, path=file_path)
     return None
+
+
+def mt_like(rows: int, length: int, refs: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The GPU issue's MT-like batch: Zipf references over a 50k vocabulary (ids from 1),
+    row lengths L/2..L with tail padding (0), the hypothesis the first reference with 30%
+    of its tokens replaced; hyps (B, L), refs (B, R, L)."""
+    rng = np.random.default_rng(seed)
+    ref = (rng.zipf(1.2, size=(rows, refs, length)) % 50_000 + 1).astype(np.int64)
+    lengths = rng.integers(length // 2, length + 1, size=(rows, refs))
+    ref[np.arange(length) >= lengths[..., None]] = 0
+    hyp = ref[:, 0].copy()
+    replace = (rng.random(hyp.shape) < 0.3) & (hyp != 0)
+    hyp[replace] = rng.integers(1, 50_000, size=int(replace.sum()))
+    return hyp, ref
 
 
 def add_summary_table(title: str, lines: list[str]) -> None:

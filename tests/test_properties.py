@@ -25,7 +25,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-import torch
+
+torch = pytest.importorskip("torch", reason="the property tests compare with pytorch-ignite "
+                                               "and run the torch pipeline")
+
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from reference import (

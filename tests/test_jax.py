@@ -24,6 +24,9 @@ from bleusuite.ngrams import count_matches, counting_strategy
 
 jax = pytest.importorskip("jax", reason="jax is not installed (tox -e jax installs it)")
 jnp = pytest.importorskip("jax.numpy")
+# loaded up front: it registers the statistics as JAX pytrees, which _leaves relies on even
+# for results computed on NumPy (the backend is otherwise loaded by the first JAX call)
+pytest.importorskip("bleusuite.backends.jax")
 
 
 @pytest.fixture(params=[True, False], ids=["x64", "x32"])

@@ -8,9 +8,9 @@ from typing import Any
 
 from bleusuite import checks, smoothing
 from bleusuite.backends.base import Backend
-from bleusuite.inputs import mark_unreferenced, normalize_batch
+from bleusuite.inputs import mark_unreferenced
 from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
-from bleusuite.text import scoring_inputs
+from bleusuite.text import scoring_batch
 
 __all__ = ["bleu_score", "corpus_bleu", "sentence_bleu"]
 
@@ -211,9 +211,8 @@ def sentence_bleu(
     array([0.5946])
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
-                                            pad_id, eos_id)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase)
     stats = bleu_statistics_of_batch(batch, config.stats_order)
     return batch.to_caller(mark_unreferenced(batch, _score(stats, config)))
 
@@ -250,10 +249,7 @@ def corpus_bleu(
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
-                                            pad_id, eos_id)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    if batch.size == 0:
-        raise ValueError("hypotheses: corpus_bleu needs at least one sentence; got an empty batch")
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
     stats = bleu_statistics_of_batch(batch, config.stats_order)
     return batch.to_caller(mark_unreferenced(batch, _score(stats.sum(), config), corpus=True))

@@ -38,7 +38,7 @@ from typing import Any
 
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch
-from bleusuite.ngrams import MatchCounts
+from bleusuite.ngrams import MatchCounts, _shift_left
 
 __all__ = ["count_matches_fixed"]
 
@@ -124,13 +124,6 @@ def _row_ids(be: Backend, hyp: Any, refs: Any, hyp_width: int) -> tuple[Any, Any
     in_hyp = (be.take_along(value_of_rank, rank, axis=1) == ordered) & (rank > 0)
     ids = be.scatter_last((rows, width), position, be.where(in_hyp, rank + 1, _REF_PAD))
     return ids[:, :hyp_width], ids[:, hyp_width:]
-
-
-def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
-    """``part[..., i + by]`` at position i, ``pad`` past the end."""
-    width = part.shape[-1]
-    filler = be.full((*part.shape[:-1], by), pad, be.int64, like=part)
-    return be.concat([part, filler], axis=-1)[..., by : by + width]
 
 
 def _pack(

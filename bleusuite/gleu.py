@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bleusuite.inputs import mark_unreferenced, normalize_batch
+from bleusuite.inputs import mark_unreferenced
 from bleusuite.stats import GleuStats, check_gleu_orders, gleu_statistics_of_batch
-from bleusuite.text import scoring_inputs
+from bleusuite.text import scoring_batch
 
 __all__ = ["corpus_gleu", "gleu_score", "sentence_gleu"]
 
@@ -55,9 +55,8 @@ def sentence_gleu(
     array([0.6])
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
-    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
-                                            pad_id, eos_id)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase)
     scores = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
     return batch.to_caller(mark_unreferenced(batch, scores))
 
@@ -87,10 +86,7 @@ def corpus_gleu(
         ValueError: for an empty batch.
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
-    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
-                                            pad_id, eos_id)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    if batch.size == 0:
-        raise ValueError("hypotheses: corpus_gleu needs at least one sentence; got an empty batch")
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
     score = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum())
     return batch.to_caller(mark_unreferenced(batch, score, corpus=True))

@@ -169,13 +169,7 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
         raise ValueError(
             f"hypotheses must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
         )
-    if refs.ndim == 2:
-        refs = refs.reshape(refs.shape[0], 1, refs.shape[1])
-    elif refs.ndim != 3:
-        raise ValueError(
-            "references must be a 2-D array (batch, length) with one reference per hypothesis "
-            f"or 3-D (batch, references, length); got shape {tuple(refs.shape)}"
-        )
+    refs = _three_dimensional(refs)
     if refs.shape[0] != hyp.shape[0]:
         raise ValueError(
             f"hypotheses and references must have the same batch size; got {hyp.shape[0]} "
@@ -201,6 +195,18 @@ def _normalized(
     present = _present(be, refs, ref_len, pad)
     refs, ref_len = _sentences(be, refs, ref_len, pad, eos)
     return hyp, hyp_len, refs, ref_len, present
+
+
+def _three_dimensional(refs: Any) -> Any:
+    """(B, R, L) references from a (B, L) array (one reference each) or a (B, R, L) one."""
+    if refs.ndim == 2:
+        return refs.reshape(refs.shape[0], 1, refs.shape[1])
+    if refs.ndim != 3:
+        raise ValueError(
+            "references must be a 2-D array (batch, length) with one reference per hypothesis "
+            f"or 3-D (batch, references, length); got shape {tuple(refs.shape)}"
+        )
+    return refs
 
 
 def _check_special(value: Any, argname: str, be: Backend | None = None) -> int | None:
@@ -636,13 +642,7 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any) -> tu
     """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path."""
     if backends.backend_name(references) is not None:
         refs = _check_side_array(be, references, like, "references")
-        if refs.ndim == 2:
-            refs = refs.reshape(refs.shape[0], 1, refs.shape[1])
-        elif refs.ndim != 3:
-            raise ValueError(
-                "references must be a 2-D array (batch, length) with one reference per "
-                f"hypothesis or 3-D (batch, references, length); got shape {tuple(refs.shape)}"
-            )
+        refs = _three_dimensional(refs)
         _check_batch(batch, refs.shape[0], "rows of references")
         lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
         return refs, lengths, be.full(tuple(refs.shape[:2]), True, be.bool_, like=like)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from bleusuite import smoothing
-from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.inputs import Batch
 from bleusuite.stats import (
     BleuStats,
     GleuStats,
@@ -39,7 +39,7 @@ from bleusuite.stats import (
     check_gleu_orders,
     gleu_statistics_of_batch,
 )
-from bleusuite.text import scoring_inputs
+from bleusuite.text import scoring_batch
 
 __all__ = [
     "BleuResult",
@@ -380,11 +380,8 @@ def corpus_bleu_result(
     from bleusuite.bleu import BleuConfig
 
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
-                                            pad_id, eos_id)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    if batch.size == 0:
-        raise ValueError("hypotheses: corpus_bleu needs at least one sentence; got an empty batch")
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
     stats = bleu_statistics_of_batch(batch, config.stats_order).sum()
     return BleuResult.from_stats(
         stats, max_order=max_order, weights=weights, smooth=smooth, smooth_value=smooth_value,
@@ -411,11 +408,8 @@ def corpus_gleu_result(
     ('GLEU = 60.00 (6/10)', 6)
     """
     min_len, max_len = check_gleu_orders(min_len, max_len)
-    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
-                                            pad_id, eos_id)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    if batch.size == 0:
-        raise ValueError("hypotheses: corpus_gleu needs at least one sentence; got an empty batch")
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
     stats = gleu_statistics_of_batch(batch, min_len, max_len).sum()
     return GleuResult.from_stats(stats, min_len=min_len, max_len=max_len, nrefs=_num_refs(batch),
                                  tokenize=tokenize, lowercase=lowercase)

@@ -32,6 +32,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from bleusuite.inputs import Batch, normalize_batch
+
 __all__ = [
     "FILL_ID",
     "TOKENIZERS",
@@ -460,3 +462,27 @@ def scoring_inputs(
             "pad_id and eos_id apply to token ids; with tokenize= the inputs are strings"
         )
     return encode_pairs(hypotheses, references, tokenize=tokenize, lowercase=lowercase)
+
+
+def scoring_batch(
+    hypotheses: Any,
+    references: Any,
+    *,
+    pad_id: Any,
+    eos_id: Any,
+    tokenize: str | None,
+    lowercase: bool,
+    corpus: str | None = None,
+) -> Batch:
+    """The normalised batch of a scoring function (text encoded first when ``tokenize`` is
+    given). ``corpus``: the name of a corpus function, which needs at least one sentence.
+
+    Raises:
+        ValueError: as :func:`scoring_inputs`; an empty batch for a corpus function.
+    """
+    hypotheses, references = scoring_inputs(hypotheses, references, tokenize, lowercase,
+                                            pad_id, eos_id)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    if corpus is not None and batch.size == 0:
+        raise ValueError(f"hypotheses: {corpus} needs at least one sentence; got an empty batch")
+    return batch

@@ -388,17 +388,14 @@ def test_stdin_is_the_default_input(small, tmp_path):
     assert piped.stderr == b""  # no progress bar when stderr is not a terminal
 
 
-def test_progress_bar_only_on_a_terminal(tmp_path):
-    hyp, refs = make_corpus(cli.PROGRESS_MIN_LINES + 100, 1, seed=5, vocab_size=500)
-    hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
-    quiet = run_command("score", *ref_paths, "-i", hyp_path)
-    assert quiet.returncode == 0 and quiet.stderr == b""
+def run_with_terminal_stderr(*args: str) -> tuple[int, bytes, bytes]:
+    """``python -m bleusuite ARGS`` with stderr on a pseudo-terminal: (exit status, stdout,
+    what the terminal showed)."""
     leader, follower = pty.openpty()
     # a fresh pseudo-terminal is 0 columns wide, and tqdm draws nothing in 0 columns
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    process = subprocess.Popen([sys.executable, "-m", "bleusuite", "score", *ref_paths, "-i",
-                                hyp_path], stdout=subprocess.PIPE, stderr=follower,
-                               stdin=subprocess.DEVNULL)
+    process = subprocess.Popen([sys.executable, "-m", "bleusuite", *args],
+                               stdout=subprocess.PIPE, stderr=follower, stdin=subprocess.DEVNULL)
     os.close(follower)
     seen = b""
     while True:
@@ -414,7 +411,16 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         seen += data
     os.close(leader)
     stdout, _ = process.communicate(timeout=60)
-    assert process.returncode == 0
+    return process.returncode, stdout, seen
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    hyp, refs = make_corpus(cli.PROGRESS_MIN_LINES + 100, 1, seed=5, vocab_size=500)
+    hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
+    quiet = run_command("score", *ref_paths, "-i", hyp_path)
+    assert quiet.returncode == 0 and quiet.stderr == b""
+    returncode, stdout, seen = run_with_terminal_stderr("score", *ref_paths, "-i", hyp_path)
+    assert returncode == 0
     assert json.loads(stdout)["name"] == "BLEU"
     assert b"tokenizing" in seen
 

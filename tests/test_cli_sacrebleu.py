@@ -11,17 +11,12 @@ input, and the exit status of errors.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
 import random
 import re
-import select
-import struct
 import subprocess
 import sys
-import termios
 from importlib import resources
 from pathlib import Path
 
@@ -310,28 +305,11 @@ def test_progress_bar_of_a_long_paired_test(tmp_path):
     for name, text in (("ref", lines), ("a", lines[::-1]), ("b", lines)):
         paths.append(tmp_path / f"{name}.txt")
         paths[-1].write_text("".join(f"{line}\n" for line in text), encoding="utf-8")
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bleusuite", "score", str(paths[0]), "-i", str(paths[1]),
-         str(paths[2]), "-pbs"], stdout=subprocess.PIPE, stderr=follower,
-        stdin=subprocess.DEVNULL)
-    os.close(follower)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 60)
-        if not ready:
-            break
-        try:
-            data = os.read(leader, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        seen += data
-    os.close(leader)
-    stdout, _ = process.communicate(timeout=60)
-    assert process.returncode == 0
+    from test_cli import run_with_terminal_stderr
+
+    returncode, stdout, seen = run_with_terminal_stderr(
+        "score", str(paths[0]), "-i", str(paths[1]), str(paths[2]), "-pbs")
+    assert returncode == 0
     assert json.loads(stdout)[1]["BLEU"]["p_value"] > 0
     assert b"paired bs (BLEU)" in seen
 

@@ -187,13 +187,10 @@ def _normalized(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """Left-aligned (B, Lh) hypotheses and (B, R, Lr) references, their lengths, and which
     references are present."""
-    batch, length = hyp.shape
-    hyp_len = be.full((batch,), length, be.int64, like=hyp)
-    hyp, hyp_len = _sentences(be, hyp, hyp_len, pad, eos)
-    num_refs, ref_length = refs.shape[1], refs.shape[2]
-    ref_len = be.full((batch, num_refs), ref_length, be.int64, like=refs)
-    present = _present(be, refs, ref_len, pad)
-    refs, ref_len = _sentences(be, refs, ref_len, pad, eos)
+    # every row starts as the array's whole width (None): no length mask to build
+    hyp, hyp_len = _sentences(be, hyp, None, pad, eos)
+    present = _present(be, refs, None, pad)
+    refs, ref_len = _sentences(be, refs, None, pad, eos)
     return hyp, hyp_len, refs, ref_len, present
 
 
@@ -215,8 +212,14 @@ def _check_special(value: Any, argname: str, be: Backend | None = None) -> int |
     return token if token is None or be is None else be.check_special(token, argname)
 
 
-def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:
-    """References that exist: a row of nothing but padding is an absent reference."""
+def _present(be: Backend, tokens: Any, lengths: Any | None, pad: int | None) -> Any:
+    """References that exist: a row of nothing but padding is an absent reference.
+    ``lengths`` None: every row is the array's whole width."""
+    if lengths is None:
+        lengths = be.full(tokens.shape[:-1], tokens.shape[-1], be.int64, like=tokens)
+        if pad is None:
+            return lengths >= 0
+        return be.any_(tokens != pad, axis=-1) | (lengths == 0)
     if pad is None:
         return lengths >= 0
     length = tokens.shape[-1]
@@ -226,37 +229,42 @@ def _present(be: Backend, tokens: Any, lengths: Any, pad: int | None) -> Any:
 
 
 def _sentences(
-    be: Backend, tokens: Any, lengths: Any, pad: int | None, eos: int | None
+    be: Backend, tokens: Any, lengths: Any | None, pad: int | None, eos: int | None
 ) -> tuple[Any, Any]:
     """Drop padding, cut at the first eos after the leading padding, and left-align what is
     left. Every shape follows from the input's, so this runs without a host read.
+    ``lengths`` None: every row is the array's whole width (no length mask to build).
 
     The eos search starts at the first token that is not padding: with ``pad_id ==
     eos_id`` (GPT-2 style), left padding is padding and the first pad/eos after the
     sentence ends it, with left or right padding alike.
     """
-    if pad is None and eos is None:
-        return tokens, lengths
     length = tokens.shape[-1]
-    keep = be.arange(length, like=tokens) < lengths[..., None]
+    if pad is None and eos is None:
+        if lengths is None:
+            lengths = be.full(tokens.shape[:-1], length, be.int64, like=tokens)
+        return tokens, lengths
+    keep = None if lengths is None else be.arange(length, like=tokens) < lengths[..., None]
     if pad is not None:
         not_pad = tokens != pad
         if eos is not None:
             started = be.cumsum(not_pad, axis=-1) > 0
-        keep = keep & not_pad
+        keep = not_pad if keep is None else keep & not_pad
     if eos is not None:
         hit = tokens == eos
         if pad is not None:
             hit = hit & started
-        keep = keep & (be.cumsum(hit, axis=-1) == 0)
-    new_lengths = be.sum_(be.to_int64(keep), axis=-1)
+        before_eos = be.cumsum(hit, axis=-1) == 0
+        keep = before_eos if keep is None else keep & before_eos
+    new_lengths = be.to_int64(be.sum_(keep, axis=-1))
     if length == 0:
         return tokens, new_lengths
     # right-padded rows (the usual case) are left-aligned already: a cheap check where a
-    # read is free (7.7 -> 0.3 ms for 256 x 1024) saves the scatter
-    if be.reads_are_free(keep) and (not be.numel(keep) or be.to_bool(
-        be.min_(keep == (be.arange(length, like=tokens) < new_lengths[..., None]))
-    )):
+    # read is free (7.7 -> 0.3 ms for 256 x 1024) saves the scatter. A row is left-aligned
+    # when its first dropped position comes after all of its kept ones (or it drops none).
+    if be.reads_are_free(keep) and (not be.numel(keep) or be.to_bool(be.min_(
+        (new_lengths == length) | (be.first_true(~keep, axis=-1) == new_lengths)
+    ))):
         return tokens, new_lengths
     # every kept token goes to its new place in its row; the others to one extra slot
     size = be.numel(tokens)

@@ -3,7 +3,7 @@
 Used by :func:`bleusuite.ngrams.count_matches` for batches scored through NumPy (NumPy
 arrays, and CPU torch tensors through zero-copy views) when numba is installed
 (``pip install bleusuite[numba]``); ``BLEUSUITE_COUNTING=compact`` turns it off. It gives
-the same counts as the NumPy pipeline of :mod:`bleusuite.ngrams`, which stays the default
+the same counts as the NumPy pipeline of :mod:`bleusuite.counting_compact`, the default
 without numba.
 
 Each row is counted on its own, without returning to the interpreter, order by order:

@@ -1,7 +1,7 @@
 """Fixed-shape counting: clipped n-gram matches where every array's shape follows from the
 input shapes alone.
 
-The compact pipeline (:mod:`bleusuite.ngrams`) drops n-grams that cannot match before the
+The compact pipeline (:mod:`bleusuite.counting_compact`) drops n-grams that cannot match before the
 next order and reads a few sizes back to choose its steps: cheapest on the CPU, but on a
 GPU each read is a synchronisation and each data-dependent size a launch the host must
 wait for. This strategy does the same counting without either, so a call runs on CUDA
@@ -37,8 +37,9 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
+from bleusuite.counting_compact import _shift_left
 from bleusuite.inputs import Batch
-from bleusuite.ngrams import MatchCounts, _shift_left
+from bleusuite.ngrams import MatchCounts
 
 __all__ = ["count_matches_fixed"]
 

@@ -256,6 +256,7 @@ def _sentences(
             hit = hit & started
         before_eos = be.cumsum(hit, axis=-1) == 0
         keep = before_eos if keep is None else keep & before_eos
+    assert keep is not None  # pad or eos is set
     new_lengths = be.to_int64(be.sum_(keep, axis=-1))
     if length == 0:
         return tokens, new_lengths

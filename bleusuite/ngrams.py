@@ -1,31 +1,16 @@
-"""Clipped n-gram match counts for a whole batch, vectorised, exact, on any backend.
+"""Clipped n-gram match counts for a whole batch, exact, on any backend: the counting
+strategies and the choice between them.
 
-The pipeline (every step is one array operation over the whole batch; the only Python loop
-is over n-gram orders):
+- ``compact`` (:mod:`bleusuite.counting_compact`): the NumPy pipeline (packed n-gram keys,
+  one row-wise sort, running sums; drops n-grams that cannot match before the next order);
+- ``numba`` (:mod:`bleusuite.counting_numba`): a compiled per-row kernel, with the
+  optional numba installed;
+- ``fixed`` (:mod:`bleusuite.fixed`): every shape follows from the input shapes, no host
+  synchronisation (the GPU and JAX path).
 
-1. **Alphabet.** Tokens are renumbered: a token that occurs in a hypothesis gets an id >= 2;
-   a token that occurs only in references gets the shared id 1 (an n-gram containing it can
-   never match). Past the end of a sentence, hypotheses hold 0 and references hold 1, so an
-   n-gram that runs past the end of a hypothesis can never equal one of a reference. The
-   numbering is one lookup table for the whole batch when the token values span at most a
-   few times the number of tokens, otherwise per row (a row-wise sort of
-   ``(token, position)``), which needs at most ``bit_length(hypothesis length + 1)`` bits
-   whatever the vocabulary or the token values.
-2. **Packed n-gram keys.** Each position gets one int64 key holding the ids of the
-   ``max_order`` tokens that start there, and a source tag in the low bits (0 for the
-   hypothesis, r + 1 for reference r).
-3. **One row-wise sort** of all keys. Keys compare lexicographically, so this single sort
-   groups the n-grams of *every* order n <= max_order: an n-gram is the key's top n slots.
-4. **Per order**: group boundaries (where the top n slots change, or a row starts), counts
-   per source from running sums taken at the boundaries, ``min(hypothesis count, max
-   reference count)`` per group, summed per row.
-
-When ``max_order`` ids do not fit in 62 bits (very high orders on long sentences), orders
-are handled one at a time: the ids of the (n-1)-grams are extended by one token and
-renumbered by the per-row step, so no key ever overflows. Nothing is hashed, so the counts
-are exact; memory grows with the number of n-grams in the batch.
+Every strategy returns the same :class:`MatchCounts`; this module also holds the worker
+threads the CPU strategies share.
 """
-
 from __future__ import annotations
 
 import os
@@ -40,12 +25,6 @@ from bleusuite.inputs import Batch
 
 __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "counting_strategy"]
 
-_KEY_BITS = 62  # keys stay non-negative; 2**63 - 1 is free as a sentinel
-_SENTINEL = (1 << 63) - 1
-_HYP_PAD = 0  # id past the end of a hypothesis
-_REF_PAD = 1  # id past the end of a reference (= "not in the hypothesis")
-
-
 @dataclass(frozen=True)
 class MatchCounts:
     """Clipped n-gram matches of every hypothesis, per order 1..max_order.
@@ -59,23 +38,6 @@ class MatchCounts:
 
     clipped: Any
     per_reference: Any | None
-
-
-@dataclass
-class _Parts:
-    """A batch's hypothesis (B, Lh) and references (B, R, Lr), kept apart."""
-
-    hyp: Any
-    refs: Any
-
-    def joined(self, be: Backend) -> Any:
-        rows = self.refs.shape[0]
-        return be.concat([self.hyp, self.refs.reshape(rows, -1)], axis=1)
-
-    def split(self, joined: Any) -> _Parts:
-        hyp_width = self.hyp.shape[1]
-        return _Parts(joined[:, :hyp_width], joined[:, hyp_width:].reshape(self.refs.shape))
-
 
 #: Counting strategies: ``compact`` (this module: drops n-grams that cannot match, reads a
 #: few sizes back; the NumPy pipeline), ``numba`` (:mod:`bleusuite.counting_numba`: a
@@ -136,18 +98,11 @@ def counting_strategy(be: Backend, like: Any, entries: int = 0) -> str:
 
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
-    strategy :func:`counting_strategy` picks.
-
-    On CPU backends the rows are processed in blocks of about ``be.block_entries`` token
-    positions: the temporaries then stay around a megabyte, are reused by the allocator
-    instead of being faulted in afresh, and stay in cache (measured 37 -> 23 ms CPU time
-    for 256 x 1024 ids). Blocks are independent, so they run on up to
-    :func:`worker_threads` threads (21 -> 14 ms on 2 cores). GPU backends take the whole
-    batch at once.
+    strategy :func:`counting_strategy` picks. The CPU strategies run blocks of rows on up
+    to :func:`worker_threads` threads.
     """
-    be = batch.backend
     entries = batch.hyp.shape[0] * (batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2])
-    strategy = counting_strategy(be, batch.hyp, entries)
+    strategy = counting_strategy(batch.backend, batch.hyp, entries)
     if strategy == "fixed":
         from bleusuite.fixed import count_matches_fixed  # it imports MatchCounts from here
 
@@ -156,25 +111,9 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
         from bleusuite.counting_numba import count_matches_numba
 
         return count_matches_numba(batch, max_order, per_reference)
-    width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
-    rows = batch.hyp.shape[0]
-    step = max(1, be.block_entries // max(width, 1)) if be.block_entries else rows
-    if step >= rows:
-        return _count_block(batch, max_order, per_reference)
-    starts = range(0, rows, step)
+    from bleusuite.counting_compact import count_matches_compact
 
-    def block(start: int) -> MatchCounts:
-        return _count_block(batch.rows(start, start + step), max_order, per_reference)
-
-    threads = min(worker_threads(), len(starts))
-    if threads > 1:  # NumPy releases the GIL in the sorts and element-wise passes
-        blocks = list(_thread_pool(threads).map(block, starts))
-    else:
-        blocks = [block(start) for start in starts]
-    return MatchCounts(
-        be.concat([block.clipped for block in blocks], axis=0),
-        be.concat([block.per_reference for block in blocks], axis=0) if per_reference else None,
-    )
+    return count_matches_compact(batch, max_order, per_reference)
 
 
 _numba_found: list[bool] = []
@@ -215,296 +154,3 @@ def _thread_pool(threads: int) -> ThreadPoolExecutor:
     if threads not in _pools:
         _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="bleusuite")
     return _pools[threads]
-
-
-def _count_block(batch: Batch, max_order: int, per_reference: bool) -> MatchCounts:
-    be = batch.backend
-    num_rows, hyp_width = batch.hyp.shape
-    num_refs, ref_width = batch.refs.shape[1], batch.refs.shape[2]
-    empty = MatchCounts(
-        be.zeros((num_rows, max_order), be.int64, like=batch.hyp),
-        be.zeros((num_rows, num_refs, max_order), be.int64, like=batch.hyp)
-        if per_reference
-        else None,
-    )
-    if num_rows == 0 or hyp_width == 0 or ref_width == 0:
-        return empty
-    # every scalar the pipeline needs up front, in one device-to-host read
-    longest_hyp, shortest_hyp, shortest_ref, low, high = be.to_ints(
-        [
-            be.max_(batch.hyp_len), be.min_(batch.hyp_len), be.min_(batch.ref_len),
-            be.minimum(be.min_(batch.hyp), be.min_(batch.refs)),
-            be.maximum(be.max_(batch.hyp), be.max_(batch.refs)),
-        ]
-    )
-    if longest_hyp == 0:  # every hypothesis is empty
-        return empty
-    valid: _Parts | None = None  # None: nothing is padded, so no masks are needed
-    if shortest_hyp < hyp_width or shortest_ref < ref_width:
-        valid = _Parts(
-            be.arange(hyp_width, like=batch.hyp) < batch.hyp_len[:, None],
-            be.arange(ref_width, like=batch.hyp) < batch.ref_len[..., None],
-        )
-    values, span = _nonnegative_values(be, _Parts(batch.hyp, batch.refs), low, high)
-    tag_bits = num_refs.bit_length()  # tags 0..R
-
-    def fits(largest_id: int) -> bool:
-        return max_order * largest_id.bit_length() + tag_bits <= _KEY_BITS
-
-    alphabet = _batch_alphabet(be, values, span, valid)
-    if alphabet is None or not fits(alphabet[1]):
-        alphabet = _row_alphabet(be, values, valid)
-    ids, max_id = alphabet
-    counter = _GroupCounter(be, num_rows, num_refs, tag_bits, per_reference)
-    if fits(max_id):
-        id_bits = max_id.bit_length()
-        counter.sorted_keys(be.sort_last_(_pack_ngrams(be, ids, max_order, id_bits, tag_bits)))
-        for order in range(1, max_order + 1):
-            counter.count(tag_bits + id_bits * (max_order - order), last=order == max_order)
-    else:
-        gram_ids = ids
-        for order in range(1, max_order + 1):
-            if order > 1:
-                gram_ids = _extend(be, gram_ids, ids, order)
-            # one-token keys: the n-gram's id and the source tag
-            counter.sorted_keys(be.sort_last_(_pack_ngrams(be, gram_ids, 1, 0, tag_bits)))
-            counter.count(tag_bits)
-    return counter.result()
-
-
-class _GroupCounter:
-    """Clipped match counts from row-sorted keys ``(n-gram << tag_bits) | source``.
-
-    Counts per group come from group boundaries and per-source running sums, not from a
-    dense group x source table; sums per row come from a running sum over groups and each
-    row's first group. After each order, entries whose n-gram has no match are dropped:
-    a longer n-gram starting at the same position cannot match either, so the higher
-    orders work on fewer entries.
-    """
-
-    def __init__(
-        self, be: Backend, num_rows: int, num_refs: int, tag_bits: int, per_reference: bool
-    ) -> None:
-        self.be = be
-        self.num_rows = num_rows
-        self.num_refs = num_refs
-        self.tag_bits = tag_bits
-        self.per_reference = per_reference
-        self._clipped: list[Any] = []
-        self._per_ref: list[list[Any]] = []
-
-    def sorted_keys(self, ordered: Any) -> None:
-        """Start from a (B, M) array of keys sorted within each row."""
-        be = self.be
-        row_start = be.arange(self.num_rows, like=ordered) * int(ordered.shape[1])
-        self._scratch = be.empty((be.numel(ordered),), be.int64, like=ordered)
-        self._use(ordered.reshape(-1), row_start)
-
-    def _use(self, flat: Any, row_start: Any) -> None:
-        be = self.be
-        self.flat = flat
-        self.row_start = row_start
-        self.total = int(flat.shape[0])
-        tag_mask = (1 << self.tag_bits) - 1
-        if self.num_refs == 1:
-            # ref_running[j]: reference entries among the first j entries
-            self.ref_running = be.masked_running_sum(flat, tag_mask)
-        else:
-            self.source = flat & tag_mask
-
-    def count(self, shift: int, last: bool = True) -> None:
-        """Add the counts of the n-grams held in the key bits above ``shift``; unless
-        ``last``, keep only the entries whose n-gram matches, for the next order."""
-        be = self.be
-        if self.total == 0:
-            zeros = be.zeros((self.num_rows,), be.int64, like=self.flat)
-            self._clipped.append(zeros)
-            self._per_ref.append([zeros] * self.num_refs)
-            return
-        prefix = be.shift_right(self.flat, shift, out=self._scratch[: self.total])
-        # boundary[j]: a group starts at entry j; the extra last entry closes the last group
-        boundary = be.concat(
-            [prefix[:1] == prefix[:1], prefix[1:] != prefix[:-1], prefix[:1] == prefix[:1]],
-            axis=0,
-        )
-        boundary[self.row_start] = True  # every row starts a group (rows may be empty)
-        bounds = be.flatnonzero(boundary)
-        starts = bounds[:-1]
-        sizes = bounds[1:] - starts
-        if self.num_refs == 1:  # counts from running sums at the group boundaries
-            at = self.ref_running[bounds]
-            refs = [at[1:] - at[:-1]]
-            hyp = sizes - refs[0]
-        else:  # counts per (group, source) from one bincount
-            sources = self.num_refs + 1
-            group = be.cumsum(boundary[: self.total], axis=0) - 1
-            per_source = be.bincount(group * sources + self.source, None,
-                                     int(starts.shape[0]) * sources).reshape(-1, sources)
-            hyp = per_source[:, 0]
-            refs = [per_source[:, r + 1] for r in range(self.num_refs)]
-        best = refs[0]
-        for ref in refs[1:]:
-            best = be.maximum(best, ref)
-        matched = be.minimum(hyp, best)
-        row_first = be.searchsorted(starts, self.row_start)
-        self._clipped.append(self._per_row(row_first, matched))
-        if self.per_reference:
-            self._per_ref.append([self._per_row(row_first, be.minimum(hyp, r)) for r in refs])
-        if not last:
-            keep = matched > 0
-            kept_per_row = self._per_row(row_first, be.where(keep, sizes, 0))
-            new_row_start = be.running_sum(kept_per_row)[:-1]
-            self._use(self.flat[be.repeat(keep, sizes, self.total)], new_row_start)
-
-    def _per_row(self, row_first: Any, per_group: Any) -> Any:
-        be = self.be
-        running = be.running_sum(per_group)
-        row_end = be.concat(
-            [row_first[1:], be.full((1,), int(per_group.shape[0]), be.int64, like=row_first)],
-            axis=0,
-        )
-        return running[row_end] - running[row_first]
-
-    def result(self) -> MatchCounts:
-        be = self.be
-        clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
-        per_ref = None
-        if self.per_reference:
-            per_ref = be.concat(
-                [be.concat([r[:, None, None] for r in order], axis=1) for order in self._per_ref],
-                axis=2,
-            )
-        return MatchCounts(clipped, per_ref)
-
-
-def _nonnegative_values(
-    be: Backend, tokens: _Parts, low: int | None = None, high: int | None = None
-) -> tuple[_Parts, int]:
-    """Token values shifted to start at 0 (dense ids if their span is too wide), and their
-    span (largest value + 1). Positions outside ``valid`` hold 0 (see inputs.py), so they
-    never widen the span by more than including 0."""
-    if low is None or high is None:
-        low = min(be.to_int(be.min_(tokens.hyp)), be.to_int(be.min_(tokens.refs)))
-        high = max(be.to_int(be.max_(tokens.hyp)), be.to_int(be.max_(tokens.refs)))
-    if low >= 0 and high.bit_length() <= _KEY_BITS:
-        return tokens, high + 1
-    if (high - low).bit_length() <= _KEY_BITS:
-        return _Parts(tokens.hyp - low, tokens.refs - low), high - low + 1
-    # token ids spread over more than 2**62: number them densely first (exact, slower)
-    return _dense(be, tokens)
-
-
-def _dense(be: Backend, values: _Parts) -> tuple[_Parts, int]:
-    """Values replaced by their rank among the distinct values of the batch."""
-    joined = values.joined(be)
-    dense = be.unique_inverse(joined.reshape(-1)).reshape(joined.shape)
-    return values.split(dense), be.to_int(be.max_(dense)) + 1
-
-
-def _batch_alphabet(
-    be: Backend, values: _Parts, span: int, valid: _Parts | None
-) -> tuple[_Parts, int] | None:
-    """One numbering for the whole batch from a lookup table of ``span`` entries: no sort.
-    Used only while the table stays within a few times the number of tokens (memory grows
-    with the batch, never with the vocabulary)."""
-    if span > max(4 * (be.numel(values.hyp) + be.numel(values.refs)), 1 << 16):
-        return None
-    in_hyp = be.zeros((span,), be.bool_, like=values.hyp)
-    in_hyp[values.hyp if valid is None else values.hyp[valid.hyp]] = True
-    table = be.where(in_hyp, be.cumsum(in_hyp, axis=0) + 1, 1)
-    ids = _Parts(table[values.hyp], table[values.refs])
-    if valid is not None:
-        ids = _Parts(be.where(valid.hyp, ids.hyp, _HYP_PAD), be.where(valid.refs, ids.refs,
-                                                                       _REF_PAD))
-    return ids, be.to_int(be.max_(table))
-
-
-def _row_alphabet(be: Backend, values: _Parts, valid: _Parts | None) -> tuple[_Parts, int]:
-    """Renumber within each row: 2.. for values seen in the hypothesis, 1 for values seen
-    only in references, pads outside ``valid``. ``values`` are non-negative. Returns the
-    ids and the largest id."""
-    width = values.hyp.shape[1] + values.refs.shape[1] * values.refs.shape[2]
-    position_bits = max(width - 1, 1).bit_length()
-    largest = max(be.to_int(be.max_(values.hyp)), be.to_int(be.max_(values.refs)))
-    if largest.bit_length() + position_bits > _KEY_BITS:
-        values, _ = _dense(be, values)
-    if valid is None:
-        valid = _Parts(values.hyp == values.hyp, values.refs == values.refs)
-    joined_values = values.joined(be)
-    joined_valid = valid.joined(be)
-    num_rows, width = joined_values.shape
-    hyp_width = values.hyp.shape[1]
-    positions = be.arange(width, like=joined_values)[None, :]
-    packed = be.where(joined_valid, (joined_values << position_bits) | positions, _SENTINEL)
-    ordered = be.sort_last(packed)
-    in_use = ordered != _SENTINEL
-    value = ordered >> position_bits
-    position = ordered & ((1 << position_bits) - 1)
-    first_of_value = be.concat(
-        [in_use[:, :1], in_use[:, 1:] & (value[:, 1:] != value[:, :-1])], axis=1
-    )
-    # positions of equal values are sorted, so a value occurs in the hypothesis iff its
-    # first position does
-    rank = be.cumsum(be.to_int64(first_of_value & (position < hyp_width)), axis=1)
-    group = be.cumsum(be.to_int64(first_of_value.reshape(-1)), axis=0) - 1
-    group_in_hyp = (position.reshape(-1) < hyp_width)[be.flatnonzero(first_of_value.reshape(-1))]
-    kept = be.flatnonzero(in_use.reshape(-1))
-    new_id = be.where(group_in_hyp[group[kept]], rank.reshape(-1)[kept] + 1, 1)
-    destination = (kept // width) * width + position.reshape(-1)[kept]
-    ids = be.zeros((num_rows * width,), be.int64, like=joined_values)
-    be.scatter_flat(ids, destination, new_id)
-    max_id = be.to_int(be.max_(new_id)) if int(kept.shape[0]) else 1
-    parts = values.split(ids.reshape(num_rows, width))
-    ref_ids = be.where(valid.refs, parts.refs, _REF_PAD)
-    return _Parts(parts.hyp, ref_ids), max(max_id, 1)
-
-
-def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
-    """``part[..., i + by]`` at position i, ``pad`` past the end (each sentence alone)."""
-    if by == 0:
-        return part
-    width = part.shape[-1]
-    filler = be.full((*part.shape[:-1], by), pad, be.int64, like=part)
-    return be.concat([part, filler], axis=-1)[..., by : by + width]
-
-
-def _pack_ngrams(be: Backend, ids: _Parts, max_order: int, id_bits: int, tag_bits: int) -> Any:
-    """(B, Lh + R*Lr) keys: at each position the ids of the ``max_order`` tokens starting
-    there, then the source tag. Built in place in one buffer (fewer fresh pages)."""
-    rows, hyp_width = ids.hyp.shape
-    num_refs, ref_width = ids.refs.shape[1], ids.refs.shape[2]
-    keys = be.empty((rows, hyp_width + num_refs * ref_width), be.int64, like=ids.hyp)
-    views = _Parts(keys[:, :hyp_width], keys[:, hyp_width:].reshape(rows, num_refs, ref_width))
-    for view, part, pad in ((views.hyp, ids.hyp, _HYP_PAD), (views.refs, ids.refs, _REF_PAD)):
-        width = part.shape[-1]
-        view[...] = part
-        for offset in range(1, max_order):
-            view <<= id_bits
-            if offset < width:
-                view[..., : width - offset] |= part[..., offset:]
-            if pad:
-                view[..., max(width - offset, 0) :] |= pad
-        view <<= tag_bits
-    views.refs |= (be.arange(num_refs, like=keys) + 1)[:, None]
-    return keys
-
-
-def _extend(be: Backend, gram_ids: _Parts, ids: _Parts, order: int) -> _Parts:
-    """Ids of the n-grams of ``order`` from those of order - 1 and one more token."""
-    gram_bits = max(be.to_int(be.max_(gram_ids.joined(be))), 1).bit_length()
-    id_bits = max(be.to_int(be.max_(ids.joined(be))), 1).bit_length()
-
-    def combine(gram: Any, token: Any, pad: int) -> Any:
-        return (gram << id_bits) | _shift_left(be, token, order - 1, pad)
-
-    combined = _Parts(combine(gram_ids.hyp, ids.hyp, _HYP_PAD),
-                      combine(gram_ids.refs, ids.refs, _REF_PAD))
-    # a hypothesis n-gram exists where neither part is past the end; every reference entry
-    # is kept (one holding a pad id is simply not in the hypothesis)
-    next_hyp = _shift_left(be, ids.hyp, order - 1, _HYP_PAD)
-    valid = _Parts((gram_ids.hyp != _HYP_PAD) & (next_hyp != _HYP_PAD),
-                   combined.refs == combined.refs)
-    if gram_bits + id_bits > _KEY_BITS:
-        combined, _ = _dense(be, combined)
-    new_ids, _ = _row_alphabet(be, combined, valid)
-    return new_ids

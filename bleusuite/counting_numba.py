@@ -30,7 +30,7 @@ instead of the lookup table.
 The memory of a call is a few arrays of one row's width per thread, plus the lookup table
 (at most four entries per token of the block, or 65536). The kernel releases the GIL
 (``nogil``), so blocks of rows run on the threads of
-:func:`bleusuite.ngrams.worker_threads` in parallel.
+:func:`bleusuite.threads.worker_threads` in parallel.
 """
 
 from __future__ import annotations
@@ -284,9 +284,9 @@ def _count_rows(
 def count_matches_numba(batch: Any, max_order: int, per_reference: bool = False) -> Any:
     """:func:`bleusuite.ngrams.count_matches` on a NumPy batch, with the compiled kernel.
 
-    Rows are split into blocks, run on :func:`bleusuite.ngrams.worker_threads` threads.
+    Rows are split into blocks, run on :func:`bleusuite.threads.worker_threads` threads.
     """
-    from bleusuite import ngrams
+    from bleusuite import ngrams, threads
 
     hyp = np.ascontiguousarray(batch.hyp)
     refs = np.ascontiguousarray(batch.refs)
@@ -297,17 +297,13 @@ def count_matches_numba(batch: Any, max_order: int, per_reference: bool = False)
     per_ref = np.zeros((num_rows, num_refs if per_reference else 0, max_order), dtype=np.int64)
     if num_rows == 0 or hyp.shape[1] == 0 or refs.shape[2] == 0 or max_order == 0:
         return ngrams.MatchCounts(clipped, per_ref if per_reference else None)
-    threads = ngrams.worker_threads()
-    blocks = min(num_rows, threads * 4 if threads > 1 else 1)
+    workers = threads.worker_threads()
+    blocks = min(num_rows, workers * 4 if workers > 1 else 1)
     bounds = np.linspace(0, num_rows, blocks + 1).astype(np.int64)
 
     def block(index: int) -> None:
         _count_rows(hyp, hyp_len, refs, ref_len, max_order, int(bounds[index]),
                     int(bounds[index + 1]), clipped, per_ref, per_reference)
 
-    if threads > 1 and blocks > 1:
-        list(ngrams._thread_pool(min(threads, blocks)).map(block, range(blocks)))
-    else:
-        for index in range(blocks):
-            block(index)
+    threads.run_blocks(block, range(blocks), workers)
     return ngrams.MatchCounts(clipped, per_ref if per_reference else None)

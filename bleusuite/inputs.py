@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends, checks
+from bleusuite import backends, checks, threads
 from bleusuite.backends.base import Backend
 
 __all__ = ["Batch", "mark_unreferenced", "normalize_batch", "pack_sentences"]
@@ -177,8 +177,11 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
         )
     pad = _check_special(pad_id, "pad_id", be)
     eos = _check_special(eos_id, "eos_id", be)
-    run = be.compiled(_normalized, static_argnums=(0, 3, 4))  # one program on JAX
-    hyp, hyp_len, refs, ref_len, present = run(be, hyp, refs, pad, eos)
+    if be.reads_are_free(hyp) and be.compact_counting:
+        hyp, hyp_len, refs, ref_len, present = _normalized_on_threads(be, hyp, refs, pad, eos)
+    else:
+        run = be.compiled(_normalized, static_argnums=(0, 3, 4))  # one program on JAX
+        hyp, hyp_len, refs, ref_len, present = run(be, hyp, refs, pad, eos)
     return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller)
 
 
@@ -192,6 +195,37 @@ def _normalized(
     present = _present(be, refs, None, pad)
     refs, ref_len = _sentences(be, refs, None, pad, eos)
     return hyp, hyp_len, refs, ref_len, present
+
+
+#: token positions from which input normalisation splits the rows over the worker threads
+THREADED_NORMALIZE_ENTRIES = 1 << 20
+
+
+def _normalized_on_threads(
+    be: Backend, hyp: Any, refs: Any, pad: int | None, eos: int | None
+) -> tuple[Any, Any, Any, Any, Any]:
+    """:func:`_normalized` on blocks of rows, one per worker thread, where reads are free
+    (NumPy releases the GIL in each pass). A block whose rows are already left-aligned
+    comes back as the view it was given; when every block does, the input array is kept
+    as it is rather than copied together."""
+    rows = hyp.shape[0]
+    entries = rows * (hyp.shape[1] + refs.shape[1] * refs.shape[2])
+    workers = threads.worker_threads()
+    if workers <= 1 or rows < 2 or entries < THREADED_NORMALIZE_ENTRIES:
+        return _normalized(be, hyp, refs, pad, eos)
+    bounds = [rows * block // workers for block in range(workers + 1)]
+    given = [(hyp[a:b], refs[a:b]) for a, b in itertools.pairwise(bounds)]
+    done = threads.run_blocks(lambda parts: _normalized(be, *parts, pad, eos), given, workers)
+
+    def joined(index: int, whole: Any = None) -> Any:
+        pieces = [out[index] for out in done]
+        if whole is not None and all(
+            piece is parts[index // 2] for piece, parts in zip(pieces, given, strict=True)
+        ):
+            return whole
+        return be.concat(pieces, axis=0)
+
+    return joined(0, hyp), joined(1), joined(2, refs), joined(3), joined(4)
 
 
 def _three_dimensional(refs: Any) -> Any:

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from bleusuite import checks
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch
+from bleusuite.threads import worker_threads
 
-__all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "counting_strategy"]
+__all__ = [
+    "COUNTING_STRATEGIES", "MatchCounts", "count_matches", "counting_strategy", "worker_threads"
+]
 
 @dataclass(frozen=True)
 class MatchCounts:
@@ -128,29 +129,3 @@ def _numba_importable() -> bool:
         else:
             _numba_found.append(True)
     return _numba_found[0]
-
-
-_pools: dict[int, ThreadPoolExecutor] = {}
-if hasattr(os, "register_at_fork"):
-    # a forked child (DataLoader workers, multiprocessing) inherits the pools but not their
-    # threads: it must start its own, or its first call would wait forever
-    os.register_at_fork(after_in_child=_pools.clear)
-
-
-def worker_threads() -> int:
-    """Threads for the CPU counting pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns
-    threading off), else the CPUs this process may run on."""
-    setting = checks.environment_integer("BLEUSUITE_NUM_THREADS")
-    if setting is not None:
-        return setting
-    try:
-        available = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        available = os.cpu_count() or 1
-    return max(1, available)
-
-
-def _thread_pool(threads: int) -> ThreadPoolExecutor:
-    if threads not in _pools:
-        _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="bleusuite")
-    return _pools[threads]

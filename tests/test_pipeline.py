@@ -184,6 +184,49 @@ def test_thread_setting_is_checked(monkeypatch):
     assert worker_threads() == available
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize("layout", ["right", "left", "mixed", "eos", "none"])
+def test_normalisation_on_threads_equals_one_pass(monkeypatch, threads, layout):
+    """Rows split over worker threads normalise exactly as in one pass; right-padded input
+    is kept as it is (no copy), other layouts are joined from the blocks."""
+    from bleusuite import inputs
+
+    rng = np.random.default_rng(threads)
+    rows, width = 37, 23
+    hyp = rng.integers(3, 40, size=(rows, width))
+    refs = rng.integers(3, 40, size=(rows, 2, width + 4))
+    hyp_len = rng.integers(0, width + 1, size=rows)
+    cut = np.arange(width) >= hyp_len[:, None]
+    if layout == "right":
+        hyp[cut] = 0
+    elif layout == "left":
+        hyp[cut[:, ::-1]] = 0
+    elif layout == "mixed":
+        hyp[cut[:, ::-1] & (np.arange(rows) % 2 == 0)[:, None]] = 0
+        hyp[cut & (np.arange(rows) % 2 == 1)[:, None]] = 0
+    elif layout == "eos":
+        hyp[np.arange(rows), np.minimum(hyp_len, width - 1)] = 2
+    refs[:, 1, 10:] = 0
+    refs[5, 0] = 0  # one absent reference
+    pad, eos = (None, None) if layout == "none" else (0, 2 if layout == "eos" else None)
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
+    one = inputs.normalize_batch(hyp, refs, pad_id=pad, eos_id=eos)
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", str(threads))
+    monkeypatch.setattr(inputs, "THREADED_NORMALIZE_ENTRIES", 0)
+    split = inputs.normalize_batch(hyp, refs, pad_id=pad, eos_id=eos)
+    for name in ("hyp", "hyp_len", "refs", "ref_len", "ref_present"):
+        np.testing.assert_array_equal(getattr(split, name), getattr(one, name), err_msg=name)
+    if layout in ("right", "none"):
+        assert split.hyp is hyp
+    if layout in ("left", "mixed"):
+        assert split.hyp is not hyp  # re-aligned, joined from the blocks
+    threaded = bleusuite.sentence_bleu(hyp, refs, pad_id=pad, eos_id=eos, smooth="method1")
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
+    np.testing.assert_array_equal(
+        threaded, bleusuite.sentence_bleu(hyp, refs, pad_id=pad, eos_id=eos, smooth="method1")
+    )
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
 def test_forked_child_scores_after_the_parent_used_threads(monkeypatch):
     """A child forked after the parent ran the thread pool gets a pool of its own (an

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import Tensor, nn
@@ -42,6 +42,10 @@ class _ScoreLoss(nn.Module):
 
     def _settings(self) -> str:
         raise NotImplementedError
+
+    if TYPE_CHECKING:  # nn.Module types a call as returning Any; it returns forward's
+        def __call__(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
+            ...
 
     def forward(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         score = self._score(hyp_probs, references)

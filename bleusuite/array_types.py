@@ -38,13 +38,18 @@ __all__ = [
 
 
 class DeviceArray(Protocol):
-    """An array of any array library (NumPy, torch, CuPy, JAX): it has a shape."""
+    """An array of any array library (NumPy, torch, CuPy, JAX): a shape, a length, and its
+    entries as Python lists."""
 
     @property
     def ndim(self) -> int: ...
 
     @property
     def shape(self) -> tuple[int, ...]: ...
+
+    def __len__(self) -> int: ...
+
+    def tolist(self) -> Any: ...
 
 
 #: an array type of the caller's library; a result of that type comes back

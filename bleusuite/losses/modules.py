@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 from torch import Tensor, nn
 
+from bleusuite import checks
 from bleusuite.losses import arguments
 from bleusuite.losses.scores import soft_bleu, soft_gleu
 
@@ -31,10 +32,10 @@ class _ScoreLoss(nn.Module):
         corpus: bool,
     ) -> None:
         super().__init__()
-        self.eos_id = arguments.check_token_id("eos_id", eos_id)
+        self.eos_id = checks.token_id(eos_id, "eos_id")
         self.eps = arguments.check_eps(eps)
         self.reduction: arguments.Reduction = arguments.check_reduction(reduction)
-        self.pad_id = arguments.check_token_id("pad_id", pad_id)
+        self.pad_id = checks.token_id(pad_id, "pad_id")
         self.corpus = bool(corpus)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
@@ -97,10 +98,8 @@ class BleuLoss(_ScoreLoss):
         corpus: bool = False,
     ) -> None:
         super().__init__(eos_id, eps, reduction, pad_id, corpus)
-        self.max_order = arguments.check_int("max_order", max_order, 1)
-        if weights is not None and len(weights) != max_order:
-            raise ValueError(f"weights must hold max_order={max_order} values, got {len(weights)}")
-        self.weights = None if weights is None else tuple(float(w) for w in weights)
+        self.max_order = checks.order(max_order, "max_order")
+        self.weights = None if weights is None else checks.weights(weights, self.max_order)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_bleu(
@@ -145,7 +144,7 @@ class GleuLoss(_ScoreLoss):
         corpus: bool = False,
     ) -> None:
         super().__init__(eos_id, eps, reduction, pad_id, corpus)
-        self.min_len, self.max_len = arguments.check_gleu_orders(min_len, max_len)
+        self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_gleu(

@@ -11,8 +11,8 @@ A score comes back in the caller's array library, so the public functions are ov
 
 Only type checkers read these names; nothing here is needed at run time.
 
->>> import numpy as np
 >>> from bleusuite import sentence_bleu
+>>> from bleusuite.array_types import Scores
 >>> scores: Scores = sentence_bleu([[1, 2, 3]], [[[1, 2, 3]]])   # lists give NumPy
 >>> scores.dtype
 dtype('float64')

@@ -78,12 +78,12 @@ class BleuStats(Generic[A]):
     @property
     def max_order(self) -> int:
         """The highest n-gram order the statistics hold."""
-        return int(_arr(self.matches).shape[-1])
+        return int(_untyped(self.matches).shape[-1])
 
     def __len__(self) -> int:
-        if _arr(self.matches).ndim < 2:
+        if _untyped(self.matches).ndim < 2:
             raise TypeError("summed BleuStats have no length")
-        return int(_arr(self.matches).shape[0])
+        return int(_untyped(self.matches).shape[0])
 
     def sum(self) -> BleuStats[A]:
         """Corpus statistics: the sum over the sentence axis.
@@ -115,7 +115,7 @@ class BleuStats(Generic[A]):
 
         Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
         """
-        be, s = self.backend, _arr(self)
+        be, s = self.backend, _untyped(self)
         result: A = be.concat(
             [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
             axis=-1,
@@ -132,7 +132,7 @@ class BleuStats(Generic[A]):
         >>> BleuStats.from_array(s.to_array()).matches.tolist()
         [[2, 1, 0, 0]]
         """
-        a = _arr(array)
+        a = _untyped(array)
         width = int(a.shape[-1]) - 2
         if width <= 0 or width % 3:
             raise ValueError(
@@ -161,9 +161,9 @@ class GleuStats(Generic[A]):
         return backends.get_backend(self.matches)
 
     def __len__(self) -> int:
-        if _arr(self.matches).ndim < 1:
+        if _untyped(self.matches).ndim < 1:
             raise TypeError("summed GleuStats have no length")
-        return int(_arr(self.matches).shape[0])
+        return int(_untyped(self.matches).shape[0])
 
     def sum(self) -> GleuStats[A]:
         """Corpus statistics: the sum over the sentence axis."""
@@ -173,29 +173,29 @@ class GleuStats(Generic[A]):
     def __add__(self, other: GleuStats[A]) -> GleuStats[A]:
         if not isinstance(other, GleuStats):
             return NotImplemented
-        s, o = _arr(self), _arr(other)
+        s, o = _untyped(self), _untyped(other)
         return GleuStats(s.matches + o.matches, s.totals + o.totals)
 
     def __getitem__(self, index: Any) -> GleuStats[A]:
-        s = _arr(self)
+        s = _untyped(self)
         return GleuStats(s.matches[index], s.totals[index])
 
     def to_array(self) -> A:
         """``(..., 2)`` int64: ``[matches, totals]``."""
-        be, s = self.backend, _arr(self)
+        be, s = self.backend, _untyped(self)
         result: A = be.concat([s.matches[..., None], s.totals[..., None]], axis=-1)
         return result
 
     @classmethod
     def from_array(cls, array: A) -> GleuStats[A]:
         """Inverse of :meth:`to_array`."""
-        a = _arr(array)
+        a = _untyped(array)
         if int(a.shape[-1]) != 2:
             raise ValueError(f"array: expected a last axis of 2 entries; got {a.shape[-1]}")
         return cls(a[..., 0], a[..., 1])
 
 
-def _arr(value: object) -> Any:
+def _untyped(value: object) -> Any:
     """``value`` for the arithmetic inside this module: the statistics are generic in their
     array type, which this module (written for every backend) does not look into."""
     return value

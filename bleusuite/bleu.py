@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from bleusuite import checks, smoothing
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import mark_unreferenced
-from bleusuite.stats import BleuStats, bleu_statistics_of_batch, check_order
+from bleusuite.stats import BleuStats, bleu_statistics_of_batch
 from bleusuite.text import scoring_batch
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
 
 __all__ = ["bleu_score", "corpus_bleu", "sentence_bleu"]
 
@@ -42,18 +45,13 @@ class BleuConfig:
     ) -> BleuConfig:
         family = smoothing.family_of(smooth)
         if weights is None:
-            order = check_order(4 if max_order is None else max_order, "max_order")
+            order = checks.order(4 if max_order is None else max_order, "max_order")
             uniform = tuple([1 / order] * order)
             resolved: tuple[float, ...] | None = None if family == "sacrebleu" else uniform
         else:
-            resolved = _check_weights(weights)
-            order = len(resolved)
-            if max_order is not None and check_order(max_order, "max_order") != order:
-                raise ValueError(
-                    f"weights has {order} entries but max_order is {max_order}; give one "
-                    "weight per order (or leave max_order out: it defaults to len(weights))"
-                )
-            check_order(order, "len(weights)")
+            given = None if max_order is None else checks.order(max_order, "max_order")
+            resolved = checks.weights(weights, given)
+            order = checks.order(len(resolved), "len(weights)")
         if not isinstance(effective_order, bool):
             raise TypeError(f"effective_order must be a bool; got {effective_order!r}")
         if effective_order and family != "sacrebleu":
@@ -67,19 +65,7 @@ class BleuConfig:
         return cls(order, resolved, smooth, family, value, effective_order)
 
 
-def _check_weights(weights: Any) -> tuple[float, ...]:
-    if isinstance(weights, str | bytes):
-        raise TypeError(f"weights must be a sequence of numbers; got {weights!r}")
-    try:
-        entries = list(weights)
-    except TypeError:
-        raise TypeError(f"weights must be a sequence of numbers; got {weights!r}") from None
-    if not entries:
-        raise ValueError("weights must hold at least one weight")
-    return tuple(checks.number(w, f"weights[{i}]", minimum=0) for i, w in enumerate(entries))
-
-
-def _score(stats: BleuStats, config: BleuConfig) -> Any:
+def _score(stats: BleuStats[Any], config: BleuConfig) -> Any:
     if stats.max_order < config.stats_order:
         raise ValueError(
             f"stats: smooth={config.smooth!r} with {config.order} orders needs statistics up to "
@@ -92,7 +78,7 @@ def _score(stats: BleuStats, config: BleuConfig) -> Any:
     return be.compiled(_formula, static_argnums=(0, 2))(be, stats, config)
 
 
-def _formula(be: Backend, stats: BleuStats, config: BleuConfig) -> Any:
+def _formula(be: Backend, stats: BleuStats[Any], config: BleuConfig) -> Any:
     weights = None
     if config.weights is not None:
         # filled on the device, not copied from the host: no transfer, so the call can be
@@ -106,7 +92,7 @@ def _formula(be: Backend, stats: BleuStats, config: BleuConfig) -> Any:
                 axis=0,
             )
     if config.family == "nltk":
-        epsilon = 0.1 if config.smooth_value is None else config.smooth_value
+        epsilon = smoothing.smooth_value_of("method1", config.smooth_value)
         return smoothing.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)
     if config.family == "ignite":
         return smoothing.ignite_bleu(be, stats, weights, config.order, config.smooth)
@@ -116,8 +102,32 @@ def _formula(be: Backend, stats: BleuStats, config: BleuConfig) -> Any:
     )
 
 
+@overload
 def bleu_score(
-    stats: BleuStats,
+    stats: BleuStats[NumpyArray],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> Scores: ...
+
+
+@overload
+def bleu_score(
+    stats: BleuStats[ArrayT],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> ArrayT: ...
+
+
+def bleu_score(
+    stats: BleuStats[Any],
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
@@ -144,17 +154,51 @@ def bleu_score(
     return _score(stats, config)
 
 
+@overload
 def sentence_bleu(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
     smooth: str = "no_smooth",
     smooth_value: float | None = None,
     effective_order: bool = False,
-    pad_id: Any = None,
-    eos_id: Any = None,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> Scores: ...
+
+
+@overload
+def sentence_bleu(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> ArrayT: ...
+
+
+def sentence_bleu(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> Any:
@@ -217,17 +261,51 @@ def sentence_bleu(
     return batch.to_caller(mark_unreferenced(batch, _score(stats, config)))
 
 
+@overload
 def corpus_bleu(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
     smooth: str = "no_smooth",
     smooth_value: float | None = None,
     effective_order: bool = False,
-    pad_id: Any = None,
-    eos_id: Any = None,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> Scores: ...
+
+
+@overload
+def corpus_bleu(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> ArrayT: ...
+
+
+def corpus_bleu(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> Any:

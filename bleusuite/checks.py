@@ -2,11 +2,17 @@
 
 Every public entry point (functions, Ignite metrics, losses, the command) checks its numbers
 here, so ``max_order``, ``weights``, ``smooth_value``, ``pad_id`` and the environment
-settings accept the same things and fail with the same kind of message, naming the argument:
+settings accept the same things and fail with the same message, naming the argument. Callers
+look the rules up on this module (``checks.weights(...)``), so replacing one here (a test's
+monkeypatch) changes every front end that uses it.
 
 * a number is a Python ``int``/``float``, a NumPy scalar (``np.float32(0.2)``) or a 0-d
   array or tensor of a numeric dtype; ``bool`` is not a number here;
 * an integer is the same without fractional types (``2.0`` is rejected, not truncated);
+* an n-gram order (``max_order``, ``min_len``, ``max_len``, ``ngram``) is an integer in
+  1..:data:`MAX_ORDER_LIMIT`;
+* ``weights`` is a non-empty sequence (a list, a tuple, a 1-D array or tensor) of numbers
+  >= 0, one per order;
 * an environment setting is read on every call and goes through the same integer check.
 """
 
@@ -17,7 +23,20 @@ import numbers
 import os
 from typing import Any
 
-__all__ = ["check_environment", "environment_integer", "integer", "number", "token_id"]
+__all__ = [
+    "MAX_ORDER_LIMIT",
+    "check_environment",
+    "environment_integer",
+    "gleu_orders",
+    "integer",
+    "number",
+    "order",
+    "token_id",
+    "weights",
+]
+
+#: the highest n-gram order any function accepts
+MAX_ORDER_LIMIT = 256
 
 #: environment settings the library reads -> smallest accepted value
 ENVIRONMENT_INTEGERS: dict[str, int] = {"BLEUSUITE_NUM_THREADS": 1}
@@ -84,8 +103,67 @@ def number(value: Any, argname: str, *, minimum: float | None = None,
     return result
 
 
-def token_id(value: Any, argname: str) -> int | None:
-    """A ``pad_id`` / ``eos_id``: an int token id, or None.
+def order(value: Any, argname: str) -> int:
+    """An n-gram order (``max_order``, ``min_len``, ...): an int in 1..MAX_ORDER_LIMIT.
+
+    >>> order(4, "max_order")
+    4
+    >>> order(0, "max_order")
+    Traceback (most recent call last):
+    ...
+    ValueError: max_order must be between 1 and 256; got 0
+    """
+    return integer(value, argname, minimum=1, maximum=MAX_ORDER_LIMIT)
+
+
+def gleu_orders(min_len: Any, max_len: Any) -> tuple[int, int]:
+    """GLEU's ``min_len`` and ``max_len``: orders (see :func:`order`), ``min_len <= max_len``.
+
+    >>> gleu_orders(3, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: min_len must be <= max_len; got min_len=3, max_len=2
+    """
+    low, high = order(min_len, "min_len"), order(max_len, "max_len")
+    if low > high:
+        raise ValueError(f"min_len must be <= max_len; got min_len={low}, max_len={high}")
+    return low, high
+
+
+def weights(value: Any, max_order: int | None = None) -> tuple[float, ...]:
+    """BLEU's ``weights``: one finite number >= 0 per order, as floats.
+
+    ``value`` is a sequence, or a 1-D array or tensor (its entries are read one by one).
+    With ``max_order``, the number of weights must equal it.
+
+    >>> import numpy as np
+    >>> weights(np.array([0.5, 0.5]))
+    (0.5, 0.5)
+    >>> weights([0.5, 0.5], max_order=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: weights has 2 entries but max_order is 4; give one weight per order
+    """
+    if isinstance(value, str | bytes):
+        raise TypeError(f"weights must be a sequence of numbers; got {value!r}")
+    try:
+        entries = list(value)
+    except TypeError:  # not iterable (a number, a 0-d array)
+        raise TypeError(f"weights must be a sequence of numbers; got {value!r}") from None
+    if not entries:
+        raise ValueError("weights must hold at least one weight")
+    result = tuple(number(w, f"weights[{i}]", minimum=0) for i, w in enumerate(entries))
+    if max_order is not None and len(result) != max_order:
+        raise ValueError(
+            f"weights has {len(result)} entries but max_order is {max_order}; give one "
+            "weight per order"
+        )
+    return result
+
+
+def token_id(value: Any, argname: str, *, or_else: str | None = None) -> int | None:
+    """A ``pad_id`` / ``eos_id``: an int token id, or None (``or_else``: one more value the
+    caller accepts and handles itself, named in the message).
 
     >>> token_id(None, "pad_id") is None, token_id(0, "pad_id")
     (True, 0)
@@ -94,7 +172,8 @@ def token_id(value: Any, argname: str) -> int | None:
         return None
     item = _scalar(value)
     if isinstance(item, bool) or not isinstance(item, numbers.Integral):
-        raise TypeError(f"{argname} must be an int token id or None; got {value!r}")
+        accepted = " or None" if or_else is None else f", None, or {or_else!r}"
+        raise TypeError(f"{argname} must be an int token id{accepted}; got {value!r}")
     return int(item)
 
 

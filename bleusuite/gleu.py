@@ -3,16 +3,28 @@ statistics."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
+from bleusuite import checks
 from bleusuite.inputs import mark_unreferenced
-from bleusuite.stats import GleuStats, check_gleu_orders, gleu_statistics_of_batch
+from bleusuite.stats import GleuStats, gleu_statistics_of_batch
 from bleusuite.text import scoring_batch
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
 
 __all__ = ["corpus_gleu", "gleu_score", "sentence_gleu"]
 
 
-def gleu_score(stats: GleuStats) -> Any:
+@overload
+def gleu_score(stats: GleuStats[NumpyArray]) -> Scores: ...
+
+
+@overload
+def gleu_score(stats: GleuStats[ArrayT]) -> ArrayT: ...
+
+
+def gleu_score(stats: GleuStats[Any]) -> Any:
     """GLEU from statistics: ``matches / totals`` (0 where ``totals`` is 0).
 
     >>> import numpy as np
@@ -29,14 +41,42 @@ def gleu_score(stats: GleuStats) -> Any:
     return be.where(stats.totals > 0, matches / be.where(stats.totals > 0, totals, 1.0), 0.0)
 
 
+@overload
 def sentence_gleu(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
     *,
     min_len: int = 1,
     max_len: int = 4,
-    pad_id: Any = None,
-    eos_id: Any = None,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> Scores: ...
+
+
+@overload
+def sentence_gleu(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> ArrayT: ...
+
+
+def sentence_gleu(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> Any:
@@ -54,21 +94,49 @@ def sentence_gleu(
     >>> sentence_gleu(["The cat sat."], ["the cat sat!"], tokenize="13a", lowercase=True)
     array([0.6])
     """
-    min_len, max_len = check_gleu_orders(min_len, max_len)
+    min_len, max_len = checks.gleu_orders(min_len, max_len)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase)
     scores = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
     return batch.to_caller(mark_unreferenced(batch, scores))
 
 
+@overload
 def corpus_gleu(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
     *,
     min_len: int = 1,
     max_len: int = 4,
-    pad_id: Any = None,
-    eos_id: Any = None,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> Scores: ...
+
+
+@overload
+def corpus_gleu(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> ArrayT: ...
+
+
+def corpus_gleu(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> Any:
@@ -85,7 +153,7 @@ def corpus_gleu(
     Raises:
         ValueError: for an empty batch.
     """
-    min_len, max_len = check_gleu_orders(min_len, max_len)
+    min_len, max_len = checks.gleu_orders(min_len, max_len)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
     score = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum())

@@ -23,23 +23,27 @@ BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len =
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite import smoothing
+from bleusuite import backends, checks, rules, smoothing
+from bleusuite.bleu import BleuConfig, _score
+from bleusuite.gleu import gleu_score
 from bleusuite.inputs import Batch
 from bleusuite.stats import (
     BleuStats,
     GleuStats,
     bleu_statistics_of_batch,
-    check_gleu_orders,
     gleu_statistics_of_batch,
+    map_arrays,
 )
 from bleusuite.text import scoring_batch
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import DeviceArray, Hypotheses, References
 
 __all__ = [
     "BleuResult",
@@ -67,12 +71,10 @@ def _host(a: Any) -> np.ndarray:
     """A statistics array as NumPy (statistics are a few numbers: one small transfer)."""
     if isinstance(a, np.ndarray):
         return a
-    from bleusuite import backends
-
     return np.asarray(backends.get_backend(a).to_numpy(a))
 
 
-def shown_precisions(stats: BleuStats, max_order: int, smooth: str,
+def shown_precisions(stats: BleuStats[Any], max_order: int, smooth: str,
                      smooth_value: float | None) -> np.ndarray:
     """The n-gram precisions (0-1) reported beside a BLEU score, shape ``(..., max_order)``.
 
@@ -88,36 +90,18 @@ def shown_precisions(stats: BleuStats, max_order: int, smooth: str,
     [0.6667, 0.5, 0.5, 0.0]
     """
     family = smoothing.family_of(smooth)
-    correct = _host(stats.matches)[..., :max_order].astype(np.float64)
+    stats = map_arrays(stats, _host)
+    correct = stats.matches[..., :max_order].astype(np.float64)
     if family != "sacrebleu":
         source = stats.clamped_totals if family == "nltk" else stats.totals
-        denominator = np.maximum(_host(source)[..., :max_order].astype(np.float64), 1.0)
+        denominator = np.maximum(source[..., :max_order].astype(np.float64), 1.0)
         result: np.ndarray = correct / denominator
         return result
-    total = _host(stats.totals)[..., :max_order].astype(np.float64)
     any_correct = correct.sum(axis=-1, keepdims=True) > 0
-    later = np.arange(correct.shape[-1]) > 0
-    if smooth == "add-k":
-        k = 1.0 if smooth_value is None else smooth_value
-        correct, total = correct + k * later, total + k * later
-    reached = np.cumsum(total <= 0, axis=-1) == 0  # sacrebleu stops at the first empty order
-    safe_total = np.where(reached, total, 1.0)
-    zero = reached & (correct == 0)
-    precisions = np.where(reached, correct / safe_total, 0.0)
-    if smooth == "exp":
-        rank = np.cumsum(zero, axis=-1)
-        precisions = np.where(zero, 1.0 / (2.0**rank * safe_total), precisions)
-    elif smooth == "floor":
-        value = 0.1 if smooth_value is None else smooth_value
-        precisions = np.where(zero, value / safe_total, precisions)
+    precisions, _ = smoothing.sacrebleu_precisions(backends.get_backend(), stats, max_order,
+                                                   smooth, smooth_value, scale=1.0)
     shown: np.ndarray = np.where(any_correct, precisions, 0.0)
     return shown
-
-
-def _brevity_penalty(hyp_len: int, ref_len: int) -> float:
-    if hyp_len >= ref_len:
-        return 1.0
-    return math.exp(1.0 - ref_len / hyp_len) if hyp_len > 0 else 0.0
 
 
 def _num_refs(batch: Batch) -> str:
@@ -170,7 +154,7 @@ class BleuResult:
     @classmethod
     def from_stats(
         cls,
-        stats: BleuStats,
+        stats: BleuStats[Any],
         *,
         max_order: int | None = None,
         weights: Sequence[float] | None = None,
@@ -193,8 +177,6 @@ class BleuResult:
         >>> round(result.score, 6), result.matches, result.totals
         (0.66874, (4, 3, 2, 1), (5, 4, 3, 2))
         """
-        from bleusuite.bleu import BleuConfig, _score
-
         if not isinstance(stats, BleuStats):
             raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
         if stats.matches.ndim > 1:
@@ -203,9 +185,8 @@ class BleuResult:
         score = float(_host(_score(stats, config)))
         order = config.order
         hyp_len, ref_len = int(_host(stats.hyp_len)), int(_host(stats.ref_len))
-        value = smooth_value
-        if value is None and smooth in smoothing.SMOOTH_VALUE_DEFAULTS:
-            value = smoothing.SMOOTH_VALUE_DEFAULTS[smooth]
+        value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
+                 else smooth_value)
         smooth_item = f"{config.family}/{smooth}" + ("" if value is None else f"[{value:.2f}]")
         signature = _signature({
             "nrefs": nrefs,
@@ -219,7 +200,8 @@ class BleuResult:
         return cls(
             score=score,
             precisions=tuple(shown_precisions(stats, order, smooth, smooth_value).tolist()),
-            brevity_penalty=_brevity_penalty(hyp_len, ref_len),
+            brevity_penalty=float(rules.brevity_penalty(backends.get_backend(),
+                                                        np.int64(hyp_len), np.int64(ref_len))),
             hyp_len=hyp_len,
             ref_len=ref_len,
             matches=tuple(int(m) for m in _host(stats.matches)[:order]),
@@ -298,7 +280,7 @@ class GleuResult:
     @classmethod
     def from_stats(
         cls,
-        stats: GleuStats,
+        stats: GleuStats[Any],
         *,
         min_len: int = 1,
         max_len: int = 4,
@@ -314,11 +296,9 @@ class GleuResult:
         >>> GleuResult.from_stats(stats).format(signature=False)
         'GLEU = 60.00 (6/10)'
         """
-        from bleusuite.gleu import gleu_score
-
         if not isinstance(stats, GleuStats):
             raise TypeError(f"stats must be a GleuStats; got {type(stats).__name__}")
-        min_len, max_len = check_gleu_orders(min_len, max_len)
+        min_len, max_len = checks.gleu_orders(min_len, max_len)
         if stats.matches.ndim > 0:
             stats = stats.sum()
         signature = _signature({
@@ -352,16 +332,16 @@ class GleuResult:
 
 
 def corpus_bleu_result(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[DeviceArray],
+    references: References[DeviceArray],
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
     smooth: str = "no_smooth",
     smooth_value: float | None = None,
     effective_order: bool = False,
-    pad_id: Any = None,
-    eos_id: Any = None,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> BleuResult:
@@ -377,8 +357,6 @@ def corpus_bleu_result(
     Raises:
         TypeError, ValueError: as :func:`bleusuite.corpus_bleu`.
     """
-    from bleusuite.bleu import BleuConfig
-
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
@@ -391,13 +369,13 @@ def corpus_bleu_result(
 
 
 def corpus_gleu_result(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[DeviceArray],
+    references: References[DeviceArray],
     *,
     min_len: int = 1,
     max_len: int = 4,
-    pad_id: Any = None,
-    eos_id: Any = None,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> GleuResult:
@@ -407,7 +385,7 @@ def corpus_gleu_result(
     >>> result.format(signature=False), result.to_dict()["matches"]
     ('GLEU = 60.00 (6/10)', 6)
     """
-    min_len, max_len = check_gleu_orders(min_len, max_len)
+    min_len, max_len = checks.gleu_orders(min_len, max_len)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
     stats = gleu_statistics_of_batch(batch, min_len, max_len).sum()

@@ -32,11 +32,14 @@ GRPO's group advantages all zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from bleusuite import checks
 from bleusuite.bleu import BleuConfig, sentence_bleu
 from bleusuite.gleu import sentence_gleu
-from bleusuite.stats import check_gleu_orders
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import DeviceArray, Hypotheses
 
 __all__ = ["BleuReward", "GleuReward"]
 
@@ -54,13 +57,7 @@ def _special(tokenizer: Any, value: int | str | None, attribute: str, argname: s
     if value == FROM_TOKENIZER:
         found = getattr(tokenizer, attribute, None)
         return None if found is None else int(found)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(
-            f"{argname} must be an int token id, None, or {FROM_TOKENIZER!r}; got {value!r}"
-        )
-    return value
+    return checks.token_id(value, argname, or_else=FROM_TOKENIZER)
 
 
 class _Reward:
@@ -133,7 +130,9 @@ class _Reward:
             rows.append([self.encode(text) for text in texts])
         return rows
 
-    def hypotheses(self, completions: Any, completion_ids: Any) -> Any:
+    def hypotheses(
+        self, completions: Sequence[Any] | None, completion_ids: Hypotheses[DeviceArray] | None
+    ) -> Hypotheses[DeviceArray]:
         if completion_ids is not None:
             return completion_ids
         if completions is None:
@@ -145,14 +144,16 @@ class _Reward:
             )
         return [self.encode(text) for text in completions]
 
-    def score(self, hypotheses: Any, references: list[list[list[int]]]) -> Any:
+    def score(
+        self, hypotheses: Hypotheses[DeviceArray], references: list[list[list[int]]]
+    ) -> DeviceArray:
         raise NotImplementedError
 
     def __call__(
         self,
-        prompts: Any = None,
-        completions: Any = None,
-        completion_ids: Any = None,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] | None = None,
+        completion_ids: Hypotheses[DeviceArray] | None = None,
         **kwargs: Any,
     ) -> list[float]:
         """One reward per completion: ``kwargs`` holds the dataset columns (TRL's call)."""
@@ -217,7 +218,9 @@ class BleuReward(_Reward):
         self.smooth_value = smooth_value
         self.effective_order = effective_order
 
-    def score(self, hypotheses: Any, references: list[list[list[int]]]) -> Any:
+    def score(
+        self, hypotheses: Hypotheses[DeviceArray], references: list[list[list[int]]]
+    ) -> DeviceArray:
         return sentence_bleu(
             hypotheses, references, max_order=self.max_order, smooth=self.smooth,
             smooth_value=self.smooth_value, effective_order=self.effective_order,
@@ -256,10 +259,12 @@ class GleuReward(_Reward):
         pad_id: int | str | None = None,
         name: str = "gleu_reward",
     ) -> None:
-        self.min_len, self.max_len = check_gleu_orders(min_len, max_len)
+        self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
         super().__init__(tokenizer, reference_column, eos_id, pad_id, name)
 
-    def score(self, hypotheses: Any, references: list[list[list[int]]]) -> Any:
+    def score(
+        self, hypotheses: Hypotheses[DeviceArray], references: list[list[list[int]]]
+    ) -> DeviceArray:
         return sentence_gleu(hypotheses, references, min_len=self.min_len,
                              max_len=self.max_len, eos_id=self.eos_id, pad_id=self.pad_id)
 

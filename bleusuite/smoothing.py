@@ -294,10 +294,13 @@ def sacrebleu_bleu(
 
 
 def sacrebleu_precisions(
-    be: Backend, stats: Any, order: int, smooth: str, smooth_value: float | None
+    be: Backend, stats: Any, order: int, smooth: str, smooth_value: float | None,
+    scale: float = 100.0,
 ) -> tuple[Any, Any]:
     """sacrebleu's smoothed precisions on the 0-100 scale (its ``BLEUScore.precisions``
     when some order has a match), and which orders its loop reached, ``(..., order)`` each.
+    ``scale=1.0`` gives them on the 0-1 scale (divided before, not after: the same rounding
+    as ``correct / total``).
 
     sacrebleu stops at the first order without hypothesis n-grams (after add-k): the
     orders from there on have precision 0 and are not reached.
@@ -308,22 +311,32 @@ def sacrebleu_precisions(
     correct_f = _f(be, correct)
     total_f = _f(be, total)
     if smooth == "add-k":
-        k = 1.0 if smooth_value is None else float(smooth_value)
+        k = smooth_value_of(smooth, smooth_value)
         correct_f = be.where(later, correct_f + k, correct_f)
         total_f = be.where(later, total_f + k, total_f)
     # sacrebleu stops at the first order without hypothesis n-grams
     reached = be.cumsum(be.to_int64(total_f <= 0), axis=-1) == 0
     safe_total = be.where(reached, total_f, 1.0)
     zero = reached & (correct_f == 0)
-    precisions = be.where(reached, 100.0 * correct_f / safe_total, 0.0)
+    precisions = be.where(reached, scale * correct_f / safe_total, 0.0)
     if smooth == "exp":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        smoothed = 100.0 / (power_of_two(be, rank, order) * safe_total)
+        smoothed = scale / (power_of_two(be, rank, order) * safe_total)
         precisions = be.where(zero, smoothed, precisions)
     elif smooth == "floor":
-        v = 0.1 if smooth_value is None else float(smooth_value)
-        precisions = be.where(zero, 100.0 * v / safe_total, precisions)
+        v = smooth_value_of(smooth, smooth_value)
+        precisions = be.where(zero, scale * v / safe_total, precisions)
     return precisions, reached
+
+
+def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
+    """The value a smoothing method takes: ``smooth_value`` as a float, else its default
+    (:data:`SMOOTH_VALUE_DEFAULTS`; the caller's method is one of them).
+
+    >>> smooth_value_of("add-k", None), smooth_value_of("floor", 0.5)
+    (1.0, 0.5)
+    """
+    return SMOOTH_VALUE_DEFAULTS[smooth] if smooth_value is None else float(smooth_value)
 
 
 def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:

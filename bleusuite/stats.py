@@ -21,12 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from bleusuite import backends, checks, rules
 from bleusuite.backends.base import Backend
+from bleusuite.checks import MAX_ORDER_LIMIT  # noqa: F401  (imported from here by metrics.py)
 from bleusuite.inputs import Batch, normalize_batch
 from bleusuite.ngrams import count_matches
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
 
 __all__ = [
     "BleuStats",
@@ -35,15 +42,19 @@ __all__ = [
     "gleu_statistics",
 ]
 
-MAX_ORDER_LIMIT = 256
+#: the array type of statistics (typed: ``BleuStats[torch.Tensor]``, ...)
+A = TypeVar("A")
+#: the statistics of NumPy arrays, Python lists and text
+NumpyCounts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class BleuStats:
+class BleuStats(Generic[A]):
     """Per-sentence (or summed) BLEU statistics.
 
-    All fields are int64 arrays of the input's backend; the leading shape is ``(B,)`` for
-    per-sentence statistics and ``()`` after :meth:`sum`.
+    All fields are int64 arrays of the input's backend (the type parameter: NumPy for
+    lists); the leading shape is ``(B,)`` for per-sentence statistics and ``()`` after
+    :meth:`sum`.
 
     Attributes:
         hyp_len: hypothesis length (tokens).
@@ -54,11 +65,11 @@ class BleuStats:
             summing (NLTK's ``modified_precision`` denominator).
     """
 
-    hyp_len: Any
-    ref_len: Any
-    matches: Any
-    totals: Any
-    clamped_totals: Any
+    hyp_len: A
+    ref_len: A
+    matches: A
+    totals: A
+    clamped_totals: A
 
     @property
     def backend(self) -> Backend:
@@ -67,14 +78,14 @@ class BleuStats:
     @property
     def max_order(self) -> int:
         """The highest n-gram order the statistics hold."""
-        return int(self.matches.shape[-1])
+        return int(_untyped(self.matches).shape[-1])
 
     def __len__(self) -> int:
-        if self.matches.ndim < 2:
+        if _untyped(self.matches).ndim < 2:
             raise TypeError("summed BleuStats have no length")
-        return int(self.matches.shape[0])
+        return int(_untyped(self.matches).shape[0])
 
-    def sum(self) -> BleuStats:
+    def sum(self) -> BleuStats[A]:
         """Corpus statistics: the sum over the sentence axis.
 
         >>> import numpy as np
@@ -86,7 +97,7 @@ class BleuStats:
         be = self.backend
         return BleuStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
 
-    def __add__(self, other: BleuStats) -> BleuStats:
+    def __add__(self, other: BleuStats[A]) -> BleuStats[A]:
         if not isinstance(other, BleuStats):
             return NotImplemented
         if other.max_order != self.max_order:
@@ -95,24 +106,24 @@ class BleuStats:
             )
         return BleuStats(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
-    def __getitem__(self, index: Any) -> BleuStats:
+    def __getitem__(self, index: Any) -> BleuStats[A]:
         """Select sentences (an int, a slice, an index array), as in bootstrap resampling."""
         return BleuStats(*(getattr(self, f.name)[index] for f in fields(self)))
 
-    def to_array(self) -> Any:
+    def to_array(self) -> A:
         """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``.
 
         Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
         """
-        be = self.backend
-        return be.concat(
-            [self.hyp_len[..., None], self.ref_len[..., None], self.matches, self.totals,
-             self.clamped_totals],
+        be, s = self.backend, _untyped(self)
+        result: A = be.concat(
+            [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
             axis=-1,
         )
+        return result
 
     @classmethod
-    def from_array(cls, array: Any) -> BleuStats:
+    def from_array(cls, array: A) -> BleuStats[A]:
         """Inverse of :meth:`to_array`.
 
         >>> import numpy as np
@@ -121,20 +132,20 @@ class BleuStats:
         >>> BleuStats.from_array(s.to_array()).matches.tolist()
         [[2, 1, 0, 0]]
         """
-        width = int(array.shape[-1]) - 2
+        a = _untyped(array)
+        width = int(a.shape[-1]) - 2
         if width <= 0 or width % 3:
             raise ValueError(
                 f"array: expected a last axis of 2 + 3 * max_order entries; got {width + 2}"
             )
         n = width // 3
         return cls(
-            array[..., 0], array[..., 1], array[..., 2 : 2 + n], array[..., 2 + n : 2 + 2 * n],
-            array[..., 2 + 2 * n :],
+            a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n], a[..., 2 + 2 * n :]
         )
 
 
 @dataclass(frozen=True)
-class GleuStats:
+class GleuStats(Generic[A]):
     """Per-sentence (or summed) GLEU statistics (NLTK's ``gleu_score``).
 
     Attributes:
@@ -142,55 +153,60 @@ class GleuStats:
         totals: ``max(hypothesis n-grams, best reference n-grams)``; 0 when neither has any.
     """
 
-    matches: Any
-    totals: Any
+    matches: A
+    totals: A
 
     @property
     def backend(self) -> Backend:
         return backends.get_backend(self.matches)
 
     def __len__(self) -> int:
-        if self.matches.ndim < 1:
+        if _untyped(self.matches).ndim < 1:
             raise TypeError("summed GleuStats have no length")
-        return int(self.matches.shape[0])
+        return int(_untyped(self.matches).shape[0])
 
-    def sum(self) -> GleuStats:
+    def sum(self) -> GleuStats[A]:
         """Corpus statistics: the sum over the sentence axis."""
         be = self.backend
         return GleuStats(be.sum_(self.matches, axis=0), be.sum_(self.totals, axis=0))
 
-    def __add__(self, other: GleuStats) -> GleuStats:
+    def __add__(self, other: GleuStats[A]) -> GleuStats[A]:
         if not isinstance(other, GleuStats):
             return NotImplemented
-        return GleuStats(self.matches + other.matches, self.totals + other.totals)
+        s, o = _untyped(self), _untyped(other)
+        return GleuStats(s.matches + o.matches, s.totals + o.totals)
 
-    def __getitem__(self, index: Any) -> GleuStats:
-        return GleuStats(self.matches[index], self.totals[index])
+    def __getitem__(self, index: Any) -> GleuStats[A]:
+        s = _untyped(self)
+        return GleuStats(s.matches[index], s.totals[index])
 
-    def to_array(self) -> Any:
+    def to_array(self) -> A:
         """``(..., 2)`` int64: ``[matches, totals]``."""
-        be = self.backend
-        return be.concat([self.matches[..., None], self.totals[..., None]], axis=-1)
+        be, s = self.backend, _untyped(self)
+        result: A = be.concat([s.matches[..., None], s.totals[..., None]], axis=-1)
+        return result
 
     @classmethod
-    def from_array(cls, array: Any) -> GleuStats:
+    def from_array(cls, array: A) -> GleuStats[A]:
         """Inverse of :meth:`to_array`."""
-        if int(array.shape[-1]) != 2:
-            raise ValueError(f"array: expected a last axis of 2 entries; got {array.shape[-1]}")
-        return cls(array[..., 0], array[..., 1])
+        a = _untyped(array)
+        if int(a.shape[-1]) != 2:
+            raise ValueError(f"array: expected a last axis of 2 entries; got {a.shape[-1]}")
+        return cls(a[..., 0], a[..., 1])
 
 
-_Stats = TypeVar("_Stats", BleuStats, GleuStats)
+def _untyped(value: object) -> Any:
+    """``value`` for the arithmetic inside this module: the statistics are generic in their
+    array type, which this module (written for every backend) does not look into."""
+    return value
+
+
+_Stats = TypeVar("_Stats", BleuStats[Any], GleuStats[Any])
 
 
 def map_arrays(stats: _Stats, fn: Callable[[Any], Any]) -> _Stats:
     """The same statistics with ``fn`` applied to every array (e.g. to move them)."""
     return type(stats)(*(fn(getattr(stats, f.name)) for f in fields(stats)))
-
-
-def check_order(value: Any, argname: str) -> int:
-    """An n-gram order argument: an int in 1..MAX_ORDER_LIMIT."""
-    return checks.integer(value, argname, minimum=1, maximum=MAX_ORDER_LIMIT)
 
 
 def _ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
@@ -206,11 +222,11 @@ def _closest_ref_len(be: Backend, batch: Batch) -> Any:
     return rules.closest_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far)
 
 
-def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats:
+def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats[Any]:
     return batch.backend.compiled(_bleu_statistics, static_argnums=(1,))(batch, max_order)
 
 
-def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats:
+def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats[Any]:
     be = batch.backend
     matches = count_matches(batch, max_order).clipped
     totals = _ngram_totals(be, batch.hyp_len, 1, max_order)
@@ -223,14 +239,36 @@ def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats:
     )
 
 
+@overload
 def bleu_statistics(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
     *,
     max_order: int = 4,
-    pad_id: Any = None,
-    eos_id: Any = None,
-) -> BleuStats:
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> BleuStats[NumpyCounts]: ...
+
+
+@overload
+def bleu_statistics(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    max_order: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> BleuStats[ArrayT]: ...
+
+
+def bleu_statistics(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    max_order: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> BleuStats[Any]:
     """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
     input forms).
 
@@ -239,17 +277,17 @@ def bleu_statistics(
     >>> s.hyp_len.tolist(), s.ref_len.tolist(), s.matches.tolist(), s.totals.tolist()
     ([3], [3], [[2, 1, 0, 0]], [[3, 2, 1, 0]])
     """
-    max_order = check_order(max_order, "max_order")
+    max_order = checks.order(max_order, "max_order")
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     return map_arrays(bleu_statistics_of_batch(batch, max_order), batch.to_caller)
 
 
-def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats:
+def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]:
     run = batch.backend.compiled(_gleu_statistics, static_argnums=(1, 2))
     return run(batch, min_len, max_len)
 
 
-def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats:
+def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]:
     be = batch.backend
     counts = count_matches(batch, max_len, per_reference=True).per_reference
     assert counts is not None  # asked for per_reference
@@ -267,22 +305,43 @@ def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats:
 
 
 def check_gleu_orders(min_len: Any, max_len: Any) -> tuple[int, int]:
-    min_len = check_order(min_len, "min_len")
-    max_len = check_order(max_len, "max_len")
-    if min_len > max_len:
-        raise ValueError(f"min_len must be <= max_len; got min_len={min_len}, max_len={max_len}")
-    return min_len, max_len
+    """:func:`bleusuite.checks.gleu_orders` (metrics.py imports it from here)."""
+    return checks.gleu_orders(min_len, max_len)
 
 
+@overload
 def gleu_statistics(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
     *,
     min_len: int = 1,
     max_len: int = 4,
-    pad_id: Any = None,
-    eos_id: Any = None,
-) -> GleuStats:
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> GleuStats[NumpyCounts]: ...
+
+
+@overload
+def gleu_statistics(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> GleuStats[ArrayT]: ...
+
+
+def gleu_statistics(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> GleuStats[Any]:
     """Per-sentence GLEU statistics of a batch.
 
     >>> import numpy as np
@@ -290,6 +349,6 @@ def gleu_statistics(
     >>> s.matches.tolist(), s.totals.tolist()
     ([3], [6])
     """
-    min_len, max_len = check_gleu_orders(min_len, max_len)
+    min_len, max_len = checks.gleu_orders(min_len, max_len)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     return map_arrays(gleu_statistics_of_batch(batch, min_len, max_len), batch.to_caller)

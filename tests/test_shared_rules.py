@@ -1,4 +1,5 @@
-"""Each rule of :mod:`bleusuite.rules` is the one every front end applies.
+"""Each rule of :mod:`bleusuite.rules` is the one every front end applies, and so is each
+argument rule of :mod:`bleusuite.checks` (orders, weights, token ids).
 
 A rule is replaced (monkeypatched) on ``bleusuite.rules`` and every front end's score is
 seen to change with it: the differentiable losses, the Ignite metrics and the
@@ -21,14 +22,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("ignite")
 
-from bleusuite import cli, rules  # noqa: E402
-from bleusuite.losses import soft_bleu, soft_gleu  # noqa: E402
+import bleusuite  # noqa: E402
+from bleusuite import checks, cli, rules  # noqa: E402
+from bleusuite.losses import BleuLoss, GleuLoss, soft_bleu, soft_gleu  # noqa: E402
 from bleusuite.metrics import Bleu, Gleu  # noqa: E402
+from bleusuite.rewards import BleuReward, GleuReward  # noqa: E402
 
 HYP = "a b c d"
 REFS = ("a b c d e f", "x y z w q r s t")
@@ -145,3 +149,124 @@ def test_gleu_front_ends_use_the_shared_best_reference_rule(
 ) -> None:
     monkeypatch.setattr(rules, "best_reference", _worst_reference)
     assert front_end(tmp_path) == 0.0  # the second reference shares nothing
+
+
+# ---------------------------------------------------------------------------------------
+# validation rules: each argument rule of bleusuite.checks is the one every front end calls
+# ---------------------------------------------------------------------------------------
+
+
+class RuleCalled(Exception):
+    """Raised by a replaced rule: the front end reached the shared function."""
+
+
+def _raising(*args: Any, **kwargs: Any) -> Any:
+    raise RuleCalled(args)
+
+
+_IDS = np.array([[1, 2, 3, 4]])
+_REFS = np.array([[1, 2, 3, 5]])
+_PROBS = torch.full((1, 4, 6), 1 / 6, dtype=torch.float64)
+_TENSOR_REFS = torch.tensor([[1, 2, 3, 5]])
+
+
+class _Words:
+    eos_token_id = None
+
+    def encode(self, text: str) -> list[int]:
+        return [len(word) for word in text.split()]
+
+
+def _sum_bleu_stats() -> bleusuite.BleuStats[Any]:
+    return bleusuite.bleu_statistics(_IDS, _REFS).sum()
+
+
+def _sum_gleu_stats() -> bleusuite.GleuStats[Any]:
+    return bleusuite.gleu_statistics(_IDS, _REFS).sum()
+
+
+# rule -> the front ends given an argument that rule checks
+_VALIDATED: dict[str, list[tuple[str, Callable[[], Any]]]] = {
+    "weights": [
+        ("sentence_bleu", lambda: bleusuite.sentence_bleu(_IDS, _REFS, weights=[0.5, 0.5])),
+        ("corpus_bleu", lambda: bleusuite.corpus_bleu(_IDS, _REFS, weights=[0.5, 0.5])),
+        ("bleu_score", lambda: bleusuite.bleu_score(_sum_bleu_stats(), weights=[1.0])),
+        ("corpus_bleu_result",
+         lambda: bleusuite.corpus_bleu_result(_IDS, _REFS, weights=[0.5, 0.5])),
+        ("BleuResult.from_stats",
+         lambda: bleusuite.BleuResult.from_stats(_sum_bleu_stats(), weights=[1.0])),
+        ("soft_bleu", lambda: soft_bleu(_PROBS, _TENSOR_REFS, max_order=1, weights=[1.0])),
+        ("BleuLoss", lambda: BleuLoss(max_order=1, weights=[1.0])),
+    ],
+    "order": [
+        ("sentence_bleu", lambda: bleusuite.sentence_bleu(_IDS, _REFS, max_order=2)),
+        ("corpus_bleu", lambda: bleusuite.corpus_bleu(_IDS, _REFS, max_order=2)),
+        ("bleu_statistics", lambda: bleusuite.bleu_statistics(_IDS, _REFS, max_order=2)),
+        ("bleu_score", lambda: bleusuite.bleu_score(_sum_bleu_stats(), max_order=2)),
+        ("corpus_bleu_result", lambda: bleusuite.corpus_bleu_result(_IDS, _REFS, max_order=2)),
+        ("BleuResult.from_stats",
+         lambda: bleusuite.BleuResult.from_stats(_sum_bleu_stats(), max_order=2)),
+        ("BleuReward", lambda: BleuReward(_Words(), max_order=2)),
+        ("soft_bleu", lambda: soft_bleu(_PROBS, _TENSOR_REFS, max_order=2)),
+        ("BleuLoss", lambda: BleuLoss(max_order=2)),
+        ("metrics.Bleu", lambda: Bleu(ngram=2)),
+    ],
+    "gleu_orders": [
+        ("sentence_gleu", lambda: bleusuite.sentence_gleu(_IDS, _REFS, max_len=2)),
+        ("corpus_gleu", lambda: bleusuite.corpus_gleu(_IDS, _REFS, max_len=2)),
+        ("gleu_statistics", lambda: bleusuite.gleu_statistics(_IDS, _REFS, max_len=2)),
+        ("corpus_gleu_result", lambda: bleusuite.corpus_gleu_result(_IDS, _REFS, max_len=2)),
+        ("GleuResult.from_stats",
+         lambda: bleusuite.GleuResult.from_stats(_sum_gleu_stats(), max_len=2)),
+        ("GleuReward", lambda: GleuReward(_Words(), max_len=2)),
+        ("soft_gleu", lambda: soft_gleu(_PROBS, _TENSOR_REFS, max_len=2)),
+        ("GleuLoss", lambda: GleuLoss(max_len=2)),
+        ("metrics.Gleu", lambda: Gleu(max_len=2)),
+    ],
+    # token lists take any hashable token as pad_id / eos_id (not an id): not this rule
+    "token_id": [
+        ("sentence_bleu", lambda: bleusuite.sentence_bleu(_IDS, _REFS, pad_id=0)),
+        ("corpus_gleu, ragged", lambda: bleusuite.corpus_gleu(list(_IDS), [list(_REFS)],
+                                                              eos_id=0)),
+        ("bleu_statistics", lambda: bleusuite.bleu_statistics(_IDS, _REFS, pad_id=0)),
+        ("BleuReward", lambda: BleuReward(_Words(), pad_id=0)),
+        ("GleuReward", lambda: GleuReward(_Words(), eos_id=0)),
+        ("soft_bleu", lambda: soft_bleu(_PROBS, _TENSOR_REFS, pad_id=0)),
+        ("soft_gleu", lambda: soft_gleu(_PROBS, _TENSOR_REFS, eos_id=0)),
+        ("BleuLoss", lambda: BleuLoss(pad_id=0)),
+        ("GleuLoss", lambda: GleuLoss(eos_id=0)),
+        ("metrics.Bleu", lambda: _metric_update(Bleu(ngram=2, pad_id=0))),
+    ],
+}
+
+
+def _metric_update(metric: Any) -> None:
+    metric.update((torch.tensor(_IDS), torch.tensor(_REFS)))
+
+
+@pytest.mark.parametrize(
+    ("rule", "front_end"),
+    [pytest.param(rule, call, id=f"{rule}-{name}")
+     for rule, calls in _VALIDATED.items() for name, call in calls],
+)
+def test_front_ends_check_arguments_with_the_shared_rule(
+    rule: str, front_end: Callable[[], Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    front_end()  # valid as given
+    monkeypatch.setattr(checks, rule, _raising)
+    with pytest.raises(RuleCalled):
+        front_end()
+
+
+def test_the_losses_and_the_core_word_a_bad_weight_alike() -> None:
+    """One rule, one message: the same bad weights fail the same way everywhere."""
+    messages = set()
+    for call in (
+        lambda: bleusuite.sentence_bleu(_IDS, _REFS, weights=[0.5, -0.5]),
+        lambda: soft_bleu(_PROBS, _TENSOR_REFS, max_order=2, weights=[0.5, -0.5]),
+        lambda: BleuLoss(max_order=2, weights=[0.5, -0.5]),
+    ):
+        with pytest.raises(ValueError) as error:
+            call()
+        messages.add(str(error.value))
+    assert messages == {"weights[1] must be a number >= 0; got -0.5"}

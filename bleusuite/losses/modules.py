@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import Tensor, nn
 
+from bleusuite import checks
 from bleusuite.losses import arguments
 from bleusuite.losses.scores import soft_bleu, soft_gleu
 
@@ -31,10 +32,10 @@ class _ScoreLoss(nn.Module):
         corpus: bool,
     ) -> None:
         super().__init__()
-        self.eos_id = arguments.check_token_id("eos_id", eos_id)
+        self.eos_id = checks.token_id(eos_id, "eos_id")
         self.eps = arguments.check_eps(eps)
         self.reduction: arguments.Reduction = arguments.check_reduction(reduction)
-        self.pad_id = arguments.check_token_id("pad_id", pad_id)
+        self.pad_id = checks.token_id(pad_id, "pad_id")
         self.corpus = bool(corpus)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
@@ -42,6 +43,10 @@ class _ScoreLoss(nn.Module):
 
     def _settings(self) -> str:
         raise NotImplementedError
+
+    if TYPE_CHECKING:  # nn.Module types a call as returning Any; it returns forward's
+        def __call__(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
+            ...
 
     def forward(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         score = self._score(hyp_probs, references)
@@ -93,10 +98,8 @@ class BleuLoss(_ScoreLoss):
         corpus: bool = False,
     ) -> None:
         super().__init__(eos_id, eps, reduction, pad_id, corpus)
-        self.max_order = arguments.check_int("max_order", max_order, 1)
-        if weights is not None and len(weights) != max_order:
-            raise ValueError(f"weights must hold max_order={max_order} values, got {len(weights)}")
-        self.weights = None if weights is None else tuple(float(w) for w in weights)
+        self.max_order = checks.order(max_order, "max_order")
+        self.weights = None if weights is None else checks.weights(weights, self.max_order)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_bleu(
@@ -141,7 +144,7 @@ class GleuLoss(_ScoreLoss):
         corpus: bool = False,
     ) -> None:
         super().__init__(eos_id, eps, reduction, pad_id, corpus)
-        self.min_len, self.max_len = arguments.check_gleu_orders(min_len, max_len)
+        self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         return soft_gleu(

@@ -13,7 +13,7 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from bleusuite import rules
+from bleusuite import checks, rules
 from bleusuite.backends.torch import backend as _torch
 from bleusuite.losses import arguments
 from bleusuite.losses.counts import ngram_orders, unigram_matches
@@ -109,9 +109,9 @@ def soft_bleu(
         True
     """
     hyp_probs = arguments.check_hyp_probs(hyp_probs)
-    max_order = arguments.check_int("max_order", max_order, 1)
+    max_order = checks.order(max_order, "max_order")
     eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = arguments.check_token_id("pad_id", pad_id)
+    pad_id = checks.token_id(pad_id, "pad_id")
     weight_tensor = arguments.bleu_weights(weights, max_order, hyp_probs)
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
 
@@ -179,9 +179,9 @@ def soft_gleu(
         tensor([0.6000], dtype=torch.float64)
     """
     hyp_probs = arguments.check_hyp_probs(hyp_probs)
-    min_len, max_len = arguments.check_gleu_orders(min_len, max_len)
+    min_len, max_len = checks.gleu_orders(min_len, max_len)
     eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = arguments.check_token_id("pad_id", pad_id)
+    pad_id = checks.token_id(pad_id, "pad_id")
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
 
     tp_terms, hyp_terms, ref_terms = [], [], []

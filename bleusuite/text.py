@@ -136,9 +136,9 @@ def _space_table() -> np.ndarray:
 
 def words_per_line(text: str, num_lines: int) -> np.ndarray:
     """``len(line.split())`` of each line of ``text`` (``num_lines`` lines joined by
-    ``"\n"``, which no line contains), counted on the code points with NumPy.
+    ``"\\n"``, which no line contains), counted on the code points with NumPy.
 
-    >>> words_per_line("a b\n\n  c\u3000d  e ", 3).tolist()
+    >>> words_per_line("a b\\n\\n  c\\u3000d  e ", 3).tolist()
     [2, 0, 3]
     """
     if num_lines == 0:
@@ -175,9 +175,9 @@ class _UnitEncoder:
         sacrebleu does ``tokenize(line.lower().rstrip())``. For a word-local tokenizer that
         equals tokenising the words of ``line.lower()`` one by one: the tokenizers pad their
         input with spaces (13a) or ignore whitespace (none, char), and none of their rules
-        looks across whitespace. The lines are joined by ``"\n"`` (lowercased at once:
-        ``"\n"`` is neither cased nor case-ignorable, so no line's lowercase changes) and
-        split once; a line that holds a ``"\n"`` itself (text given to the functions) is
+        looks across whitespace. The lines are joined by ``"\\n"`` (lowercased at once:
+        ``"\\n"`` is neither cased nor case-ignorable, so no line's lowercase changes) and
+        split once; a line that holds a ``"\\n"`` itself (text given to the functions) is
         split on its own.
         """
         if not self.tokenizer.word_local:

@@ -45,6 +45,7 @@ __all__ = [
     "encode_pairs",
     "encode_texts",
     "load_tokenizer",
+    "words_per_line",
 ]
 
 #: the tokenizer names, re-exported from :mod:`bleusuite.tokenizers` (their old home)

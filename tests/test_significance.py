@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleusuite import bleu_statistics, gleu_statistics
+from bleusuite import bleu_statistics, bootstrap, gleu_statistics
 from bleusuite import significance as sig
 from bleusuite.cli import encode_texts, load_tokenizer, sentence_statistics
 
@@ -132,7 +132,7 @@ def test_chunked_draws_change_nothing(monkeypatch):
     stats = _stats(systems, [reference])
     whole_bs = sig.paired_bootstrap(stats[0], stats[1:], 70)
     whole_ar = sig.paired_approximate_randomization(stats[0], stats[1:], 70)
-    monkeypatch.setattr(sig, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
+    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
     seen = []
     assert sig.paired_bootstrap(stats[0], stats[1:], 70, bar=_Bar(seen)) == whole_bs
     assert sum(seen) == 70 and len(seen) == 24

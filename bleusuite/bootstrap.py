@@ -51,6 +51,7 @@ RESAMPLE_CHUNK = 1 << 22
 #: float32 holds every integer up to 2**24 exactly: summed statistics below it are summed in
 #: float32 (half the memory traffic of float64), larger ones in float64 (exact below 2**53)
 _FLOAT32_EXACT = 1 << 24
+_FLOAT64_EXACT = 1 << 53
 
 #: ``(R, F)`` summed statistics (the ``to_array`` layout) -> ``(R,)`` float64 scores
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
@@ -245,7 +246,7 @@ def resampled_sums(counts: np.ndarray, table: np.ndarray) -> np.ndarray:
 
     Exact: every value is an integer, and every partial sum stays below what the
     floating-point type holds exactly (float32 where the largest possible sum is below
-    2**24, float64 otherwise).
+    2**24, float64 below 2**53, an integer product beyond).
 
     >>> resampled_sums(np.array([[2, 0, 1], [0, 3, 0]]), np.array([[1, 4], [2, 5], [3, 6]]))
     array([[ 5, 14],
@@ -253,6 +254,8 @@ def resampled_sums(counts: np.ndarray, table: np.ndarray) -> np.ndarray:
     """
     table = np.asarray(table)
     largest = int(np.abs(table).max(initial=0)) * int(np.abs(counts).sum(axis=1).max(initial=0))
+    if largest >= _FLOAT64_EXACT:
+        return counts.astype(np.int64) @ table.astype(np.int64)
     dtype = np.float32 if largest < _FLOAT32_EXACT else np.float64
     summed = counts.astype(dtype) @ table.astype(dtype)
     return np.rint(summed).astype(np.int64)

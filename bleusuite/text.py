@@ -56,8 +56,11 @@ ENCODE_CHUNK_LINES = 20_000
 #: ``eos_id`` (not ``pad_id``), so an empty reference line stays a present reference of
 #: length 0, as in sacrebleu, instead of an absent one.
 FILL_ID = -1
-#: the largest code point that ``str.split()`` splits on (U+3000, IDEOGRAPHIC SPACE)
-_LAST_SPACE = 0x3000
+#: the code points that ``str.split()`` splits on (``chr(c).isspace()``; a test checks the
+#: list against every code point)
+_SPACES = (0x9, 0xA, 0xB, 0xC, 0xD, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
+           *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+_LAST_SPACE = _SPACES[-1]
 
 
 class ProgressBar(Protocol):
@@ -131,7 +134,7 @@ def _space_table() -> np.ndarray:
     """``table[c]``: whether code point ``c`` is whitespace to ``str.split()`` (one more
     entry, False, for every code point past :data:`_LAST_SPACE`)."""
     table = np.zeros(_LAST_SPACE + 2, dtype=bool)
-    table[[c for c in range(_LAST_SPACE + 1) if chr(c).isspace()]] = True
+    table[list(_SPACES)] = True
     return table
 
 
@@ -178,8 +181,8 @@ class _UnitEncoder:
         input with spaces (13a) or ignore whitespace (none, char), and none of their rules
         looks across whitespace. The lines are joined by ``"\\n"`` (lowercased at once:
         ``"\\n"`` is neither cased nor case-ignorable, so no line's lowercase changes) and
-        split once; a line that holds a ``"\\n"`` itself (text given to the functions) is
-        split on its own.
+        split once. Where a line holds a ``"\\n"`` itself (text given to the functions), the
+        chunk is split line by line, and such a line is tokenised whole.
         """
         if not self.tokenizer.word_local:
             units = list(map(str.rstrip, lines))
@@ -191,7 +194,10 @@ class _UnitEncoder:
             text = text.lower()
         if text.count("\n") == max(len(lines) - 1, 0):
             return text.split(), words_per_line(text, len(lines))
-        split = list(map(str.split, map(str.lower, lines) if self.lowercase else lines))
+        if self.lowercase:
+            lines = list(map(str.lower, lines))
+        # 13a joins the words around a line end ("-\\n"): such a line is one unit
+        split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
         counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
         return list(itertools.chain.from_iterable(split)), counts
 

@@ -249,3 +249,16 @@ def test_seed_from_environment():
     assert sig.seed_from_environment({"SACREBLEU_SEED": "NONE"}) is None
     with pytest.raises(ValueError, match="SACREBLEU_SEED must be an integer"):
         sig.seed_from_environment({"SACREBLEU_SEED": "x"})
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 20, 1 << 50])
+def test_resampled_sums_are_exact_in_either_precision(scale):
+    """float32 where every sum stays below 2**24, float64 below 2**53, integers beyond."""
+    rng = np.random.default_rng(scale % 97)
+    table = rng.integers(-50, 50, size=(300, 7)) * scale
+    counts = bootstrap.multiplicities(rng.integers(0, 300, size=(40, 300)), 300)
+    expected = counts.astype(object) @ table.astype(object)
+    assert bootstrap.resampled_sums(counts, table).tolist() == expected.tolist()
+    masks = rng.integers(0, 2, size=(40, 300)).astype(bool)
+    expected = masks.astype(int).astype(object) @ table.astype(object)
+    assert bootstrap.resampled_sums(masks, table).tolist() == expected.tolist()

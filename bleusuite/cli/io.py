@@ -227,7 +227,9 @@ def warn_if_tokenised(options: ScoreOptions, systems: Sequence[list[str]]) -> No
     if options.force or "bleu" not in options.metrics:
         return
     for lines in systems:
-        if sum(line.rstrip().endswith(" .") for line in lines) >= TOKENISED_WARNING_LINES:
+        # no line holds a "\n": each line ending in " ." is one " .\n" of the joined text
+        ending = ("\n".join(map(str.rstrip, lines)) + "\n").count(" .\n")
+        if ending >= TOKENISED_WARNING_LINES:
             for text in TOKENISED_WARNING:
                 print(f"bleusuite score: warning: {text}", file=sys.stderr)
 

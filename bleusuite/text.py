@@ -20,7 +20,6 @@ list of references per hypothesis). Both need sacrebleu (``pip install 'bleusuit
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import itertools
 from collections.abc import Iterator, Sequence
@@ -35,6 +34,7 @@ from bleusuite.tokenizers import (
     Tokenizer,
     import_without_package_init,
     load_tokenizer,
+    words_per_line,
 )
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
     "words_per_line",
 ]
 
-#: the tokenizer names, re-exported from :mod:`bleusuite.tokenizers` (their old home)
+#: the names of :mod:`bleusuite.tokenizers` that lived here first
 _REEXPORTED = (TOKENIZERS, Tokenizer, import_without_package_init, load_tokenizer)
 #: lines read, split and numbered at a time
 ENCODE_CHUNK_LINES = 20_000
@@ -56,13 +56,6 @@ ENCODE_CHUNK_LINES = 20_000
 #: ``eos_id`` (not ``pad_id``), so an empty reference line stays a present reference of
 #: length 0, as in sacrebleu, instead of an absent one.
 FILL_ID = -1
-#: the code points that ``str.split()`` splits on (``chr(c).isspace()``; a test checks the
-#: list against every code point)
-_SPACES = (0x9, 0xA, 0xB, 0xC, 0xD, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
-           *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
-_LAST_SPACE = _SPACES[-1]
-
-
 class ProgressBar(Protocol):
     """What encoding needs of a progress bar (tqdm's ``update``)."""
 
@@ -127,33 +120,6 @@ class _Index(dict[str, int]):
     def __missing__(self, key: str) -> int:
         value = self[key] = len(self)
         return value
-
-
-@functools.cache
-def _space_table() -> np.ndarray:
-    """``table[c]``: whether code point ``c`` is whitespace to ``str.split()`` (one more
-    entry, False, for every code point past :data:`_LAST_SPACE`)."""
-    table = np.zeros(_LAST_SPACE + 2, dtype=bool)
-    table[list(_SPACES)] = True
-    return table
-
-
-def words_per_line(text: str, num_lines: int) -> np.ndarray:
-    """``len(line.split())`` of each line of ``text`` (``num_lines`` lines joined by
-    ``"\\n"``, which no line contains), counted on the code points with NumPy.
-
-    >>> words_per_line("a b\\n\\n  c\\u3000d  e ", 3).tolist()
-    [2, 0, 3]
-    """
-    if num_lines == 0:
-        return np.zeros(0, dtype=np.int64)
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    space = _space_table()[np.minimum(points, _LAST_SPACE + 1)]
-    starts = ~space  # a word starts at a non-space after a space, or at the very beginning
-    starts[1:] &= space[:-1]
-    line_ends = np.concatenate([np.flatnonzero(points == 10), [len(points)]])
-    words_before_end = np.searchsorted(np.flatnonzero(starts), line_ends)
-    return np.diff(words_before_end, prepend=0).astype(np.int64, copy=False)
 
 
 class _UnitEncoder:

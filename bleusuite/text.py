@@ -172,11 +172,11 @@ class _UnitEncoder:
         index = self.unit_index
         first_new = len(index)
         ids = np.fromiter(map(index.__getitem__, units), dtype=np.int64, count=len(units))
-        vocabulary = self.vocabulary
-        for unit in itertools.islice(index, first_new, None):
-            tokens = self.tokenizer.tokenize(unit).split()
-            self.unit_token_counts.append(len(tokens))
-            self.unit_token_ids.extend(map(vocabulary.__getitem__, tokens))
+        new = map(self.tokenizer.tokenize, itertools.islice(index, first_new, None))
+        tokens = list(map(str.split, new))
+        self.unit_token_counts.extend(map(len, tokens))
+        self.unit_token_ids.extend(map(self.vocabulary.__getitem__,
+                                       itertools.chain.from_iterable(tokens)))
         return ids
 
     def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[

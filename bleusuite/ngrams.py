@@ -30,15 +30,13 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bleusuite import checks
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import Batch
-
-if TYPE_CHECKING:  # imported by the first threaded batch (a short command has none)
-    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "counting_strategy"]
 
@@ -215,8 +213,6 @@ def worker_threads() -> int:
 
 def _thread_pool(threads: int) -> ThreadPoolExecutor:
     if threads not in _pools:
-        from concurrent.futures import ThreadPoolExecutor
-
         _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="bleusuite")
     return _pools[threads]
 

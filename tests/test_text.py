@@ -7,8 +7,10 @@ sentence level, with and without the effective order; 1e-12 on the 0-1 scale.
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
@@ -263,10 +265,16 @@ def _hostile_lines(draw: st.DrawFn) -> list[str]:
     return lines
 
 
-def _sacrebleu_tokens(name: str, line: str, lowercase: bool) -> list[str]:
+@functools.cache
+def _sacrebleu_metric(name: str, lowercase: bool) -> Any:
     from sacrebleu.metrics import BLEU
 
-    return str(BLEU(tokenize=name, lowercase=lowercase)._preprocess_segment(line)).split()
+    return BLEU(tokenize=name, lowercase=lowercase)
+
+
+def _sacrebleu_tokens(name: str, line: str, lowercase: bool) -> list[str]:
+    """sacrebleu's own preprocessing of a hypothesis line (lowercase, rstrip, tokenize)."""
+    return str(_sacrebleu_metric(name, lowercase)._preprocess_segment(line)).split()
 
 
 def _check_tokens(streams: list[list[str]], name: str, lowercase: bool) -> None:

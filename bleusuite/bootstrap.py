@@ -34,6 +34,7 @@ import numpy as np
 __all__ = [
     "DEFAULT_SEED",
     "Confidence",
+    "WeightedSums",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
     "estimate_ci",
@@ -189,10 +190,11 @@ def bootstrap_scores_of_metrics(
     bar = bar or _NoProgress()
     num_sentences = tables[0].shape[0]
     weights = np.concatenate([np.asarray(t, dtype=np.int64) for t in tables], axis=1)
+    sums = WeightedSums(weights, num_sentences)  # a resample's multiplicities sum to B
     bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
     scores: list[list[np.ndarray]] = [[] for _ in tables]
     for indices in resample_indices(num_sentences, n_resamples, seed):
-        summed = resampled_sums(multiplicities(indices, num_sentences), weights)
+        summed = sums(multiplicities(indices, num_sentences))
         for k, score_of in enumerate(score_functions):
             part = summed[:, bounds[k] : bounds[k + 1]]
             scores[k].append(np.asarray(score_of(part), dtype=np.float64))
@@ -252,10 +254,25 @@ def resampled_sums(counts: np.ndarray, table: np.ndarray) -> np.ndarray:
     array([[ 5, 14],
            [ 6, 15]])
     """
-    table = np.asarray(table)
-    largest = int(np.abs(table).max(initial=0)) * int(np.abs(counts).sum(axis=1).max(initial=0))
-    if largest >= _FLOAT64_EXACT:
-        return counts.astype(np.int64) @ table.astype(np.int64)
-    dtype = np.float32 if largest < _FLOAT32_EXACT else np.float64
-    summed = counts.astype(dtype) @ table.astype(dtype)
-    return np.rint(summed).astype(np.int64)
+    weight_sum = int(np.abs(counts).sum(axis=1).max(initial=0))
+    return WeightedSums(table, weight_sum)(counts)
+
+
+class WeightedSums:
+    """:func:`resampled_sums` of one table for many chunks of weights: the table is
+    converted once, for weights whose rows sum (in absolute value) to at most
+    ``max_weight_sum`` (the number of sentences, for multiplicities and 0/1 masks)."""
+
+    def __init__(self, table: np.ndarray, max_weight_sum: int) -> None:
+        table = np.asarray(table)
+        largest = int(np.abs(table).max(initial=0)) * max_weight_sum
+        self.max_weight_sum = max_weight_sum
+        self.dtype: type[np.generic] = (
+            np.int64 if largest >= _FLOAT64_EXACT
+            else np.float32 if largest < _FLOAT32_EXACT else np.float64
+        )
+        self.table = table.astype(self.dtype)
+
+    def __call__(self, counts: np.ndarray) -> np.ndarray:
+        summed = counts.astype(self.dtype) @ self.table
+        return summed if self.dtype is np.int64 else np.rint(summed).astype(np.int64)

@@ -41,6 +41,7 @@ from bleusuite.bootstrap import (
     Confidence,
     Progress,
     ScoreFunction,
+    WeightedSums,
     _check_count,
     _NoProgress,
     bootstrap_scores,
@@ -48,7 +49,6 @@ from bleusuite.bootstrap import (
     estimate_ci,
     multiplicities,
     resample_indices,
-    resampled_sums,
     seed_from_environment,
     swap_masks,
 )
@@ -300,9 +300,10 @@ def paired_bootstrap(
     fields_ = tables[0].shape[1]
     real = [float(score(t.sum(axis=0, keepdims=True))[0]) for t in tables]
     stacked = np.concatenate(tables, axis=1)  # (B, S x F)
+    sums = WeightedSums(stacked, len(stacked))  # a resample's multiplicities sum to B
     chunks: list[np.ndarray] = []
     for indices in resample_indices(tables[0].shape[0], n_resamples, seed):
-        summed = resampled_sums(multiplicities(indices, len(stacked)), stacked)  # (R, S x F)
+        summed = sums(multiplicities(indices, len(stacked)))  # (R, S x F)
         rows = summed.reshape(len(summed) * len(tables), fields_)  # system-major within a row
         chunks.append(resampled_score(rows).reshape(len(summed), len(tables)))
         bar.update(len(summed))
@@ -363,11 +364,12 @@ def paired_approximate_randomization(
     real = [float(score(total[None])[0]) for total in totals]
     # (B, (S-1) x F): what swapping a sentence adds to each system's pseudo-system A
     deltas = np.concatenate([tables[0] - t for t in tables[1:]], axis=1)
+    swapped = WeightedSums(deltas, len(deltas))  # 0/1 masks: rows sum to at most B
     system_totals = np.concatenate(totals[1:])
     pair_totals = np.concatenate([totals[0] + t for t in totals[1:]])
     differences: list[np.ndarray] = []
     for masks in swap_masks(tables[0].shape[0], n_trials, seed):
-        shuffled_a = resampled_sums(masks, deltas) + system_totals
+        shuffled_a = swapped(masks) + system_totals
         shuffled_b = pair_totals - shuffled_a
         a = score(shuffled_a.reshape(-1, fields_)).reshape(len(masks), -1)
         b = score(shuffled_b.reshape(-1, fields_)).reshape(len(masks), -1)

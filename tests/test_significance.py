@@ -259,6 +259,8 @@ def test_resampled_sums_are_exact_in_either_precision(scale):
     counts = bootstrap.multiplicities(rng.integers(0, 300, size=(40, 300)), 300)
     expected = counts.astype(object) @ table.astype(object)
     assert bootstrap.resampled_sums(counts, table).tolist() == expected.tolist()
+    sums = bootstrap.WeightedSums(table, 300)  # a resample's multiplicities sum to B
+    assert np.concatenate([sums(counts[:25]), sums(counts[25:])]).tolist() == expected.tolist()
     masks = rng.integers(0, 2, size=(40, 300)).astype(bool)
     expected = masks.astype(int).astype(object) @ table.astype(object)
     assert bootstrap.resampled_sums(masks, table).tolist() == expected.tolist()

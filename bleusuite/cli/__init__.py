@@ -26,7 +26,7 @@ settings), ``io`` (reading files, the tokenizers, the progress bar), ``statistic
 batches, the per-sentence statistics of every system), ``score`` (the ``score`` command:
 scores, confidence intervals, paired tests), ``render`` (signatures; text, JSON and LaTeX
 output), ``plain`` (the plain command). This module runs the command; every name the
-package had as one module is re-exported here.
+package had as one module is re-exported here, imported on first access.
 """
 
 from __future__ import annotations

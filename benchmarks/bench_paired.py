@@ -4,14 +4,15 @@
 * ``--paired-bs`` on 12 systems x 3,000 generated sentences (one reference), 1,000
   resamples: sacrebleu re-scores every resample of every system in Python; bleusuite sums
   statistics with one matrix product. The JSON outputs must be identical (sacrebleu's seed,
-  draws and arithmetic), and bleusuite should be at least 20x faster (asserted at the full
-  size). One run of sacrebleu (tens of seconds), best of 3 for bleusuite.
+  draws and arithmetic); the ratio is printed next to the issue's 20x target (a timing of
+  whole processes on a shared machine, not asserted). One run of sacrebleu (tens of
+  seconds), best of 3 for bleusuite.
 * The resampling alone, in this process, from per-sentence statistics computed beforehand:
   sacrebleu's own resampling calls as its ``PairedTest`` makes them (the baseline's
   interval, then baseline and system for each of the other systems: ``_bootstrap_resample``
-  on its statistics lists) against :func:`bleusuite.significance.paired_bootstrap`. This is
-  the part that the 20x requirement is about (asserted at the full size); the whole
-  command's ratio also counts start-up, reading and tokenising, which both programs do once.
+  on its statistics lists) against :func:`bleusuite.significance.paired_bootstrap`
+  (asserted at least 20x at the full size); the whole command's ratio also counts
+  start-up, reading, tokenising and counting, which both programs do once.
 * Start-up: the 100-line WMT sample shipped in the package, best of 10 runs each; the
   outputs must agree but for the version.
 
@@ -192,7 +193,8 @@ def test_same_output_and_ratios():
         f"{_BEST['bleusuite resampling']:6.2f} s   {resampling:6.1f}x (target "
         f"{MIN_SPEEDUP:.0f}x)",
         f"    {PAIRED + ', whole command':60s} sacrebleu {_BEST['sacrebleu paired']:7.2f} s   "
-        f"bleusuite {_BEST['bleusuite paired']:6.2f} s   {paired:6.1f}x",
+        f"bleusuite {_BEST['bleusuite paired']:6.2f} s   {paired:6.1f}x (target "
+        f"{MIN_SPEEDUP:.0f}x)",
         f"    {STARTUP:60s} sacrebleu {_BEST['sacrebleu startup']:7.3f} s   bleusuite "
         f"{_BEST['bleusuite startup']:6.3f} s   {startup:6.2f}x (target 1x)",
     ])

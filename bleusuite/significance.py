@@ -1,25 +1,17 @@
-"""Bootstrap confidence intervals and paired significance tests on summable statistics.
+"""Paired significance tests on summable statistics, and sacrebleu's BLEU arithmetic.
 
-sacrebleu's ``--confidence``, ``--paired-bs`` and ``--paired-ar`` re-score every resample
-of every system in Python, from a fancy-indexed copy of the per-sentence statistics. Here a
-resample is a weighted sum of the per-sentence statistics, so the whole test is:
-
-1. Draw the resamples exactly as sacrebleu does (``numpy.random.default_rng(seed)``):
-   ``rng.choice(B, size=(R, B))`` sentence indices for the bootstrap, ``rng.integers(2,
-   size=(R, B), dtype=bool)`` swap masks for approximate randomization. The same seed gives
-   the same draws, so the same means, intervals and p-values.
-2. Turn them into one ``(R, B)`` weight matrix (how often each sentence was drawn; or which
-   sentences swap sides).
-3. One matrix product with the ``(B, S x F)`` statistics of all ``S`` systems gives the
-   ``(R, S x F)`` summed statistics of every resample of every system (exact: the values
-   are integers far below 2**53).
-4. Score the rows with the metric (for BLEU, sacrebleu's own arithmetic, see
-   :func:`sacrebleu_bleu_scores`), then summarise: sacrebleu's mean and 95% interval, and
-   its p-values.
+sacrebleu's ``--paired-bs`` and ``--paired-ar`` re-score every resample of every system in
+Python. Here the draws are sacrebleu's (:mod:`bleusuite.bootstrap`, the same seed gives the
+same resamples), and the statistics of every resample of every system come from one matrix
+product of the ``(R, B)`` weights with the ``(B, S x F)`` statistics of all ``S`` systems;
+the rows are then scored with the metric (for BLEU, sacrebleu's own arithmetic, see
+:func:`sacrebleu_bleu_scores`) and summarised as sacrebleu does: mean and 95% interval,
+p-values.
 
 The statistics are :class:`~bleusuite.BleuStats` or :class:`~bleusuite.GleuStats` of the
 sentences (one row per sentence, any backend; they are moved to NumPy for the resampling),
-or their ``to_array()`` form.
+or their ``to_array()`` form. The names of :mod:`bleusuite.bootstrap` are importable from
+here too.
 
 >>> import numpy as np
 >>> from bleusuite import bleu_statistics
@@ -37,14 +29,29 @@ or their ``to_array()`` form.
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 import numpy as np
 
 from bleusuite import backends
+from bleusuite.bootstrap import (
+    DEFAULT_SEED,
+    RESAMPLE_CHUNK,
+    Confidence,
+    Progress,
+    ScoreFunction,
+    WeightedSums,
+    _check_count,
+    _NoProgress,
+    bootstrap_scores,
+    bootstrap_scores_of_metrics,
+    estimate_ci,
+    multiplicities,
+    resample_indices,
+    seed_from_environment,
+    swap_masks,
+)
 from bleusuite.gleu import gleu_score
 from bleusuite.stats import BleuStats, GleuStats
 
@@ -64,204 +71,17 @@ __all__ = [
     "swap_masks",
 ]
 
-#: sacrebleu's default seed (its ``SACREBLEU_SEED``)
-DEFAULT_SEED = 12345
-#: sentence indices drawn per chunk of resamples (bounds the ``(R, B)`` matrices in memory)
-RESAMPLE_CHUNK = 1 << 22
 #: sacrebleu's ``my_log(0)`` (an int, kept as one so that ``sum`` adds the same values)
 _LOG_ZERO = -9999999999
+#: the names of :mod:`bleusuite.bootstrap` that lived here first
+_REEXPORTED = (RESAMPLE_CHUNK, Progress, _NoProgress, multiplicities, resample_indices,
+               seed_from_environment, swap_masks, bootstrap_scores, bootstrap_scores_of_metrics)
 #: sacrebleu's smoothing values when none is given
 _SACREBLEU_SMOOTH_DEFAULTS: dict[str, float | int | None] = {
     "none": None, "floor": 0.1, "add-k": 1, "exp": None,
 }
 
-#: ``(R, F)`` summed statistics (the ``to_array`` layout) -> ``(R,)`` float64 scores
-ScoreFunction = Callable[[np.ndarray], np.ndarray]
 Statistics = BleuStats | GleuStats | np.ndarray
-
-
-class Progress(Protocol):
-    """What the resampling needs of a progress bar (tqdm's interface)."""
-
-    def update(self, n: int = 1) -> Any: ...
-
-
-class _NoProgress:
-    def update(self, n: int = 1) -> None:
-        pass
-
-
-def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | None:
-    """The seed sacrebleu uses: ``SACREBLEU_SEED`` (``'none'``: unseeded), default 12345.
-
-    >>> seed_from_environment({}), seed_from_environment({"SACREBLEU_SEED": "None"})
-    (12345, None)
-
-    Raises:
-        ValueError: ``SACREBLEU_SEED`` is neither an integer nor ``none``.
-    """
-    value = (os.environ if environ is None else environ).get("SACREBLEU_SEED", str(DEFAULT_SEED))
-    if value.lower() == "none":
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"SACREBLEU_SEED must be an integer or 'none'; got {value!r}") from None
-
-
-# --------------------------------------------------------------------------- draws
-
-
-def _check_count(value: Any, argname: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{argname} must be a positive integer; got {value!r}")
-    return int(value)
-
-
-def _chunk_rows(num_sentences: int, chunk: int | None) -> int:
-    return max(1, RESAMPLE_CHUNK // max(num_sentences, 1)) if chunk is None else chunk
-
-
-def resample_indices(
-    num_sentences: int, n_resamples: int, seed: int | None, chunk: int | None = None
-) -> Iterator[np.ndarray]:
-    """Bootstrap resamples as rows of sentence indices, ``chunk`` rows at a time.
-
-    Joined, the chunks are ``numpy.random.default_rng(seed).choice(num_sentences,
-    size=(n_resamples, num_sentences))``: sacrebleu's resamples for the same seed (NumPy
-    draws the rows one after the other, so drawing them in pieces changes nothing).
-
-    >>> rows = np.concatenate(list(resample_indices(5, 3, seed=1, chunk=2)))
-    >>> bool((rows == np.random.default_rng(1).choice(5, size=(3, 5))).all())
-    True
-    """
-    chunk = _chunk_rows(num_sentences, chunk)
-    rng = np.random.default_rng(seed)
-    for begin in range(0, n_resamples, chunk):
-        rows = min(chunk, n_resamples - begin)
-        yield rng.choice(num_sentences, size=(rows, num_sentences), replace=True)
-
-
-def swap_masks(
-    num_sentences: int, n_trials: int, seed: int | None, chunk: int | None = None
-) -> Iterator[np.ndarray]:
-    """Approximate-randomization trials as ``(rows, B)`` boolean masks, ``chunk`` at a time.
-
-    Joined, they are sacrebleu's ``default_rng(seed).integers(2, size=(n_trials, B),
-    dtype=bool)`` (True: pseudo-system A takes the baseline's sentence). NumPy fills boolean
-    arrays from 32-bit draws and drops a call's unused bits, so ``chunk`` is rounded up to a
-    multiple of 32 rows: every chunk but the last then uses whole draws, as one call does.
-
-    >>> masks = np.concatenate(list(swap_masks(6, 70, seed=2, chunk=32)))
-    >>> rng = np.random.default_rng(2)
-    >>> bool((masks == rng.integers(2, size=(70, 6), dtype=bool)).all())
-    True
-    """
-    chunk = -(-_chunk_rows(num_sentences, chunk) // 32) * 32
-    rng = np.random.default_rng(seed)
-    for begin in range(0, n_trials, chunk):
-        rows = min(chunk, n_trials - begin)
-        yield rng.integers(2, size=(rows, num_sentences), dtype=bool)
-
-
-def multiplicities(indices: np.ndarray, num_sentences: int) -> np.ndarray:
-    """``(R, B)``: how many times each sentence occurs in each resample ``(R, B)``.
-
-    >>> multiplicities(np.array([[0, 0, 2], [1, 2, 1]]), 3).tolist()
-    [[2, 0, 1], [0, 2, 1]]
-    """
-    rows = indices.shape[0]
-    flat = (indices + (np.arange(rows) * num_sentences)[:, None]).ravel()
-    return np.bincount(flat, minlength=rows * num_sentences).reshape(rows, num_sentences)
-
-
-# --------------------------------------------------------------------- bootstrap
-
-
-def bootstrap_scores(
-    stats: np.ndarray,
-    score_of: ScoreFunction,
-    n_resamples: int,
-    seed: int | None,
-    bar: Progress | None = None,
-) -> np.ndarray:
-    """Scores of ``n_resamples`` bootstrap resamples of the sentences, vectorised.
-
-    The statistics of a resample are the per-sentence statistics ``stats`` ``(B, F)``
-    weighted by how often each sentence was drawn: a ``(R, B)`` multiplicity matrix times
-    ``stats``, one matrix product per chunk of resamples (exact: every value is an integer
-    far below 2**53). ``score_of`` maps ``(R, F)`` summed statistics to ``(R,)`` scores.
-
-    >>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F) = (3, 2)
-    >>> bootstrap_scores(stats, lambda s: s[:, 0] / s[:, 1], 4, seed=0).round(3).tolist()
-    [0.556, 3.0, 3.0, 0.833]
-    """
-    return bootstrap_scores_of_metrics([stats], [score_of], n_resamples, seed, bar)[0]
-
-
-def bootstrap_scores_of_metrics(
-    tables: Sequence[np.ndarray],
-    score_functions: Sequence[ScoreFunction],
-    n_resamples: int,
-    seed: int | None,
-    bar: Progress | None = None,
-) -> list[np.ndarray]:
-    """:func:`bootstrap_scores` of several tables ``(B, F_k)`` on the same resamples (drawn
-    once): several metrics of one system, or the same metric of several systems."""
-    n_resamples = _check_count(n_resamples, "n_resamples")
-    bar = bar or _NoProgress()
-    num_sentences = tables[0].shape[0]
-    weights = np.concatenate([np.asarray(t, dtype=np.float64) for t in tables], axis=1)
-    bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
-    scores: list[list[np.ndarray]] = [[] for _ in tables]
-    for indices in resample_indices(num_sentences, n_resamples, seed):
-        counts = multiplicities(indices, num_sentences).astype(np.float64)
-        summed = np.rint(counts @ weights).astype(np.int64)
-        for k, score_of in enumerate(score_functions):
-            part = summed[:, bounds[k] : bounds[k + 1]]
-            scores[k].append(np.asarray(score_of(part), dtype=np.float64))
-        bar.update(indices.shape[0])
-    return [np.concatenate(parts) for parts in scores]
-
-
-@dataclass(frozen=True)
-class Confidence:
-    """sacrebleu's single-system bootstrap summary: mean ± half the 95% interval's width."""
-
-    mean: float
-    half_width: float
-    low: float
-    high: float
-    n_resamples: int
-
-    @classmethod
-    def of(cls, scores: np.ndarray) -> Confidence:
-        """The 2.5% and 97.5% order statistics and the mean, as sacrebleu's
-        ``Score.estimate_ci`` (``statistics.mean`` of the sorted scores).
-
-        >>> Confidence.of(np.arange(40.0))
-        Confidence(mean=19.5, half_width=18.5, low=1.0, high=38.0, n_resamples=40)
-        """
-        import statistics
-
-        ordered = np.sort(scores)
-        n = len(ordered)
-        lower = n // 40
-        low, high = float(ordered[lower]), float(ordered[n - lower - 1])
-        return cls(statistics.mean(ordered.tolist()), 0.5 * (high - low), low, high, n)
-
-
-def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
-    """sacrebleu's ``significance.estimate_ci``: the mean of the scores (NumPy's sum of the
-    sorted scores) and half the width of their 95% interval.
-
-    >>> estimate_ci(np.arange(40.0))
-    (19.5, 18.5)
-    """
-    ordered = np.sort(np.asarray(scores, dtype=np.float64))
-    lower = len(ordered) // 40
-    half_width = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
-    return float(ordered.mean()), float(half_width)
 
 
 def _p_value(statistic: np.ndarray, real_difference: float) -> float:
@@ -479,11 +299,11 @@ def paired_bootstrap(
     bar = bar or _NoProgress()
     fields_ = tables[0].shape[1]
     real = [float(score(t.sum(axis=0, keepdims=True))[0]) for t in tables]
-    stacked = np.concatenate(tables, axis=1).astype(np.float64)  # (B, S x F)
+    stacked = np.concatenate(tables, axis=1)  # (B, S x F)
+    sums = WeightedSums(stacked, len(stacked))  # a resample's multiplicities sum to B
     chunks: list[np.ndarray] = []
     for indices in resample_indices(tables[0].shape[0], n_resamples, seed):
-        counts = multiplicities(indices, tables[0].shape[0]).astype(np.float64)
-        summed = np.rint(counts @ stacked).astype(np.int64)  # (R, S x F)
+        summed = sums(multiplicities(indices, len(stacked)))  # (R, S x F)
         rows = summed.reshape(len(summed) * len(tables), fields_)  # system-major within a row
         chunks.append(resampled_score(rows).reshape(len(summed), len(tables)))
         bar.update(len(summed))
@@ -543,12 +363,13 @@ def paired_approximate_randomization(
     totals = [t.sum(axis=0) for t in tables]
     real = [float(score(total[None])[0]) for total in totals]
     # (B, (S-1) x F): what swapping a sentence adds to each system's pseudo-system A
-    deltas = np.concatenate([tables[0] - t for t in tables[1:]], axis=1).astype(np.float64)
+    deltas = np.concatenate([tables[0] - t for t in tables[1:]], axis=1)
+    swapped = WeightedSums(deltas, len(deltas))  # 0/1 masks: rows sum to at most B
     system_totals = np.concatenate(totals[1:])
     pair_totals = np.concatenate([totals[0] + t for t in totals[1:]])
     differences: list[np.ndarray] = []
     for masks in swap_masks(tables[0].shape[0], n_trials, seed):
-        shuffled_a = np.rint(masks.astype(np.float64) @ deltas).astype(np.int64) + system_totals
+        shuffled_a = swapped(masks) + system_totals
         shuffled_b = pair_totals - shuffled_a
         a = score(shuffled_a.reshape(-1, fields_)).reshape(len(masks), -1)
         b = score(shuffled_b.reshape(-1, fields_)).reshape(len(masks), -1)

@@ -1,10 +1,10 @@
-"""Text in: sacrebleu's tokenizers, and token ids for the scoring functions.
+"""Text in: token ids of sentences, tokenised by sacrebleu's tokenizers.
 
-sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
-``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
-on whitespace. This module does the same, then numbers the tokens with one vocabulary for
-hypotheses and references, so that the id pipeline gives sacrebleu's numbers. Each distinct
-word (or, for tokenizers that look across words, each distinct line) is tokenised once.
+Each line is tokenised as sacrebleu does (:mod:`bleusuite.tokenizers`) and split on
+whitespace; the tokens are numbered with one vocabulary for hypotheses and references, so
+that the id pipeline gives sacrebleu's numbers. Each distinct word (or, for tokenizers that
+look across words, each distinct line) is tokenised once, and every word of the corpus is
+numbered in one pass over a dictionary.
 
 :func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of lines);
 :func:`encode_pairs` serves ``sentence_bleu(..., tokenize="13a")`` and its siblings (one
@@ -20,19 +20,22 @@ list of references per hypothesis). Both need sacrebleu (``pip install 'bleusuit
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
-import importlib
 import itertools
-import re
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
 from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.tokenizers import (
+    TOKENIZERS,
+    Tokenizer,
+    import_without_package_init,
+    load_tokenizer,
+    words_per_line,
+)
 
 __all__ = [
     "FILL_ID",
@@ -42,31 +45,17 @@ __all__ = [
     "encode_pairs",
     "encode_texts",
     "load_tokenizer",
+    "words_per_line",
 ]
 
+#: the names of :mod:`bleusuite.tokenizers` that lived here first
+_REEXPORTED = (TOKENIZERS, Tokenizer, import_without_package_init, load_tokenizer)
 #: lines read, split and numbered at a time
 ENCODE_CHUNK_LINES = 20_000
 #: id that fills a token matrix past the end of a line (:meth:`TokenIds.padded`). Give it as
 #: ``eos_id`` (not ``pad_id``), so an empty reference line stays a present reference of
 #: length 0, as in sacrebleu, instead of an absent one.
 FILL_ID = -1
-
-#: name -> (module, class, word_local, extra). ``word_local``: the tokenizer acts on each
-#: whitespace-separated word independently of its neighbours, so tokenising every distinct
-#: word once gives the same tokens as tokenising every line (see ``_UnitEncoder.units_of``).
-#: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any. sacrebleu's
-#: ``spm`` / ``flores*`` tokenizers are left out: they download their model at first use.
-TOKENIZERS: dict[str, tuple[str, str, bool, str | None]] = {
-    "13a": ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a", True, None),
-    "none": ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer", True, None),
-    "intl": ("sacrebleu.tokenizers.tokenizer_intl", "TokenizerV14International", False, None),
-    "char": ("sacrebleu.tokenizers.tokenizer_char", "TokenizerChar", True, None),
-    "zh": ("sacrebleu.tokenizers.tokenizer_zh", "TokenizerZh", False, None),
-    "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab", "TokenizerJaMecab", False, "ja"),
-    "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab", "TokenizerKoMecab", False, "ko"),
-}
-
-
 class ProgressBar(Protocol):
     """What encoding needs of a progress bar (tqdm's ``update``)."""
 
@@ -76,105 +65,6 @@ class ProgressBar(Protocol):
 class _NoProgress:
     def update(self, n: int = 1) -> None:
         pass
-
-
-@dataclass(frozen=True)
-class Tokenizer:
-    """A sacrebleu tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
-
-    Attributes:
-        name: sacrebleu's name (``tokenize=`` / ``--tokenize``).
-        tokenize: the sacrebleu tokenizer object.
-        signature: the tokenizer's own signature (``tok:`` in the signature line).
-        word_local: whether it acts on each whitespace-separated word independently.
-    """
-
-    name: str
-    tokenize: Callable[[str], str]
-    signature: str
-    word_local: bool
-
-
-def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer ``name``, imported on first use (and kept).
-
-    >>> load_tokenizer("13a").tokenize("Hello, world!")
-    'Hello , world !'
-
-    Raises:
-        ValueError: ``name`` is not one of :data:`TOKENIZERS`.
-        ImportError: sacrebleu (or the MeCab packages a tokenizer needs) is not installed;
-            the message says what to install.
-    """
-    if not isinstance(name, str) or name not in TOKENIZERS:
-        raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
-    return _load_tokenizer(name)
-
-
-def import_without_package_init(module_name: str) -> Any:
-    """Import ``sacrebleu.tokenizers.X`` without running ``sacrebleu/__init__.py``.
-
-    sacrebleu's package imports its metrics, test-set catalogue, tabulate, portalocker and
-    colorama: about as long as NumPy's own import, for a few hundred lines of tokenizers that
-    import nothing from the package. The package is registered unexecuted while the module
-    loads, then every ``sacrebleu`` entry this added to ``sys.modules`` is removed again, so
-    a later ``import sacrebleu`` runs its ``__init__`` as usual. Where sacrebleu is already
-    imported this is a plain import.
-    """
-    package = module_name.split(".")[0]
-    if package in sys.modules:
-        return importlib.import_module(module_name)
-    from importlib import util
-
-    spec = util.find_spec(package)
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError(f"No module named {package!r}")
-    before = set(sys.modules)
-    sys.modules[package] = util.module_from_spec(spec)
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        for added in set(sys.modules) - before:
-            if added == package or added.startswith(package + "."):
-                del sys.modules[added]
-
-
-class _Plain13a:
-    """sacrebleu's 13a tokenizer, skipping the call on text it leaves unchanged.
-
-    13a only acts on ASCII punctuation and symbols (its rules, its entities and
-    ``<skipped>``) and normalises whitespace, so a string with neither comes back as it
-    is; most words of a corpus are such strings, and the check is one regex search.
-    """
-
-    _ACTS_ON = re.compile(r"[\s!-/:-@\[-`{-~]")
-
-    def __init__(self, tokenizer: Callable[[str], str]) -> None:
-        self.tokenizer = tokenizer
-
-    def __call__(self, text: str) -> str:
-        return self.tokenizer(text) if self._ACTS_ON.search(text) else text
-
-
-@functools.cache
-def _load_tokenizer(name: str) -> Tokenizer:
-    module_name, class_name, word_local, extra = TOKENIZERS[name]
-    try:
-        module = import_without_package_init(module_name)
-    except ImportError as error:
-        raise ImportError(
-            f"the {name!r} tokenizer is sacrebleu's ({error}); install it with "
-            "pip install 'bleusuite[cli]'"
-        ) from None
-    try:
-        instance = getattr(module, class_name)()
-    except (ImportError, RuntimeError):  # sacrebleu's message for a missing MeCab
-        raise ImportError(
-            f"sacrebleu's {name!r} tokenizer needs extra packages: pip install "
-            f"'sacrebleu[{extra}]'"
-        ) from None
-    tokenize = _Plain13a(instance) if name == "13a" else instance
-    return Tokenizer(name, tokenize, str(instance.signature()), word_local)
 
 
 @dataclass(frozen=True)
@@ -205,15 +95,31 @@ class TokenIds:
         return self.ids[begin : begin + int(self.lengths[stream, line])]
 
     def padded(self, stream: int, rows: np.ndarray, width: int) -> np.ndarray:
-        """``(len(rows), width)`` ids of some lines of a stream, filled with ``FILL_ID``."""
-        out = np.full((len(rows), max(width, 1)), FILL_ID, dtype=np.int64)
+        """``(len(rows), width)`` ids of some lines of a stream, filled with ``FILL_ID``.
+
+        >>> ids = TokenIds(np.arange(5), np.array([[0, 2]]), np.array([[2, 3]]), [])
+        >>> ids.padded(0, np.array([1, 0]), 4).tolist()
+        [[2, 3, 4, -1], [0, 1, -1, -1]]
+        """
         counts = self.lengths[stream, rows]
-        if counts.sum():
-            row = np.repeat(np.arange(len(rows)), counts)
-            first = np.cumsum(counts) - counts
-            column = np.arange(int(counts.sum())) - np.repeat(first, counts)
-            out[row, column] = self.ids[np.repeat(self.starts[stream, rows], counts) + column]
+        out = np.full((len(rows), max(width, 1)), FILL_ID, dtype=np.int64)
+        total = int(counts.sum())
+        if total:
+            # the positions of the lines' tokens in ids, line after line: one gather, then
+            # one masked store (row-major, the same order)
+            shift = np.repeat(self.starts[stream, rows] - (np.cumsum(counts) - counts), counts)
+            out[np.arange(out.shape[1]) < counts[:, None]] = self.ids[shift + np.arange(total)]
         return out
+
+
+class _Index(dict[str, int]):
+    """Numbers its keys in the order they are first looked up: ``index[key]`` gives a new
+    key the next id, so ``map(index.__getitem__, keys)`` numbers a list of keys in one pass
+    at the dictionary's own speed."""
+
+    def __missing__(self, key: str) -> int:
+        value = self[key] = len(self)
+        return value
 
 
 class _UnitEncoder:
@@ -228,42 +134,50 @@ class _UnitEncoder:
     def __init__(self, tokenizer: Tokenizer, lowercase: bool) -> None:
         self.tokenizer = tokenizer
         self.lowercase = lowercase
-        self.unit_index: dict[str, int] = {}
-        self.vocabulary: dict[str, int] = {}
+        self.unit_index = _Index()
+        self.vocabulary = _Index()
         self.unit_token_ids: list[int] = []
         self.unit_token_counts: list[int] = []
 
     def units_of(self, lines: list[str]) -> tuple[list[str], np.ndarray]:
         """The units of some lines, and how many each line has.
 
-        sacrebleu does ``tokenize(line.rstrip().lower().rstrip())``. For a word-local
-        tokenizer that equals tokenising the words of ``line.lower()`` one by one: the
-        tokenizers pad their input with spaces (13a) or ignore whitespace (none, char), and
-        none of their rules looks across whitespace.
+        sacrebleu does ``tokenize(line.lower().rstrip())``. For a word-local tokenizer that
+        equals tokenising the words of ``line.lower()`` one by one: the tokenizers pad their
+        input with spaces (13a) or ignore whitespace (none, char), and none of their rules
+        looks across whitespace. The lines are joined by ``"\\n"`` (lowercased at once:
+        ``"\\n"`` is neither cased nor case-ignorable, so no line's lowercase changes) and
+        split once. Where a line holds a ``"\\n"`` itself (text given to the functions), the
+        chunk is split line by line, and such a line is tokenised whole.
         """
-        if self.tokenizer.word_local:
+        if not self.tokenizer.word_local:
+            units = list(map(str.rstrip, lines))
             if self.lowercase:
-                lines = list(map(str.lower, lines))
-            split = list(map(str.split, lines))
-            counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-            return list(itertools.chain.from_iterable(split)), counts
-        units = list(map(str.rstrip, lines))
+                units = [unit.lower().rstrip() for unit in units]
+            return units, np.ones(len(units), dtype=np.int64)
+        text = "\n".join(lines)
         if self.lowercase:
-            units = [unit.lower().rstrip() for unit in units]
-        return units, np.ones(len(units), dtype=np.int64)
+            text = text.lower()
+        if text.count("\n") == max(len(lines) - 1, 0):
+            return text.split(), words_per_line(text, len(lines))
+        if self.lowercase:
+            lines = list(map(str.lower, lines))
+        # 13a joins the words around a line end ("-\\n"): such a line is one unit
+        split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
+        counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+        return list(itertools.chain.from_iterable(split)), counts
 
     def index_units(self, units: list[str]) -> np.ndarray:
         """Ids of the units, tokenising the ones not seen before."""
-        new = [unit for unit in dict.fromkeys(units) if unit not in self.unit_index]
-        first = len(self.unit_index)
-        self.unit_index.update(zip(new, range(first, first + len(new)), strict=True))
-        vocabulary = self.vocabulary
-        for unit in new:
-            tokens = self.tokenizer.tokenize(unit).split()
-            self.unit_token_counts.append(len(tokens))
-            self.unit_token_ids.extend(vocabulary.setdefault(t, len(vocabulary)) for t in tokens)
-        return np.fromiter(map(self.unit_index.__getitem__, units), dtype=np.int64,
-                           count=len(units))
+        index = self.unit_index
+        first_new = len(index)
+        ids = np.fromiter(map(index.__getitem__, units), dtype=np.int64, count=len(units))
+        new = map(self.tokenizer.tokenize, itertools.islice(index, first_new, None))
+        tokens = list(map(str.split, new))
+        self.unit_token_counts.extend(map(len, tokens))
+        self.unit_token_ids.extend(map(self.vocabulary.__getitem__,
+                                       itertools.chain.from_iterable(tokens)))
+        return ids
 
     def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
             np.ndarray, np.ndarray]:

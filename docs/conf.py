@@ -59,9 +59,11 @@ from bleusuite.checks import *
 from bleusuite.cli import *
 from bleusuite.benchkit import *
 from bleusuite.workloads import *
+from bleusuite.bootstrap import *
 from bleusuite.significance import *
 from bleusuite.inputs import *
 from bleusuite.result import *
+from bleusuite.tokenizers import *
 from bleusuite.text import *
 from bleusuite.rewards import *
 try:

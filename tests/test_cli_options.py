@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -416,3 +418,39 @@ def test_plain_option(capsys, texts, check):
                          ids=lambda c: c.__name__)
 def test_score_option(capsys, texts, check):
     check(capsys, texts)
+
+
+def test_a_small_run_counts_with_numpy_and_leaves_the_setting_as_it_was(monkeypatch):
+    """Importing numba costs about a second: a run below NUMBA_MIN_SLOTS token slots counts
+    with the NumPy pipeline (unless numba is imported already or BLEUSUITE_COUNTING is set),
+    and the variable is as before afterwards."""
+    from bleusuite.cli import statistics
+
+    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
+    monkeypatch.delitem(sys.modules, "bleusuite.counting_numba", raising=False)
+    with statistics._counting_for(statistics.NUMBA_MIN_SLOTS - 1):
+        assert os.environ["BLEUSUITE_COUNTING"] == "compact"
+    assert "BLEUSUITE_COUNTING" not in os.environ
+    with statistics._counting_for(statistics.NUMBA_MIN_SLOTS):
+        assert "BLEUSUITE_COUNTING" not in os.environ
+    for setting in ("numba", "fixed", "auto"):
+        monkeypatch.setenv("BLEUSUITE_COUNTING", setting)
+        with statistics._counting_for(10):
+            expected = "compact" if setting == "auto" else setting
+            assert os.environ["BLEUSUITE_COUNTING"] == expected
+        assert os.environ["BLEUSUITE_COUNTING"] == setting
+
+
+def test_every_name_of_the_one_module_cli_is_still_there():
+    """The names bleusuite.cli had as one module resolve on first access (PEP 562) to the
+    module that holds them now."""
+    import importlib
+
+    from bleusuite import cli
+
+    for name, module in cli._LAZY.items():
+        assert getattr(cli, name) is getattr(importlib.import_module(module), name), name
+    assert set(cli.__all__) <= set(dir(cli))
+    assert cli.render is importlib.import_module("bleusuite.cli.render").render  # not its module
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        cli.nothing  # noqa: B018

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleusuite import bleu_statistics, gleu_statistics
+from bleusuite import bleu_statistics, bootstrap, gleu_statistics
 from bleusuite import significance as sig
 from bleusuite.cli import encode_texts, load_tokenizer, sentence_statistics
 
@@ -132,7 +132,7 @@ def test_chunked_draws_change_nothing(monkeypatch):
     stats = _stats(systems, [reference])
     whole_bs = sig.paired_bootstrap(stats[0], stats[1:], 70)
     whole_ar = sig.paired_approximate_randomization(stats[0], stats[1:], 70)
-    monkeypatch.setattr(sig, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
+    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
     seen = []
     assert sig.paired_bootstrap(stats[0], stats[1:], 70, bar=_Bar(seen)) == whole_bs
     assert sum(seen) == 70 and len(seen) == 24
@@ -249,3 +249,18 @@ def test_seed_from_environment():
     assert sig.seed_from_environment({"SACREBLEU_SEED": "NONE"}) is None
     with pytest.raises(ValueError, match="SACREBLEU_SEED must be an integer"):
         sig.seed_from_environment({"SACREBLEU_SEED": "x"})
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 20, 1 << 50])
+def test_resampled_sums_are_exact_in_either_precision(scale):
+    """float32 where every sum stays below 2**24, float64 below 2**53, integers beyond."""
+    rng = np.random.default_rng(scale % 97)
+    table = rng.integers(-50, 50, size=(300, 7)) * scale
+    counts = bootstrap.multiplicities(rng.integers(0, 300, size=(40, 300)), 300)
+    expected = counts.astype(object) @ table.astype(object)
+    assert bootstrap.resampled_sums(counts, table).tolist() == expected.tolist()
+    sums = bootstrap.WeightedSums(table, 300)  # a resample's multiplicities sum to B
+    assert np.concatenate([sums(counts[:25]), sums(counts[25:])]).tolist() == expected.tolist()
+    masks = rng.integers(0, 2, size=(40, 300)).astype(bool)
+    expected = masks.astype(int).astype(object) @ table.astype(object)
+    assert bootstrap.resampled_sums(masks, table).tolist() == expected.tolist()

@@ -7,16 +7,20 @@ sentence level, with and without the effective order; 1e-12 on the 0-1 scale.
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
 import bleusuite  # noqa: E402
-from bleusuite import text  # noqa: E402
+from bleusuite import text, tokenizers  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
 TOLERANCE = 1e-12
@@ -236,3 +240,103 @@ def test_text_errors_are_clear():
         bleusuite.sentence_bleu(["a"], [["a", 3]], tokenize="13a")
     with pytest.raises(TypeError, match="lowercase must be a bool"):
         bleusuite.sentence_bleu(["a"], ["a"], tokenize="13a", lowercase="yes")
+
+
+# --------------------------------------------------- encoding: every word, one dictionary
+
+
+HOSTILE = [
+    "a", "B", "ΣΑΣ", "Σ", "σ.", "İ", "ß", "x.", ".y", "5.", ".5", "1,000", "3-4", "-", "--",
+    "5-", "-5", "a-", "&amp;", "&quot;x&quot;", "&lt;", "&gt;", "&amp;quot;", "&", "<skipped>",
+    "a<skipped>b", "&<skipped>amp;", "(", ")", "$", "%", "!", "?", ",", ".", ":", "'", "`",
+    "{x}", "[y]", "~", "|", "\\\\", "/", "東京", "你好。", "«ёлка»", "—", "５", "™", "\u200b",
+    "e\u0301",
+]
+BLANKS = [" ", "  ", "\t", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\r", "\x0b", "\x0c"]
+
+
+@st.composite
+def _hostile_lines(draw: st.DrawFn) -> list[str]:
+    pieces = st.one_of(st.sampled_from(HOSTILE), st.sampled_from(BLANKS),
+                       st.text(min_size=1, max_size=3))
+    lines = draw(st.lists(st.lists(pieces, max_size=12).map("".join), min_size=1, max_size=8))
+    if draw(st.booleans()):  # a line ending in punctuation, a digit or a dash
+        lines.append(draw(st.sampled_from(["end.", "1.", "x-", "3,", "a .", "&amp;"])))
+    return lines
+
+
+@functools.cache
+def _sacrebleu_metric(name: str, lowercase: bool) -> Any:
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(tokenize=name, lowercase=lowercase)
+
+
+def _sacrebleu_tokens(name: str, line: str, lowercase: bool) -> list[str]:
+    """sacrebleu's own preprocessing of a hypothesis line (lowercase, rstrip, tokenize)."""
+    return str(_sacrebleu_metric(name, lowercase)._preprocess_segment(line)).split()
+
+
+def _check_tokens(streams: list[list[str]], name: str, lowercase: bool) -> None:
+    ids = text.encode_texts(streams, text.load_tokenizer(name), lowercase)
+    for s, lines in enumerate(streams):
+        got = [ids.tokens(s, i) for i in range(len(lines))]
+        assert got == [_sacrebleu_tokens(name, line, lowercase) for line in lines], name
+    assert len(set(ids.vocabulary)) == len(ids.vocabulary)
+    first_seen = dict.fromkeys(ids.vocabulary[i] for i in ids.ids.tolist())
+    assert list(first_seen) == ids.vocabulary  # ids in the order tokens first occur
+
+
+@pytest.mark.parametrize("name", ["13a", "none", "char", "intl", "zh"])
+@settings(max_examples=60, deadline=None)
+@given(lines=_hostile_lines(), other=_hostile_lines(), lowercase=st.booleans())
+def test_tokens_are_sacrebleus_on_hostile_lines(name, lines, other, lowercase):
+    """Each line's tokens are sacrebleu's ``tokenize(line.lower().rstrip()).split()``:
+    punctuation at line ends, digits, dashes, entities, ``<skipped>``, empty lines, odd
+    Unicode whitespace, final sigma; two streams share one vocabulary."""
+    width = max(len(lines), len(other))
+    streams = [lines + [""] * (width - len(lines)), other + ["x"] * (width - len(other))]
+    _check_tokens(streams, name, lowercase)
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_lines_holding_a_line_end_are_tokenised_on_their_own(lowercase):
+    """Text given to the functions may hold ``\\n`` (13a drops ``-\\n``): such a chunk is
+    split line by line instead of joined."""
+    lines = ["a-\nb c", "Σ\nΣ.", "", "x &amp;\ny"]
+    for name in ("13a", "none", "char"):
+        _check_tokens([lines], name, lowercase)
+
+
+@pytest.mark.parametrize("name", ["13a", "none", "char", "intl", "zh"])
+def test_tokens_are_sacrebleus_on_the_sample(sample, name, monkeypatch):
+    monkeypatch.setattr(text, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
+    for lowercase in (False, True):
+        _check_tokens([sample[0], sample[1]], name, lowercase)
+
+
+def test_spaces_are_what_str_split_splits_on():
+    assert list(tokenizers._SPACES) == [c for c in range(0x110000) if chr(c).isspace()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.text([*(b for b in BLANKS if len(b) == 1), "a", "é", "東", "\u0301",
+                               "\udc80"], max_size=12), max_size=6))
+def test_words_per_line_is_len_of_split(lines):
+    got = text.words_per_line("\n".join(lines), len(lines)).tolist()
+    assert got == [len(line.split()) for line in lines]
+
+
+def test_padded_rows_are_the_lines():
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 6, size=(2, 9))
+    sizes = lengths.sum(axis=1)
+    starts = np.cumsum(lengths, axis=1) - lengths + (np.cumsum(sizes) - sizes)[:, None]
+    ids = text.TokenIds(np.arange(int(sizes.sum())), starts, lengths, [])
+    rows = rng.permutation(9)[:6]
+    for stream in (0, 1):
+        out = ids.padded(stream, rows, int(lengths.max()) + 2)
+        for k, row in enumerate(rows):
+            line = ids.line(stream, int(row)).tolist()
+            assert out[k].tolist() == line + [text.FILL_ID] * (out.shape[1] - len(line))
+    assert ids.padded(0, np.array([], dtype=np.int64), 0).shape == (0, 1)

@@ -26,99 +26,19 @@ settings), ``io`` (reading files, the tokenizers, the progress bar), ``statistic
 batches, the per-sentence statistics of every system), ``score`` (the ``score`` command:
 scores, confidence intervals, paired tests), ``render`` (signatures; text, JSON and LaTeX
 output), ``plain`` (the plain command). This module runs the command; every name the
-package had as one module is re-exported here.
+package had as one module is re-exported here, imported on first access.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bleusuite.cli.errors import CommandError
-from bleusuite.cli.io import (
-    PROGRESS_MIN_LINES,
-    TOKENISED_WARNING,
-    TOKENISED_WARNING_LINES,
-    Progress,
-    ScoreInputs,
-    _NoProgress,
-    describe,
-    load_tokenizer,
-    progress_bar,
-    read_inputs,
-    read_lines,
-    read_references,
-    read_systems,
-    read_texts,
-    warn_if_tokenised,
-)
-from bleusuite.cli.options import (
-    GLEU_ORDERS,
-    MAX_ORDER,
-    OUTPUT_FORMATS,
-    PAIRED_DEFAULTS,
-    ScoreOptions,
-    _parse_seed,
-)
-from bleusuite.cli.parser import BACKENDS, METRICS, _bench_module, build_parser
-from bleusuite.cli.plain import (
-    Corpus,
-    corpus_report,
-    format_report,
-    load_corpus,
-    run_plain,
-    sample_corpus,
-)
-from bleusuite.cli.render import (
-    SIGNATURE_ABBREVIATIONS,
-    MetricReport,
-    Signature,
-    _brevity_penalty,
-    bleu_verbose,
-    format_json,
-    format_line,
-    make_signature,
-    paired_note,
-    render,
-    results_table,
-    shown_precisions,
-)
-from bleusuite.cli.score import (
-    _bleu_of,
-    _gleu_of,
-    _numpy_scores,
-    _score_function,
-    _to_numpy,
-    confidences,
-    metric_report,
-    paired_results,
-    render_systems,
-    run_score,
-)
-from bleusuite.cli.statistics import (
-    BATCH_SLOTS,
-    length_batches,
-    sentence_statistics,
-    stacked_systems,
-    systems_statistics,
-)
-from bleusuite.significance import (
-    DEFAULT_SEED,
-    Confidence,
-    PairedResult,
-    bootstrap_scores,
-    bootstrap_scores_of_metrics,
-    multiplicities,
-    paired_approximate_randomization,
-    paired_bootstrap,
-    resample_indices,
-    sacrebleu_bleu_scores,
-    seed_from_environment,
-)
-from bleusuite.smoothing import SMOOTHING_NAMES
-from bleusuite.stats import BleuStats, GleuStats
-from bleusuite.text import FILL_ID, TOKENIZERS, TokenIds, Tokenizer, encode_texts
+from bleusuite.cli.render import render  # noqa: F401 (the function, not its module)
 
 __all__ = [
     "CommandError",
@@ -141,19 +61,53 @@ __all__ = [
     "systems_statistics",
 ]
 
-#: the names re-exported for the code written against the single-module ``bleusuite.cli``
-_REEXPORTED = (
-    BACKENDS, BATCH_SLOTS, DEFAULT_SEED, FILL_ID, GLEU_ORDERS, MAX_ORDER, METRICS, OUTPUT_FORMATS,
-    PAIRED_DEFAULTS, PROGRESS_MIN_LINES, SIGNATURE_ABBREVIATIONS, SMOOTHING_NAMES,
-    TOKENISED_WARNING, TOKENISED_WARNING_LINES, TOKENIZERS, BleuStats, Confidence, Corpus,
-    GleuStats, MetricReport, PairedResult, Progress, Signature, Tokenizer, _NoProgress,
-    _bleu_of, _brevity_penalty, _gleu_of, _numpy_scores, _parse_seed, _score_function,
-    _to_numpy, bleu_verbose, confidences, corpus_report, describe, format_json, format_line,
-    format_report, load_corpus, make_signature, metric_report, paired_approximate_randomization,
-    paired_bootstrap, paired_note, paired_results, progress_bar, read_references, read_systems,
-    read_texts, render, render_systems, results_table, run_plain, sacrebleu_bleu_scores,
-    sample_corpus, seed_from_environment, shown_precisions, warn_if_tokenised,
-)
+#: where each name that the package had as one module lives now: imported on first access
+#: (PEP 562), so that a plain ``bleusuite score`` imports only the modules it runs
+_LAZY: dict[str, str] = {
+    **dict.fromkeys((
+        "PROGRESS_MIN_LINES", "TOKENISED_WARNING", "TOKENISED_WARNING_LINES", "Progress",
+        "ScoreInputs", "_NoProgress", "describe", "load_tokenizer", "progress_bar",
+        "read_inputs", "read_lines", "read_references", "read_systems", "read_texts",
+        "warn_if_tokenised"), "bleusuite.cli.io"),
+    **dict.fromkeys(("GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS",
+                     "ScoreOptions", "_parse_seed"), "bleusuite.cli.options"),
+    **dict.fromkeys(("BACKENDS", "METRICS", "_bench_module", "build_parser"),
+                    "bleusuite.cli.parser"),
+    **dict.fromkeys(("Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
+                     "sample_corpus"), "bleusuite.cli.plain"),
+    **dict.fromkeys((
+        "SIGNATURE_ABBREVIATIONS", "MetricReport", "Signature", "_brevity_penalty",
+        "bleu_verbose", "format_json", "format_line", "make_signature", "paired_note",
+        "results_table", "shown_precisions"), "bleusuite.cli.render"),
+    **dict.fromkeys((
+        "_bleu_of", "_gleu_of", "_numpy_scores", "_score_function", "_to_numpy",
+        "confidences", "metric_report", "paired_results", "render_systems", "run_score"),
+        "bleusuite.cli.score"),
+    **dict.fromkeys(("BATCH_SLOTS", "length_batches", "sentence_statistics",
+                     "stacked_systems", "systems_statistics"), "bleusuite.cli.statistics"),
+    **dict.fromkeys((
+        "DEFAULT_SEED", "Confidence", "bootstrap_scores", "bootstrap_scores_of_metrics",
+        "multiplicities", "resample_indices", "seed_from_environment"), "bleusuite.bootstrap"),
+    **dict.fromkeys(("PairedResult", "paired_approximate_randomization", "paired_bootstrap",
+                     "sacrebleu_bleu_scores"), "bleusuite.significance"),
+    "SMOOTHING_NAMES": "bleusuite.smoothing",
+    **dict.fromkeys(("BleuStats", "GleuStats"), "bleusuite.stats"),
+    **dict.fromkeys(("FILL_ID", "TokenIds", "encode_texts"), "bleusuite.text"),
+    **dict.fromkeys(("TOKENIZERS", "Tokenizer"), "bleusuite.tokenizers"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 def _write(text: str) -> int:
@@ -180,14 +134,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    from bleusuite.cli.parser import _bench_module, build_parser
+
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(with_bench=arguments[:1] != ["score"]).parse_args(arguments)
     if args.command == "bench":
         return int(_bench_module().run(args))
     try:
         if args.command == "score":
+            from bleusuite.cli.options import ScoreOptions
+            from bleusuite.cli.score import run_score
+
             output = run_score(ScoreOptions.from_args(args))
         else:
+            from bleusuite.cli.plain import run_plain
+
             output = run_plain(args)
     except (ValueError, TypeError) as error:  # the library's argument checks
         raise CommandError(str(error)) from None

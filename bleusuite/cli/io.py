@@ -4,12 +4,9 @@ the progress bar."""
 
 from __future__ import annotations
 
-import gzip
 import sys
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 from bleusuite import text
@@ -36,6 +33,11 @@ __all__ = [
 PROGRESS_MIN_LINES = 5000
 
 
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str]:
     """Lines of a text file in ``encoding`` (``None`` or ``'-'``: standard input), as
     sacrebleu reads them.
@@ -52,10 +54,13 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
     """
     from_stdin = path in (None, "-")
     try:
-        data = sys.stdin.buffer.read() if from_stdin else Path(str(path)).read_bytes()
+        data = sys.stdin.buffer.read() if from_stdin else _read_bytes(str(path))
     except OSError as error:
         raise CommandError(f"cannot read {describe(path, what)}: {error.strerror}") from None
     if not from_stdin and str(path).endswith(".gz"):
+        import gzip
+        import zlib
+
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
@@ -222,7 +227,9 @@ def warn_if_tokenised(options: ScoreOptions, systems: Sequence[list[str]]) -> No
     if options.force or "bleu" not in options.metrics:
         return
     for lines in systems:
-        if sum(line.rstrip().endswith(" .") for line in lines) >= TOKENISED_WARNING_LINES:
+        # no line holds a "\n": each line ending in " ." is one " .\n" of the joined text
+        ending = ("\n".join(map(str.rstrip, lines)) + "\n").count(" .\n")
+        if ending >= TOKENISED_WARNING_LINES:
             for text in TOKENISED_WARNING:
                 print(f"bleusuite score: warning: {text}", file=sys.stderr)
 

@@ -8,10 +8,10 @@ import importlib
 from typing import Any, NoReturn
 
 import bleusuite
+from bleusuite.bootstrap import DEFAULT_SEED
 from bleusuite.cli.errors import CommandError
-from bleusuite.significance import DEFAULT_SEED
 from bleusuite.smoothing import SMOOTHING_NAMES
-from bleusuite.text import TOKENIZERS
+from bleusuite.tokenizers import TOKENIZERS
 
 __all__ = ["BACKENDS", "METRICS", "build_parser"]
 

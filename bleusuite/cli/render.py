@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,8 +14,11 @@ import bleusuite
 from bleusuite import backends, smoothing
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import GLEU_ORDERS, MAX_ORDER, ScoreOptions
-from bleusuite.significance import Confidence, PairedResult
 from bleusuite.stats import BleuStats
+
+if TYPE_CHECKING:
+    from bleusuite.bootstrap import Confidence
+    from bleusuite.significance import PairedResult
 
 __all__ = [
     "MetricReport",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,16 +31,12 @@ from bleusuite.cli.render import (
     results_table,
 )
 from bleusuite.cli.statistics import systems_statistics
-from bleusuite.significance import (
-    Confidence,
-    PairedResult,
-    bootstrap_scores_of_metrics,
-    paired_approximate_randomization,
-    paired_bootstrap,
-    sacrebleu_bleu_scores,
-)
 from bleusuite.stats import BleuStats, GleuStats
 from bleusuite.text import encode_texts
+
+if TYPE_CHECKING:  # imported where a run resamples: a plain score does not need them
+    from bleusuite.bootstrap import Confidence
+    from bleusuite.significance import PairedResult
 
 __all__ = ["confidences", "metric_report", "paired_results", "render_systems", "run_score"]
 
@@ -73,6 +69,8 @@ def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress) -> 
         str, Confidence]:
     """The bootstrap summary of every metric, all on the same resamples (for sacrebleu's
     BLEU, scored with its float32 arithmetic on resamples: its means and intervals)."""
+    from bleusuite.bootstrap import Confidence, bootstrap_scores_of_metrics
+
     metrics = list(stats)
     scores = bootstrap_scores_of_metrics(
         [_to_numpy(stats[metric]) for metric in metrics],
@@ -142,6 +140,8 @@ def _numpy_scores(metric: str, options: ScoreOptions) -> tuple[
 
     sacrebleu's smoothing methods get sacrebleu's own arithmetic (float32 precisions on
     resamples), so that means, intervals and p-values are its numbers to the last bit."""
+    from bleusuite.significance import sacrebleu_bleu_scores
+
     if metric == "bleu" and options.family == "sacrebleu":
         def bleu(table: np.ndarray) -> np.ndarray:
             return sacrebleu_bleu_scores(table, options.smooth, options.smooth_value)
@@ -162,6 +162,8 @@ def _numpy_scores(metric: str, options: ScoreOptions) -> tuple[
 def paired_results(stats: Sequence[dict[str, Any]], metric: str, options: ScoreOptions,
                    bar: Progress) -> list[PairedResult]:
     """The paired test of one metric: the first system is the baseline."""
+    from bleusuite.significance import paired_approximate_randomization, paired_bootstrap
+
     tables = [_to_numpy(system[metric]) for system in stats]
     score, resampled = _numpy_scores(metric, options)
     if options.paired == "bs":
@@ -174,6 +176,8 @@ def paired_results(stats: Sequence[dict[str, Any]], metric: str, options: ScoreO
 def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: ScoreOptions,
                    signature: Callable[[str], Signature], show: bool) -> str:
     """Several systems: sacrebleu's table (text, LaTeX) or JSON list, with paired tests."""
+    from bleusuite.significance import PairedResult
+
     columns: dict[str, list[str] | list[PairedResult]] = {}
     signatures = {}
     if options.paired:

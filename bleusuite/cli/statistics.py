@@ -4,7 +4,10 @@ system against the shared references in one pass."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+import contextlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +24,12 @@ __all__ = ["BATCH_SLOTS", "length_batches", "sentence_statistics", "stacked_syst
 
 #: token slots (sentences x streams x padded length) per statistics batch
 BATCH_SLOTS = 1 << 20
+#: token slots of a whole run from which the command lets the library count with numba
+#: (where installed). Importing numba and loading its compiled kernel take about 1 s in a
+#: fresh process, which the kernel repays at about 0.05 s per million slots (measured: 12
+#: systems x 3,000 lines, 3.3M slots, count in 0.12 s with numba and 0.3 s with NumPy; the
+#: whole command took 1.1 s with NumPy and 1.7-2.2 s with numba)
+NUMBA_MIN_SLOTS = 1 << 25
 
 
 def length_batches(token_ids: TokenIds, slots: int = BATCH_SLOTS) -> list[np.ndarray]:
@@ -66,29 +75,58 @@ def sentence_statistics(
     The arrays belong to ``backend`` (the token matrices are converted before scoring).
     """
     bar = bar or _NoProgress()
-    num_refs = token_ids.lengths.shape[0] - 1
     parts: dict[str, list[Any]] = {metric: [] for metric in metrics}
     order = []
-    for rows in length_batches(token_ids):
-        width = int(token_ids.lengths[:, rows].max())
-        hyp = token_ids.padded(0, rows, width)
-        refs = np.stack([token_ids.padded(r + 1, rows, width) for r in range(num_refs)], axis=1)
-        hyp_b, refs_b = _to_backend(hyp, backend), _to_backend(refs, backend)
-        if "bleu" in parts:
-            stats = bleusuite.bleu_statistics(hyp_b, refs_b, max_order=max_order, eos_id=FILL_ID)
-            parts["bleu"].append(stats.to_array())
-        if "gleu" in parts:
-            gstats = bleusuite.gleu_statistics(hyp_b, refs_b, min_len=GLEU_ORDERS[0],
-                                               max_len=GLEU_ORDERS[1], eos_id=FILL_ID)
-            parts["gleu"].append(gstats.to_array())
-        order.append(rows)
-        bar.update(len(rows))
+    lengths = token_ids.lengths
+    with _counting_for(int(np.maximum(lengths.max(axis=0), 1).sum()) * lengths.shape[0]):
+        for rows in length_batches(token_ids):
+            _batch_statistics(token_ids, rows, parts, max_order, backend)
+            order.append(rows)
+            bar.update(len(rows))
     inverse = np.argsort(np.concatenate(order), kind="stable")
     result = {}
     for metric, arrays in parts.items():
         be = backends.get_backend(arrays[0])
         result[metric] = be.concat(arrays, axis=0)[be.asarray(inverse, like=arrays[0])]
     return result
+
+
+@contextlib.contextmanager
+def _counting_for(slots: int) -> Iterator[None]:
+    """The counting strategy of a run of ``slots`` token slots: the library's choice
+    (``BLEUSUITE_COUNTING`` or ``auto``), except that a run too small to repay importing
+    numba (:data:`NUMBA_MIN_SLOTS`) counts with the NumPy pipeline where numba is not
+    imported yet and ``BLEUSUITE_COUNTING`` is unset. The variable is restored on exit."""
+    small = slots < NUMBA_MIN_SLOTS and "bleusuite.counting_numba" not in sys.modules
+    if not small or os.environ.get("BLEUSUITE_COUNTING", "").strip().lower() not in ("", "auto"):
+        yield
+        return
+    before = os.environ.get("BLEUSUITE_COUNTING")
+    os.environ["BLEUSUITE_COUNTING"] = "compact"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["BLEUSUITE_COUNTING"]
+        else:
+            os.environ["BLEUSUITE_COUNTING"] = before
+
+
+def _batch_statistics(token_ids: TokenIds, rows: np.ndarray, parts: dict[str, list[Any]],
+                      max_order: int, backend: str) -> None:
+    """Append the statistics of one batch of lines to ``parts`` (one list per metric)."""
+    num_refs = token_ids.lengths.shape[0] - 1
+    width = int(token_ids.lengths[:, rows].max())
+    hyp = token_ids.padded(0, rows, width)
+    refs = np.stack([token_ids.padded(r + 1, rows, width) for r in range(num_refs)], axis=1)
+    hyp_b, refs_b = _to_backend(hyp, backend), _to_backend(refs, backend)
+    if "bleu" in parts:
+        stats = bleusuite.bleu_statistics(hyp_b, refs_b, max_order=max_order, eos_id=FILL_ID)
+        parts["bleu"].append(stats.to_array())
+    if "gleu" in parts:
+        gstats = bleusuite.gleu_statistics(hyp_b, refs_b, min_len=GLEU_ORDERS[0],
+                                           max_len=GLEU_ORDERS[1], eos_id=FILL_ID)
+        parts["gleu"].append(gstats.to_array())
 
 
 def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,

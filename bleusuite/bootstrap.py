@@ -1,0 +1,278 @@
+"""Bootstrap resampling of summable statistics, with sacrebleu's draws.
+
+sacrebleu's ``--confidence`` re-scores every resample in Python, from a fancy-indexed copy
+of the per-sentence statistics. Here a resample is a weighted sum of the per-sentence
+statistics:
+
+1. Draw the resamples exactly as sacrebleu does (``numpy.random.default_rng(seed)``):
+   ``rng.choice(B, size=(R, B))`` sentence indices for the bootstrap, ``rng.integers(2,
+   size=(R, B), dtype=bool)`` swap masks for approximate randomization
+   (:mod:`bleusuite.significance`). The same seed gives the same draws, so the same means,
+   intervals and p-values.
+2. Turn them into one ``(R, B)`` weight matrix (how often each sentence was drawn).
+3. One matrix product with the ``(B, F)`` statistics (of several metrics or systems side by
+   side) gives the ``(R, F)`` summed statistics of every resample (exact: the values are
+   integers that the floating-point type holds exactly).
+4. Score the rows with the metric, then summarise: sacrebleu's mean and 95% interval.
+
+>>> import numpy as np
+>>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F): 3 sentences, 2 fields
+>>> scores = bootstrap_scores(stats, lambda s: s[:, 0] / s[:, 1], 1000, seed=12345)
+>>> Confidence.of(scores).n_resamples, estimate_ci(scores)[1] > 0
+(1000, True)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_SEED",
+    "Confidence",
+    "WeightedSums",
+    "bootstrap_scores",
+    "bootstrap_scores_of_metrics",
+    "estimate_ci",
+    "multiplicities",
+    "resample_indices",
+    "resampled_sums",
+    "seed_from_environment",
+    "swap_masks",
+]
+
+#: sacrebleu's default seed (its ``SACREBLEU_SEED``)
+DEFAULT_SEED = 12345
+#: sentence indices drawn per chunk of resamples (bounds the ``(R, B)`` matrices in memory)
+RESAMPLE_CHUNK = 1 << 22
+#: float32 holds every integer up to 2**24 exactly: summed statistics below it are summed in
+#: float32 (half the memory traffic of float64), larger ones in float64 (exact below 2**53)
+_FLOAT32_EXACT = 1 << 24
+_FLOAT64_EXACT = 1 << 53
+
+#: ``(R, F)`` summed statistics (the ``to_array`` layout) -> ``(R,)`` float64 scores
+ScoreFunction = Callable[[np.ndarray], np.ndarray]
+
+
+class Progress(Protocol):
+    """What the resampling needs of a progress bar (tqdm's interface)."""
+
+    def update(self, n: int = 1) -> Any: ...
+
+
+class _NoProgress:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | None:
+    """The seed sacrebleu uses: ``SACREBLEU_SEED`` (``'none'``: unseeded), default 12345.
+
+    >>> seed_from_environment({}), seed_from_environment({"SACREBLEU_SEED": "None"})
+    (12345, None)
+
+    Raises:
+        ValueError: ``SACREBLEU_SEED`` is neither an integer nor ``none``.
+    """
+    value = (os.environ if environ is None else environ).get("SACREBLEU_SEED", str(DEFAULT_SEED))
+    if value.lower() == "none":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"SACREBLEU_SEED must be an integer or 'none'; got {value!r}") from None
+
+
+# --------------------------------------------------------------------------- draws
+
+
+def _check_count(value: Any, argname: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{argname} must be a positive integer; got {value!r}")
+    return int(value)
+
+
+def _chunk_rows(num_sentences: int, chunk: int | None) -> int:
+    return max(1, RESAMPLE_CHUNK // max(num_sentences, 1)) if chunk is None else chunk
+
+
+def resample_indices(
+    num_sentences: int, n_resamples: int, seed: int | None, chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """Bootstrap resamples as rows of sentence indices, ``chunk`` rows at a time.
+
+    Joined, the chunks are ``numpy.random.default_rng(seed).choice(num_sentences,
+    size=(n_resamples, num_sentences))``: sacrebleu's resamples for the same seed (NumPy
+    draws the rows one after the other, so drawing them in pieces changes nothing).
+
+    >>> rows = np.concatenate(list(resample_indices(5, 3, seed=1, chunk=2)))
+    >>> bool((rows == np.random.default_rng(1).choice(5, size=(3, 5))).all())
+    True
+    """
+    chunk = _chunk_rows(num_sentences, chunk)
+    rng = np.random.default_rng(seed)
+    for begin in range(0, n_resamples, chunk):
+        rows = min(chunk, n_resamples - begin)
+        yield rng.choice(num_sentences, size=(rows, num_sentences), replace=True)
+
+
+def swap_masks(
+    num_sentences: int, n_trials: int, seed: int | None, chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """Approximate-randomization trials as ``(rows, B)`` boolean masks, ``chunk`` at a time.
+
+    Joined, they are sacrebleu's ``default_rng(seed).integers(2, size=(n_trials, B),
+    dtype=bool)`` (True: pseudo-system A takes the baseline's sentence). NumPy fills boolean
+    arrays from 32-bit draws and drops a call's unused bits, so ``chunk`` is rounded up to a
+    multiple of 32 rows: every chunk but the last then uses whole draws, as one call does.
+
+    >>> masks = np.concatenate(list(swap_masks(6, 70, seed=2, chunk=32)))
+    >>> rng = np.random.default_rng(2)
+    >>> bool((masks == rng.integers(2, size=(70, 6), dtype=bool)).all())
+    True
+    """
+    chunk = -(-_chunk_rows(num_sentences, chunk) // 32) * 32
+    rng = np.random.default_rng(seed)
+    for begin in range(0, n_trials, chunk):
+        rows = min(chunk, n_trials - begin)
+        yield rng.integers(2, size=(rows, num_sentences), dtype=bool)
+
+
+def multiplicities(indices: np.ndarray, num_sentences: int) -> np.ndarray:
+    """``(R, B)``: how many times each sentence occurs in each resample ``(R, B)``.
+
+    >>> multiplicities(np.array([[0, 0, 2], [1, 2, 1]]), 3).tolist()
+    [[2, 0, 1], [0, 2, 1]]
+    """
+    rows = indices.shape[0]
+    flat = (indices + (np.arange(rows) * num_sentences)[:, None]).ravel()
+    return np.bincount(flat, minlength=rows * num_sentences).reshape(rows, num_sentences)
+
+
+# --------------------------------------------------------------------- bootstrap
+
+
+def bootstrap_scores(
+    stats: np.ndarray,
+    score_of: ScoreFunction,
+    n_resamples: int,
+    seed: int | None,
+    bar: Progress | None = None,
+) -> np.ndarray:
+    """Scores of ``n_resamples`` bootstrap resamples of the sentences, vectorised.
+
+    The statistics of a resample are the per-sentence statistics ``stats`` ``(B, F)``
+    weighted by how often each sentence was drawn: a ``(R, B)`` multiplicity matrix times
+    ``stats``, one matrix product per chunk of resamples (exact: every value is an integer
+    far below 2**53). ``score_of`` maps ``(R, F)`` summed statistics to ``(R,)`` scores.
+
+    >>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F) = (3, 2)
+    >>> bootstrap_scores(stats, lambda s: s[:, 0] / s[:, 1], 4, seed=0).round(3).tolist()
+    [0.556, 3.0, 3.0, 0.833]
+    """
+    return bootstrap_scores_of_metrics([stats], [score_of], n_resamples, seed, bar)[0]
+
+
+def bootstrap_scores_of_metrics(
+    tables: Sequence[np.ndarray],
+    score_functions: Sequence[ScoreFunction],
+    n_resamples: int,
+    seed: int | None,
+    bar: Progress | None = None,
+) -> list[np.ndarray]:
+    """:func:`bootstrap_scores` of several tables ``(B, F_k)`` on the same resamples (drawn
+    once): several metrics of one system, or the same metric of several systems."""
+    n_resamples = _check_count(n_resamples, "n_resamples")
+    bar = bar or _NoProgress()
+    num_sentences = tables[0].shape[0]
+    weights = np.concatenate([np.asarray(t, dtype=np.int64) for t in tables], axis=1)
+    sums = WeightedSums(weights, num_sentences)  # a resample's multiplicities sum to B
+    bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
+    scores: list[list[np.ndarray]] = [[] for _ in tables]
+    for indices in resample_indices(num_sentences, n_resamples, seed):
+        summed = sums(multiplicities(indices, num_sentences))
+        for k, score_of in enumerate(score_functions):
+            part = summed[:, bounds[k] : bounds[k + 1]]
+            scores[k].append(np.asarray(score_of(part), dtype=np.float64))
+        bar.update(indices.shape[0])
+    return [np.concatenate(parts) for parts in scores]
+
+
+@dataclass(frozen=True)
+class Confidence:
+    """sacrebleu's single-system bootstrap summary: mean ± half the 95% interval's width."""
+
+    mean: float
+    half_width: float
+    low: float
+    high: float
+    n_resamples: int
+
+    @classmethod
+    def of(cls, scores: np.ndarray) -> Confidence:
+        """The 2.5% and 97.5% order statistics and the mean, as sacrebleu's
+        ``Score.estimate_ci`` (``statistics.mean`` of the sorted scores).
+
+        >>> Confidence.of(np.arange(40.0))
+        Confidence(mean=19.5, half_width=18.5, low=1.0, high=38.0, n_resamples=40)
+        """
+        import statistics
+
+        ordered = np.sort(scores)
+        n = len(ordered)
+        lower = n // 40
+        low, high = float(ordered[lower]), float(ordered[n - lower - 1])
+        return cls(statistics.mean(ordered.tolist()), 0.5 * (high - low), low, high, n)
+
+
+def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
+    """sacrebleu's ``significance.estimate_ci``: the mean of the scores (NumPy's sum of the
+    sorted scores) and half the width of their 95% interval.
+
+    >>> estimate_ci(np.arange(40.0))
+    (19.5, 18.5)
+    """
+    ordered = np.sort(np.asarray(scores, dtype=np.float64))
+    lower = len(ordered) // 40
+    half_width = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+    return float(ordered.mean()), float(half_width)
+
+
+def resampled_sums(counts: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``(R, F)`` int64: the statistics ``table`` ``(B, F)`` summed with the weights
+    ``counts`` ``(R, B)`` (multiplicities, or 0/1 masks), as one matrix product.
+
+    Exact: every value is an integer, and every partial sum stays below what the
+    floating-point type holds exactly (float32 where the largest possible sum is below
+    2**24, float64 below 2**53, an integer product beyond).
+
+    >>> resampled_sums(np.array([[2, 0, 1], [0, 3, 0]]), np.array([[1, 4], [2, 5], [3, 6]]))
+    array([[ 5, 14],
+           [ 6, 15]])
+    """
+    weight_sum = int(np.abs(counts).sum(axis=1).max(initial=0))
+    return WeightedSums(table, weight_sum)(counts)
+
+
+class WeightedSums:
+    """:func:`resampled_sums` of one table for many chunks of weights: the table is
+    converted once, for weights whose rows sum (in absolute value) to at most
+    ``max_weight_sum`` (the number of sentences, for multiplicities and 0/1 masks)."""
+
+    def __init__(self, table: np.ndarray, max_weight_sum: int) -> None:
+        table = np.asarray(table)
+        largest = int(np.abs(table).max(initial=0)) * max_weight_sum
+        self.max_weight_sum = max_weight_sum
+        self.dtype: type[np.generic] = (
+            np.int64 if largest >= _FLOAT64_EXACT
+            else np.float32 if largest < _FLOAT32_EXACT else np.float64
+        )
+        self.table = table.astype(self.dtype)
+
+    def __call__(self, counts: np.ndarray) -> np.ndarray:
+        summed = counts.astype(self.dtype) @ self.table
+        return summed if self.dtype is np.int64 else np.rint(summed).astype(np.int64)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from bleusuite import checks
+
+if TYPE_CHECKING:  # imported with the first threaded batch: a short run does without it
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["run_blocks", "worker_threads"]
 
@@ -45,6 +47,8 @@ def worker_threads() -> int:
 
 def _thread_pool(threads: int) -> ThreadPoolExecutor:
     if threads not in _pools:
+        from concurrent.futures import ThreadPoolExecutor
+
         _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="bleusuite")
     return _pools[threads]
 

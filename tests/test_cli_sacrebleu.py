@@ -244,7 +244,7 @@ def test_a_plain_score_imports_only_what_it_needs(files):
     for heavy in ("torch", "bleusuite.bench", "bleusuite.benchkit", "sacrebleu.metrics",
                   "sacrebleu.dataset", "portalocker", "tabulate", "importlib.metadata",
                   "bleusuite.metrics", "bleusuite.significance", "bleusuite.cli.plain",
-                  "numpy.random", "numba", "pathlib", "gzip"):
+                  "numpy.random", "numba", "pathlib", "gzip", "concurrent.futures"):
         assert heavy not in imported, heavy
 
 

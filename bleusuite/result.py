@@ -75,8 +75,9 @@ def _host(a: Any) -> np.ndarray:
 
 
 def shown_precisions(stats: BleuStats[Any], max_order: int, smooth: str,
-                     smooth_value: float | None) -> np.ndarray:
-    """The n-gram precisions (0-1) reported beside a BLEU score, shape ``(..., max_order)``.
+                     smooth_value: float | None, scale: float = 1.0) -> np.ndarray:
+    """The n-gram precisions (0-1, or 0-``scale``: the command line shows 0-100) reported
+    beside a BLEU score, shape ``(..., max_order)``.
 
     For sacrebleu's smoothing names these are the smoothed precisions sacrebleu reports
     (its ``BLEUScore.precisions`` / 100); for NLTK and pytorch-ignite names, the plain
@@ -95,11 +96,11 @@ def shown_precisions(stats: BleuStats[Any], max_order: int, smooth: str,
     if family != "sacrebleu":
         source = stats.clamped_totals if family == "nltk" else stats.totals
         denominator = np.maximum(source[..., :max_order].astype(np.float64), 1.0)
-        result: np.ndarray = correct / denominator
+        result: np.ndarray = scale * correct / denominator
         return result
     any_correct = correct.sum(axis=-1, keepdims=True) > 0
     precisions, _ = smoothing.sacrebleu_precisions(backends.get_backend(), stats, max_order,
-                                                   smooth, smooth_value, scale=1.0)
+                                                   smooth, smooth_value, scale=scale)
     shown: np.ndarray = np.where(any_correct, precisions, 0.0)
     return shown
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, smoothing
 from bleusuite.bootstrap import (
     DEFAULT_SEED,
     RESAMPLE_CHUNK,
@@ -76,11 +76,6 @@ _LOG_ZERO = -9999999999
 #: the names of :mod:`bleusuite.bootstrap` that lived here first
 _REEXPORTED = (RESAMPLE_CHUNK, Progress, _NoProgress, multiplicities, resample_indices,
                seed_from_environment, swap_masks, bootstrap_scores, bootstrap_scores_of_metrics)
-#: sacrebleu's smoothing values when none is given
-_SACREBLEU_SMOOTH_DEFAULTS: dict[str, float | int | None] = {
-    "none": None, "floor": 0.1, "add-k": 1, "exp": None,
-}
-
 Statistics = BleuStats | GleuStats | np.ndarray
 
 
@@ -115,8 +110,8 @@ def sacrebleu_bleu_scores(
     >>> sacrebleu_bleu_scores(stats.sum()[None]).tolist()
     [75.98356856515926]
     """
-    if smooth not in _SACREBLEU_SMOOTH_DEFAULTS:
-        names = ", ".join(_SACREBLEU_SMOOTH_DEFAULTS)
+    if smooth not in smoothing.SACREBLEU_METHODS:
+        names = ", ".join(smoothing.SACREBLEU_METHODS)
         raise ValueError(f"smooth must be one of sacrebleu's {names}; got {smooth!r}")
     if isinstance(stats, np.ndarray):
         stats = BleuStats.from_array(stats)
@@ -131,7 +126,7 @@ def sacrebleu_bleu_scores(
     total_int = np.atleast_2d(np.asarray(be.to_numpy(stats.totals))[..., :max_order])
     sys_len = np.atleast_1d(np.asarray(be.to_numpy(stats.hyp_len))).astype(np.int64)
     ref_len = np.atleast_1d(np.asarray(be.to_numpy(stats.ref_len))).astype(np.int64)
-    value = _SACREBLEU_SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    value = smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None else smooth_value
 
     correct = correct_int.astype(dtype)
     total = total_int.astype(dtype)

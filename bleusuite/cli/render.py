@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import bleusuite
-from bleusuite import backends, smoothing
+from bleusuite import backends, result, smoothing
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import GLEU_ORDERS, MAX_ORDER, ScoreOptions
 from bleusuite.stats import BleuStats
@@ -100,16 +100,7 @@ def shown_precisions(stats: BleuStats, smooth: str, smooth_value: float | None) 
     (its ``BLEUScore.precisions``); for NLTK and ignite names, the plain precisions with the
     family's denominators. Display only: the score comes from :func:`bleusuite.bleu_score`.
     """
-    family = smoothing.family_of(smooth)
-    correct = np.asarray(stats.matches[..., :MAX_ORDER], dtype=np.float64)
-    if family != "sacrebleu":
-        source = stats.clamped_totals if family == "nltk" else stats.totals
-        denominator = np.maximum(np.asarray(source[..., :MAX_ORDER], dtype=np.float64), 1.0)
-        return 100.0 * correct / denominator
-    any_correct = correct.sum(axis=-1, keepdims=True) > 0
-    be = backends.get_backend(np.asarray(stats.matches))
-    precisions, _ = smoothing.sacrebleu_precisions(be, stats, MAX_ORDER, smooth, smooth_value)
-    return np.where(any_correct, precisions, 0.0)
+    return result.shown_precisions(stats, MAX_ORDER, smooth, smooth_value, scale=100.0)
 
 
 def _brevity_penalty(hyp_len: int, ref_len: int) -> float:

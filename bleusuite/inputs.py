@@ -18,10 +18,14 @@ from bleusuite.backends.base import Backend
 from bleusuite.ragged import _array_inside, _from_mixed, pack_sentences
 from bleusuite.sequences import Padded, _from_sequences
 from bleusuite.token_checks import (
+    SCORING_ARGNAMES,
+    ArgNames,
+    _check_batch,
     _check_int_array,
     _check_special,
     _plain_array,
     _three_dimensional,
+    _two_dimensional,
 )
 
 __all__ = ["Batch", "mark_unreferenced", "normalize_batch", "pack_sentences"]
@@ -88,8 +92,12 @@ def normalize_batch(
     *,
     pad_id: Any = None,
     eos_id: Any = None,
+    argnames: ArgNames = SCORING_ARGNAMES,
 ) -> Batch:
     """Check the inputs of a scoring call and bring them to the :class:`Batch` form.
+
+    ``argnames`` are the caller's names of its two inputs, which every error message uses
+    (an Ignite metric's are ``("y_pred", "y")``).
 
     Padded arrays on both sides go to the array path as they are. Where either side holds
     arrays (a padded array, or a Python list of 1-D arrays: ragged sentences, or NLTK-form
@@ -107,35 +115,41 @@ def normalize_batch(
     ref_is_array = backends.backend_name(references) is not None
     if hyp_is_array and ref_is_array:
         be = backends.get_backend(hypotheses, references)
-        return _from_arrays(be, hypotheses, references, pad_id, eos_id)
+        return _from_arrays(be, hypotheses, references, pad_id, eos_id, argnames)
     like = _array_inside(hypotheses, references)
     if like is not None:
-        return _from_padded(_from_mixed(hypotheses, references, pad_id, eos_id, like))
-    return _from_padded(_from_sequences(hypotheses, references, pad_id, eos_id))
+        padded = _from_mixed(hypotheses, references, pad_id, eos_id, like, argnames)
+    else:
+        padded = _from_sequences(hypotheses, references, pad_id, eos_id, argnames)
+    return _from_padded(padded, argnames)
 
 
-def _from_padded(padded: Padded) -> Batch:
+def _from_padded(padded: Padded, names: ArgNames) -> Batch:
     """The array path's last steps for a batch packed from lists (padding, eos, absent
     references)."""
     be, pad, eos = padded.backend, padded.pad, padded.eos
     present = padded.exists & _present(be, padded.refs, padded.ref_len, pad)
     hyp, hyp_len = _sentences(be, padded.hyp, padded.hyp_len, pad, eos)
     refs, ref_len = _sentences(be, padded.refs, padded.ref_len, pad, eos)
-    return _finish(be, hyp, hyp_len, refs, ref_len, present, padded.to_caller or _identity)
+    to_caller = padded.to_caller or _identity
+    return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller, names[1])
 
 
 # ----------------------------------------------------------------------------- arrays
 
 
-def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> Batch:
-    hyp, refs = _plain_array(hyp, "hypotheses"), _plain_array(refs, "references")
+def _from_arrays(
+    be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any, names: ArgNames
+) -> Batch:
+    hyp_name, ref_name = names
+    hyp, refs = _plain_array(hyp, hyp_name), _plain_array(refs, ref_name)
     if be.device_of(hyp) != be.device_of(refs):
         raise ValueError(
-            "hypotheses and references must be on the same device; got hypotheses on "
-            f"{be.device_of(hyp)} and references on {be.device_of(refs)}"
+            f"{hyp_name} and {ref_name} must be on the same device; got {hyp_name} on "
+            f"{be.device_of(hyp)} and {ref_name} on {be.device_of(refs)}"
         )
-    hyp = _check_int_array(be, hyp, "hypotheses")
-    refs = _check_int_array(be, refs, "references")
+    hyp = _check_int_array(be, hyp, hyp_name)
+    refs = _check_int_array(be, refs, ref_name)
     to_caller = _identity
     host_hyp, host_refs = be.host_view(hyp), be.host_view(refs)
     if host_hyp is not None and host_refs is not None:
@@ -146,21 +160,14 @@ def _from_arrays(be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any) -> 
             return caller.from_host(a, like=None)
 
         hyp, refs = be.to_int64(host_hyp), be.to_int64(host_refs)
-    if hyp.ndim != 2:
-        raise ValueError(
-            f"hypotheses must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
-        )
-    refs = _three_dimensional(refs)
-    if refs.shape[0] != hyp.shape[0]:
-        raise ValueError(
-            f"hypotheses and references must have the same batch size; got {hyp.shape[0]} "
-            f"hypotheses and {refs.shape[0]} rows of references"
-        )
+    hyp = _two_dimensional(hyp, hyp_name)
+    refs = _three_dimensional(refs, ref_name)
+    _check_batch(hyp.shape[0], refs.shape[0], "rows of references", names)
     pad = _check_special(pad_id, "pad_id", be)
     eos = _check_special(eos_id, "eos_id", be)
     run = be.compiled(_normalized, static_argnums=(0, 3, 4))  # one program on JAX
     hyp, hyp_len, refs, ref_len, present = run(be, hyp, refs, pad, eos)
-    return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller)
+    return _finish(be, hyp, hyp_len, refs, ref_len, present, to_caller, ref_name)
 
 
 def _normalized(
@@ -241,6 +248,7 @@ def _finish(
     ref_len: Any,
     present: Any,
     to_caller: Any = _identity,
+    ref_name: str = SCORING_ARGNAMES[1],
 ) -> Batch:
     ref_len = be.where(present, ref_len, 0)
     unchecked = None
@@ -252,7 +260,7 @@ def _finish(
         elif not be.to_bool(be.min_(has_ref)):
             missing = be.to_numpy(be.flatnonzero(~has_ref))
             raise ValueError(
-                f"references: hypothesis {int(missing[0])} has no reference (every reference "
+                f"{ref_name}: hypothesis {int(missing[0])} has no reference (every reference "
                 f"row is padding or the list is empty); {len(missing)} such row(s) in all"
             )
     return Batch(be, to_caller, hyp, hyp_len, refs, ref_len, present, unchecked)

@@ -19,6 +19,7 @@ from bleusuite import backends
 from bleusuite.backends.base import Backend
 from bleusuite.sequences import Padded
 from bleusuite.token_checks import (
+    ArgNames,
     _check_batch,
     _check_int_array,
     _check_sentence,
@@ -26,6 +27,7 @@ from bleusuite.token_checks import (
     _is_token_sequence,
     _kind,
     _three_dimensional,
+    _two_dimensional,
 )
 
 __all__ = ["pack_sentences"]
@@ -181,20 +183,17 @@ def _int_tokens(sentences: list[Any], where: Any, side: str) -> np.ndarray:
         raise ValueError(f"{side} holds token ids outside the int64 range") from None
 
 
-def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any) -> tuple[Any, Any]:
+def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tuple[Any, Any]:
+    """(B, L) hypotheses and (B,) lengths of the mixed path; messages call them ``name``."""
     if backends.backend_name(hypotheses) is not None:
-        hyp = _check_side_array(be, hypotheses, like, "hypotheses")
-        if hyp.ndim != 2:
-            raise ValueError(
-                f"hypotheses must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
-            )
+        hyp = _two_dimensional(_check_side_array(be, hypotheses, like, name), name)
         return hyp, be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
     if not _is_token_sequence(hypotheses):
         raise TypeError(
-            "hypotheses must be an integer array, a list of 1-D arrays or a list of token "
+            f"{name} must be an integer array, a list of 1-D arrays or a list of token "
             f"sequences; got {_kind(hypotheses)}"
         )
-    packed = _pack(be, list(hypotheses), like, lambda i: f"hypotheses[{i}]", "hypotheses")
+    packed = _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
     return packed.tokens, packed.lengths
 
 
@@ -212,49 +211,51 @@ def _check_side_array(be: Backend, array: Any, like: Any, argname: str) -> Any:
     return _check_int_array(be, array, argname)
 
 
-def _reference_tensor(be: Backend, references: Any, batch: int, like: Any) -> tuple[
-        Any, Any, Any]:
-    """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path."""
+def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
+                      names: ArgNames) -> tuple[Any, Any, Any]:
+    """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path; messages
+    call the two sides ``names``."""
+    name = names[1]
     if backends.backend_name(references) is not None:
-        refs = _check_side_array(be, references, like, "references")
-        refs = _three_dimensional(refs)
-        _check_batch(batch, refs.shape[0], "rows of references")
+        refs = _check_side_array(be, references, like, name)
+        refs = _three_dimensional(refs, name)
+        _check_batch(batch, refs.shape[0], "rows of references", names)
         lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
         return refs, lengths, be.full(tuple(refs.shape[:2]), True, be.bool_, like=like)
     if isinstance(references, str | bytes) or not _is_token_sequence(references):
         raise TypeError(
-            "references must be an integer array, a list of 1-D arrays (one reference per "
+            f"{name} must be an integer array, a list of 1-D arrays (one reference per "
             "hypothesis) or a list (one entry per hypothesis) of lists of reference token "
             f"sequences; got {_kind(references)}"
         )
-    _check_batch(batch, len(references), "entries of references")
+    _check_batch(batch, len(references), "entries of references", names)
     slots: list[tuple[int, int]] = []
     sentences: list[Any] = []
-    names: list[str] = []
+    where: list[str] = []
     for row, row_refs in enumerate(references):
         if backends.backend_name(row_refs) is not None:  # a 1-D array: the row's one reference
             slots.append((row, 0))
             sentences.append(row_refs)
-            names.append(f"references[{row}]")
+            where.append(f"{name}[{row}]")
             continue
         if isinstance(row_refs, str | bytes) or not _is_token_sequence(row_refs):
             raise TypeError(
-                f"references[{row}] must be a 1-D array (one reference) or a list of "
+                f"{name}[{row}] must be a 1-D array (one reference) or a list of "
                 f"references; got {_kind(row_refs)}"
             )
         if len(row_refs) and not (
             _is_token_sequence(row_refs[0]) or backends.backend_name(row_refs[0]) is not None
         ):
             raise ValueError(
-                f"references[{row}] must be a list of reference token sequences (NLTK form: "
+                f"{name}[{row}] must be a list of reference token sequences (NLTK form: "
                 "one list of references per hypothesis), but it holds tokens: wrap a single "
                 "reference in a list"
             )
         for position, ref in enumerate(row_refs):
             slots.append((row, position))
             sentences.append(ref)
-            names.append(f"references[{row}][{position}]")
-    packed = _pack(be, sentences, like, names.__getitem__, "references")
+            where.append(f"{name}[{row}][{position}]")
+    packed = _pack(be, sentences, like, where.__getitem__, name)
     num_refs = max((position + 1 for _, position in slots), default=1)
     width = int(packed.tokens.shape[1])
     slot_index = np.fromiter((r * num_refs + c for r, c in slots), np.int64, count=len(slots))
@@ -307,8 +308,10 @@ def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any
     return None if failed else converted
 
 
-def _from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like: Any) -> Padded:
-    """Ragged arrays, or arrays on one side and token lists on the other.
+def _from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like: Any,
+                names: ArgNames) -> Padded:
+    """Ragged arrays, or arrays on one side and token lists on the other (messages call the
+    two sides ``names``).
 
     Everything is packed once into padded arrays with explicit lengths on ``like``'s device;
     then it takes the steps of the array path (padding, eos, absent references).
@@ -327,6 +330,6 @@ def _from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like
         hypotheses, references = host
         be = backends.get_backend()
         like = np.zeros(0, dtype=np.int64)
-    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like)
-    refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like)
+    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like, names[0])
+    refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like, names)
     return Padded(be, hyp, hyp_len, refs, ref_len, exists, pad, eos, to_caller)

@@ -17,7 +17,13 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.backends.base import Backend
-from bleusuite.token_checks import _check_batch, _check_sentence, _is_token_sequence, _kind
+from bleusuite.token_checks import (
+    ArgNames,
+    _check_batch,
+    _check_sentence,
+    _is_token_sequence,
+    _kind,
+)
 
 __all__ = ["Padded"]
 
@@ -46,36 +52,40 @@ class Padded:
     to_caller: Callable[[Any], Any] | None = None
 
 
-def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Padded:
-    """Checked token lists as a :class:`Padded` NumPy batch (pad and eos as ids)."""
+def _from_sequences(
+    hyps: Any, refs: Any, pad_id: Any, eos_id: Any, names: ArgNames
+) -> Padded:
+    """Checked token lists as a :class:`Padded` NumPy batch (pad and eos as ids); messages
+    call the two sides ``names``."""
+    hyp_name, ref_name = names
     if not _is_token_sequence(hyps):
         raise TypeError(
-            f"hypotheses must be an integer array or a list of token sequences; got {_kind(hyps)}"
+            f"{hyp_name} must be an integer array or a list of token sequences; got {_kind(hyps)}"
         )
     if not _is_token_sequence(refs):
         raise TypeError(
-            "references must be an integer array or a list (one entry per hypothesis) of lists "
+            f"{ref_name} must be an integer array or a list (one entry per hypothesis) of lists "
             f"of token sequences; got {_kind(refs)}"
         )
-    _check_batch(len(hyps), len(refs), "entries of references")
+    _check_batch(len(hyps), len(refs), "entries of references", names)
     for row, hyp in enumerate(hyps):
-        _check_sentence(hyp, f"hypotheses[{row}]")
+        _check_sentence(hyp, f"{hyp_name}[{row}]")
     slots: list[tuple[int, int]] = []
     ref_sentences: list[Any] = []
     for row, row_refs in enumerate(refs):
         if isinstance(row_refs, str | bytes) or not _is_token_sequence(row_refs):
             raise TypeError(
-                f"references[{row}] must be a list of reference token sequences; got "
+                f"{ref_name}[{row}] must be a list of reference token sequences; got "
                 f"{_kind(row_refs)}"
             )
         if len(row_refs) and not _is_token_sequence(row_refs[0]):
             raise ValueError(
-                f"references[{row}] must be a list of reference token sequences (NLTK form: "
+                f"{ref_name}[{row}] must be a list of reference token sequences (NLTK form: "
                 "one list of references per hypothesis), but it holds tokens: wrap a single "
                 "reference in a list"
             )
         for position, ref in enumerate(row_refs):
-            _check_sentence(ref, f"references[{row}][{position}]")
+            _check_sentence(ref, f"{ref_name}[{row}][{position}]")
             slots.append((row, position))
             ref_sentences.append(ref)
 
@@ -85,9 +95,9 @@ def _from_sequences(hyps: Any, refs: Any, pad_id: Any, eos_id: Any) -> Padded:
     try:
         ids, mapping = _token_ids(flat)
     except TypeError as error:
-        names = [f"hypotheses[{row}]" for row in range(len(hyps))]
-        names += [f"references[{row}][{position}]" for row, position in slots]
-        raise TypeError(_unhashable(itertools.chain(hyps, ref_sentences), names, error)) from None
+        where = [f"{hyp_name}[{row}]" for row in range(len(hyps))]
+        where += [f"{ref_name}[{row}][{position}]" for row, position in slots]
+        raise TypeError(_unhashable(itertools.chain(hyps, ref_sentences), where, error)) from None
     pad = _map_special(pad_id, mapping)
     eos = _map_special(eos_id, mapping)
 

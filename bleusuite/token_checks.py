@@ -16,6 +16,11 @@ from bleusuite.backends.base import Backend
 
 _INT64_MAX = np.iinfo(np.int64).max
 
+#: the caller's names of its (hypotheses, references) arguments, as error messages give them
+ArgNames = tuple[str, str]
+#: the names of the scoring functions' arguments (an Ignite metric has ``("y_pred", "y")``)
+SCORING_ARGNAMES: ArgNames = ("hypotheses", "references")
+
 
 def _kind(obj: object) -> str:
     return f"{type(obj).__module__}.{type(obj).__qualname__}".replace("builtins.", "")
@@ -50,13 +55,22 @@ def _plain_array(a: Any, argname: str) -> Any:
     return np.asarray(a)
 
 
-def _three_dimensional(refs: Any) -> Any:
+def _two_dimensional(hyp: Any, argname: str) -> Any:
+    """A (B, L) hypothesis array, or a message naming ``argname``."""
+    if hyp.ndim != 2:
+        raise ValueError(
+            f"{argname} must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
+        )
+    return hyp
+
+
+def _three_dimensional(refs: Any, argname: str) -> Any:
     """(B, R, L) references from a (B, L) array (one reference each) or a (B, R, L) one."""
     if refs.ndim == 2:
         return refs.reshape(refs.shape[0], 1, refs.shape[1])
     if refs.ndim != 3:
         raise ValueError(
-            "references must be a 2-D array (batch, length) with one reference per hypothesis "
+            f"{argname} must be a 2-D array (batch, length) with one reference per hypothesis "
             f"or 3-D (batch, references, length); got shape {tuple(refs.shape)}"
         )
     return refs
@@ -94,9 +108,9 @@ def _check_sentence(sentence: object, argname: str) -> None:
         )
 
 
-def _check_batch(batch: int, rows: int, what: str) -> None:
+def _check_batch(batch: int, rows: int, what: str, names: ArgNames) -> None:
     if rows != batch:
         raise ValueError(
-            f"hypotheses and references must have the same batch size; got {batch} "
+            f"{names[0]} and {names[1]} must have the same batch size; got {batch} "
             f"hypotheses and {rows} {what}"
         )

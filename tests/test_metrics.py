@@ -464,10 +464,73 @@ def test_update_errors_name_the_argument(output: Any, error: type, name: str) ->
             metric.update(output)
 
 
-def test_core_errors_keep_their_cause() -> None:
-    with pytest.raises(ValueError) as info:
-        Bleu().update(([[3]], [[]]))
-    assert isinstance(info.value.__cause__, ValueError)
+def _t(*data: Any) -> Any:
+    return torch.tensor(data)
+
+
+# (y_pred, y), pad_id, error, message start with {h} / {r} for the two arguments' names: one
+# case per check the core makes, on each input path (padded arrays, token lists, ragged or
+# mixed arrays)
+CORE_CHECKS = [
+    # padded arrays
+    ((np.zeros((2, 5)), np.zeros((2, 5), np.int64)), None, TypeError,
+     "{h} must be an array of integer token ids; got dtype float64"),
+    ((np.zeros((2, 5), np.int64), np.zeros((2, 5))), None, TypeError,
+     "{r} must be an array of integer token ids"),
+    ((np.ma.masked_array(np.zeros((1, 2), np.int64)), np.zeros((1, 2), np.int64)), None,
+     TypeError, "{h} must be a plain array of token ids, not a masked array"),
+    ((np.full((1, 2), 2**63 + 5, np.uint64), np.zeros((1, 2), np.int64)), None, ValueError,
+     r"{h} holds token ids above 2\*\*63 - 1"),
+    ((_t(1, 2), _t(1, 2)), None, ValueError, r"{h} must be a 2-D array \(batch, length\)"),
+    ((_t([1, 2]), _t([[[1, 2]]])), None, ValueError, r"{r} must be a 2-D array \(batch, length\) "
+     "with one reference per hypothesis or 3-D"),
+    ((_t([1, 2]), _t([1, 2], [3, 4])), None, ValueError,
+     "{h} and {r} must have the same batch size; got 1 hypotheses and 2 rows of references"),
+    ((_t([1, 2]), _t([0, 0])), 0, ValueError, "{r}: hypothesis 0 has no reference"),
+    # token lists
+    ((5, [[[1]]]), None, TypeError, "{h} must be an integer array or a list of token sequences"),
+    (([[1]], 5), None, TypeError, "{r} must be an integer array or a list"),
+    ((["a b"], [[["a"]]]), None, TypeError, r"{h}\[0\] must be a sequence of tokens, not a string"),
+    (([[[1]]], [[[1]]]), None, ValueError, r"{h}\[0\] must be a sequence of tokens, but its "
+     "first token is itself a sequence"),
+    (([[1]], [5]), None, TypeError, r"{r}\[0\] must be a list of reference token sequences; got"),
+    (([[3, 4]], [[3, 4]]), None, ValueError, r"{r}\[0\] must be a list of reference token "
+     r"sequences \(NLTK form"),
+    (([[1]], [[["a"], "ab"]]), None, TypeError, r"{r}\[0\]\[1\] must be a sequence of tokens, "
+     "not a string"),
+    (([[{}]], [[[1]]]), None, TypeError, r"{h}\[0\]\[0\] must be a hashable token"),
+    (([[1], [2]], [[[1]]]), None, ValueError, "{h} and {r} must have the same batch size"),
+    (([[3]], [[]]), None, ValueError, "{r}: hypothesis 0 has no reference"),
+    # ragged arrays, and arrays beside token lists
+    (([_t(1), _t([1])], [[[1]], [[2]]]), None, ValueError, r"{h}\[1\] must be a 1-D array"),
+    (([_t(1.5)], [[[1]]]), None, TypeError, r"{h}\[0\] must be an array of integer token ids"),
+    (([_t(1), [2]], [[[1]], [[2]]]), None, TypeError, r"{h}\[0\] is an array but {h}\[1\] is a "
+     "list"),
+    ((_t([1, 2]), [[["a"]]]), None, TypeError, r"{r}\[0\]\[0\] must hold int token ids"),
+    ((_t([[1, 2]]), [[[1]]]), None, ValueError, r"{h} must be a 2-D array \(batch, length\)"),
+    (([[1]], _t([[[1]]])), None, ValueError, r"{r} must be a 2-D array \(batch, length\) with"),
+    (([_t(1)], ["ab"]), None, TypeError, r"{r}\[0\] must be a 1-D array \(one reference\) or a "
+     "list of references"),
+    (([_t(1), _t(2)], [[[1]]]), None, ValueError, "{h} and {r} must have the same batch size"),
+    (([_t(1)], [[1, 2]]), None, ValueError, r"{r}\[0\] must be a list of reference token "
+     "sequences"),
+    (([_t(1)], 5), None, TypeError, "{r} must be an integer array, a list of 1-D arrays"),
+    ((5, [_t(1)]), None, TypeError, "{h} must be an integer array, a list of 1-D arrays"),
+    (([_t(1)], [[[2**64]]]), None, ValueError, "{r} holds token ids outside the int64 range"),
+    (([_t(1)], [_t(0)]), 0, ValueError, "{r}: hypothesis 0 has no reference"),
+]
+
+
+@pytest.mark.parametrize(("output", "pad_id", "error", "start"), CORE_CHECKS)
+def test_core_errors_name_y_pred_and_y(output: Any, pad_id: Any, error: type, start: str) -> None:
+    """The core builds its messages with the metric's names (no rewriting afterwards), and
+    names its own arguments for the same input."""
+    for metric in (Bleu(pad_id=pad_id), Gleu(pad_id=pad_id, average="micro")):
+        with pytest.raises(error, match="^" + start.format(h="y_pred", r="y")) as info:
+            metric.update(output)
+        assert info.value.__cause__ is None, "raised in these words, not rewritten"
+    with pytest.raises(error, match="^" + start.format(h="hypotheses", r="references")):
+        bleusuite.sentence_bleu(*output, pad_id=pad_id)
 
 
 # ----------------------------------------------------------------------------- Engine

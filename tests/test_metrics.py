@@ -31,6 +31,7 @@ pytest.importorskip("ignite")
 import ignite.metrics as ignite_metrics  # noqa: E402
 from ignite.engine import Engine, Events  # noqa: E402
 from ignite.exceptions import NotComputableError  # noqa: E402
+from parity import split_corpora, to_lists  # noqa: E402
 
 import bleusuite  # noqa: E402
 from bleusuite.metrics import Bleu, Gleu  # noqa: E402
@@ -79,23 +80,6 @@ def make_cases(seed: int, n: int, *, max_len: int = 24, trigram_match: bool = Fa
     return cases
 
 
-def batches_of(cases: list[Case], seed: int, max_size: int = 12) -> list[list[Case]]:
-    """``cases`` cut into consecutive batches of random sizes 1..max_size."""
-    rng = np.random.default_rng(seed)
-    out, i = [], 0
-    while i < len(cases):
-        size = int(rng.integers(1, max_size + 1))
-        out.append(cases[i : i + size])
-        i += size
-    return out
-
-
-def as_lists(cases: list[Case], as_str: bool = False) -> tuple[list, list]:
-    f: Any = (lambda t: f"w{t}") if as_str else int
-    hyps = [[f(t) for t in h] for h, _ in cases]
-    return hyps, [[[f(t) for t in r] for r in rs] for _, rs in cases]
-
-
 def as_ids(
     cases: list[Case], seed: int, *, pad_id: int = 0, eos_id: int | None = None,
     squeeze: bool = False,
@@ -129,9 +113,9 @@ def encodings(batch: list[Case], k: int) -> tuple[tuple[Any, Any], dict[str, Any
     """The ``k``-th (cyclic) input form of ``batch`` and the constructor arguments it needs."""
     form = k % 6
     if form == 0:
-        return as_lists(batch), {}
+        return to_lists(batch), {}
     if form == 1:
-        return as_lists(batch, as_str=True), {}
+        return to_lists(batch, as_str=True), {}
     if form == 2:
         return as_ids(batch, k), {"pad_id": 0}
     if form == 3:
@@ -139,9 +123,9 @@ def encodings(batch: list[Case], k: int) -> tuple[tuple[Any, Any], dict[str, Any
         return (torch.from_numpy(hyp), torch.from_numpy(refs)), {"pad_id": 0, "eos_id": 1}
     if form == 4:  # torch ids against token lists
         hyp, _ = as_ids(batch, k, pad_id=2)
-        return (torch.from_numpy(hyp), as_lists(batch)[1]), {"pad_id": 2}
+        return (torch.from_numpy(hyp), to_lists(batch)[1]), {"pad_id": 2}
     # a list of 1-D tensors (one per sentence) against lists of reference tensors
-    hyps, refs = as_lists(batch)
+    hyps, refs = to_lists(batch)
     return (
         [torch.tensor(h, dtype=torch.int64) for h in hyps],
         [[torch.tensor(r, dtype=torch.int64) for r in rs] for rs in refs],
@@ -150,7 +134,7 @@ def encodings(batch: list[Case], k: int) -> tuple[tuple[Any, Any], dict[str, Any
 
 def feed(metric: Any, batch: list[Case], k: int, forms: bool = True) -> None:
     """Update ``metric`` (built for form ``k``) with ``batch``; lists when not ``forms``."""
-    metric.update(encodings(batch, k)[0] if forms else as_lists(batch))
+    metric.update(encodings(batch, k)[0] if forms else to_lists(batch))
 
 
 def kwargs_of_form(k: int) -> dict[str, Any]:
@@ -163,7 +147,7 @@ def kwargs_of_form(k: int) -> dict[str, Any]:
 def ignite_value(cases: list[list[Case]], ngram: int, smooth: str, average: str) -> float:
     metric = ignite_metrics.Bleu(ngram=ngram, smooth=smooth, average=average)
     for batch in cases:
-        metric.update(as_lists(batch))
+        metric.update(to_lists(batch))
     return float(metric.compute())
 
 
@@ -199,7 +183,8 @@ def test_bleu_matches_ignite(smooth: str, average: str) -> None:
         ours = Bleu(ngram=ngram, smooth=smooth, average=average, **kwargs_of_form(k))
         for epoch in range(2):  # results start afresh after reset
             ours.reset()
-            epoch_batches = batches_of(make_cases(seed + 10 * ngram + epoch, 45), seed + epoch)
+            epoch_batches = split_corpora(make_cases(seed + 10 * ngram + epoch, 45),
+                                          seed + epoch, max_size=12)
             for batch in epoch_batches:
                 feed(ours, batch, k)
             value = ours.compute()
@@ -212,7 +197,7 @@ def test_bleu_matches_ignite(smooth: str, average: str) -> None:
                 assert isinstance(value, torch.Tensor) and value.dtype == torch.float64
                 assert value.ndim == 0
                 # exact against the float64 definition, whatever Ignite's float32 does
-                hyps, refs = as_lists(everything)
+                hyps, refs = to_lists(everything)
                 sentence = bleusuite.sentence_bleu(hyps, refs, max_order=ngram, smooth=smooth)
                 assert abs(float(value) - float(np.mean(sentence))) <= 1e-12
                 nltk_method = {"smooth1": "method1", "nltk_smooth2": "method2"}.get(smooth)
@@ -270,10 +255,10 @@ def test_bleu_matches_functional_api(settings: dict[str, Any]) -> None:
         for epoch in range(2):
             metric.reset()
             cases = make_cases(1000 + seed * 7 + epoch + ngram, 40, trigram_match=trigram)
-            epoch_batches = batches_of(cases, seed + epoch)
+            epoch_batches = split_corpora(cases, seed + epoch, max_size=12)
             for batch in epoch_batches:
                 feed(metric, batch, k)
-            hyps, refs = as_lists(cases)
+            hyps, refs = to_lists(cases)
             if average == "macro":
                 expected = np.mean(bleusuite.sentence_bleu(hyps, refs, max_order=ngram, **settings))
             else:
@@ -288,12 +273,12 @@ def test_nltk_smoothing_names_match_nltk() -> None:
     from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
     cases = make_cases(77, 60)
-    batches = batches_of(cases, 3)
+    batches = split_corpora(cases, 3, max_size=12)
     for method in ("method0", "method1", "method2", "method3", "method4"):
         macro, micro = Bleu(smooth=method), Bleu(smooth=method, average="micro")
         for batch in batches:
-            macro.update(as_lists(batch))
-            micro.update(as_lists(batch))
+            macro.update(to_lists(batch))
+            micro.update(to_lists(batch))
         expected_macro = np.mean(nltk_sentence_bleu(cases, 4, method))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -316,7 +301,7 @@ def test_gleu_matches_nltk(orders: tuple[int, int]) -> None:
         for epoch in range(2):
             metric.reset()
             cases = make_cases(300 + 10 * k + epoch, 50)
-            for batch in batches_of(cases, k + epoch):
+            for batch in split_corpora(cases, k + epoch, max_size=12):
                 feed(metric, batch, k)
             value = metric.compute()
             if average == "macro":
@@ -354,7 +339,7 @@ def test_every_input_form_gives_the_same_numbers(average: str) -> None:
         metric = Bleu(average=average, pad_id=0)
         metric.update((y_pred, y))
         expected = Bleu(average=average)
-        expected.update(as_lists(single))
+        expected.update(to_lists(single))
         assert float(metric.compute()) == float(expected.compute())
 
 
@@ -383,13 +368,13 @@ def test_state_is_tensors_on_device_and_round_trips(metric_class: type, average:
     for name in metric._state_dict_all_req_keys:
         value = getattr(metric, name)
         assert isinstance(value, torch.Tensor) and value.device == torch.device("cpu")
-    metric.update(as_lists(cases[:12]))
+    metric.update(to_lists(cases[:12]))
     saved = metric.state_dict()
     expected = metric_class(average=average, device=torch.device("cpu"))
-    expected.update(as_lists(cases))
+    expected.update(to_lists(cases))
     restored = metric_class(average=average)
     restored.load_state_dict(saved)
-    restored.update(as_lists(cases[12:]))
+    restored.update(to_lists(cases[12:]))
     assert abs(float(restored.compute()) - float(expected.compute())) <= 1e-15
 
 
@@ -545,7 +530,7 @@ def _epoch_output(batch: list[Case], epoch: int) -> tuple[Any, Any]:
 
 
 def test_engine_two_epochs_resets_between_epochs() -> None:
-    data = batches_of(make_cases(21, 40), 4, max_size=10)
+    data = split_corpora(make_cases(21, 40), 4, max_size=10)
 
     def step(engine: Engine, batch: list[Case]) -> dict[str, Any]:
         y_pred, y = _epoch_output(batch, engine.state.epoch)

@@ -1,21 +1,21 @@
-"""The ``(y_pred, y)`` of an Ignite metric as the core's inputs, and the core's errors in
-the metric's words (``y_pred`` / ``y`` for ``hypotheses`` / ``references``).
+"""The ``(y_pred, y)`` of an Ignite metric as the core's inputs (whose error messages then
+name ``y_pred`` and ``y``).
 
 Used by :mod:`bleusuite.metrics` (which needs torch and pytorch-ignite).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import torch
 
 from bleusuite import checks
+from bleusuite.inputs import Batch, normalize_batch
 
-__all__ = ["as_input", "call_core", "check_special"]
+__all__ = ["as_input", "check_special", "core_batch"]
 
 
 def check_special(value: Any, argname: str) -> Any:
@@ -30,18 +30,17 @@ def check_special(value: Any, argname: str) -> Any:
         ) from None
 
 
-def _rename(message: str) -> str:
-    """The core's messages name ``hypotheses`` / ``references``; here they are y_pred / y."""
-    message = message.replace("hypotheses and references", "y_pred and y", 1)
-    message = re.sub(r"(^hypotheses\b|\bhypotheses(?=[\[=]))", "y_pred", message)
-    return re.sub(r"(^references\b|\breferences(?=[\[=]))", "y", message)
+def core_batch(y_pred: Any, y: Any, pad_id: Any, eos_id: Any) -> Batch:
+    """The core's :class:`~bleusuite.inputs.Batch` of one update; its errors name y_pred / y.
 
-
-def call_core(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    try:
-        return function(*args, **kwargs)
-    except (TypeError, ValueError) as error:
-        raise type(error)(_rename(str(error))) from error
+    >>> core_batch([[1, 2]], [[[1, 2]]], None, None).hyp_len.tolist()
+    [2]
+    >>> core_batch([[1, 2]], [[]], None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: y: hypothesis 0 has no reference ...
+    """
+    return normalize_batch(y_pred, y, pad_id=pad_id, eos_id=eos_id, argnames=("y_pred", "y"))
 
 
 def as_input(value: Any, argname: str) -> Any:

@@ -49,14 +49,15 @@ except ImportError as _error:
 from bleusuite import checks
 from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score
-from bleusuite.ignite_inputs import as_input, call_core, check_special
+from bleusuite.ignite_inputs import as_input, check_special, core_batch
 from bleusuite.stats import (
     MAX_ORDER_LIMIT,
     BleuStats,
     GleuStats,
-    bleu_statistics,
+    bleu_statistics_of_batch,
     check_gleu_orders,
-    gleu_statistics,
+    gleu_statistics_of_batch,
+    map_arrays,
 )
 
 __all__ = ["Bleu", "Gleu"]
@@ -280,11 +281,8 @@ class Bleu(_StatisticsMetric):
         super().__init__(output_transform, device, average, pad_id, eos_id)
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats:
-        stats: BleuStats = call_core(
-            bleu_statistics, y_pred, y, max_order=self._stats_order, pad_id=self.pad_id,
-            eos_id=self.eos_id,
-        )
-        return stats
+        batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
+        return map_arrays(bleu_statistics_of_batch(batch, self._stats_order), batch.to_caller)
 
     def _score(self, stats: BleuStats) -> Any:
         return bleu_score(
@@ -343,11 +341,9 @@ class Gleu(_StatisticsMetric):
         super().__init__(output_transform, device, average, pad_id, eos_id)
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> GleuStats:
-        stats: GleuStats = call_core(
-            gleu_statistics, y_pred, y, min_len=self.min_len, max_len=self.max_len,
-            pad_id=self.pad_id, eos_id=self.eos_id,
-        )
-        return stats
+        batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
+        stats = gleu_statistics_of_batch(batch, self.min_len, self.max_len)
+        return map_arrays(stats, batch.to_caller)
 
     def _sentence_scores(self, stats: Any) -> Any:
         return gleu_score(stats)

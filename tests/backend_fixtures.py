@@ -79,7 +79,7 @@ def assert_scores_close(got: Any, expected: Any, label: str = "") -> None:
         "jax-x32",
     ]
 )
-def pipeline(request: Any, monkeypatch: Any) -> Iterator[Callable[[np.ndarray], Any]]:
+def pipeline(request: Any) -> Iterator[Callable[[np.ndarray], Any]]:
     """A function mapping a NumPy array to the same data on one backend."""
     name = request.param
     if name.startswith("jax"):
@@ -88,18 +88,16 @@ def pipeline(request: Any, monkeypatch: Any) -> Iterator[Callable[[np.ndarray], 
         with jax.enable_x64(x64):
             yield jax_converter(x64)
         return
-    yield _converter(name, monkeypatch)
+    convert = _converter(name)
+    with backends.use_numpy_for_torch_cpu(name != "torch-cpu-native"):
+        yield convert
 
 
-def _converter(name: str, monkeypatch: Any) -> Callable[[np.ndarray], Any]:
+def _converter(name: str) -> Callable[[np.ndarray], Any]:
     if name == "numpy":
         return lambda a: a
-    if name == "torch-cpu-via-numpy":
+    if name in ("torch-cpu-via-numpy", "torch-cpu-native"):
         torch = pytest.importorskip("torch")
-        return torch.from_numpy
-    if name == "torch-cpu-native":
-        torch = pytest.importorskip("torch")
-        monkeypatch.setattr(backends, "TORCH_CPU_VIA_NUMPY", False)
         return torch.from_numpy
     if name == "torch-cuda":
         torch = _cuda_torch()
@@ -170,12 +168,8 @@ def on_every_backend(fn: Callable[..., Any], hypotheses: Any, references: Any,
     for name, convert in _CONVERTERS.items():
         modes = [True, False] if name == "torch-cpu" else [True]
         for via_numpy in modes:
-            previous = backends.TORCH_CPU_VIA_NUMPY
-            backends.TORCH_CPU_VIA_NUMPY = via_numpy
-            try:
+            with backends.use_numpy_for_torch_cpu(via_numpy):
                 got = fn(convert(hypotheses), convert(references), **kwargs)
-            finally:
-                backends.TORCH_CPU_VIA_NUMPY = previous
             got_numpy = backends.get_backend(got).to_numpy(got)
             label = f"{name}{'' if via_numpy else ' (torch pipeline)'}"
             assert got_numpy.shape == np.shape(expected), label

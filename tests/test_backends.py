@@ -126,14 +126,89 @@ def test_torch_results_are_float64_tensors_on_the_input_device():
     torch = pytest.importorskip("torch")
     hyp, ref = _batch(seed=5)
     for via_numpy in (True, False):
-        backends.TORCH_CPU_VIA_NUMPY = via_numpy
-        try:
+        with backends.use_numpy_for_torch_cpu(via_numpy):
             scores = bleusuite.sentence_bleu(torch.from_numpy(hyp), torch.from_numpy(ref),
                                              pad_id=0)
             corpus = bleusuite.corpus_gleu(torch.from_numpy(hyp), torch.from_numpy(ref),
                                            pad_id=0)
-        finally:
-            backends.TORCH_CPU_VIA_NUMPY = True
         assert isinstance(scores, torch.Tensor) and scores.dtype == torch.float64
         assert scores.device.type == "cpu" and scores.shape == (hyp.shape[0],)
         assert isinstance(corpus, torch.Tensor) and corpus.shape == ()
+
+
+# ------------------------------------------------ scoring CPU tensors through NumPy, scoped
+
+
+def test_torch_kernels_for_a_block_only():
+    torch = pytest.importorskip("torch")
+    from bleusuite.backends.torch import TorchBackend
+
+    tensor = torch.zeros((2, 3), dtype=torch.int64)
+    hyp, ref = _batch(seed=6)
+    via_numpy = bleusuite.sentence_bleu(torch.from_numpy(hyp), torch.from_numpy(ref), pad_id=0)
+    assert TorchBackend().host_view(tensor) is not None
+    with pytest.raises(KeyError), backends.use_numpy_for_torch_cpu(False):
+        assert TorchBackend().host_view(tensor) is None  # the torch pipeline itself
+        on_torch = bleusuite.sentence_bleu(torch.from_numpy(hyp), torch.from_numpy(ref),
+                                           pad_id=0)
+        raise KeyError("leaving the block by an exception restores the setting too")
+    assert TorchBackend().host_view(tensor) is not None
+    assert torch.equal(on_torch, via_numpy)
+
+
+def test_the_setting_belongs_to_one_thread():
+    import threading
+
+    both_inside = threading.Barrier(2, timeout=10)
+    seen: dict[bool, bool] = {}
+
+    def run(enabled: bool) -> None:
+        with backends.use_numpy_for_torch_cpu(enabled):
+            both_inside.wait()  # the two blocks overlap in time
+            seen[enabled] = backends.torch_cpu_via_numpy()
+            both_inside.wait()
+
+    threads = [threading.Thread(target=run, args=(enabled,)) for enabled in (False, True)]
+    with backends.use_numpy_for_torch_cpu(False):
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not backends.torch_cpu_via_numpy()
+    assert seen == {False: False, True: True}
+    assert backends.torch_cpu_via_numpy()
+
+
+def test_the_setting_belongs_to_one_asyncio_task():
+    import asyncio
+
+    async def run(enabled: bool) -> bool:
+        with backends.use_numpy_for_torch_cpu(enabled):
+            await asyncio.sleep(0)  # the other task enters its block meanwhile
+            return backends.torch_cpu_via_numpy()
+
+    async def both() -> list[bool]:
+        return list(await asyncio.gather(run(False), run(True)))
+
+    assert asyncio.run(both()) == [False, True]
+
+
+def test_the_old_global_flag_still_works_and_warns():
+    with pytest.warns(DeprecationWarning, match="use_numpy_for_torch_cpu"):
+        backends.TORCH_CPU_VIA_NUMPY = False
+    try:
+        assert not backends.torch_cpu_via_numpy()
+        with backends.use_numpy_for_torch_cpu(True):
+            assert backends.torch_cpu_via_numpy()  # a block overrides the default
+        with pytest.warns(DeprecationWarning):
+            assert backends.TORCH_CPU_VIA_NUMPY is False
+    finally:
+        with pytest.warns(DeprecationWarning):
+            backends.TORCH_CPU_VIA_NUMPY = True
+    assert backends.torch_cpu_via_numpy()
+
+
+@pytest.mark.parametrize("value", [0, None, "no"])
+def test_the_setting_is_a_bool(value):
+    with pytest.raises(TypeError, match="enabled"), backends.use_numpy_for_torch_cpu(value):
+        pass

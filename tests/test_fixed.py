@@ -127,7 +127,6 @@ def device_torch(monkeypatch):
     from bleusuite.backends.torch import TorchBackend
 
     monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
-    monkeypatch.setattr(backends, "TORCH_CPU_VIA_NUMPY", False)
 
     def host_read(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the fixed-shape path read a value back to the host")
@@ -136,7 +135,8 @@ def device_torch(monkeypatch):
                  "searchsorted", "bincount", "unique_inverse"):
         monkeypatch.setattr(TorchBackend, name, host_read)
     monkeypatch.setattr(TorchBackend, "reads_are_free", lambda self, a: False)
-    return torch
+    with backends.use_numpy_for_torch_cpu(False):
+        yield torch
 
 
 def _mt_like(rows: int = 6, width: int = 20, refs: int = 2, seed: int = 0):

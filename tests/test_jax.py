@@ -7,6 +7,7 @@ fixture (``tests/backend_fixtures.py``); this file covers what is particular to 
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -25,8 +26,9 @@ from bleusuite.ngrams import count_matches, counting_strategy
 jax = pytest.importorskip("jax", reason="jax is not installed (tox -e jax installs it)")
 jnp = pytest.importorskip("jax.numpy")
 # loaded up front: it registers the statistics as JAX pytrees, which _leaves relies on even
-# for results computed on NumPy (the backend is otherwise loaded by the first JAX call)
-pytest.importorskip("bleusuite.backends.jax")
+# for results computed on NumPy (the backend is otherwise loaded by the first JAX call); a
+# plain import, not a skip guard: with jax importable it must import
+importlib.import_module("bleusuite.backends.jax")
 
 
 @pytest.fixture(params=[True, False], ids=["x64", "x32"])

@@ -31,6 +31,7 @@ pytest.importorskip("ignite")
 import ignite.metrics as ignite_metrics  # noqa: E402
 from ignite.engine import Engine, Events  # noqa: E402
 from ignite.exceptions import NotComputableError  # noqa: E402
+from parity import split_corpora, to_lists  # noqa: E402
 
 import bleusuite  # noqa: E402
 from bleusuite.metrics import Bleu, Gleu  # noqa: E402
@@ -79,23 +80,6 @@ def make_cases(seed: int, n: int, *, max_len: int = 24, trigram_match: bool = Fa
     return cases
 
 
-def batches_of(cases: list[Case], seed: int, max_size: int = 12) -> list[list[Case]]:
-    """``cases`` cut into consecutive batches of random sizes 1..max_size."""
-    rng = np.random.default_rng(seed)
-    out, i = [], 0
-    while i < len(cases):
-        size = int(rng.integers(1, max_size + 1))
-        out.append(cases[i : i + size])
-        i += size
-    return out
-
-
-def as_lists(cases: list[Case], as_str: bool = False) -> tuple[list, list]:
-    f: Any = (lambda t: f"w{t}") if as_str else int
-    hyps = [[f(t) for t in h] for h, _ in cases]
-    return hyps, [[[f(t) for t in r] for r in rs] for _, rs in cases]
-
-
 def as_ids(
     cases: list[Case], seed: int, *, pad_id: int = 0, eos_id: int | None = None,
     squeeze: bool = False,
@@ -129,9 +113,9 @@ def encodings(batch: list[Case], k: int) -> tuple[tuple[Any, Any], dict[str, Any
     """The ``k``-th (cyclic) input form of ``batch`` and the constructor arguments it needs."""
     form = k % 6
     if form == 0:
-        return as_lists(batch), {}
+        return to_lists(batch), {}
     if form == 1:
-        return as_lists(batch, as_str=True), {}
+        return to_lists(batch, as_str=True), {}
     if form == 2:
         return as_ids(batch, k), {"pad_id": 0}
     if form == 3:
@@ -139,9 +123,9 @@ def encodings(batch: list[Case], k: int) -> tuple[tuple[Any, Any], dict[str, Any
         return (torch.from_numpy(hyp), torch.from_numpy(refs)), {"pad_id": 0, "eos_id": 1}
     if form == 4:  # torch ids against token lists
         hyp, _ = as_ids(batch, k, pad_id=2)
-        return (torch.from_numpy(hyp), as_lists(batch)[1]), {"pad_id": 2}
+        return (torch.from_numpy(hyp), to_lists(batch)[1]), {"pad_id": 2}
     # a list of 1-D tensors (one per sentence) against lists of reference tensors
-    hyps, refs = as_lists(batch)
+    hyps, refs = to_lists(batch)
     return (
         [torch.tensor(h, dtype=torch.int64) for h in hyps],
         [[torch.tensor(r, dtype=torch.int64) for r in rs] for rs in refs],
@@ -150,7 +134,7 @@ def encodings(batch: list[Case], k: int) -> tuple[tuple[Any, Any], dict[str, Any
 
 def feed(metric: Any, batch: list[Case], k: int, forms: bool = True) -> None:
     """Update ``metric`` (built for form ``k``) with ``batch``; lists when not ``forms``."""
-    metric.update(encodings(batch, k)[0] if forms else as_lists(batch))
+    metric.update(encodings(batch, k)[0] if forms else to_lists(batch))
 
 
 def kwargs_of_form(k: int) -> dict[str, Any]:
@@ -163,7 +147,7 @@ def kwargs_of_form(k: int) -> dict[str, Any]:
 def ignite_value(cases: list[list[Case]], ngram: int, smooth: str, average: str) -> float:
     metric = ignite_metrics.Bleu(ngram=ngram, smooth=smooth, average=average)
     for batch in cases:
-        metric.update(as_lists(batch))
+        metric.update(to_lists(batch))
     return float(metric.compute())
 
 
@@ -199,7 +183,8 @@ def test_bleu_matches_ignite(smooth: str, average: str) -> None:
         ours = Bleu(ngram=ngram, smooth=smooth, average=average, **kwargs_of_form(k))
         for epoch in range(2):  # results start afresh after reset
             ours.reset()
-            epoch_batches = batches_of(make_cases(seed + 10 * ngram + epoch, 45), seed + epoch)
+            epoch_batches = split_corpora(make_cases(seed + 10 * ngram + epoch, 45),
+                                          seed + epoch, max_size=12)
             for batch in epoch_batches:
                 feed(ours, batch, k)
             value = ours.compute()
@@ -212,7 +197,7 @@ def test_bleu_matches_ignite(smooth: str, average: str) -> None:
                 assert isinstance(value, torch.Tensor) and value.dtype == torch.float64
                 assert value.ndim == 0
                 # exact against the float64 definition, whatever Ignite's float32 does
-                hyps, refs = as_lists(everything)
+                hyps, refs = to_lists(everything)
                 sentence = bleusuite.sentence_bleu(hyps, refs, max_order=ngram, smooth=smooth)
                 assert abs(float(value) - float(np.mean(sentence))) <= 1e-12
                 nltk_method = {"smooth1": "method1", "nltk_smooth2": "method2"}.get(smooth)
@@ -270,10 +255,10 @@ def test_bleu_matches_functional_api(settings: dict[str, Any]) -> None:
         for epoch in range(2):
             metric.reset()
             cases = make_cases(1000 + seed * 7 + epoch + ngram, 40, trigram_match=trigram)
-            epoch_batches = batches_of(cases, seed + epoch)
+            epoch_batches = split_corpora(cases, seed + epoch, max_size=12)
             for batch in epoch_batches:
                 feed(metric, batch, k)
-            hyps, refs = as_lists(cases)
+            hyps, refs = to_lists(cases)
             if average == "macro":
                 expected = np.mean(bleusuite.sentence_bleu(hyps, refs, max_order=ngram, **settings))
             else:
@@ -288,12 +273,12 @@ def test_nltk_smoothing_names_match_nltk() -> None:
     from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
     cases = make_cases(77, 60)
-    batches = batches_of(cases, 3)
+    batches = split_corpora(cases, 3, max_size=12)
     for method in ("method0", "method1", "method2", "method3", "method4"):
         macro, micro = Bleu(smooth=method), Bleu(smooth=method, average="micro")
         for batch in batches:
-            macro.update(as_lists(batch))
-            micro.update(as_lists(batch))
+            macro.update(to_lists(batch))
+            micro.update(to_lists(batch))
         expected_macro = np.mean(nltk_sentence_bleu(cases, 4, method))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -316,7 +301,7 @@ def test_gleu_matches_nltk(orders: tuple[int, int]) -> None:
         for epoch in range(2):
             metric.reset()
             cases = make_cases(300 + 10 * k + epoch, 50)
-            for batch in batches_of(cases, k + epoch):
+            for batch in split_corpora(cases, k + epoch, max_size=12):
                 feed(metric, batch, k)
             value = metric.compute()
             if average == "macro":
@@ -354,7 +339,7 @@ def test_every_input_form_gives_the_same_numbers(average: str) -> None:
         metric = Bleu(average=average, pad_id=0)
         metric.update((y_pred, y))
         expected = Bleu(average=average)
-        expected.update(as_lists(single))
+        expected.update(to_lists(single))
         assert float(metric.compute()) == float(expected.compute())
 
 
@@ -383,13 +368,13 @@ def test_state_is_tensors_on_device_and_round_trips(metric_class: type, average:
     for name in metric._state_dict_all_req_keys:
         value = getattr(metric, name)
         assert isinstance(value, torch.Tensor) and value.device == torch.device("cpu")
-    metric.update(as_lists(cases[:12]))
+    metric.update(to_lists(cases[:12]))
     saved = metric.state_dict()
     expected = metric_class(average=average, device=torch.device("cpu"))
-    expected.update(as_lists(cases))
+    expected.update(to_lists(cases))
     restored = metric_class(average=average)
     restored.load_state_dict(saved)
-    restored.update(as_lists(cases[12:]))
+    restored.update(to_lists(cases[12:]))
     assert abs(float(restored.compute()) - float(expected.compute())) <= 1e-15
 
 
@@ -464,10 +449,73 @@ def test_update_errors_name_the_argument(output: Any, error: type, name: str) ->
             metric.update(output)
 
 
-def test_core_errors_keep_their_cause() -> None:
-    with pytest.raises(ValueError) as info:
-        Bleu().update(([[3]], [[]]))
-    assert isinstance(info.value.__cause__, ValueError)
+def _t(*data: Any) -> Any:
+    return torch.tensor(data)
+
+
+# (y_pred, y), pad_id, error, message start with {h} / {r} for the two arguments' names: one
+# case per check the core makes, on each input path (padded arrays, token lists, ragged or
+# mixed arrays)
+CORE_CHECKS = [
+    # padded arrays
+    ((np.zeros((2, 5)), np.zeros((2, 5), np.int64)), None, TypeError,
+     "{h} must be an array of integer token ids; got dtype float64"),
+    ((np.zeros((2, 5), np.int64), np.zeros((2, 5))), None, TypeError,
+     "{r} must be an array of integer token ids"),
+    ((np.ma.masked_array(np.zeros((1, 2), np.int64)), np.zeros((1, 2), np.int64)), None,
+     TypeError, "{h} must be a plain array of token ids, not a masked array"),
+    ((np.full((1, 2), 2**63 + 5, np.uint64), np.zeros((1, 2), np.int64)), None, ValueError,
+     r"{h} holds token ids above 2\*\*63 - 1"),
+    ((_t(1, 2), _t(1, 2)), None, ValueError, r"{h} must be a 2-D array \(batch, length\)"),
+    ((_t([1, 2]), _t([[[1, 2]]])), None, ValueError, r"{r} must be a 2-D array \(batch, length\) "
+     "with one reference per hypothesis or 3-D"),
+    ((_t([1, 2]), _t([1, 2], [3, 4])), None, ValueError,
+     "{h} and {r} must have the same batch size; got 1 hypotheses and 2 rows of references"),
+    ((_t([1, 2]), _t([0, 0])), 0, ValueError, "{r}: hypothesis 0 has no reference"),
+    # token lists
+    ((5, [[[1]]]), None, TypeError, "{h} must be an integer array or a list of token sequences"),
+    (([[1]], 5), None, TypeError, "{r} must be an integer array or a list"),
+    ((["a b"], [[["a"]]]), None, TypeError, r"{h}\[0\] must be a sequence of tokens, not a string"),
+    (([[[1]]], [[[1]]]), None, ValueError, r"{h}\[0\] must be a sequence of tokens, but its "
+     "first token is itself a sequence"),
+    (([[1]], [5]), None, TypeError, r"{r}\[0\] must be a list of reference token sequences; got"),
+    (([[3, 4]], [[3, 4]]), None, ValueError, r"{r}\[0\] must be a list of reference token "
+     r"sequences \(NLTK form"),
+    (([[1]], [[["a"], "ab"]]), None, TypeError, r"{r}\[0\]\[1\] must be a sequence of tokens, "
+     "not a string"),
+    (([[{}]], [[[1]]]), None, TypeError, r"{h}\[0\]\[0\] must be a hashable token"),
+    (([[1], [2]], [[[1]]]), None, ValueError, "{h} and {r} must have the same batch size"),
+    (([[3]], [[]]), None, ValueError, "{r}: hypothesis 0 has no reference"),
+    # ragged arrays, and arrays beside token lists
+    (([_t(1), _t([1])], [[[1]], [[2]]]), None, ValueError, r"{h}\[1\] must be a 1-D array"),
+    (([_t(1.5)], [[[1]]]), None, TypeError, r"{h}\[0\] must be an array of integer token ids"),
+    (([_t(1), [2]], [[[1]], [[2]]]), None, TypeError, r"{h}\[0\] is an array but {h}\[1\] is a "
+     "list"),
+    ((_t([1, 2]), [[["a"]]]), None, TypeError, r"{r}\[0\]\[0\] must hold int token ids"),
+    ((_t([[1, 2]]), [[[1]]]), None, ValueError, r"{h} must be a 2-D array \(batch, length\)"),
+    (([[1]], _t([[[1]]])), None, ValueError, r"{r} must be a 2-D array \(batch, length\) with"),
+    (([_t(1)], ["ab"]), None, TypeError, r"{r}\[0\] must be a 1-D array \(one reference\) or a "
+     "list of references"),
+    (([_t(1), _t(2)], [[[1]]]), None, ValueError, "{h} and {r} must have the same batch size"),
+    (([_t(1)], [[1, 2]]), None, ValueError, r"{r}\[0\] must be a list of reference token "
+     "sequences"),
+    (([_t(1)], 5), None, TypeError, "{r} must be an integer array, a list of 1-D arrays"),
+    ((5, [_t(1)]), None, TypeError, "{h} must be an integer array, a list of 1-D arrays"),
+    (([_t(1)], [[[2**64]]]), None, ValueError, "{r} holds token ids outside the int64 range"),
+    (([_t(1)], [_t(0)]), 0, ValueError, "{r}: hypothesis 0 has no reference"),
+]
+
+
+@pytest.mark.parametrize(("output", "pad_id", "error", "start"), CORE_CHECKS)
+def test_core_errors_name_y_pred_and_y(output: Any, pad_id: Any, error: type, start: str) -> None:
+    """The core builds its messages with the metric's names (no rewriting afterwards), and
+    names its own arguments for the same input."""
+    for metric in (Bleu(pad_id=pad_id), Gleu(pad_id=pad_id, average="micro")):
+        with pytest.raises(error, match="^" + start.format(h="y_pred", r="y")) as info:
+            metric.update(output)
+        assert info.value.__cause__ is None, "raised in these words, not rewritten"
+    with pytest.raises(error, match="^" + start.format(h="hypotheses", r="references")):
+        bleusuite.sentence_bleu(*output, pad_id=pad_id)
 
 
 # ----------------------------------------------------------------------------- Engine
@@ -482,7 +530,7 @@ def _epoch_output(batch: list[Case], epoch: int) -> tuple[Any, Any]:
 
 
 def test_engine_two_epochs_resets_between_epochs() -> None:
-    data = batches_of(make_cases(21, 40), 4, max_size=10)
+    data = split_corpora(make_cases(21, 40), 4, max_size=10)
 
     def step(engine: Engine, batch: list[Case]) -> dict[str, Any]:
         y_pred, y = _epoch_output(batch, engine.state.epoch)

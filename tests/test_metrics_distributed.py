@@ -19,7 +19,8 @@ import pytest
 torch = pytest.importorskip("torch")
 idist = pytest.importorskip("ignite.distributed")
 
-from test_metrics import as_ids, as_lists, make_cases  # noqa: E402
+from parity import to_lists  # noqa: E402
+from test_metrics import as_ids, make_cases  # noqa: E402
 
 from bleusuite.metrics import Bleu, Gleu  # noqa: E402
 
@@ -55,7 +56,7 @@ def shards(epoch: int, rank: int) -> list:
 def update(metric: Any, batch: list, k: int) -> None:
     """Alternate the input forms: padded token-id tensors, token lists."""
     if k % 2:
-        metric.update(as_lists(batch))
+        metric.update(to_lists(batch))
     else:
         hyp, refs = as_ids(batch, k, pad_id=0)
         metric.update((torch.from_numpy(hyp), torch.from_numpy(refs)))
@@ -99,7 +100,7 @@ def test_two_gloo_processes_give_the_single_process_result(tmp_path: Path) -> No
         metric = cls(**kwargs)
         for epoch in range(2):
             metric.reset()
-            metric.update(as_lists(epoch_cases(epoch)))
+            metric.update(to_lists(epoch_cases(epoch)))
             expected[f"{name}/epoch{epoch}"] = float(metric.compute())
 
     for rank in range(WORLD_SIZE):

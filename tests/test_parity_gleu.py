@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from backend_fixtures import on_every_backend
+from parity import check_corpora, check_sentences
 from reference import (
     assert_corpus_match,
     assert_scores_match,
@@ -17,54 +20,25 @@ import bleusuite
 ORDERS = [(1, 4), (1, 1), (2, 2), (1, 2), (2, 4), (3, 5), (4, 4), (1, 6)]
 
 
-def chunks(cases: list, n: int) -> list[list]:
-    """``cases`` cut into exactly ``n`` consecutive chunks of (nearly) equal size."""
-    return [cases[i * len(cases) // n : (i + 1) * len(cases) // n] for i in range(n)]
+def gleu_setting(min_len: int, max_len: int, reference=nltk_sentence_gleu):
+    """Our keyword arguments and NLTK's function for one range of orders."""
+    return (dict(min_len=min_len, max_len=max_len),
+            partial(reference, min_len=min_len, max_len=max_len))
 
 
 @pytest.mark.parametrize(("min_len", "max_len"), ORDERS)
-def test_sentence_gleu_matches_nltk(min_len, max_len, make_cases, encode, to_lists):
+def test_sentence_gleu_matches_nltk(min_len, max_len, make_cases):
     cases = make_cases(seed=3100 + ORDERS.index((min_len, max_len)), n=1200)
-    for k, chunk in enumerate(chunks(cases, 3)):
-        theirs = nltk_sentence_gleu(chunk, min_len, max_len)
-        hyps, refs, enc = encode(chunk, k + min_len)
-        ours = on_every_backend(
-            bleusuite.sentence_gleu, hyps, refs, min_len=min_len, max_len=max_len, **enc
-        )
-        assert_scores_match(ours, theirs, chunk, what=f"gleu {min_len}..{max_len} {enc}")
-
-        hyp_list, ref_list = to_lists(chunk, as_str=bool(k % 2))
-        ours_list = bleusuite.sentence_gleu(hyp_list, ref_list, min_len=min_len, max_len=max_len)
-        assert_scores_match(
-            ours_list,
-            ours,
-            chunk,
-            tol=0.0,
-            what=f"list form vs array form, gleu {min_len}..{max_len}",
-        )
+    check_sentences(bleusuite.sentence_gleu, cases, [gleu_setting(min_len, max_len)] * 3,
+                    first_encoding=min_len)
 
 
 @pytest.mark.parametrize(("min_len", "max_len"), ORDERS)
-def test_corpus_gleu_matches_nltk(min_len, max_len, make_cases, encode, to_lists, split_corpora):
+def test_corpus_gleu_matches_nltk(min_len, max_len, make_cases, split_corpora):
     cases = make_cases(seed=3200 + ORDERS.index((min_len, max_len)), n=1200)
     corpora = [*split_corpora(cases, seed=5, max_size=50), cases]
-    for k, corpus in enumerate(corpora):
-        theirs = nltk_corpus_gleu(corpus, min_len, max_len)
-        hyps, refs, enc = encode(corpus, k)
-        ours = on_every_backend(
-            bleusuite.corpus_gleu, hyps, refs, min_len=min_len, max_len=max_len, **enc
-        )
-        assert_corpus_match(ours, theirs, corpus, what=f"corpus #{k} gleu {min_len}..{max_len}")
-        if k % 4 == 0:
-            hyp_list, ref_list = to_lists(corpus, as_str=bool(k % 8))
-            ours_list = bleusuite.corpus_gleu(hyp_list, ref_list, min_len=min_len, max_len=max_len)
-            assert_corpus_match(
-                ours_list,
-                float(ours),
-                corpus,
-                tol=0.0,
-                what=f"list form vs array form, corpus #{k}",
-            )
+    check_corpora(bleusuite.corpus_gleu, corpora,
+                  lambda k, _: gleu_setting(min_len, max_len, nltk_corpus_gleu))
 
 
 # Sentence 0 scores 1/2 against either reference, but with different statistics:

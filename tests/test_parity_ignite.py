@@ -15,11 +15,12 @@ import pytest
 
 pytest.importorskip("ignite", reason="pytorch-ignite is not installed (NumPy-only environment)")
 
+from functools import partial
+
 from backend_fixtures import on_every_backend
+from parity import check_corpora, check_sentences, chunks
 from reference import (
     IGNITE_SMOOTHS,
-    assert_corpus_match,
-    assert_scores_match,
     ignite_macro_bleu,
     ignite_micro_bleu,
     ignite_sentence_bleu,
@@ -30,27 +31,16 @@ import bleusuite
 ORDERS = [4, 1, 2, 3, 5, 6]
 
 
-def chunks(cases: list, n: int) -> list[list]:
-    """``cases`` cut into exactly ``n`` consecutive chunks of (nearly) equal size."""
-    return [cases[i * len(cases) // n : (i + 1) * len(cases) // n] for i in range(n)]
+def ignite_setting(smooth: str, order: int, reference=ignite_sentence_bleu):
+    """Our keyword arguments and ignite's function for one smoothing and n-gram order."""
+    return dict(smooth=smooth, max_order=order), partial(reference, ngram=order, smooth=smooth)
 
 
 @pytest.mark.parametrize("smooth", IGNITE_SMOOTHS)
-def test_sentence_bleu_matches_ignite(smooth, make_cases, encode, to_lists):
+def test_sentence_bleu_matches_ignite(smooth, make_cases):
     cases = make_cases(seed=1100 + IGNITE_SMOOTHS.index(smooth), n=1800)
-    for k, (order, chunk) in enumerate(zip(ORDERS, chunks(cases, len(ORDERS)), strict=True)):
-        theirs = ignite_sentence_bleu(chunk, order, smooth)
-        hyps, refs, enc = encode(chunk, k)
-        ours = on_every_backend(
-            bleusuite.sentence_bleu, hyps, refs, smooth=smooth, max_order=order, **enc
-        )
-        assert_scores_match(ours, theirs, chunk, what=f"{smooth} N={order} {enc}")
-
-        hyp_list, ref_list = to_lists(chunk, as_str=bool(k % 2))
-        ours_list = bleusuite.sentence_bleu(hyp_list, ref_list, smooth=smooth, max_order=order)
-        assert_scores_match(
-            ours_list, ours, chunk, tol=0.0, what=f"list form vs array form, {smooth} N={order}"
-        )
+    settings = [ignite_setting(smooth, order) for order in ORDERS]
+    check_sentences(bleusuite.sentence_bleu, cases, settings)
 
 
 @pytest.mark.parametrize("smooth", IGNITE_SMOOTHS)
@@ -69,24 +59,10 @@ def test_sentence_bleu_mean_matches_ignite_macro(smooth, make_cases, encode):
 
 
 @pytest.mark.parametrize("smooth", IGNITE_SMOOTHS)
-def test_corpus_bleu_matches_ignite_micro(smooth, make_cases, encode, to_lists, split_corpora):
+def test_corpus_bleu_matches_ignite_micro(smooth, make_cases, split_corpora):
     cases = make_cases(seed=1300 + IGNITE_SMOOTHS.index(smooth), n=1800)
     corpora = [*split_corpora(cases, seed=2, max_size=40), cases]
-    for k, corpus in enumerate(corpora):
-        order = ORDERS[k % len(ORDERS)]
-        theirs = ignite_micro_bleu(corpus, order, smooth)
-        hyps, refs, enc = encode(corpus, k)
-        ours = on_every_backend(
-            bleusuite.corpus_bleu, hyps, refs, smooth=smooth, max_order=order, **enc
-        )
-        assert_corpus_match(ours, theirs, corpus, what=f"corpus #{k} {smooth} N={order} {enc}")
-        if k % 4 == 0:
-            hyp_list, ref_list = to_lists(corpus, as_str=bool(k % 8))
-            ours_list = bleusuite.corpus_bleu(hyp_list, ref_list, smooth=smooth, max_order=order)
-            assert_corpus_match(
-                ours_list,
-                float(ours),
-                corpus,
-                tol=0.0,
-                what=f"list form vs array form, corpus #{k}",
-            )
+    check_corpora(
+        bleusuite.corpus_bleu, corpora,
+        lambda k, _: ignite_setting(smooth, ORDERS[k % len(ORDERS)], ignite_micro_bleu),
+    )

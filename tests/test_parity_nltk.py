@@ -5,16 +5,19 @@ SmoothingFunction().methodK)`` to 1e-12.  Corpus level: method0-4 equal ``nltk.c
 method5-7 deliberately differ from NLTK on multi-sentence corpora (NLTK uses only the last
 sentence for their extra terms), so they are checked on one-sentence corpora only.
 Each test scores its cases in chunks, one chunk per weight vector and array encoding, and
-checks the list form (int or str tokens) gives bit-identical scores to the array form.
+checks the list form (int or str tokens) gives bit-identical scores to the array form
+(``parity.check_sentences`` / ``check_corpora``).
 """
 
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pytest
 from backend_fixtures import on_every_backend
+from parity import check_corpora, check_corpus, check_sentences
 from reference import (
     DEFAULT_WEIGHTS,
     NLTK_METHODS,
@@ -52,61 +55,35 @@ def weight_grid(method: str) -> list:
     return [w for w in WEIGHTS if method != "method6" or len(w or DEFAULT_WEIGHTS) >= 3]
 
 
-def chunks(cases: list, n: int) -> list[list]:
-    """``cases`` cut into exactly ``n`` consecutive chunks of (nearly) equal size."""
-    return [cases[i * len(cases) // n : (i + 1) * len(cases) // n] for i in range(n)]
+def nltk_setting(method: str, weights, k: int, corpus: bool = False):
+    """Our keyword arguments and NLTK's function for one method and weight vector."""
+    reference = nltk_corpus_bleu if corpus else nltk_sentence_bleu
+    return (dict(smooth=method, **weight_kwargs(weights, k)),
+            partial(reference, weights=weights, method=method))
 
 
 @pytest.mark.parametrize("method", NLTK_METHODS)
-def test_sentence_bleu_matches_nltk(method, make_cases, encode, to_lists):
-    grid = weight_grid(method)
+def test_sentence_bleu_matches_nltk(method, make_cases):
+    settings = [nltk_setting(method, w, k) for k, w in enumerate(weight_grid(method))]
     cases = make_cases(seed=100 + NLTK_METHODS.index(method), n=2000)
-    for k, (weights, chunk) in enumerate(zip(grid, chunks(cases, len(grid)), strict=True)):
-        theirs = nltk_sentence_bleu(chunk, weights, method)
-        if method == "method6":  # NLTK asserts without a trigram match: tested separately
-            chunk = [c for c, t in zip(chunk, theirs, strict=True) if not math.isnan(t)]
-            theirs = theirs[~np.isnan(theirs)]
-        kwargs = dict(smooth=method, **weight_kwargs(weights, k))
-        hyps, refs, enc = encode(chunk, k)
-        ours = on_every_backend(bleusuite.sentence_bleu, hyps, refs, **kwargs, **enc)
-        assert_scores_match(ours, theirs, chunk, what=f"{kwargs} {enc}")
-
-        hyp_list, ref_list = to_lists(chunk, as_str=bool(k % 2))
-        ours_list = bleusuite.sentence_bleu(hyp_list, ref_list, **kwargs)
-        assert_scores_match(
-            ours_list,
-            ours,
-            chunk,
-            tol=0.0,
-            what=f"list form (str={bool(k % 2)}) vs array form {kwargs}",
-        )
+    # NLTK's method6 asserts without a trigram match: those cases are tested separately
+    check_sentences(bleusuite.sentence_bleu, cases, settings, unscorable=method == "method6")
 
 
 @pytest.mark.parametrize("method", NLTK_METHODS[:5])
-def test_corpus_bleu_matches_nltk(method, make_cases, encode, to_lists, split_corpora):
+def test_corpus_bleu_matches_nltk(method, make_cases, split_corpora):
     cases = make_cases(seed=200 + NLTK_METHODS.index(method), n=1600)
     corpora = [*split_corpora(cases, seed=1, max_size=60), cases]  # + the whole batch
-    for k, corpus in enumerate(corpora):
+
+    def setting(k: int, corpus: list):
         weights = WEIGHTS[k % len(WEIGHTS)] if len(corpus) < len(cases) else None
-        kwargs = dict(smooth=method, **weight_kwargs(weights, k))
-        theirs = nltk_corpus_bleu(corpus, weights, method)
-        hyps, refs, enc = encode(corpus, k)
-        ours = on_every_backend(bleusuite.corpus_bleu, hyps, refs, **kwargs, **enc)
-        assert_corpus_match(ours, theirs, corpus, what=f"corpus #{k} {kwargs} {enc}")
-        if k % 4 == 0:
-            hyp_list, ref_list = to_lists(corpus, as_str=bool(k % 8))
-            ours_list = bleusuite.corpus_bleu(hyp_list, ref_list, **kwargs)
-            assert_corpus_match(
-                ours_list,
-                float(ours),
-                corpus,
-                tol=0.0,
-                what=f"list form vs array form, corpus #{k} {kwargs}",
-            )
+        return nltk_setting(method, weights, k, corpus=True)
+
+    check_corpora(bleusuite.corpus_bleu, corpora, setting)
 
 
 @pytest.mark.parametrize("method", ["method5", "method6", "method7"])
-def test_corpus_bleu_single_sentence_matches_nltk(method, make_cases, encode):
+def test_corpus_bleu_single_sentence_matches_nltk(method, make_cases):
     grid = weight_grid(method)
     cases = make_cases(seed=300 + NLTK_METHODS.index(method), n=240)
     for k, case in enumerate(cases):
@@ -116,26 +93,19 @@ def test_corpus_bleu_single_sentence_matches_nltk(method, make_cases, encode):
             continue
         assert theirs == nltk_corpus_bleu([case], weights, method)
         kwargs = dict(smooth=method, **weight_kwargs(weights, k))
-        hyps, refs, enc = encode([case], k)
-        ours = on_every_backend(bleusuite.corpus_bleu, hyps, refs, **kwargs, **enc)
-        assert_corpus_match(ours, theirs, [case], what=f"{kwargs} {enc}")
+        check_corpus(bleusuite.corpus_bleu, [case], theirs, k, kwargs)
 
 
 @pytest.mark.parametrize("method", ["method5", "method7"])
-def test_corpus_bleu_of_repeated_sentence_matches_nltk(method, make_cases, encode):
+def test_corpus_bleu_of_repeated_sentence_matches_nltk(method, make_cases):
     """On a corpus of copies of one sentence, NLTK's last-sentence 5-gram term equals the
     corpus-sum one, so method5/method7 corpus scores must equal NLTK there too (method7's
     method4 part uses the corpus hypothesis length in both)."""
     cases = make_cases(seed=350 + NLTK_METHODS.index(method), n=60)
-    for k, case in enumerate(cases):
-        corpus = [case] * (2 + k % 5)
-        weights = WEIGHTS[k % len(WEIGHTS)]
-        kwargs = dict(smooth=method, **weight_kwargs(weights, k))
-        hyps, refs, enc = encode(corpus, k)
-        ours = on_every_backend(bleusuite.corpus_bleu, hyps, refs, **kwargs, **enc)
-        assert_corpus_match(
-            ours, nltk_corpus_bleu(corpus, weights, method), corpus, what=f"{kwargs} {enc}"
-        )
+    corpora = [[case] * (2 + k % 5) for k, case in enumerate(cases)]
+    check_corpora(bleusuite.corpus_bleu, corpora,
+                  lambda k, _: nltk_setting(method, WEIGHTS[k % len(WEIGHTS)], k, corpus=True),
+                  list_form_every=None)
 
 
 def test_method6_without_trigram_match_raises(make_cases, encode, to_lists):

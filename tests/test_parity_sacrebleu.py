@@ -8,13 +8,12 @@ entries of a reference stream (an empty string would instead be a present, empty
 from __future__ import annotations
 
 import itertools
+from functools import partial
 
 import pytest
-from backend_fixtures import on_every_backend
+from parity import check_corpora, check_sentences
 from reference import (
     SACRE_SMOOTHS,
-    assert_corpus_match,
-    assert_scores_match,
     sacrebleu_corpus_bleu,
     sacrebleu_sentence_bleu,
 )
@@ -38,30 +37,20 @@ def configs(smooth: str) -> list[dict]:
     ]
 
 
-def chunks(cases: list, n: int) -> list[list]:
-    """``cases`` cut into exactly ``n`` consecutive chunks of (nearly) equal size."""
-    return [cases[i * len(cases) // n : (i + 1) * len(cases) // n] for i in range(n)]
+def sacre_setting(smooth: str, cfg: dict, reference=sacrebleu_sentence_bleu):
+    """Our keyword arguments and sacrebleu's function for one smoothing and configuration."""
+    return dict(smooth=smooth, **cfg), partial(reference, smooth=smooth, **cfg)
 
 
 @pytest.mark.parametrize("smooth", SACRE_SMOOTHS)
-def test_sentence_bleu_matches_sacrebleu(smooth, make_cases, encode, to_lists):
-    grid = configs(smooth)
+def test_sentence_bleu_matches_sacrebleu(smooth, make_cases):
+    settings = [sacre_setting(smooth, cfg) for cfg in configs(smooth)]
     cases = make_cases(seed=2100 + SACRE_SMOOTHS.index(smooth), n=2400)
-    for k, (cfg, chunk) in enumerate(zip(grid, chunks(cases, len(grid)), strict=True)):
-        theirs = sacrebleu_sentence_bleu(chunk, smooth, **cfg)
-        hyps, refs, enc = encode(chunk, k)
-        ours = on_every_backend(bleusuite.sentence_bleu, hyps, refs, smooth=smooth, **cfg, **enc)
-        assert_scores_match(ours, theirs, chunk, what=f"{smooth} {cfg} {enc}")
-
-        hyp_list, ref_list = to_lists(chunk, as_str=bool(k % 2))
-        ours_list = bleusuite.sentence_bleu(hyp_list, ref_list, smooth=smooth, **cfg)
-        assert_scores_match(
-            ours_list, ours, chunk, tol=0.0, what=f"list form vs array form, {smooth} {cfg}"
-        )
+    check_sentences(bleusuite.sentence_bleu, cases, settings)
 
 
 @pytest.mark.parametrize("smooth", SACRE_SMOOTHS)
-def test_corpus_bleu_matches_sacrebleu(smooth, make_cases, encode, to_lists, split_corpora):
+def test_corpus_bleu_matches_sacrebleu(smooth, make_cases, split_corpora):
     grid = configs(smooth)
     seed = 2200 + SACRE_SMOOTHS.index(smooth)
     cases = make_cases(seed=seed, n=1800)  # 1..4 references per sentence
@@ -71,19 +60,9 @@ def test_corpus_bleu_matches_sacrebleu(smooth, make_cases, encode, to_lists, spl
         *split_corpora(equal_refs, seed=4, max_size=60),
         cases,
     ]
-    for k, corpus in enumerate(corpora):
+
+    def setting(k: int, corpus: list):
         cfg = grid[k % len(grid)] if len(corpus) < len(cases) else {}
-        theirs = sacrebleu_corpus_bleu(corpus, smooth, **cfg)
-        hyps, refs, enc = encode(corpus, k)
-        ours = on_every_backend(bleusuite.corpus_bleu, hyps, refs, smooth=smooth, **cfg, **enc)
-        assert_corpus_match(ours, theirs, corpus, what=f"corpus #{k} {smooth} {cfg} {enc}")
-        if k % 4 == 0:
-            hyp_list, ref_list = to_lists(corpus, as_str=bool(k % 8))
-            ours_list = bleusuite.corpus_bleu(hyp_list, ref_list, smooth=smooth, **cfg)
-            assert_corpus_match(
-                ours_list,
-                float(ours),
-                corpus,
-                tol=0.0,
-                what=f"list form vs array form, corpus #{k}",
-            )
+        return sacre_setting(smooth, cfg, sacrebleu_corpus_bleu)
+
+    check_corpora(bleusuite.corpus_bleu, corpora, setting)

@@ -128,13 +128,9 @@ def array_scores(fn: Any, cases: list[Case], **kwargs: Any) -> list[np.ndarray]:
     """``fn`` on the padded arrays: NumPy, then torch through the torch pipeline."""
     hyp, ref = padded(cases)
     results = [np.asarray(fn(hyp, ref, pad_id=PAD, eos_id=PAD + 1, **kwargs))]
-    previous = backends.TORCH_CPU_VIA_NUMPY
-    backends.TORCH_CPU_VIA_NUMPY = False
-    try:
+    with backends.use_numpy_for_torch_cpu(False):
         got = fn(torch.from_numpy(hyp), torch.from_numpy(ref), pad_id=PAD, eos_id=PAD + 1,
                  **kwargs)
-    finally:
-        backends.TORCH_CPU_VIA_NUMPY = previous
     results.append(got.numpy())
     return results
 

@@ -7,22 +7,100 @@ statistics pipeline and every score formula are written once against that set.
 The lookup never imports torch, cupy or jax to find out what an object is: it only looks at
 libraries that are already in ``sys.modules`` (if the caller holds a torch tensor or a jax
 array, its library is imported already).
+
+CPU torch tensors are scored through zero-copy NumPy views (faster than torch's own CPU
+kernels; results still come back as tensors); :func:`use_numpy_for_torch_cpu` changes that
+for a block of code, in the current thread or asyncio task only.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import types
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from bleusuite.backends.base import Backend
 
-__all__ = ["BACKEND_NAMES", "Backend", "available_backends", "backend_name", "get_backend"]
+__all__ = [
+    "BACKEND_NAMES",
+    "Backend",
+    "available_backends",
+    "backend_name",
+    "get_backend",
+    "torch_cpu_via_numpy",
+    "use_numpy_for_torch_cpu",
+]
 
-#: Score CPU torch tensors through zero-copy NumPy views (faster than torch's own CPU
-#: kernels; results still come back as tensors). The tests turn it off to run the torch
-#: pipeline itself on the CPU, the code path CUDA tensors take.
-TORCH_CPU_VIA_NUMPY = True
+# None: not set in this context, the process default below holds
+_VIA_NUMPY: ContextVar[bool | None] = ContextVar("bleusuite_torch_cpu_via_numpy", default=None)
+_via_numpy_default = True  # only the deprecated TORCH_CPU_VIA_NUMPY changes it
+#: Deprecated (global to the process): the default of :func:`torch_cpu_via_numpy` outside
+#: any :func:`use_numpy_for_torch_cpu` block. Reading or setting it warns.
+TORCH_CPU_VIA_NUMPY: bool  # a property of the module's class (_Module), declared for mypy
+
+
+@contextmanager
+def use_numpy_for_torch_cpu(enabled: bool) -> Iterator[None]:
+    """Within the block, score CPU torch tensors through NumPy views (``True``, the default)
+    or with torch's own CPU kernels (``False``: the code path CUDA tensors take).
+
+    The setting belongs to the current thread or asyncio task (a
+    :class:`contextvars.ContextVar`): other threads and tasks are not affected, and it is
+    restored when the block ends, even on an exception. Results are the same either way.
+
+    >>> with use_numpy_for_torch_cpu(False):
+    ...     torch_cpu_via_numpy()
+    False
+    >>> torch_cpu_via_numpy()
+    True
+    """
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be True or False; got {enabled!r}")
+    token = _VIA_NUMPY.set(enabled)
+    try:
+        yield
+    finally:
+        _VIA_NUMPY.reset(token)
+
+
+def torch_cpu_via_numpy() -> bool:
+    """Whether CPU torch tensors are scored through NumPy views here (see
+    :func:`use_numpy_for_torch_cpu`)."""
+    enabled = _VIA_NUMPY.get()
+    return _via_numpy_default if enabled is None else enabled
+
+
+class _Module(types.ModuleType):
+    """This module, with the process-global flag of earlier versions kept as a property."""
+
+    @property
+    def TORCH_CPU_VIA_NUMPY(self) -> bool:
+        """Deprecated: the process-wide default of :func:`torch_cpu_via_numpy`; use the
+        scoped :func:`use_numpy_for_torch_cpu` instead."""
+        _warn_deprecated()
+        return _via_numpy_default
+
+    @TORCH_CPU_VIA_NUMPY.setter
+    def TORCH_CPU_VIA_NUMPY(self, value: bool) -> None:
+        global _via_numpy_default
+        _warn_deprecated()
+        _via_numpy_default = bool(value)
+
+
+def _warn_deprecated() -> None:
+    warnings.warn(
+        "bleusuite.backends.TORCH_CPU_VIA_NUMPY is deprecated (it is global to the process): "
+        "use `with bleusuite.backends.use_numpy_for_torch_cpu(False):` instead",
+        DeprecationWarning, stacklevel=3,
+    )
+
+
+sys.modules[__name__].__class__ = _Module
 
 #: Names of every backend bleusuite knows, in lookup order.
 BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy", "jax")

@@ -40,8 +40,8 @@ class TorchBackend(Backend):
         # and a CPU tensor shares its memory with a NumPy view: score through NumPy.
         from bleusuite import backends
 
-        if (a.device.type == "cpu" and backends.TORCH_CPU_VIA_NUMPY
-                and not torch.compiler.is_compiling()):  # compiled: stay in the graph
+        if (a.device.type == "cpu" and not torch.compiler.is_compiling()  # compiled: stay
+                and backends.torch_cpu_via_numpy()):  # in the graph
             return a.detach().numpy()
         return None
 

@@ -89,12 +89,8 @@ def _bleusuite_build(task: Task, backend: str) -> Callable[[Inputs], Callable[[]
         if backend == "torch-kernels":
 
             def torch_kernels() -> Any:
-                saved = backends.TORCH_CPU_VIA_NUMPY
-                backends.TORCH_CPU_VIA_NUMPY = False
-                try:
+                with backends.use_numpy_for_torch_cpu(False):
                     return score(task, hyp, refs, **settings)
-                finally:
-                    backends.TORCH_CPU_VIA_NUMPY = saved
 
             return torch_kernels
         return lambda: score(task, hyp, refs, **settings)
@@ -130,8 +126,8 @@ def bleusuite_entry(task: Task, backend: str) -> Entry:
     """bleusuite on ``backend`` (one of ``BACKENDS``), with NLTK's settings for ``task``.
 
     ``torch`` is a CPU tensor scored through zero-copy NumPy views (the default);
-    ``torch-kernels`` the same tensor with ``TORCH_CPU_VIA_NUMPY = False`` (torch's own CPU
-    kernels: the code path CUDA tensors take).
+    ``torch-kernels`` the same tensor in ``backends.use_numpy_for_torch_cpu(False)`` (torch's
+    own CPU kernels: the code path CUDA tensors take).
     """
     settings = NLTK_SETTINGS[task]
     return Entry(

@@ -329,7 +329,7 @@ def _row_alphabet(be: Backend, values: _Parts, valid: _Parts | None) -> tuple[_P
     new_id = be.where(group_in_hyp[group[kept]], rank.reshape(-1)[kept] + 1, 1)
     destination = (kept // width) * width + position.reshape(-1)[kept]
     ids = be.zeros((num_rows * width,), be.int64, like=joined_values)
-    be.scatter_flat(ids, destination, new_id)
+    ids = be.scatter_flat(ids, destination, new_id)
     max_id = be.to_int(be.max_(new_id)) if int(kept.shape[0]) else 1
     parts = values.split(ids.reshape(num_rows, width))
     ref_ids = be.where(valid.refs, parts.refs, _REF_PAD)

@@ -132,7 +132,7 @@ def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -
         position = be.arange(total, like=like)
         row = be.searchsorted(ends, position + 1)
         destination = row * width + position - (ends - device_lengths)[row]
-        be.scatter_flat(tokens, destination, flat)
+        tokens = be.scatter_flat(tokens, destination, flat)
     return _Packed(tokens, be.asarray(lengths, like=like))
 
 
@@ -263,9 +263,9 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
     if slots and width:
         destination = (be.asarray(slot_index, like=like)[:, None] * width
                        + be.arange(width, like=like)[None, :])
-        be.scatter_flat(refs, destination.reshape(-1), packed.tokens.reshape(-1))
+        refs = be.scatter_flat(refs, destination.reshape(-1), packed.tokens.reshape(-1))
     lengths = be.zeros((batch, num_refs), be.int64, like=like)
-    be.scatter_flat(lengths, be.asarray(slot_index, like=like), packed.lengths)
+    lengths = be.scatter_flat(lengths, be.asarray(slot_index, like=like), packed.lengths)
     exists = np.zeros(batch * num_refs, dtype=bool)
     exists[slot_index] = True
     return refs, lengths, be.asarray(exists.reshape(batch, num_refs), like=like)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from backend_fixtures import assert_scores_close
 
 import bleusuite
 from bleusuite import backends
@@ -42,14 +43,12 @@ def test_ragged_arrays_equal_the_list_form(pipeline, make_cases, to_lists, seed)
         got = bleusuite.sentence_bleu(hyps, refs, smooth=smooth)
         _check_type(got, hyps[0])
         expected = bleusuite.sentence_bleu(list_hyps, list_refs, smooth=smooth)
-        np.testing.assert_allclose(_numpy(got), expected, rtol=0, atol=1e-12)
+        assert_scores_close(got, expected)
         got = bleusuite.corpus_bleu(hyps, refs, smooth=smooth)
         expected = bleusuite.corpus_bleu(list_hyps, list_refs, smooth=smooth)
-        assert abs(float(_numpy(got)) - float(expected)) <= 1e-12
-    np.testing.assert_allclose(
-        _numpy(bleusuite.sentence_gleu(hyps, refs)),
-        bleusuite.sentence_gleu(list_hyps, list_refs), rtol=0, atol=1e-12,
-    )
+        assert_scores_close(got, expected)
+    assert_scores_close(bleusuite.sentence_gleu(hyps, refs),
+                        bleusuite.sentence_gleu(list_hyps, list_refs))
     stats = bleusuite.bleu_statistics(hyps, refs)
     expected_stats = bleusuite.bleu_statistics(list_hyps, list_refs)
     np.testing.assert_array_equal(_numpy(stats.sum().to_array()), expected_stats.sum().to_array())
@@ -73,10 +72,9 @@ def test_padded_arrays_beside_ragged_lists_equal_padded_arrays(
     }
     for form, (hyps, refs) in forms.items():
         got = bleusuite.sentence_bleu(hyps, refs, pad_id=0, smooth="method1")
-        np.testing.assert_allclose(_numpy(got), expected, rtol=0, atol=1e-12, err_msg=form)
+        assert_scores_close(got, expected, form)
         got = bleusuite.corpus_gleu(hyps, refs, pad_id=0)
-        assert abs(float(_numpy(got)) - float(bleusuite.corpus_gleu(hyp_arr, ref_arr, pad_id=0))) \
-            <= 1e-12, form
+        assert_scores_close(got, bleusuite.corpus_gleu(hyp_arr, ref_arr, pad_id=0), form)
 
 
 def test_one_array_per_row_is_one_reference_each(pipeline, make_cases, to_lists):
@@ -85,7 +83,7 @@ def test_one_array_per_row_is_one_reference_each(pipeline, make_cases, to_lists)
     refs = [pipeline(np.array(rs[0], dtype=np.int64)) for _, rs in cases]
     expected = bleusuite.sentence_bleu(*to_lists(cases), smooth="exp", effective_order=True)
     got = bleusuite.sentence_bleu(hyps, refs, smooth="exp", effective_order=True)
-    np.testing.assert_allclose(_numpy(got), expected, rtol=0, atol=1e-12)
+    assert_scores_close(got, expected)
 
 
 def test_pad_and_eos_apply_inside_ragged_sentences(pipeline):
@@ -95,7 +93,7 @@ def test_pad_and_eos_apply_inside_ragged_sentences(pipeline):
     got = bleusuite.sentence_bleu(hyps, refs, pad_id=0, eos_id=1, smooth="method1")
     expected = bleusuite.sentence_bleu([[5, 6, 7, 8], [5, 6, 7, 8]],
                                        [[[5, 6, 7, 8]], [[5, 6, 7, 8, 9]]], smooth="method1")
-    np.testing.assert_allclose(_numpy(got), expected, rtol=0, atol=1e-12)
+    assert_scores_close(got, expected)
     assert _numpy(got)[0] == 1.0  # the all-padding reference is absent, not an empty one
 
 

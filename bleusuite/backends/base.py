@@ -126,7 +126,9 @@ class Backend:
         raise NotImplementedError
 
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
-        """``out.ravel()[index] = values`` in place on a contiguous ``out``; returns ``out``."""
+        """``out.ravel()[index] = values`` on a contiguous ``out``; returns the result: ``out``
+        itself, updated in place, where arrays are mutable; a new array on JAX. Callers use
+        the returned array."""
         raise NotImplementedError
 
     def unique_inverse(self, a: Any) -> Any:

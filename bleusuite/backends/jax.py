@@ -201,8 +201,9 @@ class JaxBackend(Backend):
                                   "does not run on JAX)")
 
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
-        raise NotImplementedError("JAX arrays are immutable: no in-place scatter (the compact "
-                                  "strategy does not run on JAX)")
+        # immutable arrays: a new array (the packing of ragged input; the compact counting
+        # strategy, which scatters in place in a loop, does not run on JAX)
+        return out.reshape(-1).at[index].set(values).reshape(out.shape)
 
     def unique_inverse(self, a: Any) -> Any:
         inverse = jnp.unique(a, return_inverse=True)[1]

@@ -51,11 +51,9 @@ from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score
 from bleusuite.ignite_inputs import as_input, check_special, core_batch
 from bleusuite.stats import (
-    MAX_ORDER_LIMIT,
     BleuStats,
     GleuStats,
     bleu_statistics_of_batch,
-    check_gleu_orders,
     gleu_statistics_of_batch,
     map_arrays,
 )
@@ -270,7 +268,7 @@ class Bleu(_StatisticsMetric):
         smooth_value: float | None = None,
         effective_order: bool = False,
     ) -> None:
-        self.ngrams_order = checks.integer(ngram, "ngram", minimum=1, maximum=MAX_ORDER_LIMIT)
+        self.ngrams_order = checks.order(ngram, "ngram")
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
         config = BleuConfig.make(self.ngrams_order, None, smooth, smooth_value, effective_order)
         self.smooth = smooth
@@ -336,7 +334,7 @@ class Gleu(_StatisticsMetric):
         pad_id: int | str | None = None,
         eos_id: int | str | None = None,
     ) -> None:
-        self.min_len, self.max_len = check_gleu_orders(min_len, max_len)
+        self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
         self._width = 2
         super().__init__(output_transform, device, average, pad_id, eos_id)
 

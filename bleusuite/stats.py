@@ -28,7 +28,6 @@ import numpy.typing as npt
 
 from bleusuite import backends, checks, rules
 from bleusuite.backends.base import Backend
-from bleusuite.checks import MAX_ORDER_LIMIT  # noqa: F401  (imported from here by metrics.py)
 from bleusuite.inputs import Batch, normalize_batch
 from bleusuite.ngrams import count_matches
 
@@ -302,11 +301,6 @@ def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]
     matches = be.where(any_usable, be.take_along(true_positives, best, axis=1)[:, 0], 0)
     totals = be.where(any_usable, be.take_along(n_all, best, axis=1)[:, 0], 0)
     return GleuStats(matches=matches, totals=totals)
-
-
-def check_gleu_orders(min_len: Any, max_len: Any) -> tuple[int, int]:
-    """:func:`bleusuite.checks.gleu_orders` (metrics.py imports it from here)."""
-    return checks.gleu_orders(min_len, max_len)
 
 
 @overload

@@ -527,21 +527,6 @@ def test_help_lists_the_score_command():
 def test_bench_command_is_wired_in():
     """``bleusuite bench`` (bleusuite/benchkit/, tested in test_bench_command.py) is a
     subcommand, and its usage errors are one line like the others."""
-    pytest.importorskip("bleusuite.benchkit")
     listed = run_command("--help")
     assert b"bench" in listed.stdout
     assert_fails(run_command("bench", "--batch", "0"), "bleusuite bench: error:", "--batch")
-
-
-def test_doctests_of_the_cli_modules():
-    import doctest
-    import importlib
-    import pkgutil
-
-    attempted = 0
-    for info in pkgutil.iter_modules(cli.__path__, "bleusuite.cli."):
-        module = importlib.import_module(info.name)
-        failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert failures == 0, info.name
-        attempted += tried
-    assert attempted > 0

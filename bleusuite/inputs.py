@@ -220,18 +220,16 @@ def _normalized_on_threads(
 
 def _present(be: Backend, tokens: Any, lengths: Any | None, pad: int | None) -> Any:
     """References that exist: a row of nothing but padding is an absent reference.
-    ``lengths`` None: every row is the array's whole width."""
+    ``lengths`` None: every row is the array's whole width (no length mask to build)."""
+    whole = lengths is None
     if lengths is None:
         lengths = be.full(tokens.shape[:-1], tokens.shape[-1], be.int64, like=tokens)
-        if pad is None:
-            return lengths >= 0
-        return be.any_(tokens != pad, axis=-1) | (lengths == 0)
     if pad is None:
         return lengths >= 0
-    length = tokens.shape[-1]
-    within = be.arange(length, like=tokens) < lengths[..., None]
-    non_pad = be.any_(within & (tokens != pad), axis=-1)
-    return non_pad | (lengths == 0)
+    non_pad = tokens != pad
+    if not whole:
+        non_pad = non_pad & (be.arange(tokens.shape[-1], like=tokens) < lengths[..., None])
+    return be.any_(non_pad, axis=-1) | (lengths == 0)
 
 
 def _sentences(

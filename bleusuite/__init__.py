@@ -10,13 +10,28 @@ type of the input. Each smoothing name reproduces one reference library's number
 >>> ref = np.array([[5, 6, 7, 8, 10]])
 >>> bleusuite.sentence_bleu(hyp, ref).round(4)
 array([0.6687])
+
+The public names are imported on first access (PEP 562), so that ``import bleusuite`` and
+the ``bleusuite`` command import NumPy only where they use it (a small ``bleusuite score``
+run does not).
 """
 
-from bleusuite.bleu import bleu_score, corpus_bleu, sentence_bleu
-from bleusuite.gleu import corpus_gleu, gleu_score, sentence_gleu
-from bleusuite.result import BleuResult, GleuResult, corpus_bleu_result, corpus_gleu_result
-from bleusuite.smoothing import SMOOTHING_NAMES
-from bleusuite.stats import BleuStats, GleuStats, bleu_statistics, gleu_statistics
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bleusuite.bleu import bleu_score, corpus_bleu, sentence_bleu
+    from bleusuite.gleu import corpus_gleu, gleu_score, sentence_gleu
+    from bleusuite.result import (
+        BleuResult,
+        GleuResult,
+        corpus_bleu_result,
+        corpus_gleu_result,
+    )
+    from bleusuite.smoothing import SMOOTHING_NAMES
+    from bleusuite.stats import BleuStats, GleuStats, bleu_statistics, gleu_statistics
 
 __version__ = "0.1.0"
 
@@ -38,3 +53,27 @@ __all__ = [
     "sentence_bleu",
     "sentence_gleu",
 ]
+
+#: the module of each public name, imported on first access
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("bleu_score", "corpus_bleu", "sentence_bleu"), "bleusuite.bleu"),
+    **dict.fromkeys(("corpus_gleu", "gleu_score", "sentence_gleu"), "bleusuite.gleu"),
+    **dict.fromkeys(("BleuResult", "GleuResult", "corpus_bleu_result", "corpus_gleu_result"),
+                    "bleusuite.result"),
+    "SMOOTHING_NAMES": "bleusuite.smoothing",
+    **dict.fromkeys(("BleuStats", "GleuStats", "bleu_statistics", "gleu_statistics"),
+                    "bleusuite.stats"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

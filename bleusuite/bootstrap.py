@@ -24,12 +24,13 @@ statistics:
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
+
+from bleusuite.seeding import DEFAULT_SEED, seed_from_environment
 
 __all__ = [
     "DEFAULT_SEED",
@@ -45,8 +46,6 @@ __all__ = [
     "swap_masks",
 ]
 
-#: sacrebleu's default seed (its ``SACREBLEU_SEED``)
-DEFAULT_SEED = 12345
 #: sentence indices drawn per chunk of resamples (bounds the ``(R, B)`` matrices in memory)
 RESAMPLE_CHUNK = 1 << 22
 #: float32 holds every integer up to 2**24 exactly: summed statistics below it are summed in
@@ -67,24 +66,6 @@ class Progress(Protocol):
 class _NoProgress:
     def update(self, n: int = 1) -> None:
         pass
-
-
-def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | None:
-    """The seed sacrebleu uses: ``SACREBLEU_SEED`` (``'none'``: unseeded), default 12345.
-
-    >>> seed_from_environment({}), seed_from_environment({"SACREBLEU_SEED": "None"})
-    (12345, None)
-
-    Raises:
-        ValueError: ``SACREBLEU_SEED`` is neither an integer nor ``none``.
-    """
-    value = (os.environ if environ is None else environ).get("SACREBLEU_SEED", str(DEFAULT_SEED))
-    if value.lower() == "none":
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"SACREBLEU_SEED must be an integer or 'none'; got {value!r}") from None
 
 
 # --------------------------------------------------------------------------- draws

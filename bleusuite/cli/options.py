@@ -10,8 +10,8 @@ import sys
 from dataclasses import dataclass
 
 from bleusuite import smoothing
-from bleusuite.bootstrap import seed_from_environment
 from bleusuite.cli.errors import CommandError
+from bleusuite.seeding import seed_from_environment
 
 __all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions"]
 

@@ -8,8 +8,8 @@ import importlib
 from typing import Any, NoReturn
 
 import bleusuite
-from bleusuite.bootstrap import DEFAULT_SEED
 from bleusuite.cli.errors import CommandError
+from bleusuite.seeding import DEFAULT_SEED
 from bleusuite.smoothing import SMOOTHING_NAMES
 from bleusuite.tokenizers import TOKENIZERS
 

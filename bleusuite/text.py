@@ -34,7 +34,6 @@ from bleusuite.tokenizers import (
     Tokenizer,
     import_without_package_init,
     load_tokenizer,
-    words_per_line,
 )
 
 __all__ = [
@@ -45,7 +44,6 @@ __all__ = [
     "encode_pairs",
     "encode_texts",
     "load_tokenizer",
-    "words_per_line",
 ]
 
 #: the names of :mod:`bleusuite.tokenizers` that lived here first
@@ -145,25 +143,28 @@ class _UnitEncoder:
         sacrebleu does ``tokenize(line.lower().rstrip())``. For a word-local tokenizer that
         equals tokenising the words of ``line.lower()`` one by one: the tokenizers pad their
         input with spaces (13a) or ignore whitespace (none, char), and none of their rules
-        looks across whitespace. The lines are joined by ``"\\n"`` (lowercased at once:
-        ``"\\n"`` is neither cased nor case-ignorable, so no line's lowercase changes) and
-        split once. Where a line holds a ``"\\n"`` itself (text given to the functions), the
-        chunk is split line by line, and such a line is tokenised whole.
+        looks across whitespace. The lines are lowercased at once, joined by ``"\\n"``
+        (which is neither cased nor case-ignorable, so no line's lowercase changes), and
+        each line is split on whitespace. Where a line holds a ``"\\n"`` itself (text given
+        to the functions), such a line is tokenised whole.
         """
         if not self.tokenizer.word_local:
             units = list(map(str.rstrip, lines))
             if self.lowercase:
                 units = [unit.lower().rstrip() for unit in units]
             return units, np.ones(len(units), dtype=np.int64)
+        if not lines:
+            return [], np.zeros(0, dtype=np.int64)
         text = "\n".join(lines)
         if self.lowercase:
             text = text.lower()
-        if text.count("\n") == max(len(lines) - 1, 0):
-            return text.split(), words_per_line(text, len(lines))
-        if self.lowercase:
-            lines = list(map(str.lower, lines))
-        # 13a joins the words around a line end ("-\\n"): such a line is one unit
-        split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
+        if text.count("\n") == len(lines) - 1:
+            split = list(map(str.split, text.split("\n") if self.lowercase else lines))
+        else:
+            if self.lowercase:
+                lines = list(map(str.lower, lines))
+            # 13a joins the words around a line end ("-\\n"): such a line is one unit
+            split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
         counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
         return list(itertools.chain.from_iterable(split)), counts
 

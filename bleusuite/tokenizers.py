@@ -1,11 +1,10 @@
-"""sacrebleu's tokenizers (loaded without sacrebleu's package), and words as it splits them.
+"""sacrebleu's tokenizers, loaded without sacrebleu's package.
 
 sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
 ``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
 on whitespace. :func:`load_tokenizer` gives its tokenizer object, imported on first use, in a
 :class:`Tokenizer` that also says whether it acts on each whitespace-separated word on its
 own (then :mod:`bleusuite.text` tokenises each distinct word of a corpus once).
-:func:`words_per_line` counts the whitespace-separated words of many lines at once.
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local
@@ -22,14 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 __all__ = [
     "TOKENIZERS",
     "Tokenizer",
     "import_without_package_init",
     "load_tokenizer",
-    "words_per_line",
 ]
 
 #: name -> (module, class, word_local, extra). ``word_local``: the tokenizer acts on each
@@ -46,13 +42,6 @@ TOKENIZERS: dict[str, tuple[str, str, bool, str | None]] = {
     "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab", "TokenizerJaMecab", False, "ja"),
     "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab", "TokenizerKoMecab", False, "ko"),
 }
-
-#: the code points that ``str.split()`` splits on (``chr(c).isspace()``; a test checks the
-#: list against every code point)
-_SPACES = (0x9, 0xA, 0xB, 0xC, 0xD, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
-           *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
-_LAST_SPACE = _SPACES[-1]
-
 
 @dataclass(frozen=True)
 class Tokenizer:
@@ -151,30 +140,3 @@ def _load_tokenizer(name: str) -> Tokenizer:
         ) from None
     tokenize = _Plain13a(instance) if name == "13a" else instance
     return Tokenizer(name, tokenize, str(instance.signature()), word_local)
-
-
-@functools.cache
-def _space_table() -> np.ndarray:
-    """``table[c]``: whether code point ``c`` is whitespace to ``str.split()`` (one more
-    entry, False, for every code point past :data:`_LAST_SPACE`)."""
-    table = np.zeros(_LAST_SPACE + 2, dtype=bool)
-    table[list(_SPACES)] = True
-    return table
-
-
-def words_per_line(text: str, num_lines: int) -> np.ndarray:
-    """``len(line.split())`` of each line of ``text`` (``num_lines`` lines joined by
-    ``"\\n"``, which no line contains), counted on the code points with NumPy.
-
-    >>> words_per_line("a b\\n\\n  c\\u3000d  e ", 3).tolist()
-    [2, 0, 3]
-    """
-    if num_lines == 0:
-        return np.zeros(0, dtype=np.int64)
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    space = _space_table()[np.minimum(points, _LAST_SPACE + 1)]
-    starts = ~space  # a word starts at a non-space after a space, or at the very beginning
-    starts[1:] &= space[:-1]
-    line_ends = np.concatenate([np.flatnonzero(points == 10), [len(points)]])
-    words_before_end = np.searchsorted(np.flatnonzero(starts), line_ends)
-    return np.diff(words_before_end, prepend=0).astype(np.int64, copy=False)

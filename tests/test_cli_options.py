@@ -451,6 +451,6 @@ def test_every_name_of_the_one_module_cli_is_still_there():
     for name, module in cli._LAZY.items():
         assert getattr(cli, name) is getattr(importlib.import_module(module), name), name
     assert set(cli.__all__) <= set(dir(cli))
-    assert cli.render is importlib.import_module("bleusuite.cli.render").render  # not its module
+    assert cli.render is importlib.import_module("bleusuite.cli.output").render  # not its module
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         cli.nothing  # noqa: B018

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 sacrebleu = pytest.importorskip("sacrebleu")
 
 import bleusuite  # noqa: E402
-from bleusuite import text, tokenizers  # noqa: E402
+from bleusuite import text  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
 TOLERANCE = 1e-12
@@ -313,18 +313,6 @@ def test_tokens_are_sacrebleus_on_the_sample(sample, name, monkeypatch):
     monkeypatch.setattr(text, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
     for lowercase in (False, True):
         _check_tokens([sample[0], sample[1]], name, lowercase)
-
-
-def test_spaces_are_what_str_split_splits_on():
-    assert list(tokenizers._SPACES) == [c for c in range(0x110000) if chr(c).isspace()]
-
-
-@settings(max_examples=200, deadline=None)
-@given(lines=st.lists(st.text([*(b for b in BLANKS if len(b) == 1), "a", "é", "東", "\u0301",
-                               "\udc80"], max_size=12), max_size=6))
-def test_words_per_line_is_len_of_split(lines):
-    got = text.words_per_line("\n".join(lines), len(lines)).tolist()
-    assert got == [len(line.split()) for line in lines]
 
 
 def test_padded_rows_are_the_lines():

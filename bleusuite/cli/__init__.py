@@ -22,11 +22,13 @@ are summed (corpus score), scored one by one (``--sentence-level``), or resample
 (``--confidence``, ``--paired-bs``, ``--paired-ar``: :mod:`bleusuite.significance`).
 
 The package's modules: ``parser`` (the command line), ``options`` (``score``'s validated
-settings), ``io`` (reading files, the tokenizers, the progress bar), ``statistics`` (length
-batches, the per-sentence statistics of every system), ``score`` (the ``score`` command:
-scores, confidence intervals, paired tests), ``render`` (signatures; text, JSON and LaTeX
-output), ``plain`` (the plain command). This module runs the command; every name the
-package had as one module is re-exported here, imported on first access.
+settings), ``io`` (reading files, the tokenizers, the progress bar), ``score`` (the
+``score`` command: which route counts), ``quick`` (a small run in plain Python, without
+NumPy), ``shards`` (a large run counted in several processes), ``statistics`` (text to
+per-sentence statistics: length batches, every system in one pass), ``scoring`` (scores,
+confidence intervals and paired tests from the statistics), ``output`` (signatures; text,
+JSON and LaTeX output), ``plain`` (the plain command). This module runs the command; every
+name the package had as one module is re-exported here, imported on first access.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bleusuite.cli.errors import CommandError
-from bleusuite.cli.render import render  # noqa: F401 (the function, not its module)
 
 __all__ = [
     "CommandError",
@@ -76,15 +77,17 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
                      "sample_corpus"), "bleusuite.cli.plain"),
     **dict.fromkeys((
-        "SIGNATURE_ABBREVIATIONS", "MetricReport", "Signature", "_brevity_penalty",
-        "bleu_verbose", "format_json", "format_line", "make_signature", "paired_note",
-        "results_table", "shown_precisions"), "bleusuite.cli.render"),
+        "SIGNATURE_ABBREVIATIONS", "MetricReport", "Signature", "format_json", "format_line",
+        "make_signature", "paired_note", "render", "results_table"), "bleusuite.cli.output"),
     **dict.fromkeys((
-        "_bleu_of", "_gleu_of", "_numpy_scores", "_score_function", "_to_numpy",
-        "confidences", "metric_report", "paired_results", "render_systems", "run_score"),
-        "bleusuite.cli.score"),
+        "_bleu_of", "_brevity_penalty", "_gleu_of", "_numpy_scores", "_score_function",
+        "_to_numpy", "bleu_verbose", "confidences", "metric_report", "paired_results",
+        "render_systems", "report", "shown_precisions"), "bleusuite.cli.scoring"),
+    "run_score": "bleusuite.cli.score",
+    **dict.fromkeys(("SHARD_MIN_CHARS", "line_slices"), "bleusuite.cli.shards"),
     **dict.fromkeys(("BATCH_SLOTS", "length_batches", "sentence_statistics",
-                     "stacked_systems", "systems_statistics"), "bleusuite.cli.statistics"),
+                     "stacked_systems", "systems_statistics", "text_statistics"),
+                    "bleusuite.cli.statistics"),
     **dict.fromkeys((
         "DEFAULT_SEED", "Confidence", "bootstrap_scores", "bootstrap_scores_of_metrics",
         "multiplicities", "resample_indices", "seed_from_environment"), "bleusuite.bootstrap"),

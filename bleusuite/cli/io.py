@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bleusuite import text
+from bleusuite import tokenizers
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import ScoreOptions
-from bleusuite.text import Tokenizer
+from bleusuite.tokenizers import Tokenizer
 
 __all__ = [
     "PROGRESS_MIN_LINES",
@@ -262,12 +262,12 @@ def progress_bar(total: int, desc: str, enabled: bool, unit: str = "line") -> Pr
 
 
 def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer ``name`` (:func:`bleusuite.text.load_tokenizer`).
+    """sacrebleu's tokenizer ``name`` (:func:`bleusuite.tokenizers.load_tokenizer`).
 
     Raises:
         CommandError: sacrebleu is not installed, or ``name`` is unknown.
     """
     try:
-        return text.load_tokenizer(name)
+        return tokenizers.load_tokenizer(name)
     except (ImportError, ValueError) as error:
         raise CommandError(f"'bleusuite score': {error}") from None

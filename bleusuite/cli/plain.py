@@ -15,7 +15,7 @@ import bleusuite
 from bleusuite import smoothing
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import read_lines
-from bleusuite.cli.render import _brevity_penalty
+from bleusuite.cli.scoring import _brevity_penalty
 
 __all__ = ["Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
            "sample_corpus"]

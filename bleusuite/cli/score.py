@@ -1,98 +1,25 @@
-"""``bleusuite score``: read, tokenise, count, then score each metric: corpus or sentence
-scores, bootstrap confidence intervals (``-ci``) and paired tests (``--paired-bs``,
-``--paired-ar``), the resampling itself being :mod:`bleusuite.significance`'s."""
+"""``bleusuite score``: read the files, count, score, format.
+
+Three routes to the same numbers:
+
+* a small run that only scores (one system, BLEU, sacrebleu's smoothing, no resampling) is
+  counted and scored in plain Python (:mod:`bleusuite.cli.quick`), without importing NumPy:
+  importing it takes longer than the whole work of a file of a few hundred lines;
+* a large run is tokenised and counted in slices of lines, one process per CPU
+  (:mod:`bleusuite.cli.shards`);
+* the rest in this process; the scores, intervals and paired tests come from the
+  statistics with NumPy (:mod:`bleusuite.cli.scoring`).
+"""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from bleusuite.cli import quick, shards
+from bleusuite.cli.io import PROGRESS_MIN_LINES, load_tokenizer, read_inputs, warn_if_tokenised
+from bleusuite.cli.options import ScoreOptions
 
-import bleusuite
-from bleusuite import backends
-from bleusuite.cli.io import (
-    PROGRESS_MIN_LINES,
-    Progress,
-    load_tokenizer,
-    progress_bar,
-    read_inputs,
-    warn_if_tokenised,
-)
-from bleusuite.cli.options import MAX_ORDER, ScoreOptions
-from bleusuite.cli.render import (
-    MetricReport,
-    Signature,
-    bleu_verbose,
-    make_signature,
-    render,
-    results_table,
-)
-from bleusuite.cli.statistics import systems_statistics
-from bleusuite.stats import BleuStats, GleuStats
-from bleusuite.text import encode_texts
-
-if TYPE_CHECKING:  # imported where a run resamples: a plain score does not need them
-    from bleusuite.bootstrap import Confidence
-    from bleusuite.significance import PairedResult
-
-__all__ = ["confidences", "metric_report", "paired_results", "render_systems", "run_score"]
-
-
-def _bleu_of(options: ScoreOptions) -> Callable[[Any], Any]:
-    """``(..., F)`` statistics array -> BLEU on the 0-100 scale (the array's backend)."""
-
-    def score(array: Any) -> Any:
-        return 100.0 * bleusuite.bleu_score(
-            BleuStats.from_array(array), max_order=MAX_ORDER, smooth=options.smooth,
-            smooth_value=options.smooth_value, effective_order=options.effective_order,
-        )
-
-    return score
-
-
-def _gleu_of(array: Any) -> Any:
-    return 100.0 * bleusuite.gleu_score(GleuStats.from_array(array))
-
-
-def _score_function(metric: str, options: ScoreOptions) -> Callable[[Any], Any]:
-    return _bleu_of(options) if metric == "bleu" else _gleu_of
-
-
-def _to_numpy(array: Any) -> np.ndarray:
-    return np.asarray(backends.get_backend(array).to_numpy(array))
-
-
-def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress) -> dict[
-        str, Confidence]:
-    """The bootstrap summary of every metric, all on the same resamples (for sacrebleu's
-    BLEU, scored with its float32 arithmetic on resamples: its means and intervals)."""
-    from bleusuite.bootstrap import Confidence, bootstrap_scores_of_metrics
-
-    metrics = list(stats)
-    scores = bootstrap_scores_of_metrics(
-        [_to_numpy(stats[metric]) for metric in metrics],
-        [_numpy_scores(metric, options)[1] for metric in metrics],
-        options.confidence_n, options.seed, bar,
-    )
-    return {metric: Confidence.of(s) for metric, s in zip(metrics, scores, strict=True)}
-
-
-def metric_report(
-    metric: str, stats: Any, options: ScoreOptions, signature: Signature,
-    confidence: Confidence | None = None,
-) -> MetricReport:
-    """Corpus or per-sentence scores of one metric from its per-sentence statistics."""
-    table = stats if options.sentence_level else backends.get_backend(stats).sum_(stats, axis=0)
-    scores = np.atleast_1d(_to_numpy(_score_function(metric, options)(table)))
-    shown = np.atleast_2d(_to_numpy(table))
-    if metric == "bleu":
-        verbose = bleu_verbose(BleuStats.from_array(shown), options)
-    else:
-        verbose = [f"(matches = {m:d} total = {t:d})" for m, t in shown.tolist()]
-    return MetricReport(metric.upper(), signature, scores, verbose, confidence)
+__all__ = ["run_score"]
 
 
 def run_score(options: ScoreOptions) -> str:
@@ -100,110 +27,13 @@ def run_score(options: ScoreOptions) -> str:
     tokenizer = load_tokenizer(options.tokenize)
     inputs = read_inputs(options)
     warn_if_tokenised(options, inputs.systems)
+    if quick.applies(options, inputs):
+        return quick.run(options, inputs, tokenizer)
     texts = [*inputs.systems, *inputs.references]
     num_lines, num_systems = len(texts[0]), len(inputs.systems)
     show = (not options.quiet and num_lines * num_systems >= PROGRESS_MIN_LINES
             and sys.stderr.isatty())
-    bar = progress_bar(num_lines * len(texts), "tokenizing", show)
-    try:
-        token_ids = encode_texts(texts, tokenizer, options.lowercase, bar)
-    finally:
-        bar.close()
-    bar = progress_bar(num_lines * num_systems, "counting n-grams", show)
-    try:
-        stats = systems_statistics(token_ids, num_systems, options, bar)
-    finally:
-        bar.close()
-    num_refs = len(inputs.references)
+    stats = shards.systems_statistics(texts, num_systems, tokenizer, options, show)
+    from bleusuite.cli.scoring import report
 
-    def signature(metric: str) -> Signature:
-        return make_signature(options, metric, num_refs, tokenizer.signature)
-
-    if num_systems > 1:
-        return render_systems(inputs.names, stats, options, signature, show)
-    summaries: dict[str, Confidence] = {}
-    if options.confidence:
-        bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
-        try:
-            summaries = confidences(stats[0], options, bar)
-        finally:
-            bar.close()
-    reports = [metric_report(metric, stats[0][metric], options, signature(metric),
-                             summaries.get(metric))
-               for metric in options.metrics]
-    return render(reports, options)
-
-
-def _numpy_scores(metric: str, options: ScoreOptions) -> tuple[
-        Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
-    """(score, resampled score) of a metric on ``(R, F)`` statistics, as NumPy arrays.
-
-    sacrebleu's smoothing methods get sacrebleu's own arithmetic (float32 precisions on
-    resamples), so that means, intervals and p-values are its numbers to the last bit."""
-    from bleusuite.significance import sacrebleu_bleu_scores
-
-    if metric == "bleu" and options.family == "sacrebleu":
-        def bleu(table: np.ndarray) -> np.ndarray:
-            return sacrebleu_bleu_scores(table, options.smooth, options.smooth_value)
-
-        def resampled_bleu(table: np.ndarray) -> np.ndarray:
-            return sacrebleu_bleu_scores(table, options.smooth, options.smooth_value,
-                                         float32=True)
-
-        return bleu, resampled_bleu
-    score_of = _score_function(metric, options)
-
-    def score(table: np.ndarray) -> np.ndarray:
-        return np.atleast_1d(_to_numpy(score_of(table))).astype(np.float64)
-
-    return score, score
-
-
-def paired_results(stats: Sequence[dict[str, Any]], metric: str, options: ScoreOptions,
-                   bar: Progress) -> list[PairedResult]:
-    """The paired test of one metric: the first system is the baseline."""
-    from bleusuite.significance import paired_approximate_randomization, paired_bootstrap
-
-    tables = [_to_numpy(system[metric]) for system in stats]
-    score, resampled = _numpy_scores(metric, options)
-    if options.paired == "bs":
-        return paired_bootstrap(tables[0], tables[1:], options.paired_n, options.seed,
-                                score=score, resampled_score=resampled, bar=bar)
-    return paired_approximate_randomization(tables[0], tables[1:], options.paired_n,
-                                            options.seed, score=score, bar=bar)
-
-
-def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: ScoreOptions,
-                   signature: Callable[[str], Signature], show: bool) -> str:
-    """Several systems: sacrebleu's table (text, LaTeX) or JSON list, with paired tests."""
-    from bleusuite.significance import PairedResult
-
-    columns: dict[str, list[str] | list[PairedResult]] = {}
-    signatures = {}
-    if options.paired:
-        for metric in options.metrics:
-            units = options.paired_n * (len(stats) if options.paired == "bs" else len(stats) - 1)
-            bar = progress_bar(units, f"paired {options.paired} ({metric.upper()})",
-                               show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
-                               unit="resample")
-            try:
-                columns[metric.upper()] = paired_results(stats, metric, options, bar)
-            finally:
-                bar.close()
-            signatures[metric.upper()] = signature(metric).format(options.short)
-    else:
-        for metric in sorted(options.metrics):
-            score, _ = _numpy_scores(metric, options)  # sacrebleu's arithmetic for its BLEU
-            totals = [_to_numpy(system[metric]).sum(axis=0, keepdims=True) for system in stats]
-            columns[metric.upper()] = [f"{score(total)[0]:.{options.width}f}" for total in totals]
-            signatures[metric.upper()] = signature(metric).format(options.short)
-    if options.output_format == "json":
-        entries = []
-        for i, name in enumerate(names):
-            entry: dict[str, Any] = {"system": name}
-            for metric, values in columns.items():
-                value = values[i]
-                entry[metric] = value.as_dict() if isinstance(value, PairedResult) else value
-            entries.append(entry)
-        return json.dumps(entries, indent=4)
-    return results_table(names, columns, signatures, options)
+    return report(inputs, stats, options, tokenizer, show)

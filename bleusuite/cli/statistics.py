@@ -15,12 +15,13 @@ import numpy as np
 import bleusuite
 from bleusuite import backends
 from bleusuite.cli.errors import CommandError
-from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer  # noqa: F401 (doctests)
+from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer, progress_bar  # noqa: F401
 from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
-from bleusuite.text import FILL_ID, TokenIds, encode_texts  # noqa: F401 (doctests)
+from bleusuite.text import FILL_ID, TokenIds, encode_texts
+from bleusuite.tokenizers import Tokenizer
 
 __all__ = ["BATCH_SLOTS", "length_batches", "sentence_statistics", "stacked_systems",
-           "systems_statistics"]
+           "systems_statistics", "text_statistics"]
 
 #: token slots (sentences x streams x padded length) per statistics batch
 BATCH_SLOTS = 1 << 20
@@ -161,3 +162,31 @@ def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:
     stacked_lengths = np.stack([lengths[:num_systems].ravel(),
                                 *(np.tile(lengths[r], num_systems) for r in refs)])
     return TokenIds(token_ids.ids, stacked_starts, stacked_lengths, token_ids.vocabulary)
+
+
+def text_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: Tokenizer,
+                    options: ScoreOptions, show: bool = False) -> list[dict[str, np.ndarray]]:
+    """Per-sentence statistics of each system from text: the lines of the systems, then of
+    each reference stream (all line-aligned), tokenised, numbered and counted.
+
+    ``show``: progress bars on stderr. The statistics do not depend on the numbering, so
+    any slice of the lines gives the statistics of those lines
+    (:mod:`bleusuite.cli.shards` counts slices in several processes).
+
+    >>> from bleusuite.cli.parser import build_parser
+    >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
+    >>> stats = text_statistics([["a b c"], ["a b d"]], 1, load_tokenizer("none"), options)
+    >>> stats[0]["bleu"].tolist()  # lengths, then matches and totals of orders 1-4, ...
+    [[3, 3, 2, 1, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]]
+    """
+    num_lines = len(texts[0])
+    bar = progress_bar(num_lines * len(texts), "tokenizing", show)
+    try:
+        token_ids = encode_texts(texts, tokenizer, options.lowercase, bar)
+    finally:
+        bar.close()
+    bar = progress_bar(num_lines * num_systems, "counting n-grams", show)
+    try:
+        return systems_statistics(token_ids, num_systems, options, bar)
+    finally:
+        bar.close()

@@ -1,5 +1,5 @@
-"""The output of ``bleusuite score``: signatures, sacrebleu's verbose part, and the text,
-JSON and LaTeX formats (one system, or the table of several)."""
+"""The output of ``bleusuite score``: signatures and the text, JSON and LaTeX formats (one
+system, or the table of several). Plain Python: no NumPy."""
 
 from __future__ import annotations
 
@@ -8,29 +8,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 import bleusuite
-from bleusuite import backends, result, smoothing
+from bleusuite import smoothing
 from bleusuite.cli.errors import CommandError
-from bleusuite.cli.options import GLEU_ORDERS, MAX_ORDER, ScoreOptions
-from bleusuite.stats import BleuStats
+from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence as Scores
+
     from bleusuite.bootstrap import Confidence
     from bleusuite.significance import PairedResult
 
 __all__ = [
     "MetricReport",
     "Signature",
-    "bleu_verbose",
     "format_json",
     "format_line",
     "make_signature",
     "paired_note",
     "render",
     "results_table",
-    "shown_precisions",
 ]
 
 
@@ -88,39 +85,9 @@ class MetricReport:
 
     name: str
     signature: Signature
-    scores: np.ndarray
+    scores: Scores[float]
     verbose: list[str]
     confidence: Confidence | None = None
-
-
-def shown_precisions(stats: BleuStats, smooth: str, smooth_value: float | None) -> np.ndarray:
-    """The n-gram precisions (0-100) printed after a BLEU score, ``(..., N)``.
-
-    For sacrebleu's smoothing names these are the smoothed precisions sacrebleu prints
-    (its ``BLEUScore.precisions``); for NLTK and ignite names, the plain precisions with the
-    family's denominators. Display only: the score comes from :func:`bleusuite.bleu_score`.
-    """
-    return result.shown_precisions(stats, MAX_ORDER, smooth, smooth_value, scale=100.0)
-
-
-def _brevity_penalty(hyp_len: int, ref_len: int) -> float:
-    """The library's brevity penalty of corpus lengths (1.0 when both are 0, as sacrebleu)."""
-    be = backends.get_backend()
-    return float(smoothing.brevity_penalty(be, np.int64(hyp_len), np.int64(ref_len)))
-
-
-def bleu_verbose(stats: BleuStats, options: ScoreOptions) -> list[str]:
-    """sacrebleu's verbose part, ``p1/p2/p3/p4 (BP = ... ref_len = ...)``, per entry."""
-    precisions = np.atleast_2d(shown_precisions(stats, options.smooth, options.smooth_value))
-    hyp_len = np.atleast_1d(np.asarray(stats.hyp_len)).tolist()
-    ref_len = np.atleast_1d(np.asarray(stats.ref_len)).tolist()
-    lines = []
-    for row, c, r in zip(precisions.tolist(), hyp_len, ref_len, strict=True):
-        bp = _brevity_penalty(c, r)
-        ratio = c / r if r else 0
-        lines.append(f"{'/'.join(f'{p:.1f}' for p in row)} (BP = {bp:.3f} ratio = {ratio:.3f} "
-                     f"hyp_len = {c:d} ref_len = {r:d})")
-    return lines
 
 
 def _score_text(report: MetricReport, index: int, width: int) -> str:

@@ -1,0 +1,257 @@
+"""The three routes of ``bleusuite score`` give the same numbers and the same text.
+
+* :mod:`bleusuite.cli.quick` (a small run in plain Python) against the array route, in
+  this process, on generated corpora: every sacrebleu smoothing, ``-sv``, ``-lc``,
+  tokenizers, corpus and sentence scores, several references, empty lines, repeated
+  n-grams, lines shorter than 4 tokens, no matches; and which runs take it.
+* :mod:`bleusuite.cli.shards` (slices of lines counted in forked processes) against one
+  process, with 2 and 3 processes, and a child that fails; how the lines are cut.
+* The real command, in subprocesses: a small file takes the quick route without importing
+  NumPy, a large one is counted in several processes, and both print sacrebleu's output.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bleusuite.cli import quick, shards
+from bleusuite.cli.io import ScoreInputs, load_tokenizer
+from bleusuite.cli.options import ScoreOptions
+from bleusuite.cli.parser import build_parser
+from bleusuite.cli.scoring import report
+from bleusuite.cli.statistics import text_statistics
+
+WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", ".", ",", "The", "CAT", "x-y",
+         "3.5", "don't", "&amp;", "(", ")", "é", "東京"]
+
+
+def _options(*flags: str) -> ScoreOptions:
+    return ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt", *flags]))
+
+
+def _corpus(seed: int, lines: int, refs: int) -> ScoreInputs:
+    """Hypotheses that share words with their references (as system outputs do), with
+    empty lines, very short lines and repeated words."""
+    rng = np.random.default_rng(seed)
+    hyps, streams = [], [[] for _ in range(refs)]
+    for _ in range(lines):
+        base = list(rng.choice(WORDS, size=int(rng.integers(0, 12))))
+        for stream in streams:
+            edited = [w for w in base if rng.random() > 0.2] + list(
+                rng.choice(WORDS, size=int(rng.integers(0, 3))))
+            stream.append(" ".join(edited))
+        kept = [w for w in base if rng.random() > 0.3]
+        hyps.append(" ".join(kept * int(rng.integers(1, 3))) + " " * int(rng.integers(0, 2)))
+    return ScoreInputs(["hyp.txt"], [hyps], streams)
+
+
+def _array_route(options: ScoreOptions, inputs: ScoreInputs) -> str:
+    tokenizer = load_tokenizer(options.tokenize)
+    stats = text_statistics([*inputs.systems, *inputs.references], 1, tokenizer, options)
+    return report(inputs, stats, options, tokenizer, False)
+
+
+FLAGS = [
+    [], ["-s", "none"], ["-s", "floor"], ["-s", "floor", "-sv", "0.3"], ["-s", "add-k"],
+    ["-s", "add-k", "-sv", "2"], ["-lc"], ["-tok", "none"], ["-tok", "char"],
+    ["-tok", "intl", "-lc"], ["-f", "json"], ["-w", "6", "--short"], ["-b"],
+]
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=" ".join)
+@pytest.mark.parametrize("sentence_level", [False, True], ids=["corpus", "sentence"])
+def test_quick_route_prints_what_the_array_route_prints(flags, sentence_level):
+    options = _options(*flags, *(["-sl"] if sentence_level else []))
+    tokenizer = load_tokenizer(options.tokenize)
+    for seed, (lines, refs) in enumerate([(30, 1), (25, 3), (3, 2), (1, 1)]):
+        inputs = _corpus(seed, lines, refs)
+        assert quick.run(options, inputs, tokenizer) == _array_route(options, inputs), seed
+
+
+def test_quick_route_without_any_match_or_token():
+    options = _options("-sl")
+    tokenizer = load_tokenizer("13a")
+    for hyps, refs in [(["a b c"], ["d e f"]), ([""], ["a b"]), (["a"], [""]), ([""], [""]),
+                       (["a b c d e"], ["a x c x e"])]:
+        inputs = ScoreInputs(["h"], [hyps], [refs])
+        assert quick.run(options, inputs, tokenizer) == _array_route(options, inputs)
+        corpus = _options()
+        assert quick.run(corpus, inputs, tokenizer) == _array_route(corpus, inputs)
+
+
+def test_quick_statistics_are_sacrebleus():
+    from sacrebleu.metrics import BLEU
+
+    inputs = _corpus(7, 40, 2)
+    metric = BLEU(references=inputs.references)
+    theirs = metric._extract_corpus_statistics(inputs.systems[0], None)
+    tokenize = load_tokenizer("13a").tokenize
+    ours = [quick.sentence_statistics(tokenize(hyp.rstrip()).split(),
+                                      [tokenize(s[i].rstrip()).split() for s in inputs.references])
+            for i, hyp in enumerate(inputs.systems[0])]
+    assert ours == [list(row) for row in theirs]
+    for smooth in ("none", "floor", "add-k", "exp"):
+        for row in theirs:
+            expected = BLEU.compute_bleu(list(row[2:6]), list(row[6:]), row[0], row[1], smooth,
+                                         None, True)
+            score, precisions, bp = quick.compute_bleu(row[2:6], row[6:], row[0], row[1],
+                                                       smooth, None, True)
+            assert (score, precisions, bp) == (expected.score, expected.precisions, expected.bp)
+
+
+def test_which_runs_take_the_quick_route(monkeypatch):
+    small = _corpus(1, 10, 1)
+    two = ScoreInputs(["a", "b"], [small.systems[0]] * 2, small.references)
+    monkeypatch.delitem(sys.modules, "numpy")  # as in a fresh command process
+    assert quick.applies(_options(), small)
+    assert quick.applies(_options("-sl", "-s", "floor", "-lc"), small)
+    for options, inputs in [
+        (_options("-m", "bleu", "gleu"), small), (_options("-m", "gleu"), small),
+        (_options("-s", "method1"), small), (_options("-ci"), small),
+        (_options("--backend", "torch"), small), (_options(), two),
+        (_options("-pbs"), two),
+    ]:
+        assert not quick.applies(options, inputs), options
+    monkeypatch.setattr(quick, "QUICK_MAX_CHARS", sum(map(len, small.systems[0])) - 1)
+    assert not quick.applies(_options(), small)
+    monkeypatch.undo()
+    assert not quick.applies(_options(), small)  # NumPy is imported: the array route
+
+
+# ------------------------------------------------------------------------------- shards
+
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_slices_counted_in_forked_processes_equal_one_process(processes, monkeypatch):
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
+    inputs = _corpus(5, 47, 2)
+    texts = [*inputs.systems, *inputs.references]
+    texts = [texts[0], texts[0][::-1], *texts[1:]]  # two systems
+    options = _options("-m", "bleu", "gleu")
+    tokenizer = load_tokenizer("13a")
+    one = shards.systems_statistics(texts, 2, tokenizer, options, processes=1)
+    many = shards.systems_statistics(texts, 2, tokenizer, options, processes=processes)
+    assert len(many) == 2
+    for ours, expected in zip(many, one, strict=True):
+        assert ours.keys() == expected.keys()
+        for metric in expected:
+            np.testing.assert_array_equal(ours[metric], expected[metric])
+    assert os.environ["BLEUSUITE_NUM_THREADS"] == "1"  # restored
+
+
+def test_a_failing_child_is_counted_again_by_the_command(monkeypatch):
+    parent = os.getpid()
+    count = shards._count
+    calls = []
+
+    def fails_in_children(*args, **kwargs):
+        if os.getpid() != parent:
+            raise MemoryError("a child that fails")
+        calls.append(len(args[0][0]))
+        return count(*args, **kwargs)
+
+    monkeypatch.setattr(shards, "_count", fails_in_children)
+    inputs = _corpus(9, 20, 1)
+    texts = [*inputs.systems, *inputs.references]
+    tokenizer = load_tokenizer("13a")
+    many = shards.systems_statistics(texts, 1, tokenizer, _options(), processes=2)
+    assert len(calls) == 2 and sum(calls) == 20  # both slices, both in the command
+    one = text_statistics(texts, 1, tokenizer, _options())
+    np.testing.assert_array_equal(many[0]["bleu"], one[0]["bleu"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_line_slices_cover_the_lines_in_order(seed):
+    rng = np.random.default_rng(seed)
+    lines = int(rng.integers(1, 30))
+    texts = [["x" * int(n) for n in rng.integers(0, 50, size=lines)]]
+    processes = int(rng.integers(1, 6))
+    slices = shards.line_slices(texts, processes)
+    assert len(slices) == min(processes, lines)
+    assert slices[0][0] == 0 and slices[-1][1] == lines
+    assert all(begin < end for begin, end in slices)
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(slices))
+
+
+def test_processes_follow_the_size_and_the_threads(monkeypatch):
+    monkeypatch.setattr(shards, "can_fork", lambda: True)
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "4")
+    big = [["x" * 1000] * (3 * shards.SHARD_MIN_CHARS // 1000 + 1)]
+    assert shards._processes(big, _options()) == 3
+    assert shards._processes([["x"]], _options()) == 1
+    assert shards._processes(big, _options("--backend", "torch")) == 1
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
+    assert shards._processes(big, _options()) == 1
+    monkeypatch.setattr(shards, "can_fork", lambda: False)
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "4")
+    assert shards._processes(big, _options()) == 1
+    assert not shards.can_fork()  # this process has imported NumPy
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def _command(module: list[str], args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED", "BLEUSUITE_NUM_THREADS")}
+    environ.update(env)
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", *module, *args],
+                            capture_output=True, text=True, timeout=600, env=environ)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result
+
+
+def _imported(result: subprocess.CompletedProcess[str]) -> set[str]:
+    return {line.split("|")[-1].strip() for line in result.stderr.splitlines()
+            if line.startswith("import time:")}
+
+
+def _without_version(text: str) -> str:
+    return text.replace("bleusuite-0.1.0", "X").replace("2.6.0", "X")
+
+
+def _write(path: Path, inputs: ScoreInputs, copies: int) -> list[str]:
+    names = []
+    for name, lines in [("hyp", inputs.systems[0]), *(
+            (f"ref{i}", stream) for i, stream in enumerate(inputs.references))]:
+        (path / f"{name}.txt").write_text("\n".join(lines * copies) + "\n", encoding="utf-8")
+        names.append(str(path / f"{name}.txt"))
+    return names
+
+
+def test_a_small_file_is_scored_without_numpy_as_sacrebleu(tmp_path):
+    hyp, *refs = _write(tmp_path, _corpus(3, 60, 2), 1)
+    for flags in ([], ["-sl", "-s", "floor"], ["-lc", "-f", "json"]):
+        args = [*refs, "-i", hyp, *flags]
+        ours = _command(["bleusuite", "score"], args)
+        assert "numpy" not in _imported(ours)
+        theirs = _command(["sacrebleu"], args)
+        assert _without_version(ours.stdout) == _without_version(theirs.stdout)
+
+
+def test_a_large_run_counted_in_two_processes_is_sacrebleus(tmp_path):
+    inputs = _corpus(4, 400, 1)
+    copies = 2 * shards.SHARD_MIN_CHARS // sum(map(len, inputs.systems[0] * 2)) + 1
+    hyp, ref = _write(tmp_path, inputs, copies)
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(line[::-1] for line in (inputs.systems[0] * copies)) + "\n",
+                     encoding="utf-8")
+    args = [ref, "-i", hyp, str(other), "-f", "json"]
+    two = _command(["bleusuite", "score"], args, BLEUSUITE_NUM_THREADS="2")
+    one = _command(["bleusuite", "score"], args, BLEUSUITE_NUM_THREADS="1")
+    assert two.stdout == one.stdout
+
+    def numpy_imports(result: subprocess.CompletedProcess[str]) -> int:  # one per process
+        return sum(line.startswith("import time:") and line.split("|")[-1].strip() == "numpy"
+                   for line in result.stderr.splitlines())
+
+    assert (numpy_imports(two), numpy_imports(one)) == (2, 1)
+    theirs = _command(["sacrebleu"], args)
+    assert _without_version(two.stdout) == _without_version(theirs.stdout)

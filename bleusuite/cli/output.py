@@ -14,7 +14,7 @@ from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence as Scores
+    import numpy as np
 
     from bleusuite.bootstrap import Confidence
     from bleusuite.significance import PairedResult
@@ -85,7 +85,7 @@ class MetricReport:
 
     name: str
     signature: Signature
-    scores: Scores[float]
+    scores: Sequence[float] | np.ndarray
     verbose: list[str]
     confidence: Confidence | None = None
 

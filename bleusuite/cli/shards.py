@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import itertools
 import os
 import pickle
@@ -106,7 +107,7 @@ def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: 
         children: list[_Child] = []
         try:
             for begin, end in slices[1:]:
-                children.append(_Child(lambda b=begin, e=end: count(b, e)))
+                children.append(_Child(functools.partial(count, begin, end)))
             parts = [count(*slices[0], show=show)]
             for child, (begin, end) in zip(children, slices[1:], strict=True):
                 part = child.result()

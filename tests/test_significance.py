@@ -127,16 +127,40 @@ def test_single_system_bootstrap_equals_sacrebleu_resamples():
                                           sacrebleu.significance.estimate_ci(np.array(ours)))
 
 
-def test_chunked_draws_change_nothing(monkeypatch):
+@pytest.mark.parametrize(
+    ("draw_elements", "weight_elements", "scored_rows", "updates"),
+    [
+        (50 * 3, 1 << 22, 1 << 16, 1),  # 3 rows a draw, one block
+        (50 * 3, 50 * 7, 1 << 16, 12),  # 6 rows (2 draws) a product: 70 = 11 x 6 + 4
+        (50 * 3, 1 << 22, 3 * 4, 24),  # 4 rows a score call: one draw (3 rows) a block
+        (50 * 4, 50 * 9, 3 * 8, 9),  # 4-row draws, 8 rows a block: 70 = 8 x 8 + 6
+        (50, 50, 3, 70),  # one row at a time everywhere
+    ],
+)
+def test_chunked_draws_change_nothing(monkeypatch, draw_elements, weight_elements, scored_rows,
+                                      updates):
+    """Draw steps, product buffers and score blocks of any size give the same results;
+    the progress bar counts every resample once, one update per score block."""
     systems, reference = _systems(6, n_lines=50, n_systems=3)
     stats = _stats(systems, [reference])
     whole_bs = sig.paired_bootstrap(stats[0], stats[1:], 70)
     whole_ar = sig.paired_approximate_randomization(stats[0], stats[1:], 70)
-    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
-    seen = []
+    whole_ci = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 70, 5)
+    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", draw_elements)  # AR: rounded up to 32
+    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", weight_elements)
+    monkeypatch.setattr(sig, "SCORED_ROWS", scored_rows)
+    monkeypatch.setattr(bootstrap, "SCORED_ROWS", scored_rows)
+    seen: list[int] = []
     assert sig.paired_bootstrap(stats[0], stats[1:], 70, bar=_Bar(seen)) == whole_bs
-    assert sum(seen) == 70 and len(seen) == 24
+    assert sum(seen) == 70 and len(seen) == updates
     assert sig.paired_approximate_randomization(stats[0], stats[1:], 70) == whole_ar
+    chunked_ci = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 70, 5)
+    assert [s.tolist() for s in chunked_ci] == [s.tolist() for s in whole_ci]
+
+
+def _ratio(table: np.ndarray) -> np.ndarray:
+    """A score of summed BLEU statistics: unigram matches over hypothesis length."""
+    return table[:, 2] / np.maximum(table[:, 0], 1)
 
 
 class _Bar:

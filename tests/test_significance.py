@@ -288,3 +288,74 @@ def test_resampled_sums_are_exact_in_either_precision(scale):
     masks = rng.integers(0, 2, size=(40, 300)).astype(bool)
     expected = masks.astype(int).astype(object) @ table.astype(object)
     assert bootstrap.resampled_sums(masks, table).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize(("n_lines", "n"), [(1, 1), (1, 7), (2, 1), (33, 1)])
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_tiny_paired_tests_equal_sacrebleu(monkeypatch, n_lines, n, test):
+    """One sentence, one resample: the smallest chunks, buffers and blocks."""
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    systems, reference = _systems(8, n_lines=n_lines, n_systems=3)
+    stats = _stats(systems, [reference])
+    theirs = _theirs(systems, [reference], test, n)
+    if test == "bs":
+        ours = sig.paired_bootstrap(stats[0], stats[1:], n)
+    else:
+        ours = sig.paired_approximate_randomization(stats[0], stats[1:], n)
+    assert [r.as_dict() for r in ours] == theirs
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 11, 12, 50])
+def test_bootstrap_weights_are_multiplicities_of_the_draws(chunk):
+    whole = np.random.default_rng(4).choice(13, size=(11, 13))
+    parts = list(bootstrap.bootstrap_weights(13, 11, seed=4, chunk=chunk))
+    assert [len(p) for p in parts] == [min(chunk, 11 - b) for b in range(0, 11, chunk)]
+    counts = np.concatenate(parts)
+    assert counts.tolist() == bootstrap.multiplicities(whole, 13).tolist()
+    assert counts.tolist() == [np.bincount(row, minlength=13).tolist() for row in whole]
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 20, 1 << 50])  # float32, float64, int64 products
+@pytest.mark.parametrize("block_rows", [1, 4, 5, 100])
+def test_weighted_sum_blocks_are_the_sums_of_every_chunk(monkeypatch, scale, block_rows):
+    rng = np.random.default_rng(block_rows)
+    table = rng.integers(-9, 30, size=(20, 5)) * scale
+    sums = bootstrap.WeightedSums(table, 20 * 3)
+    # uneven chunks, a later one larger than the first (summed on its own), 0/1 masks
+    chunks = [rng.integers(0, 4, size=(rows, 20)) for rows in (2, 2, 1, 3, 2, 2)]
+    chunks.insert(4, rng.integers(0, 2, size=(2, 20)).astype(bool))
+    expected = np.concatenate([c.astype(object) @ table.astype(object) for c in chunks])
+    blocks = list(sums.blocks(iter(chunks), block_rows))
+    assert np.concatenate(blocks).tolist() == expected.tolist()
+    assert all(b.dtype == np.int64 for b in blocks)
+    assert max(len(b) for b in blocks) <= max(block_rows, 3)
+    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", 20 * 3)  # at most 3 rows a product
+    blocks = list(sums.blocks(iter(chunks), block_rows))
+    assert np.concatenate(blocks).tolist() == expected.tolist()
+    assert max(len(b) for b in blocks) <= 3
+
+
+def test_tables_side_by_side_are_one_table():
+    rng = np.random.default_rng(11)
+    tables = [rng.integers(0, 50, size=(30, width)) for width in (3, 1, 4)]
+    tables[1][4, 0] = -(1 << 20)  # the largest magnitude is negative: float64 needed
+    counts = bootstrap.multiplicities(rng.integers(0, 30, size=(6, 30)), 30)
+    together = bootstrap.WeightedSums.side_by_side(tables, 30)
+    stacked = bootstrap.WeightedSums(np.concatenate(tables, axis=1), 30)
+    assert together.dtype is stacked.dtype is np.float64
+    assert together(counts).tolist() == stacked(counts).tolist()
+    assert together(counts).tolist() == (counts @ np.concatenate(tables, axis=1)).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.lists(st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, -0.0, 1e16, -1e16, 1.0, 0.1, float(sig._LOG_ZERO)])),
+    min_size=4, max_size=4), min_size=1, max_size=20))
+def test_python_row_sums_are_pythons_sum(rows):
+    """sacrebleu adds the log terms with Python's ``sum``: the vectorised sums are the
+    same floats, rounding and signed zeros included."""
+    ours = sig._python_row_sums(np.array(rows, dtype=np.float64)).tolist()
+    theirs = [sum(row) for row in rows]
+    assert [(x, np.copysign(1.0, x)) for x in ours] == \
+        [(x, np.copysign(1.0, x)) for x in theirs]

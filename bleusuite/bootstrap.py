@@ -9,11 +9,15 @@ statistics:
    size=(R, B), dtype=bool)`` swap masks for approximate randomization
    (:mod:`bleusuite.significance`). The same seed gives the same draws, so the same means,
    intervals and p-values.
-2. Turn them into one ``(R, B)`` weight matrix (how often each sentence was drawn).
-3. One matrix product with the ``(B, F)`` statistics (of several metrics or systems side by
-   side) gives the ``(R, F)`` summed statistics of every resample (exact: the values are
-   integers that the floating-point type holds exactly).
-4. Score the rows with the metric, then summarise: sacrebleu's mean and 95% interval.
+2. Turn them into ``(R, B)`` weights (how often each sentence was drawn), drawn and counted
+   a small step of resamples at a time (a step's arrays stay in cache and reuse their
+   memory: in a fresh process, page faults on new ``(R, B)`` matrices cost more than the
+   counting) into one weight buffer of up to :data:`WEIGHT_ELEMENTS` values.
+3. One matrix product of that buffer with the ``(B, F)`` statistics (of several metrics or
+   systems side by side) gives the ``(R, F)`` summed statistics of its resamples (exact:
+   the values are integers that the floating-point type holds exactly).
+4. Score the rows with the metric, one call per block of resamples, then summarise:
+   sacrebleu's mean and 95% interval.
 
 >>> import numpy as np
 >>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F): 3 sentences, 2 fields
@@ -47,8 +51,7 @@ __all__ = [
     "swap_masks",
 ]
 
-#: sentence indices drawn per step (a step's draws, multiplicities and weights, about 1 MB
-#: each, stay in cache and reuse the same memory: fresh ``(R, B)`` matrices cost page faults)
+#: sentence indices drawn per step: a step's draws and counts (1 MB each) stay in cache
 RESAMPLE_CHUNK = 1 << 17
 #: rows of summed statistics scored per call of the score function (all systems or metrics)
 SCORED_ROWS = 1 << 16

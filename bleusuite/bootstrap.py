@@ -9,11 +9,15 @@ statistics:
    size=(R, B), dtype=bool)`` swap masks for approximate randomization
    (:mod:`bleusuite.significance`). The same seed gives the same draws, so the same means,
    intervals and p-values.
-2. Turn them into one ``(R, B)`` weight matrix (how often each sentence was drawn).
-3. One matrix product with the ``(B, F)`` statistics (of several metrics or systems side by
-   side) gives the ``(R, F)`` summed statistics of every resample (exact: the values are
-   integers that the floating-point type holds exactly).
-4. Score the rows with the metric, then summarise: sacrebleu's mean and 95% interval.
+2. Turn them into ``(R, B)`` weights (how often each sentence was drawn), drawn and counted
+   a small step of resamples at a time (a step's arrays stay in cache and reuse their
+   memory: in a fresh process, page faults on new ``(R, B)`` matrices cost more than the
+   counting) into one weight buffer of up to :data:`WEIGHT_ELEMENTS` values.
+3. One matrix product of that buffer with the ``(B, F)`` statistics (of several metrics or
+   systems side by side) gives the ``(R, F)`` summed statistics of its resamples (exact:
+   the values are integers that the floating-point type holds exactly).
+4. Score the rows with the metric, one call per block of resamples, then summarise:
+   sacrebleu's mean and 95% interval.
 
 >>> import numpy as np
 >>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F): 3 sentences, 2 fields
@@ -24,7 +28,7 @@ statistics:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,6 +42,7 @@ __all__ = [
     "WeightedSums",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
+    "bootstrap_weights",
     "estimate_ci",
     "multiplicities",
     "resample_indices",
@@ -46,8 +51,12 @@ __all__ = [
     "swap_masks",
 ]
 
-#: sentence indices drawn per chunk of resamples (bounds the ``(R, B)`` matrices in memory)
-RESAMPLE_CHUNK = 1 << 22
+#: sentence indices drawn per step: a step's draws and counts (1 MB each) stay in cache
+RESAMPLE_CHUNK = 1 << 17
+#: rows of summed statistics scored per call of the score function (all systems or metrics)
+SCORED_ROWS = 1 << 16
+#: weights (multiplicities, masks) summed per matrix product: bounds that buffer in memory
+WEIGHT_ELEMENTS = 1 << 22
 #: float32 holds every integer up to 2**24 exactly: summed statistics below it are summed in
 #: float32 (half the memory traffic of float64), larger ones in float64 (exact below 2**53)
 _FLOAT32_EXACT = 1 << 24
@@ -134,6 +143,26 @@ def multiplicities(indices: np.ndarray, num_sentences: int) -> np.ndarray:
     return np.bincount(flat, minlength=rows * num_sentences).reshape(rows, num_sentences)
 
 
+def bootstrap_weights(
+    num_sentences: int, n_resamples: int, seed: int | None, chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """:func:`multiplicities` of :func:`resample_indices`, ``chunk`` resamples at a time.
+
+    >>> weights = np.concatenate(list(bootstrap_weights(4, 5, seed=3, chunk=2)))
+    >>> rows = np.random.default_rng(3).choice(4, size=(5, 4))
+    >>> bool((weights == multiplicities(rows, 4)).all())
+    True
+    """
+    offsets: np.ndarray | None = None
+    for indices in resample_indices(num_sentences, n_resamples, seed, chunk):
+        rows = indices.shape[0]
+        if offsets is None:  # the first chunk is the largest
+            offsets = (np.arange(rows, dtype=indices.dtype) * num_sentences)[:, None]
+        indices += offsets[:rows]  # the draws are ours: offset in place, no second matrix
+        counts = np.bincount(indices.reshape(-1), minlength=indices.size)
+        yield counts.reshape(rows, num_sentences)
+
+
 # --------------------------------------------------------------------- bootstrap
 
 
@@ -170,16 +199,17 @@ def bootstrap_scores_of_metrics(
     n_resamples = _check_count(n_resamples, "n_resamples")
     bar = bar or _NoProgress()
     num_sentences = tables[0].shape[0]
-    weights = np.concatenate([np.asarray(t, dtype=np.int64) for t in tables], axis=1)
-    sums = WeightedSums(weights, num_sentences)  # a resample's multiplicities sum to B
+    # a resample's multiplicities sum to B
+    sums = WeightedSums.side_by_side([np.asarray(t, dtype=np.int64) for t in tables],
+                                     num_sentences)
     bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
     scores: list[list[np.ndarray]] = [[] for _ in tables]
-    for indices in resample_indices(num_sentences, n_resamples, seed):
-        summed = sums(multiplicities(indices, num_sentences))
+    draws = bootstrap_weights(num_sentences, n_resamples, seed)
+    for summed in sums.blocks(draws, max(1, SCORED_ROWS // len(tables))):
         for k, score_of in enumerate(score_functions):
             part = summed[:, bounds[k] : bounds[k + 1]]
             scores[k].append(np.asarray(score_of(part), dtype=np.float64))
-        bar.update(indices.shape[0])
+        bar.update(summed.shape[0])
     return [np.concatenate(parts) for parts in scores]
 
 
@@ -239,6 +269,20 @@ def resampled_sums(counts: np.ndarray, table: np.ndarray) -> np.ndarray:
     return WeightedSums(table, weight_sum)(counts)
 
 
+def _largest_magnitude(table: np.ndarray) -> int:
+    if table.size == 0:
+        return 0
+    return max(int(table.max()), -int(table.min()))
+
+
+def _exact_dtype(largest_sum: int) -> type[np.generic]:
+    """The type that sums up to ``largest_sum`` exactly: float32 (half the memory traffic
+    of float64), float64, or int64 beyond 2**53."""
+    if largest_sum >= _FLOAT64_EXACT:
+        return np.int64
+    return np.float32 if largest_sum < _FLOAT32_EXACT else np.float64
+
+
 class WeightedSums:
     """:func:`resampled_sums` of one table for many chunks of weights: the table is
     converted once, for weights whose rows sum (in absolute value) to at most
@@ -246,14 +290,64 @@ class WeightedSums:
 
     def __init__(self, table: np.ndarray, max_weight_sum: int) -> None:
         table = np.asarray(table)
-        largest = int(np.abs(table).max(initial=0)) * max_weight_sum
         self.max_weight_sum = max_weight_sum
-        self.dtype: type[np.generic] = (
-            np.int64 if largest >= _FLOAT64_EXACT
-            else np.float32 if largest < _FLOAT32_EXACT else np.float64
-        )
+        self.dtype = _exact_dtype(_largest_magnitude(table) * max_weight_sum)
         self.table = table.astype(self.dtype)
 
+    @classmethod
+    def side_by_side(cls, tables: Sequence[np.ndarray], max_weight_sum: int) -> WeightedSums:
+        """The sums of the tables ``(B, F_k)`` side by side, ``(B, sum of F_k)``: written
+        straight into the converted table (no stacked int64 copy first).
+
+        >>> sums = WeightedSums.side_by_side([np.array([[1], [2]]), np.array([[3], [4]])], 2)
+        >>> sums(np.array([[1, 1], [0, 2]])).tolist()
+        [[3, 7], [4, 8]]
+        """
+        tables = [np.asarray(t) for t in tables]
+        largest = max(_largest_magnitude(t) for t in tables)
+        self = cls.__new__(cls)
+        self.max_weight_sum = max_weight_sum
+        self.dtype = _exact_dtype(largest * max_weight_sum)
+        widths = [t.shape[1] for t in tables]
+        self.table = np.empty((tables[0].shape[0], sum(widths)), self.dtype)
+        begin = 0
+        for table, width in zip(tables, widths, strict=True):
+            self.table[:, begin : begin + width] = table
+            begin += width
+        return self
+
     def __call__(self, counts: np.ndarray) -> np.ndarray:
-        summed = counts.astype(self.dtype) @ self.table
+        summed = counts.astype(self.dtype, copy=False) @ self.table
         return summed if self.dtype is np.int64 else np.rint(summed).astype(np.int64)
+
+    def blocks(self, chunks: Iterable[np.ndarray], block_rows: int) -> Iterator[np.ndarray]:
+        """The sums of successive chunks of weights, gathered into ``(rows, F)`` int64
+        blocks of at most ``block_rows`` rows (or one chunk's, if more).
+
+        The chunks (small, as drawn: they stay in cache) are converted into one weight
+        buffer of up to :data:`WEIGHT_ELEMENTS` values, reused, and summed with one matrix
+        product per block: a few large products keep the BLAS threads busy where many small
+        ones wait on each other, and a score function runs once per block.
+
+        >>> sums = WeightedSums(np.array([[1, 2], [3, 4]]), 2)
+        >>> chunks = [np.array([[2, 0], [1, 1]]), np.array([[0, 2]])]
+        >>> [block.tolist() for block in sums.blocks(chunks, 2)]
+        [[[2, 4], [4, 6]], [[6, 8]]]
+        """
+        weights = np.empty((0, 0), self.dtype)
+        filled = 0
+        for chunk in chunks:
+            rows, width = chunk.shape
+            if weights.shape[0] == 0:  # the first chunk (the largest, as drawn) sizes it
+                fit = min(block_rows, WEIGHT_ELEMENTS // max(width, 1))
+                weights = np.empty((max(rows, fit // rows * rows), width), self.dtype)
+            if filled and filled + rows > weights.shape[0]:
+                yield self(weights[:filled])
+                filled = 0
+            if rows > weights.shape[0]:  # larger than the first: summed on its own
+                yield self(chunk)
+                continue
+            np.copyto(weights[filled : filled + rows], chunk, casting="unsafe")
+            filled += rows
+        if filled:
+            yield self(weights[:filled])

@@ -29,6 +29,7 @@ here too.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,6 +39,7 @@ from bleusuite import backends, smoothing
 from bleusuite.bootstrap import (
     DEFAULT_SEED,
     RESAMPLE_CHUNK,
+    SCORED_ROWS,
     Confidence,
     Progress,
     ScoreFunction,
@@ -46,6 +48,7 @@ from bleusuite.bootstrap import (
     _NoProgress,
     bootstrap_scores,
     bootstrap_scores_of_metrics,
+    bootstrap_weights,
     estimate_ci,
     multiplicities,
     resample_indices,
@@ -166,13 +169,32 @@ def sacrebleu_bleu_scores(
     values = precisions[positive].astype(np.float64).tolist()
     logs[positive] = np.fromiter(map(math.log, values), np.float64, len(values))
     logs[np.arange(max_order) >= orders[:, None]] = 0.0
-    sums = np.fromiter(map(sum, logs.tolist()), np.float64, len(logs))
+    sums = _python_row_sums(logs)
     exponentials = np.fromiter(map(math.exp, (sums / orders).tolist()), np.float64, len(logs))
     short = (sys_len < ref_len) & (sys_len > 0)
     penalty = np.where(sys_len < ref_len, 0.0, 1.0)
     ratios = (1 - ref_len[short] / sys_len[short]).tolist()
     penalty[short] = np.fromiter(map(math.exp, ratios), np.float64, len(ratios))
     return np.where(any_correct, penalty * exponentials, 0.0)
+
+
+def _python_row_sums(rows: np.ndarray) -> np.ndarray:
+    """``[sum(row) for row in rows.tolist()]`` as float64, bit for bit: Python's ``sum``
+    of floats adds left to right before Python 3.12 (vectorised here, column by column,
+    starting from ``0 + row[0]`` as ``sum`` does); from 3.12 on it compensates the
+    rounding (Neumaier), and the rows are summed by ``sum`` itself.
+
+    >>> _python_row_sums(np.array([[0.1, 0.2, 0.3], [1e16, 1.0, -1e16]])).tolist() == [
+    ...     sum([0.1, 0.2, 0.3]), sum([1e16, 1.0, -1e16])]
+    True
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    if sys.version_info >= (3, 12) or rows.ndim != 2:
+        return np.fromiter(map(sum, rows.tolist()), np.float64, len(rows))
+    total = np.zeros(rows.shape[0])
+    for column in rows.T:
+        total += column
+    return total
 
 
 def _numpy_table(stats: Statistics, argname: str) -> np.ndarray:
@@ -226,6 +248,11 @@ class PairedResult:
     def as_dict(self) -> dict[str, float | None]:
         """sacrebleu's ``Result.__dict__`` (what its JSON output prints)."""
         return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
+
+
+def _scores_of_totals(score: ScoreFunction, totals: list[np.ndarray]) -> list[float]:
+    """The corpus score of each system, from its summed statistics (one call)."""
+    return [float(x) for x in np.asarray(score(np.stack(totals))).tolist()]
 
 
 def _prepare(
@@ -293,12 +320,13 @@ def paired_bootstrap(
     tables, score, resampled_score = _prepare(baseline, systems, score, resampled_score)
     bar = bar or _NoProgress()
     fields_ = tables[0].shape[1]
-    real = [float(score(t.sum(axis=0, keepdims=True))[0]) for t in tables]
-    stacked = np.concatenate(tables, axis=1)  # (B, S x F)
-    sums = WeightedSums(stacked, len(stacked))  # a resample's multiplicities sum to B
+    real = _scores_of_totals(score, [t.sum(axis=0) for t in tables])
+    num_sentences = tables[0].shape[0]
+    # (B, S x F); a resample's multiplicities sum to B
+    sums = WeightedSums.side_by_side(tables, num_sentences)
     chunks: list[np.ndarray] = []
-    for indices in resample_indices(tables[0].shape[0], n_resamples, seed):
-        summed = sums(multiplicities(indices, len(stacked)))  # (R, S x F)
+    draws = bootstrap_weights(num_sentences, n_resamples, seed)
+    for summed in sums.blocks(draws, max(1, SCORED_ROWS // len(tables))):  # (R, S x F)
         rows = summed.reshape(len(summed) * len(tables), fields_)  # system-major within a row
         chunks.append(resampled_score(rows).reshape(len(summed), len(tables)))
         bar.update(len(summed))
@@ -356,20 +384,21 @@ def paired_approximate_randomization(
     bar = bar or _NoProgress()
     fields_ = tables[0].shape[1]
     totals = [t.sum(axis=0) for t in tables]
-    real = [float(score(total[None])[0]) for total in totals]
+    real = _scores_of_totals(score, totals)
     # (B, (S-1) x F): what swapping a sentence adds to each system's pseudo-system A
     deltas = np.concatenate([tables[0] - t for t in tables[1:]], axis=1)
     swapped = WeightedSums(deltas, len(deltas))  # 0/1 masks: rows sum to at most B
     system_totals = np.concatenate(totals[1:])
     pair_totals = np.concatenate([totals[0] + t for t in totals[1:]])
     differences: list[np.ndarray] = []
-    for masks in swap_masks(tables[0].shape[0], n_trials, seed):
-        shuffled_a = swapped(masks) + system_totals
+    masks = swap_masks(tables[0].shape[0], n_trials, seed)
+    for summed in swapped.blocks(masks, max(1, SCORED_ROWS // (2 * len(systems)))):
+        shuffled_a = summed + system_totals
         shuffled_b = pair_totals - shuffled_a
-        a = score(shuffled_a.reshape(-1, fields_)).reshape(len(masks), -1)
-        b = score(shuffled_b.reshape(-1, fields_)).reshape(len(masks), -1)
+        a = score(shuffled_a.reshape(-1, fields_)).reshape(len(summed), -1)
+        b = score(shuffled_b.reshape(-1, fields_)).reshape(len(summed), -1)
         differences.append(np.abs(a - b))
-        bar.update(len(masks))
+        bar.update(len(summed))
     trial_differences = np.concatenate(differences).T  # (S - 1, R)
     results = [PairedResult(real[0])]
     for k, trials in enumerate(trial_differences, start=1):

@@ -127,16 +127,40 @@ def test_single_system_bootstrap_equals_sacrebleu_resamples():
                                           sacrebleu.significance.estimate_ci(np.array(ours)))
 
 
-def test_chunked_draws_change_nothing(monkeypatch):
+@pytest.mark.parametrize(
+    ("draw_elements", "weight_elements", "scored_rows", "updates"),
+    [
+        (50 * 3, 1 << 22, 1 << 16, 1),  # 3 rows a draw, one block
+        (50 * 3, 50 * 7, 1 << 16, 12),  # 6 rows (2 draws) a product: 70 = 11 x 6 + 4
+        (50 * 3, 1 << 22, 3 * 4, 24),  # 4 rows a score call: one draw (3 rows) a block
+        (50 * 4, 50 * 9, 3 * 8, 9),  # 4-row draws, 8 rows a block: 70 = 8 x 8 + 6
+        (50, 50, 3, 70),  # one row at a time everywhere
+    ],
+)
+def test_chunked_draws_change_nothing(monkeypatch, draw_elements, weight_elements, scored_rows,
+                                      updates):
+    """Draw steps, product buffers and score blocks of any size give the same results;
+    the progress bar counts every resample once, one update per score block."""
     systems, reference = _systems(6, n_lines=50, n_systems=3)
     stats = _stats(systems, [reference])
     whole_bs = sig.paired_bootstrap(stats[0], stats[1:], 70)
     whole_ar = sig.paired_approximate_randomization(stats[0], stats[1:], 70)
-    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", 50 * 3)  # 3 rows: rounded up to 32 for AR
-    seen = []
+    whole_ci = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 70, 5)
+    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", draw_elements)  # AR: rounded up to 32
+    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", weight_elements)
+    monkeypatch.setattr(sig, "SCORED_ROWS", scored_rows)
+    monkeypatch.setattr(bootstrap, "SCORED_ROWS", scored_rows)
+    seen: list[int] = []
     assert sig.paired_bootstrap(stats[0], stats[1:], 70, bar=_Bar(seen)) == whole_bs
-    assert sum(seen) == 70 and len(seen) == 24
+    assert sum(seen) == 70 and len(seen) == updates
     assert sig.paired_approximate_randomization(stats[0], stats[1:], 70) == whole_ar
+    chunked_ci = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 70, 5)
+    assert [s.tolist() for s in chunked_ci] == [s.tolist() for s in whole_ci]
+
+
+def _ratio(table: np.ndarray) -> np.ndarray:
+    """A score of summed BLEU statistics: unigram matches over hypothesis length."""
+    return table[:, 2] / np.maximum(table[:, 0], 1)
 
 
 class _Bar:
@@ -264,3 +288,94 @@ def test_resampled_sums_are_exact_in_either_precision(scale):
     masks = rng.integers(0, 2, size=(40, 300)).astype(bool)
     expected = masks.astype(int).astype(object) @ table.astype(object)
     assert bootstrap.resampled_sums(masks, table).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize(("n_lines", "n"), [(1, 1), (1, 7), (2, 1), (33, 1)])
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_tiny_paired_tests_equal_sacrebleu(monkeypatch, n_lines, n, test):
+    """One sentence, one resample: the smallest chunks, buffers and blocks."""
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    systems, reference = _systems(8, n_lines=n_lines, n_systems=3)
+    stats = _stats(systems, [reference])
+    theirs = _theirs(systems, [reference], test, n)
+    if test == "bs":
+        ours = sig.paired_bootstrap(stats[0], stats[1:], n)
+    else:
+        ours = sig.paired_approximate_randomization(stats[0], stats[1:], n)
+    assert [r.as_dict() for r in ours] == theirs
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 11, 12, 50])
+def test_bootstrap_weights_are_multiplicities_of_the_draws(chunk):
+    whole = np.random.default_rng(4).choice(13, size=(11, 13))
+    parts = list(bootstrap.bootstrap_weights(13, 11, seed=4, chunk=chunk))
+    assert [len(p) for p in parts] == [min(chunk, 11 - b) for b in range(0, 11, chunk)]
+    counts = np.concatenate(parts)
+    assert counts.tolist() == bootstrap.multiplicities(whole, 13).tolist()
+    assert counts.tolist() == [np.bincount(row, minlength=13).tolist() for row in whole]
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 20, 1 << 50])  # float32, float64, int64 products
+@pytest.mark.parametrize("block_rows", [1, 4, 5, 100])
+def test_weighted_sum_blocks_are_the_sums_of_every_chunk(monkeypatch, scale, block_rows):
+    rng = np.random.default_rng(block_rows)
+    table = rng.integers(-9, 30, size=(20, 5)) * scale
+    sums = bootstrap.WeightedSums(table, 20 * 3)
+    # uneven chunks, a later one larger than the first (summed on its own), 0/1 masks
+    chunks = [rng.integers(0, 4, size=(rows, 20)) for rows in (2, 2, 1, 3, 2, 2)]
+    chunks.insert(4, rng.integers(0, 2, size=(2, 20)).astype(bool))
+    expected = np.concatenate([c.astype(object) @ table.astype(object) for c in chunks])
+    blocks = list(sums.blocks(iter(chunks), block_rows))
+    assert np.concatenate(blocks).tolist() == expected.tolist()
+    assert all(b.dtype == np.int64 for b in blocks)
+    assert max(len(b) for b in blocks) <= max(block_rows, 3)
+    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", 20 * 3)  # at most 3 rows a product
+    blocks = list(sums.blocks(iter(chunks), block_rows))
+    assert np.concatenate(blocks).tolist() == expected.tolist()
+    assert max(len(b) for b in blocks) <= 3
+
+
+def test_tables_side_by_side_are_one_table():
+    rng = np.random.default_rng(11)
+    tables = [rng.integers(0, 50, size=(30, width)) for width in (3, 1, 4)]
+    tables[1][4, 0] = -(1 << 20)  # the largest magnitude is negative: float64 needed
+    counts = bootstrap.multiplicities(rng.integers(0, 30, size=(6, 30)), 30)
+    together = bootstrap.WeightedSums.side_by_side(tables, 30)
+    stacked = bootstrap.WeightedSums(np.concatenate(tables, axis=1), 30)
+    assert together.dtype is stacked.dtype is np.float64
+    assert together(counts).tolist() == stacked(counts).tolist()
+    assert together(counts).tolist() == (counts @ np.concatenate(tables, axis=1)).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.lists(st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, -0.0, 1e16, -1e16, 1.0, 0.1, float(sig._LOG_ZERO)])),
+    min_size=4, max_size=4), min_size=1, max_size=20))
+def test_python_row_sums_are_pythons_sum(rows):
+    """sacrebleu adds the log terms with Python's ``sum``: the vectorised sums are the
+    same floats, rounding and signed zeros included."""
+    ours = sig._python_row_sums(np.array(rows, dtype=np.float64)).tolist()
+    theirs = [sum(row) for row in rows]
+    assert [(x, np.copysign(1.0, x)) for x in ours] == \
+        [(x, np.copysign(1.0, x)) for x in theirs]
+
+
+def test_resampling_memory_is_bounded_by_the_buffers(monkeypatch):
+    """Draws, counts and weights never take a whole ``(R, B)`` matrix: the peak stays near
+    one weight buffer (here 1 MB of float32; 4-5 MB in all) where ``(R, B)`` int64 draws
+    alone are 24 MB (the whole-matrix code peaked at 69 MB)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(12)
+    tables = [rng.integers(0, 30, size=(1000, 14)) for _ in range(3)]
+    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", 1 << 18)
+    expected = sig.paired_bootstrap(tables[0], tables[1:], 300)
+    tracemalloc.start()
+    try:
+        results = sig.paired_bootstrap(tables[0], tables[1:], 3000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, f"peak {peak / 2**20:.1f} MB"
+    assert results[1].score == expected[1].score

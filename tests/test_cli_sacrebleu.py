@@ -321,6 +321,7 @@ def test_progress_bar_of_a_long_paired_test(tmp_path):
     assert returncode == 0
     assert json.loads(stdout)[1]["BLEU"]["p_value"] > 0
     assert b"paired bs (BLEU)" in seen
+    assert b"/1000 " in seen and b"/3000" not in seen  # resamples, not resamples x systems
 
 
 def test_sentence_level_ignores_sacrebleu_format(files):

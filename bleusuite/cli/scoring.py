@@ -165,8 +165,8 @@ def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: S
     signatures = {}
     if options.paired:
         for metric in options.metrics:
-            units = options.paired_n * (len(stats) if options.paired == "bs" else len(stats) - 1)
-            bar = progress_bar(units, f"paired {options.paired} ({metric.upper()})",
+            # the tests advance the bar once per resample (or trial), all systems at once
+            bar = progress_bar(options.paired_n, f"paired {options.paired} ({metric.upper()})",
                                show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
                                unit="resample")
             try:

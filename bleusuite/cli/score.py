@@ -13,7 +13,9 @@ Three routes to the same numbers:
 
 from __future__ import annotations
 
+import importlib
 import sys
+import types
 
 from bleusuite.cli import quick, shards
 from bleusuite.cli.io import PROGRESS_MIN_LINES, load_tokenizer, read_inputs, warn_if_tokenised
@@ -33,7 +35,13 @@ def run_score(options: ScoreOptions) -> str:
     num_lines, num_systems = len(texts[0]), len(inputs.systems)
     show = (not options.quiet and num_lines * num_systems >= PROGRESS_MIN_LINES
             and sys.stderr.isatty())
-    stats = shards.systems_statistics(texts, num_systems, tokenizer, options, show)
-    from bleusuite.cli.scoring import report
+    stats = shards.systems_statistics(texts, num_systems, tokenizer, options, show,
+                                      meanwhile=lambda: _import_scoring(options))
+    return _import_scoring(options).report(inputs, stats, options, tokenizer, show)
 
-    return report(inputs, stats, options, tokenizer, show)
+
+def _import_scoring(options: ScoreOptions) -> types.ModuleType:
+    """The module that scores (and, for a run that resamples, the one that resamples)."""
+    if options.confidence or options.paired:
+        importlib.import_module("bleusuite.significance")
+    return importlib.import_module("bleusuite.cli.scoring")

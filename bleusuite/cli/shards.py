@@ -85,12 +85,15 @@ def _processes(texts: Sequence[list[str]], options: ScoreOptions) -> int:
 
 def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: Tokenizer,
                        options: ScoreOptions, show: bool = False,
-                       processes: int | None = None) -> Statistics:
+                       processes: int | None = None,
+                       meanwhile: Callable[[], object] | None = None) -> Statistics:
     """:func:`bleusuite.cli.statistics.text_statistics` of the whole run, in several
     processes where it is large enough and forking is safe (``processes``: that many,
     forced; for tests).
 
-    ``show``: progress bars, for the command's own slice.
+    ``show``: progress bars, for the command's own slice. ``meanwhile``: work that the
+    command needs next (importing the modules that score), done after its own slice while
+    the children may still count theirs.
     """
     slices = line_slices(texts, processes or _processes(texts, options))
     if len(slices) == 1:
@@ -109,6 +112,8 @@ def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: 
             for begin, end in slices[1:]:
                 children.append(_Child(functools.partial(count, begin, end)))
             parts = [count(*slices[0], show=show)]
+            if meanwhile is not None:
+                meanwhile()
             for child, (begin, end) in zip(children, slices[1:], strict=True):
                 part = child.result()
                 parts.append(count(begin, end) if part is None else part)

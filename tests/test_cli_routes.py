@@ -255,3 +255,12 @@ def test_a_large_run_counted_in_two_processes_is_sacrebleus(tmp_path):
     assert (numpy_imports(two), numpy_imports(one)) == (2, 1)
     theirs = _command(["sacrebleu"], args)
     assert _without_version(two.stdout) == _without_version(theirs.stdout)
+
+
+def test_freed_memory_is_kept_on_glibc():
+    import platform
+
+    from bleusuite.cli import score
+
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert score.keep_freed_memory() is glibc

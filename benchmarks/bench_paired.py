@@ -6,7 +6,8 @@
   statistics with one matrix product. The JSON outputs must be identical (sacrebleu's seed,
   draws and arithmetic); the ratio is printed next to the issue's 20x target (a timing of
   whole processes on a shared machine, not asserted). One run of sacrebleu (tens of
-  seconds), best of 3 for bleusuite.
+  seconds), best of 3 for bleusuite; and bleusuite in one process
+  (``BLEUSUITE_NUM_THREADS=1``), for what counting in one process per CPU saves.
 * The resampling alone, in this process, from per-sentence statistics computed beforehand:
   sacrebleu's own resampling calls as its ``PairedTest`` makes them (the baseline's
   interval, then baseline and system for each of the other systems: ``_bootstrap_resample``
@@ -14,7 +15,8 @@
   (asserted at least 20x at the full size); the whole command's ratio also counts
   start-up, reading, tokenising and counting, which both programs do once.
 * Start-up: the 100-line WMT sample shipped in the package, best of 10 runs each; the
-  outputs must agree but for the version.
+  outputs must agree but for the version (bleusuite counts it in plain Python, without
+  importing NumPy: :mod:`bleusuite.cli.quick`).
 
 Both programs run from bytecode caches, as installed packages do (the caches go to a
 temporary ``PYTHONPYCACHEPREFIX``). ``BLEUSUITE_BENCH_PAIRED_LINES``,
@@ -101,6 +103,15 @@ def test_bleusuite_paired_bootstrap(timed, systems, environment):
           _command("bleusuite paired", argv, environment), rounds=3)
 
 
+def test_bleusuite_paired_bootstrap_one_process(timed, systems, environment):
+    """The same command in one process (``BLEUSUITE_NUM_THREADS=1``): what counting the
+    slices of lines in one process per CPU (:mod:`bleusuite.cli.shards`) saves."""
+    argv = [sys.executable, "-m", "bleusuite", "score", *_args(systems)]
+    timed(PAIRED, "bleusuite score --paired-bs, one process",
+          _command("bleusuite paired, one process", argv,
+                   {**environment, "BLEUSUITE_NUM_THREADS": "1"}), rounds=3)
+
+
 @pytest.fixture(scope="module")
 def statistics(systems: tuple[str, list[str]]) -> dict[str, object]:
     """Per-sentence statistics of every system: sacrebleu's lists and bleusuite's arrays."""
@@ -183,6 +194,9 @@ def test_same_output_and_ratios():
     if any(name not in _BEST for name in needed):
         pytest.skip("run the whole file: the ratios need every timing")
     assert _OUTPUT["bleusuite paired"] == _OUTPUT["sacrebleu paired"]
+    one_process = _BEST.get("bleusuite paired, one process")
+    if one_process is not None:
+        assert _OUTPUT["bleusuite paired, one process"] == _OUTPUT["sacrebleu paired"]
     assert _OUTPUT["bleusuite startup"] == _OUTPUT["sacrebleu startup"]
     assert _OUTPUT["bleusuite resampling"] == _OUTPUT["sacrebleu resampling"]
     resampling = _BEST["sacrebleu resampling"] / _BEST["bleusuite resampling"]
@@ -195,6 +209,9 @@ def test_same_output_and_ratios():
         f"    {PAIRED + ', whole command':60s} sacrebleu {_BEST['sacrebleu paired']:7.2f} s   "
         f"bleusuite {_BEST['bleusuite paired']:6.2f} s   {paired:6.1f}x (target "
         f"{MIN_SPEEDUP:.0f}x)",
+        *([f"    {'  the same in one process (BLEUSUITE_NUM_THREADS=1)':60s} "
+           f"{'':17s} bleusuite {one_process:6.2f} s   "
+           f"{_BEST['sacrebleu paired'] / one_process:6.1f}x"] if one_process else []),
         f"    {STARTUP:60s} sacrebleu {_BEST['sacrebleu startup']:7.3f} s   bleusuite "
         f"{_BEST['bleusuite startup']:6.3f} s   {startup:6.2f}x (target 1x)",
     ])

@@ -147,6 +147,7 @@ def test_slices_counted_in_forked_processes_equal_one_process(processes, monkeyp
 
 
 def test_a_failing_child_is_counted_again_by_the_command(monkeypatch):
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
     parent = os.getpid()
     count = shards._count
     calls = []

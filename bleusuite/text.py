@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -137,8 +137,9 @@ class _UnitEncoder:
         self.unit_token_ids: list[int] = []
         self.unit_token_counts: list[int] = []
 
-    def units_of(self, lines: list[str]) -> tuple[list[str], np.ndarray]:
-        """The units of some lines, and how many each line has.
+    def units_of(self, lines: list[str]) -> tuple[Iterable[str], np.ndarray]:
+        """The units of some lines (an iterable, line after line), and how many each line
+        has.
 
         sacrebleu does ``tokenize(line.lower().rstrip())``. For a word-local tokenizer that
         equals tokenising the words of ``line.lower()`` one by one: the tokenizers pad their
@@ -166,13 +167,13 @@ class _UnitEncoder:
             # 13a joins the words around a line end ("-\\n"): such a line is one unit
             split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
         counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-        return list(itertools.chain.from_iterable(split)), counts
+        return itertools.chain.from_iterable(split), counts
 
-    def index_units(self, units: list[str]) -> np.ndarray:
-        """Ids of the units, tokenising the ones not seen before."""
+    def index_units(self, units: Iterable[str], count: int) -> np.ndarray:
+        """Ids of the ``count`` units, tokenising the ones not seen before."""
         index = self.unit_index
         first_new = len(index)
-        ids = np.fromiter(map(index.__getitem__, units), dtype=np.int64, count=len(units))
+        ids = np.fromiter(map(index.__getitem__, units), dtype=np.int64, count=count)
         new = map(self.tokenizer.tokenize, itertools.islice(index, first_new, None))
         tokens = list(map(str.split, new))
         self.unit_token_counts.extend(map(len, tokens))
@@ -180,11 +181,17 @@ class _UnitEncoder:
                                        itertools.chain.from_iterable(tokens)))
         return ids
 
-    def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
-            np.ndarray, np.ndarray]:
-        """The flat token ids of a stream of units, and the number of tokens per line."""
-        counts = np.asarray(self.unit_token_counts, dtype=np.int64)
-        unit_ids_flat = np.asarray(self.unit_token_ids, dtype=np.int64)
+    def token_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The token ids of every unit seen so far, flat, and how many each unit has."""
+        return (np.asarray(self.unit_token_ids, dtype=np.int64),
+                np.asarray(self.unit_token_counts, dtype=np.int64))
+
+    def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray,
+                  table: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[
+                      np.ndarray, np.ndarray]:
+        """The flat token ids of a stream of units, and the number of tokens per line
+        (``table``: :meth:`token_table`, when it is already at hand)."""
+        unit_ids_flat, counts = table or self.token_table()
         unit_start = np.cumsum(counts) - counts
         tokens_per_unit = counts[unit_ids]
         before_unit = np.concatenate([[0], np.cumsum(tokens_per_unit)])
@@ -242,12 +249,13 @@ def _encode(texts: Sequence[list[str]], encoder: _UnitEncoder, bar: ProgressBar)
         for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
             chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
             units, counts = encoder.units_of(chunk)
-            unit_ids.append(encoder.index_units(units))
+            unit_ids.append(encoder.index_units(units, int(counts.sum())))
             units_per_line.append(counts)
             bar.update(len(chunk))
         streams.append((np.concatenate(unit_ids or [np.zeros(0, np.int64)]),
                         np.concatenate(units_per_line or [np.zeros(0, np.int64)])))
-    encoded = [encoder.token_ids(ids, per_line) for ids, per_line in streams]
+    table = encoder.token_table()  # every unit is seen: converted once for all streams
+    encoded = [encoder.token_ids(ids, per_line, table) for ids, per_line in streams]
     lengths = np.stack([line_lengths for _, line_lengths in encoded])
     sizes = lengths.sum(axis=1)
     starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]

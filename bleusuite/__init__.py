@@ -66,13 +66,19 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
+def _lazy_attribute(namespace: dict[str, Any], table: dict[str, str], name: str) -> Any:
+    """PEP 562's ``__getattr__`` of a package whose names ``table`` maps to the modules
+    that define them: imports the module, keeps the name in ``namespace``."""
+    module = table.get(name)
     if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
+    namespace[name] = value
     return value
+
+
+def __getattr__(name: str) -> Any:
+    return _lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:

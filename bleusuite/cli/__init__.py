@@ -33,12 +33,12 @@ name the package had as one module is re-exported here, imported on first access
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bleusuite import _lazy_attribute
 from bleusuite.cli.errors import CommandError
 
 __all__ = [
@@ -101,12 +101,7 @@ _LAZY: dict[str, str] = {
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return _lazy_attribute(globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:

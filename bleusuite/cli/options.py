@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bleusuite import smoothing
 from bleusuite.cli.errors import CommandError
 from bleusuite.seeding import seed_from_environment
 
-__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions"]
+__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions",
+           "environment_variable"]
 
 #: sacrebleu's BLEU order (the score command has no option to change it)
 MAX_ORDER = 4
@@ -148,3 +151,26 @@ def _parse_seed(value: str) -> int | None:
     if seed < 0:
         raise CommandError(f"--seed must be non-negative; got {seed}")
     return seed
+
+
+@contextlib.contextmanager
+def environment_variable(name: str, value: str) -> Iterator[None]:
+    """The environment variable ``name`` set to ``value`` inside the block (the library's
+    own settings, such as ``BLEUSUITE_NUM_THREADS``, for one step of the command), restored
+    on exit.
+
+    >>> with environment_variable("BLEUSUITE_EXAMPLE", "1"):
+    ...     os.environ["BLEUSUITE_EXAMPLE"]
+    '1'
+    >>> "BLEUSUITE_EXAMPLE" in os.environ
+    False
+    """
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = before

@@ -27,11 +27,11 @@ import os
 import pickle
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bleusuite import threads
-from bleusuite.cli.options import ScoreOptions
+from bleusuite.cli.options import ScoreOptions, environment_variable
 from bleusuite.tokenizers import Tokenizer
 
 if TYPE_CHECKING:
@@ -104,7 +104,8 @@ def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: 
                       options, show)
 
     each = max(1, threads.worker_threads() // len(slices))
-    with _threads_per_process(each):
+    # the processes together use the CPUs once
+    with environment_variable("BLEUSUITE_NUM_THREADS", str(each)):
         sys.stdout.flush()
         sys.stderr.flush()
         children: list[_Child] = []
@@ -135,21 +136,6 @@ def _join(parts: list[Statistics]) -> Statistics:
 
     return [{metric: np.concatenate([part[k][metric] for part in parts])
              for metric in parts[0][k]} for k in range(len(parts[0]))]
-
-
-@contextlib.contextmanager
-def _threads_per_process(count: int) -> Iterator[None]:
-    """``BLEUSUITE_NUM_THREADS=count`` while the slices are counted (restored on exit), so
-    that the processes together use the CPUs once."""
-    before = os.environ.get("BLEUSUITE_NUM_THREADS")
-    os.environ["BLEUSUITE_NUM_THREADS"] = str(count)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["BLEUSUITE_NUM_THREADS"]
-        else:
-            os.environ["BLEUSUITE_NUM_THREADS"] = before
 
 
 class _Child:

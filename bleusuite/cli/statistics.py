@@ -16,7 +16,7 @@ import bleusuite
 from bleusuite import backends
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer, progress_bar  # noqa: F401
-from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
+from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions, environment_variable
 from bleusuite.text import FILL_ID, TokenIds, encode_texts
 from bleusuite.tokenizers import Tokenizer
 
@@ -102,15 +102,8 @@ def _counting_for(slots: int) -> Iterator[None]:
     if not small or os.environ.get("BLEUSUITE_COUNTING", "").strip().lower() not in ("", "auto"):
         yield
         return
-    before = os.environ.get("BLEUSUITE_COUNTING")
-    os.environ["BLEUSUITE_COUNTING"] = "compact"
-    try:
+    with environment_variable("BLEUSUITE_COUNTING", "compact"):
         yield
-    finally:
-        if before is None:
-            del os.environ["BLEUSUITE_COUNTING"]
-        else:
-            os.environ["BLEUSUITE_COUNTING"] = before
 
 
 def _batch_statistics(token_ids: TokenIds, rows: np.ndarray, parts: dict[str, list[Any]],

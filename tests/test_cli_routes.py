@@ -61,7 +61,7 @@ def _array_route(options: ScoreOptions, inputs: ScoreInputs) -> str:
 FLAGS = [
     [], ["-s", "none"], ["-s", "floor"], ["-s", "floor", "-sv", "0.3"], ["-s", "add-k"],
     ["-s", "add-k", "-sv", "2"], ["-lc"], ["-tok", "none"], ["-tok", "char"],
-    ["-tok", "intl", "-lc"], ["-f", "json"], ["-w", "6", "--short"], ["-b"],
+    ["-tok", "intl", "-lc"], ["-f", "json"], ["-f", "latex"], ["-w", "6", "--short"], ["-b"],
 ]
 
 

@@ -148,9 +148,9 @@ def bootstrap_weights(
 ) -> Iterator[np.ndarray]:
     """:func:`multiplicities` of :func:`resample_indices`, ``chunk`` resamples at a time.
 
-    >>> weights = np.concatenate(list(bootstrap_weights(4, 5, seed=3, chunk=2)))
+    >>> drawn = np.concatenate(list(bootstrap_weights(4, 5, seed=3, chunk=2)))
     >>> rows = np.random.default_rng(3).choice(4, size=(5, 4))
-    >>> bool((weights == multiplicities(rows, 4)).all())
+    >>> bool((drawn == multiplicities(rows, 4)).all())
     True
     """
     offsets: np.ndarray | None = None

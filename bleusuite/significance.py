@@ -192,8 +192,9 @@ def _python_row_sums(rows: np.ndarray) -> np.ndarray:
     if sys.version_info >= (3, 12) or rows.ndim != 2:
         return np.fromiter(map(sum, rows.tolist()), np.float64, len(rows))
     total = np.zeros(rows.shape[0])
-    for column in rows.T:
-        total += column
+    with np.errstate(over="ignore"):  # Python's sum overflows to inf without a word
+        for column in rows.T:
+            total += column
     return total
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bleusuite import bleu_statistics, bootstrap, gleu_statistics
@@ -352,6 +352,8 @@ def test_tables_side_by_side_are_one_table():
     st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from([0.0, -0.0, 1e16, -1e16, 1.0, 0.1, float(sig._LOG_ZERO)])),
     min_size=4, max_size=4), min_size=1, max_size=20))
+@example(rows=[[0.0, 0.0, 8.988465674311579e307, 8.98846567431158e307]])  # overflows to inf
+@example(rows=[[-1e308, -1e308, 1.0, -0.0], [1e308, 1e308, -1e308, -1e308]])
 def test_python_row_sums_are_pythons_sum(rows):
     """sacrebleu adds the log terms with Python's ``sum``: the vectorised sums are the
     same floats, rounding and signed zeros included."""

@@ -292,7 +292,7 @@ class WeightedSums:
         table = np.asarray(table)
         self.max_weight_sum = max_weight_sum
         self.dtype = _exact_dtype(_largest_magnitude(table) * max_weight_sum)
-        self.table = table.astype(self.dtype)
+        self.table = table.astype(self.dtype, copy=False)
 
     @classmethod
     def side_by_side(cls, tables: Sequence[np.ndarray], max_weight_sum: int) -> WeightedSums:
@@ -304,17 +304,8 @@ class WeightedSums:
         [[3, 7], [4, 8]]
         """
         tables = [np.asarray(t) for t in tables]
-        largest = max(_largest_magnitude(t) for t in tables)
-        self = cls.__new__(cls)
-        self.max_weight_sum = max_weight_sum
-        self.dtype = _exact_dtype(largest * max_weight_sum)
-        widths = [t.shape[1] for t in tables]
-        self.table = np.empty((tables[0].shape[0], sum(widths)), self.dtype)
-        begin = 0
-        for table, width in zip(tables, widths, strict=True):
-            self.table[:, begin : begin + width] = table
-            begin += width
-        return self
+        dtype = _exact_dtype(max(_largest_magnitude(t) for t in tables) * max_weight_sum)
+        return cls(np.concatenate(tables, axis=1, dtype=dtype), max_weight_sum)
 
     def __call__(self, counts: np.ndarray) -> np.ndarray:
         summed = counts.astype(self.dtype, copy=False) @ self.table

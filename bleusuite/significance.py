@@ -74,8 +74,8 @@ __all__ = [
     "swap_masks",
 ]
 
-#: sacrebleu's ``my_log(0)`` (an int, kept as one so that ``sum`` adds the same values)
-_LOG_ZERO = -9999999999
+#: sacrebleu's ``my_log(0)``
+_LOG_ZERO = smoothing.SACREBLEU_LOG_ZERO
 #: the names of :mod:`bleusuite.bootstrap` that lived here first
 _REEXPORTED = (RESAMPLE_CHUNK, Progress, _NoProgress, multiplicities, resample_indices,
                seed_from_environment, swap_masks, bootstrap_scores, bootstrap_scores_of_metrics)
@@ -164,7 +164,7 @@ def sacrebleu_bleu_scores(
     # math.exp and sum (mapped in C over the rows): NumPy's own log and exp may differ from
     # the C library's in the last bit. Orders past the effective order add 0.0, which
     # changes no sum (plain or compensated).
-    logs = np.full(precisions.shape, float(_LOG_ZERO))
+    logs = np.full(precisions.shape, _LOG_ZERO)
     positive = precisions != 0
     values = precisions[positive].astype(np.float64).tolist()
     logs[positive] = np.fromiter(map(math.log, values), np.float64, len(values))

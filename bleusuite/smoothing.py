@@ -51,8 +51,8 @@ _TINY = 1e-280
 _LOG_TINY = math.log(_TINY)
 # NLTK method0's log of a zero precision: math.log(sys.float_info.min)
 _LOG_FLOAT_MIN = math.log(sys.float_info.min)
-# sacrebleu's log of a zero precision
-_SACREBLEU_LOG_ZERO = -9999999999.0
+#: sacrebleu's ``my_log(0)``: its log of a zero precision
+SACREBLEU_LOG_ZERO = -9999999999.0
 
 
 def family_of(smooth: Any) -> str:
@@ -279,7 +279,7 @@ def sacrebleu_bleu(
     any_correct = be.sum_(correct, axis=-1) > 0
     precisions, reached = sacrebleu_precisions(be, stats, order, smooth, smooth_value)
     logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)),
-                    _SACREBLEU_LOG_ZERO)
+                    SACREBLEU_LOG_ZERO)
     if weights is not None:
         log_mean = be.sum_(weights * logs, axis=-1)
     elif effective_order:

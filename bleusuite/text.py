@@ -187,11 +187,10 @@ class _UnitEncoder:
                 np.asarray(self.unit_token_counts, dtype=np.int64))
 
     def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray,
-                  table: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[
-                      np.ndarray, np.ndarray]:
+                  table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The flat token ids of a stream of units, and the number of tokens per line
-        (``table``: :meth:`token_table`, when it is already at hand)."""
-        unit_ids_flat, counts = table or self.token_table()
+        (``table``: :meth:`token_table`, once every unit is seen)."""
+        unit_ids_flat, counts = table
         unit_start = np.cumsum(counts) - counts
         tokens_per_unit = counts[unit_ids]
         before_unit = np.concatenate([[0], np.cumsum(tokens_per_unit)])

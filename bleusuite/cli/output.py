@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MetricReport",
     "Signature",
+    "bleu_verbose_line",
     "format_json",
     "format_line",
     "make_signature",
@@ -88,6 +89,18 @@ class MetricReport:
     scores: Sequence[float] | np.ndarray
     verbose: list[str]
     confidence: Confidence | None = None
+
+
+def bleu_verbose_line(precisions: Sequence[float], bp: float, hyp_len: int,
+                      ref_len: int) -> str:
+    """sacrebleu's verbose part of a BLEU score: ``p1/p2/p3/p4 (BP = ... ref_len = ...)``.
+
+    >>> bleu_verbose_line([75.0, 50.0, 0.0, 0.0], 1.0, 4, 4)
+    '75.0/50.0/0.0/0.0 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)'
+    """
+    ratio = hyp_len / ref_len if ref_len else 0
+    return (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {bp:.3f} ratio = {ratio:.3f} "
+            f"hyp_len = {hyp_len:d} ref_len = {ref_len:d})")
 
 
 def _score_text(report: MetricReport, index: int, width: int) -> str:

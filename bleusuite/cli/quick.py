@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from bleusuite import smoothing
 from bleusuite.cli.io import ScoreInputs
 from bleusuite.cli.options import MAX_ORDER, ScoreOptions
-from bleusuite.cli.output import MetricReport, make_signature, render
+from bleusuite.cli.output import MetricReport, bleu_verbose_line, make_signature, render
 from bleusuite.tokenizers import Tokenizer
 
 __all__ = ["QUICK_MAX_CHARS", "applies", "compute_bleu", "run", "sentence_statistics"]
@@ -40,8 +40,6 @@ __all__ = ["QUICK_MAX_CHARS", "applies", "compute_bleu", "run", "sentence_statis
 #: about 1,000 lines of news text with one reference. Counting that many here takes about
 #: as long as importing NumPy, which the array route needs (measured on the WMT sample)
 QUICK_MAX_CHARS = 1 << 18
-#: sacrebleu's ``my_log(0)``
-_LOG_ZERO = -9999999999
 
 
 def applies(options: ScoreOptions, inputs: ScoreInputs) -> bool:
@@ -123,14 +121,9 @@ def compute_bleu(correct: Sequence[float], total: Sequence[float], sys_len: int,
                 precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
         else:
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
-    logs = [_LOG_ZERO if p == 0.0 else math.log(p) for p in precisions[:eff_order]]
+    logs = [smoothing.SACREBLEU_LOG_ZERO if p == 0.0 else math.log(p)
+            for p in precisions[:eff_order]]
     return bp * math.exp(sum(logs) / eff_order), precisions, bp
-
-
-def _verbose(precisions: list[float], bp: float, sys_len: int, ref_len: int) -> str:
-    ratio = sys_len / ref_len if ref_len else 0
-    return (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {bp:.3f} ratio = {ratio:.3f} "
-            f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
 
 
 def run(options: ScoreOptions, inputs: ScoreInputs, tokenizer: Tokenizer) -> str:
@@ -153,6 +146,6 @@ def run(options: ScoreOptions, inputs: ScoreInputs, tokenizer: Tokenizer) -> str
                                              row[0], row[1], options.smooth,
                                              options.smooth_value, options.effective_order)
         scores.append(score)
-        verbose.append(_verbose(precisions, bp, row[0], row[1]))
+        verbose.append(bleu_verbose_line(precisions, bp, row[0], row[1]))
     signature = make_signature(options, "bleu", len(inputs.references), tokenizer.signature)
     return render([MetricReport("BLEU", signature, scores, verbose)], options)

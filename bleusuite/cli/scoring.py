@@ -18,6 +18,7 @@ from bleusuite.cli.options import MAX_ORDER, ScoreOptions
 from bleusuite.cli.output import (
     MetricReport,
     Signature,
+    bleu_verbose_line,
     make_signature,
     render,
     results_table,
@@ -70,13 +71,8 @@ def bleu_verbose(stats: BleuStats, options: ScoreOptions) -> list[str]:
     precisions = np.atleast_2d(shown_precisions(stats, options.smooth, options.smooth_value))
     hyp_len = np.atleast_1d(np.asarray(stats.hyp_len)).tolist()
     ref_len = np.atleast_1d(np.asarray(stats.ref_len)).tolist()
-    lines = []
-    for row, c, r in zip(precisions.tolist(), hyp_len, ref_len, strict=True):
-        bp = _brevity_penalty(c, r)
-        ratio = c / r if r else 0
-        lines.append(f"{'/'.join(f'{p:.1f}' for p in row)} (BP = {bp:.3f} ratio = {ratio:.3f} "
-                     f"hyp_len = {c:d} ref_len = {r:d})")
-    return lines
+    return [bleu_verbose_line(row, _brevity_penalty(c, r), c, r)
+            for row, c, r in zip(precisions.tolist(), hyp_len, ref_len, strict=True)]
 
 
 def _score_function(metric: str, options: ScoreOptions) -> Callable[[Any], Any]:

@@ -168,7 +168,7 @@ class _GroupCounter:
         self.tag_bits = tag_bits
         self.per_reference = per_reference
         self._clipped: list[Any] = []
-        self._per_ref: list[list[Any]] = []
+        self._per_ref: list[Any] = []
 
     def sorted_keys(self, ordered: Any) -> None:
         """Start from a (B, M) array of keys sorted within each row."""
@@ -194,9 +194,9 @@ class _GroupCounter:
         ``last``, keep only the entries whose n-gram matches, for the next order."""
         be = self.be
         if self.total == 0:
-            zeros = be.zeros((self.num_rows,), be.int64, like=self.flat)
-            self._clipped.append(zeros)
-            self._per_ref.append([zeros] * self.num_refs)
+            self._clipped.append(be.zeros((self.num_rows,), be.int64, like=self.flat))
+            self._per_ref.append(be.zeros((self.num_rows, self.num_refs), be.int64,
+                                          like=self.flat))
             return
         prefix = be.shift_right(self.flat, shift, out=self._scratch[: self.total])
         # boundary[j]: a group starts at entry j; the extra last entry closes the last group
@@ -208,49 +208,52 @@ class _GroupCounter:
         bounds = be.flatnonzero(boundary)
         starts = bounds[:-1]
         sizes = bounds[1:] - starts
+        groups = int(starts.shape[0])
         if self.num_refs == 1:  # counts from running sums at the group boundaries
             at = self.ref_running[bounds]
-            refs = [at[1:] - at[:-1]]
+            refs = (at[1:] - at[:-1])[None, :]
             hyp = sizes - refs[0]
-        else:  # counts per (group, source) from one bincount
-            sources = self.num_refs + 1
+            best = refs[0]
+        else:  # counts per (source, group) from one bincount: a row per source
             group = be.cumsum(boundary[: self.total], axis=0) - 1
-            per_source = be.bincount(group * sources + self.source, None,
-                                     int(starts.shape[0]) * sources).reshape(-1, sources)
-            hyp = per_source[:, 0]
-            refs = [per_source[:, r + 1] for r in range(self.num_refs)]
-        best = refs[0]
-        for ref in refs[1:]:
-            best = be.maximum(best, ref)
+            per_source = be.bincount(self.source * groups + group, None,
+                                     groups * (self.num_refs + 1)).reshape(-1, groups)
+            hyp, refs = per_source[0], per_source[1:]
+            best = be.max_(refs, axis=0)
         matched = be.minimum(hyp, best)
         row_first = be.searchsorted(starts, self.row_start)
-        self._clipped.append(self._per_row(row_first, matched))
-        if self.per_reference:
-            self._per_ref.append([self._per_row(row_first, be.minimum(hyp, r)) for r in refs])
+        row_end = be.concat([row_first[1:], be.full((1,), groups, be.int64, like=row_first)],
+                            axis=0)
+        clipped = self._per_row(row_first, row_end, matched)
+        self._clipped.append(clipped)
+        if self.per_reference and self.num_refs == 1:  # the clipped count is the reference's
+            self._per_ref.append(clipped[:, None])
+        elif self.per_reference:  # every reference at once: (rows, R)
+            each = self._per_row(row_first, row_end, be.minimum(hyp[None, :], refs))
+            self._per_ref.append(each.T)
         if not last:
             keep = matched > 0
-            kept_per_row = self._per_row(row_first, be.where(keep, sizes, 0))
+            kept_per_row = self._per_row(row_first, row_end, be.where(keep, sizes, 0))
             new_row_start = be.running_sum(kept_per_row)[:-1]
             self._use(self.flat[be.repeat(keep, sizes, self.total)], new_row_start)
 
-    def _per_row(self, row_first: Any, per_group: Any) -> Any:
+    def _per_row(self, row_first: Any, row_end: Any, per_group: Any) -> Any:
+        """Sums over each row's groups ``row_first[i]:row_end[i]`` of a ``(groups,)`` array,
+        or of each row of an ``(R, groups)`` one (then ``(R, rows)``)."""
         be = self.be
-        running = be.running_sum(per_group)
-        row_end = be.concat(
-            [row_first[1:], be.full((1,), int(per_group.shape[0]), be.int64, like=row_first)],
-            axis=0,
-        )
-        return running[row_end] - running[row_first]
+        if len(per_group.shape) == 1:
+            running = be.running_sum(per_group)
+            return running[row_end] - running[row_first]
+        running = be.concat([be.zeros((per_group.shape[0], 1), be.int64, like=per_group),
+                             be.cumsum(per_group, axis=1)], axis=1)
+        return running[:, row_end] - running[:, row_first]
 
     def result(self) -> MatchCounts:
         be = self.be
         clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
         per_ref = None
-        if self.per_reference:
-            per_ref = be.concat(
-                [be.concat([r[:, None, None] for r in order], axis=1) for order in self._per_ref],
-                axis=2,
-            )
+        if self.per_reference:  # (rows, R, orders)
+            per_ref = be.concat([order[:, :, None] for order in self._per_ref], axis=2)
         return MatchCounts(clipped, per_ref)
 
 

@@ -113,10 +113,16 @@ class TokenIds:
 class _Index(dict[str, int]):
     """Numbers its keys in the order they are first looked up: ``index[key]`` gives a new
     key the next id, so ``map(index.__getitem__, keys)`` numbers a list of keys in one pass
-    at the dictionary's own speed."""
+    at the dictionary's own speed. :attr:`keys_in_order` lists the keys by id (the new
+    ones of a pass are a slice of it, where a dictionary would be walked from its start)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys_in_order: list[str] = []
 
     def __missing__(self, key: str) -> int:
         value = self[key] = len(self)
+        self.keys_in_order.append(key)
         return value
 
 
@@ -174,7 +180,7 @@ class _UnitEncoder:
         index = self.unit_index
         first_new = len(index)
         ids = np.fromiter(map(index.__getitem__, units), dtype=np.int64, count=count)
-        new = map(self.tokenizer.tokenize, itertools.islice(index, first_new, None))
+        new = map(self.tokenizer.tokenize, index.keys_in_order[first_new:])
         tokens = list(map(str.split, new))
         self.unit_token_counts.extend(map(len, tokens))
         self.unit_token_ids.extend(map(self.vocabulary.__getitem__,
@@ -259,7 +265,7 @@ def _encode(texts: Sequence[list[str]], encoder: _UnitEncoder, bar: ProgressBar)
     sizes = lengths.sum(axis=1)
     starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
     ids = np.concatenate([flat for flat, _ in encoded]).astype(np.int64, copy=False)
-    return TokenIds(ids, starts, lengths, list(encoder.vocabulary))
+    return TokenIds(ids, starts, lengths, encoder.vocabulary.keys_in_order)
 
 
 # ------------------------------------------------------------ text for the functions

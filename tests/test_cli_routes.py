@@ -6,6 +6,9 @@
   n-grams, lines shorter than 4 tokens, no matches; and which runs take it.
 * :mod:`bleusuite.cli.shards` (slices of lines counted in forked processes) against one
   process, with 2 and 3 processes, and a child that fails; how the lines are cut.
+* Several systems against one reference (counted with the roles swapped,
+  :func:`bleusuite.cli.statistics.one_reference_statistics`) against the stacked batch of
+  several references' route, for BLEU and GLEU and each counting strategy.
 * The real command, in subprocesses: a small file takes the quick route without importing
   NumPy, a large one is counted in several processes, and both print sacrebleu's output.
 """
@@ -22,11 +25,17 @@ import numpy as np
 import pytest
 
 from bleusuite.cli import quick, shards
-from bleusuite.cli.io import ScoreInputs, load_tokenizer
+from bleusuite.cli.io import ScoreInputs, _NoProgress, load_tokenizer
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import report
-from bleusuite.cli.statistics import text_statistics
+from bleusuite.cli.statistics import (
+    one_reference_statistics,
+    sentence_statistics,
+    stacked_systems,
+    text_statistics,
+)
+from bleusuite.text import encode_texts
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", ".", ",", "The", "CAT", "x-y",
          "3.5", "don't", "&amp;", "(", ")", "é", "東京"]
@@ -123,6 +132,55 @@ def test_which_runs_take_the_quick_route(monkeypatch):
     assert not quick.applies(_options(), small)
     monkeypatch.undo()
     assert not quick.applies(_options(), small)  # NumPy is imported: the array route
+
+
+# ------------------------------------------------- several systems against one reference
+
+
+@pytest.mark.parametrize("counting", ["compact", "fixed", "numba"])
+@pytest.mark.parametrize("seed", range(6))
+def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
+        seed, counting, monkeypatch):
+    if counting == "numba":
+        pytest.importorskip("numba")
+    monkeypatch.setenv("BLEUSUITE_COUNTING", counting)
+    rng = np.random.default_rng(seed)
+    inputs = _corpus(seed, int(rng.integers(1, 40)), 1)
+    reference = inputs.references[0]
+    systems = [inputs.systems[0], reference, [""] * len(reference),  # all empty
+               [" ".join(line.split()[::-1]) for line in inputs.systems[0]],
+               *(list(rng.permutation(inputs.systems[0]))
+                 for _ in range(int(rng.integers(0, 3))))]
+    flags = ["-m", "bleu", "gleu", *(["-lc"] if seed % 2 else []),
+             *(["-s", "method5"] if seed % 3 == 0 else [])]  # method5 counts 5-grams
+    options = _options(*flags)
+    ids = encode_texts([*systems, reference], load_tokenizer("13a"), options.lowercase)
+    ours = one_reference_statistics(ids, len(systems), options, _NoProgress())
+    stacked = sentence_statistics(stacked_systems(ids, len(systems)), options.metrics,
+                                  options.stats_order)
+    lines = len(reference)
+    assert len(ours) == len(systems)
+    for k, statistics in enumerate(ours):
+        assert statistics.keys() == stacked.keys()
+        for metric, array in statistics.items():
+            np.testing.assert_array_equal(array, stacked[metric][k * lines : (k + 1) * lines])
+
+
+def test_one_reference_route_is_taken_for_several_systems_only(monkeypatch):
+    calls = []
+    from bleusuite.cli import statistics
+
+    original = statistics.one_reference_statistics
+    monkeypatch.setattr(statistics, "one_reference_statistics",
+                        lambda *args: calls.append(args[1]) or original(*args))
+    inputs = _corpus(3, 9, 2)
+    tokenizer = load_tokenizer("13a")
+    two_systems = [inputs.systems[0], inputs.references[0]]
+    for texts, systems in [([*two_systems, inputs.references[1]], 2),  # one reference
+                           ([*two_systems, *inputs.references], 2),  # two references
+                           ([inputs.systems[0], inputs.references[0]], 1)]:  # one system
+        text_statistics(texts, systems, tokenizer, _options())
+    assert calls == [2]
 
 
 # ------------------------------------------------------------------------------- shards
@@ -249,11 +307,15 @@ def test_a_large_run_counted_in_two_processes_is_sacrebleus(tmp_path):
     one = _command(["bleusuite", "score"], args, BLEUSUITE_NUM_THREADS="1")
     assert two.stdout == one.stdout
 
-    def numpy_imports(result: subprocess.CompletedProcess[str]) -> int:  # one per process
-        return sum(line.startswith("import time:") and line.split("|")[-1].strip() == "numpy"
+    def imports(result: subprocess.CompletedProcess[str], module: str) -> int:
+        return sum(line.startswith("import time:") and line.split("|")[-1].strip() == module
                    for line in result.stderr.splitlines())
 
-    assert (numpy_imports(two), numpy_imports(one)) == (2, 1)
+    # NumPy is imported once, before forking; the counting module at the first count, so
+    # once in each process
+    assert (imports(two, "numpy"), imports(one, "numpy")) == (1, 1)
+    counting = "bleusuite.counting_compact"
+    assert (imports(two, counting), imports(one, counting)) == (2, 1)
     theirs = _command(["sacrebleu"], args)
     assert _without_version(two.stdout) == _without_version(theirs.stdout)
 

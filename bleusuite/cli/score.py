@@ -40,7 +40,7 @@ def run_score(options: ScoreOptions) -> str:
             and sys.stderr.isatty())
     keep_freed_memory()
     stats = shards.systems_statistics(texts, num_systems, tokenizer, options, show,
-                                      meanwhile=lambda: _import_scoring(options))
+                                      prepare=lambda: _import_scoring(options))
     return _import_scoring(options).report(inputs, stats, options, tokenizer, show)
 
 

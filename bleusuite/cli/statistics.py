@@ -17,11 +17,14 @@ from bleusuite import backends
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer, progress_bar  # noqa: F401
 from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions, environment_variable
+from bleusuite.inputs import normalize_batch
+from bleusuite.ngrams import count_matches
+from bleusuite.stats import BleuStats, GleuStats
 from bleusuite.text import FILL_ID, TokenIds, encode_texts
 from bleusuite.tokenizers import Tokenizer
 
-__all__ = ["BATCH_SLOTS", "length_batches", "sentence_statistics", "stacked_systems",
-           "systems_statistics", "text_statistics"]
+__all__ = ["BATCH_SLOTS", "length_batches", "one_reference_statistics", "sentence_statistics",
+           "stacked_systems", "systems_statistics", "text_statistics"]
 
 #: token slots (sentences x streams x padded length) per statistics batch
 BATCH_SLOTS = 1 << 20
@@ -126,15 +129,91 @@ def _batch_statistics(token_ids: TokenIds, rows: np.ndarray, parts: dict[str, li
 def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,
                        bar: Progress) -> list[dict[str, Any]]:
     """Per-sentence statistics of each system (streams ``0..S-1``) against the shared
-    references (the other streams), counted in one pass: the systems' sentences are stacked
-    into one batch of ``S x B`` rows, each paired with its references (a view of the same
-    ids, nothing is copied or re-tokenised), so the batches are as full as possible."""
+    references (the other streams), counted in one pass.
+
+    Several systems and one reference (the usual WMT comparison), NumPy backend: see
+    :func:`one_reference_statistics`, each reference line is sorted once for all systems.
+    Otherwise the systems' sentences are stacked into one batch of ``S x B`` rows, each
+    paired with its references (a view of the same ids, nothing is copied or
+    re-tokenised), so the batches are as full as possible."""
+    if (num_systems > 1 and token_ids.lengths.shape[0] == num_systems + 1
+            and options.backend == "numpy"):
+        return one_reference_statistics(token_ids, num_systems, options, bar)
     stacked = stacked_systems(token_ids, num_systems)
     stats = sentence_statistics(stacked, options.metrics, options.stats_order,
                                 options.backend, bar)
     lines = token_ids.lengths.shape[1]
     return [{metric: array[k * lines : (k + 1) * lines] for metric, array in stats.items()}
             for k in range(num_systems)]
+
+
+def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,
+                             bar: Progress) -> list[dict[str, np.ndarray]]:
+    """:func:`systems_statistics` of ``S`` systems (streams ``0..S-1``) against one
+    reference (stream ``S``), counted with the roles swapped.
+
+    With one reference a clipped count is ``min(count in the system, count in the
+    reference)``, which is symmetric. So each batch is counted once with the reference line
+    as the "hypothesis" and the ``S`` systems' lines as its "references", asking for the
+    count of each (``per_reference``): the reference's n-grams are sorted and grouped once
+    for all systems instead of once per system (12 systems x 3,000 lines: 0.11 s instead
+    of 0.17 s in one thread). The lengths and totals come from the systems' own lengths.
+
+    >>> from bleusuite.cli.parser import build_parser
+    >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
+    >>> tok = load_tokenizer("none")
+    >>> ids = encode_texts([["a b c"], ["b a"], ["a b d"]], tok, False)  # 2 systems, 1 ref
+    >>> for system in one_reference_statistics(ids, 2, options, _NoProgress()):
+    ...     print(system["bleu"].tolist())  # lengths, matches, totals, clamped totals
+    [[3, 3, 2, 1, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]]
+    [[2, 3, 2, 0, 0, 0, 2, 1, 0, 0, 2, 1, 1, 1]]
+    """
+    lengths = token_ids.lengths
+    orders = max(options.stats_order if "bleu" in options.metrics else 0,
+                 GLEU_ORDERS[1] if "gleu" in options.metrics else 0)
+    parts: list[dict[str, list[np.ndarray]]] = [
+        {metric: [] for metric in options.metrics} for _ in range(num_systems)]
+    order = []
+    with _counting_for(int(np.maximum(lengths.max(axis=0), 1).sum()) * lengths.shape[0]):
+        for rows in length_batches(token_ids):
+            width = int(lengths[:, rows].max())
+            reference = token_ids.padded(num_systems, rows, width)
+            systems = np.stack([token_ids.padded(k, rows, width) for k in range(num_systems)],
+                               axis=1)
+            batch = normalize_batch(reference, systems, eos_id=FILL_ID)
+            counts = count_matches(batch, orders, per_reference=True).per_reference
+            assert counts is not None  # asked for per_reference
+            ref_len = lengths[num_systems, rows]
+            for k in range(num_systems):
+                _add_statistics(parts[k], counts[:, k], lengths[k, rows], ref_len, options)
+            order.append(rows)
+            bar.update(len(rows) * num_systems)
+    inverse = np.argsort(np.concatenate(order), kind="stable")
+    return [{metric: np.concatenate(arrays)[inverse] for metric, arrays in part.items()}
+            for part in parts]
+
+
+def _add_statistics(parts: dict[str, list[np.ndarray]], matches: np.ndarray,
+                    hyp_len: np.ndarray, ref_len: np.ndarray, options: ScoreOptions) -> None:
+    """Append the ``to_array`` statistics of one system's batch from its clipped matches
+    ``(rows, orders)`` and the lengths (one reference: it is the closest)."""
+    if "bleu" in parts:
+        totals = _ngram_totals(hyp_len, 1, options.stats_order)
+        parts["bleu"].append(BleuStats(hyp_len, ref_len, matches[:, : options.stats_order],
+                                       totals, np.maximum(totals, 1)).to_array())
+    if "gleu" in parts:
+        first, last = GLEU_ORDERS
+        true_positives = matches[:, first - 1 : last].sum(axis=1)
+        n_all = np.maximum(_ngram_totals(hyp_len, first, last).sum(axis=1),
+                           _ngram_totals(ref_len, first, last).sum(axis=1))
+        # NLTK: a sentence where neither side has an n-gram scores 0 of 0
+        parts["gleu"].append(GleuStats(np.where(n_all > 0, true_positives, 0),
+                                       n_all).to_array())
+
+
+def _ngram_totals(lengths: np.ndarray, first: int, last: int) -> np.ndarray:
+    """``(rows, last - first + 1)``: ``max(0, length - n + 1)`` for n = first..last."""
+    return np.maximum(lengths[:, None] - np.arange(first, last + 1) + 1, 0)
 
 
 def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:

@@ -211,9 +211,8 @@ class _GroupCounter:
         groups = int(starts.shape[0])
         if self.num_refs == 1:  # counts from running sums at the group boundaries
             at = self.ref_running[bounds]
-            refs = (at[1:] - at[:-1])[None, :]
-            hyp = sizes - refs[0]
-            best = refs[0]
+            best = at[1:] - at[:-1]
+            hyp = sizes - best
         else:  # counts per (source, group) from one bincount: a row per source
             group = be.cumsum(boundary[: self.total], axis=0) - 1
             per_source = be.bincount(self.source * groups + group, None,
@@ -228,9 +227,10 @@ class _GroupCounter:
         self._clipped.append(clipped)
         if self.per_reference and self.num_refs == 1:  # the clipped count is the reference's
             self._per_ref.append(clipped[:, None])
-        elif self.per_reference:  # every reference at once: (rows, R)
-            each = self._per_row(row_first, row_end, be.minimum(hyp[None, :], refs))
-            self._per_ref.append(each.T)
+        elif self.per_reference:  # (rows, R)
+            self._per_ref.append(be.concat(
+                [self._per_row(row_first, row_end, be.minimum(hyp, refs[r]))[:, None]
+                 for r in range(self.num_refs)], axis=1))
         if not last:
             keep = matched > 0
             kept_per_row = self._per_row(row_first, row_end, be.where(keep, sizes, 0))
@@ -238,15 +238,12 @@ class _GroupCounter:
             self._use(self.flat[be.repeat(keep, sizes, self.total)], new_row_start)
 
     def _per_row(self, row_first: Any, row_end: Any, per_group: Any) -> Any:
-        """Sums over each row's groups ``row_first[i]:row_end[i]`` of a ``(groups,)`` array,
-        or of each row of an ``(R, groups)`` one (then ``(R, rows)``)."""
-        be = self.be
-        if len(per_group.shape) == 1:
-            running = be.running_sum(per_group)
-            return running[row_end] - running[row_first]
-        running = be.concat([be.zeros((per_group.shape[0], 1), be.int64, like=per_group),
-                             be.cumsum(per_group, axis=1)], axis=1)
-        return running[:, row_end] - running[:, row_first]
+        """Sums over each row's groups ``row_first[i]:row_end[i]`` of a ``(groups,)`` array.
+
+        One reference at a time: a running sum over an ``(R, groups)`` array measured
+        slower (4 references: 67-103 ms against 54-59 ms for 2048 x 64 ids)."""
+        running = self.be.running_sum(per_group)
+        return running[row_end] - running[row_first]
 
     def result(self) -> MatchCounts:
         be = self.be

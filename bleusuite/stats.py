@@ -228,10 +228,18 @@ def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats[Any]:
 def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats[Any]:
     be = batch.backend
     matches = count_matches(batch, max_order).clipped
-    totals = _ngram_totals(be, batch.hyp_len, 1, max_order)
+    return bleu_statistics_from_counts(be, batch.hyp_len, _closest_ref_len(be, batch), matches)
+
+
+def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
+                                matches: Any) -> BleuStats[Any]:
+    """BLEU statistics from the clipped matches ``(B, N)`` of orders 1..N, the hypothesis
+    lengths and the closest reference lengths ``(B,)`` (the totals follow from the
+    lengths)."""
+    totals = _ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
     return BleuStats(
-        hyp_len=batch.hyp_len,
-        ref_len=_closest_ref_len(be, batch),
+        hyp_len=hyp_len,
+        ref_len=ref_len,
         matches=matches,
         totals=totals,
         clamped_totals=be.maximum(totals, 1),
@@ -287,14 +295,23 @@ def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuSt
 
 
 def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]:
-    be = batch.backend
     counts = count_matches(batch, max_len, per_reference=True).per_reference
     assert counts is not None  # asked for per_reference
-    true_positives = be.sum_(counts[..., min_len - 1 :], axis=-1)  # (B, R)
-    hyp_total = be.sum_(_ngram_totals(be, batch.hyp_len, min_len, max_len), axis=-1)  # (B,)
-    ref_total = be.sum_(_ngram_totals(be, batch.ref_len, min_len, max_len), axis=-1)  # (B, R)
+    return gleu_statistics_from_counts(batch.backend, counts, batch.hyp_len, batch.ref_len,
+                                       batch.ref_present, min_len, max_len)
+
+
+def gleu_statistics_from_counts(be: Backend, counts: Any, hyp_len: Any, ref_len: Any,
+                                ref_present: Any, min_len: int, max_len: int
+                                ) -> GleuStats[Any]:
+    """GLEU statistics from the clipped matches of each reference ``(B, R, N)`` (orders
+    1..N, N >= ``max_len``), the hypothesis lengths ``(B,)``, the reference lengths and
+    which references are present ``(B, R)``."""
+    true_positives = be.sum_(counts[..., min_len - 1 : max_len], axis=-1)  # (B, R)
+    hyp_total = be.sum_(_ngram_totals(be, hyp_len, min_len, max_len), axis=-1)  # (B,)
+    ref_total = be.sum_(_ngram_totals(be, ref_len, min_len, max_len), axis=-1)  # (B, R)
     n_all = be.maximum(hyp_total[:, None], ref_total)
-    usable = batch.ref_present & (n_all > 0)
+    usable = ref_present & (n_all > 0)
     # NLTK keeps the first reference with the best tp / n_all (Python's max: first on ties)
     best = rules.best_reference(be, be.to_float64(true_positives), be.to_float64(n_all), usable)
     any_usable = be.any_(usable, axis=1)

@@ -1,5 +1,5 @@
 """``python -m bleusuite``: the same as the ``bleusuite`` command."""
 
-from bleusuite.cli import main
+from bleusuite.cli import command
 
-raise SystemExit(main())
+command()

@@ -39,6 +39,7 @@ from bleusuite.seeding import DEFAULT_SEED, seed_from_environment
 __all__ = [
     "DEFAULT_SEED",
     "Confidence",
+    "DrawnResamples",
     "WeightedSums",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
@@ -163,6 +164,52 @@ def bootstrap_weights(
         yield counts.reshape(rows, num_sentences)
 
 
+@dataclass(frozen=True)
+class DrawnResamples:
+    """Bootstrap resamples drawn ahead of time: all of :func:`bootstrap_weights` at once, as
+    one ``(R, B)`` float32 matrix of multiplicities (exact: a multiplicity is at most
+    ``B``, far below 2**24 for any matrix that fits in memory).
+
+    For several resamplings of the same sentences with the same seed (the metrics of a
+    paired test), or to draw while something else runs (``bleusuite score`` draws while
+    its other processes count). Give it as ``drawn=`` to :func:`bootstrap_scores_of_metrics`
+    or :func:`bleusuite.significance.paired_bootstrap`: the numbers are those of drawing
+    there. It holds ``4 R B`` bytes, where drawing in steps holds a few megabytes.
+
+    >>> drawn = DrawnResamples.draw(4, 5, seed=3)
+    >>> bool((drawn.weights == np.concatenate(list(bootstrap_weights(4, 5, seed=3)))).all())
+    True
+    """
+
+    num_sentences: int
+    n_resamples: int
+    seed: int | None
+    weights: np.ndarray
+
+    @classmethod
+    def draw(cls, num_sentences: int, n_resamples: int, seed: int | None) -> DrawnResamples:
+        """Draw ``n_resamples`` resamples of ``num_sentences`` sentences (sacrebleu's draws
+        for ``seed``; None: fresh entropy)."""
+        n_resamples = _check_count(n_resamples, "n_resamples")
+        num_sentences = _check_count(num_sentences, "num_sentences")
+        weights = np.empty((n_resamples, num_sentences), dtype=np.float32)
+        row = 0
+        for chunk in bootstrap_weights(num_sentences, n_resamples, seed):
+            np.copyto(weights[row : row + len(chunk)], chunk, casting="unsafe")
+            row += len(chunk)
+        return cls(num_sentences, n_resamples, seed, weights)
+
+    def check(self, num_sentences: int, n_resamples: int, seed: int | None) -> np.ndarray:
+        """The weights, where they were drawn for these sentences, resamples and seed."""
+        if (self.num_sentences, self.n_resamples, self.seed) != (num_sentences, n_resamples,
+                                                                 seed):
+            raise ValueError(
+                f"drawn: resamples drawn for {self.num_sentences} sentences, "
+                f"{self.n_resamples} resamples and seed {self.seed}; this resampling has "
+                f"{num_sentences} sentences, {n_resamples} resamples and seed {seed}")
+        return self.weights
+
+
 # --------------------------------------------------------------------- bootstrap
 
 
@@ -193,9 +240,12 @@ def bootstrap_scores_of_metrics(
     n_resamples: int,
     seed: int | None,
     bar: Progress | None = None,
+    drawn: DrawnResamples | None = None,
 ) -> list[np.ndarray]:
     """:func:`bootstrap_scores` of several tables ``(B, F_k)`` on the same resamples (drawn
-    once): several metrics of one system, or the same metric of several systems."""
+    once): several metrics of one system, or the same metric of several systems.
+    ``drawn``: the resamples drawn ahead (:class:`DrawnResamples`, for the same sentences,
+    resamples and seed)."""
     n_resamples = _check_count(n_resamples, "n_resamples")
     bar = bar or _NoProgress()
     num_sentences = tables[0].shape[0]
@@ -204,8 +254,8 @@ def bootstrap_scores_of_metrics(
                                      num_sentences)
     bounds = np.cumsum([0] + [t.shape[1] for t in tables]).tolist()
     scores: list[list[np.ndarray]] = [[] for _ in tables]
-    draws = bootstrap_weights(num_sentences, n_resamples, seed)
-    for summed in sums.blocks(draws, max(1, SCORED_ROWS // len(tables))):
+    for summed in sums.resampled(num_sentences, n_resamples, seed, drawn,
+                                 max(1, SCORED_ROWS // len(tables))):
         for k, score_of in enumerate(score_functions):
             part = summed[:, bounds[k] : bounds[k + 1]]
             scores[k].append(np.asarray(score_of(part), dtype=np.float64))
@@ -310,6 +360,19 @@ class WeightedSums:
     def __call__(self, counts: np.ndarray) -> np.ndarray:
         summed = counts.astype(self.dtype, copy=False) @ self.table
         return summed if self.dtype is np.int64 else np.rint(summed).astype(np.int64)
+
+    def resampled(self, num_sentences: int, n_resamples: int, seed: int | None,
+                  drawn: DrawnResamples | None, block_rows: int) -> Iterator[np.ndarray]:
+        """The sums of ``n_resamples`` bootstrap resamples in blocks of ``block_rows``:
+        of the resamples drawn ahead (``drawn``, checked), else drawn here in steps
+        (:meth:`blocks` of :func:`bootstrap_weights`)."""
+        if drawn is None:
+            yield from self.blocks(bootstrap_weights(num_sentences, n_resamples, seed),
+                                   block_rows)
+            return
+        weights = drawn.check(num_sentences, n_resamples, seed)
+        for begin in range(0, n_resamples, block_rows):
+            yield self(weights[begin : begin + block_rows])
 
     def blocks(self, chunks: Iterable[np.ndarray], block_rows: int) -> Iterator[np.ndarray]:
         """The sums of successive chunks of weights, gathered into ``(rows, F)`` int64

@@ -41,6 +41,7 @@ from bleusuite.bootstrap import (
     RESAMPLE_CHUNK,
     SCORED_ROWS,
     Confidence,
+    DrawnResamples,
     Progress,
     ScoreFunction,
     WeightedSums,
@@ -48,7 +49,6 @@ from bleusuite.bootstrap import (
     _NoProgress,
     bootstrap_scores,
     bootstrap_scores_of_metrics,
-    bootstrap_weights,
     estimate_ci,
     multiplicities,
     resample_indices,
@@ -61,6 +61,7 @@ from bleusuite.stats import BleuStats, GleuStats
 __all__ = [
     "DEFAULT_SEED",
     "Confidence",
+    "DrawnResamples",
     "PairedResult",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
@@ -286,6 +287,7 @@ def paired_bootstrap(
     score: ScoreFunction | None = None,
     resampled_score: ScoreFunction | None = None,
     bar: Progress | None = None,
+    drawn: DrawnResamples | None = None,
 ) -> list[PairedResult]:
     """Paired bootstrap resampling (Koehn 2004), as sacrebleu's ``--paired-bs``.
 
@@ -305,6 +307,8 @@ def paired_bootstrap(
         resampled_score: the score of the resamples (default: ``score``; with the default
             BLEU, sacrebleu's float32 arithmetic on resamples, so the numbers are its own).
         bar: a progress bar (``update(n)`` per chunk of resamples).
+        drawn: the resamples drawn ahead (:class:`~bleusuite.bootstrap.DrawnResamples`,
+            for the same sentences, ``n_resamples`` and ``seed``; the numbers are the same).
 
     Returns:
         One :class:`PairedResult` per system, the baseline first (its ``p_value`` None).
@@ -326,8 +330,8 @@ def paired_bootstrap(
     # (B, S x F); a resample's multiplicities sum to B
     sums = WeightedSums.side_by_side(tables, num_sentences)
     chunks: list[np.ndarray] = []
-    draws = bootstrap_weights(num_sentences, n_resamples, seed)
-    for summed in sums.blocks(draws, max(1, SCORED_ROWS // len(tables))):  # (R, S x F)
+    for summed in sums.resampled(num_sentences, n_resamples, seed, drawn,
+                                 max(1, SCORED_ROWS // len(tables))):  # (R, S x F)
         rows = summed.reshape(len(summed) * len(tables), fields_)  # system-major within a row
         chunks.append(resampled_score(rows).reshape(len(summed), len(tables)))
         bar.update(len(summed))

@@ -376,6 +376,44 @@ def test_text_output_and_options(capsys, small):
     assert "(μ = " in ci and "95% CI [" in ci and "|bs:50|seed:12345|" in ci
 
 
+def test_the_process_ends_at_once_with_its_whole_output(tmp_path, capsys):
+    """``python -m bleusuite`` ends with ``os._exit`` once its output is flushed: an output
+    larger than a pipe's buffer arrives whole, with main's exit status."""
+    hyp, refs = make_corpus(3000, 1, seed=8, vocab_size=2000)
+    hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
+    args = ("score", *ref_paths, "-i", hyp_path, "-sl", "-f", "text", "-w", WIDTH)
+    result = run_command(*args)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout) > 1 << 17
+    assert result.stdout.decode() == run_main(capsys, *args)
+    missing = run_command("score", str(tmp_path / "missing.txt"), "-i", hyp_path)
+    assert missing.returncode == 1 and missing.stdout == b""
+
+
+def test_command_exits_with_mains_status(monkeypatch):
+    ended: list[int] = []
+
+    def end(status: int) -> None:
+        ended.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(cli, "main", lambda: 3)
+    monkeypatch.setattr(cli.os, "_exit", end)
+    with pytest.raises(SystemExit):
+        cli.command()
+    assert ended == [3]
+
+    class ClosedPipe:
+        def flush(self) -> None:
+            raise BrokenPipeError
+
+    # flushing fails: Python's own exit reports it, with main's status
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    with pytest.raises(SystemExit) as exit_info:
+        cli.command()
+    assert exit_info.value.code == 3 and ended == [3]
+
+
 def test_stdin_is_the_default_input(small, tmp_path):
     refs = small["ref_paths"]
     # a tab on standard input separates systems (as in sacrebleu): one system has none

@@ -226,13 +226,58 @@ def test_a_failing_child_is_counted_again_by_the_command(monkeypatch):
     np.testing.assert_array_equal(many[0]["bleu"], one[0]["bleu"])
 
 
+def test_the_command_slice_is_smaller_by_its_head_start():
+    texts = [["x" * 9] * 1000]
+    assert shards.line_slices(texts, 2) == [(0, 500), (500, 1000)]
+    assert shards.line_slices(texts, 2, head_start=0.25) == [(0, 375), (375, 1000)]
+    # three processes: the others take (1 + 0.25) / 3 each
+    assert shards.line_slices(texts, 3, head_start=0.25) == [(0, 167), (167, 584), (584, 1000)]
+    # a head start larger than a slice: the command keeps one line
+    assert shards.line_slices(texts, 2, head_start=2.0) == [(0, 1), (1, 1000)]
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_meanwhile_runs_once_in_the_command(processes, monkeypatch):
+    """The command's other work runs once, in the command, whether it forks or not; with
+    children its slice is smaller by that work's time."""
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
+    parent, calls = os.getpid(), []
+    slices = []
+    line_slices = shards.line_slices
+    monkeypatch.setattr(shards, "line_slices",
+                        lambda *a, **k: slices.append(line_slices(*a, **k)) or slices[-1])
+    inputs = _corpus(10, 40, 1)
+    texts = [*inputs.systems, *inputs.references]
+    chars = sum(sum(map(len, stream)) for stream in texts)
+    seconds = 0.25 * chars * shards.SECONDS_PER_CHAR  # a quarter of the work
+    stats = shards.systems_statistics(texts, 1, load_tokenizer("13a"), _options(),
+                                      processes=processes, meanwhile_seconds=seconds,
+                                      meanwhile=lambda: calls.append(os.getpid()))
+    assert calls == [parent]
+    one = text_statistics(texts, 1, load_tokenizer("13a"), _options())
+    np.testing.assert_array_equal(stats[0]["bleu"], one[0]["bleu"])
+    if processes == 2:
+        (begin, end), _ = slices[-1]
+        assert 0.2 < end / 40 < 0.5  # (1 - 0.25) / 2 of the characters
+
+
+def test_a_childs_statistics_cross_the_pipe_as_int32_where_they_fit():
+    small = np.arange(6, dtype=np.int64).reshape(3, 2)
+    large = np.array([[0, 1 << 40]], dtype=np.int64)
+    part = shards._narrow([{"bleu": small, "gleu": large}, {"bleu": small[:0]}])
+    assert [part[0]["bleu"].dtype, part[0]["gleu"].dtype] == [np.int32, np.int64]
+    joined = shards._join([[{"bleu": small}], [{"bleu": part[0]["bleu"]}]])
+    assert joined[0]["bleu"].dtype == np.int64
+    np.testing.assert_array_equal(joined[0]["bleu"], np.concatenate([small, small]))
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_line_slices_cover_the_lines_in_order(seed):
     rng = np.random.default_rng(seed)
     lines = int(rng.integers(1, 30))
     texts = [["x" * int(n) for n in rng.integers(0, 50, size=lines)]]
     processes = int(rng.integers(1, 6))
-    slices = shards.line_slices(texts, processes)
+    slices = shards.line_slices(texts, processes, head_start=float(rng.uniform(0, 1)))
     assert len(slices) == min(processes, lines)
     assert slices[0][0] == 0 and slices[-1][1] == lines
     assert all(begin < end for begin, end in slices)

@@ -171,6 +171,52 @@ class _Bar:
         self.seen.append(n)
 
 
+@pytest.mark.parametrize("seed", [12345, 7])
+@pytest.mark.parametrize("scored_rows", [3 * 4, 1 << 16])
+def test_resamples_drawn_ahead_give_sacrebleus_numbers(monkeypatch, seed, scored_rows):
+    """Resamples drawn ahead (``DrawnResamples``) are the draws of the resampling itself:
+    the paired bootstrap is still sacrebleu's to the bit, in score blocks of any size, and
+    the single-system bootstrap gives the same scores."""
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    systems, reference = _systems(3, n_lines=90)
+    stats = _stats(systems, [reference])
+    drawn = bootstrap.DrawnResamples.draw(90, 60, seed)
+    assert drawn.weights.dtype == np.float32 and drawn.weights.shape == (60, 90)
+    whole = np.concatenate(list(bootstrap.bootstrap_weights(90, 60, seed)))
+    np.testing.assert_array_equal(drawn.weights, whole)
+    monkeypatch.setattr(sig, "SCORED_ROWS", scored_rows)
+    monkeypatch.setattr(bootstrap, "SCORED_ROWS", scored_rows)
+    seen: list[int] = []
+    ours = sig.paired_bootstrap(stats[0], stats[1:], 60, seed, drawn=drawn, bar=_Bar(seen))
+    assert [r.as_dict() for r in ours] == _theirs(systems, [reference], "bs", 60)
+    assert sum(seen) == 60
+    ahead = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 60, seed,
+                                                  drawn=drawn)
+    here = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 60, seed)
+    assert [s.tolist() for s in ahead] == [s.tolist() for s in here]
+
+
+def test_resamples_drawn_for_another_resampling_are_refused():
+    systems, reference = _systems(4, n_lines=30, n_systems=2)
+    stats = _stats(systems, [reference])
+    for drawn in (bootstrap.DrawnResamples.draw(31, 20, 1),  # other sentences
+                  bootstrap.DrawnResamples.draw(30, 21, 1),  # other resamples
+                  bootstrap.DrawnResamples.draw(30, 20, 2),  # another seed
+                  bootstrap.DrawnResamples.draw(30, 20, None)):  # fresh entropy
+        with pytest.raises(ValueError, match="drawn: resamples drawn for"):
+            sig.paired_bootstrap(stats[0], stats[1:], 20, 1, drawn=drawn)
+        with pytest.raises(ValueError, match="drawn: resamples drawn for"):
+            bootstrap.bootstrap_scores_of_metrics(stats[:1], [_ratio], 20, 1, drawn=drawn)
+    # unseeded: resamples drawn with fresh entropy serve an unseeded resampling
+    drawn = bootstrap.DrawnResamples.draw(30, 20, None)
+    first = sig.paired_bootstrap(stats[0], stats[1:], 20, None, drawn=drawn)
+    assert sig.paired_bootstrap(stats[0], stats[1:], 20, None, drawn=drawn) == first
+    with pytest.raises(ValueError, match="n_resamples must be a positive integer"):
+        bootstrap.DrawnResamples.draw(30, 0, 1)
+    with pytest.raises(ValueError, match="num_sentences must be a positive integer"):
+        bootstrap.DrawnResamples.draw(0, 5, 1)
+
+
 def test_unseeded_runs_differ_and_seeded_runs_repeat():
     systems, reference = _systems(7, n_lines=80, n_systems=2)
     stats = _stats(systems, [reference])

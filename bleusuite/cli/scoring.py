@@ -27,7 +27,7 @@ from bleusuite.stats import BleuStats, GleuStats
 from bleusuite.tokenizers import Tokenizer
 
 if TYPE_CHECKING:  # imported where a run resamples: a plain score does not need them
-    from bleusuite.bootstrap import Confidence
+    from bleusuite.bootstrap import Confidence, DrawnResamples
     from bleusuite.significance import PairedResult
 
 __all__ = ["bleu_verbose", "confidences", "metric_report", "paired_results", "render_systems",
@@ -83,17 +83,18 @@ def _to_numpy(array: Any) -> np.ndarray:
     return np.asarray(backends.get_backend(array).to_numpy(array))
 
 
-def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress) -> dict[
-        str, Confidence]:
+def confidences(stats: dict[str, Any], options: ScoreOptions, bar: Progress,
+                drawn: DrawnResamples | None = None) -> dict[str, Confidence]:
     """The bootstrap summary of every metric, all on the same resamples (for sacrebleu's
-    BLEU, scored with its float32 arithmetic on resamples: its means and intervals)."""
+    BLEU, scored with its float32 arithmetic on resamples: its means and intervals);
+    ``drawn``: those resamples, drawn ahead."""
     from bleusuite.bootstrap import Confidence, bootstrap_scores_of_metrics
 
     metrics = list(stats)
     scores = bootstrap_scores_of_metrics(
         [_to_numpy(stats[metric]) for metric in metrics],
         [_numpy_scores(metric, options)[1] for metric in metrics],
-        options.confidence_n, options.seed, bar,
+        options.confidence_n, options.seed, bar, drawn,
     )
     return {metric: Confidence.of(s) for metric, s in zip(metrics, scores, strict=True)}
 
@@ -139,22 +140,26 @@ def _numpy_scores(metric: str, options: ScoreOptions) -> tuple[
 
 
 def paired_results(stats: Sequence[dict[str, Any]], metric: str, options: ScoreOptions,
-                   bar: Progress) -> list[PairedResult]:
-    """The paired test of one metric: the first system is the baseline."""
+                   bar: Progress, drawn: DrawnResamples | None = None) -> list[PairedResult]:
+    """The paired test of one metric: the first system is the baseline (``drawn``: the
+    resamples of ``--paired-bs``, drawn ahead)."""
     from bleusuite.significance import paired_approximate_randomization, paired_bootstrap
 
     tables = [_to_numpy(system[metric]) for system in stats]
     score, resampled = _numpy_scores(metric, options)
     if options.paired == "bs":
         return paired_bootstrap(tables[0], tables[1:], options.paired_n, options.seed,
-                                score=score, resampled_score=resampled, bar=bar)
+                                score=score, resampled_score=resampled, bar=bar,
+                                drawn=drawn)
     return paired_approximate_randomization(tables[0], tables[1:], options.paired_n,
                                             options.seed, score=score, bar=bar)
 
 
 def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: ScoreOptions,
-                   signature: Callable[[str], Signature], show: bool) -> str:
-    """Several systems: sacrebleu's table (text, LaTeX) or JSON list, with paired tests."""
+                   signature: Callable[[str], Signature], show: bool,
+                   drawn: DrawnResamples | None = None) -> str:
+    """Several systems: sacrebleu's table (text, LaTeX) or JSON list, with paired tests
+    (``drawn``: the resamples of ``--paired-bs``, drawn ahead, shared by the metrics)."""
     from bleusuite.significance import PairedResult
 
     columns: dict[str, list[str] | list[PairedResult]] = {}
@@ -166,7 +171,7 @@ def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: S
                                show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
                                unit="resample")
             try:
-                columns[metric.upper()] = paired_results(stats, metric, options, bar)
+                columns[metric.upper()] = paired_results(stats, metric, options, bar, drawn)
             finally:
                 bar.close()
             signatures[metric.upper()] = signature(metric).format(options.short)
@@ -189,21 +194,23 @@ def render_systems(names: list[str], stats: Sequence[dict[str, Any]], options: S
 
 
 def report(inputs: ScoreInputs, stats: Sequence[dict[str, Any]], options: ScoreOptions,
-           tokenizer: Tokenizer, show: bool) -> str:
+           tokenizer: Tokenizer, show: bool, drawn: DrawnResamples | None = None) -> str:
     """The command's output from the per-sentence statistics of every system (a list, one
-    dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr."""
+    dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr;
+    ``drawn``: the bootstrap resamples of the run, drawn ahead
+    (:class:`~bleusuite.bootstrap.DrawnResamples`) or None."""
     num_refs = len(inputs.references)
 
     def signature(metric: str) -> Signature:
         return make_signature(options, metric, num_refs, tokenizer.signature)
 
     if len(stats) > 1:
-        return render_systems(inputs.names, stats, options, signature, show)
+        return render_systems(inputs.names, stats, options, signature, show, drawn)
     summaries: dict[str, Confidence] = {}
     if options.confidence:
         bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
         try:
-            summaries = confidences(stats[0], options, bar)
+            summaries = confidences(stats[0], options, bar, drawn)
         finally:
             bar.close()
     reports = [metric_report(metric, stats[0][metric], options, signature(metric),

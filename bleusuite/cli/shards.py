@@ -3,15 +3,18 @@
 Tokenising is pure Python (one CPU however many threads), and counting a slice needs no
 other slice: the per-sentence statistics of a line do not depend on how the tokens are
 numbered. So a run of :data:`SHARD_MIN_CHARS` characters or more is cut into contiguous
-slices of lines of about equal size, one per CPU (:func:`bleusuite.threads.worker_threads`:
+slices of lines, one per CPU (:func:`bleusuite.threads.worker_threads`:
 ``BLEUSUITE_NUM_THREADS``, else every CPU the process may use). The command first imports
-the modules that count and score (NumPy among them: about 0.1 s, paid once, where each
-process importing it for itself paid it on every CPU at once, and slower: 12 systems x
-3,000 lines took 0.55 s instead of 0.66 s, median of 11 pairs), then forks one child per
-slice but the first; each child tokenises, numbers and counts its slice with its own
-vocabulary and sends back its statistics through a pipe; the command counts the first
-slice meanwhile and joins the slices in line order. The numbers are those of one process
-(tested).
+the modules that count (NumPy among them: about 0.1 s, paid once, where each process
+importing it for itself paid it on every CPU at once, and slower: 12 systems x 3,000 lines
+took 0.55 s instead of 0.66 s, median of 11 pairs), then forks one child per slice but the
+first; each child tokenises, numbers and counts its slice with its own vocabulary and
+sends back its statistics through a pipe (as int32 where they fit, through a pipe whose
+buffer holds them: the child ends without waiting for the command to read). Meanwhile the
+command does what needs no statistics (importing the modules that score, the
+tokenised-input check, drawing the bootstrap resamples: ``meanwhile``), counts the first
+slice, smaller by the time that took, and joins the slices in line order. The numbers are
+those of one process (tested).
 
 It forks only where that is safe and cheap: on Linux, from a process that has one thread
 and had not imported NumPy before the command (a command run, not a call from a program
@@ -48,6 +51,13 @@ __all__ = ["SHARD_MIN_CHARS", "can_fork", "line_slices", "systems_statistics"]
 #: Forking and importing NumPy once more cost a child about 0.15 s of CPU, which a slice
 #: of this size repays (tokenising and counting 1M characters takes about 0.12 s)
 SHARD_MIN_CHARS = 1 << 20
+#: the pipe's buffer for a child's result (Linux's largest by default): the child writes
+#: its result and ends without waiting for the command to read it
+PIPE_BYTES = 1 << 20
+#: seconds to tokenise and count one character (all streams) in one process: 4.0M
+#: characters in 0.34 s (12 systems x 3,000 lines, one reference, 2-core AMD EPYC); what
+#: the command does besides its slice is weighed against it
+SECONDS_PER_CHAR = 85e-9
 
 Statistics = list[dict[str, "np.ndarray"]]
 
@@ -61,56 +71,75 @@ def can_fork() -> bool:
             and "numpy" not in sys.modules and threading.active_count() == 1)
 
 
-def line_slices(texts: Sequence[list[str]], processes: int) -> list[tuple[int, int]]:
-    """Contiguous ``(begin, end)`` line ranges, one per process, of about equal numbers of
-    characters (counted on the first stream); none empty.
+def line_slices(texts: Sequence[list[str]], processes: int,
+                head_start: float = 0.0) -> list[tuple[int, int]]:
+    """Contiguous ``(begin, end)`` line ranges, one per process, of about equal work
+    (characters, counted on the first stream); none empty.
+
+    ``head_start``: work that the first process does besides its slice, as a share of the
+    whole: its slice is that much smaller than the others', so that all end together.
 
     >>> line_slices([["aaaa", "b", "c", "dddd", "e"]], 2)
     [(0, 3), (3, 5)]
     >>> line_slices([["a", "b"]], 3)
     [(0, 1), (1, 2)]
+    >>> line_slices([["x"] * 100], 2, head_start=0.2)  # 0.4 + 0.2 = 0.6
+    [(0, 40), (40, 100)]
     """
     lines = len(texts[0])
     processes = max(1, min(processes, lines))
     ends = list(itertools.accumulate(len(line) + 1 for line in texts[0]))
+    # each of the others: (1 + head_start) / processes; the first: that less head_start
+    first = max(0.0, (1 - (processes - 1) * head_start) / processes)
+    other = (1 - first) / max(processes - 1, 1)
     bounds = [0]
     for k in range(1, processes):
-        cut = bisect.bisect_left(ends, ends[-1] * k / processes) + 1
+        cut = bisect.bisect_left(ends, ends[-1] * (first + (k - 1) * other)) + 1
         bounds.append(min(max(cut, bounds[-1] + 1), lines - (processes - k)))
     bounds.append(lines)
     return list(itertools.pairwise(bounds))
 
 
-def _processes(texts: Sequence[list[str]], options: ScoreOptions) -> int:
+def _processes(texts: Sequence[list[str]], options: ScoreOptions,
+               chars: int | None = None) -> int:
     if options.backend != "numpy" or not can_fork():
         return 1
-    chars = sum(sum(map(len, stream)) for stream in texts)
+    if chars is None:
+        chars = sum(sum(map(len, stream)) for stream in texts)
     return max(1, min(threads.worker_threads(), chars // SHARD_MIN_CHARS))
 
 
 def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: Tokenizer,
                        options: ScoreOptions, show: bool = False,
                        processes: int | None = None,
-                       prepare: Callable[[], object] | None = None) -> Statistics:
+                       meanwhile: Callable[[], object] | None = None,
+                       meanwhile_seconds: float = 0.0) -> Statistics:
     """:func:`bleusuite.cli.statistics.text_statistics` of the whole run, in several
     processes where it is large enough and forking is safe (``processes``: that many,
     forced; for tests).
 
-    ``show``: progress bars, for the command's own slice. ``prepare``: work that the
-    command needs next (importing the modules that score); where it forks, it is done
-    before, so that the children inherit it.
+    ``show``: progress bars, for the command's own slice. ``meanwhile``: work of the
+    command that needs no statistics (importing the modules that score, drawing the
+    bootstrap resamples), done while the children count (the children do not need it);
+    it takes about ``meanwhile_seconds``, and the command's own slice is that much smaller
+    (:data:`SECONDS_PER_CHAR`). Without children, it is done before counting.
     """
-    slices = line_slices(texts, processes or _processes(texts, options))
+    chars = sum(sum(map(len, stream)) for stream in texts)
+    slices = line_slices(texts, processes or _processes(texts, options, chars),
+                         head_start=meanwhile_seconds / max(chars * SECONDS_PER_CHAR, 1e-9))
     if len(slices) == 1:
+        if meanwhile is not None:
+            meanwhile()
         return _count(texts, num_systems, tokenizer, options, show)
     # imported once, before forking: the children inherit the modules
     importlib.import_module("bleusuite.cli.statistics")
-    if prepare is not None:
-        prepare()
 
     def count(begin: int, end: int, show: bool = False) -> Statistics:
         return _count([stream[begin:end] for stream in texts], num_systems, tokenizer,
                       options, show)
+
+    def narrowed(begin: int, end: int) -> Statistics:  # a child's work
+        return _narrow(count(begin, end))
 
     each = max(1, threads.worker_threads() // len(slices))
     # the processes together use the CPUs once
@@ -120,7 +149,9 @@ def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: 
         children: list[_Child] = []
         try:
             for begin, end in slices[1:]:
-                children.append(_Child(functools.partial(count, begin, end)))
+                children.append(_Child(functools.partial(narrowed, begin, end)))
+            if meanwhile is not None:
+                meanwhile()
             parts = [count(*slices[0], show=show)]
             for child, (begin, end) in zip(children, slices[1:], strict=True):
                 part = child.result()
@@ -138,10 +169,21 @@ def _count(texts: Sequence[list[str]], num_systems: int, tokenizer: Tokenizer,
     return text_statistics(texts, num_systems, tokenizer, options, show)
 
 
+def _narrow(part: Statistics) -> Statistics:
+    """A child's statistics as int32 where they fit: half the bytes through the pipe
+    (:func:`_join` makes them int64 again)."""
+    import numpy as np
+
+    limit = np.iinfo(np.int32)
+    return [{metric: array.astype(np.int32) if array.size == 0 or (
+                limit.min <= array.min() and array.max() <= limit.max) else array
+             for metric, array in system.items()} for system in part]
+
+
 def _join(parts: list[Statistics]) -> Statistics:
     import numpy as np
 
-    return [{metric: np.concatenate([part[k][metric] for part in parts])
+    return [{metric: np.concatenate([part[k][metric] for part in parts], dtype=np.int64)
              for metric in parts[0][k]} for k in range(len(parts[0]))]
 
 
@@ -149,7 +191,11 @@ class _Child:
     """A forked process that runs ``work`` and sends back its pickled result."""
 
     def __init__(self, work: Callable[[], Any]) -> None:
+        import fcntl  # forking is for Linux only
+
         read_end, write_end = os.pipe()
+        with contextlib.suppress(OSError, AttributeError):  # a result written in one go
+            fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         pid = os.fork()
         if pid == 0:  # the child: never returns, never runs the parent's clean-up
             status = 1

@@ -258,7 +258,7 @@ def test_meanwhile_runs_once_in_the_command(processes, monkeypatch):
     np.testing.assert_array_equal(stats[0]["bleu"], one[0]["bleu"])
     if processes == 2:
         (begin, end), _ = slices[-1]
-        assert 0.2 < end / 40 < 0.5  # (1 - 0.25) / 2 of the characters
+        assert begin == 0 and 0.2 < end / 40 < 0.5  # (1 - 0.25) / 2 of the characters
 
 
 def test_a_childs_statistics_cross_the_pipe_as_int32_where_they_fit():

@@ -16,11 +16,14 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bleusuite.cli import quick, shards
 from bleusuite.cli.io import PROGRESS_MIN_LINES, load_tokenizer, read_inputs, warn_if_tokenised
 from bleusuite.cli.options import ScoreOptions
+
+if TYPE_CHECKING:  # imported where a run resamples
+    from bleusuite.bootstrap import DrawnResamples
 
 __all__ = ["keep_freed_memory", "run_score"]
 
@@ -51,13 +54,14 @@ def run_score(options: ScoreOptions) -> str:
             and sys.stderr.isatty())
     keep_freed_memory()
     resamples = _resamples_drawn_ahead(options, num_systems, num_lines)
-    drawn: list[Any] = [None]
+    drawn: DrawnResamples | None = None
 
     def meanwhile() -> None:  # what needs no statistics, done while the others count
+        nonlocal drawn
         _import_scoring(options)
         warn_if_tokenised(options, inputs.systems)
         if resamples:
-            drawn[0] = _draw(num_lines, resamples, options.seed)
+            drawn = _draw(num_lines, resamples, options.seed)
 
     seconds = IMPORT_SCORING_SECONDS + WARN_SECONDS_PER_LINE * num_lines * num_systems
     if resamples:
@@ -65,7 +69,7 @@ def run_score(options: ScoreOptions) -> str:
     stats = shards.systems_statistics(texts, num_systems, tokenizer, options, show,
                                       meanwhile=meanwhile, meanwhile_seconds=seconds)
     return _import_scoring(options).report(inputs, stats, options, tokenizer, show,
-                                           drawn=drawn[0])
+                                           drawn=drawn)
 
 
 def _resamples_drawn_ahead(options: ScoreOptions, num_systems: int, num_lines: int) -> int:
@@ -81,7 +85,7 @@ def _resamples_drawn_ahead(options: ScoreOptions, num_systems: int, num_lines: i
     return resamples if 0 < resamples * num_lines <= DRAW_AHEAD_WEIGHTS else 0
 
 
-def _draw(num_lines: int, resamples: int, seed: int | None) -> Any:
+def _draw(num_lines: int, resamples: int, seed: int | None) -> DrawnResamples:
     """The run's bootstrap resamples, drawn while the other processes count."""
     from bleusuite.bootstrap import DrawnResamples
 

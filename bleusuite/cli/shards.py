@@ -47,9 +47,10 @@ if TYPE_CHECKING:
 
 __all__ = ["SHARD_MIN_CHARS", "can_fork", "line_slices", "systems_statistics"]
 
-#: characters of text (all streams) per process: below 2 x this, one process does it all.
-#: Forking and importing NumPy once more cost a child about 0.15 s of CPU, which a slice
-#: of this size repays (tokenising and counting 1M characters takes about 0.12 s)
+#: characters of text (all streams) per process: below 2 x this, one process does it all
+#: (a child inherits the imports; forking it and its page faults cost a few hundredths of
+#: a second, which a slice of this size repays: tokenising and counting 1M characters
+#: takes about 0.1 s)
 SHARD_MIN_CHARS = 1 << 20
 #: the pipe's buffer for a child's result (Linux's largest by default): the child writes
 #: its result and ends without waiting for the command to read it
@@ -101,12 +102,10 @@ def line_slices(texts: Sequence[list[str]], processes: int,
     return list(itertools.pairwise(bounds))
 
 
-def _processes(texts: Sequence[list[str]], options: ScoreOptions,
-               chars: int | None = None) -> int:
+def _processes(chars: int, options: ScoreOptions) -> int:
+    """Processes for a run of ``chars`` characters (all streams)."""
     if options.backend != "numpy" or not can_fork():
         return 1
-    if chars is None:
-        chars = sum(sum(map(len, stream)) for stream in texts)
     return max(1, min(threads.worker_threads(), chars // SHARD_MIN_CHARS))
 
 
@@ -126,7 +125,7 @@ def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: 
     (:data:`SECONDS_PER_CHAR`). Without children, it is done before counting.
     """
     chars = sum(sum(map(len, stream)) for stream in texts)
-    slices = line_slices(texts, processes or _processes(texts, options, chars),
+    slices = line_slices(texts, processes or _processes(chars, options),
                          head_start=meanwhile_seconds / max(chars * SECONDS_PER_CHAR, 1e-9))
     if len(slices) == 1:
         if meanwhile is not None:

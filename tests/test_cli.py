@@ -399,9 +399,16 @@ def test_command_exits_with_mains_status(monkeypatch):
 
     monkeypatch.setattr(cli, "main", lambda: 3)
     monkeypatch.setattr(cli.os, "_exit", end)
+    monkeypatch.delenv("OPENBLAS_THREAD_TIMEOUT", raising=False)  # restored afterwards
     with pytest.raises(SystemExit):
         cli.command()
     assert ended == [3]
+    assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "4"  # set before NumPy is imported
+    monkeypatch.setenv("OPENBLAS_THREAD_TIMEOUT", "20")  # a user's own setting is kept
+    with pytest.raises(SystemExit):
+        cli.command()
+    assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "20"
+    ended.clear()
 
     class ClosedPipe:
         def flush(self) -> None:
@@ -411,7 +418,7 @@ def test_command_exits_with_mains_status(monkeypatch):
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     with pytest.raises(SystemExit) as exit_info:
         cli.command()
-    assert exit_info.value.code == 3 and ended == [3]
+    assert exit_info.value.code == 3 and ended == []
 
 
 def test_stdin_is_the_default_input(small, tmp_path):

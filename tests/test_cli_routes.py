@@ -249,7 +249,7 @@ def test_meanwhile_runs_once_in_the_command(processes, monkeypatch):
     inputs = _corpus(10, 40, 1)
     texts = [*inputs.systems, *inputs.references]
     chars = sum(sum(map(len, stream)) for stream in texts)
-    seconds = 0.25 * chars * shards.SECONDS_PER_CHAR  # a quarter of the work
+    seconds = 0.25 * chars * shards.seconds_per_char(load_tokenizer("13a"))  # a quarter
     stats = shards.systems_statistics(texts, 1, load_tokenizer("13a"), _options(),
                                       processes=processes, meanwhile_seconds=seconds,
                                       meanwhile=lambda: calls.append(os.getpid()))

@@ -7,8 +7,10 @@ sentence level, with and without the effective order; 1e-12 on the 0-1 scale.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 from importlib import resources
 from typing import Any
 
@@ -277,8 +279,33 @@ def _sacrebleu_tokens(name: str, line: str, lowercase: bool) -> list[str]:
     return str(_sacrebleu_metric(name, lowercase)._preprocess_segment(line)).split()
 
 
-def _check_tokens(streams: list[list[str]], name: str, lowercase: bool) -> None:
-    ids = text.encode_texts(streams, text.load_tokenizer(name), lowercase)
+#: the two ways words are numbered: the compiled part (bleusuite._words) and plain Python
+NUMBERINGS = ["compiled", "python"]
+
+
+@contextlib.contextmanager
+def _numbering(kind: str) -> Any:
+    """Number words the ``kind`` way (``BLEUSUITE_NATIVE``). Without the compiled part,
+    ``compiled`` is skipped, unless ``BLEUSUITE_NATIVE=1`` (tox) says it must be built."""
+    saved = os.environ.get("BLEUSUITE_NATIVE")
+    if kind == "compiled" and text._words is None:
+        if saved == "1":
+            pytest.fail("BLEUSUITE_NATIVE=1 but bleusuite._words is not built")
+        pytest.skip("bleusuite._words is not built (no C compiler at install)")
+    os.environ["BLEUSUITE_NATIVE"] = "1" if kind == "compiled" else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["BLEUSUITE_NATIVE"]
+        else:
+            os.environ["BLEUSUITE_NATIVE"] = saved
+
+
+def _check_tokens(streams: list[list[str]], name: str, lowercase: bool,
+                  numbering: str = "compiled") -> None:
+    with _numbering(numbering):
+        ids = text.encode_texts(streams, text.load_tokenizer(name), lowercase)
     for s, lines in enumerate(streams):
         got = [ids.tokens(s, i) for i in range(len(lines))]
         assert got == [_sacrebleu_tokens(name, line, lowercase) for line in lines], name
@@ -287,32 +314,53 @@ def _check_tokens(streams: list[list[str]], name: str, lowercase: bool) -> None:
     assert list(first_seen) == ids.vocabulary  # ids in the order tokens first occur
 
 
+@pytest.mark.parametrize("numbering", NUMBERINGS)
 @pytest.mark.parametrize("name", ["13a", "none", "char", "intl", "zh"])
 @settings(max_examples=60, deadline=None)
 @given(lines=_hostile_lines(), other=_hostile_lines(), lowercase=st.booleans())
-def test_tokens_are_sacrebleus_on_hostile_lines(name, lines, other, lowercase):
+def test_tokens_are_sacrebleus_on_hostile_lines(name, numbering, lines, other, lowercase):
     """Each line's tokens are sacrebleu's ``tokenize(line.lower().rstrip()).split()``:
     punctuation at line ends, digits, dashes, entities, ``<skipped>``, empty lines, odd
-    Unicode whitespace, final sigma; two streams share one vocabulary."""
+    Unicode whitespace, final sigma; two streams share one vocabulary. Words numbered by
+    the compiled part and by plain Python."""
     width = max(len(lines), len(other))
     streams = [lines + [""] * (width - len(lines)), other + ["x"] * (width - len(other))]
-    _check_tokens(streams, name, lowercase)
+    _check_tokens(streams, name, lowercase, numbering)
 
 
+@pytest.mark.parametrize("numbering", NUMBERINGS)
 @pytest.mark.parametrize("lowercase", [False, True])
-def test_lines_holding_a_line_end_are_tokenised_on_their_own(lowercase):
+def test_lines_holding_a_line_end_are_tokenised_on_their_own(lowercase, numbering):
     """Text given to the functions may hold ``\\n`` (13a drops ``-\\n``): such a chunk is
     split line by line instead of joined."""
     lines = ["a-\nb c", "Σ\nΣ.", "", "x &amp;\ny"]
     for name in ("13a", "none", "char"):
-        _check_tokens([lines], name, lowercase)
+        _check_tokens([lines], name, lowercase, numbering)
 
 
+@pytest.mark.parametrize("numbering", NUMBERINGS)
 @pytest.mark.parametrize("name", ["13a", "none", "char", "intl", "zh"])
-def test_tokens_are_sacrebleus_on_the_sample(sample, name, monkeypatch):
+def test_tokens_are_sacrebleus_on_the_sample(sample, name, numbering, monkeypatch):
     monkeypatch.setattr(text, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
     for lowercase in (False, True):
-        _check_tokens([sample[0], sample[1]], name, lowercase)
+        _check_tokens([sample[0], sample[1]], name, lowercase, numbering)
+
+
+@pytest.mark.parametrize("name", ["13a", "none", "char"])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_both_numberings_give_the_same_ids(sample, generated, name, lowercase):
+    """The compiled part and plain Python number every unit and token alike: the whole
+    ``TokenIds`` is the same (ids, offsets, lengths, vocabulary)."""
+    streams = [sample[0], sample[1], generated[0][: len(sample[0])]]
+    streams[2] += [""] * (len(sample[0]) - len(streams[2]))
+    results = []
+    for numbering in NUMBERINGS:
+        with _numbering(numbering):
+            results.append(text.encode_texts(streams, text.load_tokenizer(name), lowercase))
+    compiled, python = results
+    for field in ("ids", "starts", "lengths"):
+        np.testing.assert_array_equal(getattr(compiled, field), getattr(python, field))
+    assert compiled.vocabulary == python.vocabulary
 
 
 def test_padded_rows_are_the_lines():

@@ -45,7 +45,8 @@ from bleusuite.tokenizers import Tokenizer
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["SHARD_MIN_CHARS", "can_fork", "line_slices", "systems_statistics"]
+__all__ = ["SHARD_MIN_CHARS", "can_fork", "line_slices", "seconds_per_char",
+           "systems_statistics"]
 
 #: characters of text (all streams) per process: below 2 x this, one process does it all
 #: (a child inherits the imports; forking it and its page faults cost a few hundredths of
@@ -56,10 +57,13 @@ SHARD_MIN_CHARS = 1 << 20
 #: its result and ends without waiting for the command to read it
 PIPE_BYTES = 1 << 20
 #: seconds to tokenise and count one character (all streams) while the other processes do
-#: the same: 4.0M characters in 0.45 s (12 systems x 3,000 lines, one reference, 2-core
-#: AMD EPYC; 0.34 s in one process alone); what the command does besides its slice is
-#: weighed against it
+#: the same, words numbered in plain Python: 4.0M characters in 0.45 s (12 systems x 3,000
+#: lines, one reference, 2-core AMD EPYC; 0.34 s in one process alone); what the command
+#: does besides its slice is weighed against it (:func:`seconds_per_char`)
 SECONDS_PER_CHAR = 110e-9
+#: the same, words numbered by the compiled part (``bleusuite._words``): 0.15-0.21 s in one
+#: process alone
+SECONDS_PER_CHAR_COMPILED = 60e-9
 
 Statistics = list[dict[str, "np.ndarray"]]
 
@@ -102,6 +106,17 @@ def line_slices(texts: Sequence[list[str]], processes: int,
     return list(itertools.pairwise(bounds))
 
 
+def seconds_per_char(tokenizer: Tokenizer) -> float:
+    """Seconds to tokenise and count one character of a run, in one of several processes:
+    :data:`SECONDS_PER_CHAR_COMPILED` where the compiled part numbers the words
+    (:func:`bleusuite.text.compiled_words`, a word-local tokenizer), else
+    :data:`SECONDS_PER_CHAR`. Imports NumPy (through :mod:`bleusuite.text`)."""
+    from bleusuite.text import compiled_words
+
+    fast = tokenizer.word_local and compiled_words()
+    return SECONDS_PER_CHAR_COMPILED if fast else SECONDS_PER_CHAR
+
+
 def _processes(chars: int, options: ScoreOptions) -> int:
     """Processes for a run of ``chars`` characters (all streams)."""
     if options.backend != "numpy" or not can_fork():
@@ -125,14 +140,15 @@ def systems_statistics(texts: Sequence[list[str]], num_systems: int, tokenizer: 
     (:data:`SECONDS_PER_CHAR`). Without children, it is done before counting.
     """
     chars = sum(sum(map(len, stream)) for stream in texts)
-    slices = line_slices(texts, processes or _processes(chars, options),
-                         head_start=meanwhile_seconds / max(chars * SECONDS_PER_CHAR, 1e-9))
-    if len(slices) == 1:
+    processes = processes or _processes(chars, options)
+    if min(processes, len(texts[0])) <= 1:
         if meanwhile is not None:
             meanwhile()
         return _count(texts, num_systems, tokenizer, options, show)
     # imported once, before forking: the children inherit the modules
     importlib.import_module("bleusuite.cli.statistics")
+    slices = line_slices(texts, processes, head_start=meanwhile_seconds / max(
+        chars * seconds_per_char(tokenizer), 1e-9))
 
     def count(begin: int, end: int, show: bool = False) -> Statistics:
         return _count([stream[begin:end] for stream in texts], num_systems, tokenizer,

@@ -1,9 +1,11 @@
-"""The optional C part of bleusuite (``bleusuite._words``); the rest is in setup.cfg.
+"""The optional compiled part of bleusuite (``bleusuite._native``, see
+``bleusuite/native.py``); everything else is declared in setup.cfg.
 
-Where it cannot be compiled (no C compiler), the package installs without it and numbers
-words in plain Python (the same ids, slower): ``optional=True``.
+Where it cannot be compiled (no C compiler or no Python headers), the package installs
+without it and does the same work in Python and NumPy (the same numbers, slower):
+``optional=True``.
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("bleusuite._words", ["bleusuite/_words.c"], optional=True)])
+setup(ext_modules=[Extension("bleusuite._native", ["bleusuite/_native.c"], optional=True)])

@@ -22,13 +22,13 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
+from bleusuite import native
 from bleusuite.inputs import Batch, normalize_batch
 from bleusuite.tokenizers import (
     TOKENIZERS,
@@ -42,16 +42,10 @@ __all__ = [
     "TOKENIZERS",
     "TokenIds",
     "Tokenizer",
-    "compiled_words",
     "encode_pairs",
     "encode_texts",
     "load_tokenizer",
 ]
-
-try:  # the optional compiled part (setup.py); without it, words are numbered in Python
-    from bleusuite import _words
-except ImportError:  # pragma: no cover - depends on the build
-    _words = None  # type: ignore[assignment]
 
 #: the names of :mod:`bleusuite.tokenizers` that lived here first
 _REEXPORTED = (TOKENIZERS, Tokenizer, import_without_package_init, load_tokenizer)
@@ -133,25 +127,6 @@ class _Index(dict[str, int]):
         return value
 
 
-def compiled_words() -> bool:
-    """Whether words are split and numbered by bleusuite's compiled part
-    (``bleusuite._words``, built by ``pip install`` where a C compiler is at hand) rather than
-    in plain Python: the same ids, about 4x faster. ``BLEUSUITE_NATIVE=0`` turns it off.
-
-    >>> isinstance(compiled_words(), bool)
-    True
-    """
-    setting = os.environ.get("BLEUSUITE_NATIVE", "").strip().lower()
-    if setting not in ("", "0", "1"):
-        raise ValueError(f"BLEUSUITE_NATIVE must be 0 or 1 (or unset); got {setting!r}")
-    if setting == "1" and _words is None:
-        raise ImportError(
-            "BLEUSUITE_NATIVE=1 needs bleusuite's compiled part (bleusuite._words), which "
-            "this install lacks: reinstall bleusuite where a C compiler is available"
-        )
-    return _words is not None and setting != "0"
-
-
 class _UnitEncoder:
     """Tokenises *units* (words or lines) once each and numbers their tokens.
 
@@ -160,9 +135,9 @@ class _UnitEncoder:
     corpus of 100,000 lines has a few tens of thousands of distinct words), and each token
     gets an int id from one vocabulary shared by hypotheses and references.
 
-    Words are split and numbered by ``bleusuite._words.WordIndex`` where it is built
-    (:func:`compiled_words`), else by :meth:`units_of` and :meth:`index_units`: the same
-    units, the same ids.
+    Words are split and numbered by ``bleusuite._native.WordIndex`` where it is built
+    (:func:`bleusuite.native.compiled`), else by :meth:`units_of` and :meth:`index_units`:
+    the same units, the same ids.
     """
 
     def __init__(self, tokenizer: Tokenizer, lowercase: bool) -> None:
@@ -172,8 +147,8 @@ class _UnitEncoder:
         self.vocabulary = _Index()
         self.unit_token_ids: list[int] = []
         self.unit_token_counts: list[int] = []
-        self.words = (_words.WordIndex()
-                      if tokenizer.word_local and compiled_words() else None)
+        compiled = native.module() if tokenizer.word_local else None
+        self.words = compiled.WordIndex() if compiled is not None else None
 
     def number_lines(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The ids of the units of some lines (line after line, tokenising the new ones),

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bleusuite import native
 from bleusuite.cli import quick, shards
 from bleusuite.cli.io import ScoreInputs, _NoProgress, load_tokenizer
 from bleusuite.cli.options import ScoreOptions
@@ -137,13 +138,27 @@ def test_which_runs_take_the_quick_route(monkeypatch):
 # ------------------------------------------------- several systems against one reference
 
 
-@pytest.mark.parametrize("counting", ["compact", "fixed", "numba"])
+def _require_compiled() -> None:
+    if native._native is None:
+        if os.environ.get("BLEUSUITE_NATIVE") == "1":
+            pytest.fail("BLEUSUITE_NATIVE=1 but bleusuite._native is not built")
+        pytest.skip("bleusuite._native is not built (no C compiler at install)")
+
+
+@pytest.mark.parametrize("counting", ["compiled", "compact", "fixed", "numba"])
 @pytest.mark.parametrize("seed", range(6))
 def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
         seed, counting, monkeypatch):
+    """Counted with the roles swapped (the compiled part's ``clipped_matches``, or the NumPy
+    pipeline's strategies), the statistics are those of the stacked batch."""
     if counting == "numba":
         pytest.importorskip("numba")
-    monkeypatch.setenv("BLEUSUITE_COUNTING", counting)
+    if counting == "compiled":
+        _require_compiled()
+        monkeypatch.setenv("BLEUSUITE_NATIVE", "1")
+    else:
+        monkeypatch.setenv("BLEUSUITE_NATIVE", "0")
+        monkeypatch.setenv("BLEUSUITE_COUNTING", counting)
     rng = np.random.default_rng(seed)
     inputs = _corpus(seed, int(rng.integers(1, 40)), 1)
     reference = inputs.references[0]
@@ -166,7 +181,12 @@ def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
             np.testing.assert_array_equal(array, stacked[metric][k * lines : (k + 1) * lines])
 
 
-def test_one_reference_route_is_taken_for_several_systems_only(monkeypatch):
+@pytest.mark.parametrize("compiled", [False, True])
+def test_one_reference_route_is_taken_for_one_reference_only(compiled, monkeypatch):
+    """With one reference: several systems always, one system with the compiled part."""
+    if compiled:
+        _require_compiled()
+    monkeypatch.setenv("BLEUSUITE_NATIVE", "1" if compiled else "0")
     calls = []
     from bleusuite.cli import statistics
 
@@ -176,11 +196,18 @@ def test_one_reference_route_is_taken_for_several_systems_only(monkeypatch):
     inputs = _corpus(3, 9, 2)
     tokenizer = load_tokenizer("13a")
     two_systems = [inputs.systems[0], inputs.references[0]]
+    results = []
     for texts, systems in [([*two_systems, inputs.references[1]], 2),  # one reference
                            ([*two_systems, *inputs.references], 2),  # two references
                            ([inputs.systems[0], inputs.references[0]], 1)]:  # one system
-        text_statistics(texts, systems, tokenizer, _options())
-    assert calls == [2]
+        results.append(text_statistics(texts, systems, tokenizer, _options("-m", "bleu",
+                                                                           "gleu")))
+    assert calls == ([2, 1] if compiled else [2])
+    monkeypatch.setenv("BLEUSUITE_NATIVE", "0")  # one system, one reference: the same
+    stacked = text_statistics([inputs.systems[0], inputs.references[0]], 1, tokenizer,
+                              _options("-m", "bleu", "gleu"))
+    for metric in ("bleu", "gleu"):
+        np.testing.assert_array_equal(results[2][0][metric], stacked[0][metric])
 
 
 # ------------------------------------------------------------------------------- shards
@@ -356,11 +383,12 @@ def test_a_large_run_counted_in_two_processes_is_sacrebleus(tmp_path):
         return sum(line.startswith("import time:") and line.split("|")[-1].strip() == module
                    for line in result.stderr.splitlines())
 
-    # NumPy is imported once, before forking; the counting module at the first count, so
-    # once in each process
+    # NumPy is imported once, before forking; the NumPy pipeline's counting module at the
+    # first count, so once in each process (never with the compiled part, which counts)
     assert (imports(two, "numpy"), imports(one, "numpy")) == (1, 1)
     counting = "bleusuite.counting_compact"
-    assert (imports(two, counting), imports(one, counting)) == (2, 1)
+    expected = (0, 0) if native.compiled() else (2, 1)
+    assert (imports(two, counting), imports(one, counting)) == expected
     theirs = _command(["sacrebleu"], args)
     assert _without_version(two.stdout) == _without_version(theirs.stdout)
 

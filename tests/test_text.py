@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 sacrebleu = pytest.importorskip("sacrebleu")
 
 import bleusuite  # noqa: E402
-from bleusuite import text  # noqa: E402
+from bleusuite import native, text  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
 TOLERANCE = 1e-12
@@ -279,7 +279,7 @@ def _sacrebleu_tokens(name: str, line: str, lowercase: bool) -> list[str]:
     return str(_sacrebleu_metric(name, lowercase)._preprocess_segment(line)).split()
 
 
-#: the two ways words are numbered: the compiled part (bleusuite._words) and plain Python
+#: the two ways words are numbered: the compiled part (bleusuite._native) and plain Python
 NUMBERINGS = ["compiled", "python"]
 
 
@@ -288,10 +288,10 @@ def _numbering(kind: str) -> Any:
     """Number words the ``kind`` way (``BLEUSUITE_NATIVE``). Without the compiled part,
     ``compiled`` is skipped, unless ``BLEUSUITE_NATIVE=1`` (tox) says it must be built."""
     saved = os.environ.get("BLEUSUITE_NATIVE")
-    if kind == "compiled" and text._words is None:
+    if kind == "compiled" and native._native is None:
         if saved == "1":
-            pytest.fail("BLEUSUITE_NATIVE=1 but bleusuite._words is not built")
-        pytest.skip("bleusuite._words is not built (no C compiler at install)")
+            pytest.fail("BLEUSUITE_NATIVE=1 but bleusuite._native is not built")
+        pytest.skip("bleusuite._native is not built (no C compiler at install)")
     os.environ["BLEUSUITE_NATIVE"] = "1" if kind == "compiled" else "0"
     try:
         yield

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 import bleusuite
-from bleusuite import backends
+from bleusuite import backends, native
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer, progress_bar  # noqa: F401
 from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions, environment_variable
@@ -140,13 +140,15 @@ def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOpti
     """Per-sentence statistics of each system (streams ``0..S-1``) against the shared
     references (the other streams), counted in one pass.
 
-    Several systems and one reference (the usual WMT comparison), NumPy backend: see
-    :func:`one_reference_statistics`, each reference line is sorted once for all systems.
+    One reference, NumPy backend: see :func:`one_reference_statistics` (with bleusuite's
+    compiled part, for any number of systems; without it, for several: each reference line
+    is sorted once for all systems).
     Otherwise the systems' sentences are stacked into one batch of ``S x B`` rows, each
     paired with its references (a view of the same ids, nothing is copied or
     re-tokenised), so the batches are as full as possible."""
-    if (num_systems > 1 and token_ids.lengths.shape[0] == num_systems + 1
-            and options.backend == "numpy"):
+    one_reference = (token_ids.lengths.shape[0] == num_systems + 1
+                     and options.backend == "numpy")
+    if one_reference and (num_systems > 1 or native.compiled()):
         return one_reference_statistics(token_ids, num_systems, options, bar)
     stacked = stacked_systems(token_ids, num_systems)
     stats = sentence_statistics(stacked, options.metrics, options.stats_order,
@@ -170,6 +172,11 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
     lengths by the library's own builders (``bleu_statistics_from_counts``,
     ``gleu_statistics_from_counts`` in :mod:`bleusuite.stats`).
 
+    Where bleusuite's compiled part is built (:mod:`bleusuite.native`), the clipped counts
+    of every line come from ``clipped_matches`` instead, straight from the ragged ids: per
+    line, a hash table of the reference's n-grams, then each system's n-grams looked up in
+    it (no padding, no sorting; the same counts, tested).
+
     >>> from bleusuite.cli.parser import build_parser
     >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
     >>> tok = load_tokenizer("none")
@@ -186,14 +193,8 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
         {metric: [] for metric in options.metrics} for _ in range(num_systems)]
     be = backends.get_backend(lengths)
 
-    def count(rows: np.ndarray) -> None:
-        width = int(lengths[:, rows].max())
-        reference = token_ids.padded(num_systems, rows, width)
-        systems = np.stack([token_ids.padded(k, rows, width) for k in range(num_systems)],
-                           axis=1)
-        batch = normalize_batch(reference, systems, eos_id=FILL_ID)
-        counts = count_matches(batch, orders, per_reference=True).per_reference
-        assert counts is not None  # asked for per_reference
+    def add(rows: np.ndarray | slice, counts: np.ndarray) -> None:
+        """The statistics of some lines, from their clipped matches ``(rows, S, orders)``."""
         ref_len = lengths[num_systems, rows]
         for k, system in enumerate(parts):
             hyp_len = lengths[k, rows]
@@ -203,7 +204,26 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
             if "gleu" in system:
                 system["gleu"].append(gleu_statistics_from_counts(
                     be, counts[:, k : k + 1], hyp_len, ref_len[:, None],
-                    np.ones((len(rows), 1), dtype=bool), *GLEU_ORDERS).to_array())
+                    np.ones((len(ref_len), 1), dtype=bool), *GLEU_ORDERS).to_array())
+
+    compiled = native.module()
+    if compiled is not None:  # straight from the ragged ids, every line in one call
+        counts = np.frombuffer(compiled.clipped_matches(
+            token_ids.ids, np.ascontiguousarray(token_ids.starts, dtype=np.int64),
+            np.ascontiguousarray(lengths, dtype=np.int64), orders), dtype=np.int64)
+        add(slice(None), counts.reshape(lengths.shape[1], num_systems, orders))
+        bar.update(lengths.shape[1] * num_systems)
+        return [{metric: arrays[0] for metric, arrays in system.items()} for system in parts]
+
+    def count(rows: np.ndarray) -> None:
+        width = int(lengths[:, rows].max())
+        reference = token_ids.padded(num_systems, rows, width)
+        systems = np.stack([token_ids.padded(k, rows, width) for k in range(num_systems)],
+                           axis=1)
+        batch = normalize_batch(reference, systems, eos_id=FILL_ID)
+        counts = count_matches(batch, orders, per_reference=True).per_reference
+        assert counts is not None  # asked for per_reference
+        add(rows, counts)
 
     inverse = _each_batch(token_ids, count, bar, per_line=num_systems)
     return [{metric: np.concatenate(arrays)[inverse] for metric, arrays in system.items()}

@@ -1,4 +1,6 @@
-"""Types of the compiled word numbering (``bleusuite/_words.c``)."""
+"""Types of bleusuite's compiled part (``bleusuite/_native.c``; see ``bleusuite.native``)."""
+
+from typing import Any
 
 class WordIndex:
     """Numbers the whitespace-separated words of lines by first appearance."""
@@ -10,3 +12,7 @@ class WordIndex:
     @property
     def words(self) -> list[str]:
         """The word of each id."""
+
+def clipped_matches(ids: Any, starts: Any, lengths: Any, max_order: int, /) -> bytes:
+    """(B, S, max_order) native int64 bytes: the clipped matches of systems 0..S-1 against
+    the reference (the last stream) on each line."""

@@ -1,7 +1,9 @@
-/* bleusuite._words: split lines into words and number the words, in C.
+/* bleusuite._native: the optional compiled part of bleusuite (bleusuite/native.py).
  *
- * The optional compiled part of bleusuite (`bleusuite.text` falls back to plain Python
- * where it is not built). One type, WordIndex: `index.number(lines)` splits each line as
+ * Two jobs of the text route that bleusuite also does in Python and NumPy, with the same
+ * results, where this is not built:
+ *
+ * 1. WordIndex (bleusuite/text.py): `index.number(lines)` splits each line as
  * `str.split()` does (on the interpreter's own whitespace, Py_UNICODE_ISSPACE) and gives
  * each word its id: the position of its first appearance among all the words this index
  * has numbered, the same ids as the plain-Python numbering in bleusuite.text (a dict that
@@ -12,6 +14,10 @@
  * made for it; only a new word becomes a str (appended to `index.words`). Words are compared
  * by code points, so the same word read from lines of different widths (1, 2 or 4 bytes per
  * character) is one word.
+ *
+ * 2. clipped_matches (bleusuite/cli/statistics.py): for each line, the clipped n-gram
+ * matches of orders 1..N of several systems' token ids against one reference's, read from
+ * the ragged ids (see its docstring).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -319,7 +325,7 @@ PyDoc_STRVAR(WordIndex_doc,
 
 static PyTypeObject WordIndexType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bleusuite._words.WordIndex",
+    .tp_name = "bleusuite._native.WordIndex",
     .tp_basicsize = sizeof(WordIndex),
     .tp_dealloc = (destructor)WordIndex_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -330,19 +336,246 @@ static PyTypeObject WordIndexType = {
     .tp_new = WordIndex_new,
 };
 
-static struct PyModuleDef words_module = {
+/* ------------------------------------------------------------------ clipped matches */
+
+/* one distinct n-gram of the reference line: where it first occurs, its order, how often
+ * it occurs, and how many of its occurrences the current system line has used */
+typedef struct {
+    uint64_t hash;
+    int64_t start; /* index into ids */
+    uint32_t order;
+    uint32_t count;
+    uint32_t used;
+    uint32_t stamp; /* the system line `used` counts for */
+    uint32_t line;  /* the reference line this entry belongs to (else the entry is free) */
+} Gram;
+
+typedef struct {
+    Gram *grams;
+    size_t mask;
+    uint32_t line, stamp;
+} GramTable;
+
+static inline uint64_t
+gram_step(uint64_t h, int64_t id)
+{
+    h = (h ^ (uint64_t)id) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+static inline uint64_t
+gram_hash(uint64_t h, uint32_t order)
+{
+    h ^= (uint64_t)order * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* the entry of the n-gram ids[start:start + order], or NULL; *free_slot: where it would go */
+static inline Gram *
+find_gram(GramTable *table, const int64_t *ids, int64_t start, uint32_t order, uint64_t hash,
+          Gram **free_slot)
+{
+    size_t at = (size_t)hash & table->mask;
+    for (;;) {
+        Gram *gram = &table->grams[at];
+        if (gram->line != table->line) {
+            *free_slot = gram;
+            return NULL;
+        }
+        if (gram->hash == hash && gram->order == order
+            && memcmp(ids + gram->start, ids + start, order * sizeof(int64_t)) == 0)
+            return gram;
+        at = (at + 1) & table->mask;
+    }
+}
+
+/* a fresh line of the table, with room for `grams` entries at a load of at most 1/2 */
+static int
+new_line(GramTable *table, size_t grams)
+{
+    size_t capacity = table->mask + 1;
+    if (table->grams == NULL || grams * 2 > capacity || table->line == UINT32_MAX) {
+        while (grams * 2 > capacity) capacity *= 2;
+        Gram *fresh = PyMem_Calloc(capacity, sizeof(Gram));
+        if (fresh == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(table->grams);
+        table->grams = fresh;
+        table->mask = capacity - 1;
+        table->line = 0;
+        table->stamp = 0;
+    }
+    table->line++;
+    return 0;
+}
+
+static int
+int64_buffer(PyObject *object, Py_buffer *view, const char *name, Py_ssize_t length)
+{
+    if (PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError)
+            || PyErr_ExceptionMatches(PyExc_BufferError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous int64 array, not %.100s",
+                         name, Py_TYPE(object)->tp_name);
+        }
+        return -1;
+    }
+    const char *format = view->format ? view->format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    if (view->itemsize != 8 || (strcmp(format, "q") != 0 && strcmp(format, "l") != 0)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous int64 array, not of format %.20s",
+                     name, view->format ? view->format : "B");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (length >= 0 && view->len / 8 != length) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd values, not %zd", name, length,
+                     view->len / 8);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(clipped_matches_doc,
+"clipped_matches(ids, starts, lengths, max_order, /)\n--\n\n"
+"Clipped n-gram matches of several systems against one reference, line by line.\n\n"
+"ids: every token id (int64, C-contiguous); starts and lengths: (S + 1, B) int64, where\n"
+"line b of stream s is ids[starts[s, b] : starts[s, b] + lengths[s, b]]; streams 0..S-1\n"
+"are the systems and stream S the reference. Returns bytes of native int64 (B, S,\n"
+"max_order): for each line, system and order n, the sum over the n-grams g of the\n"
+"reference line of min(count of g in the reference line, count of g in the system's\n"
+"line), which is symmetric in the two lines.");
+
+static PyObject *
+clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "clipped_matches takes 4 arguments, not %zd", nargs);
+        return NULL;
+    }
+    long max_order_long = PyLong_AsLong(args[3]);
+    if (max_order_long == -1 && PyErr_Occurred()) return NULL;
+    if (max_order_long < 1 || max_order_long > 1000000) {
+        PyErr_Format(PyExc_ValueError, "max_order must be at least 1, not %ld", max_order_long);
+        return NULL;
+    }
+    uint32_t max_order = (uint32_t)max_order_long;
+    Py_buffer ids_view, starts_view, lengths_view;
+    if (int64_buffer(args[0], &ids_view, "ids", -1) < 0) return NULL;
+    if (int64_buffer(args[1], &starts_view, "starts", -1) < 0) {
+        PyBuffer_Release(&ids_view);
+        return NULL;
+    }
+    if (int64_buffer(args[2], &lengths_view, "lengths", starts_view.len / 8) < 0) {
+        PyBuffer_Release(&ids_view);
+        PyBuffer_Release(&starts_view);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    GramTable table = {NULL, 15, 0, 0};
+    if (starts_view.ndim != 2 || starts_view.shape[0] < 1) {
+        PyErr_SetString(PyExc_ValueError, "starts must be a (streams, lines) array");
+        goto done;
+    }
+    Py_ssize_t streams = starts_view.shape[0], lines = starts_view.shape[1];
+    Py_ssize_t systems = streams - 1, size = ids_view.len / 8;
+    const int64_t *ids = ids_view.buf, *starts = starts_view.buf, *lengths = lengths_view.buf;
+    for (Py_ssize_t k = 0; k < streams * lines; k++) {
+        if (lengths[k] < 0 || starts[k] < 0 || starts[k] > size - lengths[k]) {
+            PyErr_Format(PyExc_ValueError,
+                         "line %zd of stream %zd (start %lld, length %lld) is outside ids",
+                         k % lines, k / lines, (long long)starts[k], (long long)lengths[k]);
+            goto done;
+        }
+    }
+    result = PyBytes_FromStringAndSize(
+        NULL, lines * systems * (Py_ssize_t)max_order * (Py_ssize_t)sizeof(int64_t));
+    if (result == NULL) goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    memset(out, 0, (size_t)(lines * systems * max_order) * sizeof(int64_t));
+    for (Py_ssize_t b = 0; b < lines; b++) {
+        int64_t ref = starts[systems * lines + b], ref_len = lengths[systems * lines + b];
+        if (ref_len == 0) continue;
+        size_t grams = (size_t)ref_len * (ref_len < max_order ? (size_t)ref_len : max_order);
+        if (new_line(&table, grams) < 0) goto fail;
+        for (int64_t i = 0; i < ref_len; i++) { /* the reference's n-grams, counted */
+            uint64_t h = 0x243f6a8885a308d3ULL;
+            for (uint32_t n = 1; n <= max_order && i + n <= ref_len; n++) {
+                h = gram_step(h, ids[ref + i + n - 1]);
+                uint64_t hash = gram_hash(h, n);
+                Gram *slot, *gram = find_gram(&table, ids, ref + i, n, hash, &slot);
+                if (gram != NULL) {
+                    gram->count++;
+                    continue;
+                }
+                *slot = (Gram){hash, ref + i, n, 1, 0, 0, table.line};
+            }
+        }
+        for (Py_ssize_t s = 0; s < systems; s++) { /* each system's n-grams, clipped */
+            int64_t hyp = starts[s * lines + b], hyp_len = lengths[s * lines + b];
+            int64_t *matches = out + (b * systems + s) * (Py_ssize_t)max_order;
+            if (table.stamp == UINT32_MAX) { /* restart the stamps: forget every `used` */
+                for (size_t k = 0; k <= table.mask; k++) table.grams[k].stamp = 0;
+                table.stamp = 0;
+            }
+            uint32_t stamp = ++table.stamp;
+            for (int64_t j = 0; j < hyp_len; j++) {
+                uint64_t h = 0x243f6a8885a308d3ULL;
+                for (uint32_t n = 1; n <= max_order && j + n <= hyp_len; n++) {
+                    h = gram_step(h, ids[hyp + j + n - 1]);
+                    Gram *slot, *gram = find_gram(&table, ids, hyp + j, n, gram_hash(h, n),
+                                                  &slot);
+                    if (gram == NULL) break; /* no longer n-gram from here is either */
+                    if (gram->stamp != stamp) {
+                        gram->stamp = stamp;
+                        gram->used = 0;
+                    }
+                    if (gram->used < gram->count) {
+                        gram->used++;
+                        matches[n - 1]++;
+                    }
+                }
+            }
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    PyMem_Free(table.grams);
+    PyBuffer_Release(&ids_view);
+    PyBuffer_Release(&starts_view);
+    PyBuffer_Release(&lengths_view);
+    return result;
+}
+
+static PyMethodDef native_functions[] = {
+    {"clipped_matches", (PyCFunction)(void (*)(void))clipped_matches, METH_FASTCALL,
+     clipped_matches_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "bleusuite._words",
-    .m_doc = "Split lines into words and number the words (bleusuite's optional C part).",
+    .m_name = "bleusuite._native",
+    .m_doc = "bleusuite's optional compiled part: WordIndex and clipped_matches.",
     .m_size = -1,
+    .m_methods = native_functions,
 };
 
 PyMODINIT_FUNC
-PyInit__words(void)
+PyInit__native(void)
 {
     for (Py_UCS4 c = 0; c < 256; c++) latin1_space[c] = Py_UNICODE_ISSPACE(c) ? 1 : 0;
     if (PyType_Ready(&WordIndexType) < 0) return NULL;
-    PyObject *module = PyModule_Create(&words_module);
+    PyObject *module = PyModule_Create(&native_module);
     if (module == NULL) return NULL;
     Py_INCREF(&WordIndexType);
     if (PyModule_AddObject(module, "WordIndex", (PyObject *)&WordIndexType) < 0) {

@@ -1,0 +1,56 @@
+"""bleusuite's optional compiled part, ``bleusuite._native`` (``bleusuite/_native.c``).
+
+``pip install`` builds it where a C compiler and Python's headers are at hand
+(``setup.py``, an optional extension: without a compiler the install goes on without it).
+It does two jobs of the text route (``tokenize=`` and ``bleusuite score``) that plain Python
+or NumPy also do, with the same results:
+
+* ``WordIndex``: splits lines into words exactly as ``str.split()`` does and numbers the
+  words by first appearance (:mod:`bleusuite.text`; about 4x faster than Python's
+  ``str.split`` and a dictionary);
+* ``clipped_matches``: the clipped n-gram matches of each system's line against one
+  reference line, straight from the ragged token ids (:mod:`bleusuite.cli.statistics`,
+  several systems and one reference; several times faster than sorting padded batches).
+
+:func:`compiled` says whether a process uses it: ``BLEUSUITE_NATIVE=0`` turns it off,
+``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built; the test
+environments set it, so that a failed build cannot go unnoticed).
+
+>>> compiled() in (True, False)
+True
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+__all__ = ["compiled", "module"]
+
+try:
+    from bleusuite import _native
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None  # type: ignore[assignment]
+
+
+def compiled() -> bool:
+    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``).
+
+    Raises:
+        ValueError: ``BLEUSUITE_NATIVE`` is set to something else than 0 or 1.
+        ImportError: ``BLEUSUITE_NATIVE=1`` and the compiled part is not built.
+    """
+    setting = os.environ.get("BLEUSUITE_NATIVE", "").strip().lower()
+    if setting not in ("", "0", "1"):
+        raise ValueError(f"BLEUSUITE_NATIVE must be 0 or 1 (or unset); got {setting!r}")
+    if setting == "1" and _native is None:
+        raise ImportError(
+            "BLEUSUITE_NATIVE=1 needs bleusuite's compiled part (bleusuite._native), which "
+            "this install lacks: reinstall bleusuite where a C compiler is available"
+        )
+    return _native is not None and setting != "0"
+
+
+def module() -> ModuleType | None:
+    """``bleusuite._native`` where :func:`compiled`, else None."""
+    return _native if compiled() else None

@@ -16,6 +16,7 @@ or NumPy also do, with the same results:
 ``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built; the test
 environments set it, so that a failed build cannot go unnoticed).
 
+>>> from bleusuite.native import compiled
 >>> compiled() in (True, False)
 True
 """

@@ -16,7 +16,8 @@
  * character) is one word.
  *
  * 2. clipped_matches (bleusuite/cli/statistics.py): for each line, the clipped n-gram
- * matches of orders 1..N of several systems' token ids against one reference's, read from
+ * matches of orders 1..N of several systems' token ids against shared references (BLEU's,
+ * clipped by the largest count in one reference, and per reference for GLEU), read from
  * the ragged ids (see its docstring).
  */
 #define PY_SSIZE_T_CLEAN
@@ -338,21 +339,24 @@ static PyTypeObject WordIndexType = {
 
 /* ------------------------------------------------------------------ clipped matches */
 
-/* one distinct n-gram of the reference line: where it first occurs, its order, how often
- * it occurs, and how many of its occurrences the current system line has used */
+/* one distinct n-gram of a line's references: where it first occurs, its order, its
+ * largest count in one reference, and how many of its occurrences the current system line
+ * has met; its count in each reference is in GramTable.counts (R per slot) */
 typedef struct {
     uint64_t hash;
     int64_t start; /* index into ids */
     uint32_t order;
-    uint32_t count;
+    uint32_t most; /* the largest count in one reference: BLEU's clip */
     uint32_t used;
     uint32_t stamp; /* the system line `used` counts for */
-    uint32_t line;  /* the reference line this entry belongs to (else the entry is free) */
+    uint32_t line;  /* the line this entry belongs to (else the entry is free) */
 } Gram;
 
 typedef struct {
     Gram *grams;
+    uint32_t *counts; /* (capacity, R): the count of each slot's n-gram in each reference */
     size_t mask;
+    Py_ssize_t references;
     uint32_t line, stamp;
 } GramTable;
 
@@ -400,12 +404,17 @@ new_line(GramTable *table, size_t grams)
     if (table->grams == NULL || grams * 2 > capacity || table->line == UINT32_MAX) {
         while (grams * 2 > capacity) capacity *= 2;
         Gram *fresh = PyMem_Calloc(capacity, sizeof(Gram));
-        if (fresh == NULL) {
+        uint32_t *counts = PyMem_Calloc(capacity * (size_t)table->references, sizeof(uint32_t));
+        if (fresh == NULL || counts == NULL) {
+            PyMem_Free(fresh);
+            PyMem_Free(counts);
             PyErr_NoMemory();
             return -1;
         }
         PyMem_Free(table->grams);
+        PyMem_Free(table->counts);
         table->grams = fresh;
+        table->counts = counts;
         table->mask = capacity - 1;
         table->line = 0;
         table->stamp = 0;
@@ -444,23 +453,27 @@ int64_buffer(PyObject *object, Py_buffer *view, const char *name, Py_ssize_t len
 }
 
 PyDoc_STRVAR(clipped_matches_doc,
-"clipped_matches(ids, starts, lengths, max_order, /)\n--\n\n"
-"Clipped n-gram matches of several systems against one reference, line by line.\n\n"
-"ids: every token id (int64, C-contiguous); starts and lengths: (S + 1, B) int64, where\n"
+"clipped_matches(ids, starts, lengths, systems, max_order, /)\n--\n\n"
+"Clipped n-gram matches of several systems against shared references, line by line.\n\n"
+"ids: every token id (int64, C-contiguous); starts and lengths: (S + R, B) int64, where\n"
 "line b of stream s is ids[starts[s, b] : starts[s, b] + lengths[s, b]]; streams 0..S-1\n"
-"are the systems and stream S the reference. Returns bytes of native int64 (B, S,\n"
-"max_order): for each line, system and order n, the sum over the n-grams g of the\n"
-"reference line of min(count of g in the reference line, count of g in the system's\n"
-"line), which is symmetric in the two lines.");
+"(systems = S) are the systems and the R >= 1 others the references. Returns (clipped,\n"
+"per_reference), bytes of native int64 of shapes (B, S, max_order) and (B, S, R,\n"
+"max_order): for each line, system and order n, the sum over the system's distinct\n"
+"n-grams g of min(count of g in the system's line, largest count of g in one reference\n"
+"line) (BLEU's clipped matches), and for each reference the sum of min(count in the\n"
+"system's line, count in that reference line).");
 
 static PyObject *
 clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "clipped_matches takes 4 arguments, not %zd", nargs);
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "clipped_matches takes 5 arguments, not %zd", nargs);
         return NULL;
     }
-    long max_order_long = PyLong_AsLong(args[3]);
+    Py_ssize_t systems = PyLong_AsSsize_t(args[3]);
+    if (systems == -1 && PyErr_Occurred()) return NULL;
+    long max_order_long = PyLong_AsLong(args[4]);
     if (max_order_long == -1 && PyErr_Occurred()) return NULL;
     if (max_order_long < 1 || max_order_long > 1000000) {
         PyErr_Format(PyExc_ValueError, "max_order must be at least 1, not %ld", max_order_long);
@@ -478,14 +491,21 @@ clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&starts_view);
         return NULL;
     }
-    PyObject *result = NULL;
-    GramTable table = {NULL, 15, 0, 0};
-    if (starts_view.ndim != 2 || starts_view.shape[0] < 1) {
+    PyObject *clipped = NULL, *per_reference = NULL, *result = NULL;
+    GramTable table = {NULL, NULL, 15, 1, 0, 0};
+    if (starts_view.ndim != 2) {
         PyErr_SetString(PyExc_ValueError, "starts must be a (streams, lines) array");
         goto done;
     }
     Py_ssize_t streams = starts_view.shape[0], lines = starts_view.shape[1];
-    Py_ssize_t systems = streams - 1, size = ids_view.len / 8;
+    if (systems < 1 || systems >= streams) {
+        PyErr_Format(PyExc_ValueError,
+                     "systems must be between 1 and the number of streams - 1 (%zd), not %zd",
+                     streams - 1, systems);
+        goto done;
+    }
+    Py_ssize_t references = streams - systems, size = ids_view.len / 8;
+    table.references = references;
     const int64_t *ids = ids_view.buf, *starts = starts_view.buf, *lengths = lengths_view.buf;
     for (Py_ssize_t k = 0; k < streams * lines; k++) {
         if (lengths[k] < 0 || starts[k] < 0 || starts[k] > size - lengths[k]) {
@@ -495,32 +515,47 @@ clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
     }
-    result = PyBytes_FromStringAndSize(
-        NULL, lines * systems * (Py_ssize_t)max_order * (Py_ssize_t)sizeof(int64_t));
-    if (result == NULL) goto done;
-    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-    memset(out, 0, (size_t)(lines * systems * max_order) * sizeof(int64_t));
+    Py_ssize_t per_line = systems * (Py_ssize_t)max_order;
+    clipped = PyBytes_FromStringAndSize(NULL, lines * per_line * (Py_ssize_t)sizeof(int64_t));
+    per_reference = PyBytes_FromStringAndSize(
+        NULL, lines * per_line * references * (Py_ssize_t)sizeof(int64_t));
+    if (clipped == NULL || per_reference == NULL) goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(clipped);
+    int64_t *out_r = (int64_t *)PyBytes_AS_STRING(per_reference);
+    memset(out, 0, (size_t)(lines * per_line) * sizeof(int64_t));
+    memset(out_r, 0, (size_t)(lines * per_line * references) * sizeof(int64_t));
     for (Py_ssize_t b = 0; b < lines; b++) {
-        int64_t ref = starts[systems * lines + b], ref_len = lengths[systems * lines + b];
-        if (ref_len == 0) continue;
-        size_t grams = (size_t)ref_len * (ref_len < max_order ? (size_t)ref_len : max_order);
-        if (new_line(&table, grams) < 0) goto fail;
-        for (int64_t i = 0; i < ref_len; i++) { /* the reference's n-grams, counted */
-            uint64_t h = 0x243f6a8885a308d3ULL;
-            for (uint32_t n = 1; n <= max_order && i + n <= ref_len; n++) {
-                h = gram_step(h, ids[ref + i + n - 1]);
-                uint64_t hash = gram_hash(h, n);
-                Gram *slot, *gram = find_gram(&table, ids, ref + i, n, hash, &slot);
-                if (gram != NULL) {
-                    gram->count++;
-                    continue;
+        size_t grams = 0;
+        for (Py_ssize_t r = 0; r < references; r++) {
+            size_t length = (size_t)lengths[(systems + r) * lines + b];
+            grams += length * (length < max_order ? length : max_order);
+        }
+        if (grams == 0) continue; /* no reference n-gram: nothing matches */
+        if (new_line(&table, grams) < 0) goto done;
+        for (Py_ssize_t r = 0; r < references; r++) { /* each reference's n-grams, counted */
+            int64_t ref = starts[(systems + r) * lines + b];
+            int64_t ref_len = lengths[(systems + r) * lines + b];
+            for (int64_t i = 0; i < ref_len; i++) {
+                uint64_t h = 0x243f6a8885a308d3ULL;
+                for (uint32_t n = 1; n <= max_order && i + n <= ref_len; n++) {
+                    h = gram_step(h, ids[ref + i + n - 1]);
+                    uint64_t hash = gram_hash(h, n);
+                    Gram *slot, *gram = find_gram(&table, ids, ref + i, n, hash, &slot);
+                    if (gram == NULL) {
+                        *slot = (Gram){hash, ref + i, n, 0, 0, 0, table.line};
+                        memset(table.counts + (slot - table.grams) * references, 0,
+                               (size_t)references * sizeof(uint32_t));
+                        gram = slot;
+                    }
+                    uint32_t count = ++table.counts[(gram - table.grams) * references + r];
+                    if (count > gram->most) gram->most = count;
                 }
-                *slot = (Gram){hash, ref + i, n, 1, 0, 0, table.line};
             }
         }
         for (Py_ssize_t s = 0; s < systems; s++) { /* each system's n-grams, clipped */
             int64_t hyp = starts[s * lines + b], hyp_len = lengths[s * lines + b];
-            int64_t *matches = out + (b * systems + s) * (Py_ssize_t)max_order;
+            int64_t *matches = out + b * per_line + s * (Py_ssize_t)max_order;
+            int64_t *matches_r = out_r + (b * per_line + s * (Py_ssize_t)max_order) * references;
             if (table.stamp == UINT32_MAX) { /* restart the stamps: forget every `used` */
                 for (size_t k = 0; k <= table.mask; k++) table.grams[k].stamp = 0;
                 table.stamp = 0;
@@ -537,19 +572,22 @@ clipped_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                         gram->stamp = stamp;
                         gram->used = 0;
                     }
-                    if (gram->used < gram->count) {
-                        gram->used++;
-                        matches[n - 1]++;
-                    }
+                    if (gram->used >= gram->most) continue; /* clipped in every reference */
+                    uint32_t used = ++gram->used;
+                    matches[n - 1]++;
+                    const uint32_t *counts = table.counts + (gram - table.grams) * references;
+                    for (Py_ssize_t r = 0; r < references; r++)
+                        if (used <= counts[r]) matches_r[r * (Py_ssize_t)max_order + n - 1]++;
                 }
             }
         }
     }
-    goto done;
-fail:
-    Py_CLEAR(result);
+    result = PyTuple_Pack(2, clipped, per_reference);
 done:
+    Py_XDECREF(clipped);
+    Py_XDECREF(per_reference);
     PyMem_Free(table.grams);
+    PyMem_Free(table.counts);
     PyBuffer_Release(&ids_view);
     PyBuffer_Release(&starts_view);
     PyBuffer_Release(&lengths_view);

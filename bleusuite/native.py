@@ -8,9 +8,10 @@ or NumPy also do, with the same results:
 * ``WordIndex``: splits lines into words exactly as ``str.split()`` does and numbers the
   words by first appearance (:mod:`bleusuite.text`; about 4x faster than Python's
   ``str.split`` and a dictionary);
-* ``clipped_matches``: the clipped n-gram matches of each system's line against one
-  reference line, straight from the ragged token ids (:mod:`bleusuite.cli.statistics`,
-  several systems and one reference; several times faster than sorting padded batches).
+* ``clipped_matches``: the clipped n-gram matches of each system's line against its
+  reference lines (BLEU's, and per reference for GLEU), straight from the ragged token ids
+  (:func:`bleusuite.cli.statistics.compiled_statistics`; several times faster than
+  sorting padded batches).
 
 :func:`compiled` says whether a process uses it: ``BLEUSUITE_NATIVE=0`` turns it off,
 ``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built; the test

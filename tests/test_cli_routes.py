@@ -31,6 +31,7 @@ from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import report
 from bleusuite.cli.statistics import (
+    compiled_statistics,
     one_reference_statistics,
     sentence_statistics,
     stacked_systems,
@@ -145,20 +146,13 @@ def _require_compiled() -> None:
         pytest.skip("bleusuite._native is not built (no C compiler at install)")
 
 
-@pytest.mark.parametrize("counting", ["compiled", "compact", "fixed", "numba"])
+@pytest.mark.parametrize("counting", ["compact", "fixed", "numba"])
 @pytest.mark.parametrize("seed", range(6))
 def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
         seed, counting, monkeypatch):
-    """Counted with the roles swapped (the compiled part's ``clipped_matches``, or the NumPy
-    pipeline's strategies), the statistics are those of the stacked batch."""
     if counting == "numba":
         pytest.importorskip("numba")
-    if counting == "compiled":
-        _require_compiled()
-        monkeypatch.setenv("BLEUSUITE_NATIVE", "1")
-    else:
-        monkeypatch.setenv("BLEUSUITE_NATIVE", "0")
-        monkeypatch.setenv("BLEUSUITE_COUNTING", counting)
+    monkeypatch.setenv("BLEUSUITE_COUNTING", counting)
     rng = np.random.default_rng(seed)
     inputs = _corpus(seed, int(rng.integers(1, 40)), 1)
     reference = inputs.references[0]
@@ -181,33 +175,61 @@ def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
             np.testing.assert_array_equal(array, stacked[metric][k * lines : (k + 1) * lines])
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_compiled_statistics_equal_the_stacked_batch(seed, monkeypatch):
+    """The compiled part's counts, for 1-3 systems and 1-3 references (closest reference
+    lengths, ties, empty lines, GLEU's best reference), give the stacked batch's
+    statistics."""
+    _require_compiled()
+    monkeypatch.setenv("BLEUSUITE_NATIVE", "1")
+    rng = np.random.default_rng(seed)
+    refs = int(rng.integers(1, 4))
+    inputs = _corpus(seed, int(rng.integers(1, 40)), refs)
+    systems = [inputs.systems[0], inputs.references[0], [""] * len(inputs.systems[0]),
+               *(list(rng.permutation(inputs.systems[0]))
+                 for _ in range(int(rng.integers(0, 2))))][: int(rng.integers(1, 5))]
+    flags = ["-m", "bleu", "gleu", *(["-lc"] if seed % 2 else []),
+             *(["-s", "method5"] if seed % 3 == 0 else [])]  # method5 counts 5-grams
+    options = _options(*flags)
+    ids = encode_texts([*systems, *inputs.references], load_tokenizer("13a"),
+                       options.lowercase)
+    ours = compiled_statistics(ids, len(systems), options, _NoProgress())
+    stacked = sentence_statistics(stacked_systems(ids, len(systems)), options.metrics,
+                                  options.stats_order)
+    lines = len(inputs.systems[0])
+    assert len(ours) == len(systems)
+    for k, statistics in enumerate(ours):
+        assert statistics.keys() == stacked.keys()
+        for metric, array in statistics.items():
+            np.testing.assert_array_equal(array, stacked[metric][k * lines : (k + 1) * lines])
+
+
 @pytest.mark.parametrize("compiled", [False, True])
-def test_one_reference_route_is_taken_for_one_reference_only(compiled, monkeypatch):
-    """With one reference: several systems always, one system with the compiled part."""
+def test_which_route_counts(compiled, monkeypatch):
+    """With the compiled part, every NumPy run is counted by it; without, several systems
+    with one reference are counted with the roles swapped, the rest as a stacked batch."""
     if compiled:
         _require_compiled()
     monkeypatch.setenv("BLEUSUITE_NATIVE", "1" if compiled else "0")
     calls = []
     from bleusuite.cli import statistics
 
-    original = statistics.one_reference_statistics
-    monkeypatch.setattr(statistics, "one_reference_statistics",
-                        lambda *args: calls.append(args[1]) or original(*args))
+    for name in ("one_reference_statistics", "compiled_statistics"):
+        original = getattr(statistics, name)
+        monkeypatch.setattr(statistics, name, lambda *args, name=name, original=original: (
+            calls.append((name, args[1])) or original(*args)))
     inputs = _corpus(3, 9, 2)
     tokenizer = load_tokenizer("13a")
     two_systems = [inputs.systems[0], inputs.references[0]]
-    results = []
     for texts, systems in [([*two_systems, inputs.references[1]], 2),  # one reference
                            ([*two_systems, *inputs.references], 2),  # two references
                            ([inputs.systems[0], inputs.references[0]], 1)]:  # one system
-        results.append(text_statistics(texts, systems, tokenizer, _options("-m", "bleu",
-                                                                           "gleu")))
-    assert calls == ([2, 1] if compiled else [2])
-    monkeypatch.setenv("BLEUSUITE_NATIVE", "0")  # one system, one reference: the same
-    stacked = text_statistics([inputs.systems[0], inputs.references[0]], 1, tokenizer,
-                              _options("-m", "bleu", "gleu"))
-    for metric in ("bleu", "gleu"):
-        np.testing.assert_array_equal(results[2][0][metric], stacked[0][metric])
+        text_statistics(texts, systems, tokenizer, _options())
+    if compiled:
+        assert calls == [("compiled_statistics", 2), ("compiled_statistics", 2),
+                         ("compiled_statistics", 1)]
+    else:
+        assert calls == [("one_reference_statistics", 2)]
 
 
 # ------------------------------------------------------------------------------- shards

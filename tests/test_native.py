@@ -182,30 +182,43 @@ def _ragged(streams: list[list[list[int]]]) -> tuple[np.ndarray, np.ndarray, np.
     return np.array(ids, dtype=np.int64), starts, lengths
 
 
-def _numpy_matches(streams: list[list[list[int]]], max_order: int) -> np.ndarray:
-    """``(B, S, N)`` clipped matches of each system (streams ``0..S-1``) against the
-    reference (the last stream), by the NumPy pipeline."""
+def _numpy_matches(streams: list[list[list[int]]], systems: int,
+                   max_order: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(B, S, N)`` clipped matches and ``(B, S, R, N)`` matches per reference of each
+    system (the first ``systems`` streams) against the references (the others), by the
+    NumPy pipeline."""
     from bleusuite.inputs import normalize_batch
     from bleusuite.ngrams import count_matches
 
-    systems, reference = streams[:-1], streams[-1]
     width = max(1, *(len(line) for stream in streams for line in stream))
 
     def padded(lines: list[list[int]]) -> np.ndarray:
         return np.array([line + [-1] * (width - len(line)) for line in lines], np.int64)
 
-    refs = np.stack([padded(stream) for stream in systems], axis=1)
-    batch = normalize_batch(padded(reference), refs, eos_id=-1)
-    counts = count_matches(batch, max_order, per_reference=True).per_reference
-    assert counts is not None
-    return np.asarray(counts)
+    refs = np.stack([padded(stream) for stream in streams[systems:]], axis=1)
+    clipped, per_reference = [], []
+    for stream in streams[:systems]:
+        counts = count_matches(normalize_batch(padded(stream), refs, eos_id=-1), max_order,
+                               per_reference=True)
+        assert counts.per_reference is not None
+        clipped.append(np.asarray(counts.clipped))
+        per_reference.append(np.asarray(counts.per_reference))
+    return np.stack(clipped, axis=1), np.stack(per_reference, axis=1)
 
 
-def _compiled_matches(module, streams: list[list[list[int]]], max_order: int) -> np.ndarray:
+def _compiled_matches(module, streams: list[list[list[int]]], systems: int,
+                      max_order: int) -> tuple[np.ndarray, np.ndarray]:
     ids, starts, lengths = _ragged(streams)
-    out = module.clipped_matches(ids, starts, lengths, max_order)
-    return np.frombuffer(out, dtype=np.int64).reshape(len(streams[0]), len(streams) - 1,
-                                                       max_order)
+    clipped, per_reference = module.clipped_matches(ids, starts, lengths, systems, max_order)
+    lines, references = len(streams[0]), len(streams) - systems
+    return (np.frombuffer(clipped, dtype=np.int64).reshape(lines, systems, max_order),
+            np.frombuffer(per_reference, dtype=np.int64).reshape(lines, systems, references,
+                                                                 max_order))
+
+
+def _same(got: tuple[np.ndarray, np.ndarray], expected: tuple[np.ndarray, np.ndarray]) -> None:
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
 
 
 def _line(draw, vocabulary: list[int], max_size: int) -> list[int]:
@@ -214,18 +227,20 @@ def _line(draw, vocabulary: list[int], max_size: int) -> list[int]:
 
 @st.composite
 def _streams(draw):
-    """Systems and one reference: lines from tiny vocabularies (many repeated n-grams),
+    """Systems and 1-3 references: lines from tiny vocabularies (many repeated n-grams),
     empty lines, lines shorter than the order, huge and negative ids, systems that copy or
-    shift the reference."""
+    shift a reference or repeat it. Returns the streams and the number of systems."""
     vocabulary = draw(st.sampled_from([[1], [1, 2], [0, 5, 9], [2**62, -(2**62), 7, 2**63 - 1],
                                        list(range(40))]))
     num_lines = draw(st.integers(1, 6))
     num_systems = draw(st.integers(1, 4))
-    reference = [_line(draw, vocabulary, 14) for _ in range(num_lines)]
+    references = [[_line(draw, vocabulary, 14) for _ in range(num_lines)]
+                  for _ in range(draw(st.integers(1, 3)))]
     systems = []
     for _ in range(num_systems):
         lines = []
-        for ref in reference:
+        for b in range(num_lines):
+            ref = references[draw(st.integers(0, len(references) - 1))][b]
             how = draw(st.sampled_from(["new", "copy", "shift", "repeat"]))
             if how == "copy":
                 lines.append(list(ref))
@@ -236,27 +251,37 @@ def _streams(draw):
             else:
                 lines.append(_line(draw, vocabulary, 14))
         systems.append(lines)
-    return [*systems, reference]
+    return [*systems, *references], num_systems
 
 
 @settings(max_examples=300, deadline=None)
-@given(streams=_streams(), max_order=st.integers(1, 7))
-def test_clipped_matches_are_the_numpy_pipelines(words_module, streams, max_order):
-    np.testing.assert_array_equal(_compiled_matches(words_module, streams, max_order),
-                                  _numpy_matches(streams, max_order))
+@given(case=_streams(), max_order=st.integers(1, 7))
+def test_clipped_matches_are_the_numpy_pipelines(words_module, case, max_order):
+    """BLEU's clipped matches (the largest count in one reference) and the matches per
+    reference (GLEU's), as the NumPy pipeline counts them."""
+    streams, systems = case
+    _same(_compiled_matches(words_module, streams, systems, max_order),
+          _numpy_matches(streams, systems, max_order))
 
 
 def test_clipped_matches_by_hand(words_module):
     streams = [[[1, 1, 1, 2], [], [3, 4]],   # a system
                [[1, 2, 1], [5], [3, 4]],      # another
-               [[1, 1, 2, 1], [5], []]]       # the reference
-    got = _compiled_matches(words_module, streams, 3)
-    # line 0, first system: unigrams 1: min(3, 3), 2: min(1, 1); bigrams (1,1): min(2, 1),
-    # (1,2): 1; trigrams (1,1,2): 1. Second: 1: min(2, 3), 2: 1; (1,2), (2,1); (1,2,1)
-    assert got[0].tolist() == [[4, 2, 1], [3, 2, 1]]
-    assert got[1].tolist() == [[0, 0, 0], [1, 0, 0]]
-    assert got[2].tolist() == [[0, 0, 0], [0, 0, 0]]  # an empty reference line
-    np.testing.assert_array_equal(got, _numpy_matches(streams, 3))
+               [[1, 1, 2, 1], [5], []],       # a reference
+               [[1, 1, 1], [], []]]           # another reference
+    clipped, per_reference = _compiled_matches(words_module, streams, 2, 3)
+    # line 0, first system against the first reference: unigrams 1: min(3, 3), 2: min(1, 1);
+    # bigrams (1,1): min(2, 1), (1,2): 1; trigrams (1,1,2): 1. Against the second: 1: 3;
+    # (1,1): 2; (1,1,1): 1. Clipped by the largest count in one reference: 1: 3, 2: 1;
+    # (1,1): min(2, 2), (1,2): 1; (1,1,1), (1,1,2)
+    assert per_reference[0, 0].tolist() == [[4, 2, 1], [3, 2, 1]]
+    assert clipped[0, 0].tolist() == [4, 3, 2]
+    # second system, [1, 2, 1]: first reference 1: min(2, 3), 2: 1; (1,2), (2,1); (1,2,1)
+    assert per_reference[0, 1].tolist() == [[3, 2, 1], [2, 0, 0]]
+    assert clipped[0, 1].tolist() == [3, 2, 1]
+    assert per_reference[1].tolist() == [[[0, 0, 0], [0, 0, 0]], [[1, 0, 0], [0, 0, 0]]]
+    assert clipped[2].tolist() == [[0, 0, 0], [0, 0, 0]]  # empty reference lines
+    _same((clipped, per_reference), _numpy_matches(streams, 2, 3))
 
 
 def test_many_lines_and_long_lines(words_module):
@@ -264,28 +289,33 @@ def test_many_lines_and_long_lines(words_module):
     rng = np.random.default_rng(11)
     reference = [rng.integers(0, 30, size=int(n)).tolist()
                  for n in rng.integers(0, 400, size=60)]
+    other = [line[::2] for line in reference]
     systems = [[line[::-1] if k % 2 else line[: len(line) // 2] + line for line in reference]
                for k in range(3)]
-    streams = [*systems, reference]
-    np.testing.assert_array_equal(_compiled_matches(words_module, streams, 4),
-                                  _numpy_matches(streams, 4))
+    for streams in ([*systems, reference], [*systems, reference, other]):
+        _same(_compiled_matches(words_module, streams, 3, 4), _numpy_matches(streams, 3, 4))
 
 
 def test_clipped_matches_refuses_bad_input_by_name(words_module):
     ids, starts, lengths = _ragged([[[1, 2], [3]], [[1], [3]]])
+    count = words_module.clipped_matches
     with pytest.raises(TypeError, match="ids must be a C-contiguous int64 array"):
-        words_module.clipped_matches(ids.astype(np.int32), starts, lengths, 4)
+        count(ids.astype(np.int32), starts, lengths, 1, 4)
     with pytest.raises(TypeError, match="starts must be a C-contiguous int64 array"):
-        words_module.clipped_matches(ids, starts.T, lengths, 4)  # a view, not contiguous
+        count(ids, starts.T, lengths, 1, 4)  # a view, not contiguous
     with pytest.raises(TypeError, match="ids must be a C-contiguous int64 array"):
-        words_module.clipped_matches([1, 2], starts, lengths, 4)
+        count([1, 2], starts, lengths, 1, 4)
     with pytest.raises(ValueError, match="lengths must hold 4 values"):
-        words_module.clipped_matches(ids, starts, lengths[:1], 4)
+        count(ids, starts, lengths[:1], 1, 4)
     with pytest.raises(ValueError, match="max_order must be at least 1"):
-        words_module.clipped_matches(ids, starts, lengths, 0)
+        count(ids, starts, lengths, 1, 0)
+    with pytest.raises(ValueError, match="systems must be between 1 and"):
+        count(ids, starts, lengths, 2, 4)  # no stream left for a reference
+    with pytest.raises(ValueError, match="systems must be between 1 and"):
+        count(ids, starts, lengths, 0, 4)
     with pytest.raises(ValueError, match="outside ids"):
-        words_module.clipped_matches(ids, starts, lengths + 5, 4)
+        count(ids, starts, lengths + 5, 1, 4)
     with pytest.raises(ValueError, match=r"starts must be a \(streams, lines\) array"):
-        words_module.clipped_matches(ids, starts.ravel(), lengths, 4)
-    with pytest.raises(TypeError, match="takes 4 arguments"):
-        words_module.clipped_matches(ids, starts, lengths)
+        count(ids, starts.ravel(), lengths, 1, 4)
+    with pytest.raises(TypeError, match="takes 5 arguments"):
+        count(ids, starts, lengths, 4)

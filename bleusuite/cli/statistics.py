@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 import bleusuite
-from bleusuite import backends, native
+from bleusuite import backends, native, rules
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import Progress, _NoProgress, load_tokenizer, progress_bar  # noqa: F401
 from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions, environment_variable
@@ -23,7 +23,8 @@ from bleusuite.stats import bleu_statistics_from_counts, gleu_statistics_from_co
 from bleusuite.text import FILL_ID, TokenIds, encode_texts
 from bleusuite.tokenizers import Tokenizer
 
-__all__ = ["BATCH_SLOTS", "length_batches", "one_reference_statistics", "sentence_statistics",
+__all__ = ["BATCH_SLOTS", "compiled_statistics", "length_batches", "one_reference_statistics",
+           "sentence_statistics",
            "stacked_systems", "systems_statistics", "text_statistics"]
 
 #: token slots (sentences x streams x padded length) per statistics batch
@@ -140,15 +141,17 @@ def systems_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOpti
     """Per-sentence statistics of each system (streams ``0..S-1``) against the shared
     references (the other streams), counted in one pass.
 
-    One reference, NumPy backend: see :func:`one_reference_statistics` (with bleusuite's
-    compiled part, for any number of systems; without it, for several: each reference line
-    is sorted once for all systems).
+    NumPy backend with bleusuite's compiled part built: :func:`compiled_statistics`.
+    Otherwise, several systems and one reference (the usual WMT comparison), NumPy
+    backend: see :func:`one_reference_statistics`, each reference line is sorted once for
+    all systems.
     Otherwise the systems' sentences are stacked into one batch of ``S x B`` rows, each
     paired with its references (a view of the same ids, nothing is copied or
     re-tokenised), so the batches are as full as possible."""
-    one_reference = (token_ids.lengths.shape[0] == num_systems + 1
-                     and options.backend == "numpy")
-    if one_reference and (num_systems > 1 or native.compiled()):
+    if options.backend == "numpy" and native.compiled():
+        return compiled_statistics(token_ids, num_systems, options, bar)
+    if (num_systems > 1 and token_ids.lengths.shape[0] == num_systems + 1
+            and options.backend == "numpy"):
         return one_reference_statistics(token_ids, num_systems, options, bar)
     stacked = stacked_systems(token_ids, num_systems)
     stats = sentence_statistics(stacked, options.metrics, options.stats_order,
@@ -172,10 +175,6 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
     lengths by the library's own builders (``bleu_statistics_from_counts``,
     ``gleu_statistics_from_counts`` in :mod:`bleusuite.stats`).
 
-    Where bleusuite's compiled part is built (:mod:`bleusuite.native`), the clipped counts
-    of every line come from ``clipped_matches`` instead, straight from the ragged ids: per
-    line, a hash table of the reference's n-grams, then each system's n-grams looked up in
-    it (no padding, no sorting; the same counts, tested).
 
     >>> from bleusuite.cli.parser import build_parser
     >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
@@ -193,7 +192,7 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
         {metric: [] for metric in options.metrics} for _ in range(num_systems)]
     be = backends.get_backend(lengths)
 
-    def add(rows: np.ndarray | slice, counts: np.ndarray) -> None:
+    def add(rows: np.ndarray, counts: np.ndarray) -> None:
         """The statistics of some lines, from their clipped matches ``(rows, S, orders)``."""
         ref_len = lengths[num_systems, rows]
         for k, system in enumerate(parts):
@@ -205,15 +204,6 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
                 system["gleu"].append(gleu_statistics_from_counts(
                     be, counts[:, k : k + 1], hyp_len, ref_len[:, None],
                     np.ones((len(ref_len), 1), dtype=bool), *GLEU_ORDERS).to_array())
-
-    compiled = native.module()
-    if compiled is not None:  # straight from the ragged ids, every line in one call
-        counts = np.frombuffer(compiled.clipped_matches(
-            token_ids.ids, np.ascontiguousarray(token_ids.starts, dtype=np.int64),
-            np.ascontiguousarray(lengths, dtype=np.int64), orders), dtype=np.int64)
-        add(slice(None), counts.reshape(lengths.shape[1], num_systems, orders))
-        bar.update(lengths.shape[1] * num_systems)
-        return [{metric: arrays[0] for metric, arrays in system.items()} for system in parts]
 
     def count(rows: np.ndarray) -> None:
         width = int(lengths[:, rows].max())
@@ -228,6 +218,55 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
     inverse = _each_batch(token_ids, count, bar, per_line=num_systems)
     return [{metric: np.concatenate(arrays)[inverse] for metric, arrays in system.items()}
             for system in parts]
+
+
+def compiled_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOptions,
+                        bar: Progress) -> list[dict[str, np.ndarray]]:
+    """:func:`systems_statistics` by bleusuite's compiled part (:mod:`bleusuite.native`):
+    ``clipped_matches`` counts every line of every system against its references straight
+    from the ragged ids (per line, a hash table of the references' n-grams, then each
+    system's n-grams looked up in it: no padding, no batches, no sorting), and the
+    statistics are built from the counts and lengths by the library's own builders, with
+    the library's closest-reference and best-reference rules (the same statistics as the
+    NumPy pipeline's, tested).
+
+    >>> from bleusuite.cli.parser import build_parser
+    >>> from bleusuite import native
+    >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
+    >>> ids = encode_texts([["a b c"], ["a b d"], ["a b"]], load_tokenizer("none"), False)
+    >>> if native.compiled():  # one system, two references
+    ...     stats = compiled_statistics(ids, 1, options, _NoProgress())
+    ...     assert stats[0]["bleu"].tolist() == [[3, 3, 2, 1, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]]
+    """
+    compiled = native.module()
+    assert compiled is not None, "the compiled part is not built or is turned off"
+    lengths = np.ascontiguousarray(token_ids.lengths, dtype=np.int64)
+    lines, references = lengths.shape[1], lengths.shape[0] - num_systems
+    orders = max(options.stats_order if "bleu" in options.metrics else 0,
+                 GLEU_ORDERS[1] if "gleu" in options.metrics else 0)
+    clipped_bytes, per_reference_bytes = compiled.clipped_matches(
+        token_ids.ids, np.ascontiguousarray(token_ids.starts, dtype=np.int64), lengths,
+        num_systems, orders)
+    clipped = np.frombuffer(clipped_bytes, dtype=np.int64).reshape(lines, num_systems, orders)
+    per_reference = np.frombuffer(per_reference_bytes, dtype=np.int64).reshape(
+        lines, num_systems, references, orders)
+    ref_len = lengths[num_systems:].T  # (B, R); every reference line is present
+    be = backends.get_backend(lengths)
+    result = []
+    for k in range(num_systems):
+        hyp_len = lengths[k]
+        system: dict[str, np.ndarray] = {}
+        if "bleu" in options.metrics:
+            closest = rules.closest_ref_len(be, hyp_len, ref_len, far=1 << 62)
+            system["bleu"] = bleu_statistics_from_counts(
+                be, hyp_len, closest, clipped[:, k, : options.stats_order]).to_array()
+        if "gleu" in options.metrics:
+            system["gleu"] = gleu_statistics_from_counts(
+                be, per_reference[:, k], hyp_len, ref_len, np.ones(ref_len.shape, dtype=bool),
+                *GLEU_ORDERS).to_array()
+        result.append(system)
+        bar.update(lines)
+    return result
 
 
 def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:

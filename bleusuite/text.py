@@ -127,6 +127,20 @@ class _Index(dict[str, int]):
         return value
 
 
+def _lowercased(lines: list[str]) -> list[str]:
+    """``[line.lower() for line in lines]``, in one call where no line holds a ``"\\n"``: the
+    lines joined by ``"\\n"`` (neither cased nor case-ignorable, so no line's lowercase
+    changes), lowercased, and split again.
+
+    >>> _lowercased(["ΣΑΣ ΑΣ", "A\\nB"])
+    ['σας ας', 'a\\nb']
+    """
+    text = "\n".join(lines).lower()
+    if text.count("\n") == len(lines) - 1:
+        return text.split("\n")
+    return list(map(str.lower, lines))
+
+
 class _UnitEncoder:
     """Tokenises *units* (words or lines) once each and numbers their tokens.
 
@@ -156,12 +170,10 @@ class _UnitEncoder:
         if self.words is None:
             units, counts = self.units_of(lines)
             return self.index_units(units, int(counts.sum())), counts
-        if self.lowercase:  # as units_of does
-            text = "\n".join(lines).lower()
-            lines = (text.split("\n") if text.count("\n") == len(lines) - 1
-                     else list(map(str.lower, lines)))
+        if self.lowercase:
+            lines = _lowercased(lines)
         first_new = len(self.words.words)
-        flat, per_line = self.words.number(list(lines))
+        flat, per_line = self.words.number(lines)
         self._tokenize_new(self.words.words[first_new:])
         return np.frombuffer(flat, dtype=np.int64), np.frombuffer(per_line, dtype=np.int64)
 
@@ -184,15 +196,11 @@ class _UnitEncoder:
             return units, np.ones(len(units), dtype=np.int64)
         if not lines:
             return [], np.zeros(0, dtype=np.int64)
-        text = "\n".join(lines)
         if self.lowercase:
-            text = text.lower()
-        if text.count("\n") == len(lines) - 1:
-            split = list(map(str.split, text.split("\n") if self.lowercase else lines))
-        else:
-            if self.lowercase:
-                lines = list(map(str.lower, lines))
-            # 13a joins the words around a line end ("-\\n"): such a line is one unit
+            lines = _lowercased(lines)
+        if "\n".join(lines).count("\n") == len(lines) - 1:
+            split = list(map(str.split, lines))
+        else:  # 13a joins the words around a line end ("-\\n"): such a line is one unit
             split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
         counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
         return itertools.chain.from_iterable(split), counts

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from compiled_part import require_compiled
 
 from bleusuite import native
 from bleusuite.cli import quick, shards
@@ -139,13 +140,6 @@ def test_which_runs_take_the_quick_route(monkeypatch):
 # ------------------------------------------------- several systems against one reference
 
 
-def _require_compiled() -> None:
-    if native._native is None:
-        if os.environ.get("BLEUSUITE_NATIVE") == "1":
-            pytest.fail("BLEUSUITE_NATIVE=1 but bleusuite._native is not built")
-        pytest.skip("bleusuite._native is not built (no C compiler at install)")
-
-
 @pytest.mark.parametrize("counting", ["compact", "fixed", "numba"])
 @pytest.mark.parametrize("seed", range(6))
 def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
@@ -180,7 +174,7 @@ def test_compiled_statistics_equal_the_stacked_batch(seed, monkeypatch):
     """The compiled part's counts, for 1-3 systems and 1-3 references (closest reference
     lengths, ties, empty lines, GLEU's best reference), give the stacked batch's
     statistics."""
-    _require_compiled()
+    require_compiled()
     monkeypatch.setenv("BLEUSUITE_NATIVE", "1")
     rng = np.random.default_rng(seed)
     refs = int(rng.integers(1, 4))
@@ -209,7 +203,7 @@ def test_which_route_counts(compiled, monkeypatch):
     """With the compiled part, every NumPy run is counted by it; without, several systems
     with one reference are counted with the roles swapped, the rest as a stacked batch."""
     if compiled:
-        _require_compiled()
+        require_compiled()
     monkeypatch.setenv("BLEUSUITE_NATIVE", "1" if compiled else "0")
     calls = []
     from bleusuite.cli import statistics

@@ -10,11 +10,11 @@ there: then they fail.
 
 from __future__ import annotations
 
-import os
 import sys
 
 import numpy as np
 import pytest
+from compiled_part import require_compiled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,12 +28,7 @@ LETTERS = ["a", "b", "A", "é", "ÿ", "ж", "Ж", "東", "😀", "𝔸", "-", ".
 
 @pytest.fixture(scope="module")
 def words_module():
-    module = native._native
-    if module is None:
-        if os.environ.get("BLEUSUITE_NATIVE") == "1":
-            pytest.fail("BLEUSUITE_NATIVE=1 but bleusuite._native is not built")
-        pytest.skip("bleusuite._native is not built (no C compiler at install)")
-    return module
+    return require_compiled()
 
 
 def _python_numbering(calls: list[list[str]]) -> tuple[list[tuple[list[int], list[int]]],

@@ -175,7 +175,6 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
     lengths by the library's own builders (``bleu_statistics_from_counts``,
     ``gleu_statistics_from_counts`` in :mod:`bleusuite.stats`).
 
-
     >>> from bleusuite.cli.parser import build_parser
     >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
     >>> tok = load_tokenizer("none")
@@ -186,24 +185,10 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
     [[2, 3, 2, 0, 0, 0, 2, 1, 0, 0, 2, 1, 1, 1]]
     """
     lengths = token_ids.lengths
-    orders = max(options.stats_order if "bleu" in options.metrics else 0,
-                 GLEU_ORDERS[1] if "gleu" in options.metrics else 0)
+    orders = _counted_orders(options)
     parts: list[dict[str, list[np.ndarray]]] = [
         {metric: [] for metric in options.metrics} for _ in range(num_systems)]
     be = backends.get_backend(lengths)
-
-    def add(rows: np.ndarray, counts: np.ndarray) -> None:
-        """The statistics of some lines, from their clipped matches ``(rows, S, orders)``."""
-        ref_len = lengths[num_systems, rows]
-        for k, system in enumerate(parts):
-            hyp_len = lengths[k, rows]
-            if "bleu" in system:  # one reference: it is the closest
-                system["bleu"].append(bleu_statistics_from_counts(
-                    be, hyp_len, ref_len, counts[:, k, : options.stats_order]).to_array())
-            if "gleu" in system:
-                system["gleu"].append(gleu_statistics_from_counts(
-                    be, counts[:, k : k + 1], hyp_len, ref_len[:, None],
-                    np.ones((len(ref_len), 1), dtype=bool), *GLEU_ORDERS).to_array())
 
     def count(rows: np.ndarray) -> None:
         width = int(lengths[:, rows].max())
@@ -213,7 +198,16 @@ def one_reference_statistics(token_ids: TokenIds, num_systems: int, options: Sco
         batch = normalize_batch(reference, systems, eos_id=FILL_ID)
         counts = count_matches(batch, orders, per_reference=True).per_reference
         assert counts is not None  # asked for per_reference
-        add(rows, counts)
+        ref_len = lengths[num_systems, rows]
+        for k, system in enumerate(parts):
+            hyp_len = lengths[k, rows]
+            if "bleu" in system:  # one reference: it is the closest
+                system["bleu"].append(bleu_statistics_from_counts(
+                    be, hyp_len, ref_len, counts[:, k, : options.stats_order]).to_array())
+            if "gleu" in system:
+                system["gleu"].append(gleu_statistics_from_counts(
+                    be, counts[:, k : k + 1], hyp_len, ref_len[:, None],
+                    np.ones((len(rows), 1), dtype=bool), *GLEU_ORDERS).to_array())
 
     inverse = _each_batch(token_ids, count, bar, per_line=num_systems)
     return [{metric: np.concatenate(arrays)[inverse] for metric, arrays in system.items()}
@@ -242,8 +236,7 @@ def compiled_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOpt
     assert compiled is not None, "the compiled part is not built or is turned off"
     lengths = np.ascontiguousarray(token_ids.lengths, dtype=np.int64)
     lines, references = lengths.shape[1], lengths.shape[0] - num_systems
-    orders = max(options.stats_order if "bleu" in options.metrics else 0,
-                 GLEU_ORDERS[1] if "gleu" in options.metrics else 0)
+    orders = _counted_orders(options)
     clipped_bytes, per_reference_bytes = compiled.clipped_matches(
         token_ids.ids, np.ascontiguousarray(token_ids.starts, dtype=np.int64), lengths,
         num_systems, orders)
@@ -267,6 +260,12 @@ def compiled_statistics(token_ids: TokenIds, num_systems: int, options: ScoreOpt
         result.append(system)
         bar.update(lines)
     return result
+
+
+def _counted_orders(options: ScoreOptions) -> int:
+    """The n-gram orders 1..N that the run's metrics need counted (BLEU's, GLEU's)."""
+    return max(options.stats_order if "bleu" in options.metrics else 0,
+               GLEU_ORDERS[1] if "gleu" in options.metrics else 0)
 
 
 def stacked_systems(token_ids: TokenIds, num_systems: int) -> TokenIds:

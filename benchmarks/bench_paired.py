@@ -6,8 +6,8 @@
   statistics with one matrix product. The JSON outputs must be identical (sacrebleu's seed,
   draws and arithmetic); the ratio is printed next to the issue's 20x target (a timing of
   whole processes on a shared machine, not asserted). One run of sacrebleu (tens of
-  seconds), best of 3 for bleusuite; and bleusuite in one process
-  (``BLEUSUITE_NUM_THREADS=1``), for what counting in one process per CPU saves.
+  seconds), best of 3 for bleusuite; and bleusuite on one thread
+  (``BLEUSUITE_NUM_THREADS=1``), for what counting on every CPU saves.
 * The resampling alone, in this process, from per-sentence statistics computed beforehand:
   sacrebleu's own resampling calls as its ``PairedTest`` makes them (the baseline's
   interval, then baseline and system for each of the other systems: ``_bootstrap_resample``
@@ -15,8 +15,7 @@
   (asserted at least 20x at the full size); the whole command's ratio also counts
   start-up, reading, tokenising and counting, which both programs do once.
 * Start-up: the 100-line WMT sample shipped in the package, best of 10 runs each; the
-  outputs must agree but for the version (bleusuite counts it in plain Python, without
-  importing NumPy: :mod:`bleusuite.cli.quick`).
+  outputs must agree but for the version.
 
 Both programs run from bytecode caches, as installed packages do (the caches go to a
 temporary ``PYTHONPYCACHEPREFIX``). ``BLEUSUITE_BENCH_PAIRED_LINES``,
@@ -104,8 +103,8 @@ def test_bleusuite_paired_bootstrap(timed, systems, environment):
 
 
 def test_bleusuite_paired_bootstrap_one_process(timed, systems, environment):
-    """The same command in one process (``BLEUSUITE_NUM_THREADS=1``): what counting the
-    slices of lines in one process per CPU (:mod:`bleusuite.cli.shards`) saves."""
+    """The same command on one thread (``BLEUSUITE_NUM_THREADS=1``): what counting on
+    every CPU saves."""
     argv = [sys.executable, "-m", "bleusuite", "score", *_args(systems)]
     timed(PAIRED, "bleusuite score --paired-bs, one process",
           _command("bleusuite paired, one process", argv,
@@ -117,17 +116,22 @@ def statistics(systems: tuple[str, list[str]]) -> dict[str, object]:
     """Per-sentence statistics of every system: sacrebleu's lists and bleusuite's arrays."""
     from sacrebleu.metrics import BLEU
 
-    from bleusuite import cli
+    from bleusuite.cli.io import read_lines
+    from bleusuite.cli.options import ScoreOptions
+    from bleusuite.cli.parser import build_parser
+    from bleusuite.cli.statistics import systems_statistics
+    from bleusuite.text import encode_texts
+    from bleusuite.tokenizers import load_tokenizer
 
     reference, outputs = systems
-    texts = [cli.read_lines(path, "hypothesis") for path in outputs]
-    references = [cli.read_lines(reference, "reference")]
+    texts = [read_lines(path, "hypothesis") for path in outputs]
+    references = [read_lines(reference, "reference")]
     metric = BLEU(references=references)
     theirs = [metric._extract_corpus_statistics(lines, None) for lines in texts]
-    token_ids = cli.encode_texts([*texts, *references], cli.load_tokenizer("13a"), False)
-    options = cli.ScoreOptions.from_args(cli.build_parser().parse_args(
+    token_ids = encode_texts([*texts, *references], load_tokenizer("13a"), False)
+    options = ScoreOptions.from_args(build_parser().parse_args(
         ["score", reference, "-i", *outputs]))
-    ours = cli.systems_statistics(token_ids, len(outputs), options, cli._NoProgress())
+    ours = systems_statistics(token_ids, len(outputs), options)
     return {"metric": metric, "theirs": theirs, "ours": [s["bleu"] for s in ours]}
 
 

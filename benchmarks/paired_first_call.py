@@ -44,18 +44,23 @@ print(json.dumps({"times": times, "results": [r.as_dict() for r in results]}))
 
 
 def _statistics(path: Path, lines: int, systems: int) -> None:
-    from bleusuite import cli
     from bleusuite.benchkit.corpus import make_corpus, write_corpus
+    from bleusuite.cli.io import read_lines
+    from bleusuite.cli.options import ScoreOptions
+    from bleusuite.cli.parser import build_parser
+    from bleusuite.cli.statistics import systems_statistics
+    from bleusuite.text import encode_texts
+    from bleusuite.tokenizers import load_tokenizer
 
     hyp, streams = make_corpus(lines, systems, seed=3, vocab_size=20_000)
     _, paths = write_corpus(path.parent, hyp, streams)
     reference, outputs = paths[0], [write_corpus(path.parent / "base", hyp, [])[0], *paths[1:]]
-    texts = [cli.read_lines(str(p), "hypothesis") for p in outputs]
-    token_ids = cli.encode_texts([*texts, [*cli.read_lines(str(reference), "reference")]],
-                                 cli.load_tokenizer("13a"), False)
-    options = cli.ScoreOptions.from_args(cli.build_parser().parse_args(
+    texts = [read_lines(str(p), "hypothesis") for p in outputs]
+    token_ids = encode_texts([*texts, [*read_lines(str(reference), "reference")]],
+                             load_tokenizer("13a"), False)
+    options = ScoreOptions.from_args(build_parser().parse_args(
         ["score", str(reference), "-i", *map(str, outputs)]))
-    stats = cli.systems_statistics(token_ids, len(outputs), options, cli._NoProgress())
+    stats = systems_statistics(token_ids, len(outputs), options)
     np.save(path, np.stack([np.asarray(s["bleu"]) for s in stats]))
 
 

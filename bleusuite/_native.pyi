@@ -1,18 +1,25 @@
-"""Types of bleusuite's compiled part (``bleusuite/_native.c``; see ``bleusuite.native``)."""
+"""Types of bleusuite's compiled part (``bleusuite/csrc/``; see ``bleusuite.native``)."""
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, SupportsIndex
 
-class WordIndex:
-    """Numbers the whitespace-separated words of lines by first appearance."""
+class Numbering:
+    """Numbers the tokens of lines by first appearance; ``tokenize`` (str -> str, split on
+    whitespace) is called once per distinct word (or whole line holding a newline)."""
 
-    def __init__(self) -> None: ...
+    def __init__(self, tokenize: Callable[[str], str] | None = None) -> None: ...
     def number(self, lines: list[str], /) -> tuple[bytes, bytes]:
-        """(ids, counts) as native int64 bytes: every word's id, line after line, and the
-        number of words of each line."""
+        """(ids, counts) as native int64 bytes: every token's id, line after line, and the
+        number of tokens of each line."""
     @property
-    def words(self) -> list[str]:
-        """The word of each id."""
+    def tokens(self) -> list[str]:
+        """The token of each id (a new list)."""
+    def __len__(self) -> int: ...
 
-def clipped_matches(ids: Any, starts: Any, lengths: Any, max_order: int, /) -> bytes:
-    """(B, S, max_order) native int64 bytes: the clipped matches of systems 0..S-1 against
-    the reference (the last stream) on each line."""
+def count_matches(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, clipped: Any, per_reference: Any | None, begin: SupportsIndex,
+    end: SupportsIndex, /,
+) -> None:
+    """Clipped n-gram matches of rows begin..end-1 into ``clipped`` (B, N) and
+    ``per_reference`` (B, R, N) or None (int64 buffers; see the C docstring)."""

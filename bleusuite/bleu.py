@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 from bleusuite import checks, smoothing
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import mark_unreferenced
+from bleusuite.scores import ignite, nltk, sacrebleu
 from bleusuite.stats import BleuStats, bleu_statistics_of_batch
 from bleusuite.text import scoring_batch
 
@@ -74,7 +75,7 @@ def _score(stats: BleuStats[Any], config: BleuConfig) -> Any:
         )
     be = stats.backend
     if config.smooth == "method6":  # raises at once where reading the counts is free
-        smoothing.check_method6(be, stats, config.order)
+        nltk.check_method6(be, stats, config.order)
     return be.compiled(_formula, static_argnums=(0, 2))(be, stats, config)
 
 
@@ -93,10 +94,10 @@ def _formula(be: Backend, stats: BleuStats[Any], config: BleuConfig) -> Any:
             )
     if config.family == "nltk":
         epsilon = smoothing.smooth_value_of("method1", config.smooth_value)
-        return smoothing.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)
+        return nltk.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)
     if config.family == "ignite":
-        return smoothing.ignite_bleu(be, stats, weights, config.order, config.smooth)
-    return smoothing.sacrebleu_bleu(
+        return ignite.ignite_bleu(be, stats, weights, config.order, config.smooth)
+    return sacrebleu.array_bleu(
         be, stats, weights, config.order, config.smooth, config.smooth_value,
         config.effective_order,
     )

@@ -40,10 +40,12 @@ __all__ = [
     "DEFAULT_SEED",
     "Confidence",
     "DrawnResamples",
+    "NoProgress",
     "WeightedSums",
     "bootstrap_scores",
     "bootstrap_scores_of_metrics",
     "bootstrap_weights",
+    "check_count",
     "estimate_ci",
     "multiplicities",
     "resample_indices",
@@ -73,7 +75,9 @@ class Progress(Protocol):
     def update(self, n: int = 1) -> Any: ...
 
 
-class _NoProgress:
+class NoProgress:
+    """A progress bar that shows nothing."""
+
     def update(self, n: int = 1) -> None:
         pass
 
@@ -81,7 +85,9 @@ class _NoProgress:
 # --------------------------------------------------------------------------- draws
 
 
-def _check_count(value: Any, argname: str) -> int:
+def check_count(value: Any, argname: str) -> int:
+    """``value`` as a positive int (resamples, trials, sentences), or a ValueError naming
+    ``argname``."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
         raise ValueError(f"{argname} must be a positive integer; got {value!r}")
     return int(value)
@@ -190,8 +196,8 @@ class DrawnResamples:
     def draw(cls, num_sentences: int, n_resamples: int, seed: int | None) -> DrawnResamples:
         """Draw ``n_resamples`` resamples of ``num_sentences`` sentences (sacrebleu's draws
         for ``seed``; None: fresh entropy)."""
-        n_resamples = _check_count(n_resamples, "n_resamples")
-        num_sentences = _check_count(num_sentences, "num_sentences")
+        n_resamples = check_count(n_resamples, "n_resamples")
+        num_sentences = check_count(num_sentences, "num_sentences")
         weights = np.empty((n_resamples, num_sentences), dtype=np.float32)
         row = 0
         for chunk in bootstrap_weights(num_sentences, n_resamples, seed):
@@ -246,8 +252,8 @@ def bootstrap_scores_of_metrics(
     once): several metrics of one system, or the same metric of several systems.
     ``drawn``: the resamples drawn ahead (:class:`DrawnResamples`, for the same sentences,
     resamples and seed)."""
-    n_resamples = _check_count(n_resamples, "n_resamples")
-    bar = bar or _NoProgress()
+    n_resamples = check_count(n_resamples, "n_resamples")
+    bar = bar or NoProgress()
     num_sentences = tables[0].shape[0]
     # a resample's multiplicities sum to B
     sums = WeightedSums.side_by_side([np.asarray(t, dtype=np.int64) for t in tables],

@@ -3,8 +3,9 @@
 :class:`Bleu` has the constructor and the results of ``ignite.metrics.Bleu`` for its inputs
 (lists of token lists), so changing the import is all a user has to do; it is also exact
 and vectorised, accepts batches of token ids (torch tensors or NumPy arrays, with
-``pad_id`` / ``eos_id``) and every smoothing name of :func:`bleusuite.sentence_bleu`.
-:class:`Gleu` is NLTK's GLEU as an Ignite metric.
+``pad_id`` / ``eos_id``), text (with ``tokenize=``: sacrebleu's tokenizers, as
+:func:`bleusuite.sentence_bleu` takes it) and every smoothing name of
+:func:`bleusuite.sentence_bleu`. :class:`Gleu` is NLTK's GLEU as an Ignite metric.
 
 State is a few tensors on the metric's ``device`` (a float64 sum of sentence scores and a
 sentence count for ``average="macro"``, the summed integer statistics for
@@ -49,7 +50,13 @@ except ImportError as _error:
 from bleusuite import checks
 from bleusuite.bleu import BleuConfig, bleu_score
 from bleusuite.gleu import gleu_score
-from bleusuite.ignite_inputs import as_input, check_special, core_batch
+from bleusuite.ignite_inputs import (
+    as_input,
+    check_special,
+    check_text_settings,
+    core_batch,
+    text_inputs,
+)
 from bleusuite.stats import (
     BleuStats,
     GleuStats,
@@ -89,10 +96,14 @@ class _StatisticsMetric(Metric):
         average: str,
         pad_id: Any,
         eos_id: Any,
+        tokenize: str | None,
+        lowercase: bool,
     ) -> None:
         self.average = _check_average(average)
         self.pad_id = check_special(pad_id, "pad_id")
         self.eos_id = check_special(eos_id, "eos_id")
+        self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,
+                                                            eos_id)
         if self.average == "macro":
             self._state_dict_all_req_keys = ("_sum_of_scores", "_num_sentences")
         else:
@@ -132,7 +143,8 @@ class _StatisticsMetric(Metric):
                 shape (B, L) (one reference each) or (B, R, L). Ids on one side and token
                 lists on the other are fine. With arrays, ``pad_id`` tokens are dropped
                 (a reference row of nothing but padding is absent) and ``eos_id`` ends a
-                sentence.
+                sentence. With ``tokenize``: ``y_pred`` a list of strings, ``y`` per
+                hypothesis a reference string or a list of them.
 
         Raises:
             TypeError, ValueError: for malformed input; the message names ``output``,
@@ -146,8 +158,10 @@ class _StatisticsMetric(Metric):
                 f"'y_pred' and 'y'); got {type(output).__name__}"
                 + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
             )
-        y_pred = as_input(output[0], "y_pred")
-        y = as_input(output[1], "y")
+        if self.tokenize is not None:
+            y_pred, y = text_inputs(output[0], output[1], self.tokenize, self.lowercase)
+        else:
+            y_pred, y = as_input(output[0], "y_pred"), as_input(output[1], "y")
         stats = self._batch_statistics(y_pred, y)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()
@@ -211,6 +225,8 @@ class Bleu(_StatisticsMetric):
     - ``y``: a list with one list of references (lists of tokens or 1-D tensors) per
       hypothesis, a list of 1-D tensors (one reference each), or token ids (B, L) (one
       reference each) or (B, R, L).
+    - with ``tokenize``, text: ``y_pred`` a list of strings, ``y`` per hypothesis a
+      reference string or a list of them (``None``: no such reference).
 
     Args:
         ngram: order of n-grams (uniform weights ``1 / ngram``).
@@ -229,9 +245,17 @@ class Bleu(_StatisticsMetric):
         smooth_value: sacrebleu's value for ``"floor"`` / ``"add-k"``, or NLTK's epsilon for
             ``"method1"``.
         effective_order: sacrebleu's ``effective_order`` (only with sacrebleu's names).
+        tokenize: score text: the name of a sacrebleu tokenizer (``"13a"``, ``"intl"``,
+            ``"zh"``, ``"char"``, ``"none"``, ``"ja-mecab"``, ``"ko-mecab"``), as
+            :func:`bleusuite.sentence_bleu` takes it (needs sacrebleu). Each update's
+            strings are tokenised, split on whitespace and numbered; the scores are those
+            of the token lists (Ignite's ``Bleu`` on ``tokenizer(line).split()``). Not with
+            ``pad_id`` / ``eos_id``.
+        lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
 
     Raises:
         TypeError, ValueError: for a bad argument; the message names it.
+        ImportError: ``tokenize`` without sacrebleu installed.
 
     Examples:
         The example of ``ignite.metrics.Bleu``, with its result:
@@ -253,6 +277,14 @@ class Bleu(_StatisticsMetric):
         >>> m.update((y_pred, y))
         >>> round(m.compute(), 6)
         0.846482
+
+        Text, tokenised by sacrebleu's 13a tokenizer (sacrebleu's corpus BLEU / 100 with
+        ``smooth="exp"``):
+
+        >>> m = Bleu(smooth="exp", average="micro", tokenize="13a", lowercase=True)
+        >>> m.update((["The cat sat on the mat."], [["the cat sat on a mat.", "A cat sat."]]))
+        >>> round(m.compute(), 6)
+        0.488923
     """
 
     def __init__(
@@ -267,6 +299,8 @@ class Bleu(_StatisticsMetric):
         eos_id: int | str | None = None,
         smooth_value: float | None = None,
         effective_order: bool = False,
+        tokenize: str | None = None,
+        lowercase: bool = False,
     ) -> None:
         self.ngrams_order = checks.order(ngram, "ngram")
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
@@ -276,7 +310,8 @@ class Bleu(_StatisticsMetric):
         self.effective_order = effective_order
         self._stats_order = config.stats_order
         self._width = 2 + 3 * self._stats_order
-        super().__init__(output_transform, device, average, pad_id, eos_id)
+        super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
+                         lowercase)
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats:
         batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
@@ -311,9 +346,12 @@ class Gleu(_StatisticsMetric):
         average: ``"macro"`` (mean of sentence scores) or ``"micro"`` (corpus score).
         pad_id: as in :class:`Bleu`.
         eos_id: as in :class:`Bleu`.
+        tokenize: as in :class:`Bleu`: score text with a sacrebleu tokenizer.
+        lowercase: as in :class:`Bleu`.
 
     Raises:
         TypeError, ValueError: for a bad argument (``min_len > max_len`` included).
+        ImportError: ``tokenize`` without sacrebleu installed.
 
     >>> from bleusuite.metrics import Gleu
     >>> m = Gleu(average="micro")
@@ -333,10 +371,13 @@ class Gleu(_StatisticsMetric):
         *,
         pad_id: int | str | None = None,
         eos_id: int | str | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
     ) -> None:
         self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
         self._width = 2
-        super().__init__(output_transform, device, average, pad_id, eos_id)
+        super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
+                         lowercase)
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> GleuStats:
         batch = core_batch(y_pred, y, self.pad_id, self.eos_id)

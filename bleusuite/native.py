@@ -1,17 +1,15 @@
-"""bleusuite's optional compiled part, ``bleusuite._native`` (``bleusuite/_native.c``).
+"""bleusuite's optional compiled part, ``bleusuite._native`` (``bleusuite/csrc/``).
 
 ``pip install`` builds it where a C compiler and Python's headers are at hand
 (``setup.py``, an optional extension: without a compiler the install goes on without it).
-It does two jobs of the text route (``tokenize=`` and ``bleusuite score``) that plain Python
-or NumPy also do, with the same results:
+It holds the two inner loops of every CPU path, each with a Python or NumPy twin that gives
+the same results where it is not built:
 
-* ``WordIndex``: splits lines into words exactly as ``str.split()`` does and numbers the
-  words by first appearance (:mod:`bleusuite.text`; about 4x faster than Python's
-  ``str.split`` and a dictionary);
-* ``clipped_matches``: the clipped n-gram matches of each system's line against its
-  reference lines (BLEU's, and per reference for GLEU), straight from the ragged token ids
-  (:func:`bleusuite.cli.statistics.compiled_statistics`; several times faster than
-  sorting padded batches).
+* ``Numbering``: lines of text to token ids, the tokenizer called once per distinct word
+  (:mod:`bleusuite.text`; twin: :class:`bleusuite.text.PythonNumbering`);
+* ``count_matches``: the clipped n-gram matches of ragged rows, with the GIL released
+  (:mod:`bleusuite.counting.kernel`; twin: the NumPy pipeline of
+  :mod:`bleusuite.counting.compact`).
 
 :func:`compiled` says whether a process uses it: ``BLEUSUITE_NATIVE=0`` turns it off,
 ``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built; the test

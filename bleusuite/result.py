@@ -14,7 +14,7 @@ summed. The score inside is the one :func:`bleusuite.bleu_score` computes, bit f
 >>> print(result.format(signature=False))    # sacrebleu.corpus_bleu prints the same
 BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
 >>> result.signature.rsplit("|", 1)[0]     # then version:bleusuite-<version>
-'nrefs:1|case:mixed|eff:no|tok:13a|smooth:sacrebleu/exp'
+'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp'
 >>> round(float(result), 6), result.brevity_penalty
 (0.488923, 1.0)
 >>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
@@ -24,7 +24,7 @@ BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len =
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
@@ -33,6 +33,7 @@ from bleusuite import backends, checks, rules, smoothing
 from bleusuite.bleu import BleuConfig, _score
 from bleusuite.gleu import gleu_score
 from bleusuite.inputs import Batch
+from bleusuite.scores.sacrebleu import smoothed_precisions
 from bleusuite.stats import (
     BleuStats,
     GleuStats,
@@ -99,8 +100,9 @@ def shown_precisions(stats: BleuStats[Any], max_order: int, smooth: str,
         result: np.ndarray = scale * correct / denominator
         return result
     any_correct = correct.sum(axis=-1, keepdims=True) > 0
-    precisions, _ = smoothing.sacrebleu_precisions(backends.get_backend(), stats, max_order,
-                                                   smooth, smooth_value, scale=scale)
+    precisions, _ = smoothed_precisions(backends.get_backend(), stats.matches[..., :max_order],
+                                        stats.totals[..., :max_order], smooth, smooth_value,
+                                        scale=scale)
     shown: np.ndarray = np.where(any_correct, precisions, 0.0)
     return shown
 
@@ -129,6 +131,10 @@ class BleuResult:
         smooth_value: its value, where it takes one.
         effective_order: sacrebleu's effective order.
         signature: every setting that changes the number, sacrebleu-style.
+        percent_precisions: the precisions on sacrebleu's 0-100 scale, computed as sacrebleu
+            computes them (``100 * m / t``, which can round otherwise than ``100 *
+            precision``: 23/80 prints 28.8, not 28.7): what :meth:`format` prints. Empty
+            for a result built without them; ``format`` then scales ``precisions``.
     """
 
     score: float
@@ -143,6 +149,7 @@ class BleuResult:
     smooth_value: float | None
     effective_order: bool
     signature: str
+    percent_precisions: tuple[float, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def ratio(self) -> float:
@@ -188,13 +195,12 @@ class BleuResult:
         hyp_len, ref_len = int(_host(stats.hyp_len)), int(_host(stats.ref_len))
         value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
                  else smooth_value)
-        smooth_item = f"{config.family}/{smooth}" + ("" if value is None else f"[{value:.2f}]")
         signature = _signature({
             "nrefs": nrefs,
             "case": "lc" if lowercase else "mixed",
             "eff": "yes" if effective_order else "no",
             "tok": GIVEN_TOKENS if tokenize is None else tokenize,
-            "smooth": smooth_item,
+            "smooth": smoothing.signature_item(smooth, smooth_value),
             "w": None if weights is None else "/".join(f"{w:g}" for w in config.weights or ()),
             "version": _version(),
         })
@@ -212,6 +218,8 @@ class BleuResult:
             smooth_value=value,
             effective_order=effective_order,
             signature=signature,
+            percent_precisions=tuple(
+                shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
         )
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
@@ -225,7 +233,8 @@ class BleuResult:
         score = f"{100 * self.score:.{width}f}"
         if score_only:
             return score
-        precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
+        shown = self.percent_precisions or tuple(100 * p for p in self.precisions)
+        precisions = "/".join(f"{p:.1f}" for p in shown)
         name = f"BLEU|{self.signature}" if signature else "BLEU"
         return (
             f"{name} = {score} {precisions} (BP = {self.brevity_penalty:.3f} ratio = "

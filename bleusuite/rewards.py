@@ -5,10 +5,18 @@ arguments: ``prompts``, ``completions``, ``completion_ids`` (one list of token i
 completion, its eos included) and every dataset column (one value per completion), and
 wants one float per completion back. :class:`BleuReward` and :class:`GleuReward` read the
 references from a dataset column (a string, or a list of strings, per example), tokenise
-each distinct reference once with the policy's tokenizer (anything with ``encode``) and
-cache its ids, then score the completion ids with :func:`bleusuite.sentence_bleu` /
+each distinct reference of a call once with the policy's tokenizer (anything with
+``encode``), then score the completion ids with :func:`bleusuite.sentence_bleu` /
 :func:`bleusuite.sentence_gleu`: on the completion ids' device where they are tensors,
 through NumPy where they are lists.
+
+The token ids of the most recently used references are kept between calls, so the examples
+of a small dataset are tokenised once for the whole run: at most ``cache_size`` references
+(default :data:`DEFAULT_CACHE_SIZE`, 8192), the least recently used dropped first. Memory
+is then bounded whatever the size of the dataset (the ids of a 100-token reference take
+about 4 KiB as a list of Python ints: some 33 MiB for a full default cache).
+``cache_size=None`` keeps every reference (only for datasets whose references fit in
+memory); ``cache_size=0`` keeps none. The rewards do not depend on it.
 
 Default smoothing: ``exp`` with the effective order (sacrebleu's ``sentence_bleu``), not the
 functions' ``no_smooth``: a reward must tell a near miss from nonsense, and unsmoothed
@@ -31,7 +39,8 @@ GRPO's group advantages all zero.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Sequence, Sized
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bleusuite import checks
@@ -41,10 +50,12 @@ from bleusuite.gleu import sentence_gleu
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses
 
-__all__ = ["BleuReward", "GleuReward"]
+__all__ = ["DEFAULT_CACHE_SIZE", "BleuReward", "GleuReward"]
 
 #: ``eos_id`` (default) / ``pad_id``: read the tokenizer's ``eos_token_id`` / ``pad_token_id``
 FROM_TOKENIZER = "from_tokenizer"
+#: references whose token ids a reward keeps between calls (``cache_size=``) by default
+DEFAULT_CACHE_SIZE = 8192
 
 
 class Encoder(Protocol):
@@ -60,6 +71,34 @@ def _special(tokenizer: Any, value: int | str | None, attribute: str, argname: s
     return checks.token_id(value, argname, or_else=FROM_TOKENIZER)
 
 
+def _cache_size(value: Any) -> int | None:
+    return None if value is None else checks.integer(value, "cache_size", minimum=0)
+
+
+def _length(value: Any) -> int | None:
+    """The number of entries of a list or the rows of an array; None where it has none."""
+    if not isinstance(value, Sized):
+        return None
+    try:
+        return len(value)
+    except TypeError:  # a 0-d array
+        return None
+
+
+def _check_completion_ids(completion_ids: Any) -> None:
+    """The rows of ``completion_ids`` given as a list (an array is checked by the core)."""
+    if not isinstance(completion_ids, list | tuple):
+        return
+    for row, ids in enumerate(completion_ids):
+        if isinstance(ids, str | bytes) or not (
+            isinstance(ids, Sequence) or getattr(ids, "ndim", None) == 1
+        ):
+            raise TypeError(
+                f"completion_ids[{row}] must be a list of token ids (or a 1-D array); got "
+                f"{type(ids).__name__}"
+            )
+
+
 class _Reward:
     """The shared part: references from a column, tokenised once, scored per completion."""
 
@@ -73,6 +112,7 @@ class _Reward:
         eos_id: int | str | None,
         pad_id: int | str | None,
         name: str,
+        cache_size: int | None,
     ) -> None:
         if not callable(getattr(tokenizer, "encode", None)):
             raise TypeError(
@@ -87,20 +127,30 @@ class _Reward:
         self.eos_id = _special(tokenizer, eos_id, "eos_token_id", "eos_id")
         self.pad_id = _special(tokenizer, pad_id, "pad_token_id", "pad_id")
         self.__name__ = name
-        self._cache: dict[str, list[int]] = {}
+        self.cache_size = _cache_size(cache_size)
+        # reference -> token ids, least recently used first
+        self._cache: OrderedDict[str, list[int]] = OrderedDict()
 
     def encode(self, text: str) -> list[int]:
-        """The token ids of a reference (cached): no special tokens added where possible."""
-        cached = self._cache.get(text)
-        if cached is not None:
-            return cached
+        """The token ids of a reference, from the cache of the ``cache_size`` most recently
+        used references where it is there (no special tokens added where possible)."""
+        ids = self._cache.get(text)
+        if ids is not None:
+            self._cache.move_to_end(text)
+            return ids
+        ids = self._tokenize(text)
+        if self.cache_size != 0:
+            self._cache[text] = ids
+            if self.cache_size is not None and len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return ids
+
+    def _tokenize(self, text: str) -> list[int]:
         try:
             encoded = self.tokenizer.encode(text, add_special_tokens=False)  # type: ignore[call-arg]
         except TypeError:  # an encode() without that option
             encoded = self.tokenizer.encode(text)
-        ids = [int(i) for i in getattr(encoded, "ids", encoded)]  # tokenizers' Encoding
-        self._cache[text] = ids
-        return ids
+        return [int(i) for i in getattr(encoded, "ids", encoded)]  # tokenizers' Encoding
 
     def references(self, kwargs: dict[str, Any], count: int) -> list[list[list[int]]]:
         """The column's references of each completion, as token ids (NLTK form)."""
@@ -112,37 +162,80 @@ class _Reward:
                 f"{self.reference_column!r}, which was not passed; columns passed: {columns} "
                 "(set reference_column=)"
             )
-        column = kwargs[self.reference_column]
-        if isinstance(column, str) or not isinstance(column, Sequence) or len(column) != count:
-            raise ValueError(
-                f"{self.reference_column} must hold one reference (or list of references) per "
-                f"completion: {count} completions, got "
-                f"{len(column) if isinstance(column, Sequence) else type(column).__name__}"
+        name = self.reference_column
+        column = kwargs[name]
+        if isinstance(column, str) or not isinstance(column, Sequence):
+            raise TypeError(
+                f"{name} must be a list with one reference (or list of references) per "
+                f"completion; got {type(column).__name__}"
             )
+        if len(column) != count:
+            raise ValueError(
+                f"{name} must hold one reference (or list of references) per completion: "
+                f"{count} completions, got {len(column)}"
+            )
+        # each distinct reference is encoded once a call, whatever the cache keeps
+        encoded: dict[str, list[int]] = {}
         rows = []
         for row, value in enumerate(column):
             texts = [value] if isinstance(value, str) else value
-            if not isinstance(texts, Sequence) or not all(isinstance(t, str) for t in texts):
+            if not isinstance(texts, Sequence):
                 raise TypeError(
-                    f"{self.reference_column}[{row}] must be a string or a list of strings; "
-                    f"got {type(value).__name__}"
+                    f"{name}[{row}] must be a string or a list of strings; got "
+                    f"{type(value).__name__}"
                 )
-            rows.append([self.encode(text) for text in texts])
+            if not texts:
+                raise ValueError(
+                    f"{name}[{row}] is an empty list: every completion needs at least one "
+                    "reference"
+                )
+            for position, text in enumerate(texts):
+                if not isinstance(text, str):
+                    raise TypeError(
+                        f"{name}[{row}][{position}] must be a string; got {type(text).__name__}"
+                    )
+                if text not in encoded:
+                    encoded[text] = self.encode(text)
+            rows.append([encoded[text] for text in texts])
         return rows
 
     def hypotheses(
         self, completions: Sequence[Any] | None, completion_ids: Hypotheses[DeviceArray] | None
     ) -> Hypotheses[DeviceArray]:
+        """The completions to score: ``completion_ids``, else ``completions`` encoded (not
+        cached: samples rarely repeat)."""
+        if isinstance(completions, str | bytes):
+            raise TypeError(
+                "completions must be a list (one entry per completion); got "
+                f"{type(completions).__name__}"
+            )
         if completion_ids is not None:
+            count, texts = _length(completion_ids), _length(completions)
+            if count is not None and texts is not None and count != texts:
+                raise ValueError(
+                    "completions and completion_ids must have one entry per completion; got "
+                    f"{texts} completions and {count} completion_ids"
+                )
+            _check_completion_ids(completion_ids)
             return completion_ids
         if completions is None:
             raise ValueError("the reward needs completion_ids (or completions to encode)")
-        if any(not isinstance(c, str) for c in completions):
+        if not isinstance(completions, Sequence):
             raise TypeError(
-                "completions are conversational (not strings): pass completion_ids, as "
-                "GRPOTrainer does"
+                "completions must be a list (one entry per completion); got "
+                f"{type(completions).__name__}"
             )
-        return [self.encode(text) for text in completions]
+        for row, text in enumerate(completions):
+            if isinstance(text, list | dict):
+                raise TypeError(
+                    "completions are conversational (not strings): pass completion_ids, as "
+                    "GRPOTrainer does"
+                )
+            if not isinstance(text, str):
+                raise TypeError(
+                    f"completions[{row}] must be a string; got {type(text).__name__}"
+                )
+        return [self._tokenize(text) for text in completions]
 
     def score(
         self, hypotheses: Hypotheses[DeviceArray], references: list[list[list[int]]]
@@ -165,7 +258,8 @@ class _Reward:
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(reference_column={self.reference_column!r}, "
-                f"eos_id={self.eos_id}, pad_id={self.pad_id}{self._settings()})")
+                f"eos_id={self.eos_id}, pad_id={self.pad_id}{self._settings()}, "
+                f"cache_size={self.cache_size})")
 
     def _settings(self) -> str:
         return ""
@@ -189,13 +283,17 @@ class BleuReward(_Reward):
             left-padded array (TRL's are unpadded lists; right padding follows the eos);
             ``"from_tokenizer"`` reads the tokenizer's ``pad_token_id``. Default None.
         name: the name TRL logs the reward under.
+        cache_size: how many references' token ids are kept between calls, the least
+            recently used dropped first (default :data:`DEFAULT_CACHE_SIZE`); None keeps
+            every one, 0 none. The numbers do not depend on it.
 
     Calling it returns ``sentence_bleu(completion_ids, references, ...)`` as a list of
     floats: the same numbers, bit for bit.
 
     Raises:
         TypeError, ValueError: bad settings here; at call time, a missing column or
-            malformed ids (the message names them).
+            malformed ids, references or completions, or ``completions`` and
+            ``completion_ids`` of different lengths (the message names them).
     """
 
     def __init__(
@@ -210,9 +308,10 @@ class BleuReward(_Reward):
         eos_id: int | str | None = FROM_TOKENIZER,
         pad_id: int | str | None = None,
         name: str = "bleu_reward",
+        cache_size: int | None = DEFAULT_CACHE_SIZE,
     ) -> None:
         BleuConfig.make(max_order, None, smooth, smooth_value, effective_order)  # checks
-        super().__init__(tokenizer, reference_column, eos_id, pad_id, name)
+        super().__init__(tokenizer, reference_column, eos_id, pad_id, name, cache_size)
         self.max_order = max_order
         self.smooth = smooth
         self.smooth_value = smooth_value
@@ -258,9 +357,10 @@ class GleuReward(_Reward):
         eos_id: int | str | None = FROM_TOKENIZER,
         pad_id: int | str | None = None,
         name: str = "gleu_reward",
+        cache_size: int | None = DEFAULT_CACHE_SIZE,
     ) -> None:
         self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
-        super().__init__(tokenizer, reference_column, eos_id, pad_id, name)
+        super().__init__(tokenizer, reference_column, eos_id, pad_id, name, cache_size)
 
     def score(
         self, hypotheses: Hypotheses[DeviceArray], references: list[list[list[int]]]

@@ -22,6 +22,7 @@ here (a test's monkeypatch) changes every front end that uses it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bleusuite.backends.base import Backend
@@ -80,9 +81,13 @@ def log_brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
     return -be.maximum(ref_len / hyp_len - 1.0, 0.0)
 
 
-def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
+def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any,
+                    exp: Callable[[Any], Any] | None = None) -> Any:
     """BLEU's brevity penalty, element-wise: 1 if c >= r (so 1 when both are 0, as in
     sacrebleu and NLTK), 0 if c == 0 < r, else exp(1 - r/c).
+
+    ``exp``: the exponential (default the backend's; sacrebleu's exact arithmetic passes
+    ``math.exp`` mapped over the array, :mod:`bleusuite.scores.sacrebleu`).
 
     >>> import numpy as np
     >>> from bleusuite import backends
@@ -92,7 +97,7 @@ def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
     """
     shorter = (hyp_len < ref_len) & (hyp_len > 0)
     c = be.where(shorter, be.to_float64(hyp_len), 1.0)
-    penalty = be.exp(log_brevity_penalty(be, c, be.to_float64(ref_len)))
+    penalty = (exp or be.exp)(log_brevity_penalty(be, c, be.to_float64(ref_len)))
     return be.where(hyp_len >= ref_len, 1.0, be.where(shorter, penalty, 0.0))
 
 

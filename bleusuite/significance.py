@@ -1,17 +1,16 @@
-"""Paired significance tests on summable statistics, and sacrebleu's BLEU arithmetic.
+"""Paired significance tests on summable statistics.
 
 sacrebleu's ``--paired-bs`` and ``--paired-ar`` re-score every resample of every system in
 Python. Here the draws are sacrebleu's (:mod:`bleusuite.bootstrap`, the same seed gives the
 same resamples), and the statistics of every resample of every system come from one matrix
 product of the ``(R, B)`` weights with the ``(B, S x F)`` statistics of all ``S`` systems;
-the rows are then scored with the metric (for BLEU, sacrebleu's own arithmetic, see
-:func:`sacrebleu_bleu_scores`) and summarised as sacrebleu does: mean and 95% interval,
-p-values.
+the rows are then scored with the metric (for BLEU, sacrebleu's own arithmetic:
+:func:`bleusuite.scores.sacrebleu.exact_bleu`) and summarised as sacrebleu does: mean and
+95% interval, p-values.
 
 The statistics are :class:`~bleusuite.BleuStats` or :class:`~bleusuite.GleuStats` of the
 sentences (one row per sentence, any backend; they are moved to NumPy for the resampling),
-or their ``to_array()`` form. The names of :mod:`bleusuite.bootstrap` are importable from
-here too.
+or their ``to_array()`` form.
 
 >>> import numpy as np
 >>> from bleusuite import bleu_statistics
@@ -28,175 +27,36 @@ here too.
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from bleusuite import backends, smoothing
+from bleusuite import backends
 from bleusuite.bootstrap import (
     DEFAULT_SEED,
-    RESAMPLE_CHUNK,
     SCORED_ROWS,
-    Confidence,
     DrawnResamples,
+    NoProgress,
     Progress,
     ScoreFunction,
     WeightedSums,
-    _check_count,
-    _NoProgress,
-    bootstrap_scores,
-    bootstrap_scores_of_metrics,
+    check_count,
     estimate_ci,
-    multiplicities,
-    resample_indices,
-    seed_from_environment,
     swap_masks,
 )
 from bleusuite.gleu import gleu_score
+from bleusuite.scores.sacrebleu import exact_bleu
 from bleusuite.stats import BleuStats, GleuStats
 
-__all__ = [
-    "DEFAULT_SEED",
-    "Confidence",
-    "DrawnResamples",
-    "PairedResult",
-    "bootstrap_scores",
-    "bootstrap_scores_of_metrics",
-    "estimate_ci",
-    "multiplicities",
-    "paired_approximate_randomization",
-    "paired_bootstrap",
-    "resample_indices",
-    "sacrebleu_bleu_scores",
-    "seed_from_environment",
-    "swap_masks",
-]
+__all__ = ["PairedResult", "paired_approximate_randomization", "paired_bootstrap"]
 
-#: sacrebleu's ``my_log(0)``
-_LOG_ZERO = smoothing.SACREBLEU_LOG_ZERO
-#: the names of :mod:`bleusuite.bootstrap` that lived here first
-_REEXPORTED = (RESAMPLE_CHUNK, Progress, _NoProgress, multiplicities, resample_indices,
-               seed_from_environment, swap_masks, bootstrap_scores, bootstrap_scores_of_metrics)
 Statistics = BleuStats | GleuStats | np.ndarray
 
 
 def _p_value(statistic: np.ndarray, real_difference: float) -> float:
     """sacrebleu's ``(count of statistic > real difference + 1) / (trials + 1)``."""
     return (int(np.sum(statistic > real_difference)) + 1) / (len(statistic) + 1)
-
-
-# ------------------------------------------------------------------- BLEU scores
-
-
-def sacrebleu_bleu_scores(
-    stats: BleuStats | np.ndarray,
-    smooth: str = "exp",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    *,
-    float32: bool = False,
-    max_order: int = 4,
-) -> np.ndarray:
-    """BLEU (0-100) of each row of summed statistics, with sacrebleu's ``compute_bleu``
-    arithmetic operation for operation, so the floats are the same to the last bit.
-
-    ``float32=True`` reproduces sacrebleu's resampled scores: its bootstrap sums float32
-    statistics and NumPy 2 keeps the precisions ``100. * correct / total`` in float32 there.
-    Logarithms and exponentials are Python's ``math`` functions, and the log terms are added
-    with Python's ``sum``, as in sacrebleu.
-
-    >>> import numpy as np
-    >>> from bleusuite import bleu_statistics
-    >>> stats = bleu_statistics(np.array([[1, 2, 3, 4, 5, 6]]), np.array([[1, 2, 3, 4, 5, 7]]))
-    >>> sacrebleu_bleu_scores(stats.sum()[None]).tolist()
-    [75.98356856515926]
-    """
-    if smooth not in smoothing.SACREBLEU_METHODS:
-        names = ", ".join(smoothing.SACREBLEU_METHODS)
-        raise ValueError(f"smooth must be one of sacrebleu's {names}; got {smooth!r}")
-    if isinstance(stats, np.ndarray):
-        stats = BleuStats.from_array(stats)
-    if not isinstance(stats, BleuStats):
-        raise TypeError(f"stats must be a BleuStats or its to_array() form; got "
-                        f"{type(stats).__name__}")
-    if stats.max_order < max_order:
-        raise ValueError(f"stats: has {stats.max_order} orders; max_order={max_order} needs more")
-    be = stats.backend
-    dtype = np.float32 if float32 else np.float64
-    correct_int = np.atleast_2d(np.asarray(be.to_numpy(stats.matches))[..., :max_order])
-    total_int = np.atleast_2d(np.asarray(be.to_numpy(stats.totals))[..., :max_order])
-    sys_len = np.atleast_1d(np.asarray(be.to_numpy(stats.hyp_len))).astype(np.int64)
-    ref_len = np.atleast_1d(np.asarray(be.to_numpy(stats.ref_len))).astype(np.int64)
-    value = smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None else smooth_value
-
-    correct = correct_int.astype(dtype)
-    total = total_int.astype(dtype)
-    if smooth == "add-k":  # sacrebleu adds k to orders >= 2 (in float32 when resampled)
-        assert value is not None
-        k = dtype(value)
-        correct[:, 1:] += k
-        total[:, 1:] += k
-    hundred = dtype(100.0)
-    reached = np.cumprod(total != 0, axis=1).astype(bool)  # the loop stops at a 0 total
-    safe_total = np.where(reached, total, dtype(1.0))
-    zero = correct == 0
-    precisions = np.where(reached, hundred * correct / safe_total, dtype(0.0))
-    if smooth == "exp":
-        rank = np.cumsum(zero & reached, axis=1)
-        halving = (2.0 ** rank).astype(dtype)
-        precisions = np.where(zero & reached, hundred / (halving * safe_total), precisions)
-    elif smooth == "floor":
-        assert value is not None
-        floor = dtype(100.0 * value)  # (100. * smooth_value) first, in Python floats
-        precisions = np.where(zero & reached, floor / safe_total, precisions)
-    else:
-        precisions = np.where(zero & reached, dtype(0.0), precisions)
-    if effective_order:
-        orders = np.maximum(reached.sum(axis=1), 1)
-        orders = np.where(reached[:, 0], orders, max_order)
-    else:
-        orders = np.full(len(correct), max_order)
-    any_correct: np.ndarray = np.asarray(correct_int.any(axis=1))
-
-    # bp * exp(sum(my_log(p) for p in precisions[:order]) / order), with Python's math.log,
-    # math.exp and sum (mapped in C over the rows): NumPy's own log and exp may differ from
-    # the C library's in the last bit. Orders past the effective order add 0.0, which
-    # changes no sum (plain or compensated).
-    logs = np.full(precisions.shape, _LOG_ZERO)
-    positive = precisions != 0
-    values = precisions[positive].astype(np.float64).tolist()
-    logs[positive] = np.fromiter(map(math.log, values), np.float64, len(values))
-    logs[np.arange(max_order) >= orders[:, None]] = 0.0
-    sums = _python_row_sums(logs)
-    exponentials = np.fromiter(map(math.exp, (sums / orders).tolist()), np.float64, len(logs))
-    short = (sys_len < ref_len) & (sys_len > 0)
-    penalty = np.where(sys_len < ref_len, 0.0, 1.0)
-    ratios = (1 - ref_len[short] / sys_len[short]).tolist()
-    penalty[short] = np.fromiter(map(math.exp, ratios), np.float64, len(ratios))
-    return np.where(any_correct, penalty * exponentials, 0.0)
-
-
-def _python_row_sums(rows: np.ndarray) -> np.ndarray:
-    """``[sum(row) for row in rows.tolist()]`` as float64, bit for bit: Python's ``sum``
-    of floats adds left to right before Python 3.12 (vectorised here, column by column,
-    starting from ``0 + row[0]`` as ``sum`` does); from 3.12 on it compensates the
-    rounding (Neumaier), and the rows are summed by ``sum`` itself.
-
-    >>> _python_row_sums(np.array([[0.1, 0.2, 0.3], [1e16, 1.0, -1e16]])).tolist() == [
-    ...     sum([0.1, 0.2, 0.3]), sum([1e16, 1.0, -1e16])]
-    True
-    """
-    rows = np.asarray(rows, dtype=np.float64)
-    if sys.version_info >= (3, 12) or rows.ndim != 2:
-        return np.fromiter(map(sum, rows.tolist()), np.float64, len(rows))
-    total = np.zeros(rows.shape[0])
-    with np.errstate(over="ignore"):  # Python's sum overflows to inf without a word
-        for column in rows.T:
-            total += column
-    return total
 
 
 def _numpy_table(stats: Statistics, argname: str) -> np.ndarray:
@@ -223,10 +83,10 @@ def _default_scores(stats: Statistics) -> tuple[ScoreFunction, ScoreFunction]:
         return gleu, gleu
 
     def bleu(table: np.ndarray) -> np.ndarray:
-        return sacrebleu_bleu_scores(table)
+        return exact_bleu(table).scores
 
     def resampled_bleu(table: np.ndarray) -> np.ndarray:
-        return sacrebleu_bleu_scores(table, float32=True)
+        return exact_bleu(table, float32=True).scores
 
     return bleu, resampled_bleu
 
@@ -321,9 +181,9 @@ def paired_bootstrap(
     >>> [r.p_value for r in paired_bootstrap(base, [base], n_resamples=9)]  # 1 / (9 + 1)
     [None, 0.1]
     """
-    n_resamples = _check_count(n_resamples, "n_resamples")
+    n_resamples = check_count(n_resamples, "n_resamples")
     tables, score, resampled_score = _prepare(baseline, systems, score, resampled_score)
-    bar = bar or _NoProgress()
+    bar = bar or NoProgress()
     fields_ = tables[0].shape[1]
     real = _scores_of_totals(score, [t.sum(axis=0) for t in tables])
     num_sentences = tables[0].shape[0]
@@ -384,9 +244,9 @@ def paired_approximate_randomization(
     >>> [round(r.score, 1) for r in paired_approximate_randomization(base, [best], 50)]
     [43.1, 100.0]
     """
-    n_trials = _check_count(n_trials, "n_trials")
+    n_trials = check_count(n_trials, "n_trials")
     tables, score, _ = _prepare(baseline, systems, score, None)
-    bar = bar or _NoProgress()
+    bar = bar or NoProgress()
     fields_ = tables[0].shape[1]
     totals = [t.sum(axis=0) for t in tables]
     real = _scores_of_totals(score, totals)

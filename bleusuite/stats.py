@@ -28,8 +28,8 @@ import numpy.typing as npt
 
 from bleusuite import backends, checks, rules
 from bleusuite.backends.base import Backend
+from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, normalize_batch
-from bleusuite.ngrams import count_matches
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References

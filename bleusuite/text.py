@@ -2,14 +2,15 @@
 
 Each line is tokenised as sacrebleu does (:mod:`bleusuite.tokenizers`) and split on
 whitespace; the tokens are numbered with one vocabulary for hypotheses and references, so
-that the id pipeline gives sacrebleu's numbers. Each distinct word (or, for tokenizers that
-look across words, each distinct line) is tokenised once, and every word of the corpus is
-numbered in one pass over a dictionary.
+that the id pipeline gives sacrebleu's numbers. A tokenizer that acts on each word alone
+(``13a``, ``char``) is called once per distinct word of the whole input, and every word of
+the corpus is numbered in one pass over a table: ``bleusuite._native.Numbering`` where the
+compiled part is built (:mod:`bleusuite.native`), else :class:`PythonNumbering`, which gives
+the same ids.
 
 :func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of lines);
 :func:`encode_pairs` serves ``sentence_bleu(..., tokenize="13a")`` and its siblings (one
-list of references per hypothesis). Both need sacrebleu (``pip install 'bleusuite[cli]'``);
-``import bleusuite`` does not import it.
+list of references per hypothesis).
 
 >>> from bleusuite.text import encode_pairs
 >>> hyps, refs = encode_pairs(["The cat sat."], [["The cat sat on the mat."]], tokenize="13a")
@@ -22,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,31 +31,22 @@ import numpy as np
 
 from bleusuite import native
 from bleusuite.inputs import Batch, normalize_batch
-from bleusuite.tokenizers import (
-    TOKENIZERS,
-    Tokenizer,
-    import_without_package_init,
-    load_tokenizer,
-)
+from bleusuite.tokenizers import Tokenizer, load_tokenizer
 
 __all__ = [
-    "FILL_ID",
-    "TOKENIZERS",
+    "Encoder",
+    "PythonNumbering",
     "TokenIds",
-    "Tokenizer",
     "encode_pairs",
     "encode_texts",
-    "load_tokenizer",
+    "lowercased",
+    "numbering",
 ]
 
-#: the names of :mod:`bleusuite.tokenizers` that lived here first
-_REEXPORTED = (TOKENIZERS, Tokenizer, import_without_package_init, load_tokenizer)
 #: lines read, split and numbered at a time
 ENCODE_CHUNK_LINES = 20_000
-#: id that fills a token matrix past the end of a line (:meth:`TokenIds.padded`). Give it as
-#: ``eos_id`` (not ``pad_id``), so an empty reference line stays a present reference of
-#: length 0, as in sacrebleu, instead of an absent one.
-FILL_ID = -1
+
+
 class ProgressBar(Protocol):
     """What encoding needs of a progress bar (tqdm's ``update``)."""
 
@@ -84,38 +76,18 @@ class TokenIds:
 
     def tokens(self, stream: int, line: int) -> list[str]:
         """The tokens of one line (for inspection and tests)."""
-        begin = int(self.starts[stream, line])
-        end = begin + int(self.lengths[stream, line])
-        return [self.vocabulary[i] for i in self.ids[begin:end].tolist()]
+        return [self.vocabulary[i] for i in self.line(stream, line).tolist()]
 
     def line(self, stream: int, line: int) -> np.ndarray:
         """The ids of one line: a view into :attr:`ids`."""
         begin = int(self.starts[stream, line])
         return self.ids[begin : begin + int(self.lengths[stream, line])]
 
-    def padded(self, stream: int, rows: np.ndarray, width: int) -> np.ndarray:
-        """``(len(rows), width)`` ids of some lines of a stream, filled with ``FILL_ID``.
-
-        >>> ids = TokenIds(np.arange(5), np.array([[0, 2]]), np.array([[2, 3]]), [])
-        >>> ids.padded(0, np.array([1, 0]), 4).tolist()
-        [[2, 3, 4, -1], [0, 1, -1, -1]]
-        """
-        counts = self.lengths[stream, rows]
-        out = np.full((len(rows), max(width, 1)), FILL_ID, dtype=np.int64)
-        total = int(counts.sum())
-        if total:
-            # the positions of the lines' tokens in ids, line after line: one gather, then
-            # one masked store (row-major, the same order)
-            shift = np.repeat(self.starts[stream, rows] - (np.cumsum(counts) - counts), counts)
-            out[np.arange(out.shape[1]) < counts[:, None]] = self.ids[shift + np.arange(total)]
-        return out
-
 
 class _Index(dict[str, int]):
     """Numbers its keys in the order they are first looked up: ``index[key]`` gives a new
     key the next id, so ``map(index.__getitem__, keys)`` numbers a list of keys in one pass
-    at the dictionary's own speed. :attr:`keys_in_order` lists the keys by id (the new
-    ones of a pass are a slice of it, where a dictionary would be walked from its start)."""
+    at the dictionary's own speed. :attr:`keys_in_order` lists the keys by id."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -127,12 +99,118 @@ class _Index(dict[str, int]):
         return value
 
 
-def _lowercased(lines: list[str]) -> list[str]:
+class PythonNumbering:
+    """``bleusuite._native.Numbering`` in Python: the same ids, where the compiled part is
+    not built.
+
+    ``number(lines)`` gives the token ids of lines, line after line, and the number of
+    tokens of each line. Without ``tokenize`` the tokens are the whitespace-separated words
+    of each line. With it, each word is a unit (a line that holds a ``"\\n"`` is one unit,
+    ``line.rstrip()``: 13a joins the words around a line end), and ``tokenize`` (str ->
+    str, whose result is split on whitespace) is called once per distinct unit.
+
+    >>> numbering = PythonNumbering(str.upper)
+    >>> [a.tolist() for a in numbering.number(["a b a", "b c"])], numbering.tokens
+    ([[0, 1, 0, 1, 2], [3, 2]], ['A', 'B', 'C'])
+    """
+
+    def __init__(self, tokenize: Callable[[str], str] | None = None) -> None:
+        self.tokenize = tokenize
+        self.vocabulary = _Index()
+        self.unit_index = _Index()
+        self.unit_token_ids: list[int] = []
+        self.unit_token_counts: list[int] = []
+
+    @property
+    def tokens(self) -> list[str]:
+        """The token of each id (a copy)."""
+        return list(self.vocabulary.keys_in_order)
+
+    def __len__(self) -> int:
+        return len(self.vocabulary)
+
+    def number(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """``(ids, counts)``: int64 token ids, line after line, and tokens per line."""
+        if self.tokenize is None:
+            split = list(map(str.split, lines))
+            counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+            ids = np.fromiter(map(self.vocabulary.__getitem__, itertools.chain.from_iterable(
+                split)), dtype=np.int64, count=int(counts.sum()))
+            return ids, counts
+        units = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
+        units_per_line = np.fromiter(map(len, units), dtype=np.int64, count=len(units))
+        index = self.unit_index
+        first_new = len(index)
+        unit_ids = np.fromiter(map(index.__getitem__, itertools.chain.from_iterable(units)),
+                               dtype=np.int64, count=int(units_per_line.sum()))
+        new_units = index.keys_in_order[first_new:]  # in id order
+        done = 0
+        try:
+            for unit in new_units:
+                tokens = self.tokenize(unit).split()
+                self.unit_token_counts.append(len(tokens))
+                self.unit_token_ids.extend(map(self.vocabulary.__getitem__, tokens))
+                done += 1
+        except BaseException:  # forget the units not tokenised, as the compiled numbering
+            for unit in new_units[done:]:
+                del index[unit]
+            del index.keys_in_order[first_new + done :]
+            raise
+        return self._expanded(unit_ids, units_per_line)
+
+    def _expanded(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
+            np.ndarray, np.ndarray]:
+        """The token ids of a stream of units, and the number of tokens per line."""
+        counts = np.asarray(self.unit_token_counts, dtype=np.int64)
+        flat = np.asarray(self.unit_token_ids, dtype=np.int64)
+        unit_start = np.cumsum(counts) - counts
+        tokens_per_unit = counts[unit_ids]
+        before_unit = np.concatenate([[0], np.cumsum(tokens_per_unit)])
+        line_end = np.cumsum(units_per_line)
+        line_lengths = before_unit[line_end] - before_unit[line_end - units_per_line]
+        position = np.arange(int(before_unit[-1])) - np.repeat(before_unit[:-1], tokens_per_unit)
+        source = np.repeat(unit_start[unit_ids], tokens_per_unit) + position
+        return flat[source], line_lengths
+
+
+class _CompiledNumbering:
+    """``bleusuite._native.Numbering`` with :class:`PythonNumbering`'s face (NumPy arrays)."""
+
+    def __init__(self, numbering: Any) -> None:
+        self.numbering = numbering
+
+    @property
+    def tokens(self) -> list[str]:
+        tokens: list[str] = self.numbering.tokens
+        return tokens
+
+    def __len__(self) -> int:
+        return len(self.numbering)
+
+    def number(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        ids, counts = self.numbering.number(lines)
+        return np.frombuffer(ids, dtype=np.int64), np.frombuffer(counts, dtype=np.int64)
+
+
+def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering | _CompiledNumbering:
+    """A numbering of tokens for ``tokenize`` (see :class:`PythonNumbering`): the compiled
+    one where it is built and not turned off, else :class:`PythonNumbering`.
+
+    >>> [a.tolist() for a in numbering().number(["b a", "a"])]
+    [[0, 1, 1], [2, 1]]
+    """
+    compiled = native.module()
+    if compiled is None:
+        return PythonNumbering(tokenize)
+    return _CompiledNumbering(compiled.Numbering(tokenize))
+
+
+def lowercased(lines: list[str]) -> list[str]:
     """``[line.lower() for line in lines]``, in one call where no line holds a ``"\\n"``: the
     lines joined by ``"\\n"`` (neither cased nor case-ignorable, so no line's lowercase
     changes), lowercased, and split again.
 
-    >>> _lowercased(["ΣΑΣ ΑΣ", "A\\nB"])
+    >>> lowercased(["ΣΑΣ ΑΣ", "A\\nB"])
     ['σας ας', 'a\\nb']
     """
     text = "\n".join(lines).lower()
@@ -141,103 +219,61 @@ def _lowercased(lines: list[str]) -> list[str]:
     return list(map(str.lower, lines))
 
 
-class _UnitEncoder:
-    """Tokenises *units* (words or lines) once each and numbers their tokens.
+class Encoder:
+    """Token ids of line-aligned texts, tokenised as sacrebleu does
+    (``tokenize(line.lower().rstrip()).split()``), numbered with one vocabulary across calls.
 
-    A unit is what the tokenizer is called on: each whitespace-separated word for
-    word-local tokenizers, each whole line otherwise. Distinct units are tokenised once (a
-    corpus of 100,000 lines has a few tens of thousands of distinct words), and each token
-    gets an int id from one vocabulary shared by hypotheses and references.
+    A word-local tokenizer (:attr:`~bleusuite.tokenizers.Tokenizer.word_local`) is called
+    once per distinct word of all the calls (it acts on each word alone, so the tokens are
+    the same); any other once per line. Calls on consecutive chunks of lines give the ids
+    of one call on them all, chunk by chunk (``bleusuite score`` counts each chunk while the
+    next is read).
 
-    Words are split and numbered by ``bleusuite._native.WordIndex`` where it is built
-    (:func:`bleusuite.native.compiled`), else by :meth:`units_of` and :meth:`index_units`:
-    the same units, the same ids.
+    >>> encoder = Encoder(load_tokenizer("13a"), lowercase=True)
+    >>> first = encoder.encode([["Hello, world!"], ["hello world ."]])
+    >>> first.lengths.tolist(), first.ids.tolist()
+    ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
+    >>> encoder.encode([["World"], ["hello"]]).ids.tolist(), encoder.vocabulary[:3]
+    ([2, 0], ['hello', ',', 'world'])
     """
 
     def __init__(self, tokenizer: Tokenizer, lowercase: bool) -> None:
         self.tokenizer = tokenizer
         self.lowercase = lowercase
-        self.unit_index = _Index()
-        self.vocabulary = _Index()
-        self.unit_token_ids: list[int] = []
-        self.unit_token_counts: list[int] = []
-        compiled = native.module() if tokenizer.word_local else None
-        self.words = compiled.WordIndex() if compiled is not None else None
+        word_local = tokenizer.word_local and not tokenizer.splits_only
+        self.numbering = numbering(tokenizer.tokenize if word_local else None)
 
-    def number_lines(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The ids of the units of some lines (line after line, tokenising the new ones),
-        and how many units each line has."""
-        if self.words is None:
-            units, counts = self.units_of(lines)
-            return self.index_units(units, int(counts.sum())), counts
-        if self.lowercase:
-            lines = _lowercased(lines)
-        first_new = len(self.words.words)
-        flat, per_line = self.words.number(lines)
-        self._tokenize_new(self.words.words[first_new:])
-        return np.frombuffer(flat, dtype=np.int64), np.frombuffer(per_line, dtype=np.int64)
+    @property
+    def vocabulary(self) -> list[str]:
+        """The token of each id so far (a copy)."""
+        return self.numbering.tokens
 
-    def units_of(self, lines: list[str]) -> tuple[Iterable[str], np.ndarray]:
-        """The units of some lines (an iterable, line after line), and how many each line
-        has.
-
-        sacrebleu does ``tokenize(line.lower().rstrip())``. For a word-local tokenizer that
-        equals tokenising the words of ``line.lower()`` one by one: the tokenizers pad their
-        input with spaces (13a) or ignore whitespace (none, char), and none of their rules
-        looks across whitespace. The lines are lowercased at once, joined by ``"\\n"``
-        (which is neither cased nor case-ignorable, so no line's lowercase changes), and
-        each line is split on whitespace. Where a line holds a ``"\\n"`` itself (text given
-        to the functions), such a line is tokenised whole.
-        """
-        if not self.tokenizer.word_local:
-            units = list(map(str.rstrip, lines))
-            if self.lowercase:
-                units = [unit.lower().rstrip() for unit in units]
-            return units, np.ones(len(units), dtype=np.int64)
-        if not lines:
-            return [], np.zeros(0, dtype=np.int64)
-        if self.lowercase:
-            lines = _lowercased(lines)
-        if "\n".join(lines).count("\n") == len(lines) - 1:
-            split = list(map(str.split, lines))
-        else:  # 13a joins the words around a line end ("-\\n"): such a line is one unit
-            split = [[line.rstrip()] if "\n" in line else line.split() for line in lines]
-        counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-        return itertools.chain.from_iterable(split), counts
-
-    def index_units(self, units: Iterable[str], count: int) -> np.ndarray:
-        """Ids of the ``count`` units, tokenising the ones not seen before."""
-        index = self.unit_index
-        first_new = len(index)
-        ids = np.fromiter(map(index.__getitem__, units), dtype=np.int64, count=count)
-        self._tokenize_new(index.keys_in_order[first_new:])
-        return ids
-
-    def _tokenize_new(self, units: list[str]) -> None:
-        """Tokenise units seen for the first time (in id order) and number their tokens."""
-        tokens = list(map(str.split, map(self.tokenizer.tokenize, units)))
-        self.unit_token_counts.extend(map(len, tokens))
-        self.unit_token_ids.extend(map(self.vocabulary.__getitem__,
-                                       itertools.chain.from_iterable(tokens)))
-
-    def token_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """The token ids of every unit seen so far, flat, and how many each unit has."""
-        return (np.asarray(self.unit_token_ids, dtype=np.int64),
-                np.asarray(self.unit_token_counts, dtype=np.int64))
-
-    def token_ids(self, unit_ids: np.ndarray, units_per_line: np.ndarray,
-                  table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """The flat token ids of a stream of units, and the number of tokens per line
-        (``table``: :meth:`token_table`, once every unit is seen)."""
-        unit_ids_flat, counts = table
-        unit_start = np.cumsum(counts) - counts
-        tokens_per_unit = counts[unit_ids]
-        before_unit = np.concatenate([[0], np.cumsum(tokens_per_unit)])
-        line_end = np.cumsum(units_per_line)
-        line_lengths = before_unit[line_end] - before_unit[line_end - units_per_line]
-        position = np.arange(int(before_unit[-1])) - np.repeat(before_unit[:-1], tokens_per_unit)
-        source = np.repeat(unit_start[unit_ids], tokens_per_unit) + position
-        return unit_ids_flat[source], line_lengths
+    def encode(self, texts: Sequence[list[str]], bar: ProgressBar | None = None) -> TokenIds:
+        """The token ids of ``texts``: streams of lines of the same length (hypotheses, then
+        each reference stream); ``bar`` is updated by the number of lines encoded."""
+        bar = bar or _NoProgress()
+        streams: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+        with _garbage_collector_paused():
+            for lines in texts:
+                ids, counts = [], []
+                for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
+                    chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
+                    if self.lowercase:
+                        chunk = lowercased(chunk)
+                    if not self.tokenizer.word_local:
+                        chunk = [self.tokenizer.tokenize(line.rstrip()) for line in chunk]
+                    chunk_ids, chunk_counts = self.numbering.number(chunk)
+                    ids.append(chunk_ids)
+                    counts.append(chunk_counts)
+                    bar.update(len(chunk))
+                streams.append((ids, counts))
+        lengths = np.stack([np.concatenate(counts or [np.zeros(0, np.int64)])
+                            for _, counts in streams])
+        flat = np.concatenate([array for ids, _ in streams for array in ids] or
+                              [np.zeros(0, np.int64)])
+        sizes = lengths.sum(axis=1)
+        starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
+        return TokenIds(flat, starts, lengths, self.vocabulary)
 
 
 def encode_texts(
@@ -246,11 +282,12 @@ def encode_texts(
     lowercase: bool,
     bar: ProgressBar | None = None,
 ) -> TokenIds:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does.
+    """Token ids of line-aligned texts, tokenised as sacrebleu does (one call of an
+    :class:`Encoder`).
 
     Args:
         texts: streams of lines of the same length (hypotheses, then each reference file).
-        tokenizer: from :func:`load_tokenizer`.
+        tokenizer: from :func:`~bleusuite.tokenizers.load_tokenizer`.
         lowercase: lowercase every line first (sacrebleu's ``lowercase=True``).
         bar: a progress bar, updated by the number of lines encoded.
 
@@ -259,17 +296,16 @@ def encode_texts(
     >>> ids.lengths.tolist(), ids.ids.tolist()
     ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
     """
-    with _garbage_collector_paused():
-        return _encode(texts, _UnitEncoder(tokenizer, lowercase), bar or _NoProgress())
+    return Encoder(tokenizer, lowercase).encode(texts, bar)
 
 
 @contextlib.contextmanager
 def _garbage_collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector (restored on exit).
 
-    Splitting lines allocates millions of small lists, which keeps triggering full
-    collections of an ever larger heap: pausing it makes encoding about 3x faster. Nothing
-    here creates reference cycles.
+    Splitting lines in Python allocates millions of small lists, which keeps triggering
+    full collections of an ever larger heap: pausing it makes encoding about 3x faster.
+    Nothing here creates reference cycles.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -278,27 +314,6 @@ def _garbage_collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _encode(texts: Sequence[list[str]], encoder: _UnitEncoder, bar: ProgressBar) -> TokenIds:
-    streams = []
-    for lines in texts:
-        unit_ids, units_per_line = [], []
-        for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
-            chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
-            ids, counts = encoder.number_lines(chunk)
-            unit_ids.append(ids)
-            units_per_line.append(counts)
-            bar.update(len(chunk))
-        streams.append((np.concatenate(unit_ids or [np.zeros(0, np.int64)]),
-                        np.concatenate(units_per_line or [np.zeros(0, np.int64)])))
-    table = encoder.token_table()  # every unit is seen: converted once for all streams
-    encoded = [encoder.token_ids(ids, per_line, table) for ids, per_line in streams]
-    lengths = np.stack([line_lengths for _, line_lengths in encoded])
-    sizes = lengths.sum(axis=1)
-    starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
-    ids = np.concatenate([flat for flat, _ in encoded]).astype(np.int64, copy=False)
-    return TokenIds(ids, starts, lengths, encoder.vocabulary.keys_in_order)
 
 
 # ------------------------------------------------------------ text for the functions

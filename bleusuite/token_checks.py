@@ -6,6 +6,7 @@ lists in :mod:`bleusuite.sequences`, ragged and mixed arrays in :mod:`bleusuite.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,7 +78,19 @@ def _three_dimensional(refs: Any, argname: str) -> Any:
 
 
 def _check_special(value: Any, argname: str, be: Backend | None = None) -> int | None:
-    token = checks.token_id(value, argname)
+    try:
+        token = checks.token_id(value, argname)
+    except TypeError:
+        jax = sys.modules.get("jax")  # looked up, never imported here
+        if jax is None or not isinstance(value, jax.core.Tracer):
+            raise
+        # a jitted function's argument is traced, not an int: say how to keep it static
+        raise TypeError(
+            f"{argname} must be an int token id or None; got a value traced by JAX "
+            f"({value!r}): a token id must be a Python int when the function is traced. "
+            f"Pass it as a static argument, jax.jit(f, static_argnames={argname!r}), or "
+            f"bind it before tracing, jax.jit(functools.partial(f, {argname}=...))"
+        ) from None
     # a backend with narrower integers (JAX without x64) checks the id fits them
     return token if token is None or be is None else be.check_special(token, argname)
 

@@ -1,10 +1,15 @@
-"""sacrebleu's tokenizers, loaded without sacrebleu's package.
+"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, the others loaded
+from sacrebleu.
 
 sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
 ``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
-on whitespace. :func:`load_tokenizer` gives its tokenizer object, imported on first use, in a
-:class:`Tokenizer` that also says whether it acts on each whitespace-separated word on its
-own (then :mod:`bleusuite.text` tokenises each distinct word of a corpus once).
+on whitespace. The three tokenizers that need nothing but Python's ``re`` are written here,
+rule for rule as sacrebleu 2 writes them (its ``Tokenizer13a``, ``TokenizerRegexp``,
+``NoneTokenizer`` and ``TokenizerChar``; the tests compare them with sacrebleu's on generated
+text), so that the default ``13a`` needs neither sacrebleu nor the time its package takes to
+import; ``intl``, ``zh`` and the MeCab ones are sacrebleu's own objects. A
+:class:`Tokenizer` also says whether it acts on each whitespace-separated word on its own
+(then :mod:`bleusuite.text` tokenises each distinct word of a corpus once).
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local
@@ -16,32 +21,73 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-__all__ = [
-    "TOKENIZERS",
-    "Tokenizer",
-    "import_without_package_init",
-    "load_tokenizer",
-]
+__all__ = ["TOKENIZERS", "Tokenizer", "Tokenizer13a", "load_tokenizer"]
 
-#: name -> (module, class, word_local, extra). ``word_local``: the tokenizer acts on each
+
+class Tokenizer13a:
+    """sacrebleu's ``13a`` tokenizer (mteval-v13a, the WMT standard), rule for rule.
+
+    >>> Tokenizer13a()("It costs $3.50, or &quot;less&quot;.")
+    'It costs $ 3.50 , or " less " .'
+    """
+
+    #: sacrebleu's ``TokenizerRegexp`` rules, in its order
+    RULES = (
+        # symbols and punctuation (assuming Western languages)
+        (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+        # period and comma unless preceded by a digit
+        (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+        # period and comma unless followed by a digit
+        (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+        # dash when preceded by a digit
+        (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    )
+    #: a string without any of these comes back unchanged but for its whitespace: the rules
+    #: and the entities act only on ASCII punctuation and symbols
+    ACTS_ON = re.compile(r"[!-/:-@\[-`{-~]")
+
+    def __call__(self, line: str) -> str:
+        if not self.ACTS_ON.search(line):
+            return " ".join(line.replace("\n", " ").split())
+        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        if "&" in line:
+            line = line.replace("&quot;", '"').replace("&amp;", "&")
+            line = line.replace("&lt;", "<").replace("&gt;", ">")
+        line = f" {line} "
+        for rule, replacement in self.RULES:
+            line = rule.sub(replacement, line)
+        return " ".join(line.split())
+
+
+def _char(line: str) -> str:
+    """sacrebleu's ``char`` tokenizer: every character, separated by spaces."""
+    return " ".join(line)
+
+
+def _none(line: str) -> str:
+    """sacrebleu's ``none`` tokenizer: the line as it is."""
+    return line
+
+
+#: name -> (where it comes from, word_local, extra). Where: a callable's factory here, or
+#: ``"module:Class"`` of sacrebleu. ``word_local``: the tokenizer acts on each
 #: whitespace-separated word independently of its neighbours, so tokenising every distinct
 #: word once gives the same tokens as tokenising every line (see :mod:`bleusuite.text`).
 #: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any. sacrebleu's
 #: ``spm`` / ``flores*`` tokenizers are left out: they download their model at first use.
-TOKENIZERS: dict[str, tuple[str, str, bool, str | None]] = {
-    "13a": ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a", True, None),
-    "none": ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer", True, None),
-    "intl": ("sacrebleu.tokenizers.tokenizer_intl", "TokenizerV14International", False, None),
-    "char": ("sacrebleu.tokenizers.tokenizer_char", "TokenizerChar", True, None),
-    "zh": ("sacrebleu.tokenizers.tokenizer_zh", "TokenizerZh", False, None),
-    "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab", "TokenizerJaMecab", False, "ja"),
-    "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab", "TokenizerKoMecab", False, "ko"),
+TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
+    "13a": (Tokenizer13a, True, None),
+    "none": (lambda: _none, True, None),
+    "char": (lambda: _char, True, None),
+    "intl": ("sacrebleu.tokenizers.tokenizer_intl:TokenizerV14International", False, None),
+    "zh": ("sacrebleu.tokenizers.tokenizer_zh:TokenizerZh", False, None),
+    "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
+    "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
 }
+
 
 @dataclass(frozen=True)
 class Tokenizer:
@@ -49,19 +95,21 @@ class Tokenizer:
 
     Attributes:
         name: sacrebleu's name (``tokenize=`` / ``--tokenize``).
-        tokenize: the sacrebleu tokenizer object.
+        tokenize: the tokenizer.
         signature: the tokenizer's own signature (``tok:`` in the signature line).
         word_local: whether it acts on each whitespace-separated word independently.
+        splits_only: whether it leaves the text as it is (``none``: only the split counts).
     """
 
     name: str
     tokenize: Callable[[str], str]
     signature: str
     word_local: bool
+    splits_only: bool = False
 
 
 def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer ``name``, imported on first use (and kept).
+    """sacrebleu's tokenizer ``name`` (made once, and kept).
 
     >>> load_tokenizer("char").tokenize("ab c")
     'a b   c'
@@ -76,56 +124,14 @@ def load_tokenizer(name: str) -> Tokenizer:
     return _load_tokenizer(name)
 
 
-def import_without_package_init(module_name: str) -> Any:
-    """Import ``sacrebleu.tokenizers.X`` without running ``sacrebleu/__init__.py``.
-
-    sacrebleu's package imports its metrics, test-set catalogue, tabulate, portalocker and
-    colorama: about as long as NumPy's own import, for a few hundred lines of tokenizers that
-    import nothing from the package. The package is registered unexecuted while the module
-    loads, then every ``sacrebleu`` entry this added to ``sys.modules`` is removed again, so
-    a later ``import sacrebleu`` runs its ``__init__`` as usual. Where sacrebleu is already
-    imported this is a plain import.
-    """
-    package = module_name.split(".")[0]
-    if package in sys.modules:
-        return importlib.import_module(module_name)
-    from importlib import util
-
-    spec = util.find_spec(package)
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError(f"No module named {package!r}")
-    before = set(sys.modules)
-    sys.modules[package] = util.module_from_spec(spec)
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        for added in set(sys.modules) - before:
-            if added == package or added.startswith(package + "."):
-                del sys.modules[added]
-
-
-class _Plain13a:
-    """sacrebleu's 13a tokenizer, skipping the call on text it leaves unchanged.
-
-    13a only acts on ASCII punctuation and symbols (its rules, its entities and
-    ``<skipped>``) and normalises whitespace, so a string with neither comes back as it
-    is; most words of a corpus are such strings, and the check is one regex search.
-    """
-
-    _ACTS_ON = re.compile(r"[\s!-/:-@\[-`{-~]")
-
-    def __init__(self, tokenizer: Callable[[str], str]) -> None:
-        self.tokenizer = tokenizer
-
-    def __call__(self, text: str) -> str:
-        return self.tokenizer(text) if self._ACTS_ON.search(text) else text
-
-
 @functools.cache
 def _load_tokenizer(name: str) -> Tokenizer:
-    module_name, class_name, word_local, extra = TOKENIZERS[name]
+    source, word_local, extra = TOKENIZERS[name]
+    if not isinstance(source, str):
+        return Tokenizer(name, source(), name, word_local, splits_only=name == "none")
+    module_name, class_name = source.split(":")
     try:
-        module = import_without_package_init(module_name)
+        module = importlib.import_module(module_name)
     except ImportError as error:
         raise ImportError(
             f"the {name!r} tokenizer is sacrebleu's ({error}); install it with "
@@ -138,5 +144,4 @@ def _load_tokenizer(name: str) -> Tokenizer:
             f"sacrebleu's {name!r} tokenizer needs extra packages: pip install "
             f"'sacrebleu[{extra}]'"
         ) from None
-    tokenize = _Plain13a(instance) if name == "13a" else instance
-    return Tokenizer(name, tokenize, str(instance.signature()), word_local)
+    return Tokenizer(name, instance, str(instance.signature()), word_local)

@@ -123,6 +123,28 @@ def test_progress_line_without_tqdm(monkeypatch):
     assert text.endswith("\r")  # the line is cleared at the end
 
 
+@pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
+def test_the_progress_bar_is_drawn_only_on_a_terminal(monkeypatch, terminal):
+    """Issue 24, item 13: ``bleusuite bench`` drew its progress bar into a pipe; like
+    ``bleusuite score`` it now draws it only where stderr is a terminal."""
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the plain line: easy to recognise
+
+    class Stderr(io.StringIO):
+        def isatty(self) -> bool:
+            return terminal
+
+    stderr = Stderr()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    code = bench.main(["--batch", "3", "--length", "12", "--repeat", "1", "--peer", "none",
+                       "--scope", "corpus"])
+    assert code == 0
+    assert ("bleusuite bench [" in stderr.getvalue()) is terminal
+    stderr.truncate(0)
+    bench.main(["--batch", "3", "--length", "12", "--repeat", "1", "--peer", "none",
+                "--scope", "corpus", "--no-progress"])
+    assert "bleusuite bench [" not in stderr.getvalue()
+
+
 @pytest.mark.parametrize("bad", [["--batch", "0"], ["--refs", "x"], ["--backend", "tpu"]])
 def test_bad_arguments(bad, capsys):
     with pytest.raises(SystemExit) as exit_info:
@@ -172,8 +194,8 @@ def test_the_library_never_imports_the_kit():
         "        if info.ispkg:\n"
         "            walk(module)\n"
         "walk(importlib.import_module('bleusuite'))\n"
-        "from bleusuite import cli\n"
-        "cli.build_parser(with_bench=False)\n"
+        "from bleusuite.cli.parser import build_parser\n"
+        "build_parser(with_bench=False)\n"
         "print(sorted(m for m in sys.modules if m.startswith(('bleusuite.bench', 'test_'))))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

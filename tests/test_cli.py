@@ -33,6 +33,16 @@ from hypothesis import strategies as st
 import bleusuite
 from bleusuite import cli
 from bleusuite.benchkit.corpus import make_corpus, write_corpus
+from bleusuite.bootstrap import bootstrap_scores, multiplicities, resample_indices
+from bleusuite.cli.io import PROGRESS_MIN_LINES, load_tokenizer, read_texts
+from bleusuite.cli.options import ScoreOptions
+from bleusuite.cli.parser import build_parser
+from bleusuite.cli.scoring import score_function
+from bleusuite.cli.statistics import systems_statistics
+from bleusuite.counting import RaggedPairs, count_pairs
+from bleusuite.counting.ragged import padded_batches
+from bleusuite.text import encode_texts
+from bleusuite.tokenizers import TOKENIZERS
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from nltk.translate.bleu_score import SmoothingFunction  # noqa: E402
@@ -237,13 +247,12 @@ def test_bootstrap_equals_a_loop_over_the_same_resamples(capsys, tmp_path, monke
                  for rows in indices]
 
     # the vectorised function, on the statistics the command computes
-    options = cli.ScoreOptions.from_args(cli.build_parser().parse_args(
+    options = ScoreOptions.from_args(build_parser().parse_args(
         ["score", *ref_paths, "-i", hyp_path, "-m", "bleu", "gleu"]))
-    token_ids = cli.encode_texts(cli.read_texts(hyp_path, ref_paths), cli.load_tokenizer("13a"),
-                                 False)
-    stats = cli.sentence_statistics(token_ids, ["bleu", "gleu"], cli.MAX_ORDER)
-    fast_bleu = cli.bootstrap_scores(stats["bleu"], cli._bleu_of(options), n, seed)
-    fast_gleu = cli.bootstrap_scores(stats["gleu"], cli._gleu_of, n, seed)
+    token_ids = encode_texts(read_texts(hyp_path, ref_paths), load_tokenizer("13a"), False)
+    stats = systems_statistics(token_ids, 1, options)[0]
+    fast_bleu = bootstrap_scores(stats["bleu"], score_function("bleu", options), n, seed)
+    fast_gleu = bootstrap_scores(stats["gleu"], score_function("gleu", options), n, seed)
     np.testing.assert_allclose(fast_bleu, slow_bleu, rtol=0, atol=TOLERANCE)
     np.testing.assert_allclose(fast_gleu, slow_gleu, rtol=0, atol=TOLERANCE)
 
@@ -287,9 +296,9 @@ def test_bootstrap_is_seeded_brackets_the_score_and_matches_sacrebleu(capsys, sm
 def test_resample_indices_in_chunks_are_one_draw():
     whole = np.random.default_rng(3).choice(37, size=(11, 37), replace=True)
     for chunk in (1, 2, 5, 11, 100):
-        parts = list(cli.resample_indices(37, 11, seed=3, chunk=chunk))
+        parts = list(resample_indices(37, 11, seed=3, chunk=chunk))
         np.testing.assert_array_equal(np.concatenate(parts), whole)
-    counts = cli.multiplicities(whole, 37)
+    counts = multiplicities(whole, 37)
     assert counts.shape == (11, 37)
     np.testing.assert_array_equal(counts.sum(axis=1), 37)
     np.testing.assert_array_equal(counts[4], np.bincount(whole[4], minlength=37))
@@ -304,7 +313,7 @@ MECAB_TOKENIZERS = ("ja-mecab", "ko-mecab")
 def mecab_installed(name: str) -> bool:
     """Whether sacrebleu's MeCab tokenizer ``name`` has its extra packages here."""
     try:
-        cli.load_tokenizer(name)
+        load_tokenizer(name)
     except cli.CommandError:
         return False
     return True
@@ -321,10 +330,10 @@ TRICKY = st.sampled_from(
        lowercase=st.booleans())
 def test_tokens_equal_sacrebleu_line_by_line(lines, lowercase):
     """Word-by-word tokenising (13a, none, char) gives sacrebleu's per-line tokens."""
-    for name in cli.TOKENIZERS:
+    for name in TOKENIZERS:
         if name in MECAB_TOKENIZERS and not mecab_installed(name):
             continue
-        token_ids = cli.encode_texts([lines], cli.load_tokenizer(name), lowercase)
+        token_ids = encode_texts([lines], load_tokenizer(name), lowercase)
         expected = tokenize_like_sacrebleu(lines, name, lowercase)
         assert [token_ids.tokens(0, i) for i in range(len(lines))] == expected, name
 
@@ -340,18 +349,31 @@ def test_torch_backend_gives_the_same_output(capsys, small):
     np.testing.assert_allclose(torch_scores, numpy_scores, rtol=0, atol=TOLERANCE)
 
 
-def test_batches_cover_every_sentence_once(small):
-    token_ids = cli.encode_texts(cli.read_texts(small["hyp_path"], small["ref_paths"]),
-                                 cli.load_tokenizer("13a"), False)
-    batches = cli.length_batches(token_ids, slots=2000)
+def test_padded_batches_cover_every_line_once(small):
+    """Without the compiled part, ragged rows are counted in padded batches of similar
+    length: every line in exactly one batch, and the counts those of the compiled kernel
+    and of the library on token lists."""
+    token_ids = encode_texts(read_texts(small["hyp_path"], small["ref_paths"]),
+                             load_tokenizer("13a"), False)
+    starts, lengths = token_ids.starts, token_ids.lengths
+    pairs = RaggedPairs(token_ids.ids, starts[0], lengths[0], token_ids.ids,
+                        np.ascontiguousarray(starts[1:].T), np.ascontiguousarray(lengths[1:].T))
+    batches = list(padded_batches(pairs, slots=2000))
     assert len(batches) > 5
-    np.testing.assert_array_equal(np.sort(np.concatenate(batches)), np.arange(len(small["hyp"])))
-    whole = cli.sentence_statistics(token_ids, ["bleu"], 4)["bleu"]
+    rows = np.concatenate([rows for rows, _ in batches])
+    np.testing.assert_array_equal(np.sort(rows), np.arange(len(small["hyp"])))
+    options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
+    whole = systems_statistics(token_ids, 1, options)[0]["bleu"]
     one_batch = bleusuite.bleu_statistics(
         tokenize_like_sacrebleu(small["hyp"]),
         [list(r) for r in zip(*(tokenize_like_sacrebleu(r) for r in small["refs"]), strict=True)],
     ).to_array()
     np.testing.assert_array_equal(whole, one_batch)
+    kernel = count_pairs(pairs, 5, per_reference=True)
+    for rows, batch in batches:
+        numpy_counts = bleusuite.counting.compact.count_matches_compact(batch, 5, True)
+        np.testing.assert_array_equal(numpy_counts.clipped, kernel.clipped[rows])
+        np.testing.assert_array_equal(numpy_counts.per_reference, kernel.per_reference[rows])
 
 
 # ----------------------------------------------------------------------------- output
@@ -376,9 +398,8 @@ def test_text_output_and_options(capsys, small):
     assert "(μ = " in ci and "95% CI [" in ci and "|bs:50|seed:12345|" in ci
 
 
-def test_the_process_ends_at_once_with_its_whole_output(tmp_path, capsys):
-    """``python -m bleusuite`` ends with ``os._exit`` once its output is flushed: an output
-    larger than a pipe's buffer arrives whole, with main's exit status."""
+def test_the_whole_output_arrives(tmp_path, capsys):
+    """An output larger than a pipe's buffer arrives whole, with main's exit status."""
     hyp, refs = make_corpus(3000, 1, seed=8, vocab_size=2000)
     hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
     args = ("score", *ref_paths, "-i", hyp_path, "-sl", "-f", "text", "-w", WIDTH)
@@ -390,35 +411,17 @@ def test_the_process_ends_at_once_with_its_whole_output(tmp_path, capsys):
     assert missing.returncode == 1 and missing.stdout == b""
 
 
-def test_command_exits_with_mains_status(monkeypatch):
-    ended: list[int] = []
-
-    def end(status: int) -> None:
-        ended.append(status)
-        raise SystemExit(status)
+def test_command_exits_with_mains_status_and_leaves_the_process_as_it_was(monkeypatch):
+    """The console script is ``SystemExit(main())``: no environment variable, no signal
+    setting, no early exit."""
+    import signal
 
     monkeypatch.setattr(cli, "main", lambda: 3)
-    monkeypatch.setattr(cli.os, "_exit", end)
-    monkeypatch.delenv("OPENBLAS_THREAD_TIMEOUT", raising=False)  # restored afterwards
-    with pytest.raises(SystemExit):
-        cli.command()
-    assert ended == [3]
-    assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "4"  # set before NumPy is imported
-    monkeypatch.setenv("OPENBLAS_THREAD_TIMEOUT", "20")  # a user's own setting is kept
-    with pytest.raises(SystemExit):
-        cli.command()
-    assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "20"
-    ended.clear()
-
-    class ClosedPipe:
-        def flush(self) -> None:
-            raise BrokenPipeError
-
-    # flushing fails: Python's own exit reports it, with main's status
-    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    environment, handler = dict(os.environ), signal.getsignal(signal.SIGPIPE)
     with pytest.raises(SystemExit) as exit_info:
         cli.command()
-    assert exit_info.value.code == 3 and ended == []
+    assert exit_info.value.code == 3
+    assert dict(os.environ) == environment and signal.getsignal(signal.SIGPIPE) == handler
 
 
 def test_stdin_is_the_default_input(small, tmp_path):
@@ -460,7 +463,7 @@ def run_with_terminal_stderr(*args: str) -> tuple[int, bytes, bytes]:
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path):
-    hyp, refs = make_corpus(cli.PROGRESS_MIN_LINES + 100, 1, seed=5, vocab_size=500)
+    hyp, refs = make_corpus(PROGRESS_MIN_LINES + 100, 1, seed=5, vocab_size=500)
     hyp_path, ref_paths = write_corpus(tmp_path, hyp, refs)
     quiet = run_command("score", *ref_paths, "-i", hyp_path)
     assert quiet.returncode == 0 and quiet.stderr == b""
@@ -534,11 +537,16 @@ def test_errors_are_one_line_without_traceback(files, args, stdin, fragments):
 
 
 def test_missing_sacrebleu_is_a_clear_error(files, tmp_path):
+    """13a, none and char are bleusuite's own: they run without sacrebleu; the tokenizers
+    loaded from sacrebleu say what to install."""
     shadow = tmp_path / "shadow" / "sacrebleu"
     shadow.mkdir(parents=True)
     (shadow / "__init__.py").write_text("raise ImportError('No module named sacrebleu')\n")
     env = dict(os.environ, PYTHONPATH=str(shadow.parent))
-    result = run_command("score", files["ref"], "-i", files["hyp"], env=env)
+    own = run_command("score", files["ref"], "-i", files["hyp"], "-w", WIDTH, env=env)
+    assert own.returncode == 0, own.stderr
+    assert own.stdout == run_command("score", files["ref"], "-i", files["hyp"], "-w", WIDTH).stdout
+    result = run_command("score", files["ref"], "-i", files["hyp"], "-tok", "intl", env=env)
     assert_fails(result, "pip install 'bleusuite[cli]'")
     plain = run_command(env=env)  # the sample corpus needs no sacrebleu
     assert plain.returncode == 0 and b"GLEU" in plain.stdout
@@ -575,3 +583,182 @@ def test_bench_command_is_wired_in():
     listed = run_command("--help")
     assert b"bench" in listed.stdout
     assert_fails(run_command("bench", "--batch", "0"), "bleusuite bench: error:", "--batch")
+
+
+# ------------------------------------------------- issue 24: output, decoding, flags
+
+
+@pytest.fixture(scope="module")
+def long_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """10,000 lines: the sentence-level report is about 1.4 MB."""
+    folder = tmp_path_factory.mktemp("long_run")
+    hyp, refs = make_corpus(10_000, 1, seed=24, vocab_size=500)
+    hyp_path, ref_paths = write_corpus(folder, hyp, refs)
+    args = ["score", *ref_paths, "-i", hyp_path, "-sl"]
+    expected = run_command(*args).stdout
+    return {"args": args, "expected": expected, "folder": folder}
+
+
+BUFFERING = [pytest.param({}, id="buffered"), pytest.param({"PYTHONUNBUFFERED": "1"},
+                                                             id="unbuffered")]
+
+
+def _environment(extra: dict[str, str]) -> dict[str, str]:
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    environment.update(extra)
+    return environment
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+def test_a_file_size_limit_is_an_error_not_a_cut_report(long_run, buffering):
+    """ulimit -f: the report cannot be written whole, so the command fails in one line
+    (it once exited 0 with 681 of 10,000 lines, unbuffered)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100 * 1024, 100 * 1024))
+
+    out = long_run["folder"] / f"out-{len(buffering)}.txt"
+    with open(out, "wb") as sink:
+        result = subprocess.run([sys.executable, "-m", "bleusuite", *long_run["args"]],
+                                stdout=sink, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                preexec_fn=limit, env=_environment(buffering), timeout=120)
+    message = result.stderr.decode()
+    assert result.returncode == 1, message
+    assert message.count("\n") == 1 and "cannot write the output" in message, message
+    assert out.stat().st_size < len(long_run["expected"])
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+def test_a_full_disk_is_an_error(long_run, buffering):
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([sys.executable, "-m", "bleusuite", *long_run["args"]],
+                                stdout=full, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                env=_environment(buffering), timeout=120)
+    message = result.stderr.decode()
+    assert result.returncode == 1 and "No space left on device" in message, message
+    assert message.count("\n") == 1
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+def test_a_full_non_blocking_pipe_gets_every_byte(long_run, buffering):
+    """A non-blocking pipe that fills up: the command waits for it and writes the rest."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    process = subprocess.Popen([sys.executable, "-m", "bleusuite", *long_run["args"]],
+                               stdout=write_end, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, env=_environment(buffering))
+    os.close(write_end)
+    received = b""
+    with open(read_end, "rb") as source:
+        while chunk := source.read(4096):
+            received += chunk
+    _, errors = process.communicate(timeout=120)
+    assert process.returncode == 0, errors
+    assert received == long_run["expected"]
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+def test_a_reader_that_goes_away_ends_the_command_as_sacrebleu(long_run, buffering):
+    """``bleusuite score ... | head -1``: status 141 (sacrebleu dies of SIGPIPE), no
+    traceback, no message."""
+    process = subprocess.Popen([sys.executable, "-m", "bleusuite", *long_run["args"]],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, env=_environment(buffering))
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    process.stdout.close()
+    _, errors = process.communicate(timeout=120)
+    assert first == long_run["expected"].splitlines(keepends=True)[0]
+    assert process.returncode == 141 and errors == b"", errors
+
+
+def test_utf16_without_a_byte_order_mark_is_refused_as_sacrebleu(tmp_path, files):
+    """-e utf-16 on a big-endian file without a BOM: sacrebleu refuses it; bleusuite once
+    read it as little-endian and printed a plausible score with status 0."""
+    hyp, ref = Path(files["hyp"]).read_text(), Path(files["ref"]).read_text()
+    for encoding, codec, bom in (("utf-16", "utf-16-be", "BOM"), ("utf-32", "utf-32-be", "")):
+        (tmp_path / "hyp.be").write_bytes(hyp.encode(codec))
+        (tmp_path / "ref.be").write_bytes(ref.encode(codec))
+        result = run_command("score", str(tmp_path / "ref.be"), "-i", str(tmp_path / "hyp.be"),
+                             "-e", encoding)
+        assert_fails(result, f"is not valid {encoding}", bom)
+        (tmp_path / "hyp.bom").write_bytes(hyp.encode(encoding))  # with its byte order mark
+        (tmp_path / "ref.bom").write_bytes(ref.encode(encoding))
+        with_bom = run_command("score", str(tmp_path / "ref.bom"), "-i",
+                               str(tmp_path / "hyp.bom"), "-e", encoding, "-w", WIDTH)
+        plain = run_command("score", files["ref"], "-i", files["hyp"], "-w", WIDTH)
+        assert with_bom.returncode == 0 and with_bom.stdout == plain.stdout
+
+
+@pytest.mark.parametrize("codec", ["rot13", "hex", "base64", "zlib", "no-such-codec"])
+def test_codecs_that_are_not_text_encodings_are_one_line_errors(files, codec):
+    assert_fails(run_command("score", files["ref"], "-i", files["hyp"], "-e", codec),
+                 "--encoding", repr(codec))
+
+
+@pytest.mark.parametrize(
+    ("flags", "fragment"),
+    [(["-l"], "-l is sacrebleu's option for downloading test sets"),
+     (["-l", "en-de"], "-l is sacrebleu's option"),
+     (["-t", "wmt14"], "-t is sacrebleu's option"),
+     (["--echo", "src"], "--echo is sacrebleu's option"),
+     (["--chrf-word-order", "2"], "chrF"),
+     (["-d"], "-d is sacrebleu's option"),
+     (["--smooth", "exp"], "unrecognized arguments: --smooth"),
+     (["--token", "13a"], "unrecognized arguments: --token")],
+    ids=["l", "l-en-de", "t", "echo", "chrf", "detail", "abbreviated-smooth", "abbreviated-tok"])
+def test_sacrebleus_other_flags_are_named_not_misread(files, flags, fragment):
+    """-l once became -lc (lowercase) silently; no flag is taken for a prefix of another."""
+    message = assert_fails(run_command("score", files["ref"], "-i", files["hyp"], *flags),
+                           fragment)
+    assert "bleusuite score --help" in message
+
+
+def test_lowercase_is_still_lowercase(files, capsys):
+    lowered = run_main(capsys, "score", files["ref"], "-i", files["hyp"], "-lc", "-f", "text")
+    assert "|case:lc|" in lowered
+
+
+def test_paired_ar_with_a_fractional_add_k_keeps_the_exact_arithmetic(tmp_path):
+    """sacrebleu's --paired-ar adds k in place to the integer statistics of its trials, so
+    -sv 0.5 counts as 0 there (not in its real scores). bleusuite adds 0.5 everywhere (a
+    listed difference, docs/cli.md): its p-value is the one of sacrebleu's own arithmetic
+    on unrounded statistics, and with a whole k it is sacrebleu's to the digit."""
+    lines = ["the cat sat on the mat", "a dog ran home", "it is a fine day today",
+             "we will meet at noon"]
+    other = ["the cat sat on a mat", "a dog ran far", "it is fine today", "we meet at noon"]
+    ref = ["the cat sat on the mat", "the dog ran home", "it is a fine day", "we will meet at noon"]
+    paths = {}
+    for name, text in (("ref", ref), ("base", lines), ("system", other)):
+        paths[name] = tmp_path / f"{name}.txt"
+        paths[name].write_text("".join(line + "\n" for line in text), encoding="utf-8")
+    args = [str(paths["ref"]), "-i", str(paths["base"]), str(paths["system"]), "-par",
+            "-parn", "300", "-s", "add-k", "-f", "json", "-w", "16"]
+
+    def sacrebleu_command(*extra: str) -> Any:
+        done = subprocess.run([sys.executable, "-m", "sacrebleu", *args, *extra],
+                              capture_output=True, timeout=120, check=True)
+        return json.loads(done.stdout)
+
+    whole = run_command("score", *args, "-sv", "1")
+    assert json.loads(whole.stdout) == sacrebleu_command("-sv", "1")
+    ours = json.loads(run_command("score", *args, "-sv", "0.5").stdout)
+    theirs = sacrebleu_command("-sv", "0.5")
+    assert ours[1]["BLEU"]["score"] == theirs[1]["BLEU"]["score"]
+    assert ours[1]["BLEU"]["p_value"] != theirs[1]["BLEU"]["p_value"]
+    # the same trials, scored by sacrebleu's compute_bleu on float statistics
+    metric = BLEU(smooth_method="add-k", smooth_value=0.5)
+    base_stats = np.array(metric._extract_corpus_statistics(lines, [ref]), dtype=np.float64)
+    sys_stats = np.array(metric._extract_corpus_statistics(other, [ref]), dtype=np.float64)
+    real = abs(metric._compute_score_from_stats(base_stats.sum(0).tolist()).score
+               - metric._compute_score_from_stats(sys_stats.sum(0).tolist()).score)
+    take = np.random.default_rng(12345).integers(2, size=(300, len(lines)), dtype=bool)
+    differences = []
+    for mask in take:
+        a = (mask[:, None] * base_stats + ~mask[:, None] * sys_stats).sum(0)
+        b = (~mask[:, None] * base_stats + mask[:, None] * sys_stats).sum(0)
+        differences.append(abs(metric._compute_score_from_stats(a.tolist()).score
+                               - metric._compute_score_from_stats(b.tolist()).score))
+    expected = (sum(d > real for d in differences) + 1) / (len(differences) + 1)
+    assert ours[1]["BLEU"]["p_value"] == pytest.approx(expected, abs=1e-12)

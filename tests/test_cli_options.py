@@ -11,8 +11,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,13 @@ import pytest
 
 import bleusuite
 from bleusuite import cli
+from bleusuite.bootstrap import Confidence
+from bleusuite.cli.io import load_tokenizer, progress_bar, read_texts
+from bleusuite.cli.options import ScoreOptions
+from bleusuite.cli.parser import build_parser
+from bleusuite.cli.scoring import confidences
+from bleusuite.cli.statistics import systems_statistics
+from bleusuite.text import encode_texts
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
@@ -124,7 +129,7 @@ def check_plain_format(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]
     text = run(capsys, *args, "--format", "text")
     assert f"BLEU = {report['bleu']['score']:.2f} " in text
     assert f"GLEU = {report['gleu']['score']:.2f} " in text
-    assert f"BP={report['bleu']['bp']:.3f}" in text
+    assert f"BP={report['bleu']['brevity_penalty']:.3f}" in text
 
 
 # ----------------------------------------------------------------------- score command
@@ -177,8 +182,9 @@ def check_sentence_level(capsys: pytest.CaptureFixture[str], texts: dict[str, An
 
 def check_tokenize(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     from bleusuite import text
+    from bleusuite.tokenizers import TOKENIZERS
 
-    for name in cli.TOKENIZERS:
+    for name in TOKENIZERS:
         try:
             text.load_tokenizer(name)
         except ImportError:  # ja-mecab / ko-mecab without their MeCab packages
@@ -247,14 +253,14 @@ def check_short(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> No
     assert long_line.split(" = ")[1] == short_line.split(" = ")[1]
 
 
-def _bootstrap(texts: dict[str, Any], n: int, seed: int) -> cli.Confidence:
-    options = cli.ScoreOptions.from_args(cli.build_parser().parse_args(
+def _bootstrap(texts: dict[str, Any], n: int, seed: int) -> Confidence:
+    options = ScoreOptions.from_args(build_parser().parse_args(
         ["score", *texts["ref_paths"], "-i", texts["hyp_path"]]))
-    token_ids = cli.encode_texts(cli.read_texts(texts["hyp_path"], texts["ref_paths"]),
-                                 cli.load_tokenizer("13a"), False)
-    stats = cli.sentence_statistics(token_ids, ["bleu"], cli.MAX_ORDER)
-    return cli.confidences(stats, dataclasses.replace(options, confidence_n=n, seed=seed),
-                           cli._NoProgress())["bleu"]
+    token_ids = encode_texts(read_texts(texts["hyp_path"], texts["ref_paths"]),
+                             load_tokenizer("13a"), False)
+    stats = systems_statistics(token_ids, 1, options)[0]
+    return confidences(stats, dataclasses.replace(options, confidence_n=n, seed=seed),
+                       progress_bar(0, "", enabled=False))["bleu"]
 
 
 def check_confidence(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
@@ -391,12 +397,15 @@ IGNORED = {"help", "version", "command"}
 
 
 def _options(parser: argparse.ArgumentParser) -> set[str]:
+    """The scoring options (sacrebleu's flags that bleusuite refuses are hidden from the
+    help, and tested in test_cli_sacrebleu.py)."""
     return {action.dest for action in parser._actions
-            if not isinstance(action, argparse._SubParsersAction)} - IGNORED
+            if not isinstance(action, argparse._SubParsersAction)
+            and action.help != argparse.SUPPRESS} - IGNORED
 
 
 def _score_parser() -> argparse.ArgumentParser:
-    parser = cli.build_parser()
+    parser = build_parser()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             return action.choices["score"]  # type: ignore[no-any-return]
@@ -404,7 +413,7 @@ def _score_parser() -> argparse.ArgumentParser:
 
 
 def test_every_option_has_a_check():
-    assert _options(cli.build_parser()) == set(PLAIN_CHECKS)
+    assert _options(build_parser()) == set(PLAIN_CHECKS)
     assert _options(_score_parser()) == set(SCORE_CHECKS)
 
 
@@ -418,39 +427,3 @@ def test_plain_option(capsys, texts, check):
                          ids=lambda c: c.__name__)
 def test_score_option(capsys, texts, check):
     check(capsys, texts)
-
-
-def test_a_small_run_counts_with_numpy_and_leaves_the_setting_as_it_was(monkeypatch):
-    """Importing numba costs about a second: a run below NUMBA_MIN_SLOTS token slots counts
-    with the NumPy pipeline (unless numba is imported already or BLEUSUITE_COUNTING is set),
-    and the variable is as before afterwards."""
-    from bleusuite.cli import statistics
-
-    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
-    monkeypatch.delitem(sys.modules, "bleusuite.counting_numba", raising=False)
-    with statistics._counting_for(statistics.NUMBA_MIN_SLOTS - 1):
-        assert os.environ["BLEUSUITE_COUNTING"] == "compact"
-    assert "BLEUSUITE_COUNTING" not in os.environ
-    with statistics._counting_for(statistics.NUMBA_MIN_SLOTS):
-        assert "BLEUSUITE_COUNTING" not in os.environ
-    for setting in ("numba", "fixed", "auto"):
-        monkeypatch.setenv("BLEUSUITE_COUNTING", setting)
-        with statistics._counting_for(10):
-            expected = "compact" if setting == "auto" else setting
-            assert os.environ["BLEUSUITE_COUNTING"] == expected
-        assert os.environ["BLEUSUITE_COUNTING"] == setting
-
-
-def test_every_name_of_the_one_module_cli_is_still_there():
-    """The names bleusuite.cli had as one module resolve on first access (PEP 562) to the
-    module that holds them now."""
-    import importlib
-
-    from bleusuite import cli
-
-    for name, module in cli._LAZY.items():
-        assert getattr(cli, name) is getattr(importlib.import_module(module), name), name
-    assert set(cli.__all__) <= set(dir(cli))
-    assert cli.render is importlib.import_module("bleusuite.cli.output").render  # not its module
-    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        cli.nothing  # noqa: B018

@@ -1,418 +1,273 @@
-"""The three routes of ``bleusuite score`` give the same numbers and the same text.
+"""``bleusuite score`` against the real ``sacrebleu`` command over a matrix of flags.
 
-* :mod:`bleusuite.cli.quick` (a small run in plain Python) against the array route, in
-  this process, on generated corpora: every sacrebleu smoothing, ``-sv``, ``-lc``,
-  tokenizers, corpus and sentence scores, several references, empty lines, repeated
-  n-grams, lines shorter than 4 tokens, no matches; and which runs take it.
-* :mod:`bleusuite.cli.shards` (slices of lines counted in forked processes) against one
-  process, with 2 and 3 processes, and a child that fails; how the lines are cut.
-* Several systems against one reference (counted with the roles swapped,
-  :func:`bleusuite.cli.statistics.one_reference_statistics`) against the stacked batch of
-  several references' route, for BLEU and GLEU and each counting strategy.
-* The real command, in subprocesses: a small file takes the quick route without importing
-  NumPy, a large one is counted in several processes, and both print sacrebleu's output.
+The command has one route (read, tokenise and number chunk by chunk, count, score with
+sacrebleu's own arithmetic, render); this file runs it on the combinations of flags that
+exercise every part of that route, next to ``python -m sacrebleu`` on the same files, and
+compares the printed text byte for byte. Only what bleusuite documents as its own differs
+(docs/cli.md): the version in the signatures (``version:2.6.0`` / ``v:2.6.0`` against
+``bleusuite-0.1.0``) and the interval that ``-ci`` adds (``, 95% CI [low, high]``,
+``confidence_low`` and ``confidence_high``), which are taken out before comparing.
+
+* The matrix: a small input (the WMT sample in ``bleusuite/data``, 1 reference) and a
+  generated one (2,000 lines, 2 references, :mod:`bleusuite.benchkit.corpus`); one system
+  and three (``-i A B C``), ``-ci -cin 50``, ``--paired-bs -pbsn 50``, ``--paired-ar -parn
+  50``, sentence level ``-sl``; each with the tokenizers ``13a``, ``intl``, ``char`` and
+  ``none``, with and without ``-lc``, ``-f text`` and ``-f json``, every ``-w`` from 1 to
+  16, with and without ``-m bleu``, the compiled part on and off (``BLEUSUITE_NATIVE``).
+* ``-m bleu gleu`` prints sacrebleu's BLEU (sacrebleu has no GLEU: its ``-m bleu`` output
+  is compared with the BLEU part of ours).
+* In this process: the per-sentence statistics of the chunked route are sacrebleu's own
+  (``BLEU._extract_corpus_statistics``), and the compiled part and plain Python count
+  alike, chunk by chunk or all at once.
+
+``tests/test_cli_sacrebleu.py`` has the rest of the flags against the same command
+(``-nr``, ``-e``, ``-f latex``, ``SACREBLEU_FORMAT``, ``SACREBLEU_SEED``, standard input,
+exit statuses, every digit of several smoothing methods).
 """
 
 from __future__ import annotations
 
-import itertools
-import os
-import subprocess
-import sys
-from pathlib import Path
+import json
+import re
+from importlib import resources
+from typing import Any
 
 import numpy as np
 import pytest
-from compiled_part import require_compiled
 
-from bleusuite import native
-from bleusuite.cli import quick, shards
-from bleusuite.cli.io import ScoreInputs, _NoProgress, load_tokenizer
+pytest.importorskip("sacrebleu")
+
+from compiled_part import require_compiled
+from test_cli_sacrebleu import VERSION, both
+
+from bleusuite.benchkit.corpus import make_corpus, write_corpus
+from bleusuite.cli import statistics
+from bleusuite.cli.io import Progress, progress_bar
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
-from bleusuite.cli.scoring import report
-from bleusuite.cli.statistics import (
-    compiled_statistics,
-    one_reference_statistics,
-    sentence_statistics,
-    stacked_systems,
-    text_statistics,
-)
-from bleusuite.text import encode_texts
+from bleusuite.text import Encoder, encode_texts
+from bleusuite.tokenizers import load_tokenizer
 
-WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", ".", ",", "The", "CAT", "x-y",
-         "3.5", "don't", "&amp;", "(", ")", "é", "東京"]
+DATA = resources.files("bleusuite") / "data"
+CHUNK_BOUNDS = statistics.chunk_bounds
+TOKENIZERS = ["13a", "intl", "char", "none"]
+MODES = {  # the flags of each mode, and whether it scores the three systems
+    "one system": ([], False),
+    "three systems": ([], True),
+    "confidence": (["-ci", "-cin", "50"], False),
+    "paired bootstrap": (["--paired-bs", "-pbsn", "50"], True),
+    "paired randomization": (["--paired-ar", "-parn", "50"], True),
+    "sentence level": (["-sl"], False),
+}
+CORPORA = ["sample", "generated"]
+GENERATED_LINES = 2000
+#: what ``-ci`` adds to sacrebleu's output: the interval, in text and in JSON
+INTERVAL_TEXT = re.compile(r", 95% CI \[-?[0-9.]+, -?[0-9.]+\]")
+INTERVAL_JSON = re.compile(r'^ "confidence_(low|high)": -?[0-9.]+,\n', re.MULTILINE)
+
+
+def _edited(lines: list[str], every: int) -> list[str]:
+    """A system made from another: one word in ``every`` of each line dropped."""
+    return [" ".join(w for k, w in enumerate(line.split()) if k % every != 1)
+            for line in lines]
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Each corpus's reference files and its three systems (A, B, C)."""
+    out: dict[str, dict[str, Any]] = {}
+    sample = tmp_path_factory.mktemp("sample")
+    hyp = (DATA / "sample-hyp.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    systems = []
+    for name, lines in (("A", hyp), ("B", _edited(hyp, 3)), ("C", _edited(hyp, 5))):
+        path = sample / f"{name}.txt"
+        path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        systems.append(str(path))
+    out["sample"] = {"refs": [str(DATA / "sample-ref.txt")], "systems": systems}
+    # four streams that perturb the same sentences: two references, two more systems
+    hyp, streams = make_corpus(GENERATED_LINES, 4, seed=11)
+    hyp_path, paths = write_corpus(tmp_path_factory.mktemp("generated"), hyp, streams)
+    out["generated"] = {"refs": paths[:2], "systems": [hyp_path, *paths[2:]]}
+    return out
+
+
+def _sacrebleus_part(text: str, confidence: bool) -> str:
+    """``text`` with the version taken out of the signatures and, for ``-ci``, the interval
+    that bleusuite adds (which must be there)."""
+    if confidence:
+        assert INTERVAL_TEXT.search(text) or len(INTERVAL_JSON.findall(text)) == 2, text
+        text = INTERVAL_JSON.sub("", INTERVAL_TEXT.sub("", text))
+    return VERSION.sub(r"\1\2X", text)
+
+
+def _variant(corpus: str, mode: str, tokenizer: str) -> tuple[list[str], dict[str, str]]:
+    """The flags of one cell of the matrix and bleusuite's environment. The cells cycle
+    through the widths 1-16, both formats, both cases, ``-m bleu`` and the compiled part
+    on and off, so that every tokenizer and every mode meets each of them."""
+    corpus_index, mode_index = CORPORA.index(corpus), list(MODES).index(mode)
+    tokenizer_index = TOKENIZERS.index(tokenizer)
+    index = (corpus_index * len(MODES) + mode_index) * len(TOKENIZERS) + tokenizer_index
+    flags, _ = MODES[mode]
+    output = "json" if (tokenizer_index // 2 + mode_index + corpus_index) % 2 else "text"
+    if mode == "sentence level":
+        output = "text"  # sacrebleu prints text there whatever -f says (bleusuite: JSON)
+    args = ["-tok", tokenizer, "-w", str(1 + index % 16), "-f", output, *flags]
+    if (tokenizer_index + mode_index) % 2:
+        args.append("-lc")
+    if index % 3 == 0:
+        args += ["-m", "bleu"]
+    compiled = (index // len(TOKENIZERS) + tokenizer_index) % 2 == 0
+    return args, {} if compiled else {"BLEUSUITE_NATIVE": "0"}
+
+
+def _files(corpora: dict[str, dict[str, Any]], corpus: str, several: bool) -> list[str]:
+    files = corpora[corpus]
+    return [*files["refs"], "-i", *(files["systems"] if several else files["systems"][:1])]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_output_is_sacrebleus(corpora, corpus, mode):
+    """One cell per tokenizer: the whole output, byte for byte but for the version."""
+    _, several = MODES[mode]
+    for tokenizer in TOKENIZERS:
+        flags, env = _variant(corpus, mode, tokenizer)
+        args = [*_files(corpora, corpus, several), *flags]
+        theirs, ours = both(args, env)
+        assert theirs.returncode == 0, theirs.stderr
+        assert ours.returncode == 0, ours.stderr
+        confidence = "-ci" in flags
+        assert _sacrebleus_part(ours.stdout.decode(), confidence) == \
+            _sacrebleus_part(theirs.stdout.decode(), False), (args, env)
+
+
+def test_the_matrix_covers_every_setting():
+    """Every tokenizer meets both cases, both formats, ``-m bleu`` and the compiled part on
+    and off; every width from 1 to 16 is printed."""
+    cells = [(tokenizer, *_variant(corpus, mode, tokenizer))
+             for corpus in CORPORA for mode in MODES for tokenizer in TOKENIZERS]
+    for tokenizer in TOKENIZERS:
+        mine = [(flags, env) for name, flags, env in cells if name == tokenizer]
+        assert {"-lc" in flags for flags, _ in mine} == {False, True}
+        assert {flags[flags.index("-f") + 1] for flags, _ in mine} == {"text", "json"}
+        assert {bool(env) for _, env in mine} == {False, True}
+        assert {"-m" in flags for flags, _ in mine} == {False, True}
+    assert {flags[flags.index("-w") + 1] for _, flags, _ in cells} == {
+        str(width) for width in range(1, 17)}
+
+
+GLEU_CASES = {  # the BLEU part of each output of -m bleu gleu, and its flags
+    "line": ["-f", "text", "-w", "3"],
+    "object": ["-f", "json", "-tok", "intl", "-lc"],
+    "rows": ["-f", "json", "-tok", "char"],
+    "sentences": ["-sl", "-tok", "none"],
+}
+
+
+@pytest.mark.parametrize(("corpus", "shape"), [*(("sample", shape) for shape in GLEU_CASES),
+                                               ("generated", "line"), ("generated", "rows")])
+def test_bleu_with_gleu_prints_sacrebleus_bleu(corpora, corpus, shape):
+    """``-m bleu gleu``: the BLEU line (text), the BLEU object (JSON, one system), each
+    system's BLEU (JSON, three systems) and each sentence's BLEU (``-sl``, before the tab)
+    are sacrebleu's ``-m bleu`` output."""
+    args = [*_files(corpora, corpus, shape == "rows"), *GLEU_CASES[shape]]
+    theirs, _ = both([*args, "-m", "bleu"])
+    _, ours = both([*args, "-m", "bleu", "gleu"])
+    assert theirs.returncode == 0, theirs.stderr
+    assert ours.returncode == 0, ours.stderr
+    expected = VERSION.sub(r"\1\2X", theirs.stdout.decode())
+    got = VERSION.sub(r"\1\2X", ours.stdout.decode())
+    if shape == "line":
+        bleu, gleu = got.splitlines()
+        assert bleu + "\n" == expected and gleu.lstrip().startswith("GLEU|")
+    elif shape == "object":
+        bleu, gleu = json.loads(got)
+        assert list(bleu.items()) == list(json.loads(expected).items())
+        assert gleu["name"] == "GLEU"
+    elif shape == "rows":
+        rows = json.loads(got)
+        assert [row["BLEU"] for row in rows] == [row["BLEU"] for row in json.loads(expected)]
+        assert all(float(row["GLEU"]) > 0 for row in rows)
+    else:
+        lines = got.splitlines()
+        assert [line.split("\t")[0] for line in lines] == expected.splitlines()
+        assert all(line.split("\t")[1].startswith("GLEU|") for line in lines)
+
+
+# ------------------------------------------------------------------ the statistics
 
 
 def _options(*flags: str) -> ScoreOptions:
     return ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt", *flags]))
 
 
-def _corpus(seed: int, lines: int, refs: int) -> ScoreInputs:
-    """Hypotheses that share words with their references (as system outputs do), with
-    empty lines, very short lines and repeated words."""
-    rng = np.random.default_rng(seed)
-    hyps, streams = [], [[] for _ in range(refs)]
-    for _ in range(lines):
-        base = list(rng.choice(WORDS, size=int(rng.integers(0, 12))))
-        for stream in streams:
-            edited = [w for w in base if rng.random() > 0.2] + list(
-                rng.choice(WORDS, size=int(rng.integers(0, 3))))
-            stream.append(" ".join(edited))
-        kept = [w for w in base if rng.random() > 0.3]
-        hyps.append(" ".join(kept * int(rng.integers(1, 3))) + " " * int(rng.integers(0, 2)))
-    return ScoreInputs(["hyp.txt"], [hyps], streams)
+def _texts(seed: int, lines: int, references: int, systems: int) -> list[list[str]]:
+    """Systems then references, as the command reads them: perturbations of the same
+    sentences, an empty line now and then, and one system that is a reference."""
+    hyp, streams = make_corpus(lines, references + systems - 1, seed=seed)
+    out = [hyp, *streams[references:], *streams[:references]]
+    out[systems - 1] = list(streams[0]) if systems > 1 else out[0]
+    return out
 
 
-def _array_route(options: ScoreOptions, inputs: ScoreInputs) -> str:
-    tokenizer = load_tokenizer(options.tokenize)
-    stats = text_statistics([*inputs.systems, *inputs.references], 1, tokenizer, options)
-    return report(inputs, stats, options, tokenizer, False)
+def _no_bar() -> Progress:
+    return progress_bar(0, "lines", enabled=False)
 
 
-FLAGS = [
-    [], ["-s", "none"], ["-s", "floor"], ["-s", "floor", "-sv", "0.3"], ["-s", "add-k"],
-    ["-s", "add-k", "-sv", "2"], ["-lc"], ["-tok", "none"], ["-tok", "char"],
-    ["-tok", "intl", "-lc"], ["-f", "json"], ["-f", "latex"], ["-w", "6", "--short"], ["-b"],
-]
+def _chunked(monkeypatch: pytest.MonkeyPatch, chars: int) -> None:
+    """The command's chunks of about ``chars`` characters (several chunks, one vocabulary)."""
+    monkeypatch.setattr(statistics, "chunk_bounds", lambda texts: CHUNK_BOUNDS(texts, chars))
 
 
-@pytest.mark.parametrize("flags", FLAGS, ids=" ".join)
-@pytest.mark.parametrize("sentence_level", [False, True], ids=["corpus", "sentence"])
-def test_quick_route_prints_what_the_array_route_prints(flags, sentence_level):
-    options = _options(*flags, *(["-sl"] if sentence_level else []))
-    tokenizer = load_tokenizer(options.tokenize)
-    for seed, (lines, refs) in enumerate([(30, 1), (25, 3), (3, 2), (1, 1)]):
-        inputs = _corpus(seed, lines, refs)
-        assert quick.run(options, inputs, tokenizer) == _array_route(options, inputs), seed
-
-
-def test_quick_route_without_any_match_or_token():
-    options = _options("-sl")
-    tokenizer = load_tokenizer("13a")
-    for hyps, refs in [(["a b c"], ["d e f"]), ([""], ["a b"]), (["a"], [""]), ([""], [""]),
-                       (["a b c d e"], ["a x c x e"])]:
-        inputs = ScoreInputs(["h"], [hyps], [refs])
-        assert quick.run(options, inputs, tokenizer) == _array_route(options, inputs)
-        corpus = _options()
-        assert quick.run(corpus, inputs, tokenizer) == _array_route(corpus, inputs)
-
-
-def test_quick_statistics_are_sacrebleus():
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+@pytest.mark.parametrize("tokenizer", TOKENIZERS)
+def test_statistics_are_sacrebleus(tokenizer, compiled, monkeypatch):
+    """Each sentence's BLEU statistics, counted chunk by chunk by the compiled part or by
+    Python and NumPy, are sacrebleu's (hypothesis and closest reference lengths, matches
+    and totals of each order), for each of three systems against two references."""
     from sacrebleu.metrics import BLEU
 
-    inputs = _corpus(7, 40, 2)
-    metric = BLEU(references=inputs.references)
-    theirs = metric._extract_corpus_statistics(inputs.systems[0], None)
-    tokenize = load_tokenizer("13a").tokenize
-    ours = [quick.sentence_statistics(tokenize(hyp.rstrip()).split(),
-                                      [tokenize(s[i].rstrip()).split() for s in inputs.references])
-            for i, hyp in enumerate(inputs.systems[0])]
-    assert ours == [list(row) for row in theirs]
-    for smooth in ("none", "floor", "add-k", "exp"):
-        for row in theirs:
-            expected = BLEU.compute_bleu(list(row[2:6]), list(row[6:]), row[0], row[1], smooth,
-                                         None, True)
-            score, precisions, bp = quick.compute_bleu(row[2:6], row[6:], row[0], row[1],
-                                                       smooth, None, True)
-            assert (score, precisions, bp) == (expected.score, expected.precisions, expected.bp)
-
-
-def test_which_runs_take_the_quick_route(monkeypatch):
-    small = _corpus(1, 10, 1)
-    two = ScoreInputs(["a", "b"], [small.systems[0]] * 2, small.references)
-    monkeypatch.delitem(sys.modules, "numpy")  # as in a fresh command process
-    assert quick.applies(_options(), small)
-    assert quick.applies(_options("-sl", "-s", "floor", "-lc"), small)
-    for options, inputs in [
-        (_options("-m", "bleu", "gleu"), small), (_options("-m", "gleu"), small),
-        (_options("-s", "method1"), small), (_options("-ci"), small),
-        (_options("--backend", "torch"), small), (_options(), two),
-        (_options("-pbs"), two),
-    ]:
-        assert not quick.applies(options, inputs), options
-    monkeypatch.setattr(quick, "QUICK_MAX_CHARS", sum(map(len, small.systems[0])) - 1)
-    assert not quick.applies(_options(), small)
-    monkeypatch.undo()
-    assert not quick.applies(_options(), small)  # NumPy is imported: the array route
-
-
-# ------------------------------------------------- several systems against one reference
-
-
-@pytest.mark.parametrize("counting", ["compact", "fixed", "numba"])
-@pytest.mark.parametrize("seed", range(6))
-def test_one_reference_counted_once_for_all_systems_equals_the_stacked_batch(
-        seed, counting, monkeypatch):
-    if counting == "numba":
-        pytest.importorskip("numba")
-    monkeypatch.setenv("BLEUSUITE_COUNTING", counting)
-    rng = np.random.default_rng(seed)
-    inputs = _corpus(seed, int(rng.integers(1, 40)), 1)
-    reference = inputs.references[0]
-    systems = [inputs.systems[0], reference, [""] * len(reference),  # all empty
-               [" ".join(line.split()[::-1]) for line in inputs.systems[0]],
-               *(list(rng.permutation(inputs.systems[0]))
-                 for _ in range(int(rng.integers(0, 3))))]
-    flags = ["-m", "bleu", "gleu", *(["-lc"] if seed % 2 else []),
-             *(["-s", "method5"] if seed % 3 == 0 else [])]  # method5 counts 5-grams
-    options = _options(*flags)
-    ids = encode_texts([*systems, reference], load_tokenizer("13a"), options.lowercase)
-    ours = one_reference_statistics(ids, len(systems), options, _NoProgress())
-    stacked = sentence_statistics(stacked_systems(ids, len(systems)), options.metrics,
-                                  options.stats_order)
-    lines = len(reference)
-    assert len(ours) == len(systems)
-    for k, statistics in enumerate(ours):
-        assert statistics.keys() == stacked.keys()
-        for metric, array in statistics.items():
-            np.testing.assert_array_equal(array, stacked[metric][k * lines : (k + 1) * lines])
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_compiled_statistics_equal_the_stacked_batch(seed, monkeypatch):
-    """The compiled part's counts, for 1-3 systems and 1-3 references (closest reference
-    lengths, ties, empty lines, GLEU's best reference), give the stacked batch's
-    statistics."""
-    require_compiled()
-    monkeypatch.setenv("BLEUSUITE_NATIVE", "1")
-    rng = np.random.default_rng(seed)
-    refs = int(rng.integers(1, 4))
-    inputs = _corpus(seed, int(rng.integers(1, 40)), refs)
-    systems = [inputs.systems[0], inputs.references[0], [""] * len(inputs.systems[0]),
-               *(list(rng.permutation(inputs.systems[0]))
-                 for _ in range(int(rng.integers(0, 2))))][: int(rng.integers(1, 5))]
-    flags = ["-m", "bleu", "gleu", *(["-lc"] if seed % 2 else []),
-             *(["-s", "method5"] if seed % 3 == 0 else [])]  # method5 counts 5-grams
-    options = _options(*flags)
-    ids = encode_texts([*systems, *inputs.references], load_tokenizer("13a"),
-                       options.lowercase)
-    ours = compiled_statistics(ids, len(systems), options, _NoProgress())
-    stacked = sentence_statistics(stacked_systems(ids, len(systems)), options.metrics,
-                                  options.stats_order)
-    lines = len(inputs.systems[0])
-    assert len(ours) == len(systems)
-    for k, statistics in enumerate(ours):
-        assert statistics.keys() == stacked.keys()
-        for metric, array in statistics.items():
-            np.testing.assert_array_equal(array, stacked[metric][k * lines : (k + 1) * lines])
-
-
-@pytest.mark.parametrize("compiled", [False, True])
-def test_which_route_counts(compiled, monkeypatch):
-    """With the compiled part, every NumPy run is counted by it; without, several systems
-    with one reference are counted with the roles swapped, the rest as a stacked batch."""
     if compiled:
         require_compiled()
     monkeypatch.setenv("BLEUSUITE_NATIVE", "1" if compiled else "0")
-    calls = []
-    from bleusuite.cli import statistics
-
-    for name in ("one_reference_statistics", "compiled_statistics"):
-        original = getattr(statistics, name)
-        monkeypatch.setattr(statistics, name, lambda *args, name=name, original=original: (
-            calls.append((name, args[1])) or original(*args)))
-    inputs = _corpus(3, 9, 2)
-    tokenizer = load_tokenizer("13a")
-    two_systems = [inputs.systems[0], inputs.references[0]]
-    for texts, systems in [([*two_systems, inputs.references[1]], 2),  # one reference
-                           ([*two_systems, *inputs.references], 2),  # two references
-                           ([inputs.systems[0], inputs.references[0]], 1)]:  # one system
-        text_statistics(texts, systems, tokenizer, _options())
-    if compiled:
-        assert calls == [("compiled_statistics", 2), ("compiled_statistics", 2),
-                         ("compiled_statistics", 1)]
-    else:
-        assert calls == [("one_reference_statistics", 2)]
+    _chunked(monkeypatch, 6000)
+    lowercase = tokenizer in ("intl", "none")
+    texts = _texts(TOKENIZERS.index(tokenizer), 300, 2, 3)
+    systems, references = texts[:3], texts[3:]
+    options = _options("-tok", tokenizer, *(["-lc"] if lowercase else []))
+    encoder = Encoder(load_tokenizer(tokenizer), lowercase)
+    ours = statistics.text_statistics(texts, 3, encoder, options, _no_bar())
+    metric = BLEU(tokenize=tokenizer, lowercase=lowercase, references=references)
+    for system, counted in zip(systems, ours, strict=True):
+        theirs = metric._extract_corpus_statistics(system, None)
+        table = np.asarray(counted["bleu"])
+        # [hyp_len, ref_len, matches (4), totals (4)]; then the totals clamped at 1
+        assert table[:, :10].tolist() == [list(row) for row in theirs]
 
 
-# ------------------------------------------------------------------------------- shards
-
-
-@pytest.mark.parametrize("processes", [2, 3])
-def test_slices_counted_in_forked_processes_equal_one_process(processes, monkeypatch):
-    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
-    inputs = _corpus(5, 47, 2)
-    texts = [*inputs.systems, *inputs.references]
-    texts = [texts[0], texts[0][::-1], *texts[1:]]  # two systems
-    options = _options("-m", "bleu", "gleu")
-    tokenizer = load_tokenizer("13a")
-    one = shards.systems_statistics(texts, 2, tokenizer, options, processes=1)
-    many = shards.systems_statistics(texts, 2, tokenizer, options, processes=processes)
-    assert len(many) == 2
-    for ours, expected in zip(many, one, strict=True):
-        assert ours.keys() == expected.keys()
-        for metric in expected:
-            np.testing.assert_array_equal(ours[metric], expected[metric])
-    assert os.environ["BLEUSUITE_NUM_THREADS"] == "1"  # restored
-
-
-def test_a_failing_child_is_counted_again_by_the_command(monkeypatch):
-    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
-    parent = os.getpid()
-    count = shards._count
-    calls = []
-
-    def fails_in_children(*args, **kwargs):
-        if os.getpid() != parent:
-            raise MemoryError("a child that fails")
-        calls.append(len(args[0][0]))
-        return count(*args, **kwargs)
-
-    monkeypatch.setattr(shards, "_count", fails_in_children)
-    inputs = _corpus(9, 20, 1)
-    texts = [*inputs.systems, *inputs.references]
-    tokenizer = load_tokenizer("13a")
-    many = shards.systems_statistics(texts, 1, tokenizer, _options(), processes=2)
-    assert len(calls) == 2 and sum(calls) == 20  # both slices, both in the command
-    one = text_statistics(texts, 1, tokenizer, _options())
-    np.testing.assert_array_equal(many[0]["bleu"], one[0]["bleu"])
-
-
-def test_the_command_slice_is_smaller_by_its_head_start():
-    texts = [["x" * 9] * 1000]
-    assert shards.line_slices(texts, 2) == [(0, 500), (500, 1000)]
-    assert shards.line_slices(texts, 2, head_start=0.25) == [(0, 375), (375, 1000)]
-    # three processes: the others take (1 + 0.25) / 3 each
-    assert shards.line_slices(texts, 3, head_start=0.25) == [(0, 167), (167, 584), (584, 1000)]
-    # a head start larger than a slice: the command keeps one line
-    assert shards.line_slices(texts, 2, head_start=2.0) == [(0, 1), (1, 1000)]
-
-
-@pytest.mark.parametrize("processes", [1, 2])
-def test_meanwhile_runs_once_in_the_command(processes, monkeypatch):
-    """The command's other work runs once, in the command, whether it forks or not; with
-    children its slice is smaller by that work's time."""
-    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
-    parent, calls = os.getpid(), []
-    slices = []
-    line_slices = shards.line_slices
-    monkeypatch.setattr(shards, "line_slices",
-                        lambda *a, **k: slices.append(line_slices(*a, **k)) or slices[-1])
-    inputs = _corpus(10, 40, 1)
-    texts = [*inputs.systems, *inputs.references]
-    chars = sum(sum(map(len, stream)) for stream in texts)
-    seconds = 0.25 * chars * shards.seconds_per_char(load_tokenizer("13a"))  # a quarter
-    stats = shards.systems_statistics(texts, 1, load_tokenizer("13a"), _options(),
-                                      processes=processes, meanwhile_seconds=seconds,
-                                      meanwhile=lambda: calls.append(os.getpid()))
-    assert calls == [parent]
-    one = text_statistics(texts, 1, load_tokenizer("13a"), _options())
-    np.testing.assert_array_equal(stats[0]["bleu"], one[0]["bleu"])
-    if processes == 2:
-        (begin, end), _ = slices[-1]
-        assert begin == 0 and 0.2 < end / 40 < 0.5  # (1 - 0.25) / 2 of the characters
-
-
-def test_a_childs_statistics_cross_the_pipe_as_int32_where_they_fit():
-    small = np.arange(6, dtype=np.int64).reshape(3, 2)
-    large = np.array([[0, 1 << 40]], dtype=np.int64)
-    part = shards._narrow([{"bleu": small, "gleu": large}, {"bleu": small[:0]}])
-    assert [part[0]["bleu"].dtype, part[0]["gleu"].dtype] == [np.int32, np.int64]
-    joined = shards._join([[{"bleu": small}], [{"bleu": part[0]["bleu"]}]])
-    assert joined[0]["bleu"].dtype == np.int64
-    np.testing.assert_array_equal(joined[0]["bleu"], np.concatenate([small, small]))
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_line_slices_cover_the_lines_in_order(seed):
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_and_python_count_alike_in_any_chunks(seed, monkeypatch):
+    """BLEU of 5 orders and GLEU (matches per reference) of 1-3 systems against 1-3
+    references: the compiled part and Python and NumPy, in chunks or in one call, give the
+    same statistics."""
     rng = np.random.default_rng(seed)
-    lines = int(rng.integers(1, 30))
-    texts = [["x" * int(n) for n in rng.integers(0, 50, size=lines)]]
-    processes = int(rng.integers(1, 6))
-    slices = shards.line_slices(texts, processes, head_start=float(rng.uniform(0, 1)))
-    assert len(slices) == min(processes, lines)
-    assert slices[0][0] == 0 and slices[-1][1] == lines
-    assert all(begin < end for begin, end in slices)
-    assert all(a[1] == b[0] for a, b in itertools.pairwise(slices))
+    references, systems = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    texts = _texts(seed, int(rng.integers(1, 120)), references, systems)
+    options = _options("-m", "bleu", "gleu", "-s", "method5", *(["-lc"] if seed % 2 else []))
+    tokenizer = load_tokenizer("13a")
+    results = []
+    for native_setting, chars in [("0", 1 << 21), ("0", 900), ("", 1 << 21), ("", 900)]:
+        monkeypatch.setenv("BLEUSUITE_NATIVE", native_setting)
+        _chunked(monkeypatch, chars)
+        encoder = Encoder(tokenizer, options.lowercase)
+        results.append(statistics.text_statistics(texts, systems, encoder, options,
+                                                  _no_bar()))
+    whole = statistics.systems_statistics(encode_texts(texts, tokenizer, options.lowercase),
+                                          systems, options)
+    for result in [*results, whole]:
+        assert len(result) == systems
+        for got, expected in zip(result, results[0], strict=True):
+            assert got.keys() == expected.keys() == {"bleu", "gleu"}
+            for metric in expected:
+                np.testing.assert_array_equal(got[metric], expected[metric], err_msg=metric)
 
-
-def test_processes_follow_the_size_and_the_threads(monkeypatch):
-    monkeypatch.setattr(shards, "can_fork", lambda: True)
-    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "4")
-    big = 1000 * (3 * shards.SHARD_MIN_CHARS // 1000 + 1)  # characters
-    assert shards._processes(big, _options()) == 3
-    assert shards._processes(1, _options()) == 1
-    assert shards._processes(big, _options("--backend", "torch")) == 1
-    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
-    assert shards._processes(big, _options()) == 1
-    monkeypatch.setattr(shards, "can_fork", lambda: False)
-    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "4")
-    assert shards._processes(big, _options()) == 1
-    assert not shards.can_fork()  # this process has imported NumPy
-
-
-# ---------------------------------------------------------------------- the command
-
-
-def _command(module: list[str], args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items()
-               if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED", "BLEUSUITE_NUM_THREADS")}
-    environ.update(env)
-    result = subprocess.run([sys.executable, "-X", "importtime", "-m", *module, *args],
-                            capture_output=True, text=True, timeout=600, env=environ)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result
-
-
-def _imported(result: subprocess.CompletedProcess[str]) -> set[str]:
-    return {line.split("|")[-1].strip() for line in result.stderr.splitlines()
-            if line.startswith("import time:")}
-
-
-def _without_version(text: str) -> str:
-    return text.replace("bleusuite-0.1.0", "X").replace("2.6.0", "X")
-
-
-def _write(path: Path, inputs: ScoreInputs, copies: int) -> list[str]:
-    names = []
-    for name, lines in [("hyp", inputs.systems[0]), *(
-            (f"ref{i}", stream) for i, stream in enumerate(inputs.references))]:
-        (path / f"{name}.txt").write_text("\n".join(lines * copies) + "\n", encoding="utf-8")
-        names.append(str(path / f"{name}.txt"))
-    return names
-
-
-def test_a_small_file_is_scored_without_numpy_as_sacrebleu(tmp_path):
-    hyp, *refs = _write(tmp_path, _corpus(3, 60, 2), 1)
-    for flags in ([], ["-sl", "-s", "floor"], ["-lc", "-f", "json"]):
-        args = [*refs, "-i", hyp, *flags]
-        ours = _command(["bleusuite", "score"], args)
-        assert "numpy" not in _imported(ours)
-        theirs = _command(["sacrebleu"], args)
-        assert _without_version(ours.stdout) == _without_version(theirs.stdout)
-
-
-def test_a_large_run_counted_in_two_processes_is_sacrebleus(tmp_path):
-    inputs = _corpus(4, 400, 1)
-    copies = 2 * shards.SHARD_MIN_CHARS // sum(map(len, inputs.systems[0] * 2)) + 1
-    hyp, ref = _write(tmp_path, inputs, copies)
-    other = tmp_path / "other.txt"
-    other.write_text("\n".join(line[::-1] for line in (inputs.systems[0] * copies)) + "\n",
-                     encoding="utf-8")
-    args = [ref, "-i", hyp, str(other), "-f", "json"]
-    two = _command(["bleusuite", "score"], args, BLEUSUITE_NUM_THREADS="2")
-    one = _command(["bleusuite", "score"], args, BLEUSUITE_NUM_THREADS="1")
-    assert two.stdout == one.stdout
-
-    def imports(result: subprocess.CompletedProcess[str], module: str) -> int:
-        return sum(line.startswith("import time:") and line.split("|")[-1].strip() == module
-                   for line in result.stderr.splitlines())
-
-    # NumPy is imported once, before forking; the NumPy pipeline's counting module at the
-    # first count, so once in each process (never with the compiled part, which counts)
-    assert (imports(two, "numpy"), imports(one, "numpy")) == (1, 1)
-    counting = "bleusuite.counting_compact"
-    expected = (0, 0) if native.compiled() else (2, 1)
-    assert (imports(two, counting), imports(one, counting)) == expected
-    theirs = _command(["sacrebleu"], args)
-    assert _without_version(two.stdout) == _without_version(theirs.stdout)
-
-
-def test_freed_memory_is_kept_on_glibc():
-    import platform
-
-    from bleusuite.cli import score
-
-    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
-    assert score.keep_freed_memory() is glibc

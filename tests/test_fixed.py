@@ -1,9 +1,10 @@
-"""The fixed-shape counting strategy (``bleusuite/fixed.py``, the GPU path).
+"""The fixed-shape counting strategy (``bleusuite/counting/fixed.py``, the GPU path).
 
-What needs no GPU is proven here on the CPU: exact counts (against a brute-force Counter and
-against the compact pipeline), no host read anywhere in a call (every reading primitive
-raises), torch ``meta`` tensors, and ``torch.compile(fullgraph=True)`` without graph
-breaks. What needs CUDA (``set_sync_debug_mode``, CUDA-graph replay, CuPy) is marked ``gpu``.
+What needs no GPU is proven here on the CPU: exact counts (against a brute-force Counter,
+the compact pipeline and the compiled kernel), no host read anywhere in a call (every
+reading primitive raises), torch ``meta`` tensors, and ``torch.compile(fullgraph=True)``
+without graph breaks. What needs CUDA (``set_sync_debug_mode``, CUDA-graph replay, CuPy)
+is marked ``gpu``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import pytest
 from test_pipeline import VOCABULARIES, as_arrays, brute_force, random_batch
 
 import bleusuite
-from bleusuite import backends
+from bleusuite import backends, native
+from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import normalize_batch
-from bleusuite.ngrams import count_matches, counting_strategy
 
 
 def _counts(strategy: str, hyp: Any, ref: Any, max_order: int, monkeypatch: Any,
@@ -49,7 +50,8 @@ def test_fixed_counts_match_brute_force(vocab_name, max_order, pipeline, monkeyp
 
 @pytest.mark.parametrize("seed", range(6))
 def test_strategies_agree_on_random_batches(seed, pipeline, monkeypatch):
-    """Left and right padding, eos, 1-4 references, repeated n-grams, both key paths."""
+    """Left and right padding, eos, 1-4 references, repeated n-grams, both key paths; the
+    compact pipeline and the compiled kernel (where it is built) give the same counts."""
     rng = np.random.default_rng(seed)
     rows, width, num_refs = int(rng.integers(1, 9)), int(rng.integers(1, 40)), int(
         rng.integers(1, 5))
@@ -60,13 +62,15 @@ def test_strategies_agree_on_random_batches(seed, pipeline, monkeypatch):
     # padding (0) on either side, an eos (2) somewhere
     hyp[:, : int(rng.integers(0, width))] *= rng.random((rows, 1)) < 0.3
     hyp[:, int(rng.integers(0, width)) :] *= rng.random((rows, 1)) < 0.7
+    others = ["compact", *(["compiled"] if native.compiled() else [])]
     for max_order in (4, int(rng.integers(5, 70))):
-        compact = _counts("compact", pipeline(hyp), pipeline(ref), max_order, monkeypatch,
-                          pad_id=0, eos_id=2)
         fixed = _counts("fixed", pipeline(hyp), pipeline(ref), max_order, monkeypatch,
                         pad_id=0, eos_id=2)
-        np.testing.assert_array_equal(fixed[0], compact[0])
-        np.testing.assert_array_equal(fixed[1], compact[1])
+        for other in others:
+            counts = _counts(other, pipeline(hyp), pipeline(ref), max_order, monkeypatch,
+                             pad_id=0, eos_id=2)
+            np.testing.assert_array_equal(fixed[0], counts[0], err_msg=other)
+            np.testing.assert_array_equal(fixed[1], counts[1], err_msg=other)
 
 
 def test_fixed_long_sentences_take_the_fallback(monkeypatch):
@@ -78,6 +82,8 @@ def test_fixed_long_sentences_take_the_fallback(monkeypatch):
     compact = _counts("compact", hyp, ref, 12, monkeypatch)
     fixed = _counts("fixed", hyp, ref, 12, monkeypatch)
     np.testing.assert_array_equal(fixed[0], compact[0])
+    if native.compiled():
+        np.testing.assert_array_equal(fixed[0], _counts("compiled", hyp, ref, 12, monkeypatch)[0])
     assert fixed[0][:, -1].min() > 0  # long n-grams do match
 
 
@@ -87,9 +93,15 @@ def test_strategy_setting(monkeypatch):
     assert counting_strategy(be, np.zeros(1)) == "compact"
     monkeypatch.setenv("BLEUSUITE_COUNTING", " Fixed ")
     assert counting_strategy(be, np.zeros(1)) == "fixed"
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "Compiled")
+    if native.compiled():
+        assert counting_strategy(be, np.zeros(1)) == "compiled"
+    else:
+        with pytest.raises(ImportError, match="BLEUSUITE_COUNTING=compiled"):
+            counting_strategy(be, np.zeros(1))
     monkeypatch.setenv("BLEUSUITE_COUNTING", "hashed")
     with pytest.raises(ValueError,
-                       match="BLEUSUITE_COUNTING must be one of auto, compact, fixed, numba"):
+                       match="BLEUSUITE_COUNTING must be one of auto, compiled, compact, fixed"):
         bleusuite.sentence_bleu(np.array([[1, 2]]), np.array([[1, 2]]))
 
 

@@ -23,7 +23,7 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 def test_plain_command_says_the_sentence_count_once(capsys):
     assert cli.main([]) == 0
     out = capsys.readouterr().out
-    assert out.count("100 sentences") == 1 and out.count("sentences)") == 1
+    assert out.count("100 sentences") == 1 and out.count("sentences, tokens: whitespace)") == 1
     assert "smooth=exp" in out.splitlines()[1]
 
 
@@ -34,13 +34,16 @@ def test_plain_command_default_is_sacrebleus_corpus_bleu(capsys):
     import json
 
     report = json.loads(capsys.readouterr().out)
-    corpus = cli.sample_corpus()
+    from bleusuite.cli.parser import build_parser
+    from bleusuite.cli.plain import sample_corpus
+
+    corpus = sample_corpus()
     hyps = [" ".join(h) for h in corpus.hypotheses]
     refs = [" ".join(r[0]) for r in corpus.references]
     expected = sacrebleu.corpus_bleu(hyps, [refs], tokenize="none").score
     assert abs(report["bleu"]["score"] - expected) <= 1e-10
     assert report["bleu"]["smooth"] == "exp"
-    assert cli.build_parser().parse_args(["score", "r.txt"]).smooth_method == "exp"
+    assert build_parser().parse_args(["score", "r.txt"]).smooth_method == "exp"
 
 
 @pytest.mark.parametrize(("module", "missing", "extra"), [

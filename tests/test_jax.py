@@ -20,8 +20,8 @@ from test_pipeline import brute_force
 
 import bleusuite
 from bleusuite import backends
+from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import normalize_batch
-from bleusuite.ngrams import count_matches, counting_strategy
 
 jax = pytest.importorskip("jax", reason="jax is not installed (tox -e jax installs it)")
 jnp = pytest.importorskip("jax.numpy")
@@ -112,6 +112,37 @@ def test_jit_with_static_settings():
                      max_order=order)
         want = bleusuite.sentence_bleu(hyp, ref, pad_id=0, smooth=smooth, max_order=order)
         assert_scores_close(got, want)
+
+
+@pytest.mark.parametrize("ragged", [False, True], ids=["padded", "ragged"])
+@pytest.mark.parametrize("argname", ["pad_id", "eos_id"])
+def test_a_traced_token_id_says_to_make_it_static(argname, ragged):
+    """Issue 24, item 11: a ``pad_id`` / ``eos_id`` traced by ``jax.jit`` got "pad_id must be
+    an int token id or None; got JitTracer(...)"; the message says to make it static, and
+    what it says works."""
+    hyp, ref = _batch(seed=2)
+
+    def score(hyp, ref, **token):
+        if ragged:  # one 1-D array per sentence: the ragged input path
+            hyp, ref = [h for h in hyp], [[r] for r in ref[:, 0]]
+        return bleusuite.sentence_bleu(hyp, ref, smooth="method1", **token)
+
+    with pytest.raises(TypeError) as info:
+        jax.jit(lambda h, r, token: score(h, r, **{argname: token}))(
+            jnp.asarray(hyp), jnp.asarray(ref), 3)
+    message = str(info.value)
+    assert message.startswith(f"{argname} must be an int token id or None; got a value traced "
+                              "by JAX (")
+    assert f"jax.jit(f, static_argnames='{argname}')" in message
+    assert f"jax.jit(functools.partial(f, {argname}=...))" in message
+    with pytest.raises(TypeError, match="traced by JAX"):  # vmap traces too
+        jax.vmap(lambda token: score(jnp.asarray(hyp), jnp.asarray(ref), **{argname: token}))(
+            jnp.arange(2))
+    want = score(hyp, ref, **{argname: 3})
+    static = jax.jit(score, static_argnames=argname)
+    assert_scores_close(static(jnp.asarray(hyp), jnp.asarray(ref), **{argname: 3}), want)
+    bound = jax.jit(partial(score, **{argname: 3}))
+    assert_scores_close(bound(jnp.asarray(hyp), jnp.asarray(ref)), want)
 
 
 @pytest.mark.parametrize("name", ["sentence_bleu", "corpus_bleu", "corpus_gleu",
@@ -214,13 +245,17 @@ def test_x32_rows_too_wide_for_int32_keys_raise():
         assert jax.eval_shape(bleusuite.sentence_bleu, hyp, hyp).shape == (1,)
 
 
-def test_compact_setting_still_counts_with_the_fixed_strategy(monkeypatch):
+@pytest.mark.parametrize("setting", ["compact", "compiled"])
+def test_a_cpu_setting_still_counts_with_the_fixed_strategy(setting, monkeypatch):
+    """JAX arrays are immutable and their shapes fixed at trace time: ``fixed`` counts them
+    whatever ``BLEUSUITE_COUNTING`` names (``compiled`` too, built or not)."""
     hyp, ref = _batch(seed=5)
-    monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")
+    want = bleusuite.sentence_bleu(hyp, ref, pad_id=0)
+    monkeypatch.setenv("BLEUSUITE_COUNTING", setting)
     be = backends.get_backend(jnp.asarray(hyp))
     assert counting_strategy(be, jnp.asarray(hyp)) == "fixed"
     assert_scores_close(bleusuite.sentence_bleu(jnp.asarray(hyp), jnp.asarray(ref), pad_id=0),
-                        bleusuite.sentence_bleu(hyp, ref, pad_id=0))
+                        want)
     monkeypatch.setenv("BLEUSUITE_COUNTING", "hashed")  # a wrong value still raises
     with pytest.raises(ValueError, match="BLEUSUITE_COUNTING"):
         counting_strategy(be, jnp.asarray(hyp))

@@ -9,18 +9,17 @@ backend the tests can run here.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import zlib
 from collections import Counter
 
 import numpy as np
 import pytest
+from compiled_part import require_compiled
 
 import bleusuite
-from bleusuite import backends
+from bleusuite import backends, native
+from bleusuite.counting import count_matches, kernel
 from bleusuite.inputs import normalize_batch
-from bleusuite.ngrams import count_matches
 
 
 def _ngrams(tokens: list[int], n: int) -> Counter:
@@ -170,7 +169,7 @@ def test_row_blocks_give_the_same_counts(block_entries, threads, monkeypatch):
 
 
 def test_thread_setting_is_checked(monkeypatch):
-    from bleusuite.ngrams import worker_threads
+    from bleusuite.threads import worker_threads
 
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "2")
     assert worker_threads() == 2
@@ -250,20 +249,22 @@ def _score_in_child(hyp, ref):
 
 # ------------------------------------------------------------------ counting strategies
 #
-# ``count_matches`` picks how it counts NumPy batches (``BLEUSUITE_COUNTING``): the NumPy
-# pipeline ("compact"), the compiled per-row kernel ("numba", when numba is installed) or
-# the fixed-shape strategy of the GPU path ("fixed", forced). Every strategy must give the
-# brute-force counts, clipped and per reference.
+# ``count_matches`` picks how it counts NumPy batches (``BLEUSUITE_COUNTING``): the compiled
+# per-row kernel of bleusuite's C part ("compiled", where it is built), the NumPy pipeline
+# ("compact") or the fixed-shape strategy of the GPU path ("fixed", forced). Every strategy
+# must give the brute-force counts, clipped and per reference.
 
-STRATEGIES = ["compact", "numba", "fixed"]
+STRATEGIES = ["compact", "compiled", "fixed"]
 
 
 @pytest.fixture(params=STRATEGIES)
 def strategy(request, monkeypatch):
-    """Run the test with ``BLEUSUITE_COUNTING`` set to each strategy (numba: skipped when
-    it is not installed, as in the NumPy-only test environment)."""
-    if request.param == "numba":
-        pytest.importorskip("numba", reason="numba is not installed (bleusuite[numba])")
+    """Run the test with ``BLEUSUITE_COUNTING`` set to each strategy (compiled: skipped where
+    the C part is not built or is turned off, failed where ``BLEUSUITE_NATIVE=1``)."""
+    if request.param == "compiled":
+        require_compiled()
+        if not native.compiled():
+            pytest.skip("the compiled part is turned off (BLEUSUITE_NATIVE=0)")
     monkeypatch.setenv("BLEUSUITE_COUNTING", request.param)
     return request.param
 
@@ -352,54 +353,38 @@ def test_strategies_with_threads(strategy, threads, monkeypatch):
 
 
 def test_counting_setting_is_checked(monkeypatch):
-    from bleusuite import ngrams
-
     hyp = np.array([[3, 4, 5, 6]])
     monkeypatch.setenv("BLEUSUITE_COUNTING", "fastest")
     with pytest.raises(ValueError, match="BLEUSUITE_COUNTING"):
         bleusuite.sentence_bleu(hyp, hyp)
-    monkeypatch.setenv("BLEUSUITE_COUNTING", "numba")
-    monkeypatch.setattr(ngrams, "_numba_found", [False])  # as if numba were not installed
-    with pytest.raises(ImportError, match=r"bleusuite\[numba\]"):
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "compiled")
+    monkeypatch.setenv("BLEUSUITE_NATIVE", "0")  # as if the C part were not built
+    with pytest.raises(ImportError, match="BLEUSUITE_COUNTING=compiled needs bleusuite's "
+                                          "compiled part"):
         bleusuite.sentence_bleu(hyp, hyp)
     monkeypatch.setenv("BLEUSUITE_COUNTING", "auto")
     assert bleusuite.sentence_bleu(hyp, hyp).tolist() == [1.0]  # the NumPy pipeline
 
 
-def test_numba_is_imported_only_for_large_batches():
-    """Importing numba costs about a second: a small batch (a short command-line run) is
-    counted by the NumPy pipeline without importing it; a batch of NUMBA_MIN_ENTRIES
-    positions imports it, and from then on every batch uses the kernel."""
-    pytest.importorskip("numba", reason="numba is not installed (bleusuite[numba])")
-    code = (
-        "import sys, numpy as np, bleusuite\n"
-        "from bleusuite.ngrams import NUMBA_MIN_ENTRIES\n"
-        "bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))\n"
-        "print('numba' in sys.modules)\n"
-        "width = NUMBA_MIN_ENTRIES // 2\n"
-        "bleusuite.sentence_bleu(np.ones((1, width), np.int64), np.ones((1, width), np.int64))\n"
-        "print('numba' in sys.modules)\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "BLEUSUITE_COUNTING"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True"]
-
-
-def test_numba_is_the_default_where_installed(monkeypatch):
-    pytest.importorskip("numba", reason="numba is not installed (bleusuite[numba])")
-    from bleusuite import counting_numba
-
+@pytest.mark.parametrize("setting", ["", "auto"])
+def test_compiled_is_the_default_where_built(setting, monkeypatch):
+    """NumPy batches are counted by the compiled kernel where it is built (unset or
+    ``auto``), by the NumPy pipeline where it is turned off or ``compact`` is asked for."""
+    require_compiled()
+    monkeypatch.delenv("BLEUSUITE_NATIVE", raising=False)
     calls = []
-    original = counting_numba.count_matches_numba
-    monkeypatch.setattr(counting_numba, "count_matches_numba",
+    original = kernel.count_pairs
+    monkeypatch.setattr(kernel, "count_pairs",
                         lambda *args: calls.append(1) or original(*args))
-    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
-    bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))
+    monkeypatch.setenv("BLEUSUITE_COUNTING", setting)
+    hyp, ref = np.array([[3, 4, 5]]), np.array([[3, 4, 6]])
+    want = bleusuite.sentence_bleu(hyp, ref, smooth="method1")
     assert calls == [1]
     monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")
-    bleusuite.sentence_bleu(np.array([[3, 4, 5]]), np.array([[3, 4, 6]]))
+    np.testing.assert_array_equal(bleusuite.sentence_bleu(hyp, ref, smooth="method1"), want)
+    monkeypatch.setenv("BLEUSUITE_COUNTING", setting)
+    monkeypatch.setenv("BLEUSUITE_NATIVE", "0")
+    np.testing.assert_array_equal(bleusuite.sentence_bleu(hyp, ref, smooth="method1"), want)
     assert calls == [1]
 
 

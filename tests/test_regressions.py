@@ -322,7 +322,7 @@ def test_brevity_penalty_of_empty_corpus_is_one(capsys, tmp_path):
     empty.write_text("\n\n", encoding="utf-8")
     report = json.loads(_plain(capsys, "--hyp", str(empty), "--ref", str(empty), "--format",
                                "json"))
-    assert report["bleu"]["bp"] == 1.0
+    assert report["bleu"]["brevity_penalty"] == 1.0
     assert "BP=1.000" in _plain(capsys, "--hyp", str(empty), "--ref", str(empty))
     score = json.loads(_plain(capsys, "score", str(empty), "-i", str(empty)))
     theirs = SacreBLEU().corpus_score(["", ""], [["", ""]])
@@ -343,3 +343,20 @@ def test_stdin_line_ends_as_sacrebleu(tmp_path, ending):
     assert theirs.returncode == 0, theirs.stderr
     ours_line, theirs_line = ours.stdout.decode().strip(), theirs.stdout.decode().strip()
     assert ours_line.split(" = ")[1] == theirs_line.split(" = ")[1]
+
+
+# ------------------------------------------------------------------------- issue 24
+
+
+@pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
+def test_format_rounds_precisions_as_sacrebleu(smooth):
+    """Issue 24, item 14: ``BleuResult.format()`` printed ``100 * (m / t)``, sacrebleu prints
+    ``100. * m / t``: for 23/80 that is 28.749999... (28.7) against 28.75 (28.8)."""
+    hyp = " ".join(str(i) for i in range(80))
+    ref = " ".join([str(i) for i in range(23)] + [f"w{i}" for i in range(57)])
+    result = bleusuite.corpus_bleu_result([hyp], [[ref]], tokenize="none", smooth=smooth)
+    theirs = str(SacreBLEU(tokenize="none", smooth_method=smooth).corpus_score([hyp], [[ref]]))
+    assert result.format(signature=False).split(" = ", 1)[1] == theirs.split(" = ", 1)[1]
+    assert "28.8/" in theirs
+    assert result.precisions[0] == 23 / 80  # the field stays on the 0-1 scale
+    assert result.to_dict()["precisions"][0] == 23 / 80

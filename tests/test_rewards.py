@@ -123,6 +123,84 @@ def test_reward_errors_name_the_problem():
     assert "reference_column='reference'" in repr(GleuReward(tokenizer))
 
 
+def test_the_reference_cache_is_bounded_and_least_recently_used_goes_first():
+    """Issue 24, item 5: the cache held every distinct reference for the life of the reward
+    (16,000 references: 47.5 MiB). It now holds at most ``cache_size``, dropping the least
+    recently used; the rewards are the same whatever the bound."""
+    tokenizer = CountingTokenizer()
+    unbounded = BleuReward(tokenizer, cache_size=None)
+    bounded = BleuReward(tokenizer, cache_size=3)
+    assert BleuReward(tokenizer).cache_size == 8192
+    seen = []
+    for seed in range(6):  # 4 distinct references a batch, new ones each time
+        completion_ids, column = _batch(seed, tokenizer)
+        column = [f"{ref} s{seed}" for ref in column]
+        expected = unbounded(completion_ids=completion_ids, reference=column)
+        calls = tokenizer.calls
+        assert bounded(completion_ids=completion_ids, reference=column) == expected
+        # a bound below the batch's distinct references still encodes each one once per call
+        assert tokenizer.calls - calls == 4
+        assert len(bounded._cache) <= 3
+        seen.extend(dict.fromkeys(column))
+    assert list(bounded._cache) == seen[-3:]  # the 3 most recent, oldest first
+    assert len(unbounded._cache) == len(seen) == 24
+    # a hit moves a reference to the end: it outlives references added after it
+    bounded.encode(seen[-3])
+    bounded.encode("w1 new")
+    assert list(bounded._cache) == [seen[-1], seen[-3], "w1 new"]
+    calls = tokenizer.calls
+    bounded.encode(seen[-3])
+    assert tokenizer.calls == calls
+    # cache_size=0 keeps nothing, and still gives the same numbers
+    uncached = GleuReward(tokenizer, cache_size=0)
+    completion_ids, column = _batch(9, tokenizer)
+    assert uncached(completion_ids=completion_ids, reference=column) == GleuReward(tokenizer)(
+        completion_ids=completion_ids, reference=column)
+    assert len(uncached._cache) == 0
+    for bad, error in ((-1, ValueError), (2.5, TypeError), ("all", TypeError)):
+        with pytest.raises(error, match="cache_size"):
+            BleuReward(tokenizer, cache_size=bad)
+
+
+def test_completions_are_not_cached():
+    """Sampled completions are new each step: encoding them must not push references out."""
+    tokenizer = CountingTokenizer()
+    reward = BleuReward(tokenizer, max_order=2, eos_id=None, cache_size=2)
+    reward(completions=["w1 w2", "w3 w4"], reference=["w1 w2", "w1 w2"])
+    assert list(reward._cache) == ["w1 w2"]
+
+
+def test_bad_references_and_completions_name_the_argument():
+    """Issue 24, item 9: None among references named the wrong type (``list``); completions
+    and completion_ids of different lengths were scored silently (1 reward for 2)."""
+    reward = BleuReward(CountingTokenizer(), "answer")
+    with pytest.raises(TypeError, match=r"^answer\[0\]\[1\] must be a string; got NoneType"):
+        reward(completion_ids=[[10]], answer=[["w1 w2", None]])
+    with pytest.raises(TypeError, match=r"^answer\[1\] must be a string or a list of strings; "
+                       r"got NoneType"):
+        reward(completion_ids=[[10], [11]], answer=["w1", None])
+    with pytest.raises(TypeError, match=r"^answer must be a list with one reference .* per "
+                       r"completion; got NoneType"):
+        reward(completion_ids=[[10]], answer=None)
+    with pytest.raises(ValueError, match=r"^answer\[0\] is an empty list"):
+        reward(completion_ids=[[10]], answer=[[]])
+    with pytest.raises(ValueError, match=r"^completions and completion_ids must have one entry "
+                       r"per completion; got 2 completions and 1 completion_ids"):
+        reward(completions=["w1", "w2"], completion_ids=[[10]], answer=["w1"])
+    with pytest.raises(ValueError, match="got 1 completions and 2 completion_ids"):
+        reward(completions=["w1"], completion_ids=[[10], [11]], answer=["w1", "w1"])
+    with pytest.raises(TypeError, match=r"^completion_ids\[1\] must be a list of token ids "
+                       r"\(or a 1-D array\); got NoneType"):
+        reward(completion_ids=[[10], None], answer=["w1", "w1"])
+    with pytest.raises(TypeError, match=r"^completion_ids\[0\] must be a list of token ids "
+                       r"\(or a 1-D array\); got str"):
+        reward(completion_ids=["w1"], answer=["w1"])
+    with pytest.raises(TypeError, match=r"^completions\[1\] must be a string; got NoneType"):
+        reward(completions=["w1", None], answer=["w1", "w1"])
+    with pytest.raises(TypeError, match=r"^completions must be a list"):
+        reward(completions="w1", answer=["w1"])
+
+
 def _example_module():
     spec = importlib.util.spec_from_file_location("grpo_bleu_reward",
                                                   ROOT / "examples" / "grpo_bleu_reward.py")

@@ -90,6 +90,57 @@ def command_bleu(tmp_path: Path) -> float:
     return _command(tmp_path, "bleu")
 
 
+def _command_output(tmp_path: Path, *extra: str, systems: int = 1) -> str:
+    """The command's text output on the sentence, ``systems`` times the same system."""
+    refs = []
+    for index, ref in enumerate(REFS):
+        refs.append(tmp_path / f"ref{index}.txt")
+        refs[-1].write_text(ref + "\n", encoding="utf-8")
+    hyps = []
+    for index in range(systems):
+        hyps.append(tmp_path / f"hyp{index}.txt")
+        hyps[-1].write_text(HYP + "\n", encoding="utf-8")
+    argv = ["score", *map(str, refs), "-i", *map(str, hyps), "-w", "12", *extra]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        assert cli.main(argv) == 0
+    return output.getvalue()
+
+
+def command_bleu_sentence(tmp_path: Path) -> float:
+    return float(_command_output(tmp_path, "-sl", "-b")) / 100
+
+
+def command_bleu_method3(tmp_path: Path) -> float:
+    """The command with an NLTK smoothing: the library's formula."""
+    return float(_command_output(tmp_path, "-s", "method3", "-b")) / 100
+
+
+def command_bleu_confidence(tmp_path: Path) -> float:
+    """The bootstrap mean: every resample is the one sentence."""
+    out = json.loads(_command_output(tmp_path, "-ci", "-cin", "5", "-f", "json"))
+    return float(out["confidence_mean"]) / 100
+
+
+def command_bleu_paired(tmp_path: Path) -> float:
+    """The score column of a paired bootstrap test of the system against itself."""
+    out = json.loads(_command_output(tmp_path, "-pbs", "-pbsn", "5", "-f", "json",
+                                     systems=2))
+    return float(out[1]["BLEU"]["score"]) / 100
+
+
+def result_bleu(tmp_path: Path) -> float:
+    """The result object's score."""
+    return bleusuite.corpus_bleu_result([HYP], [list(REFS)], tokenize="none",
+                                        smooth="exp").score
+
+
+def result_brevity_penalty(tmp_path: Path) -> float:
+    """The brevity penalty a result reports beside its score (every precision is 1)."""
+    return bleusuite.corpus_bleu_result([HYP], [list(REFS)], tokenize="none",
+                                        smooth="exp").brevity_penalty
+
+
 def command_gleu(tmp_path: Path) -> float:
     return _command(tmp_path, "gleu")
 
@@ -114,7 +165,9 @@ def _worst_reference(
 
 
 FrontEnd = Callable[[Path], float]
-BLEU_FRONT_ENDS: list[FrontEnd] = [loss_bleu, metric_bleu, command_bleu]
+BLEU_FRONT_ENDS: list[FrontEnd] = [loss_bleu, metric_bleu, command_bleu, command_bleu_sentence,
+                                   command_bleu_method3, command_bleu_confidence,
+                                   command_bleu_paired, result_bleu, result_brevity_penalty]
 GLEU_FRONT_ENDS: list[FrontEnd] = [loss_gleu, metric_gleu, command_gleu]
 
 def _cases(front_ends: list[FrontEnd]) -> list[Any]:
@@ -141,6 +194,54 @@ def test_bleu_front_ends_use_the_shared_brevity_penalty_rules(
 ) -> None:
     monkeypatch.setattr(rules, rule, replacement)
     assert front_end(tmp_path) == pytest.approx(1.0, abs=1e-12)  # no penalty left
+
+
+SACREBLEU_FRONT_ENDS: list[FrontEnd] = [command_bleu, command_bleu_sentence,
+                                        command_bleu_confidence, command_bleu_paired,
+                                        result_bleu]
+
+
+@pytest.mark.parametrize("front_end", _cases(SACREBLEU_FRONT_ENDS))
+def test_sacrebleu_front_ends_use_the_one_precision_rule(
+    front_end: FrontEnd, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sacrebleu's precisions are computed by one function, whatever the route: halved,
+    every front end's score is halved (all orders: exp(mean of logs) halves)."""
+    from bleusuite.scores import sacrebleu
+
+    original = sacrebleu.smoothed_precisions
+
+    def halved(*args: Any, **kwargs: Any) -> Any:
+        precisions, reached = original(*args, **kwargs)
+        return precisions / 2, reached
+
+    monkeypatch.setattr(sacrebleu, "smoothed_precisions", halved)
+    assert front_end(tmp_path) == pytest.approx(BLEU / 2, rel=1e-6)
+
+
+#: what only the one copy of a formula holds: (fragment, the file that may hold it)
+FORMULA_FINGERPRINTS = [
+    ("9999999999", "bleusuite/scores/sacrebleu.py"),  # sacrebleu's log of 0
+    ("smooth_mteval", None),  # sacrebleu's own name for its exp smoothing (no copy of it)
+    ("ref_len / sys_len", None),
+    ("1 - ref_len", None),
+    ("_NLTK_ALPHA", "bleusuite/scores/nltk.py"),
+    ("float_info.min", "bleusuite/scores/nltk.py"),
+    ("0.1 / floored", "bleusuite/scores/ignite.py"),
+]
+
+
+@pytest.mark.parametrize(("fragment", "home"), FORMULA_FINGERPRINTS)
+def test_each_formula_is_written_once(fragment: str, home: str | None) -> None:
+    """A second copy of a formula (a brevity penalty, a log of zero, a smoothing) outside
+    its family's module fails here, whatever it is called."""
+    package = Path(bleusuite.__file__).resolve().parent
+    holders = sorted(str(path.relative_to(package.parent)) for path in package.rglob("*.py")
+                     if fragment in path.read_text(encoding="utf-8"))
+    if home is None:
+        assert len(holders) <= 1, holders
+    else:
+        assert holders == [home]
 
 
 @pytest.mark.parametrize("front_end", _cases(GLEU_FRONT_ENDS))

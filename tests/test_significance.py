@@ -4,8 +4,9 @@ sacrebleu's ``PairedTest`` (paired bootstrap and approximate randomization) and 
 ``_bootstrap_resample`` run on the same generated systems; the results must be equal to the
 last bit (scores, means, half-widths, p-values), for several seeds, smoothing methods and
 edge cases (empty lines, a system with no match, a system equal to the baseline).
-``sacrebleu_bleu_scores`` is checked against ``BLEU.compute_bleu`` on random statistics,
-in float64 (Python ints) and in float32 (sacrebleu's resamples).
+``bleusuite.scores.sacrebleu.exact_bleu`` (scores, precisions, brevity penalties) is checked
+against ``BLEU.compute_bleu`` on random statistics, in float64 (Python ints) and in float32
+(sacrebleu's resamples).
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from hypothesis import strategies as st
 
 from bleusuite import bleu_statistics, bootstrap, gleu_statistics
 from bleusuite import significance as sig
-from bleusuite.cli import encode_texts, load_tokenizer, sentence_statistics
+from bleusuite.cli.options import ScoreOptions
+from bleusuite.cli.parser import build_parser
+from bleusuite.cli.statistics import systems_statistics
+from bleusuite.scores.sacrebleu import LOG_ZERO, exact_bleu, python_row_sums
+from bleusuite.seeding import seed_from_environment
+from bleusuite.text import encode_texts
+from bleusuite.tokenizers import load_tokenizer
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
@@ -47,14 +54,10 @@ def _systems(seed: int, n_lines: int = 120, n_systems: int = 4) -> tuple[list[li
 
 
 def _stats(systems: list[list[str]], references: list[list[str]]) -> list[np.ndarray]:
+    """Each system's per-sentence BLEU statistics, as ``bleusuite score`` counts them."""
     token_ids = encode_texts([*systems, *references], load_tokenizer("13a"), False)
-    out = []
-    for k in range(len(systems)):
-        streams = [k, *range(len(systems), token_ids.lengths.shape[0])]
-        view = type(token_ids)(token_ids.ids, token_ids.starts[streams],
-                               token_ids.lengths[streams], token_ids.vocabulary)
-        out.append(sentence_statistics(view, ["bleu"], 4)["bleu"])
-    return out
+    options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
+    return [system["bleu"] for system in systems_statistics(token_ids, len(systems), options)]
 
 
 def _theirs(systems: list[list[str]], references: list[list[str]], test: str, n: int,
@@ -65,10 +68,10 @@ def _theirs(systems: list[list[str]], references: list[list[str]], test: str, n:
     return [dict(result.__dict__) for result in scores["BLEU"]]
 
 
-def _score_functions(smooth: str, value: float | None) -> dict[str, sig.ScoreFunction]:
+def _score_functions(smooth: str, value: float | None) -> dict[str, bootstrap.ScoreFunction]:
     return {
-        "score": lambda t: sig.sacrebleu_bleu_scores(t, smooth, value),
-        "resampled_score": lambda t: sig.sacrebleu_bleu_scores(t, smooth, value, float32=True),
+        "score": lambda t: exact_bleu(t, smooth, value).scores,
+        "resampled_score": lambda t: exact_bleu(t, smooth, value, float32=True).scores,
     }
 
 
@@ -120,11 +123,11 @@ def test_single_system_bootstrap_equals_sacrebleu_resamples():
     their_stats = metric._extract_corpus_statistics(systems[0], None)
     _, their_scores = _bootstrap_resample(their_stats, metric, 64)
     stats = _stats(systems, [reference])[0]
-    ours = sig.bootstrap_scores(stats, lambda t: sig.sacrebleu_bleu_scores(t, float32=True), 64,
-                                sig.DEFAULT_SEED)
+    ours = bootstrap.bootstrap_scores(stats, lambda t: exact_bleu(t, float32=True).scores, 64,
+                                      bootstrap.DEFAULT_SEED)
     assert ours.tolist() == [s.score for s in their_scores]
-    assert sig.estimate_ci(ours) == tuple(float(x) for x in
-                                          sacrebleu.significance.estimate_ci(np.array(ours)))
+    assert bootstrap.estimate_ci(ours) == tuple(
+        float(x) for x in sacrebleu.significance.estimate_ci(np.array(ours)))
 
 
 @pytest.mark.parametrize(
@@ -237,7 +240,7 @@ def test_gleu_statistics_get_gleu_scores():
     assert results[0].score == pytest.approx(100 * float(totals.matches) / float(totals.totals))
 
 
-# ---------------------------------------------------------------- sacrebleu_bleu_scores
+# ---------------------------------------------------------------------------- exact_bleu
 
 
 def _random_stats(rng: np.random.Generator, rows: int) -> np.ndarray:
@@ -253,38 +256,45 @@ def _random_stats(rng: np.random.Generator, rows: int) -> np.ndarray:
 
 
 def _compute_bleu(row: np.ndarray, smooth: str, value: float | None, effective: bool,
-                  float32: bool) -> float:
+                  float32: bool) -> tuple[float, list[float], float]:
+    """sacrebleu's score, precisions and brevity penalty of one row."""
     if float32:
         stats = row.astype(np.float32)
         correct, total = stats[2:6], stats[6:10]
     else:
         stats = [int(x) for x in row]
         correct, total = stats[2:6], stats[6:10]
-    return float(BLEU.compute_bleu(correct, total, int(row[0]), int(row[1]), smooth, value,
-                                   effective).score)
+    result = BLEU.compute_bleu(correct, total, int(row[0]), int(row[1]), smooth, value,
+                               effective)
+    return float(result.score), [float(p) for p in result.precisions], float(result.bp)
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), smooth=st.sampled_from(SACREBLEU_SMOOTHING),
        value=st.sampled_from([None, 0.05, 0.5, 1, 3]), effective=st.booleans(),
        float32=st.booleans())
-def test_sacrebleu_bleu_scores_equal_compute_bleu(seed, smooth, value, effective, float32):
+def test_exact_bleu_equals_compute_bleu(seed, smooth, value, effective, float32):
     if smooth in ("exp", "none"):
         value = None
     rows = _random_stats(np.random.default_rng(seed), 40)
-    ours = sig.sacrebleu_bleu_scores(rows, smooth, value, effective, float32=float32)
+    ours = exact_bleu(rows, smooth, value, effective, float32=float32)
     theirs = [_compute_bleu(row, smooth, value, effective, float32) for row in rows]
-    assert ours.tolist() == theirs
+    assert ours.scores.tolist() == [score for score, _, _ in theirs]
+    assert ours.precisions.tolist() == [precisions for _, precisions, _ in theirs]
+    assert ours.brevity_penalty.tolist() == [bp for _, _, bp in theirs]
 
 
-def test_sacrebleu_bleu_scores_of_bleu_stats_and_errors():
+def test_exact_bleu_of_bleu_stats_and_errors():
     stats = bleu_statistics(np.array([[1, 2, 3, 4, 5]]), np.array([[1, 2, 3, 4, 6]]))
-    assert sig.sacrebleu_bleu_scores(stats).tolist() == \
-        sig.sacrebleu_bleu_scores(stats.to_array()).tolist()
+    assert exact_bleu(stats).scores.tolist() == exact_bleu(stats.to_array()).scores.tolist()
+    one_row = exact_bleu(stats.to_array()[0])  # a single row of statistics is one row
+    assert one_row.scores.tolist() == exact_bleu(stats).scores.tolist()
     with pytest.raises(ValueError, match="smooth must be one of sacrebleu's"):
-        sig.sacrebleu_bleu_scores(stats, "method1")
-    with pytest.raises(TypeError, match="stats must be a BleuStats"):
-        sig.sacrebleu_bleu_scores([[1, 2]])  # type: ignore[arg-type]
+        exact_bleu(stats, "method1")
+    with pytest.raises(TypeError, match="table must be BleuStats or a NumPy array"):
+        exact_bleu([[1, 2]])
+    with pytest.raises(ValueError, match=r"table: expected rows of 2 \+ 3 \* N >= 14"):
+        exact_bleu(np.zeros((2, 11), dtype=np.int64))
 
 
 # ------------------------------------------------------------------------- argument checks
@@ -315,10 +325,10 @@ def test_bad_arguments_are_clear_errors(call, error, match):
 
 
 def test_seed_from_environment():
-    assert sig.seed_from_environment({"SACREBLEU_SEED": "42"}) == 42
-    assert sig.seed_from_environment({"SACREBLEU_SEED": "NONE"}) is None
+    assert seed_from_environment({"SACREBLEU_SEED": "42"}) == 42
+    assert seed_from_environment({"SACREBLEU_SEED": "NONE"}) is None
     with pytest.raises(ValueError, match="SACREBLEU_SEED must be an integer"):
-        sig.seed_from_environment({"SACREBLEU_SEED": "x"})
+        seed_from_environment({"SACREBLEU_SEED": "x"})
 
 
 @pytest.mark.parametrize("scale", [1, 1 << 20, 1 << 50])
@@ -396,14 +406,14 @@ def test_tables_side_by_side_are_one_table():
 @settings(max_examples=60, deadline=None)
 @given(rows=st.lists(st.lists(st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from([0.0, -0.0, 1e16, -1e16, 1.0, 0.1, float(sig._LOG_ZERO)])),
+    st.sampled_from([0.0, -0.0, 1e16, -1e16, 1.0, 0.1, LOG_ZERO])),
     min_size=4, max_size=4), min_size=1, max_size=20))
 @example(rows=[[0.0, 0.0, 8.988465674311579e307, 8.98846567431158e307]])  # overflows to inf
 @example(rows=[[-1e308, -1e308, 1.0, -0.0], [1e308, 1e308, -1e308, -1e308]])
 def test_python_row_sums_are_pythons_sum(rows):
     """sacrebleu adds the log terms with Python's ``sum``: the vectorised sums are the
     same floats, rounding and signed zeros included."""
-    ours = sig._python_row_sums(np.array(rows, dtype=np.float64)).tolist()
+    ours = python_row_sums(np.array(rows, dtype=np.float64)).tolist()
     theirs = [sum(row) for row in rows]
     assert [(x, np.copysign(1.0, x)) for x in ours] == \
         [(x, np.copysign(1.0, x)) for x in theirs]

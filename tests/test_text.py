@@ -24,7 +24,7 @@ sacrebleu = pytest.importorskip("sacrebleu")
 from compiled_part import require_compiled  # noqa: E402
 
 import bleusuite  # noqa: E402
-from bleusuite import text  # noqa: E402
+from bleusuite import text, tokenizers  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
 TOLERANCE = 1e-12
@@ -32,9 +32,9 @@ TOLERANCE = 1e-12
 
 def _runnable_tokenizers() -> list[str]:
     names = []
-    for name in text.TOKENIZERS:
+    for name in tokenizers.TOKENIZERS:
         try:
-            text.load_tokenizer(name)
+            tokenizers.load_tokenizer(name)
         except ImportError:  # ja-mecab / ko-mecab without their MeCab packages
             assert name in ("ja-mecab", "ko-mecab"), name
             continue
@@ -305,7 +305,7 @@ def _numbering(kind: str) -> Any:
 def _check_tokens(streams: list[list[str]], name: str, lowercase: bool,
                   numbering: str = "compiled") -> None:
     with _numbering(numbering):
-        ids = text.encode_texts(streams, text.load_tokenizer(name), lowercase)
+        ids = text.encode_texts(streams, tokenizers.load_tokenizer(name), lowercase)
     for s, lines in enumerate(streams):
         got = [ids.tokens(s, i) for i in range(len(lines))]
         assert got == [_sacrebleu_tokens(name, line, lowercase) for line in lines], name
@@ -331,8 +331,8 @@ def test_tokens_are_sacrebleus_on_hostile_lines(name, numbering, lines, other, l
 @pytest.mark.parametrize("numbering", NUMBERINGS)
 @pytest.mark.parametrize("lowercase", [False, True])
 def test_lines_holding_a_line_end_are_tokenised_on_their_own(lowercase, numbering):
-    """Text given to the functions may hold ``\\n`` (13a drops ``-\\n``): such a chunk is
-    split line by line instead of joined."""
+    """Text given to the functions may hold ``\\n`` (13a joins the words around it,
+    ``-\\n``): such a line is tokenised whole, as one unit, by both numberings."""
     lines = ["a-\nb c", "Σ\nΣ.", "", "x &amp;\ny"]
     for name in ("13a", "none", "char"):
         _check_tokens([lines], name, lowercase, numbering)
@@ -356,23 +356,8 @@ def test_both_numberings_give_the_same_ids(sample, generated, name, lowercase):
     results = []
     for numbering in NUMBERINGS:
         with _numbering(numbering):
-            results.append(text.encode_texts(streams, text.load_tokenizer(name), lowercase))
+            results.append(text.encode_texts(streams, tokenizers.load_tokenizer(name), lowercase))
     compiled, python = results
     for field in ("ids", "starts", "lengths"):
         np.testing.assert_array_equal(getattr(compiled, field), getattr(python, field))
     assert compiled.vocabulary == python.vocabulary
-
-
-def test_padded_rows_are_the_lines():
-    rng = np.random.default_rng(3)
-    lengths = rng.integers(0, 6, size=(2, 9))
-    sizes = lengths.sum(axis=1)
-    starts = np.cumsum(lengths, axis=1) - lengths + (np.cumsum(sizes) - sizes)[:, None]
-    ids = text.TokenIds(np.arange(int(sizes.sum())), starts, lengths, [])
-    rows = rng.permutation(9)[:6]
-    for stream in (0, 1):
-        out = ids.padded(stream, rows, int(lengths.max()) + 2)
-        for k, row in enumerate(rows):
-            line = ids.line(stream, int(row)).tolist()
-            assert out[k].tolist() == line + [text.FILL_ID] * (out.shape[1] - len(line))
-    assert ids.padded(0, np.array([], dtype=np.int64), 0).shape == (0, 1)

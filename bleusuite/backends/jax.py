@@ -3,7 +3,7 @@
 Every primitive is functional (JAX arrays are immutable: scatters are ``.at[].set/add``)
 and every result's shape follows from its arguments' shapes, so a call traces into one
 XLA computation without a host callback. Counting always takes the fixed-shape strategy
-(:mod:`bleusuite.fixed`): the compact one needs data-dependent shapes.
+(:mod:`bleusuite.counting.fixed`): the compact one needs data-dependent shapes.
 
 Integer and float widths follow ``jax_enable_x64``: with it on, counts are int64 and scores
 float64 (exact, as on NumPy); with it off (JAX's default) JAX has no 64-bit types, so counts

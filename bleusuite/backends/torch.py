@@ -1,7 +1,7 @@
 """PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
 
 Off the CPU (CUDA, MPS, ``meta``) and while ``torch.compile`` traces, calls take the
-fixed-shape counting strategy (``bleusuite/fixed.py``) and read nothing back to the host:
+fixed-shape counting strategy (``bleusuite/counting/fixed.py``) and read nothing back to the host:
 no synchronisation, CUDA-graph capture and ``fullgraph`` compilation work, and checks that
 would need a value give NaN scores instead of raising (see docs/backends.md). Apple MPS
 has no float64: there the scores are float32.

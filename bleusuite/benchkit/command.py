@@ -63,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also save a bar chart of the times (PNG, SVG, PDF: by suffix; "
                         "needs matplotlib)")
     output.add_argument("--no-progress", dest="bench_progress", action="store_false",
-                        help="no progress bar on stderr")
+                        help="no progress bar (it is drawn on stderr only when stderr is a "
+                        "terminal)")
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
@@ -91,8 +92,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     hyp, refs = zipf_batch(args.batch, args.length, vocab=args.vocab, refs=args.refs,
                            seed=args.seed)
     inputs = Inputs(hyp, refs)
+    # a bar is for a person watching: not into a pipe or a log file (as `bleusuite score`)
+    progress = args.bench_progress and sys.stderr.isatty()
     measurements = measure(entries(tasks, chosen_backends, peers), inputs, args.repeat,
-                           progress=args.bench_progress)
+                           progress=progress)
     print(format_table(measurements, inputs, args.repeat), file=out)
     if args.plot is not None:
         title = (f"{args.batch} x {args.length} token ids, {args.refs} "

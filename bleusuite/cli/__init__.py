@@ -4,186 +4,98 @@ Three ways to call it (and ``bleusuite bench``, from :mod:`bleusuite.benchkit`, 
 bleusuite against the other BLEU libraries):
 
 * ``bleusuite`` scores the sample corpus shipped in the package (100 sentences of WMT
-  newstest2015 en-ru) and prints BLEU and GLEU.
+  newstest2015 en-ru) and prints BLEU and GLEU of its whitespace-separated tokens.
 * ``bleusuite --hyp FILE --ref FILE [--ref FILE ...]`` does the same for
   whitespace-tokenised text files, one sentence per line.
 * ``bleusuite score REF [REF ...] -i HYP [HYP ...]`` is a drop-in for the ``sacrebleu``
-  command: the same flags (``-m``, ``-tok``, ``-lc``, ``-s``, ``-sv``, ``-f``, ``-w``,
-  ``-ci``, ``-nr``, ``-e``, ``--paired-bs``, ``--paired-ar``, ...), sacrebleu's own
-  tokenizers, output formats and exit codes, and the same numbers, computed from vectorised
-  statistics. It needs the ``cli`` extra (``pip install 'bleusuite[cli]'``: sacrebleu for
-  the tokenizers, tabulate for the tables of several systems, tqdm for the progress bar).
+  command: the same flags, sacrebleu's tokenizers, output formats and exit codes, and the
+  same numbers.
 
-How ``score`` works: every line is tokenised by sacrebleu's tokenizer class and split on
-whitespace; tokens are numbered with one dictionary for the whole corpus (every system and
-every reference); the sentences of all systems go to :func:`bleusuite.bleu_statistics` /
-:func:`bleusuite.gleu_statistics` in batches of similar length; the per-sentence statistics
-are summed (corpus score), scored one by one (``--sentence-level``), or resampled
-(``--confidence``, ``--paired-bs``, ``--paired-ar``: :mod:`bleusuite.significance`).
+``score`` runs one route whatever the size of its input: read the files
+(:mod:`~bleusuite.cli.io`), tokenise and number the words (:func:`bleusuite.text.encode_texts`),
+count every system's lines against the references (:mod:`bleusuite.counting`: the compiled
+kernel on the worker threads), build the per-sentence statistics
+(:mod:`~bleusuite.cli.statistics`), score them with each metric's formula (corpus,
+sentence, bootstrap and paired scores: :mod:`~bleusuite.cli.scoring`) and print them
+(:mod:`~bleusuite.cli.output`). The command line itself is :mod:`~bleusuite.cli.parser` and
+:mod:`~bleusuite.cli.options`; :mod:`~bleusuite.cli.plain` is the plain command.
 
-The package's modules: ``parser`` (the command line), ``options`` (``score``'s validated
-settings), ``io`` (reading files, the tokenizers, the progress bar), ``score`` (the
-``score`` command: which route counts), ``quick`` (a small run in plain Python, without
-NumPy), ``shards`` (a large run counted in several processes), ``statistics`` (text to
-per-sentence statistics: length batches, every system in one pass), ``scoring`` (scores,
-confidence intervals and paired tests from the statistics), ``output`` (signatures; text,
-JSON and LaTeX output), ``plain`` (the plain command). This module runs the command; every
-name the package had as one module is re-exported here, imported on first access.
+:func:`main` leaves the calling process as it found it (no environment variable, signal or
+allocator setting): a program may call it as a function.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from bleusuite import _lazy_attribute
 from bleusuite.cli.errors import CommandError
 
-__all__ = [
-    "CommandError",
-    "ScoreInputs",
-    "ScoreOptions",
-    "TokenIds",
-    "bootstrap_scores",
-    "bootstrap_scores_of_metrics",
-    "build_parser",
-    "command",
-    "encode_texts",
-    "length_batches",
-    "load_tokenizer",
-    "main",
-    "multiplicities",
-    "read_inputs",
-    "read_lines",
-    "resample_indices",
-    "sentence_statistics",
-    "stacked_systems",
-    "systems_statistics",
-]
+__all__ = ["CommandError", "command", "main"]
 
-#: where each name that the package had as one module lives now: imported on first access
-#: (PEP 562), so that a plain ``bleusuite score`` imports only the modules it runs
-_LAZY: dict[str, str] = {
-    **dict.fromkeys((
-        "PROGRESS_MIN_LINES", "TOKENISED_WARNING", "TOKENISED_WARNING_LINES", "Progress",
-        "ScoreInputs", "_NoProgress", "describe", "load_tokenizer", "progress_bar",
-        "read_inputs", "read_lines", "read_references", "read_systems", "read_texts",
-        "warn_if_tokenised"), "bleusuite.cli.io"),
-    **dict.fromkeys(("GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS",
-                     "ScoreOptions", "_parse_seed"), "bleusuite.cli.options"),
-    **dict.fromkeys(("BACKENDS", "METRICS", "_bench_module", "build_parser"),
-                    "bleusuite.cli.parser"),
-    **dict.fromkeys(("Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
-                     "sample_corpus"), "bleusuite.cli.plain"),
-    **dict.fromkeys((
-        "SIGNATURE_ABBREVIATIONS", "MetricReport", "Signature", "format_json", "format_line",
-        "make_signature", "paired_note", "render", "results_table"), "bleusuite.cli.output"),
-    **dict.fromkeys((
-        "_bleu_of", "_brevity_penalty", "_gleu_of", "_numpy_scores", "_score_function",
-        "_to_numpy", "bleu_verbose", "confidences", "metric_report", "paired_results",
-        "render_systems", "report", "shown_precisions"), "bleusuite.cli.scoring"),
-    "run_score": "bleusuite.cli.score",
-    **dict.fromkeys(("SHARD_MIN_CHARS", "line_slices"), "bleusuite.cli.shards"),
-    **dict.fromkeys(("BATCH_SLOTS", "length_batches", "sentence_statistics",
-                     "stacked_systems", "systems_statistics", "text_statistics"),
-                    "bleusuite.cli.statistics"),
-    **dict.fromkeys((
-        "DEFAULT_SEED", "Confidence", "bootstrap_scores", "bootstrap_scores_of_metrics",
-        "multiplicities", "resample_indices", "seed_from_environment"), "bleusuite.bootstrap"),
-    **dict.fromkeys(("PairedResult", "paired_approximate_randomization", "paired_bootstrap",
-                     "sacrebleu_bleu_scores"), "bleusuite.significance"),
-    "SMOOTHING_NAMES": "bleusuite.smoothing",
-    **dict.fromkeys(("BleuStats", "GleuStats"), "bleusuite.stats"),
-    **dict.fromkeys(("FILL_ID", "TokenIds", "encode_texts"), "bleusuite.text"),
-    **dict.fromkeys(("TOKENIZERS", "Tokenizer"), "bleusuite.tokenizers"),
-}
-
-
-def __getattr__(name: str) -> Any:
-    return _lazy_attribute(globals(), _LAZY, name)
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
-
-#: environment of the command's own process, set where unset before NumPy is imported
-#: (:func:`command`): OpenBLAS's threads wait for work asleep instead of spinning 2**28
-#: cycles first (the smallest wait it accepts is 2**4)
-BLAS_SETTINGS = {"OPENBLAS_THREAD_TIMEOUT": "4"}
+#: the exit status when the reader of the output has gone (``bleusuite score ... | head``):
+#: sacrebleu's, which dies of SIGPIPE (128 + 13)
+BROKEN_PIPE_STATUS = 141
 
 
 def command() -> NoReturn:
-    """The ``bleusuite`` process (the console script and ``python -m bleusuite``):
-    :func:`main`, then the process ends at once.
-
-    Once the output is written and flushed, nothing is left to do: the process ends with
-    ``os._exit`` instead of tearing the interpreter down object by object (the command
-    opens no file for writing, and its own threads are idle by then). On 12 systems x
-    3,000 lines that tear-down took 36-52 ms, as long as the paired bootstrap itself.
-    Where flushing fails (a closed pipe), Python's own exit reports it as usual.
-
-    Before anything imports NumPy, it sets ``OPENBLAS_THREAD_TIMEOUT=4`` unless it is set
-    already (:data:`BLAS_SETTINGS`): an OpenBLAS worker thread otherwise busy-waits for
-    about 0.1 s from the moment NumPy loads, taking a CPU from the processes that count
-    (0.07 s of CPU per run; the command's one matrix product still uses every thread).
-    """
-    for name, value in BLAS_SETTINGS.items():
-        os.environ.setdefault(name, value)
-    status = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        raise SystemExit(status) from None
-    os._exit(status)
-
-
-def _write(text: str) -> int:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    return 0
+    """The ``bleusuite`` process (the console script and ``python -m bleusuite``)."""
+    raise SystemExit(main())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (sacrebleu's: 2 for a usage error, 1 for
-    other errors, each reported in one line)."""
+    other errors, each reported in one line on standard error; 141 when the reader of the
+    output has gone).
+
+    The output is written whole (:func:`bleusuite.cli.io.write_output`), or the command
+    fails: an output that cannot take it (a full disk, a file size limit) is an error with
+    a non-zero status, never a cut report with status 0.
+    """
+    program = _program(argv)
     try:
-        return _run(argv)
+        text = _run(argv)
+        if isinstance(text, int):  # bench, which prints its own table
+            return text
     except CommandError as error:
-        print(f"{_program(argv)}: error: {error}", file=sys.stderr)
+        print(f"{program}: error: {error}", file=sys.stderr)
         return error.status
     except KeyboardInterrupt:
-        print(f"{_program(argv)}: interrupted", file=sys.stderr)
+        print(f"{program}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `bleusuite score ... | head`: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    from bleusuite.cli.io import write_output
+
+    try:
+        write_output(text)
+    except BrokenPipeError:
+        return BROKEN_PIPE_STATUS
+    except (OSError, UnicodeEncodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        print(f"{program}: error: cannot write the output: {reason}", file=sys.stderr)
         return 1
+    return 0
 
 
-def _run(argv: Sequence[str] | None) -> int:
-    from bleusuite.cli.parser import _bench_module, build_parser
+def _run(argv: Sequence[str] | None) -> str | int:
+    """The command's output, or (``bench``) its exit status."""
+    from bleusuite.cli.parser import build_parser, load_bench_module
 
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(with_bench=arguments[:1] != ["score"]).parse_args(arguments)
     if args.command == "bench":
-        return int(_bench_module().run(args))
+        return int(load_bench_module().run(args))
     try:
         if args.command == "score":
             from bleusuite.cli.options import ScoreOptions
             from bleusuite.cli.score import run_score
 
-            output = run_score(ScoreOptions.from_args(args))
-        else:
-            from bleusuite.cli.plain import run_plain
+            return run_score(ScoreOptions.from_args(args))
+        from bleusuite.cli.plain import run_plain
 
-            output = run_plain(args)
+        return run_plain(args)
     except (ValueError, TypeError) as error:  # the library's argument checks
         raise CommandError(str(error)) from None
-    return _write(output)
 
 
 def _program(argv: Iterable[str] | None) -> str:

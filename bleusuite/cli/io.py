@@ -4,6 +4,9 @@ the progress bar."""
 
 from __future__ import annotations
 
+import codecs
+import os
+import select
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ __all__ = [
     "read_systems",
     "read_texts",
     "warn_if_tokenised",
+    "write_output",
 ]
 
 #: inputs with fewer lines than this never show a progress bar
@@ -36,6 +40,13 @@ PROGRESS_MIN_LINES = 5000
 def _read_bytes(path: str) -> bytes:
     with open(path, "rb") as handle:
         return handle.read()
+
+
+def _decoded(data: bytes, encoding: str) -> str:
+    """``data`` decoded as a text file of ``encoding`` is read (``open(..., encoding=...)``,
+    as sacrebleu reads its files): by the codec's incremental decoder, so a UTF-16 or UTF-32
+    stream must start with its byte order mark, as in sacrebleu."""
+    return codecs.getincrementaldecoder(encoding)("strict").decode(data, final=True)
 
 
 def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str]:
@@ -66,19 +77,52 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
         except (OSError, EOFError, zlib.error) as error:
             raise CommandError(f"{describe(path, what)} is not valid gzip data: {error}") from None
     try:
-        text = data.decode(encoding)
+        text = _decoded(data, encoding)
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise CommandError(
-            f"{describe(path, what)} is not valid "
-            f"{'UTF-8' if encoding == 'utf-8' else encoding} (line {line}, byte {error.start})"
-        ) from None
+        line = data[: error.start].decode(encoding, "replace").count("\n") + 1
+        name = "UTF-8" if encoding == "utf-8" else encoding
+        raise CommandError(f"{describe(path, what)} is not valid {name} (line {line}, byte "
+                           f"{error.start}: {error.reason})") from None
+    except UnicodeError as error:  # UTF-16/32 without a byte order mark, among others
+        name = "UTF-8" if encoding == "utf-8" else encoding
+        raise CommandError(f"{describe(path, what)} is not valid {name}: {error}") from None
     if from_stdin:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+def write_output(text: str) -> None:
+    """Write ``text`` and a line end to standard output, every byte of it, or raise.
+
+    A write to the file descriptor may take only part of the bytes (a full disk, a file
+    size limit, a full non-blocking pipe), which ``sys.stdout.write`` does not report when
+    Python runs unbuffered (``-u``, ``PYTHONUNBUFFERED``). So the bytes are written to the
+    descriptor in a loop until all are out, waiting where a non-blocking pipe is full. A
+    standard output without a descriptor (captured in a program) takes a plain write.
+
+    Raises:
+        OSError: the output cannot take the bytes (BrokenPipeError: the reader is gone).
+    """
+    stream = sys.stdout
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        stream.write(text + "\n")
+        stream.flush()
+        return
+    stream.flush()
+    data = memoryview((text + "\n").encode(stream.encoding or "utf-8",
+                                          stream.errors or "strict"))
+    while data:
+        try:
+            written = os.write(descriptor, data)
+        except BlockingIOError:  # a full non-blocking pipe: wait until it takes more
+            select.select([], [descriptor], [])
+            continue
+        data = data[written:]
 
 
 def describe(path: str | None, what: str) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import contextlib
+import io
 import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bleusuite import smoothing
@@ -16,7 +15,7 @@ from bleusuite.cli.errors import CommandError
 from bleusuite.seeding import seed_from_environment
 
 __all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions",
-           "environment_variable"]
+           "check_encoding"]
 
 #: sacrebleu's BLEU order (the score command has no option to change it)
 MAX_ORDER = 4
@@ -109,10 +108,7 @@ class ScoreOptions:
         if args.num_refs != 1 and len(args.refs) > 1:
             raise CommandError("--num-refs reads several tab-separated references from one "
                                f"file; got {len(args.refs)} reference files")
-        try:
-            encoding = codecs.lookup(args.encoding).name
-        except LookupError:
-            raise CommandError(f"--encoding: unknown encoding {args.encoding!r}") from None
+        encoding = check_encoding(args.encoding)
         output_format = args.output_format or ("text" if args.sentence_level else "json")
         shown_format = environ.get("SACREBLEU_FORMAT", "").lower()
         if shown_format in OUTPUT_FORMATS and not args.sentence_level:
@@ -153,24 +149,22 @@ def _parse_seed(value: str) -> int | None:
     return seed
 
 
-@contextlib.contextmanager
-def environment_variable(name: str, value: str) -> Iterator[None]:
-    """The environment variable ``name`` set to ``value`` inside the block (the library's
-    own settings, such as ``BLEUSUITE_NUM_THREADS``, for one step of the command), restored
-    on exit.
+def check_encoding(name: str) -> str:
+    """The canonical name of a text encoding, as ``open(..., encoding=name)`` accepts it.
 
-    >>> with environment_variable("BLEUSUITE_EXAMPLE", "1"):
-    ...     os.environ["BLEUSUITE_EXAMPLE"]
-    '1'
-    >>> "BLEUSUITE_EXAMPLE" in os.environ
-    False
+    >>> check_encoding("UTF8"), check_encoding("latin-1")
+    ('utf-8', 'iso8859-1')
+
+    Raises:
+        CommandError: ``name`` is unknown, or a codec that is not a text encoding (rot13,
+            hex, base64, zlib, ...).
     """
-    before = os.environ.get(name)
-    os.environ[name] = value
     try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[name]
-        else:
-            os.environ[name] = before
+        codec = codecs.lookup(name)
+    except LookupError:
+        raise CommandError(f"--encoding: unknown encoding {name!r}") from None
+    try:
+        io.TextIOWrapper(io.BytesIO(), encoding=codec.name)  # refuses codecs of bytes
+    except LookupError:
+        raise CommandError(f"--encoding: {name!r} is not a text encoding") from None
+    return codec.name

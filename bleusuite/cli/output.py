@@ -64,15 +64,7 @@ def make_signature(options: ScoreOptions, metric: str, num_refs: int, tokenizer:
     if metric == "bleu":
         items["eff"] = "yes" if options.effective_order else "no"
         items["tok"] = tokenizer
-        smooth = options.smooth
-        if options.family != "sacrebleu":
-            smooth = f"{options.family}/{smooth}"
-        if options.smooth in smoothing.SMOOTH_VALUE_DEFAULTS:
-            value = options.smooth_value
-            if value is None:
-                value = smoothing.SMOOTH_VALUE_DEFAULTS[options.smooth]
-            smooth += f"[{value:.2f}]"
-        items["smooth"] = smooth
+        items["smooth"] = smoothing.signature_item(options.smooth, options.smooth_value)
     else:
         items["tok"] = tokenizer
         items["ngram"] = f"{GLEU_ORDERS[0]}-{GLEU_ORDERS[1]}"

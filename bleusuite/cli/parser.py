@@ -13,17 +13,73 @@ from bleusuite.seeding import DEFAULT_SEED
 from bleusuite.smoothing import SMOOTHING_NAMES
 from bleusuite.tokenizers import TOKENIZERS
 
-__all__ = ["BACKENDS", "METRICS", "build_parser"]
+__all__ = ["BACKENDS", "METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
 
 METRICS = ("bleu", "gleu")
 BACKENDS = ("numpy", "torch")
 
 
+#: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,
+#: they are a usage error that says so (never read as another flag)
+UNSUPPORTED = {
+    ("--test-set", "-t"): "downloading test sets",
+    ("--language-pair", "-l"): "downloading test sets",
+    ("--origlang", "-ol"): "downloading test sets",
+    ("--subset",): "downloading test sets",
+    ("--download",): "downloading test sets",
+    ("--echo",): "printing test sets",
+    ("--list",): "listing test sets",
+    ("--citation", "--cite"): "test-set citations",
+    ("--detail", "-d"): "the per-domain detail of test sets",
+    ("--chrf-char-order", "-cc"): "chrF",
+    ("--chrf-word-order", "-cw"): "chrF",
+    ("--chrf-beta",): "chrF",
+    ("--chrf-whitespace",): "chrF",
+    ("--chrf-lowercase",): "chrF",
+    ("--chrf-eps-smoothing",): "chrF",
+    ("--ter-case-sensitive",): "TER",
+    ("--ter-asian-support",): "TER",
+    ("--ter-no-punct",): "TER",
+    ("--ter-normalized",): "TER",
+}
+
+
 class _Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose usage errors are one-line :class:`CommandError`."""
+    """An ``ArgumentParser`` whose usage errors are one-line :class:`CommandError`, and
+    which never takes a prefix of a flag for the flag (``-l`` is not ``-lc``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise CommandError(f"{message} (see '{self.prog} --help')", status=2)
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, with the subcommand's help named for arguments left over."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            prog = f"{self.prog} {command}" if command else self.prog
+            raise CommandError(f"unrecognized arguments: {' '.join(extras)} (see '{prog} "
+                               "--help')", status=2)
+        return parsed
+
+
+class _Unsupported(argparse.Action):
+    """A sacrebleu flag that ``bleusuite score`` does not have: a usage error naming it."""
+
+    def __init__(self, option_strings: list[str], dest: str, purpose: str = "",
+                 **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs="*", default=argparse.SUPPRESS,
+                         help=argparse.SUPPRESS)
+        self.purpose = purpose
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        raise CommandError(
+            f"{option_string} is sacrebleu's option for {self.purpose}, which bleusuite score "
+            f"does not support (see '{parser.prog} --help')", status=2)
 
 
 # ------------------------------------------------------------------------------ parser
@@ -57,7 +113,7 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
         description="BLEU and GLEU with sacrebleu's flags, tokenizers and output formats. "
         "Reads the hypotheses from -i HYP, or from standard input.",
     ))
-    bench = _bench_module() if with_bench else None
+    bench = load_bench_module() if with_bench else None
     if bench is not None:
         bench.add_arguments(commands.add_parser(
             "bench", help="time bleusuite against the BLEU/GLEU libraries installed here",
@@ -67,7 +123,7 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
-def _bench_module() -> Any:
+def load_bench_module() -> Any:
     """``bleusuite.benchkit.command`` (the ``bench`` command), or None where it is not
     shipped."""
     try:
@@ -146,3 +202,5 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument("--version", "-V", action="version",
                         version=f"bleusuite {bleusuite.__version__}")
+    for flags, purpose in UNSUPPORTED.items():
+        parser.add_argument(*flags, action=_Unsupported, purpose=purpose)

@@ -12,13 +12,17 @@ from typing import Any
 import numpy as np
 
 import bleusuite
-from bleusuite import smoothing
+from bleusuite import backends, rules, smoothing
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import read_lines
-from bleusuite.cli.scoring import _brevity_penalty
 
 __all__ = ["Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
            "sample_corpus"]
+
+
+#: how the plain command tokenises: it splits each line on whitespace (as multi-bleu.perl;
+#: ``bleusuite score`` tokenises with sacrebleu's 13a by default, so its numbers differ)
+TOKENIZATION = "whitespace"
 
 
 @dataclass(frozen=True)
@@ -76,12 +80,14 @@ def corpus_report(corpus: Corpus, max_order: int, smooth: str) -> dict[str, Any]
     return {
         "corpus": corpus.name,
         "sentences": len(corpus.hypotheses),
+        "tokenize": TOKENIZATION,
         "bleu": {
             "score": 100 * bleu,
             "smooth": smooth,
             "max_order": max_order,
             "precisions": [100 * p for p in precisions.tolist()],
-            "bp": _brevity_penalty(hyp_len, ref_len),
+            "brevity_penalty": float(rules.brevity_penalty(
+                backends.get_backend(), np.int64(hyp_len), np.int64(ref_len))),
             "ratio": hyp_len / ref_len if ref_len else 0.0,
             "hyp_len": hyp_len,
             "ref_len": ref_len,
@@ -96,8 +102,8 @@ def format_report(result: dict[str, Any]) -> str:
     bleu = result["bleu"]
     precisions = "/".join(f"{p:.1f}" for p in bleu["precisions"])
     return "\n".join([
-        f"{result['corpus']} ({result['sentences']} sentences)",
-        f"BLEU = {bleu['score']:.2f} {precisions} (BP={bleu['bp']:.3f}, "
+        f"{result['corpus']} ({result['sentences']} sentences, tokens: {result['tokenize']})",
+        f"BLEU = {bleu['score']:.2f} {precisions} (BP={bleu['brevity_penalty']:.3f}, "
         f"ratio={bleu['ratio']:.3f}, hyp_len={bleu['hyp_len']}, ref_len={bleu['ref_len']}; "
         f"smooth={bleu['smooth']})",
         f"GLEU = {result['gleu']['score']:.2f} (orders 1-4)",

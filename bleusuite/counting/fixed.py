@@ -1,7 +1,7 @@
 """Fixed-shape counting: clipped n-gram matches where every array's shape follows from the
 input shapes alone.
 
-The compact pipeline (:mod:`bleusuite.counting_compact`) drops n-grams that cannot match before the
+The compact pipeline (:mod:`bleusuite.counting.compact`) drops n-grams that cannot match before the
 next order and reads a few sizes back to choose its steps: cheapest on the CPU, but on a
 GPU each read is a synchronisation and each data-dependent size a launch the host must
 wait for. This strategy does the same counting without either, so a call runs on CUDA
@@ -37,9 +37,8 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.counting_compact import _shift_left
+from bleusuite.counting.matches import MatchCounts, shift_left
 from bleusuite.inputs import Batch
-from bleusuite.ngrams import MatchCounts
 
 __all__ = ["count_matches_fixed"]
 
@@ -49,7 +48,7 @@ _REF_PAD = 1  # id past the end of a reference, and of every value not in the hy
 
 def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
-    same :class:`~bleusuite.ngrams.MatchCounts` as the compact pipeline."""
+    same :class:`~bleusuite.counting.MatchCounts` as the compact pipeline."""
     be = batch.backend
     run = be.compiled(_count_arrays, static_argnums=(0, 5, 6))
     clipped, per_ref = run(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len, max_order,
@@ -168,7 +167,7 @@ def _extend(
     rows = hyp.shape[0]
 
     def pairs(gram: Any, tokens: Any, pad: int) -> Any:
-        return (gram << id_bits) | _shift_left(be, tokens, order - 1, pad)
+        return (gram << id_bits) | shift_left(be, tokens, order - 1, pad)
 
     hyp_pairs = pairs(gram_hyp, hyp, _HYP_PAD)
     ref_pairs = pairs(gram_refs, refs, _REF_PAD)
@@ -230,7 +229,7 @@ class _FixedCounter:
         return be.to_int64(be.sum_(at_entry.reshape(rows, -1, *at_entry.shape[1:]), axis=1))
 
     def arrays(self) -> tuple[Any, Any]:
-        """(clipped, per_reference or None), as in :class:`~bleusuite.ngrams.MatchCounts`."""
+        """(clipped, per_reference or None), as in :class:`~bleusuite.counting.MatchCounts`."""
         be = self.be
         clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
         per_ref = None

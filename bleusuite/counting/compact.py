@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleusuite.backends.base import Backend
+from bleusuite.counting.matches import MatchCounts, shift_left
 from bleusuite.inputs import Batch
-from bleusuite.ngrams import MatchCounts
 from bleusuite.threads import run_blocks, worker_threads
 
 __all__ = ["count_matches_compact"]
@@ -65,7 +65,7 @@ class _Parts:
 def count_matches_compact(
     batch: Batch, max_order: int, per_reference: bool = False
 ) -> MatchCounts:
-    """:func:`bleusuite.ngrams.count_matches` by the compact pipeline.
+    """:func:`bleusuite.counting.count_matches` by the compact pipeline.
 
     On CPU backends the rows are processed in blocks of about ``be.block_entries`` token
     positions: the temporaries then stay around a megabyte, are reused by the allocator
@@ -336,15 +336,6 @@ def _row_alphabet(be: Backend, values: _Parts, valid: _Parts | None) -> tuple[_P
     return _Parts(parts.hyp, ref_ids), max(max_id, 1)
 
 
-def _shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:
-    """``part[..., i + by]`` at position i, ``pad`` past the end (each sentence alone)."""
-    if by == 0:
-        return part
-    width = part.shape[-1]
-    filler = be.full((*part.shape[:-1], by), pad, be.int64, like=part)
-    return be.concat([part, filler], axis=-1)[..., by : by + width]
-
-
 def _pack_ngrams(be: Backend, ids: _Parts, max_order: int, id_bits: int, tag_bits: int) -> Any:
     """(B, Lh + R*Lr) keys: at each position the ids of the ``max_order`` tokens starting
     there, then the source tag. Built in place in one buffer (fewer fresh pages)."""
@@ -372,13 +363,13 @@ def _extend(be: Backend, gram_ids: _Parts, ids: _Parts, order: int) -> _Parts:
     id_bits = max(be.to_int(be.max_(ids.joined(be))), 1).bit_length()
 
     def combine(gram: Any, token: Any, pad: int) -> Any:
-        return (gram << id_bits) | _shift_left(be, token, order - 1, pad)
+        return (gram << id_bits) | shift_left(be, token, order - 1, pad)
 
     combined = _Parts(combine(gram_ids.hyp, ids.hyp, _HYP_PAD),
                       combine(gram_ids.refs, ids.refs, _REF_PAD))
     # a hypothesis n-gram exists where neither part is past the end; every reference entry
     # is kept (one holding a pad id is simply not in the hypothesis)
-    next_hyp = _shift_left(be, ids.hyp, order - 1, _HYP_PAD)
+    next_hyp = shift_left(be, ids.hyp, order - 1, _HYP_PAD)
     valid = _Parts((gram_ids.hyp != _HYP_PAD) & (next_hyp != _HYP_PAD),
                    combined.refs == combined.refs)
     if gram_bits + id_bits > _KEY_BITS:

@@ -1,0 +1,106 @@
+"""Clipped n-gram match counts of a batch, exact, on any backend: the strategies and the
+choice between them.
+
+- ``compiled`` (:mod:`bleusuite.counting.kernel`): the compiled kernel of bleusuite's C part,
+  on every CPU path (NumPy arrays, torch CPU tensors through NumPy views, token lists,
+  text, the command) where it is built;
+- ``compact`` (:mod:`bleusuite.counting.compact`): the NumPy pipeline (packed n-gram keys,
+  one row-wise sort, running sums), the same counts where the C part is not built;
+- ``fixed`` (:mod:`bleusuite.counting.fixed`): every shape follows from the input shapes,
+  no host synchronisation (the GPU and JAX path).
+
+Every strategy returns the same :class:`MatchCounts`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from bleusuite.backends.base import Backend
+from bleusuite.counting import compact, fixed, kernel
+from bleusuite.counting.matches import MatchCounts
+from bleusuite.counting.ragged import RaggedPairs, padded_batches
+from bleusuite.inputs import Batch
+
+__all__ = ["COUNTING_STRATEGIES", "MatchCounts", "RaggedPairs", "count_matches", "count_pairs",
+           "counting_strategy"]
+
+#: the counting strategies (``BLEUSUITE_COUNTING`` forces one; see :func:`counting_strategy`)
+COUNTING_STRATEGIES = ("compiled", "compact", "fixed")
+
+
+def counting_strategy(be: Backend, like: Any) -> str:
+    """The counting strategy for a batch of arrays like ``like`` on backend ``be``.
+
+    Where reading a value back is free (NumPy arrays, and torch CPU tensors through NumPy
+    views): ``compiled`` where the C part is built, else ``compact``. On devices (CUDA,
+    CuPy, torch ``meta``): ``fixed``. JAX always counts with ``fixed`` (immutable arrays,
+    shapes fixed at trace time). ``BLEUSUITE_COUNTING`` forces a strategy (for tests and
+    comparisons): ``fixed`` or ``compact`` on any backend but JAX, ``compiled`` on NumPy
+    batches (an ``ImportError`` where the C part is not built); ``auto`` or unset is the
+    default.
+
+    >>> from bleusuite.backends import get_backend
+    >>> counting_strategy(get_backend(np.zeros(1)), np.zeros(1)) in COUNTING_STRATEGIES
+    True
+    """
+    setting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower()
+    if setting not in ("", "auto", *COUNTING_STRATEGIES):
+        raise ValueError(
+            f"BLEUSUITE_COUNTING must be one of auto, {', '.join(COUNTING_STRATEGIES)}; "
+            f"got {setting!r}"
+        )
+    if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
+        return "fixed"
+    if setting in ("compact", "fixed"):
+        return setting
+    on_host = be.reads_are_free(like) and be.block_entries is not None
+    if not on_host:
+        return "fixed"
+    if kernel.available():
+        return "compiled"
+    if setting == "compiled":
+        raise ImportError(
+            "BLEUSUITE_COUNTING=compiled needs bleusuite's compiled part, which this install "
+            "lacks (reinstall where a C compiler is available, or unset BLEUSUITE_COUNTING)"
+        )
+    return "compact"
+
+
+def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
+    """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
+    strategy :func:`counting_strategy` picks."""
+    strategy = counting_strategy(batch.backend, batch.hyp)
+    if strategy == "fixed":
+        return fixed.count_matches_fixed(batch, max_order, per_reference)
+    if strategy == "compact":
+        return compact.count_matches_compact(batch, max_order, per_reference)
+    pairs = RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
+    return kernel.count_pairs(pairs, max_order, per_reference)
+
+
+def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
+                workers: int | None = None) -> MatchCounts:
+    """Clipped matches of ragged rows (NumPy int64 arrays): the compiled kernel where it is
+    built (on up to ``workers`` threads, default :func:`bleusuite.threads.worker_threads`),
+    else the NumPy pipeline on padded batches of similar length (the same counts).
+
+    >>> pairs = RaggedPairs(np.array([1, 2, 3, 1, 2, 4]), np.array([0]), np.array([3]),
+    ...                     np.array([1, 2, 3, 1, 2, 4]), np.array([[3]]), np.array([[3]]))
+    >>> count_pairs(pairs, 4).clipped.tolist()
+    [[2, 1, 0, 0]]
+    """
+    if kernel.available():
+        return kernel.count_pairs(pairs, max_order, per_reference, workers)
+    clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)
+    per_ref = (np.zeros((pairs.rows, pairs.references, max_order), dtype=np.int64)
+               if per_reference else None)
+    for rows, batch in padded_batches(pairs):
+        counts = compact.count_matches_compact(batch, max_order, per_reference)
+        clipped[rows] = counts.clipped
+        if per_ref is not None and counts.per_reference is not None:
+            per_ref[rows] = counts.per_reference
+    return MatchCounts(clipped, per_ref)

@@ -1,0 +1,75 @@
+"""The compiled counting kernel (``bleusuite/csrc/counting.c``, through
+:mod:`bleusuite.native`): clipped matches of :class:`~bleusuite.counting.ragged.RaggedPairs`,
+blocks of rows on the worker threads.
+
+The kernel counts one row at a time with the GIL released: per order, a table of exact
+((n-1)-gram id, next token) keys built from the hypothesis positions that can still match,
+the reference positions looked up in it, and both sides pruned to the positions where a
+longer match is still possible (see the C file). A call on many tokens is split into
+blocks of rows of about equal work, counted on :func:`bleusuite.threads.worker_threads`
+threads; a call too small to repay a thread's hand-over runs in the caller's thread.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bleusuite import native, threads
+from bleusuite.counting.matches import MatchCounts
+from bleusuite.counting.ragged import RaggedPairs
+
+__all__ = ["MIN_TOKENS_PER_THREAD", "available", "count_pairs"]
+
+#: tokens (hypotheses and references) that each thread of a call gets at least: below
+#: that, handing work to a thread costs about what it saves (see docs/benchmarks.md)
+MIN_TOKENS_PER_THREAD = 1 << 16
+#: blocks per thread: rows differ in length, so more blocks than threads even out the work
+BLOCKS_PER_THREAD = 4
+
+
+def available() -> bool:
+    """Whether the compiled part is built and not turned off (:func:`bleusuite.native.compiled`)."""
+    return native.compiled()
+
+
+def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
+                workers: int | None = None) -> MatchCounts:
+    """Clipped matches of orders 1..``max_order`` of every row (NumPy int64 arrays), on up
+    to ``workers`` threads (default :func:`bleusuite.threads.worker_threads`).
+
+    >>> pairs = RaggedPairs.from_padded(np.array([[1, 2, 3]]), np.array([3]),
+    ...                                 np.array([[[1, 2, 4]]]), np.array([[3]]))
+    >>> count_pairs(pairs, 4).clipped.tolist() if available() else [[2, 1, 0, 0]]
+    [[2, 1, 0, 0]]
+    """
+    module = native.module()
+    if module is None:
+        raise ImportError("the compiled part (bleusuite._native) is not built or is turned off")
+    rows, refs = pairs.rows, pairs.references
+    clipped = np.empty((rows, max_order), dtype=np.int64)
+    per_ref = np.empty((rows, refs, max_order), dtype=np.int64) if per_reference else None
+    bounds, workers = _blocks(pairs, threads.worker_threads() if workers is None else workers)
+
+    def block(index: int) -> None:
+        module.count_matches(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
+                             pairs.ref_starts, pairs.ref_lengths, clipped, per_ref,
+                             bounds[index], bounds[index + 1])
+
+    threads.run_blocks(block, range(len(bounds) - 1), workers)
+    return MatchCounts(clipped, per_ref)
+
+
+def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
+    """Row bounds of the blocks of a call, and the threads to count them on: one block in
+    the caller's thread for a call of fewer than twice :data:`MIN_TOKENS_PER_THREAD` tokens
+    (or with one worker thread), else blocks of about equal tokens,
+    :data:`BLOCKS_PER_THREAD` per thread."""
+    rows = pairs.rows
+    tokens = np.cumsum(pairs.hyp_lengths + pairs.ref_lengths.sum(axis=1))
+    total = int(tokens[-1]) if rows else 0
+    workers = min(most, total // MIN_TOKENS_PER_THREAD, rows)
+    if workers <= 1:
+        return [0, rows], 1
+    blocks = min(rows, workers * BLOCKS_PER_THREAD)
+    cuts = np.searchsorted(tokens, np.arange(1, blocks) * (total / blocks), side="left")
+    return [0, *sorted({int(cut) + 1 for cut in cuts} - {0, rows}), rows], workers

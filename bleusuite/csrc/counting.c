@@ -1,0 +1,552 @@
+/* count_matches: BLEU's clipped n-gram matches (and GLEU's per-reference matches) of each
+ * row of a batch, exact, with the GIL released.
+ *
+ * A row is one hypothesis and its R references, each a slice of an int64 id buffer. The row
+ * is counted order by order:
+ *
+ * 1. Alphabet and unigrams. Every token value of the hypothesis gets an id 1..U (a lookup
+ *    table over the call's value range where that range is at most a few entries per
+ *    token, else an open-addressing table over the values); a reference token whose value
+ *    is not in the hypothesis gets 0: no n-gram through it can match.
+ * 2. Order n > 1. Each position still alive holds the id of its (n-1)-gram; the pair
+ *    ((n-1)-gram id, next token id) is the n-gram, packed exactly into one 64-bit key.
+ *    Hypothesis positions enter their keys into an open-addressing table over the full
+ *    keys (a collision costs a probe, never a wrong count) and get dense n-gram ids; a
+ *    reference position whose key is not in the table dies.
+ * 3. Counts. Per n-gram, min(hypothesis count, largest count in one reference) is BLEU's
+ *    clipped match, and min(hypothesis count, count in reference r) GLEU's for r.
+ * 4. Pruning. An (n+1)-gram can match only where the n-grams at p and p + 1 can: a
+ *    hypothesis n-gram that no reference holds, or a reference n-gram the hypothesis does
+ *    not hold, ends the position's part in the higher orders. Orders stop once nothing is
+ *    alive, so the work of a row does not grow with max_order.
+ *
+ * Memory: a few arrays of the call's widest row and, for the lookup table, at most four
+ * int32 entries per token of the call (or 65536). Every offset and length is checked
+ * against its buffer when it is read, so input changed by another thread during the call
+ * can give wrong counts but never a read or write outside the buffers.
+ */
+#include "native.h"
+
+#include <string.h>
+
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+/* tokens of a row's hypothesis, and of its references together: n-gram keys pack two ids
+ * below this, and the scratch of a call is sized by its widest row */
+#define MAX_ROW_TOKENS ((int64_t)1 << 31)
+
+typedef struct {
+    uint64_t *keys;
+    int64_t *values;
+    uint32_t *stamps; /* a slot is used where its stamp is the table's */
+    uint32_t stamp;
+    size_t capacity; /* a power of two */
+    size_t mask;
+    int shift;
+} Table;
+
+static int
+table_init(Table *table, int64_t items)
+{
+    size_t capacity = 16;
+    while (capacity < 2 * (size_t)items) capacity *= 2;
+    table->keys = PyMem_Malloc(capacity * sizeof(uint64_t));
+    table->values = PyMem_Malloc(capacity * sizeof(int64_t));
+    table->stamps = PyMem_Calloc(capacity, sizeof(uint32_t));
+    table->stamp = 0;
+    table->capacity = capacity;
+    return table->keys && table->values && table->stamps ? 0 : -1;
+}
+
+static void
+table_free(Table *table)
+{
+    PyMem_Free(table->keys);
+    PyMem_Free(table->values);
+    PyMem_Free(table->stamps);
+}
+
+/* empty the table, sized for `items` keys at a load of at most 1/2 */
+static inline void
+table_reset(Table *table, int64_t items)
+{
+    size_t slots = 16;
+    int bits = 4;
+    while (slots < 2 * (size_t)items && slots < table->capacity) {
+        slots *= 2;
+        bits++;
+    }
+    table->mask = slots - 1;
+    table->shift = 64 - bits;
+    if (++table->stamp == 0) { /* the stamps wrapped: forget them all */
+        memset(table->stamps, 0, table->capacity * sizeof(uint32_t));
+        table->stamp = 1;
+    }
+}
+
+/* the slot of `key`: where it is, or where it would go */
+static inline size_t
+table_slot(const Table *table, uint64_t key)
+{
+    size_t slot = (size_t)((key * GOLDEN) >> table->shift);
+    while (table->stamps[slot] == table->stamp && table->keys[slot] != key)
+        slot = (slot + 1) & table->mask;
+    return slot;
+}
+
+static inline int
+table_has(const Table *table, size_t slot)
+{
+    return table->stamps[slot] == table->stamp;
+}
+
+static inline void
+table_put(Table *table, size_t slot, uint64_t key, int64_t value)
+{
+    table->stamps[slot] = table->stamp;
+    table->keys[slot] = key;
+    table->values[slot] = value;
+}
+
+typedef struct {
+    /* the input */
+    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
+    const int64_t *ref_ids, *ref_starts, *ref_lengths;
+    Py_ssize_t hyp_size, ref_size, refs, max_order;
+    int64_t *clipped, *per_reference; /* per_reference may be NULL */
+    /* sizes of the call's widest row */
+    int64_t max_hyp, max_ref;
+    /* the alphabet: a lookup table from value - low, or (span 0) the value table */
+    int32_t *ident;
+    uint64_t span;
+    int64_t low;
+    Table values;
+    /* per position of a row: the hypothesis at [0, L), reference r after reference r - 1 */
+    int64_t *token, *gram, *hyp_alive, *ref_alive, *end, *ref_begin;
+    int32_t *source;
+    uint8_t *live, *useful;
+    int64_t *hyp_count, *ref_count; /* per n-gram id; ref_count (id, reference) */
+    Table grams;
+} Counter;
+
+/* the alphabet id of a hypothesis value, numbering it if new (*distinct: ids so far) */
+static inline int64_t
+hyp_id(Counter *c, int64_t value, int64_t *distinct)
+{
+    int64_t id;
+    if (c->span) {
+        uint64_t at = (uint64_t)value - (uint64_t)c->low;
+        if (at >= c->span) at = 0; /* only where the input changed during the call */
+        id = c->ident[at];
+        if (id == 0) c->ident[at] = (int32_t)(id = ++*distinct);
+        else return id;
+    }
+    else {
+        size_t slot = table_slot(&c->values, (uint64_t)value);
+        if (table_has(&c->values, slot)) return c->values.values[slot];
+        table_put(&c->values, slot, (uint64_t)value, id = ++*distinct);
+    }
+    c->hyp_count[id] = 0;
+    memset(c->ref_count + id * c->refs, 0, (size_t)c->refs * sizeof(int64_t));
+    return id;
+}
+
+/* the alphabet id of a reference value: 0 where the hypothesis does not hold it */
+static inline int64_t
+ref_id(const Counter *c, int64_t value)
+{
+    if (c->span) {
+        uint64_t at = (uint64_t)value - (uint64_t)c->low;
+        return at < c->span ? c->ident[at] : 0;
+    }
+    size_t slot = table_slot(&c->values, (uint64_t)value);
+    return table_has(&c->values, slot) ? c->values.values[slot] : 0;
+}
+
+/* count one row; -1 where its offsets no longer fit the buffers or the scratch */
+static int
+count_row(Counter *c, Py_ssize_t row)
+{
+    const Py_ssize_t refs = c->refs, max_order = c->max_order;
+    int64_t *clipped = c->clipped + row * max_order;
+    int64_t *per_ref = c->per_reference ? c->per_reference + row * refs * max_order : NULL;
+    memset(clipped, 0, (size_t)max_order * sizeof(int64_t));
+    if (per_ref) memset(per_ref, 0, (size_t)(refs * max_order) * sizeof(int64_t));
+    const int64_t length = c->hyp_lengths[row], start = c->hyp_starts[row];
+    if (length < 0 || start < 0 || start > c->hyp_size - length || length > c->max_hyp)
+        return -1;
+    if (length == 0) return 0;
+    const int64_t *hyp = c->hyp_ids + start;
+    int64_t width = length;
+    for (Py_ssize_t r = 0; r < refs; r++) {
+        int64_t ref_length = c->ref_lengths[row * refs + r];
+        int64_t ref_start = c->ref_starts[row * refs + r];
+        if (ref_length < 0 || ref_start < 0 || ref_start > c->ref_size - ref_length
+            || ref_length > c->max_ref - (width - length))
+            return -1;
+        width += ref_length;
+        c->end[r] = width;
+        c->ref_begin[r] = ref_start;
+    }
+    int64_t *token = c->token, *gram = c->gram, *hyp_count = c->hyp_count;
+    int64_t *ref_count = c->ref_count, *hyp_alive = c->hyp_alive, *ref_alive = c->ref_alive;
+    uint8_t *live = c->live, *useful = c->useful;
+    memset(live, 0, (size_t)width);
+    if (!c->span) table_reset(&c->values, length);
+    /* 1. the alphabet, and the unigram counts with it */
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < length; i++) {
+        int64_t id = hyp_id(c, hyp[i], &distinct);
+        token[i] = gram[i] = id;
+        hyp_count[id]++;
+    }
+    int64_t num_ref = 0, base = length;
+    for (Py_ssize_t r = 0; r < refs; r++) {
+        const int64_t *ref = c->ref_ids + c->ref_begin[r];
+        int64_t ref_length = c->end[r] - base;
+        for (int64_t j = 0; j < ref_length; j++) {
+            int64_t p = base + j, found = ref_id(c, ref[j]);
+            token[p] = found;
+            c->source[p] = (int32_t)r;
+            if (found == 0) continue;
+            ref_count[found * refs + r]++;
+            gram[p] = found;
+            if (j > 0 && token[p - 1] != 0) { /* a bigram of hypothesis tokens starts at p - 1 */
+                ref_alive[num_ref++] = p - 1;
+                live[p - 1] = 1;
+            }
+        }
+        base = c->end[r];
+    }
+    if (c->span) {
+        for (int64_t i = 0; i < length; i++) {
+            uint64_t at = (uint64_t)hyp[i] - (uint64_t)c->low;
+            c->ident[at < c->span ? at : 0] = 0;
+        }
+    }
+    const uint64_t ids = (uint64_t)length + 2; /* every n-gram id and token id is below */
+    int64_t grams = distinct + 1, num_hyp = 0;
+    for (Py_ssize_t order = 1; order <= max_order; order++) {
+        if (order > 1) {
+            if (num_hyp == 0 || num_ref == 0) break; /* nothing of this order can match */
+            /* 2. the n-gram id of each alive position, from its (n-1)-gram and next token */
+            table_reset(&c->grams, num_hyp);
+            int64_t new_grams = 1;
+            for (int64_t k = 0; k < num_hyp; k++) {
+                int64_t p = hyp_alive[k];
+                uint64_t key = (uint64_t)gram[p] * ids + (uint64_t)token[p + order - 1] + 1;
+                size_t slot = table_slot(&c->grams, key);
+                if (!table_has(&c->grams, slot)) {
+                    table_put(&c->grams, slot, key, new_grams);
+                    hyp_count[new_grams] = 0;
+                    memset(ref_count + new_grams * refs, 0, (size_t)refs * sizeof(int64_t));
+                    new_grams++;
+                }
+                int64_t made = c->grams.values[slot];
+                hyp_count[made]++;
+                gram[p] = made;
+            }
+            int64_t alive = num_ref;
+            num_ref = 0;
+            for (int64_t k = 0; k < alive; k++) {
+                int64_t p = ref_alive[k];
+                uint64_t key = (uint64_t)gram[p] * ids + (uint64_t)token[p + order - 1] + 1;
+                size_t slot = table_slot(&c->grams, key);
+                if (!table_has(&c->grams, slot)) {
+                    live[p] = 0; /* not an n-gram of the hypothesis */
+                    continue;
+                }
+                int64_t made = c->grams.values[slot];
+                ref_count[made * refs + c->source[p]]++;
+                gram[p] = made;
+                ref_alive[num_ref++] = p;
+            }
+            /* 4. the reference positions that may start a longer match */
+            int64_t found = num_ref;
+            num_ref = 0;
+            for (int64_t k = 0; k < found; k++) {
+                int64_t p = ref_alive[k];
+                if (p + order < c->end[c->source[p]] && live[p + 1]) ref_alive[num_ref++] = p;
+                else live[p] = 0;
+            }
+            grams = new_grams;
+        }
+        /* 3. the counts */
+        int64_t total = 0;
+        for (int64_t made = 1; made < grams; made++) {
+            int64_t best = 0, count = hyp_count[made];
+            const int64_t *seen = ref_count + made * refs;
+            for (Py_ssize_t r = 0; r < refs; r++) {
+                if (seen[r] > best) best = seen[r];
+                if (per_ref) per_ref[r * max_order + order - 1] += count < seen[r] ? count : seen[r];
+            }
+            total += count < best ? count : best;
+            useful[made] = best > 0;
+        }
+        clipped[order - 1] = total;
+        if (order == max_order) break;
+        /* 4. the hypothesis positions that may start a longer match */
+        if (order == 1) {
+            for (int64_t i = 0; i < length; i++) live[i] = useful[gram[i]];
+            for (int64_t i = 0; i < length; i++) {
+                if (live[i] && i + 1 < length && live[i + 1]) hyp_alive[num_hyp++] = i;
+                else live[i] = 0;
+            }
+        }
+        else {
+            for (int64_t k = 0; k < num_hyp; k++) live[hyp_alive[k]] = useful[gram[hyp_alive[k]]];
+            int64_t alive = num_hyp;
+            num_hyp = 0;
+            for (int64_t k = 0; k < alive; k++) {
+                int64_t p = hyp_alive[k];
+                if (live[p] && p + order < length && live[p + 1]) hyp_alive[num_hyp++] = p;
+                else live[p] = 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* the widest row of rows [begin, end), the value range and the token count; -1 with an
+ * exception for an offset outside its buffer */
+static int
+measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *low, int64_t *high,
+        int64_t *tokens)
+{
+    *low = INT64_MAX;
+    *high = INT64_MIN;
+    *tokens = 0;
+    c->max_hyp = c->max_ref = 0;
+    for (Py_ssize_t row = begin; row < end; row++) {
+        int64_t length = c->hyp_lengths[row], start = c->hyp_starts[row];
+        if (length < 0 || start < 0 || start > c->hyp_size - length) {
+            PyErr_Format(PyExc_ValueError,
+                         "hyp_starts/hyp_lengths: row %zd (start %lld, length %lld) is outside "
+                         "hyp_ids (%zd values)", row, (long long)start, (long long)length,
+                         c->hyp_size);
+            return -1;
+        }
+        if (length >= MAX_ROW_TOKENS) {
+            PyErr_Format(PyExc_ValueError, "hyp_lengths: row %zd has %lld tokens; at most "
+                         "%lld are counted", row, (long long)length,
+                         (long long)(MAX_ROW_TOKENS - 1));
+            return -1;
+        }
+        if (length > c->max_hyp) c->max_hyp = length;
+        if (length == 0) continue; /* nothing of the row is read */
+        for (int64_t i = 0; i < length; i++) {
+            int64_t value = c->hyp_ids[start + i];
+            if (value < *low) *low = value;
+            if (value > *high) *high = value;
+        }
+        int64_t ref_total = 0;
+        for (Py_ssize_t r = 0; r < c->refs; r++) {
+            int64_t ref_length = c->ref_lengths[row * c->refs + r];
+            int64_t ref_start = c->ref_starts[row * c->refs + r];
+            if (ref_length < 0 || ref_start < 0 || ref_start > c->ref_size - ref_length) {
+                PyErr_Format(PyExc_ValueError,
+                             "ref_starts/ref_lengths: row %zd, reference %zd (start %lld, "
+                             "length %lld) is outside ref_ids (%zd values)", row, r,
+                             (long long)ref_start, (long long)ref_length, c->ref_size);
+                return -1;
+            }
+            if (ref_length >= MAX_ROW_TOKENS - ref_total) {
+                PyErr_Format(PyExc_ValueError, "ref_lengths: the references of row %zd have "
+                             "%lld tokens or more; at most %lld are counted", row,
+                             (long long)(ref_total + ref_length),
+                             (long long)(MAX_ROW_TOKENS - 1));
+                return -1;
+            }
+            ref_total += ref_length;
+            const int64_t *ref = c->ref_ids + ref_start;
+            for (int64_t j = 0; j < ref_length; j++) {
+                if (ref[j] < *low) *low = ref[j];
+                if (ref[j] > *high) *high = ref[j];
+            }
+        }
+        if (ref_total > c->max_ref) c->max_ref = ref_total;
+        *tokens += length + ref_total;
+    }
+    return 0;
+}
+
+static int
+allocate(Counter *c, int64_t low, int64_t high, int64_t tokens)
+{
+    Py_ssize_t width = (Py_ssize_t)(c->max_hyp + c->max_ref);
+    Py_ssize_t ids = (Py_ssize_t)c->max_hyp + 2;
+    Py_ssize_t per_ref = bs_checked_mul(ids, c->refs);
+    if (per_ref < 0 || bs_checked_mul(width, (Py_ssize_t)sizeof(int64_t)) < 0
+        || bs_checked_mul(per_ref, (Py_ssize_t)sizeof(int64_t)) < 0)
+        return -1;
+    /* a lookup table where the values span at most a few entries per token */
+    uint64_t limit = (uint64_t)(tokens < (1 << 14) ? (1 << 16) : 4 * tokens);
+    if (limit > ((uint64_t)1 << 24)) limit = (uint64_t)1 << 24; /* 64 MiB at most */
+    uint64_t span = tokens ? (uint64_t)high - (uint64_t)low + 1 : 0;
+    c->low = low;
+    c->span = (tokens && span != 0 && span <= limit) ? span : 0;
+    if (c->span) c->ident = PyMem_Calloc((size_t)c->span, sizeof(int32_t));
+    else if (table_init(&c->values, c->max_hyp) < 0) goto fail;
+    c->token = PyMem_Malloc((size_t)(width + 1) * sizeof(int64_t));
+    c->gram = PyMem_Malloc((size_t)(width + 1) * sizeof(int64_t));
+    c->source = PyMem_Malloc((size_t)(width + 1) * sizeof(int32_t));
+    c->live = PyMem_Malloc((size_t)width + 1);
+    c->hyp_alive = PyMem_Malloc((size_t)(c->max_hyp + 1) * sizeof(int64_t));
+    c->ref_alive = PyMem_Malloc((size_t)(c->max_ref + 1) * sizeof(int64_t));
+    c->end = PyMem_Malloc((size_t)(c->refs + 1) * sizeof(int64_t));
+    c->ref_begin = PyMem_Malloc((size_t)(c->refs + 1) * sizeof(int64_t));
+    c->hyp_count = PyMem_Malloc((size_t)ids * sizeof(int64_t));
+    c->ref_count = PyMem_Malloc((size_t)(per_ref + 1) * sizeof(int64_t));
+    c->useful = PyMem_Malloc((size_t)ids);
+    if ((c->span && !c->ident) || !c->token || !c->gram || !c->source || !c->live
+        || !c->hyp_alive || !c->ref_alive || !c->end || !c->ref_begin || !c->hyp_count || !c->ref_count
+        || !c->useful || table_init(&c->grams, c->max_hyp) < 0)
+        goto fail;
+    return 0;
+fail:
+    PyErr_NoMemory();
+    return -1;
+}
+
+static void
+release(Counter *c)
+{
+    PyMem_Free(c->ident);
+    table_free(&c->values);
+    PyMem_Free(c->token);
+    PyMem_Free(c->gram);
+    PyMem_Free(c->source);
+    PyMem_Free(c->live);
+    PyMem_Free(c->hyp_alive);
+    PyMem_Free(c->ref_alive);
+    PyMem_Free(c->end);
+    PyMem_Free(c->ref_begin);
+    PyMem_Free(c->hyp_count);
+    PyMem_Free(c->ref_count);
+    PyMem_Free(c->useful);
+    table_free(&c->grams);
+}
+
+/* an integer argument that names a row; -1 with an exception naming `name` */
+static int
+row_index(PyObject *object, const char *name, Py_ssize_t *value)
+{
+    PyObject *index = PyNumber_Index(object);
+    if (index == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", name,
+                     Py_TYPE(object)->tp_name);
+        return -1;
+    }
+    *value = PyLong_AsSsize_t(index);
+    Py_DECREF(index);
+    if (*value == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_OverflowError, "%s is out of range", name);
+        return -1;
+    }
+    return 0;
+}
+
+const char bs_count_matches_doc[] =
+"count_matches(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths,\n"
+"              clipped, per_reference, begin, end, /)\n--\n\n"
+"Clipped n-gram matches of rows begin..end-1, written into clipped and per_reference.\n\n"
+"Every argument but the last three is a C-contiguous int64 buffer. Row b's hypothesis is\n"
+"hyp_ids[hyp_starts[b] : hyp_starts[b] + hyp_lengths[b]], with hyp_starts and hyp_lengths\n"
+"of shape (B,); its reference r is the same slice of ref_ids by ref_starts[b, r] and\n"
+"ref_lengths[b, r], of shape (B, R). clipped, of shape (B, N), receives for orders\n"
+"n = 1..N the sum over the hypothesis n-grams of min(count in the hypothesis, largest\n"
+"count in one reference) (BLEU's clipped matches); per_reference, (B, R, N) or None, the\n"
+"same with each reference's own count (GLEU's). The GIL is released while rows are\n"
+"counted, so threads can count other rows of the same call at once.";
+
+PyObject *
+bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "count_matches takes 10 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_ssize_t begin, end;
+    if (row_index(args[8], "begin", &begin) < 0 || row_index(args[9], "end", &end) < 0)
+        return NULL;
+    Py_buffer views[8];
+    int held = 0;
+    PyObject *result = NULL;
+    Counter c;
+    memset(&c, 0, sizeof(c));
+    const Py_ssize_t any = -1;
+    Py_ssize_t one_dim[1] = {any}, two_dim[2] = {any, any}, three_dim[3] = {any, any, any};
+    if (bs_int64_buffer(args[0], &views[held], "hyp_ids", 1, one_dim, 0) < 0) goto done;
+    held++;
+    if (bs_int64_buffer(args[1], &views[held], "hyp_starts", 1, one_dim, 0) < 0) goto done;
+    Py_ssize_t rows = views[held].shape[0];
+    held++;
+    Py_ssize_t rows_shape[1] = {rows};
+    if (bs_int64_buffer(args[2], &views[held], "hyp_lengths", 1, rows_shape, 0) < 0) goto done;
+    held++;
+    if (bs_int64_buffer(args[3], &views[held], "ref_ids", 1, one_dim, 0) < 0) goto done;
+    held++;
+    Py_ssize_t refs_shape[2] = {rows, any};
+    if (bs_int64_buffer(args[4], &views[held], "ref_starts", 2, refs_shape, 0) < 0) goto done;
+    Py_ssize_t refs = views[held].shape[1];
+    held++;
+    refs_shape[1] = refs;
+    if (bs_int64_buffer(args[5], &views[held], "ref_lengths", 2, refs_shape, 0) < 0) goto done;
+    held++;
+    two_dim[0] = rows;
+    if (bs_int64_buffer(args[6], &views[held], "clipped", 2, two_dim, 1) < 0) goto done;
+    Py_ssize_t max_order = views[held].shape[1];
+    held++;
+    if (args[7] != Py_None) {
+        three_dim[0] = rows;
+        three_dim[1] = refs;
+        three_dim[2] = max_order;
+        if (bs_int64_buffer(args[7], &views[held], "per_reference", 3, three_dim, 1) < 0)
+            goto done;
+        c.per_reference = views[held].buf;
+        held++;
+    }
+    if (max_order < 1) {
+        PyErr_SetString(PyExc_ValueError, "clipped: needs at least one column (one order)");
+        goto done;
+    }
+    if (begin < 0 || end < begin || end > rows) {
+        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
+                     "(the rows); got %zd and %zd", rows, begin, end);
+        goto done;
+    }
+    c.hyp_ids = views[0].buf;
+    c.hyp_size = views[0].len / 8;
+    c.hyp_starts = views[1].buf;
+    c.hyp_lengths = views[2].buf;
+    c.ref_ids = views[3].buf;
+    c.ref_size = views[3].len / 8;
+    c.ref_starts = views[4].buf;
+    c.ref_lengths = views[5].buf;
+    c.clipped = views[6].buf;
+    c.refs = refs;
+    c.max_order = max_order;
+    if (bs_checked_mul(bs_checked_mul(rows, refs + 1), max_order) < 0) goto done;
+    int64_t low, high, tokens;
+    if (measure(&c, begin, end, &low, &high, &tokens) < 0) goto done;
+    if (allocate(&c, low, high, tokens) < 0) goto done;
+    Py_ssize_t failed_row = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t row = begin; row < end; row++) {
+        if (count_row(&c, row) < 0) {
+            failed_row = row;
+            break;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (failed_row >= 0) {
+        PyErr_Format(PyExc_ValueError, "row %zd: its offsets or lengths changed while it was "
+                     "counted (another thread wrote to the input)", failed_row);
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    release(&c);
+    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return result;
+}

@@ -1,0 +1,1 @@
+"""Scores from statistics: the rules and each smoothing family's arithmetic."""

@@ -8,7 +8,8 @@ without it and does the same work in Python and NumPy (the same numbers, slower)
 
 from setuptools import Extension, setup
 
-SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/numbering.c", "bleusuite/csrc/counting.c"]
+SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csrc/numbering.c",
+           "bleusuite/csrc/counting.c"]
 
 setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],
                              extra_compile_args=["-O2"], optional=True)])

@@ -1,6 +1,6 @@
 """Backends (issue 3): the TensorBLEU-style pipeline, and peak memory in the worst case.
 
-The TensorBLEU-style pipeline lives in :mod:`bleusuite.benchkit.tensorbleu`, written from the
+The TensorBLEU-style pipeline lives in :mod:`bleusuite.bench.tensorbleu`, written from the
 paper's description (unfold -> ``torch.unique(dim=0, return_inverse=True)`` over all n-grams
 of the batch -> offset ``bincount`` of size batch x unique n-grams -> clip -> sum). Its
 counts are scored with bleusuite's own formulas, so the scores must be identical for the

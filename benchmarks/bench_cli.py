@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bleusuite.benchkit.corpus import make_corpus, write_corpus
+from bleusuite.bench.corpus import make_corpus, write_corpus
 
 pytest.importorskip("sacrebleu")
 

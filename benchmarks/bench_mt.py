@@ -34,7 +34,7 @@ import pytest
 
 import bleusuite
 from bleusuite import native
-from bleusuite.benchkit.peers import nltk_corpus_bleu, nltk_sentence_bleu, nltk_sentence_gleu
+from bleusuite.bench.peers import nltk_corpus_bleu, nltk_sentence_bleu, nltk_sentence_gleu
 from bleusuite.workloads import PAD_ID, independent_batch, mt_like_batch, wmt_sample_batch
 from conftest import _RESULTS, add_summary_table
 

@@ -37,7 +37,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from bleusuite.benchkit.corpus import make_corpus, write_corpus
+from bleusuite.bench.corpus import make_corpus, write_corpus
 from conftest import add_summary_table
 
 pytest.importorskip("sacrebleu")
@@ -121,7 +121,7 @@ def statistics(systems: tuple[str, list[str]]) -> dict[str, object]:
     from bleusuite.cli.parser import build_parser
     from bleusuite.cli.statistics import systems_statistics
     from bleusuite.text import encode_texts
-    from bleusuite.tokenizers import load_tokenizer
+    from bleusuite.text.tokenizers import load_tokenizer
 
     reference, outputs = systems
     texts = [read_lines(path, "hypothesis") for path in outputs]

@@ -10,8 +10,8 @@ each group's baseline; in the 1-reference groups the TensorBLEU-style pipeline i
 reference (the extra ratio column).
 
 The implementations (how each library is called, which bleusuite settings give its
-numbers) are those of ``bleusuite bench`` (:mod:`bleusuite.benchkit`), plus the
-TensorBLEU-style pipeline (:mod:`bleusuite.benchkit.tensorbleu`, benchmark-only). This file
+numbers) are those of ``bleusuite bench`` (:mod:`bleusuite.bench`), plus the
+TensorBLEU-style pipeline (:mod:`bleusuite.bench.tensorbleu`, benchmark-only). This file
 took over ``bench_core.py`` (issue 2) and the torch CPU / CUDA groups of
 ``bench_backends.py`` (issue 3): every measurement they made is made here, in these groups.
 
@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bleusuite.benchkit.peers import bleusuite_entry, entries
-from bleusuite.benchkit.tasks import BACKENDS, Entry, Inputs, Task
-from bleusuite.benchkit.tensorbleu import TENSORBLEU, TENSORBLEU_CUDA, tensorbleu_entries
+from bleusuite.bench.peers import bleusuite_entry, entries
+from bleusuite.bench.tasks import BACKENDS, Entry, Inputs, Task
+from bleusuite.bench.tensorbleu import TENSORBLEU, TENSORBLEU_CUDA, tensorbleu_entries
 from conftest import zipf_batch
 
 BATCH, LENGTH = 256, 1024

@@ -15,7 +15,7 @@ The grid is batch sizes x sentence lengths (default 16, 64, 256, 1024 x 64, 256,
   slope <= 1.25 over the points of 64k tokens and more; the slope is printed). Its absolute
   bound, the all-distinct worst case at 1024 x 4096 within 4 GiB, is checked by
   ``bench_backends.py``.
-* The **TensorBLEU-style** pipeline (:mod:`bleusuite.benchkit.tensorbleu`) takes about
+* The **TensorBLEU-style** pipeline (:mod:`bleusuite.bench.tensorbleu`) takes about
   60 us per token on this CPU (15 - 30 s at 256 x 1024) and its dense bincounts hold batch x
   distinct n-grams entries, so it runs only where the batch has at most 2**16 tokens and
   batch x tokens is at most 2**24 (a few hundred MB).
@@ -41,7 +41,7 @@ import numpy as np
 import pytest
 
 import bleusuite
-from bleusuite.benchkit.plot import save_scaling_plot
+from bleusuite.bench.plot import save_scaling_plot
 from conftest import add_summary_table, zipf_batch
 
 
@@ -86,7 +86,7 @@ def _call(implementation: str, batch: int, length: int) -> Any:
     hyp_t, ref_t = torch.from_numpy(hyp), torch.from_numpy(ref)
     if implementation == "bleusuite torch CPU":
         return lambda: bleusuite.sentence_bleu(hyp_t, ref_t, smooth="method1")
-    from bleusuite.benchkit.tensorbleu import tensorbleu_style_stats
+    from bleusuite.bench.tensorbleu import tensorbleu_style_stats
 
     return lambda: bleusuite.bleu_score(tensorbleu_style_stats(hyp_t, ref_t[:, 0]),
                                         smooth="method1")
@@ -122,13 +122,13 @@ MEMORY_SCRIPT = textwrap.dedent(
     import json, sys
     import numpy as np
     import bleusuite
-    from bleusuite.benchkit.tasks import zipf_batch
+    from bleusuite.bench.tasks import zipf_batch
 
     implementation, points = sys.argv[1], json.loads(sys.argv[2])
     if implementation != "bleusuite numpy":
         import torch
     if implementation == "TensorBLEU-style":
-        from bleusuite.benchkit.tensorbleu import tensorbleu_style_stats
+        from bleusuite.bench.tensorbleu import tensorbleu_style_stats
 
     # a first, untimed call: lazy imports and one-off allocations are not the call's memory
     warm_hyp, warm_ref = zipf_batch(2, 8)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bleusuite.benchkit.tasks import zipf_batch
+from bleusuite.bench.tasks import zipf_batch
 
 __all__ = ["add_summary_table", "zipf_batch"]  # zipf_batch: the kit's, one definition
 

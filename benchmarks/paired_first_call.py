@@ -44,13 +44,13 @@ print(json.dumps({"times": times, "results": [r.as_dict() for r in results]}))
 
 
 def _statistics(path: Path, lines: int, systems: int) -> None:
-    from bleusuite.benchkit.corpus import make_corpus, write_corpus
+    from bleusuite.bench.corpus import make_corpus, write_corpus
     from bleusuite.cli.io import read_lines
     from bleusuite.cli.options import ScoreOptions
     from bleusuite.cli.parser import build_parser
     from bleusuite.cli.statistics import systems_statistics
     from bleusuite.text import encode_texts
-    from bleusuite.tokenizers import load_tokenizer
+    from bleusuite.text.tokenizers import load_tokenizer
 
     hyp, streams = make_corpus(lines, systems, seed=3, vocab_size=20_000)
     _, paths = write_corpus(path.parent, hyp, streams)

@@ -1,4 +1,4 @@
-"""bleusuite: exact, vectorised BLEU and GLEU on batches of token ids.
+"""bleusuite: exact, vectorised BLEU, GLEU and chrF on batches of token ids and text.
 
 The same definitions run on NumPy, PyTorch (CPU or CUDA) and CuPy arrays, chosen by the
 type of the input. Each smoothing name reproduces one reference library's numbers exactly
@@ -11,9 +11,8 @@ type of the input. Each smoothing name reproduces one reference library's number
 >>> bleusuite.sentence_bleu(hyp, ref).round(4)
 array([0.6687])
 
-The public names are imported on first access (PEP 562), so that ``import bleusuite`` and
-the ``bleusuite`` command import NumPy only where they use it (a small ``bleusuite score``
-run does not).
+The public names are imported on first access (PEP 562): ``import bleusuite`` costs
+nothing until a name is used, and the command imports only what it runs.
 """
 
 from __future__ import annotations
@@ -22,64 +21,68 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bleusuite.bleu import bleu_score, corpus_bleu, sentence_bleu
-    from bleusuite.gleu import corpus_gleu, gleu_score, sentence_gleu
-    from bleusuite.result import (
-        BleuResult,
-        GleuResult,
-        corpus_bleu_result,
-        corpus_gleu_result,
-    )
-    from bleusuite.smoothing import SMOOTHING_NAMES
-    from bleusuite.stats import BleuStats, GleuStats, bleu_statistics, gleu_statistics
+    from bleusuite.scores.bleu.result import BleuResult, corpus_bleu_result
+    from bleusuite.scores.bleu.score import bleu_score, corpus_bleu, sentence_bleu
+    from bleusuite.scores.bleu.smoothing import SMOOTHING_NAMES
+    from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics
+    from bleusuite.scores.chrf.result import ChrfResult, corpus_chrf_result
+    from bleusuite.scores.chrf.score import chrf_score, corpus_chrf, sentence_chrf
+    from bleusuite.scores.chrf.statistics import ChrfStats
+    from bleusuite.scores.gleu.result import GleuResult, corpus_gleu_result
+    from bleusuite.scores.gleu.score import corpus_gleu, gleu_score, sentence_gleu
+    from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics
 
-__version__ = "0.1.0"
+from bleusuite.version import VERSION as __version__
 
 __all__ = [
     "SMOOTHING_NAMES",
     "BleuResult",
     "BleuStats",
+    "ChrfResult",
+    "ChrfStats",
     "GleuResult",
     "GleuStats",
     "__version__",
     "bleu_score",
     "bleu_statistics",
+    "chrf_score",
     "corpus_bleu",
     "corpus_bleu_result",
+    "corpus_chrf",
+    "corpus_chrf_result",
     "corpus_gleu",
     "corpus_gleu_result",
     "gleu_score",
     "gleu_statistics",
     "sentence_bleu",
+    "sentence_chrf",
     "sentence_gleu",
 ]
 
 #: the module of each public name, imported on first access
-_LAZY: dict[str, str] = {
-    **dict.fromkeys(("bleu_score", "corpus_bleu", "sentence_bleu"), "bleusuite.bleu"),
-    **dict.fromkeys(("corpus_gleu", "gleu_score", "sentence_gleu"), "bleusuite.gleu"),
-    **dict.fromkeys(("BleuResult", "GleuResult", "corpus_bleu_result", "corpus_gleu_result"),
-                    "bleusuite.result"),
-    "SMOOTHING_NAMES": "bleusuite.smoothing",
-    **dict.fromkeys(("BleuStats", "GleuStats", "bleu_statistics", "gleu_statistics"),
-                    "bleusuite.stats"),
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(("bleu_score", "corpus_bleu", "sentence_bleu"), "bleusuite.scores.bleu.score"),
+    **dict.fromkeys(("BleuResult", "corpus_bleu_result"), "bleusuite.scores.bleu.result"),
+    **dict.fromkeys(("BleuStats", "bleu_statistics"), "bleusuite.scores.bleu.statistics"),
+    "SMOOTHING_NAMES": "bleusuite.scores.bleu.smoothing",
+    **dict.fromkeys(("chrf_score", "corpus_chrf", "sentence_chrf"), "bleusuite.scores.chrf.score"),
+    **dict.fromkeys(("ChrfResult", "corpus_chrf_result"), "bleusuite.scores.chrf.result"),
+    "ChrfStats": "bleusuite.scores.chrf.statistics",
+    **dict.fromkeys(("corpus_gleu", "gleu_score", "sentence_gleu"), "bleusuite.scores.gleu.score"),
+    **dict.fromkeys(("GleuResult", "corpus_gleu_result"), "bleusuite.scores.gleu.result"),
+    **dict.fromkeys(("GleuStats", "gleu_statistics"), "bleusuite.scores.gleu.statistics"),
 }
 
 
-def _lazy_attribute(namespace: dict[str, Any], table: dict[str, str], name: str) -> Any:
-    """PEP 562's ``__getattr__`` of a package whose names ``table`` maps to the modules
-    that define them: imports the module, keeps the name in ``namespace``."""
-    module = table.get(name)
+def __getattr__(name: str) -> Any:
+    """PEP 562: a public name is imported from its module on first access."""
+    module = _HOMES.get(name)
     if module is None:
-        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+        raise AttributeError(f"module 'bleusuite' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
-    namespace[name] = value
+    globals()[name] = value
     return value
 
 
-def __getattr__(name: str) -> Any:
-    return _lazy_attribute(globals(), _LAZY, name)
-
-
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_HOMES})

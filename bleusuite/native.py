@@ -22,15 +22,17 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
 __all__ = ["compiled", "module"]
 
+_native: ModuleType | None
 try:
-    from bleusuite import _native
+    _native = importlib.import_module("bleusuite._native")
 except ImportError:  # pragma: no cover - depends on the build
-    _native = None  # type: ignore[assignment]
+    _native = None
 
 
 def compiled() -> bool:

@@ -44,8 +44,8 @@ from collections.abc import Sequence, Sized
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bleusuite import checks
-from bleusuite.bleu import BleuConfig, sentence_bleu
-from bleusuite.gleu import sentence_gleu
+from bleusuite.scores.bleu.score import BleuConfig, sentence_bleu
+from bleusuite.scores.gleu.score import sentence_gleu
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses

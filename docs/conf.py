@@ -52,18 +52,19 @@ autodoc_typehints = "signature"
 doctest_global_setup = """
 import numpy as np
 from bleusuite import *
-from bleusuite.stats import *
-from bleusuite.smoothing import *
+from bleusuite.scores.bleu.statistics import *
+from bleusuite.scores.gleu.statistics import *
+from bleusuite.scores.bleu.smoothing import *
 from bleusuite.backends import *
 from bleusuite.checks import *
 from bleusuite.cli import *
-from bleusuite.benchkit import *
+from bleusuite.bench import *
 from bleusuite.workloads import *
-from bleusuite.bootstrap import *
+from bleusuite.significance.bootstrap import *
 from bleusuite.significance import *
 from bleusuite.inputs import *
-from bleusuite.result import *
-from bleusuite.tokenizers import *
+from bleusuite.scores.bleu.result import *
+from bleusuite.scores.gleu.result import *
 from bleusuite.text import *
 from bleusuite.rewards import *
 try:

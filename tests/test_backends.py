@@ -193,19 +193,22 @@ def test_the_setting_belongs_to_one_asyncio_task():
     assert asyncio.run(both()) == [False, True]
 
 
-def test_the_old_global_flag_still_works_and_warns():
-    with pytest.warns(DeprecationWarning, match="use_numpy_for_torch_cpu"):
-        backends.TORCH_CPU_VIA_NUMPY = False
-    try:
-        assert not backends.torch_cpu_via_numpy()
-        with backends.use_numpy_for_torch_cpu(True):
-            assert backends.torch_cpu_via_numpy()  # a block overrides the default
-        with pytest.warns(DeprecationWarning):
-            assert backends.TORCH_CPU_VIA_NUMPY is False
-    finally:
-        with pytest.warns(DeprecationWarning):
-            backends.TORCH_CPU_VIA_NUMPY = True
-    assert backends.torch_cpu_via_numpy()
+def test_the_backends_know_no_domain_type():
+    """Statistics and batches register themselves as containers of arrays (JAX pytrees)
+    from their own modules; the backends import nothing of the layers above them."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(backends.__file__).parent
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("bleusuite.") or node.module.startswith(
+                    "bleusuite.backends"), (path.name, node.module)
+    import bleusuite
+
+    bleusuite.bleu_statistics  # noqa: B018 - registers BleuStats on import
+    assert bleusuite.BleuStats in [cls for cls, _ in backends.containers()]
 
 
 @pytest.mark.parametrize("value", [0, None, "no"])

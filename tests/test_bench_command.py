@@ -1,4 +1,4 @@
-"""``bleusuite bench`` (bleusuite/benchkit/): a smoke test on a tiny batch.
+"""``bleusuite bench`` (bleusuite/bench/): a smoke test on a tiny batch.
 
 Timings are never checked (they are noise at this size): only that the command runs, checks
 the scores, prints its table, lists missing peers as skipped, and reports disagreements.
@@ -15,9 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleusuite import backends
-from bleusuite import benchkit as bench
-from bleusuite.benchkit import command
+from bleusuite import backends, bench
+from bleusuite.bench import command
 
 # torchmetrics' import warns about torch.jit deprecations: not ours to fix
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -87,7 +86,7 @@ def test_a_disagreement_exits_1(capsys, monkeypatch):
 
 
 def test_a_backend_that_cannot_run_is_a_usage_error(capsys, monkeypatch):
-    monkeypatch.setitem(bench._BACKEND_UNAVAILABLE, "cupy", lambda: "no CUDA device")
+    monkeypatch.setitem(bench.BACKEND_UNAVAILABLE, "cupy", lambda: "no CUDA device")
     code, _, err = run_main(capsys, "--backend", "cupy")
     assert code == 2
     assert "--backend cupy: no CUDA device" in err
@@ -161,20 +160,12 @@ def test_add_arguments_on_a_subcommand_parser():
         "bench", 8, ["torch"], "x.png")
 
 
-@pytest.mark.parametrize("module", ["bleusuite.benchkit", "bleusuite.bench"])
+@pytest.mark.parametrize("module", ["bleusuite.bench", "bleusuite.bench"])
 def test_python_dash_m(module):
     done = subprocess.run([sys.executable, "-m", module, "--help"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert done.stdout.startswith("usage: bleusuite bench")
-
-
-def test_the_old_module_names_the_same_objects():
-    from bleusuite import bench as old
-
-    for name in [*bench.__all__, "_BACKEND_UNAVAILABLE", "EXACT", "NLTK_SETTINGS",
-                 "bleusuite_entry", "score"]:
-        assert getattr(old, name) is getattr(bench, name), name
 
 
 def test_the_library_never_imports_the_kit():
@@ -184,7 +175,7 @@ def test_the_library_never_imports_the_kit():
         "import importlib, pkgutil, sys\n"
         "def walk(package):\n"
         "    for info in pkgutil.iter_modules(package.__path__, package.__name__ + '.'):\n"
-        "        if info.name in ('bleusuite.bench', 'bleusuite.benchkit',\n"
+        "        if info.name in ('bleusuite.bench',\n"
         "                         'bleusuite.__main__'):\n"
         "            continue\n"
         "        try:\n"

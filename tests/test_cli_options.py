@@ -20,19 +20,19 @@ import pytest
 
 import bleusuite
 from bleusuite import cli
-from bleusuite.bootstrap import Confidence
-from bleusuite.cli.io import load_tokenizer, progress_bar, read_texts
+from bleusuite.cli.io import progress_bar, read_texts
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import confidences
 from bleusuite.cli.statistics import systems_statistics
-from bleusuite.text import encode_texts
+from bleusuite.significance.bootstrap import Confidence
+from bleusuite.text import encode_texts, load_tokenizer
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
 from test_cli import tokenize_like_sacrebleu  # noqa: E402
 
-from bleusuite.benchkit.corpus import make_corpus, write_corpus  # noqa: E402
+from bleusuite.bench.corpus import make_corpus, write_corpus  # noqa: E402
 
 TOLERANCE = 1e-9  # 0-100 scale, with --width 13
 
@@ -182,7 +182,7 @@ def check_sentence_level(capsys: pytest.CaptureFixture[str], texts: dict[str, An
 
 def check_tokenize(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     from bleusuite import text
-    from bleusuite.tokenizers import TOKENIZERS
+    from bleusuite.text.tokenizers import TOKENIZERS
 
     for name in TOKENIZERS:
         try:
@@ -275,10 +275,23 @@ def check_confidence(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) 
         assert out["bs"] == str(n) and out["seed"] == str(seed)
 
 
-def check_backend(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
-    pytest.importorskip("torch")
-    args = (*texts["ref_paths"], "-i", texts["hyp_path"], "-m", "bleu", "gleu")
-    assert score_json(capsys, *args, "--backend", "torch") == score_json(capsys, *args)
+def check_chrf(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--chrf-*: each setting gives sacrebleu's chrF with that setting, and its signature."""
+    from sacrebleu.metrics import CHRF
+
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"], "-m", "chrf")
+    for flags, settings in (([], {}), (["-cc", "4"], {"char_order": 4}),
+                            (["-cw", "2"], {"word_order": 2}), (["--chrf-beta", "3"], {"beta": 3}),
+                            (["--chrf-whitespace"], {"whitespace": True}),
+                            (["--chrf-lowercase"], {"lowercase": True}),
+                            (["--chrf-eps-smoothing"], {"eps_smoothing": True})):
+        out = score_json(capsys, *args, *flags)
+        metric = CHRF(**settings)
+        expected = metric.corpus_score(texts["hyp"], texts["refs"])
+        assert out["score"] == float(f"{expected.score:.13f}"), flags
+        assert out["name"] == expected.name
+        theirs = metric.get_signature().format().rsplit("|", 1)[0]
+        assert out["signature"].rsplit("|", 1)[0] == theirs, flags
 
 
 def check_quiet(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
@@ -380,7 +393,12 @@ SCORE_CHECKS: dict[str, Check] = {
     "confidence": check_confidence,
     "confidence_n": check_confidence,
     "seed": check_confidence,
-    "backend": check_backend,
+    "chrf_char_order": check_chrf,
+    "chrf_word_order": check_chrf,
+    "chrf_beta": check_chrf,
+    "chrf_whitespace": check_chrf,
+    "chrf_lowercase": check_chrf,
+    "chrf_eps_smoothing": check_chrf,
     "quiet": check_quiet,
     "paired_bs": check_paired,
     "paired_bs_n": check_paired,

@@ -9,7 +9,7 @@ compares the printed text byte for byte. Only what bleusuite documents as its ow
 ``confidence_low`` and ``confidence_high``), which are taken out before comparing.
 
 * The matrix: a small input (the WMT sample in ``bleusuite/data``, 1 reference) and a
-  generated one (2,000 lines, 2 references, :mod:`bleusuite.benchkit.corpus`); one system
+  generated one (2,000 lines, 2 references, :mod:`bleusuite.bench.corpus`); one system
   and three (``-i A B C``), ``-ci -cin 50``, ``--paired-bs -pbsn 50``, ``--paired-ar -parn
   50``, sentence level ``-sl``; each with the tokenizers ``13a``, ``intl``, ``char`` and
   ``none``, with and without ``-lc``, ``-f text`` and ``-f json``, every ``-w`` from 1 to
@@ -40,13 +40,13 @@ pytest.importorskip("sacrebleu")
 from compiled_part import require_compiled
 from test_cli_sacrebleu import VERSION, both
 
-from bleusuite.benchkit.corpus import make_corpus, write_corpus
+from bleusuite.bench.corpus import make_corpus, write_corpus
 from bleusuite.cli import statistics
 from bleusuite.cli.io import Progress, progress_bar
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
-from bleusuite.text import Encoder, encode_texts
-from bleusuite.tokenizers import load_tokenizer
+from bleusuite.text import encode_texts
+from bleusuite.text.tokenizers import load_tokenizer
 
 DATA = resources.files("bleusuite") / "data"
 CHUNK_BOUNDS = statistics.chunk_bounds
@@ -235,8 +235,7 @@ def test_statistics_are_sacrebleus(tokenizer, compiled, monkeypatch):
     texts = _texts(TOKENIZERS.index(tokenizer), 300, 2, 3)
     systems, references = texts[:3], texts[3:]
     options = _options("-tok", tokenizer, *(["-lc"] if lowercase else []))
-    encoder = Encoder(load_tokenizer(tokenizer), lowercase)
-    ours = statistics.text_statistics(texts, 3, encoder, options, _no_bar())
+    ours = statistics.text_statistics(texts, 3, options, _no_bar())
     metric = BLEU(tokenize=tokenizer, lowercase=lowercase, references=references)
     for system, counted in zip(systems, ours, strict=True):
         theirs = metric._extract_corpus_statistics(system, None)
@@ -259,9 +258,7 @@ def test_compiled_and_python_count_alike_in_any_chunks(seed, monkeypatch):
     for native_setting, chars in [("0", 1 << 21), ("0", 900), ("", 1 << 21), ("", 900)]:
         monkeypatch.setenv("BLEUSUITE_NATIVE", native_setting)
         _chunked(monkeypatch, chars)
-        encoder = Encoder(tokenizer, options.lowercase)
-        results.append(statistics.text_statistics(texts, systems, encoder, options,
-                                                  _no_bar()))
+        results.append(statistics.text_statistics(texts, systems, options, _no_bar()))
     whole = statistics.systems_statistics(encode_texts(texts, tokenizer, options.lowercase),
                                           systems, options)
     for result in [*results, whole]:
@@ -271,3 +268,39 @@ def test_compiled_and_python_count_alike_in_any_chunks(seed, monkeypatch):
             for metric in expected:
                 np.testing.assert_array_equal(got[metric], expected[metric], err_msg=metric)
 
+
+
+# ------------------------------------------------------------------------- chrF
+
+CHRF_CASES = {  # mode -> the metric flags and the format of each cell
+    "one system": [(["-m", "chrf"], "text"), (["-m", "bleu", "chrf"], "json"),
+                   (["-m", "chrf", "--chrf-word-order", "2"], "text")],
+    "three systems": [(["-m", "chrf", "bleu"], "text"), (["-m", "chrf", "-cw", "2"], "latex"),
+                      (["-m", "chrf"], "json")],
+    "confidence": [(["-m", "chrf", "bleu"], "text"), (["-m", "chrf", "-cw", "2"], "json")],
+    # (sacrebleu's -f json fails on chrF's float32 bootstrap means: text and LaTeX here, and
+    # test_cli_sacrebleu checks bleusuite's JSON against its text)
+    "paired bootstrap": [(["-m", "chrf", "bleu"], "text"), (["-m", "chrf", "-cw", "2"], "text"),
+                         (["-m", "bleu", "chrf"], "latex")],
+    "paired randomization": [(["-m", "chrf"], "json"), (["-m", "bleu", "chrf", "-cw", "2"],
+                                                        "text")],
+    "sentence level": [(["-m", "chrf"], "text"), (["-m", "chrf", "-cw", "2", "--chrf-lowercase"],
+                                                  "text")],
+}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_chrf_output_is_sacrebleus(corpora, corpus, mode):
+    """``-m chrf`` (alone, with BLEU, chrF++ with ``-cw 2``): the whole output of every mode
+    and format, byte for byte but for the version, as ``python -m sacrebleu``."""
+    flags, several = MODES[mode]
+    for metrics, output in CHRF_CASES[mode]:
+        args = [*_files(corpora, corpus, several), *flags, *metrics, "-f", output,
+                "-w", "4" if output == "latex" else "12"]
+        theirs, ours = both(args)
+        assert theirs.returncode == 0, theirs.stderr
+        assert ours.returncode == 0, ours.stderr
+        confidence = "-ci" in flags
+        assert _sacrebleus_part(ours.stdout.decode(), confidence) == \
+            _sacrebleus_part(theirs.stdout.decode(), False), args

@@ -41,7 +41,7 @@ from bleusuite import backends, native, text
 from bleusuite.counting import counting_strategy, kernel
 from bleusuite.counting.compact import count_matches_compact
 from bleusuite.inputs import Batch
-from bleusuite.tokenizers import load_tokenizer
+from bleusuite.text.tokenizers import load_tokenizer
 
 # every character str.split() splits on, in this interpreter's Unicode
 WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
@@ -781,9 +781,9 @@ def test_begin_and_end_conversion_errors_name_the_argument(compiled, changes):
 
 
 def test_a_row_of_2_31_tokens_is_refused(compiled):
-    """A hypothesis of ``2**31`` tokens, or references of as many together (an untouched read-only mapping of 16 GiB, in a process
-    whose data is capped at 2 GiB) is refused before anything is read or allocated: n-gram
-    keys pack two ids below ``2**31``."""
+    """A hypothesis of ``2**31`` tokens, or references of as many together (an untouched
+    read-only mapping of 16 GiB, in a process whose data is capped at 2 GiB) is refused
+    before anything is read or allocated: n-gram keys pack two ids below ``2**31``."""
     if sys.maxsize < 2**62 or not sys.platform.startswith("linux"):
         pytest.skip("needs a 64-bit Linux address space")
     code = textwrap.dedent("""

@@ -184,7 +184,7 @@ def python_numbering(calls: list[list[str]], tokenize: object) -> list[tuple[lis
 def test_numbering_of_odd_unicode_is_pythons(native, calls, tokenizer):
     """Lone surrogates, the last code point, NUL, every kind of line end: the ids of the
     Python twin."""
-    from bleusuite.tokenizers import load_tokenizer
+    from bleusuite.text.tokenizers import load_tokenizer
 
     tokenize = {None: None, "upper": str.upper, "split": lambda w: " x ".join(w),
                 "empty": lambda w: "", "13a": load_tokenizer("13a").tokenize}[tokenizer]

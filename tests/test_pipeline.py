@@ -211,7 +211,7 @@ def test_normalisation_on_threads_equals_one_pass(monkeypatch, threads, layout):
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
     one = inputs.normalize_batch(hyp, refs, pad_id=pad, eos_id=eos)
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", str(threads))
-    monkeypatch.setattr(inputs, "THREADED_NORMALIZE_ENTRIES", 0)
+    monkeypatch.setattr(inputs.normalize, "THREADED_NORMALIZE_ENTRIES", 0)
     split = inputs.normalize_batch(hyp, refs, pad_id=pad, eos_id=eos)
     for name in ("hyp", "hyp_len", "refs", "ref_len", "ref_present"):
         np.testing.assert_array_equal(getattr(split, name), getattr(one, name), err_msg=name)

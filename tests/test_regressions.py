@@ -120,7 +120,7 @@ def test_geometric_smoothing_in_the_metric(average, order, smooth):
 
 
 def test_powers_of_two_are_exact_on_every_backend(convert):
-    from bleusuite.smoothing import power_of_two
+    from bleusuite.scores.bleu.smoothing import power_of_two
 
     exponents = convert(np.arange(1000, dtype=np.int64).reshape(10, 100))
     be = backends.get_backend(exponents)

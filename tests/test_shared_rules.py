@@ -1,7 +1,7 @@
-"""Each rule of :mod:`bleusuite.rules` is the one every front end applies, and so is each
+"""Each rule of :mod:`bleusuite.scores.rules` is the one every front end applies, and so is each
 argument rule of :mod:`bleusuite.checks` (orders, weights, token ids).
 
-A rule is replaced (monkeypatched) on ``bleusuite.rules`` and every front end's score is
+A rule is replaced (monkeypatched) on ``bleusuite.scores.rules`` and every front end's score is
 seen to change with it: the differentiable losses, the Ignite metrics and the
 ``bleusuite score`` command. A front end with its own copy of a rule keeps its old score
 and fails here.
@@ -29,10 +29,11 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("ignite")
 
 import bleusuite  # noqa: E402
-from bleusuite import checks, cli, rules  # noqa: E402
+from bleusuite import checks, cli  # noqa: E402
 from bleusuite.losses import BleuLoss, GleuLoss, soft_bleu, soft_gleu  # noqa: E402
 from bleusuite.metrics import Bleu, Gleu  # noqa: E402
 from bleusuite.rewards import BleuReward, GleuReward  # noqa: E402
+from bleusuite.scores import rules  # noqa: E402
 
 HYP = "a b c d"
 REFS = ("a b c d e f", "x y z w q r s t")
@@ -207,7 +208,7 @@ def test_sacrebleu_front_ends_use_the_one_precision_rule(
 ) -> None:
     """sacrebleu's precisions are computed by one function, whatever the route: halved,
     every front end's score is halved (all orders: exp(mean of logs) halves)."""
-    from bleusuite.scores import sacrebleu
+    from bleusuite.scores.bleu import sacrebleu
 
     original = sacrebleu.smoothed_precisions
 
@@ -221,13 +222,13 @@ def test_sacrebleu_front_ends_use_the_one_precision_rule(
 
 #: what only the one copy of a formula holds: (fragment, the file that may hold it)
 FORMULA_FINGERPRINTS = [
-    ("9999999999", "bleusuite/scores/sacrebleu.py"),  # sacrebleu's log of 0
+    ("9999999999", "bleusuite/scores/bleu/sacrebleu.py"),  # sacrebleu's log of 0
     ("smooth_mteval", None),  # sacrebleu's own name for its exp smoothing (no copy of it)
     ("ref_len / sys_len", None),
     ("1 - ref_len", None),
-    ("_NLTK_ALPHA", "bleusuite/scores/nltk.py"),
-    ("float_info.min", "bleusuite/scores/nltk.py"),
-    ("0.1 / floored", "bleusuite/scores/ignite.py"),
+    ("_NLTK_ALPHA", "bleusuite/scores/bleu/nltk.py"),
+    ("float_info.min", "bleusuite/scores/bleu/nltk.py"),
+    ("0.1 / floored", "bleusuite/scores/bleu/ignite.py"),
 ]
 
 

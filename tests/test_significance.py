@@ -4,7 +4,7 @@ sacrebleu's ``PairedTest`` (paired bootstrap and approximate randomization) and 
 ``_bootstrap_resample`` run on the same generated systems; the results must be equal to the
 last bit (scores, means, half-widths, p-values), for several seeds, smoothing methods and
 edge cases (empty lines, a system with no match, a system equal to the baseline).
-``bleusuite.scores.sacrebleu.exact_bleu`` (scores, precisions, brevity penalties) is checked
+``bleusuite.scores.bleu.sacrebleu.exact_bleu`` (scores, precisions, brevity penalties) is checked
 against ``BLEU.compute_bleu`` on random statistics, in float64 (Python ints) and in float32
 (sacrebleu's resamples).
 """
@@ -16,15 +16,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bleusuite import bleu_statistics, bootstrap, gleu_statistics
-from bleusuite import significance as sig
+from bleusuite import bleu_statistics, gleu_statistics
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.statistics import systems_statistics
-from bleusuite.scores.sacrebleu import LOG_ZERO, exact_bleu, python_row_sums
-from bleusuite.seeding import seed_from_environment
+from bleusuite.scores.bleu.sacrebleu import LOG_ZERO, exact_bleu, python_row_sums
+from bleusuite.significance import bootstrap
+from bleusuite.significance import paired as sig
+from bleusuite.significance.seeding import seed_from_environment
 from bleusuite.text import encode_texts
-from bleusuite.tokenizers import load_tokenizer
+from bleusuite.text.tokenizers import load_tokenizer
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402

@@ -24,7 +24,8 @@ sacrebleu = pytest.importorskip("sacrebleu")
 from compiled_part import require_compiled  # noqa: E402
 
 import bleusuite  # noqa: E402
-from bleusuite import text, tokenizers  # noqa: E402
+from bleusuite import text  # noqa: E402
+from bleusuite.text import tokenizers  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
 TOLERANCE = 1e-12
@@ -341,7 +342,7 @@ def test_lines_holding_a_line_end_are_tokenised_on_their_own(lowercase, numberin
 @pytest.mark.parametrize("numbering", NUMBERINGS)
 @pytest.mark.parametrize("name", ["13a", "none", "char", "intl", "zh"])
 def test_tokens_are_sacrebleus_on_the_sample(sample, name, numbering, monkeypatch):
-    monkeypatch.setattr(text, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
+    monkeypatch.setattr(text.token_ids, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
     for lowercase in (False, True):
         _check_tokens([sample[0], sample[1]], name, lowercase, numbering)
 

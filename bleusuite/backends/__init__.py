@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-import types
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -31,17 +29,15 @@ __all__ = [
     "Backend",
     "available_backends",
     "backend_name",
+    "containers",
     "get_backend",
+    "register_container",
     "torch_cpu_via_numpy",
     "use_numpy_for_torch_cpu",
 ]
 
-# None: not set in this context, the process default below holds
+# None: not set in this context, the default (True) holds
 _VIA_NUMPY: ContextVar[bool | None] = ContextVar("bleusuite_torch_cpu_via_numpy", default=None)
-_via_numpy_default = True  # only the deprecated TORCH_CPU_VIA_NUMPY changes it
-#: Deprecated (global to the process): the default of :func:`torch_cpu_via_numpy` outside
-#: any :func:`use_numpy_for_torch_cpu` block. Reading or setting it warns.
-TORCH_CPU_VIA_NUMPY: bool  # a property of the module's class (_Module), declared for mypy
 
 
 @contextmanager
@@ -72,35 +68,8 @@ def torch_cpu_via_numpy() -> bool:
     """Whether CPU torch tensors are scored through NumPy views here (see
     :func:`use_numpy_for_torch_cpu`)."""
     enabled = _VIA_NUMPY.get()
-    return _via_numpy_default if enabled is None else enabled
+    return True if enabled is None else enabled
 
-
-class _Module(types.ModuleType):
-    """This module, with the process-global flag of earlier versions kept as a property."""
-
-    @property
-    def TORCH_CPU_VIA_NUMPY(self) -> bool:
-        """Deprecated: the process-wide default of :func:`torch_cpu_via_numpy`; use the
-        scoped :func:`use_numpy_for_torch_cpu` instead."""
-        _warn_deprecated()
-        return _via_numpy_default
-
-    @TORCH_CPU_VIA_NUMPY.setter
-    def TORCH_CPU_VIA_NUMPY(self, value: bool) -> None:
-        global _via_numpy_default
-        _warn_deprecated()
-        _via_numpy_default = bool(value)
-
-
-def _warn_deprecated() -> None:
-    warnings.warn(
-        "bleusuite.backends.TORCH_CPU_VIA_NUMPY is deprecated (it is global to the process): "
-        "use `with bleusuite.backends.use_numpy_for_torch_cpu(False):` instead",
-        DeprecationWarning, stacklevel=3,
-    )
-
-
-sys.modules[__name__].__class__ = _Module
 
 #: Names of every backend bleusuite knows, in lookup order.
 BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy", "jax")
@@ -192,3 +161,24 @@ def available_backends() -> list[str]:
             continue
         names.append(name)
     return names
+
+
+#: the dataclasses of arrays registered by :func:`register_container`, and their meta fields
+_CONTAINERS: list[tuple[type, tuple[str, ...]]] = []
+
+
+def containers() -> list[tuple[type, tuple[str, ...]]]:
+    """The containers registered so far, with their meta fields."""
+    return list(_CONTAINERS)
+
+
+def register_container(cls: type, meta_fields: tuple[str, ...] = ()) -> None:
+    """Tell the backends that trace programs (JAX) that ``cls``, a dataclass, holds arrays
+    in its fields (but ``meta_fields``): statistics and batches register themselves from
+    their own modules, so this layer knows no type of the layers above it. A backend loaded
+    later registers every container then.
+    """
+    _CONTAINERS.append((cls, tuple(meta_fields)))  # for a JAX backend loaded later
+    jax_backend = sys.modules.get("bleusuite.backends.jax")
+    if jax_backend is not None:
+        jax_backend.register_container(cls, tuple(meta_fields))

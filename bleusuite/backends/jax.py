@@ -29,6 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
+from bleusuite import backends
 from bleusuite.backends.base import Backend
 
 _INT32_MIN = -(2**31)
@@ -263,17 +264,15 @@ class JaxBackend(Backend):
         return jnp.abs(a)
 
 
-def _register_pytrees() -> None:
-    """Statistics are pytrees, so ``bleu_statistics`` can be returned from ``jax.jit``; so is
-a normalised batch, so that its arrays can enter one compiled program."""
-    from bleusuite.inputs import Batch
-    from bleusuite.stats import BleuStats, GleuStats
-
-    for cls, meta in ((BleuStats, []), (GleuStats, []), (Batch, ["backend", "to_caller"])):
-        data = [f.name for f in dataclasses.fields(cls) if f.name not in meta]
-        with contextlib.suppress(ValueError):  # registered already (a module reload)
-            jax.tree_util.register_dataclass(cls, data_fields=data, meta_fields=meta)
+def register_container(cls: type, meta_fields: tuple[str, ...]) -> None:
+    """A dataclass of arrays (statistics, a normalised batch) as a JAX pytree: it can be
+    returned from ``jax.jit`` and its arrays can enter one compiled program
+    (:func:`bleusuite.backends.register_container` calls this)."""
+    data = [f.name for f in dataclasses.fields(cls) if f.name not in meta_fields]
+    with contextlib.suppress(ValueError):  # registered already (a module reload)
+        jax.tree_util.register_dataclass(cls, data_fields=data, meta_fields=list(meta_fields))
 
 
-_register_pytrees()
 backend = JaxBackend()
+for _cls, _meta_fields in backends.containers():
+    register_container(_cls, _meta_fields)

@@ -1,6 +1,6 @@
 """The ``bleusuite`` command.
 
-Three ways to call it (and ``bleusuite bench``, from :mod:`bleusuite.benchkit`, which times
+Three ways to call it (and ``bleusuite bench``, from :mod:`bleusuite.bench`, which times
 bleusuite against the other BLEU libraries):
 
 * ``bleusuite`` scores the sample corpus shipped in the package (100 sentences of WMT
@@ -94,7 +94,7 @@ def _run(argv: Sequence[str] | None) -> str | int:
         from bleusuite.cli.plain import run_plain
 
         return run_plain(args)
-    except (ValueError, TypeError) as error:  # the library's argument checks
+    except (ValueError, TypeError, ImportError) as error:  # the library's checks, a tokenizer
         raise CommandError(str(error)) from None
 
 

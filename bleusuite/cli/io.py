@@ -12,17 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bleusuite import tokenizers
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import ScoreOptions
-from bleusuite.tokenizers import Tokenizer
 
 __all__ = [
     "PROGRESS_MIN_LINES",
     "Progress",
     "ScoreInputs",
     "describe",
-    "load_tokenizer",
     "progress_bar",
     "read_inputs",
     "read_lines",
@@ -303,15 +300,3 @@ def progress_bar(total: int, desc: str, enabled: bool, unit: str = "line") -> Pr
     bar: Progress = tqdm(total=total, desc=desc, file=sys.stderr, leave=False, unit=unit,
                          dynamic_ncols=True)
     return bar
-
-
-def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer ``name`` (:func:`bleusuite.tokenizers.load_tokenizer`).
-
-    Raises:
-        CommandError: sacrebleu is not installed, or ``name`` is unknown.
-    """
-    try:
-        return tokenizers.load_tokenizer(name)
-    except (ImportError, ValueError) as error:
-        raise CommandError(f"'bleusuite score': {error}") from None

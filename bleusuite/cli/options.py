@@ -9,10 +9,12 @@ import io
 import os
 import sys
 from dataclasses import dataclass
+from typing import Any
 
-from bleusuite import smoothing
 from bleusuite.cli.errors import CommandError
-from bleusuite.seeding import seed_from_environment
+from bleusuite.scores import registry
+from bleusuite.scores.bleu import smoothing
+from bleusuite.significance.seeding import seed_from_environment
 
 __all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions",
            "check_encoding"]
@@ -51,7 +53,6 @@ class ScoreOptions:
     confidence: bool
     confidence_n: int
     seed: int | None
-    backend: str
     quiet: bool
     num_refs: int = 1
     encoding: str = "utf-8"
@@ -60,6 +61,7 @@ class ScoreOptions:
     paired_n_shown: int = 0
     force: bool = False
     color: bool = False
+    chrf: tuple[int, int, int, bool, bool, bool] = (6, 0, 2, False, False, False)
 
     @property
     def hyp(self) -> str | None:
@@ -75,9 +77,22 @@ class ScoreOptions:
         """sacrebleu's sentence-level scores use the effective order (its own families)."""
         return self.sentence_level and self.family == "sacrebleu"
 
-    @property
-    def stats_order(self) -> int:
-        return max(MAX_ORDER, smoothing.extra_orders(self.smooth))
+    def settings(self, metric: str) -> Any:
+        """The settings of ``metric`` (:mod:`bleusuite.scores.registry`) that the flags give:
+        BLEU's ``-tok -lc -s -sv`` (and sacrebleu's effective order at sentence level),
+        GLEU's ``-tok -lc``, chrF's ``--chrf-*``."""
+        entry = registry.get(metric)
+        if metric == "bleu":
+            return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
+                                  smooth=self.smooth, smooth_value=self.smooth_value,
+                                  effective_order=self.effective_order, max_order=MAX_ORDER)
+        if metric == "gleu":
+            return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
+                                  min_len=GLEU_ORDERS[0], max_len=GLEU_ORDERS[1])
+        char_order, word_order, beta, whitespace, lowercase, eps_smoothing = self.chrf
+        return entry.settings(char_order=char_order, word_order=word_order, beta=beta,
+                              lowercase=lowercase, whitespace=whitespace,
+                              eps_smoothing=eps_smoothing)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace,
@@ -125,6 +140,15 @@ class ScoreOptions:
                 raise CommandError(str(error)) from None
         else:
             seed = _parse_seed(args.seed)
+        if args.chrf_char_order < 0 or args.chrf_word_order < 0 or (
+                args.chrf_char_order + args.chrf_word_order == 0):
+            raise CommandError("--chrf-char-order and --chrf-word-order must not be negative, "
+                               "and one of them positive; got "
+                               f"{args.chrf_char_order} and {args.chrf_word_order}")
+        if args.chrf_beta < 1:
+            raise CommandError(f"--chrf-beta must be at least 1; got {args.chrf_beta}")
+        chrf = (args.chrf_char_order, args.chrf_word_order, args.chrf_beta,
+                args.chrf_whitespace, args.chrf_lowercase, args.chrf_eps_smoothing)
         hyps = None if args.input is None else tuple(args.input)
         color = (not args.no_color and not environ.get("NO_COLOR")
                  and sys.stdout.isatty())
@@ -132,8 +156,8 @@ class ScoreOptions:
             tuple(args.refs), hyps, tuple(dict.fromkeys(args.metrics)), args.tokenize,
             args.lowercase, args.smooth_method, smooth_value, args.sentence_level,
             output_format, args.width, args.score_only, args.short, args.confidence,
-            args.confidence_n, seed, args.backend, args.quiet, args.num_refs, encoding,
-            paired, paired_n, paired_n_shown, args.force, color,
+            args.confidence_n, seed, args.quiet, args.num_refs, encoding,
+            paired, paired_n, paired_n_shown, args.force, color, chrf,
         )
 
 

@@ -8,21 +8,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import bleusuite
-from bleusuite import smoothing
 from bleusuite.cli.errors import CommandError
-from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
+from bleusuite.cli.options import ScoreOptions
+from bleusuite.scores import registry
+from bleusuite.scores.reports import version_field
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from bleusuite.bootstrap import Confidence
     from bleusuite.significance import PairedResult
+    from bleusuite.significance.bootstrap import Confidence
 
 __all__ = [
     "MetricReport",
     "Signature",
-    "bleu_verbose_line",
     "format_json",
     "format_line",
     "make_signature",
@@ -34,7 +33,8 @@ __all__ = [
 
 #: sacrebleu's short signature keys (``--short``)
 SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c",
-                           "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
+                           "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "nc": "nc",
+                           "nw": "nw", "space": "s", "version": "v"}
 
 
 class Signature:
@@ -51,24 +51,17 @@ class Signature:
         )
 
 
-def make_signature(options: ScoreOptions, metric: str, num_refs: int, tokenizer: str) -> Signature:
-    """The signature of one metric: sacrebleu's fields in sacrebleu's order, bleusuite's
-    version, and the smoothing as sacrebleu writes it (prefixed with its family, ``nltk/`` or
-    ``ignite/``, for the other libraries' methods)."""
+def make_signature(options: ScoreOptions, metric: str, num_refs: int) -> Signature:
+    """The signature of one metric: sacrebleu's fields in sacrebleu's order (the number of
+    references, the resampling, the metric's own fields from its registry entry) and
+    bleusuite's version."""
     items: dict[str, Any] = {"nrefs": num_refs}
     if options.confidence or options.paired:
         resampling = "bs" if options.confidence else options.paired
         items[str(resampling)] = options.confidence_n if options.confidence else options.paired_n
         items["seed"] = "none" if options.seed is None else options.seed
-    items["case"] = "lc" if options.lowercase else "mixed"
-    if metric == "bleu":
-        items["eff"] = "yes" if options.effective_order else "no"
-        items["tok"] = tokenizer
-        items["smooth"] = smoothing.signature_item(options.smooth, options.smooth_value)
-    else:
-        items["tok"] = tokenizer
-        items["ngram"] = f"{GLEU_ORDERS[0]}-{GLEU_ORDERS[1]}"
-    items["version"] = f"bleusuite-{bleusuite.__version__}"
+    items.update(registry.get(metric).signature(options.settings(metric)))
+    items["version"] = version_field()
     return Signature(items)
 
 
@@ -81,18 +74,6 @@ class MetricReport:
     scores: Sequence[float] | np.ndarray
     verbose: list[str]
     confidence: Confidence | None = None
-
-
-def bleu_verbose_line(precisions: Sequence[float], bp: float, hyp_len: int,
-                      ref_len: int) -> str:
-    """sacrebleu's verbose part of a BLEU score: ``p1/p2/p3/p4 (BP = ... ref_len = ...)``.
-
-    >>> bleu_verbose_line([75.0, 50.0, 0.0, 0.0], 1.0, 4, 4)
-    '75.0/50.0/0.0/0.0 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)'
-    """
-    ratio = hyp_len / ref_len if ref_len else 0
-    return (f"{'/'.join(f'{p:.1f}' for p in precisions)} (BP = {bp:.3f} ratio = {ratio:.3f} "
-            f"hyp_len = {hyp_len:d} ref_len = {ref_len:d})")
 
 
 def _score_text(report: MetricReport, index: int, width: int) -> str:
@@ -109,8 +90,9 @@ def format_line(report: MetricReport, index: int, options: ScoreOptions) -> str:
     score = _score_text(report, index, options.width)
     if options.score_only:
         return score
-    return f"{report.name}|{report.signature.format(options.short)} = {score} " \
-        f"{report.verbose[index]}"
+    line = f"{report.name}|{report.signature.format(options.short)} = {score}"
+    verbose = report.verbose[index]
+    return f"{line} {verbose}" if verbose else line
 
 
 def format_json(report: MetricReport, index: int, width: int) -> dict[str, Any]:
@@ -127,7 +109,8 @@ def format_json(report: MetricReport, index: int, width: int) -> dict[str, Any]:
         entry["confidence"] = f"μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
         entry["confidence_low"] = float(f"{c.low:.{width}f}")
         entry["confidence_high"] = float(f"{c.high:.{width}f}")
-    entry["verbose_score"] = report.verbose[index]
+    if report.verbose[index]:
+        entry["verbose_score"] = report.verbose[index]
     entry.update({key: str(value) for key, value in report.signature.items.items()})
     return entry
 
@@ -143,9 +126,10 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
     sacrebleu)."""
     if not options.sentence_level:
         if options.output_format == "json" and not options.score_only:
-            entries = [format_json(report, 0, options.width) for report in reports]
-            return json.dumps(entries[0] if len(entries) == 1 else entries, indent=1,
-                              ensure_ascii=False)
+            entries = [json.dumps(format_json(report, 0, options.width), indent=1,
+                                  ensure_ascii=False) for report in reports]
+            # sacrebleu's list of several: its entries as they are, one after the other
+            return entries[0] if len(entries) == 1 else "[\n" + ",\n".join(entries) + "\n]"
         lines = [format_line(report, 0, options) for report in reports]
         return "\n".join(lines if options.score_only else _align(lines))
     rows = range(len(reports[0].scores))

@@ -1,5 +1,5 @@
 """The command line of ``bleusuite``: the plain command's options and ``score``'s
-(sacrebleu's flags); ``bench`` adds its own from :mod:`bleusuite.benchkit.command`."""
+(sacrebleu's flags); ``bench`` adds its own from :mod:`bleusuite.bench.command`."""
 
 from __future__ import annotations
 
@@ -7,16 +7,17 @@ import argparse
 import importlib
 from typing import Any, NoReturn
 
-import bleusuite
 from bleusuite.cli.errors import CommandError
-from bleusuite.seeding import DEFAULT_SEED
-from bleusuite.smoothing import SMOOTHING_NAMES
-from bleusuite.tokenizers import TOKENIZERS
+from bleusuite.scores import registry
+from bleusuite.scores.bleu.smoothing import SMOOTHING_NAMES
+from bleusuite.significance.seeding import DEFAULT_SEED
+from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.version import VERSION
 
-__all__ = ["BACKENDS", "METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
+__all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
 
-METRICS = ("bleu", "gleu")
-BACKENDS = ("numpy", "torch")
+#: the metrics of ``-m``: every metric of the registry (sacrebleu's TER is not one)
+METRICS = tuple(registry.names())
 
 
 #: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,
@@ -31,12 +32,6 @@ UNSUPPORTED = {
     ("--list",): "listing test sets",
     ("--citation", "--cite"): "test-set citations",
     ("--detail", "-d"): "the per-domain detail of test sets",
-    ("--chrf-char-order", "-cc"): "chrF",
-    ("--chrf-word-order", "-cw"): "chrF",
-    ("--chrf-beta",): "chrF",
-    ("--chrf-whitespace",): "chrF",
-    ("--chrf-lowercase",): "chrF",
-    ("--chrf-eps-smoothing",): "chrF",
     ("--ter-case-sensitive",): "TER",
     ("--ter-asian-support",): "TER",
     ("--ter-no-punct",): "TER",
@@ -106,7 +101,7 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
         "for the full list)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--version", action="version", version=f"bleusuite {bleusuite.__version__}")
+    parser.add_argument("--version", action="version", version=f"bleusuite {VERSION}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_score_arguments(commands.add_parser(
         "score", help="sacrebleu-compatible scoring: bleusuite score REF [REF ...] -i HYP",
@@ -124,10 +119,10 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
 
 
 def load_bench_module() -> Any:
-    """``bleusuite.benchkit.command`` (the ``bench`` command), or None where it is not
+    """``bleusuite.bench.command`` (the ``bench`` command), or None where it is not
     shipped."""
     try:
-        return importlib.import_module("bleusuite.benchkit.command")
+        return importlib.import_module("bleusuite.bench.command")
     except ImportError:
         return None
 
@@ -162,6 +157,18 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--smooth-value", "-sv", type=float, default=None, metavar="VALUE",
                         help="value of floor (0.1), add-k (1) or NLTK's method1 epsilon (0.1); "
                         "ignored by sacrebleu's none and exp, as in sacrebleu")
+    chrf = parser.add_argument_group("chrF (-m chrf)")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6, metavar="N",
+                      help="character n-gram order (default: 6)")
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=0, metavar="N",
+                      help="word n-gram order (default: 0; 2 is chrF++)")
+    chrf.add_argument("--chrf-beta", type=int, default=2, metavar="B",
+                      help="recall weighs B times precision (default: 2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true",
+                      help="keep whitespace in the character n-grams")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true",
+                      help="chrF++.py's averaging (an order without n-grams counts 1e-16)")
     parser.add_argument("--format", "-f", dest="output_format",
                         choices=("json", "text", "latex"), default=None,
                         help="output format (default: json, or text with --sentence-level, as "
@@ -197,10 +204,8 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"resampling seed, or 'none' (default: $SACREBLEU_SEED, else "
                         f"{DEFAULT_SEED}, as sacrebleu: the same seed draws the same "
                         "resamples as sacrebleu)")
-    parser.add_argument("--backend", choices=BACKENDS, default="numpy",
-                        help="array backend of the statistics (default: numpy)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument("--version", "-V", action="version",
-                        version=f"bleusuite {bleusuite.__version__}")
+                        version=f"bleusuite {VERSION}")
     for flags, purpose in UNSUPPORTED.items():
         parser.add_argument(*flags, action=_Unsupported, purpose=purpose)

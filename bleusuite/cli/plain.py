@@ -12,9 +12,11 @@ from typing import Any
 import numpy as np
 
 import bleusuite
-from bleusuite import backends, rules, smoothing
+from bleusuite import backends
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import read_lines
+from bleusuite.scores import rules
+from bleusuite.scores.bleu import smoothing
 
 __all__ = ["Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
            "sample_corpus"]

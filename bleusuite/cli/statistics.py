@@ -1,7 +1,12 @@
-"""Per-sentence statistics of whole files: the lines read in chunks, each chunk tokenised and
-numbered in this thread while the chunk before it is counted in another
-(:func:`bleusuite.counting.count_pairs`, straight from the ragged token ids: no padding, no
-batches), then the library's statistics builders."""
+"""Per-sentence statistics of whole files, for each metric of the run (its registry entry,
+:mod:`bleusuite.scores.registry`, builds them).
+
+Metrics of tokenised words (BLEU, GLEU) share one pass: the lines are read in chunks, each
+chunk tokenised and numbered in this thread while the chunk before it is counted in
+another (:func:`bleusuite.counting.count_pairs`, straight from the ragged token ids: no
+padding, no batches); each metric then builds its statistics from the counts. Metrics of
+characters (chrF) take the lines themselves.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends, rules, threads
-from bleusuite.cli.errors import CommandError
+from bleusuite import threads
 from bleusuite.cli.io import Progress
-from bleusuite.cli.options import GLEU_ORDERS, ScoreOptions
+from bleusuite.cli.options import ScoreOptions
 from bleusuite.counting import MatchCounts, RaggedPairs, count_pairs
-from bleusuite.stats import bleu_statistics_from_counts, gleu_statistics_from_counts
-from bleusuite.text import Encoder, TokenIds
+from bleusuite.scores import registry
+from bleusuite.text import Encoder, TokenIds, load_tokenizer
 
 __all__ = ["CHUNK_CHARS", "chunk_bounds", "systems_statistics", "text_statistics"]
 
@@ -42,12 +46,42 @@ def chunk_bounds(texts: Sequence[list[str]], chars: int = CHUNK_CHARS) -> list[t
     return [(begin, min(begin + step, lines)) for begin in range(0, lines, step)]
 
 
-def text_statistics(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
-                    options: ScoreOptions, bar: Progress) -> list[dict[str, Any]]:
-    """:func:`systems_statistics` of line-aligned texts (the systems' streams, then the
-    references'), encoded chunk by chunk with ``encoder``; each chunk is counted on a
-    thread of its own while the next is encoded (``bar``: updated per line encoded)."""
-    orders, per_reference = _counted_orders(options)
+def text_statistics(texts: Sequence[list[str]], num_systems: int, options: ScoreOptions,
+                    bar: Progress) -> list[dict[str, np.ndarray]]:
+    """Per-sentence statistics (``to_array`` form, ``(B, F)``) of every metric of the run,
+    for each system (streams ``0..S-1``) against the references (the other streams);
+    ``bar`` is updated per line tokenised."""
+    result: list[dict[str, np.ndarray]] = [{} for _ in range(num_systems)]
+    words = [m for m in options.metrics if registry.get(m).word_counting(options.settings(m))]
+    if words:
+        needs = [registry.get(m).word_counting(options.settings(m)) for m in words]
+        first = needs[0]
+        assert first is not None and all(  # one tokenisation serves every word metric
+            (n.tokenize, n.lowercase) == (first.tokenize, first.lowercase) for n in needs if n)
+        orders = max(n.orders for n in needs if n)
+        per_reference = any(n.per_reference for n in needs if n)
+        encoder = Encoder(load_tokenizer(first.tokenize), first.lowercase)
+        counts, lengths = _word_counts(texts, num_systems, encoder, orders, per_reference, bar)
+        for k, system in enumerate(result):
+            system_lengths = np.concatenate([lengths[k : k + 1], lengths[num_systems:]])
+            per_ref = None if counts.per_reference is None else counts.per_reference[k]
+            for name in words:
+                system[name] = registry.get(name).word_statistics(
+                    counts.clipped[k], per_ref, system_lengths, options.settings(name))
+    for name in options.metrics:
+        if name not in words:
+            metric, settings = registry.get(name), options.settings(name)
+            for k, system in enumerate(result):
+                system[name] = metric.text_statistics(texts[k], texts[num_systems:], settings)
+    return result
+
+
+def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
+                 orders: int, per_reference: bool, bar: Progress) -> tuple[
+                     MatchCounts, np.ndarray]:
+    """The word counts of every system, ``(S, B, ...)``, and the line lengths of every
+    stream ``(streams, B)``: each chunk of lines encoded here and counted on a thread of its
+    own while the next is encoded."""
     background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
     chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
     with ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count") as counter:
@@ -57,27 +91,19 @@ def text_statistics(texts: Sequence[list[str]], num_systems: int, encoder: Encod
                 count_pairs, _pairs(token_ids, num_systems), orders, per_reference,
                 background)))
         parts = [(lengths, future.result()) for lengths, future in chunks]
-    if not parts:
-        raise CommandError("nothing to score")
     lengths = np.concatenate([lengths for lengths, _ in parts], axis=1)
-    counts = MatchCounts(_by_system(num_systems, [c.clipped for _, c in parts]),
-                         _by_system(num_systems, [c.per_reference for _, c in parts])
-                         if per_reference else None)
-    return _statistics(counts, lengths, num_systems, options)
+    return MatchCounts(_by_system(num_systems, [c.clipped for _, c in parts]),
+                       _by_system(num_systems, [c.per_reference for _, c in parts])
+                       if per_reference else None), lengths
 
 
 def systems_statistics(token_ids: TokenIds, num_systems: int,
-                       options: ScoreOptions) -> list[dict[str, Any]]:
-    """Per-sentence statistics arrays (the ``to_array`` form, ``(B, F)``) of each metric,
-    for each system (streams ``0..S-1``) against the shared references (the other streams).
-
-    Every line of every system is one row of one counting call, its references the same
-    lines of the reference streams (every reference line is present; an empty one has
-    length 0, as in sacrebleu).
+                       options: ScoreOptions) -> list[dict[str, np.ndarray]]:
+    """The statistics of the word metrics of the run from token ids of every stream, counted
+    in one call (the command counts by chunks: :func:`text_statistics`).
 
     >>> from bleusuite.cli.parser import build_parser
     >>> from bleusuite.text import encode_texts
-    >>> from bleusuite.tokenizers import load_tokenizer
     >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
     >>> ids = encode_texts([["a b c"], ["b a"], ["a b d"]], load_tokenizer("none"), False)
     >>> for system in systems_statistics(ids, 2, options):  # 2 systems, 1 reference
@@ -85,21 +111,19 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
     [[3, 3, 2, 1, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]]
     [[2, 3, 2, 0, 0, 0, 2, 1, 0, 0, 2, 1, 1, 1]]
     """
-    orders, per_reference = _counted_orders(options)
+    words = [m for m in options.metrics if registry.get(m).word_counting(options.settings(m))]
+    needs = [registry.get(m).word_counting(options.settings(m)) for m in words]
+    orders = max(n.orders for n in needs if n)
+    per_reference = any(n.per_reference for n in needs if n)
     counts = count_pairs(_pairs(token_ids, num_systems), orders, per_reference)
-    by_system = MatchCounts(_by_system(num_systems, [counts.clipped]),
-                            _by_system(num_systems, [counts.per_reference])
-                            if per_reference else None)
-    return _statistics(by_system, token_ids.lengths, num_systems, options)
-
-
-def _counted_orders(options: ScoreOptions) -> tuple[int, bool]:
-    """The n-gram orders 1..N that the run's metrics need, and whether GLEU's counts per
-    reference are needed."""
-    gleu = "gleu" in options.metrics
-    orders = max(options.stats_order if "bleu" in options.metrics else 0,
-                 GLEU_ORDERS[1] if gleu else 0)
-    return orders, gleu
+    clipped = _by_system(num_systems, [counts.clipped])
+    per_ref = _by_system(num_systems, [counts.per_reference]) if per_reference else None
+    lengths = token_ids.lengths
+    return [{name: registry.get(name).word_statistics(
+                clipped[k], None if per_ref is None else per_ref[k],
+                np.concatenate([lengths[k : k + 1], lengths[num_systems:]]),
+                options.settings(name)) for name in words}
+            for k in range(num_systems)]
 
 
 def _pairs(token_ids: TokenIds, num_systems: int) -> RaggedPairs:
@@ -116,39 +140,3 @@ def _by_system(num_systems: int, parts: list[Any]) -> np.ndarray:
     """Counts of chunks (each ``(S x lines, ...)``, system after system) as ``(S, B, ...)``."""
     shaped = [part.reshape(num_systems, -1, *part.shape[1:]) for part in parts]
     return np.concatenate(shaped, axis=1)
-
-
-def _statistics(counts: MatchCounts, lengths: np.ndarray, num_systems: int,
-                options: ScoreOptions) -> list[dict[str, Any]]:
-    """Each system's statistics from its counts ``(S, B, ...)`` and the line lengths of
-    every stream ``(streams, B)``."""
-    convert = _converter(options.backend)
-    ref_len = convert(np.ascontiguousarray(lengths[num_systems:].T))  # (B, R)
-    be = backends.get_backend(ref_len)
-    result: list[dict[str, Any]] = []
-    for k in range(num_systems):
-        hyp_len = convert(lengths[k])
-        system: dict[str, Any] = {}
-        if "bleu" in options.metrics:
-            closest = rules.closest_ref_len(be, hyp_len, ref_len, far=1 << 62)
-            system["bleu"] = bleu_statistics_from_counts(
-                be, hyp_len, closest, convert(counts.clipped[k, :, : options.stats_order])
-            ).to_array()
-        if counts.per_reference is not None:
-            present = be.full(tuple(ref_len.shape), True, be.bool_, like=ref_len)
-            system["gleu"] = gleu_statistics_from_counts(
-                be, convert(counts.per_reference[k]), hyp_len, ref_len, present,
-                *GLEU_ORDERS).to_array()
-        result.append(system)
-    return result
-
-
-def _converter(backend: str) -> Any:
-    """NumPy arrays -> arrays of the statistics' backend (``--backend``)."""
-    if backend == "numpy":
-        return np.asarray
-    try:
-        import torch
-    except ImportError:
-        raise CommandError("--backend torch needs PyTorch: pip install torch") from None
-    return torch.from_numpy

@@ -1,6 +1,7 @@
 /* bleusuite._native: what the three C files of the compiled part share.
  *
- * module.c    the module and the checked buffer helpers below
+ * module.c    the module
+ * buffers.c   the checked buffer and size helpers below
  * numbering.c Numbering: lines -> token ids (split, tokenised once per word, numbered)
  * counting.c  count_matches: clipped n-gram matches per row, the GIL released
  */

@@ -1,7 +1,7 @@
 """The differentiable scores: :func:`soft_bleu` and :func:`soft_gleu` (step 5).
 
 The soft counts of :mod:`bleusuite.losses.counts` go through the rules the exact scores use
-(:mod:`bleusuite.rules`: closest reference length, brevity penalty, GLEU's best reference),
+(:mod:`bleusuite.scores.rules`: closest reference length, brevity penalty, GLEU's best reference),
 on the torch backend, inside the autograd graph.
 """
 
@@ -13,10 +13,11 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from bleusuite import checks, rules
+from bleusuite import checks
 from bleusuite.backends.torch import backend as _torch
 from bleusuite.losses import arguments
 from bleusuite.losses.counts import ngram_orders, unigram_matches
+from bleusuite.scores import rules
 
 __all__ = ["soft_bleu", "soft_gleu"]
 

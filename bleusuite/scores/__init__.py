@@ -1,1 +1,2 @@
-"""Scores from statistics: the rules and each smoothing family's arithmetic."""
+"""Scores from statistics: the shared rules, each metric as one unit (its statistics, its
+formulas, its result object: bleu/, gleu/, chrf/), and the registry that finds them."""

@@ -1,0 +1,130 @@
+"""Checks of token-id arrays and token sequences, whose messages name the caller's argument.
+
+Shared by the three input paths of :mod:`bleusuite.inputs` (padded arrays, Python token
+lists in :mod:`bleusuite.inputs.sequences`, ragged and mixed arrays in
+:mod:`bleusuite.inputs.ragged`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bleusuite import checks
+from bleusuite.backends.base import Backend
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+#: the caller's names of its (hypotheses, references) arguments, as error messages give them
+ArgNames = tuple[str, str]
+#: the names of the scoring functions' arguments (an Ignite metric has ``("y_pred", "y")``)
+SCORING_ARGNAMES: ArgNames = ("hypotheses", "references")
+
+
+def kind_of(obj: object) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}".replace("builtins.", "")
+
+
+def check_int_array(be: Backend, a: Any, argname: str) -> Any:
+    if not be.is_integer_dtype(a):
+        hint = " (did you pass logits or probabilities?)" if be.is_floating_dtype(a) else ""
+        raise TypeError(
+            f"{argname} must be an array of integer token ids; got dtype "
+            f"{be.describe_dtype(a)}{hint}"
+        )
+    # ids above 2**63 - 1 would wrap to negative int64 values: still one distinct value per
+    # id (the counts stay exact), but refused where the check costs no device read
+    unsigned_64 = be.describe_dtype(a) in ("uint64", "torch.uint64")
+    if (unsigned_64 and be.numel(a) and be.reads_are_free(a)
+            and be.to_int(be.max_(a)) > _INT64_MAX):
+        raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
+    return be.to_int64(a)
+
+
+def plain_array(a: Any, argname: str) -> Any:
+    """NumPy subclasses as plain arrays: an ``np.matrix`` is a 2-D batch like any other; a
+    masked array is refused (its mask would be silently dropped)."""
+    if not isinstance(a, np.ndarray) or type(a) is np.ndarray:
+        return a
+    if isinstance(a, np.ma.MaskedArray):
+        raise TypeError(
+            f"{argname} must be a plain array of token ids, not a masked array: fill the "
+            "masked positions with a padding id (a.filled(pad_id)) and pass pad_id"
+        )
+    return np.asarray(a)
+
+
+def two_dimensional(hyp: Any, argname: str) -> Any:
+    """A (B, L) hypothesis array, or a message naming ``argname``."""
+    if hyp.ndim != 2:
+        raise ValueError(
+            f"{argname} must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
+        )
+    return hyp
+
+
+def three_dimensional(refs: Any, argname: str) -> Any:
+    """(B, R, L) references from a (B, L) array (one reference each) or a (B, R, L) one."""
+    if refs.ndim == 2:
+        return refs.reshape(refs.shape[0], 1, refs.shape[1])
+    if refs.ndim != 3:
+        raise ValueError(
+            f"{argname} must be a 2-D array (batch, length) with one reference per hypothesis "
+            f"or 3-D (batch, references, length); got shape {tuple(refs.shape)}"
+        )
+    return refs
+
+
+def check_special(value: Any, argname: str, be: Backend | None = None) -> int | None:
+    try:
+        token = checks.token_id(value, argname)
+    except TypeError:
+        jax = sys.modules.get("jax")  # looked up, never imported here
+        if jax is None or not isinstance(value, jax.core.Tracer):
+            raise
+        # a jitted function's argument is traced, not an int: say how to keep it static
+        raise TypeError(
+            f"{argname} must be an int token id or None; got a value traced by JAX "
+            f"({value!r}): a token id must be a Python int when the function is traced. "
+            f"Pass it as a static argument, jax.jit(f, static_argnames={argname!r}), or "
+            f"bind it before tracing, jax.jit(functools.partial(f, {argname}=...))"
+        ) from None
+    # a backend with narrower integers (JAX without x64) checks the id fits them
+    return token if token is None or be is None else be.check_special(token, argname)
+
+
+def is_token_sequence(obj: object) -> bool:
+    if isinstance(obj, str | bytes):
+        return False
+    if isinstance(obj, np.ndarray):
+        return obj.ndim == 1
+    return isinstance(obj, Sequence)
+
+
+def check_sentence(sentence: object, argname: str) -> None:
+    if isinstance(sentence, str | bytes):
+        raise TypeError(
+            f"{argname} must be a sequence of tokens, not a string ({sentence!r:.40}); "
+            "split it into tokens first, or pass tokenize='13a' (sacrebleu's tokenizers) to "
+            "score text"
+        )
+    if not is_token_sequence(sentence):
+        raise TypeError(f"{argname} must be a sequence of tokens; got {kind_of(sentence)}")
+    first = sentence[0] if len(sentence) else None  # type: ignore[arg-type,index]
+    # a list or array where a token should be is nesting gone wrong; a tuple is a token
+    if isinstance(first, list | np.ndarray):
+        raise ValueError(
+            f"{argname} must be a sequence of tokens, but its first token is itself a "
+            "sequence: the nesting is one level too deep"
+        )
+
+
+def check_batch(batch: int, rows: int, what: str, names: ArgNames) -> None:
+    if rows != batch:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must have the same batch size; got {batch} "
+            f"hypotheses and {rows} {what}"
+        )

@@ -1,0 +1,335 @@
+"""Ragged sentences (Python lists of 1-D arrays) and mixed calls (arrays on one side, token
+lists on the other) packed into padded arrays on the caller's device.
+
+The first step of the ragged path of :func:`bleusuite.inputs.normalize_batch`: everything
+is packed once (no Python loop per token) into a :class:`~bleusuite.inputs.sequences.Padded`
+batch, which :mod:`bleusuite.inputs` finishes as it does padded arrays.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bleusuite import backends
+from bleusuite.backends.base import Backend
+from bleusuite.inputs.checks import (
+    ArgNames,
+    check_batch,
+    check_int_array,
+    check_sentence,
+    check_special,
+    is_token_sequence,
+    kind_of,
+    three_dimensional,
+    two_dimensional,
+)
+from bleusuite.inputs.sequences import Padded
+
+__all__ = ["pack_sentences"]
+
+
+def _is_integer_array(obj: object) -> bool:
+    """An array of any library whose tokens are ids (NumPy arrays of str stay token lists)."""
+    name = backends.backend_name(obj)
+    if name is None:
+        return False
+    return name != "numpy" or obj.dtype.kind not in "OUSV"  # type: ignore[attr-defined]
+
+
+def _first_item(obj: Any) -> Any:
+    if backends.backend_name(obj) is not None or isinstance(obj, str | bytes):
+        return None
+    if not isinstance(obj, Sequence) or not len(obj):
+        return None
+    return obj[0]
+
+
+def array_inside(hypotheses: Any, references: Any) -> Any:
+    """An array that fixes the backend and device of a mixed or ragged call, or None.
+
+    Looked for, in order: a padded array on either side, the first hypothesis, the first
+    row of references, and that row's first reference (only the first items are looked
+    at: the others are checked when packed).
+    """
+    first_ref_row = _first_item(references)
+    candidates = (
+        hypotheses, references, _first_item(hypotheses), first_ref_row,
+        _first_item(first_ref_row),
+    )
+    for candidate in candidates:
+        if _is_integer_array(candidate):
+            return candidate
+        if backends.backend_name(candidate) is not None:
+            return None  # a NumPy array of strings: tokens, the list path reads them
+    return None
+
+
+@dataclass(frozen=True)
+class _Packed:
+    """Sentences packed into one padded matrix on the backend: (N, L) tokens, (N,) lengths."""
+
+    tokens: Any
+    lengths: Any
+
+
+def pack_sentences(sentences: Sequence[Any], like: Any, argname: str = "sentences") -> tuple[
+        Any, Any]:
+    """Pack ragged sentences into a padded ``(N, L)`` int64 array and ``(N,)`` lengths.
+
+    The sentences are all 1-D integer arrays of ``like``'s library on its device (a list of
+    tensors from ``generate``, say), or all Python sequences of int token ids (moved to
+    ``like``'s device in one transfer). Positions past a sentence's length hold 0. The
+    arrays are concatenated once and scattered into place by flat index: no Python loop
+    per token.
+
+    >>> import numpy as np
+    >>> tokens, lengths = pack_sentences([np.array([5, 6, 7]), np.array([8])], like=np.zeros(1))
+    >>> tokens.tolist(), lengths.tolist()
+    ([[5, 6, 7], [8, 0, 0]], [3, 1])
+
+    Raises:
+        TypeError: a sentence of another kind (a string, a float array, an array of another
+            library, non-integer tokens), or arrays mixed with Python lists.
+        ValueError: a sentence that is not 1-D, or on another device than ``like``.
+    """
+    packed = _pack(backends.get_backend(like), list(sentences), like,
+                   lambda i: f"{argname}[{i}]", argname)
+    return packed.tokens, packed.lengths
+
+
+def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> _Packed:
+    count = len(sentences)
+    arrays = [backends.backend_name(s) is not None for s in sentences]
+    if count and all(arrays):
+        flat = _concat_arrays(be, sentences, like, where, side)
+        lengths = np.fromiter((int(s.shape[0]) for s in sentences), np.int64, count=count)
+    elif any(arrays):
+        first_array = arrays.index(True)
+        first_list = arrays.index(False)
+        raise TypeError(
+            f"{where(first_array)} is an array but {where(first_list)} is a "
+            f"{kind_of(sentences[first_list])}: give the sentences of one side all as arrays "
+            "or all as token lists"
+        )
+    else:
+        for position, sentence in enumerate(sentences):
+            check_sentence(sentence, where(position))
+        lengths = np.fromiter((len(s) for s in sentences), np.int64, count=count)
+        flat = be.asarray(_int_tokens(sentences, where, side), like=like)
+    total = int(lengths.sum())
+    width = int(lengths.max()) if count else 0
+    tokens = be.zeros((count, width), be.int64, like=like)
+    if total:
+        # token t of the flat array belongs to the row whose end is the first one above t
+        # (a search, not a repeat: CuPy's repeat takes no device array of counts)
+        device_lengths = be.asarray(lengths, like=like)
+        ends = be.cumsum(device_lengths, axis=0)
+        position = be.arange(total, like=like)
+        row = be.searchsorted(ends, position + 1)
+        destination = row * width + position - (ends - device_lengths)[row]
+        tokens = be.scatter_flat(tokens, destination, flat)
+    return _Packed(tokens, be.asarray(lengths, like=like))
+
+
+def _concat_arrays(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> Any:
+    device = be.device_of(like)
+    for position, sentence in enumerate(sentences):
+        name = backends.backend_name(sentence)
+        if name != be.name:
+            raise TypeError(
+                f"{where(position)} is a {kind_of(sentence)} but the other arrays of the call "
+                f"are {be.name} arrays: all arrays in one call must come from the same array "
+                "library"
+            )
+        if sentence.ndim != 1:
+            raise ValueError(
+                f"{where(position)} must be a 1-D array of token ids (one sentence); got shape "
+                f"{tuple(sentence.shape)}"
+            )
+        if be.device_of(sentence) != device:
+            raise ValueError(
+                f"{where(position)} is on {be.device_of(sentence)} but the other arrays of the "
+                f"call are on {device}: all arrays must be on the same device"
+            )
+        if not be.is_integer_dtype(sentence):
+            if sentence.shape[0] == 0:  # torch.tensor([]) is float32, yet holds no token
+                sentences[position] = be.to_int64(sentence)
+                continue
+            check_int_array(be, sentence, where(position))
+    flat = be.concat(sentences, axis=0)
+    return check_int_array(be, flat, side)
+
+
+def _int_tokens(sentences: list[Any], where: Any, side: str) -> np.ndarray:
+    """The tokens of Python sentences, flat; beside id arrays they must be int ids."""
+    chain = itertools.chain.from_iterable
+    kinds = set(map(type, chain(sentences)))
+    wrong = {k for k in kinds if not issubclass(k, int | np.integer) or issubclass(k, bool)}
+    if wrong:
+        row = next(i for i, s in enumerate(sentences) if any(type(t) in wrong for t in s))
+        raise TypeError(
+            f"{where(row)} must hold int token ids when the other side of the call is an "
+            f"array of token ids; got {sorted(k.__name__ for k in wrong)} tokens (encode "
+            "text with the same tokenizer, or pass token lists on both sides)"
+        )
+    try:
+        return np.fromiter(chain(sentences), np.int64)
+    except OverflowError:
+        raise ValueError(f"{side} holds token ids outside the int64 range") from None
+
+
+def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tuple[Any, Any]:
+    """(B, L) hypotheses and (B,) lengths of the mixed path; messages call them ``name``."""
+    if backends.backend_name(hypotheses) is not None:
+        hyp = two_dimensional(_check_side_array(be, hypotheses, like, name), name)
+        return hyp, be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
+    if not is_token_sequence(hypotheses):
+        raise TypeError(
+            f"{name} must be an integer array, a list of 1-D arrays or a list of token "
+            f"sequences; got {kind_of(hypotheses)}"
+        )
+    packed = _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
+    return packed.tokens, packed.lengths
+
+
+def _check_side_array(be: Backend, array: Any, like: Any, argname: str) -> Any:
+    if backends.backend_name(array) != be.name:
+        raise TypeError(
+            f"all arrays in one call must come from the same array library; got {argname} as "
+            f"{kind_of(array)} and other arrays of the {be.name} library"
+        )
+    if be.device_of(array) != be.device_of(like):
+        raise ValueError(
+            f"{argname} is on {be.device_of(array)} but the other arrays of the call are on "
+            f"{be.device_of(like)}: all arrays must be on the same device"
+        )
+    return check_int_array(be, array, argname)
+
+
+def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
+                      names: ArgNames) -> tuple[Any, Any, Any]:
+    """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path; messages
+    call the two sides ``names``."""
+    name = names[1]
+    if backends.backend_name(references) is not None:
+        refs = _check_side_array(be, references, like, name)
+        refs = three_dimensional(refs, name)
+        check_batch(batch, refs.shape[0], "rows of references", names)
+        lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
+        return refs, lengths, be.full(tuple(refs.shape[:2]), True, be.bool_, like=like)
+    if isinstance(references, str | bytes) or not is_token_sequence(references):
+        raise TypeError(
+            f"{name} must be an integer array, a list of 1-D arrays (one reference per "
+            "hypothesis) or a list (one entry per hypothesis) of lists of reference token "
+            f"sequences; got {kind_of(references)}"
+        )
+    check_batch(batch, len(references), "entries of references", names)
+    slots: list[tuple[int, int]] = []
+    sentences: list[Any] = []
+    where: list[str] = []
+    for row, row_refs in enumerate(references):
+        if backends.backend_name(row_refs) is not None:  # a 1-D array: the row's one reference
+            slots.append((row, 0))
+            sentences.append(row_refs)
+            where.append(f"{name}[{row}]")
+            continue
+        if isinstance(row_refs, str | bytes) or not is_token_sequence(row_refs):
+            raise TypeError(
+                f"{name}[{row}] must be a 1-D array (one reference) or a list of "
+                f"references; got {kind_of(row_refs)}"
+            )
+        if len(row_refs) and not (
+            is_token_sequence(row_refs[0]) or backends.backend_name(row_refs[0]) is not None
+        ):
+            raise ValueError(
+                f"{name}[{row}] must be a list of reference token sequences (NLTK form: "
+                "one list of references per hypothesis), but it holds tokens: wrap a single "
+                "reference in a list"
+            )
+        for position, ref in enumerate(row_refs):
+            slots.append((row, position))
+            sentences.append(ref)
+            where.append(f"{name}[{row}][{position}]")
+    packed = _pack(be, sentences, like, where.__getitem__, name)
+    num_refs = max((position + 1 for _, position in slots), default=1)
+    width = int(packed.tokens.shape[1])
+    slot_index = np.fromiter((r * num_refs + c for r, c in slots), np.int64, count=len(slots))
+    refs = be.zeros((batch, num_refs, width), be.int64, like=like)
+    if slots and width:
+        destination = (be.asarray(slot_index, like=like)[:, None] * width
+                       + be.arange(width, like=like)[None, :])
+        refs = be.scatter_flat(refs, destination.reshape(-1), packed.tokens.reshape(-1))
+    lengths = be.zeros((batch, num_refs), be.int64, like=like)
+    lengths = be.scatter_flat(lengths, be.asarray(slot_index, like=like), packed.lengths)
+    exists = np.zeros(batch * num_refs, dtype=bool)
+    exists[slot_index] = True
+    return refs, lengths, be.asarray(exists.reshape(batch, num_refs), like=like)
+
+
+def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any] | None:
+    """The inputs with every array replaced by its NumPy view, or None if one has none.
+
+    ``be.host_view`` gives views only where scoring through NumPy is the faster way (torch
+    CPU tensors); NumPy arrays need no view, and GPU arrays have none.
+    """
+    if be.name == "numpy":
+        return None
+    failed = False
+
+    def view(item: Any) -> Any:
+        nonlocal failed
+        name = backends.backend_name(item)
+        if name != be.name:
+            failed = failed or name is not None  # another library: the checks will say so
+            return item
+        host = be.host_view(item)
+        if host is None:
+            failed = True
+            return item
+        return host
+
+    def view_all(items: Any) -> Any:
+        """Arrays in a list of sentences, or of lists of sentences (token lists stay)."""
+        if backends.backend_name(items) is not None:
+            return view(items)
+        if not isinstance(items, list | tuple) or not items:
+            return items
+        first = items[0]
+        if backends.backend_name(first) is None and not isinstance(first, list | tuple):
+            return items  # a sentence of tokens
+        return [view_all(item) for item in items]
+
+    converted = view_all(hypotheses), view_all(references)
+    return None if failed else converted
+
+
+def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like: Any,
+                names: ArgNames) -> Padded:
+    """Ragged arrays, or arrays on one side and token lists on the other (messages call the
+    two sides ``names``).
+
+    Everything is packed once into padded arrays with explicit lengths on ``like``'s device;
+    then it takes the steps of the array path (padding, eos, absent references).
+    """
+    be = backends.get_backend(like)
+    pad = check_special(pad_id, "pad_id")
+    eos = check_special(eos_id, "eos_id")
+    to_caller = None
+    host = _host_views(be, hypotheses, references)
+    if host is not None:  # CPU tensors: pack and score through NumPy views, as padded ones
+        caller = be
+
+        def to_caller(a: Any) -> Any:
+            return caller.from_host(a, like=None)
+
+        hypotheses, references = host
+        be = backends.get_backend()
+        like = np.zeros(0, dtype=np.int64)
+    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like, names[0])
+    refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like, names)
+    return Padded(be, hyp, hyp_len, refs, ref_len, exists, pad, eos, to_caller)

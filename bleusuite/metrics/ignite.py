@@ -1,0 +1,388 @@
+"""pytorch-ignite metrics: drop-in replacements for ``ignite.metrics.Bleu``, and ``Gleu``.
+
+:class:`Bleu` has the constructor and the results of ``ignite.metrics.Bleu`` for its inputs
+(lists of token lists), so changing the import is all a user has to do; it is also exact
+and vectorised, accepts batches of token ids (torch tensors or NumPy arrays, with
+``pad_id`` / ``eos_id``), text (with ``tokenize=``: sacrebleu's tokenizers, as
+:func:`bleusuite.sentence_bleu` takes it) and every smoothing name of
+:func:`bleusuite.sentence_bleu`. :class:`Gleu` is NLTK's GLEU as an Ignite metric.
+
+State is a few tensors on the metric's ``device`` (a float64 sum of sentence scores and a
+sentence count for ``average="macro"``, the summed integer statistics for
+``average="micro"``), reduced across processes by Ignite's own ``sync_all_reduce``, so the
+result does not depend on the number of processes.
+
+This module needs ``torch`` and ``pytorch-ignite`` (``pip install bleusuite[ignite]``);
+``import bleusuite`` does not import it.
+
+>>> import torch
+>>> from bleusuite.metrics import Bleu, Gleu
+>>> y_pred = torch.tensor([[5, 6, 7, 8, 9], [5, 6, 7, 0, 0]])
+>>> y = torch.tensor([[5, 6, 7, 8, 10], [5, 6, 7, 8, 0]])      # 0 is padding
+>>> bleu = Bleu(smooth="smooth1", average="micro", pad_id=0)
+>>> bleu.update((y_pred, y))
+>>> round(bleu.compute(), 6)
+0.638157
+>>> gleu = Gleu(pad_id=0)
+>>> gleu.update((y_pred, y))
+>>> gleu.compute()
+tensor(0.6571, dtype=torch.float64)
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+try:
+    import torch
+    from ignite.exceptions import NotComputableError
+    from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.metrics needs torch and pytorch-ignite ({_error}); install them with "
+        "pip install 'bleusuite[ignite]'"
+    ) from _error
+
+from bleusuite import checks
+from bleusuite.metrics.inputs import (
+    as_input,
+    check_special,
+    check_text_settings,
+    core_batch,
+    text_inputs,
+)
+from bleusuite.scores import registry
+from bleusuite.scores.bleu.score import BleuConfig, bleu_score
+from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
+from bleusuite.scores.gleu.score import gleu_score
+from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
+from bleusuite.scores.statistics import map_arrays
+
+__all__ = ["Bleu", "Gleu"]
+
+_AVERAGES = ("macro", "micro")
+
+
+def _identity(output: Any) -> Any:
+    return output
+
+
+def _check_average(average: Any) -> str:
+    if not isinstance(average, str) or average not in _AVERAGES:
+        raise ValueError(f"average must be 'macro' or 'micro'; got {average!r}")
+    return average
+
+
+class _StatisticsMetric(Metric):
+    """Shared machinery: summable per-sentence statistics, macro or micro averaging.
+
+    Subclasses compute the statistics of a batch and score them; everything about state,
+    devices and distributed reduction lives here.
+    """
+
+    _width: int
+
+    def __init__(
+        self,
+        output_transform: Callable[..., Any],
+        device: str | torch.device,
+        average: str,
+        pad_id: Any,
+        eos_id: Any,
+        tokenize: str | None,
+        lowercase: bool,
+    ) -> None:
+        self.average = _check_average(average)
+        self.pad_id = check_special(pad_id, "pad_id")
+        self.eos_id = check_special(eos_id, "eos_id")
+        self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,
+                                                            eos_id)
+        if self.average == "macro":
+            self._state_dict_all_req_keys = ("_sum_of_scores", "_num_sentences")
+        else:
+            self._state_dict_all_req_keys = ("_statistics", "_num_sentences")
+        super().__init__(output_transform=output_transform, device=device)
+
+    @abstractmethod
+    def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats | GleuStats:
+        """Per-sentence statistics of one batch."""
+
+    @abstractmethod
+    def _sentence_scores(self, stats: Any) -> Any:
+        """Per-sentence scores (float64, the statistics' backend)."""
+
+    @abstractmethod
+    def _corpus_score(self, summed: np.ndarray) -> float:
+        """The corpus score of summed statistics given as one int64 array."""
+
+    @reinit__is_reduced
+    def reset(self) -> None:
+        """Forget every sentence seen (called at the start of each epoch by an Engine)."""
+        self._num_sentences = torch.tensor(0, dtype=torch.int64, device=self._device)
+        if self.average == "macro":
+            self._sum_of_scores = torch.tensor(0.0, dtype=self._double_dtype, device=self._device)
+        else:
+            self._statistics = torch.zeros(self._width, dtype=torch.int64, device=self._device)
+
+    @reinit__is_reduced
+    def update(self, output: Sequence[Any]) -> None:
+        """Add one batch ``(y_pred, y)``.
+
+        Args:
+            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, token ids of shape
+                (B, L) (a torch tensor or a NumPy array), or a list of 1-D tensors (ragged).
+                ``y``: a list with one list of reference token lists (or 1-D tensors) per
+                hypothesis, a list of 1-D tensors (one reference each), or token ids of
+                shape (B, L) (one reference each) or (B, R, L). Ids on one side and token
+                lists on the other are fine. With arrays, ``pad_id`` tokens are dropped
+                (a reference row of nothing but padding is absent) and ``eos_id`` ends a
+                sentence. With ``tokenize``: ``y_pred`` a list of strings, ``y`` per
+                hypothesis a reference string or a list of them.
+
+        Raises:
+            TypeError, ValueError: for malformed input; the message names ``output``,
+                ``y_pred`` or ``y``.
+        """
+        if isinstance(output, str | bytes) or not isinstance(output, Sequence) or (
+            len(output) != 2
+        ):
+            raise TypeError(
+                "output must be a pair (y_pred, y) (or, through an Engine, a dict with keys "
+                f"'y_pred' and 'y'); got {type(output).__name__}"
+                + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
+            )
+        if self.tokenize is not None:
+            y_pred, y = text_inputs(output[0], output[1], self.tokenize, self.lowercase)
+        else:
+            y_pred, y = as_input(output[0], "y_pred"), as_input(output[1], "y")
+        stats = self._batch_statistics(y_pred, y)
+        if self.average == "macro":
+            total = self._sentence_scores(stats).sum()
+            self._sum_of_scores += self._to_state(total, self._double_dtype)
+        else:
+            self._statistics += self._to_state(stats.sum().to_array(), torch.int64)
+        self._num_sentences += len(stats)
+
+    def _to_state(self, value: Any, dtype: torch.dtype) -> torch.Tensor:
+        if isinstance(value, torch.Tensor):
+            return value.to(device=self._device, dtype=dtype)
+        return torch.as_tensor(np.asarray(value)).to(dtype).to(self._device)
+
+    def _check_computable(self) -> None:
+        if int(self._num_sentences) == 0:
+            raise NotComputableError(
+                f"{type(self).__name__} must have at least one example before it can be computed."
+            )
+
+    @sync_all_reduce("_sum_of_scores", "_num_sentences")
+    def _compute_macro(self) -> torch.Tensor:
+        self._check_computable()
+        result: torch.Tensor = self._sum_of_scores / self._num_sentences
+        return result
+
+    @sync_all_reduce("_statistics", "_num_sentences")
+    def _compute_micro(self) -> float:
+        self._check_computable()
+        return self._corpus_score(self._statistics.detach().cpu().numpy())
+
+    def compute(self) -> torch.Tensor | float:
+        """The score of every sentence seen since the last :meth:`reset`, in all processes.
+
+        Returns:
+            ``average="macro"``: the mean sentence score, a 0-d float64 tensor on ``device``;
+            ``average="micro"``: the corpus score, a Python float (as ``ignite.metrics.Bleu``).
+
+        Raises:
+            NotComputableError: before the first sentence.
+        """
+        if self.average == "macro":
+            result: torch.Tensor = self._compute_macro()
+            return result
+        score: float = self._compute_micro()
+        return score
+
+
+class Bleu(_StatisticsMetric):
+    r"""BLEU, a drop-in replacement for ``ignite.metrics.Bleu`` that also takes token ids.
+
+    With the arguments of ``ignite.metrics.Bleu`` and its inputs (lists of token lists) the
+    results are Ignite's: ``average="macro"`` is the mean of the sentence BLEU scores (a 0-d
+    float64 tensor), ``average="micro"`` the corpus BLEU of the summed statistics (a float).
+    Ignite's own ``no_smooth`` sentence scores are computed with float32 precisions; these
+    are float64 (the two agree to about 1e-7).
+
+    - ``update`` must receive output of the form ``(y_pred, y)`` or
+      ``{'y_pred': y_pred, 'y': y}``.
+    - ``y_pred``: a list of hypotheses (lists of tokens), token ids (B, L): a torch tensor
+      (on any device) or a NumPy array, or a list of 1-D tensors (ragged).
+    - ``y``: a list with one list of references (lists of tokens or 1-D tensors) per
+      hypothesis, a list of 1-D tensors (one reference each), or token ids (B, L) (one
+      reference each) or (B, R, L).
+    - with ``tokenize``, text: ``y_pred`` a list of strings, ``y`` per hypothesis a
+      reference string or a list of them (``None``: no such reference).
+
+    Args:
+        ngram: order of n-grams (uniform weights ``1 / ngram``).
+        smooth: Ignite's ``"no_smooth"`` (default), ``"smooth1"``, ``"nltk_smooth2"``,
+            ``"smooth2"``, or any other name of :data:`bleusuite.SMOOTHING_NAMES`: NLTK's
+            ``"method0"``..``"method7"``, sacrebleu's ``"none"``, ``"floor"``, ``"add-k"``,
+            ``"exp"`` (scores on the 0-1 scale).
+        output_transform: turns the Engine's ``process_function`` output into
+            ``(y_pred, y)``.
+        device: where the state is accumulated. By default, CPU.
+        average: ``"macro"`` (mean of sentence scores) or ``"micro"`` (corpus score).
+        pad_id: token id (or, for lists of str tokens, the token) that is not part of any
+            sentence; a reference made only of padding is absent.
+        eos_id: token id (or token) that ends a sentence; it and everything after it are
+            ignored.
+        smooth_value: sacrebleu's value for ``"floor"`` / ``"add-k"``, or NLTK's epsilon for
+            ``"method1"``.
+        effective_order: sacrebleu's ``effective_order`` (only with sacrebleu's names).
+        tokenize: score text: the name of a sacrebleu tokenizer (``"13a"``, ``"intl"``,
+            ``"zh"``, ``"char"``, ``"none"``, ``"ja-mecab"``, ``"ko-mecab"``), as
+            :func:`bleusuite.sentence_bleu` takes it (needs sacrebleu). Each update's
+            strings are tokenised, split on whitespace and numbered; the scores are those
+            of the token lists (Ignite's ``Bleu`` on ``tokenizer(line).split()``). Not with
+            ``pad_id`` / ``eos_id``.
+        lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
+
+    Raises:
+        TypeError, ValueError: for a bad argument; the message names it.
+        ImportError: ``tokenize`` without sacrebleu installed.
+
+    Examples:
+        The example of ``ignite.metrics.Bleu``, with its result:
+
+        >>> from bleusuite.metrics import Bleu
+        >>> m = Bleu(ngram=4, smooth="smooth1")
+        >>> y_pred = "the the the the the the the"
+        >>> y = ["the cat is on the mat", "there is a cat on the mat"]
+        >>> m.update(([y_pred.split()], [[_y.split() for _y in y]]))
+        >>> m.compute()
+        tensor(0.0393, dtype=torch.float64)
+
+        Token ids, padded, two references each (a row of padding is an absent reference):
+
+        >>> import torch
+        >>> m = Bleu(ngram=2, average="micro", pad_id=0)
+        >>> y_pred = torch.tensor([[4, 5, 6, 7], [4, 5, 0, 0]])
+        >>> y = torch.tensor([[[4, 5, 6, 8], [4, 5, 6, 7]], [[4, 5, 6, 0], [0, 0, 0, 0]]])
+        >>> m.update((y_pred, y))
+        >>> round(m.compute(), 6)
+        0.846482
+
+        Text, tokenised by sacrebleu's 13a tokenizer (sacrebleu's corpus BLEU / 100 with
+        ``smooth="exp"``):
+
+        >>> m = Bleu(smooth="exp", average="micro", tokenize="13a", lowercase=True)
+        >>> m.update((["The cat sat on the mat."], [["the cat sat on a mat.", "A cat sat."]]))
+        >>> round(m.compute(), 6)
+        0.488923
+    """
+
+    def __init__(
+        self,
+        ngram: int = 4,
+        smooth: str = "no_smooth",
+        output_transform: Callable[..., Any] = _identity,
+        device: str | torch.device = "cpu",
+        average: str = "macro",
+        *,
+        pad_id: int | str | None = None,
+        eos_id: int | str | None = None,
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+    ) -> None:
+        self.ngrams_order = checks.order(ngram, "ngram")
+        self.weights = [1 / self.ngrams_order] * self.ngrams_order
+        config = BleuConfig.make(self.ngrams_order, None, smooth, smooth_value, effective_order)
+        self.smooth = smooth
+        self.smooth_value = smooth_value
+        self.effective_order = effective_order
+        self._stats_order = config.stats_order
+        self._width = 2 + 3 * self._stats_order
+        super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
+                         lowercase)
+
+    def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats:
+        batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
+        return map_arrays(bleu_statistics_of_batch(batch, self._stats_order), batch.to_caller)
+
+    def _score(self, stats: BleuStats) -> Any:
+        return bleu_score(
+            stats, max_order=self.ngrams_order, smooth=self.smooth,
+            smooth_value=self.smooth_value, effective_order=self.effective_order,
+        )
+
+    def _sentence_scores(self, stats: Any) -> Any:
+        return self._score(stats)
+
+    def _corpus_score(self, summed: np.ndarray) -> float:
+        return float(self._score(registry.get("bleu").statistics.from_array(summed)))
+
+
+class Gleu(_StatisticsMetric):
+    """GLEU (Google BLEU, NLTK's ``gleu_score``) as an Ignite metric.
+
+    ``average="macro"`` is the mean of the sentence GLEU scores (NLTK's ``sentence_gleu``),
+    a 0-d float64 tensor; ``average="micro"`` is the corpus GLEU (NLTK's ``corpus_gleu``),
+    a float. Inputs are those of :class:`Bleu`.
+
+    Args:
+        min_len: lowest n-gram order pooled.
+        max_len: highest n-gram order pooled.
+        output_transform: turns the Engine's ``process_function`` output into
+            ``(y_pred, y)``.
+        device: where the state is accumulated. By default, CPU.
+        average: ``"macro"`` (mean of sentence scores) or ``"micro"`` (corpus score).
+        pad_id: as in :class:`Bleu`.
+        eos_id: as in :class:`Bleu`.
+        tokenize: as in :class:`Bleu`: score text with a sacrebleu tokenizer.
+        lowercase: as in :class:`Bleu`.
+
+    Raises:
+        TypeError, ValueError: for a bad argument (``min_len > max_len`` included).
+        ImportError: ``tokenize`` without sacrebleu installed.
+
+    >>> from bleusuite.metrics import Gleu
+    >>> m = Gleu(average="micro")
+    >>> m.update(([["a", "b", "c", "d"]], [[["a", "b", "c", "e"]]]))
+    >>> m.update(([["a", "b"]], [[["a", "b"], ["b", "a"]]]))
+    >>> round(m.compute(), 6)
+    0.692308
+    """
+
+    def __init__(
+        self,
+        min_len: int = 1,
+        max_len: int = 4,
+        output_transform: Callable[..., Any] = _identity,
+        device: str | torch.device = "cpu",
+        average: str = "macro",
+        *,
+        pad_id: int | str | None = None,
+        eos_id: int | str | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+    ) -> None:
+        self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
+        self._width = 2
+        super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
+                         lowercase)
+
+    def _batch_statistics(self, y_pred: Any, y: Any) -> GleuStats:
+        batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
+        stats = gleu_statistics_of_batch(batch, self.min_len, self.max_len)
+        return map_arrays(stats, batch.to_caller)
+
+    def _sentence_scores(self, stats: Any) -> Any:
+        return gleu_score(stats)
+
+    def _corpus_score(self, summed: np.ndarray) -> float:
+        return float(gleu_score(registry.get("gleu").statistics.from_array(summed)))

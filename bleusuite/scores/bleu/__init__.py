@@ -1,0 +1,1 @@
+"""BLEU: its statistics, the three smoothing families' arithmetic, its result object."""

@@ -1,0 +1,233 @@
+"""BLEU's result object for corpus scores: the number, and everything that explains it.
+
+:func:`bleusuite.corpus_bleu` returns a bare 0-d array, the fastest thing to hand on. When a
+report is wanted (precisions, brevity penalty, lengths, a signature to print beside the
+number, a dict for ``json.dumps``), :func:`corpus_bleu_result` takes the same inputs and
+returns a :class:`BleuResult`, like sacrebleu's ``BLEUScore``; :meth:`BleuResult.from_stats`
+builds one from statistics already summed. The score inside is the one
+:func:`bleusuite.bleu_score` computes, bit for bit.
+
+>>> import json
+>>> from bleusuite import corpus_bleu_result
+>>> result = corpus_bleu_result(["The cat sat on the mat."], [["The cat sat on a mat."]],
+...                             tokenize="13a", smooth="exp")
+>>> print(result.format(signature=False))    # sacrebleu.corpus_bleu prints the same
+BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+>>> result.signature.rsplit("|", 1)[0]     # then version:bleusuite-<version>
+'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp'
+>>> round(float(result), 6), result.brevity_penalty
+(0.488923, 1.0)
+>>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
+[0.8571428571428571, 0.6666666666666666]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+import numpy as np
+
+from bleusuite import backends
+from bleusuite.inputs import scoring_batch
+from bleusuite.scores import rules
+from bleusuite.scores.bleu import smoothing
+from bleusuite.scores.bleu.metric import METRIC
+from bleusuite.scores.bleu.precisions import shown_precisions
+from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
+from bleusuite.scores.reports import host, num_refs, signature_of, version_field
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import DeviceArray, Hypotheses, References
+
+__all__ = ["BleuResult", "corpus_bleu_result"]
+
+
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    """A corpus BLEU score with its parts, on the 0-1 scale (``format`` prints 0-100).
+
+    Attributes:
+        score: the BLEU score, as :func:`bleusuite.corpus_bleu` returns it.
+        precisions: per order, the precisions reported beside the score (sacrebleu's
+            smoothed ones for its smoothing names; see :func:`shown_precisions`).
+        brevity_penalty: ``exp(1 - ref_len / hyp_len)`` when shorter, else 1 (0 if empty).
+        hyp_len: hypothesis tokens in the corpus.
+        ref_len: closest reference lengths, summed.
+        matches: clipped n-gram matches per order.
+        totals: hypothesis n-grams per order.
+        max_order: highest order.
+        smooth: the smoothing name.
+        smooth_value: its value, where it takes one.
+        effective_order: sacrebleu's effective order.
+        signature: every setting that changes the number, sacrebleu-style.
+        percent_precisions: the precisions on sacrebleu's 0-100 scale, computed as sacrebleu
+            computes them (``100 * m / t``, which can round otherwise than ``100 *
+            precision``: 23/80 prints 28.8, not 28.7): what :meth:`format` prints. Empty
+            for a result built without them; ``format`` then scales ``precisions``.
+    """
+
+    score: float
+    precisions: tuple[float, ...]
+    brevity_penalty: float
+    hyp_len: int
+    ref_len: int
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    max_order: int
+    smooth: str
+    smooth_value: float | None
+    effective_order: bool
+    signature: str
+    percent_precisions: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def ratio(self) -> float:
+        """``hyp_len / ref_len`` (0 without reference tokens)."""
+        return self.hyp_len / self.ref_len if self.ref_len else 0.0
+
+    def __float__(self) -> float:
+        return self.score
+
+    @classmethod
+    def from_stats(
+        cls,
+        stats: BleuStats[Any],
+        *,
+        max_order: int | None = None,
+        weights: Sequence[float] | None = None,
+        smooth: str = "no_smooth",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        nrefs: int | str | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+    ) -> BleuResult:
+        """The result of corpus statistics (summed with ``.sum()`` if per sentence).
+
+        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize`` and
+        ``lowercase`` only fill the signature.
+
+        >>> import numpy as np
+        >>> from bleusuite import bleu_statistics
+        >>> stats = bleu_statistics(np.array([[1, 2, 3, 4, 5]]), np.array([[1, 2, 3, 4, 6]]))
+        >>> result = BleuResult.from_stats(stats, smooth="method1")
+        >>> round(result.score, 6), result.matches, result.totals
+        (0.66874, (4, 3, 2, 1), (5, 4, 3, 2))
+        """
+        if not isinstance(stats, BleuStats):
+            raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
+        if stats.matches.ndim > 1:
+            stats = stats.sum()
+        config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+        score = float(host(score_of(stats, config)))
+        order = config.order
+        hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
+        value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
+                 else smooth_value)
+        settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, smooth=smooth,
+                                   smooth_value=smooth_value, effective_order=effective_order)
+        signature = signature_of({
+            "nrefs": nrefs, **METRIC.signature(settings),
+            "w": None if weights is None else "/".join(f"{w:g}" for w in config.weights or ()),
+            "version": version_field(),
+        })
+        return cls(
+            score=score,
+            precisions=tuple(shown_precisions(stats, order, smooth, smooth_value).tolist()),
+            brevity_penalty=float(rules.brevity_penalty(backends.get_backend(),
+                                                        np.int64(hyp_len), np.int64(ref_len))),
+            hyp_len=hyp_len,
+            ref_len=ref_len,
+            matches=tuple(int(m) for m in host(stats.matches)[:order]),
+            totals=tuple(int(t) for t in host(stats.totals)[:order]),
+            max_order=order,
+            smooth=smooth,
+            smooth_value=value,
+            effective_order=effective_order,
+            signature=signature,
+            percent_precisions=tuple(
+                shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
+        )
+
+    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
+        """sacrebleu's text line (0-100 scale): ``BLEU|signature = 30.81 60.2/... (BP = ...)``.
+
+        Args:
+            width: digits after the decimal point of the score.
+            score_only: only the score.
+            signature: include the signature after ``BLEU|``.
+        """
+        score = f"{100 * self.score:.{width}f}"
+        if score_only:
+            return score
+        shown = self.percent_precisions or tuple(100 * p for p in self.precisions)
+        precisions = "/".join(f"{p:.1f}" for p in shown)
+        name = f"BLEU|{self.signature}" if signature else "BLEU"
+        return (
+            f"{name} = {score} {precisions} (BP = {self.brevity_penalty:.3f} ratio = "
+            f"{self.ratio:.3f} hyp_len = {self.hyp_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (``json.dumps`` takes them), scores on the 0-1 scale."""
+        return {
+            "name": "BLEU",
+            "score": self.score,
+            "precisions": list(self.precisions),
+            "brevity_penalty": self.brevity_penalty,
+            "ratio": self.ratio,
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+            "matches": list(self.matches),
+            "totals": list(self.totals),
+            "max_order": self.max_order,
+            "smooth": self.smooth,
+            "smooth_value": self.smooth_value,
+            "effective_order": self.effective_order,
+            "signature": self.signature,
+        }
+
+
+def corpus_bleu_result(
+    hypotheses: Hypotheses[DeviceArray],
+    references: References[DeviceArray],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> BleuResult:
+    """:func:`bleusuite.corpus_bleu` as a :class:`BleuResult` (same arguments, same score).
+
+    >>> import numpy as np
+    >>> hyp = np.array([[11, 12, 13, 14, 15], [11, 12, 13, 14, 17]])
+    >>> ref = np.array([[11, 12, 13, 14, 16], [11, 12, 13, 14, 16]])
+    >>> result = corpus_bleu_result(hyp, ref)
+    >>> round(result.score, 6), result.hyp_len, result.signature.split("|")[:4]
+    (0.66874, 10, ['nrefs:1', 'case:mixed', 'eff:no', 'tok:given'])
+
+    Raises:
+        TypeError, ValueError: as :func:`bleusuite.corpus_bleu`.
+    """
+    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
+    stats = bleu_statistics_of_batch(batch, config.stats_order).sum()
+    return BleuResult.from_stats(
+        stats, max_order=max_order, weights=weights, smooth=smooth, smooth_value=smooth_value,
+        effective_order=effective_order, nrefs=num_refs(batch), tokenize=tokenize,
+        lowercase=lowercase,
+    )

@@ -1,0 +1,132 @@
+"""The smoothing names, the family each belongs to, and what the families share.
+
+Each family's arithmetic is written once, in its own module, element-wise over the
+leading axes of the statistics (the same code scores one corpus, 0-d statistics, or every
+sentence of a batch, (B,) statistics), on any backend; orders are the last axis:
+
+* :mod:`bleusuite.scores.bleu.nltk`, :mod:`bleusuite.scores.bleu.ignite`,
+  :mod:`bleusuite.scores.bleu.sacrebleu` (which also holds sacrebleu's exact scalar arithmetic,
+  for the command).
+
+The smoothing names, and whose numbers each reproduces:
+
+* NLTK ``sentence_bleu`` / ``corpus_bleu`` with ``SmoothingFunction().methodK``:
+  ``method0`` .. ``method7`` (per-sentence denominators floored at 1 before summing).
+* pytorch-ignite ``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``, ``nltk_smooth2``,
+  ``smooth2`` (sentence scores are the ``average="macro"`` terms, corpus scores equal
+  ``average="micro"``).
+* sacrebleu ``BLEU(smooth_method=..., smooth_value=..., effective_order=...)``, divided
+  by 100: ``none``, ``floor``, ``add-k``, ``exp``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bleusuite import checks
+from bleusuite.backends.base import Backend
+
+__all__ = ["FAMILIES", "SMOOTHING_NAMES", "check_smooth_value", "extra_orders", "family_of",
+           "power_of_two", "signature_item", "smooth_value_of", "stack", "weighted_log_sum"]
+
+NLTK_METHODS = tuple(f"method{k}" for k in range(8))
+IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
+SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")  # = bleusuite.scores.bleu.sacrebleu.METHODS
+
+#: family name -> smoothing names of that family
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "nltk": NLTK_METHODS,
+    "ignite": IGNITE_METHODS,
+    "sacrebleu": SACREBLEU_METHODS,
+}
+#: every accepted smoothing name
+SMOOTHING_NAMES: tuple[str, ...] = NLTK_METHODS + IGNITE_METHODS + SACREBLEU_METHODS
+
+#: smoothing names whose default ``smooth_value`` can be changed, and that default
+SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k": 1.0}
+
+def family_of(smooth: Any) -> str:
+    """The family a smoothing name belongs to.
+
+    >>> family_of("method3"), family_of("smooth1"), family_of("exp")
+    ('nltk', 'ignite', 'sacrebleu')
+    """
+    for family, names in FAMILIES.items():
+        if smooth in names:
+            return family
+    raise ValueError(
+        f"smooth must be one of {', '.join(SMOOTHING_NAMES)}; got {smooth!r}"
+    )
+
+
+def extra_orders(smooth: str) -> int:
+    """Highest order a smoothing method needs beyond the weights (NLTK 5/7 use 5-grams)."""
+    return 5 if smooth in ("method5", "method7") else 0
+
+
+def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
+    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..``largest``.
+
+    The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
+    precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
+    float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
+    ``2.0 ** k`` is exact on every backend (and one gather).
+    """
+    return be.power_of_two(exponent, largest)
+
+
+def weighted_log_sum(
+    be: Backend, weights: Any, precisions: Any, skip_zero: bool, zero_log: float | None = None
+) -> Any:
+    """``sum(weights * log(precisions))`` over the orders; ``skip_zero``: NLTK's rule, orders
+    whose precision is 0 (or negative) add ``weights * zero_log``, or nothing."""
+    if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
+        positive = precisions > 0
+        logs = be.log(be.where(positive, precisions, 1.0))
+        # ``zero_log``: the log a zero precision stands for instead (method0)
+        return be.sum_(be.where(positive, weights * logs, 0.0 if zero_log is None
+                                else weights * zero_log), axis=-1)
+    return be.sum_(weights * be.log(precisions), axis=-1)
+
+
+def stack(be: Backend, columns: list[Any]) -> Any:
+    """``(..., N)`` from N arrays ``(...)``."""
+    return be.concat([c[..., None] for c in columns], axis=-1)
+
+
+def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
+    """The value a smoothing method takes: ``smooth_value`` as a float, else its default
+    (:data:`SMOOTH_VALUE_DEFAULTS`; the caller's method is one of them).
+
+    >>> smooth_value_of("add-k", None), smooth_value_of("floor", 0.5)
+    (1.0, 0.5)
+    """
+    return SMOOTH_VALUE_DEFAULTS[smooth] if smooth_value is None else float(smooth_value)
+
+
+def signature_item(smooth: str, smooth_value: float | None) -> str:
+    """The smoothing as every signature writes it (``smooth:`` of the command's lines and
+    of the result objects): sacrebleu's names as sacrebleu writes them, the other
+    families' after their family, and the value where the method takes one.
+
+    >>> signature_item("exp", None), signature_item("floor", None)
+    ('exp', 'floor[0.10]')
+    >>> signature_item("method1", 0.2), signature_item("smooth1", None)
+    ('nltk/method1[0.20]', 'ignite/smooth1')
+    """
+    family = family_of(smooth)
+    item = smooth if family == "sacrebleu" else f"{family}/{smooth}"
+    if smooth in SMOOTH_VALUE_DEFAULTS:
+        item += f"[{smooth_value_of(smooth, smooth_value):.2f}]"
+    return item
+
+
+def check_smooth_value(smooth: str, smooth_value: Any) -> float | None:
+    if smooth_value is None:
+        return None
+    if smooth not in SMOOTH_VALUE_DEFAULTS:
+        raise ValueError(
+            f"smooth_value is only used by {', '.join(SMOOTH_VALUE_DEFAULTS)}; "
+            f"got smooth_value={smooth_value!r} with smooth={smooth!r}"
+        )
+    return checks.number(smooth_value, "smooth_value", minimum=0)

@@ -1,0 +1,220 @@
+"""BLEU's summable statistics (:class:`BleuStats`), and the statistics of a batch.
+
+>>> import numpy as np
+>>> from bleusuite import bleu_statistics, bleu_score
+>>> hyp = np.array([[1, 2, 3, 4], [5, 6, 7, 8]])
+>>> ref = np.array([[1, 2, 3, 4], [5, 6, 7, 9]])
+>>> stats = bleu_statistics(hyp, ref)
+>>> stats.matches
+array([[4, 3, 2, 1],
+       [3, 2, 1, 0]])
+>>> corpus = stats.sum()            # the same as scoring both rows as one corpus
+>>> print(f"{float(bleu_score(corpus)):.6f}")
+0.723127
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from bleusuite import backends, checks
+from bleusuite.backends.base import Backend
+from bleusuite.counting import count_matches
+from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.scores import rules
+from bleusuite.scores.statistics import map_arrays, ngram_totals
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
+
+__all__ = ["BleuStats", "bleu_statistics", "bleu_statistics_from_counts",
+           "bleu_statistics_of_batch"]
+
+#: the array type of statistics (typed: ``BleuStats[torch.Tensor]``, ...)
+A = TypeVar("A")
+#: the statistics of NumPy arrays, Python lists and text
+NumpyCounts = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class BleuStats(Generic[A]):
+    """Per-sentence (or summed) BLEU statistics.
+
+    All fields are int64 arrays of the input's backend (the type parameter: NumPy for
+    lists); the leading shape is ``(B,)`` for per-sentence statistics and ``()`` after
+    :meth:`sum`.
+
+    Attributes:
+        hyp_len: hypothesis length (tokens).
+        ref_len: length of the closest reference (the shorter one on ties).
+        matches: ``(..., N)`` clipped n-gram matches for orders 1..N.
+        totals: ``(..., N)`` hypothesis n-grams per order, ``max(0, hyp_len - n + 1)``.
+        clamped_totals: ``(..., N)`` each sentence's total clamped to at least 1 before
+            summing (NLTK's ``modified_precision`` denominator).
+    """
+
+    hyp_len: A
+    ref_len: A
+    matches: A
+    totals: A
+    clamped_totals: A
+
+    @property
+    def backend(self) -> Backend:
+        return backends.get_backend(self.matches)
+
+    @property
+    def max_order(self) -> int:
+        """The highest n-gram order the statistics hold."""
+        return int(_untyped(self.matches).shape[-1])
+
+    def __len__(self) -> int:
+        if _untyped(self.matches).ndim < 2:
+            raise TypeError("summed BleuStats have no length")
+        return int(_untyped(self.matches).shape[0])
+
+    def sum(self) -> BleuStats[A]:
+        """Corpus statistics: the sum over the sentence axis.
+
+        >>> import numpy as np
+        >>> from bleusuite import bleu_statistics
+        >>> s = bleu_statistics(np.array([[1, 2], [3, 4]]), np.array([[1, 2], [3, 5]]))
+        >>> int(s.sum().hyp_len), s.sum().matches.tolist()
+        (4, [3, 1, 0, 0])
+        """
+        be = self.backend
+        return BleuStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
+
+    def __add__(self, other: BleuStats[A]) -> BleuStats[A]:
+        if not isinstance(other, BleuStats):
+            return NotImplemented
+        if other.max_order != self.max_order:
+            raise ValueError(
+                f"cannot add BleuStats of max_order {self.max_order} and {other.max_order}"
+            )
+        return BleuStats(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def __getitem__(self, index: Any) -> BleuStats[A]:
+        """Select sentences (an int, a slice, an index array), as in bootstrap resampling."""
+        return BleuStats(*(getattr(self, f.name)[index] for f in fields(self)))
+
+    def to_array(self) -> A:
+        """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``.
+
+        Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
+        """
+        be, s = self.backend, _untyped(self)
+        result: A = be.concat(
+            [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
+            axis=-1,
+        )
+        return result
+
+    @classmethod
+    def from_array(cls, array: A) -> BleuStats[A]:
+        """Inverse of :meth:`to_array`.
+
+        >>> import numpy as np
+        >>> from bleusuite import bleu_statistics
+        >>> s = bleu_statistics(np.array([[1, 2, 3]]), np.array([[1, 2, 4]]))
+        >>> BleuStats.from_array(s.to_array()).matches.tolist()
+        [[2, 1, 0, 0]]
+        """
+        a = _untyped(array)
+        width = int(a.shape[-1]) - 2
+        if width <= 0 or width % 3:
+            raise ValueError(
+                f"array: expected a last axis of 2 + 3 * max_order entries; got {width + 2}"
+            )
+        n = width // 3
+        return cls(
+            a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n], a[..., 2 + 2 * n :]
+        )
+
+
+def _untyped(value: object) -> Any:
+    """``value`` for the arithmetic inside this module: the statistics are generic in their
+    array type, which this module (written for every backend) does not look into."""
+    return value
+
+
+def _closest_ref_len(be: Backend, batch: Batch) -> Any:
+    """Closest present reference length; ties go to the shorter reference."""
+    # above every distance and length (from the shapes: it fits int32 for JAX without x64)
+    far = max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
+    return rules.closest_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far)
+
+
+def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats[Any]:
+    return batch.backend.compiled(_bleu_statistics, static_argnums=(1,))(batch, max_order)
+
+
+def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats[Any]:
+    be = batch.backend
+    matches = count_matches(batch, max_order).clipped
+    return bleu_statistics_from_counts(be, batch.hyp_len, _closest_ref_len(be, batch), matches)
+
+
+def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
+                                matches: Any) -> BleuStats[Any]:
+    """BLEU statistics from the clipped matches ``(B, N)`` of orders 1..N, the hypothesis
+    lengths and the closest reference lengths ``(B,)`` (the totals follow from the
+    lengths)."""
+    totals = ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
+    return BleuStats(
+        hyp_len=hyp_len,
+        ref_len=ref_len,
+        matches=matches,
+        totals=totals,
+        clamped_totals=be.maximum(totals, 1),
+    )
+
+
+@overload
+def bleu_statistics(
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
+    *,
+    max_order: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> BleuStats[NumpyCounts]: ...
+
+
+@overload
+def bleu_statistics(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    max_order: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> BleuStats[ArrayT]: ...
+
+
+def bleu_statistics(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    max_order: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> BleuStats[Any]:
+    """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
+    input forms).
+
+    >>> import numpy as np
+    >>> s = bleu_statistics(np.array([[7, 7, 8, 0]]), np.array([[7, 8, 8, 0]]), pad_id=0)
+    >>> s.hyp_len.tolist(), s.ref_len.tolist(), s.matches.tolist(), s.totals.tolist()
+    ([3], [3], [[2, 1, 0, 0]], [[3, 2, 1, 0]])
+    """
+    max_order = checks.order(max_order, "max_order")
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    return map_arrays(bleu_statistics_of_batch(batch, max_order), batch.to_caller)
+
+
+backends.register_container(BleuStats)

@@ -1,0 +1,118 @@
+"""chrF's result object for corpus scores (:class:`ChrfResult`), like sacrebleu's
+``CHRFScore``.
+
+>>> from bleusuite.scores.chrf.result import corpus_chrf_result
+>>> result = corpus_chrf_result(["the cat sat"], [["the cat sat down"]], word_order=2)
+>>> print(result.format(signature=False))    # sacrebleu.corpus_chrf(..., word_order=2)
+chrF2++ = 68.36
+>>> result.signature.rsplit("|", 1)[0]
+'nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bleusuite.scores.chrf.formula import chrf_scores
+from bleusuite.scores.chrf.score import chrf_statistics_of_texts
+from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
+from bleusuite.scores.reports import signature_of, version_field
+
+__all__ = ["ChrfResult", "corpus_chrf_result"]
+
+
+@dataclass(frozen=True)
+class ChrfResult:
+    """A corpus chrF score with its settings, on the 0-1 scale (``format`` prints 0-100).
+
+    Attributes:
+        score: the chrF score, as :func:`bleusuite.corpus_chrf` returns it.
+        name: sacrebleu's name of the score (``chrF2``, ``chrF2++``).
+        char_order, word_order, beta: the settings of the score.
+        hyp_counts, ref_counts, matches: the summed statistics, per order.
+        signature: every setting that changes the number.
+    """
+
+    score: float
+    name: str
+    char_order: int
+    word_order: int
+    beta: int
+    hyp_counts: tuple[int, ...]
+    ref_counts: tuple[int, ...]
+    matches: tuple[int, ...]
+    signature: str
+
+    def __float__(self) -> float:
+        return self.score
+
+    @classmethod
+    def from_stats(cls, stats: ChrfStats[Any], *, char_order: int = CHAR_ORDER,
+                   word_order: int = WORD_ORDER, beta: int = BETA, lowercase: bool = False,
+                   whitespace: bool = False, eps_smoothing: bool = False,
+                   nrefs: int | str | None = None) -> ChrfResult:
+        """The result of corpus statistics made with these settings (summed if per
+        sentence)."""
+        if not isinstance(stats, ChrfStats):
+            raise TypeError(f"stats must be a ChrfStats; got {type(stats).__name__}")
+        if np.ndim(stats.matches) > 1:
+            stats = stats.sum()
+        from bleusuite.scores.chrf.metric import METRIC, ChrfSettings  # the unit's own face
+
+        settings = ChrfSettings(char_order, word_order, beta, lowercase, whitespace,
+                                eps_smoothing)
+        signature = signature_of({"nrefs": nrefs, **METRIC.signature(settings),
+                                  "version": version_field()})
+        return cls(float(chrf_scores(stats, beta, eps_smoothing)) / 100.0,
+                   METRIC.title(settings), char_order, word_order, beta,
+                   tuple(np.asarray(stats.hyp_counts).tolist()),
+                   tuple(np.asarray(stats.ref_counts).tolist()),
+                   tuple(np.asarray(stats.matches).tolist()), signature)
+
+    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
+        """sacrebleu's line (0-100 scale): ``chrF2|signature = 59.61``."""
+        score = f"{100 * self.score:.{width}f}"
+        if score_only:
+            return score
+        name = f"{self.name}|{self.signature}" if signature else self.name
+        return f"{name} = {score}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (``json.dumps`` takes them), the score on the 0-1 scale."""
+        return {"name": self.name, "score": self.score, "char_order": self.char_order,
+                "word_order": self.word_order, "beta": self.beta,
+                "hyp_counts": list(self.hyp_counts), "ref_counts": list(self.ref_counts),
+                "matches": list(self.matches), "signature": self.signature}
+
+
+def corpus_chrf_result(
+    hypotheses: Sequence[str],
+    references: Sequence[str | Sequence[str | None]],
+    *,
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: int = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> ChrfResult:
+    """:func:`bleusuite.corpus_chrf` as a :class:`ChrfResult` (same arguments, same score)."""
+    stats = chrf_statistics_of_texts(
+        hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
+        lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing)
+    if len(stats) == 0:
+        raise ValueError("hypotheses: corpus_chrf_result needs at least one sentence; got an "
+                         "empty batch")
+    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
+              for refs in references}
+    nrefs = str(counts.pop()) if len(counts) == 1 else "var"
+    return ChrfResult.from_stats(stats, char_order=char_order, word_order=word_order,
+                                 beta=beta, lowercase=lowercase, whitespace=whitespace,
+                                 eps_smoothing=eps_smoothing, nrefs=nrefs)

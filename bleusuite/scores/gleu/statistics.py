@@ -1,0 +1,164 @@
+"""GLEU's summable statistics (:class:`GleuStats`, NLTK's ``gleu_score``), and the
+statistics of a batch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from bleusuite import backends, checks
+from bleusuite.backends.base import Backend
+from bleusuite.counting import count_matches
+from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.scores import rules
+from bleusuite.scores.statistics import map_arrays, ngram_totals
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
+
+__all__ = ["GleuStats", "gleu_statistics", "gleu_statistics_from_counts",
+           "gleu_statistics_of_batch"]
+
+#: the array type of statistics (typed: ``GleuStats[torch.Tensor]``, ...)
+A = TypeVar("A")
+#: the statistics of NumPy arrays, Python lists and text
+NumpyCounts = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class GleuStats(Generic[A]):
+    """Per-sentence (or summed) GLEU statistics (NLTK's ``gleu_score``).
+
+    Attributes:
+        matches: n-grams (orders min_len..max_len pooled) shared with the best reference.
+        totals: ``max(hypothesis n-grams, best reference n-grams)``; 0 when neither has any.
+    """
+
+    matches: A
+    totals: A
+
+    @property
+    def backend(self) -> Backend:
+        return backends.get_backend(self.matches)
+
+    def __len__(self) -> int:
+        if _untyped(self.matches).ndim < 1:
+            raise TypeError("summed GleuStats have no length")
+        return int(_untyped(self.matches).shape[0])
+
+    def sum(self) -> GleuStats[A]:
+        """Corpus statistics: the sum over the sentence axis."""
+        be = self.backend
+        return GleuStats(be.sum_(self.matches, axis=0), be.sum_(self.totals, axis=0))
+
+    def __add__(self, other: GleuStats[A]) -> GleuStats[A]:
+        if not isinstance(other, GleuStats):
+            return NotImplemented
+        s, o = _untyped(self), _untyped(other)
+        return GleuStats(s.matches + o.matches, s.totals + o.totals)
+
+    def __getitem__(self, index: Any) -> GleuStats[A]:
+        s = _untyped(self)
+        return GleuStats(s.matches[index], s.totals[index])
+
+    def to_array(self) -> A:
+        """``(..., 2)`` int64: ``[matches, totals]``."""
+        be, s = self.backend, _untyped(self)
+        result: A = be.concat([s.matches[..., None], s.totals[..., None]], axis=-1)
+        return result
+
+    @classmethod
+    def from_array(cls, array: A) -> GleuStats[A]:
+        """Inverse of :meth:`to_array`."""
+        a = _untyped(array)
+        if int(a.shape[-1]) != 2:
+            raise ValueError(f"array: expected a last axis of 2 entries; got {a.shape[-1]}")
+        return cls(a[..., 0], a[..., 1])
+
+
+def _untyped(value: object) -> Any:
+    """``value`` for the arithmetic inside this module: the statistics are generic in their
+    array type, which this module (written for every backend) does not look into."""
+    return value
+
+
+def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]:
+    run = batch.backend.compiled(_gleu_statistics, static_argnums=(1, 2))
+    return run(batch, min_len, max_len)
+
+
+def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]:
+    counts = count_matches(batch, max_len, per_reference=True).per_reference
+    assert counts is not None  # asked for per_reference
+    return gleu_statistics_from_counts(batch.backend, counts, batch.hyp_len, batch.ref_len,
+                                       batch.ref_present, min_len, max_len)
+
+
+def gleu_statistics_from_counts(be: Backend, counts: Any, hyp_len: Any, ref_len: Any,
+                                ref_present: Any, min_len: int, max_len: int
+                                ) -> GleuStats[Any]:
+    """GLEU statistics from the clipped matches of each reference ``(B, R, N)`` (orders
+    1..N, N >= ``max_len``), the hypothesis lengths ``(B,)``, the reference lengths and
+    which references are present ``(B, R)``."""
+    true_positives = be.sum_(counts[..., min_len - 1 : max_len], axis=-1)  # (B, R)
+    hyp_total = be.sum_(ngram_totals(be, hyp_len, min_len, max_len), axis=-1)  # (B,)
+    ref_total = be.sum_(ngram_totals(be, ref_len, min_len, max_len), axis=-1)  # (B, R)
+    n_all = be.maximum(hyp_total[:, None], ref_total)
+    usable = ref_present & (n_all > 0)
+    # NLTK keeps the first reference with the best tp / n_all (Python's max: first on ties)
+    best = rules.best_reference(be, be.to_float64(true_positives), be.to_float64(n_all), usable)
+    any_usable = be.any_(usable, axis=1)
+    matches = be.where(any_usable, be.take_along(true_positives, best, axis=1)[:, 0], 0)
+    totals = be.where(any_usable, be.take_along(n_all, best, axis=1)[:, 0], 0)
+    return GleuStats(matches=matches, totals=totals)
+
+
+@overload
+def gleu_statistics(
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> GleuStats[NumpyCounts]: ...
+
+
+@overload
+def gleu_statistics(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> GleuStats[ArrayT]: ...
+
+
+def gleu_statistics(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    min_len: int = 1,
+    max_len: int = 4,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> GleuStats[Any]:
+    """Per-sentence GLEU statistics of a batch.
+
+    >>> import numpy as np
+    >>> s = gleu_statistics(np.array([[1, 2, 3]]), np.array([[1, 2, 4]]))
+    >>> s.matches.tolist(), s.totals.tolist()
+    ([3], [6])
+    """
+    min_len, max_len = checks.gleu_orders(min_len, max_len)
+    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    return map_arrays(gleu_statistics_of_batch(batch, min_len, max_len), batch.to_caller)
+
+
+backends.register_container(GleuStats)

@@ -1,0 +1,114 @@
+"""Every metric as one unit, found by its name.
+
+A metric (:class:`Metric`) is its statistics type, its formulas, its title and signature
+fields, and how its statistics come from text: the command (``-m bleu gleu chrf``), the
+result objects, the paired tests and the Ignite metrics look it up here, so a new metric is
+its own files plus one line of :data:`METRICS`. Each metric's settings are a dataclass of
+its own (:class:`~bleusuite.scores.bleu.metric.BleuSettings`, ...), with the defaults of the
+library it reproduces.
+
+>>> [get(name).title(get(name).settings()) for name in names()]
+['BLEU', 'chrF2', 'GLEU']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = ["METRICS", "Metric", "WordCounting", "get", "names", "of_statistics"]
+
+#: name -> the module that holds the metric's entry (``METRIC``), imported on first use
+METRICS = {
+    "bleu": "bleusuite.scores.bleu.metric",
+    "chrf": "bleusuite.scores.chrf.metric",
+    "gleu": "bleusuite.scores.gleu.metric",
+}
+
+
+@dataclass(frozen=True)
+class WordCounting:
+    """What a metric of tokenised words needs counted: the lines tokenised by ``tokenize``
+    (lowercased first with ``lowercase``), n-gram orders 1..``orders``, and the matches
+    against each reference (``per_reference``) besides BLEU's clipped ones. Metrics that
+    agree on the tokens share one counting pass."""
+
+    tokenize: str
+    lowercase: bool
+    orders: int
+    per_reference: bool
+
+
+class Metric(Protocol):
+    """One metric. ``settings`` are the metric's own dataclass of settings; ``table`` is
+    statistics in their ``to_array`` form, ``(rows, fields)`` int64."""
+
+    name: str
+    statistics: Any  # the statistics type: to_array, from_array, sum
+
+    def settings(self, **values: Any) -> Any:
+        """The metric's settings, its defaults where not given."""
+
+    def title(self, settings: Any) -> str:
+        """The name printed before a score (``BLEU``, ``chrF2++``)."""
+
+    def signature(self, settings: Any) -> dict[str, Any]:
+        """The metric's own signature fields, in sacrebleu's order (between ``nrefs`` and
+        the resampling fields and ``version``)."""
+
+    def scores(self, table: np.ndarray, settings: Any, resampled: bool = False) -> np.ndarray:
+        """The score (0-100) of each row of summed statistics, with the digits of the
+        library the settings reproduce (``resampled``: the arithmetic that library uses on
+        bootstrap resamples)."""
+
+    def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
+        """What follows each row's score in a report (``''``: nothing)."""
+
+    def word_counting(self, settings: Any) -> WordCounting | None:
+        """What the metric needs counted on tokenised words, or None (its statistics come
+        from :meth:`text_statistics`)."""
+
+    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
+                        lengths: np.ndarray, settings: Any) -> np.ndarray:
+        """Statistics ``(B, F)`` of one system from its word counts: ``clipped`` ``(B, N)``,
+        ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
+        the reference lines."""
+
+    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
+                        settings: Any) -> np.ndarray:
+        """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
+
+
+def names() -> list[str]:
+    """The metric names, in sacrebleu's order of reports (sorted)."""
+    return sorted(METRICS)
+
+
+def get(name: str) -> Metric:
+    """The metric called ``name``.
+
+    Raises:
+        ValueError: no metric has that name.
+    """
+    if name not in METRICS:
+        raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(names())}")
+    metric: Metric = importlib.import_module(METRICS[name]).METRIC
+    return metric
+
+
+def of_statistics(stats: Any) -> Metric:
+    """The metric whose statistics ``stats`` are (an instance of its statistics type).
+
+    Raises:
+        TypeError: ``stats`` are no metric's statistics.
+    """
+    for name in names():
+        metric = get(name)
+        if isinstance(stats, metric.statistics):
+            return metric
+    raise TypeError(f"stats must be the statistics of a metric ({', '.join(names())}); "
+                    f"got {type(stats).__name__}")

@@ -61,6 +61,7 @@ from bleusuite.cli import *
 from bleusuite.bench import *
 from bleusuite.workloads import *
 from bleusuite.significance.bootstrap import *
+from bleusuite.significance.draws import *
 from bleusuite.significance import *
 from bleusuite.inputs import *
 from bleusuite.scores.bleu.result import *

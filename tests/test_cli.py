@@ -40,7 +40,8 @@ from bleusuite.cli.scoring import score_function
 from bleusuite.cli.statistics import systems_statistics
 from bleusuite.counting import RaggedPairs, count_pairs
 from bleusuite.counting.ragged import padded_batches
-from bleusuite.significance.bootstrap import bootstrap_scores, multiplicities, resample_indices
+from bleusuite.significance.bootstrap import bootstrap_scores
+from bleusuite.significance.draws import multiplicities, resample_indices
 from bleusuite.text import encode_texts, load_tokenizer
 from bleusuite.text.tokenizers import TOKENIZERS
 

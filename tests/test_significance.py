@@ -21,9 +21,10 @@ from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.statistics import systems_statistics
 from bleusuite.scores.bleu.sacrebleu import LOG_ZERO, exact_bleu, python_row_sums
-from bleusuite.significance import bootstrap
+from bleusuite.significance import bootstrap, draws
 from bleusuite.significance import paired as sig
-from bleusuite.significance.seeding import seed_from_environment
+from bleusuite.significance import sums as summing
+from bleusuite.significance.seeding import DEFAULT_SEED, seed_from_environment
 from bleusuite.text import encode_texts
 from bleusuite.text.tokenizers import load_tokenizer
 
@@ -125,7 +126,7 @@ def test_single_system_bootstrap_equals_sacrebleu_resamples():
     _, their_scores = _bootstrap_resample(their_stats, metric, 64)
     stats = _stats(systems, [reference])[0]
     ours = bootstrap.bootstrap_scores(stats, lambda t: exact_bleu(t, float32=True).scores, 64,
-                                      bootstrap.DEFAULT_SEED)
+                                      DEFAULT_SEED)
     assert ours.tolist() == [s.score for s in their_scores]
     assert bootstrap.estimate_ci(ours) == tuple(
         float(x) for x in sacrebleu.significance.estimate_ci(np.array(ours)))
@@ -150,8 +151,8 @@ def test_chunked_draws_change_nothing(monkeypatch, draw_elements, weight_element
     whole_bs = sig.paired_bootstrap(stats[0], stats[1:], 70)
     whole_ar = sig.paired_approximate_randomization(stats[0], stats[1:], 70)
     whole_ci = bootstrap.bootstrap_scores_of_metrics(stats[:2], [_ratio, _ratio], 70, 5)
-    monkeypatch.setattr(bootstrap, "RESAMPLE_CHUNK", draw_elements)  # AR: rounded up to 32
-    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", weight_elements)
+    monkeypatch.setattr(draws, "RESAMPLE_CHUNK", draw_elements)  # AR: rounded up to 32
+    monkeypatch.setattr(summing, "WEIGHT_ELEMENTS", weight_elements)
     monkeypatch.setattr(sig, "SCORED_ROWS", scored_rows)
     monkeypatch.setattr(bootstrap, "SCORED_ROWS", scored_rows)
     seen: list[int] = []
@@ -184,9 +185,9 @@ def test_resamples_drawn_ahead_give_sacrebleus_numbers(monkeypatch, seed, scored
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
     systems, reference = _systems(3, n_lines=90)
     stats = _stats(systems, [reference])
-    drawn = bootstrap.DrawnResamples.draw(90, 60, seed)
+    drawn = draws.DrawnResamples.draw(90, 60, seed)
     assert drawn.weights.dtype == np.float32 and drawn.weights.shape == (60, 90)
-    whole = np.concatenate(list(bootstrap.bootstrap_weights(90, 60, seed)))
+    whole = np.concatenate(list(draws.bootstrap_weights(90, 60, seed)))
     np.testing.assert_array_equal(drawn.weights, whole)
     monkeypatch.setattr(sig, "SCORED_ROWS", scored_rows)
     monkeypatch.setattr(bootstrap, "SCORED_ROWS", scored_rows)
@@ -203,22 +204,22 @@ def test_resamples_drawn_ahead_give_sacrebleus_numbers(monkeypatch, seed, scored
 def test_resamples_drawn_for_another_resampling_are_refused():
     systems, reference = _systems(4, n_lines=30, n_systems=2)
     stats = _stats(systems, [reference])
-    for drawn in (bootstrap.DrawnResamples.draw(31, 20, 1),  # other sentences
-                  bootstrap.DrawnResamples.draw(30, 21, 1),  # other resamples
-                  bootstrap.DrawnResamples.draw(30, 20, 2),  # another seed
-                  bootstrap.DrawnResamples.draw(30, 20, None)):  # fresh entropy
+    for drawn in (draws.DrawnResamples.draw(31, 20, 1),  # other sentences
+                  draws.DrawnResamples.draw(30, 21, 1),  # other resamples
+                  draws.DrawnResamples.draw(30, 20, 2),  # another seed
+                  draws.DrawnResamples.draw(30, 20, None)):  # fresh entropy
         with pytest.raises(ValueError, match="drawn: resamples drawn for"):
             sig.paired_bootstrap(stats[0], stats[1:], 20, 1, drawn=drawn)
         with pytest.raises(ValueError, match="drawn: resamples drawn for"):
             bootstrap.bootstrap_scores_of_metrics(stats[:1], [_ratio], 20, 1, drawn=drawn)
     # unseeded: resamples drawn with fresh entropy serve an unseeded resampling
-    drawn = bootstrap.DrawnResamples.draw(30, 20, None)
+    drawn = draws.DrawnResamples.draw(30, 20, None)
     first = sig.paired_bootstrap(stats[0], stats[1:], 20, None, drawn=drawn)
     assert sig.paired_bootstrap(stats[0], stats[1:], 20, None, drawn=drawn) == first
     with pytest.raises(ValueError, match="n_resamples must be a positive integer"):
-        bootstrap.DrawnResamples.draw(30, 0, 1)
+        draws.DrawnResamples.draw(30, 0, 1)
     with pytest.raises(ValueError, match="num_sentences must be a positive integer"):
-        bootstrap.DrawnResamples.draw(0, 5, 1)
+        draws.DrawnResamples.draw(0, 5, 1)
 
 
 def test_unseeded_runs_differ_and_seeded_runs_repeat():
@@ -337,14 +338,14 @@ def test_resampled_sums_are_exact_in_either_precision(scale):
     """float32 where every sum stays below 2**24, float64 below 2**53, integers beyond."""
     rng = np.random.default_rng(scale % 97)
     table = rng.integers(-50, 50, size=(300, 7)) * scale
-    counts = bootstrap.multiplicities(rng.integers(0, 300, size=(40, 300)), 300)
+    counts = draws.multiplicities(rng.integers(0, 300, size=(40, 300)), 300)
     expected = counts.astype(object) @ table.astype(object)
-    assert bootstrap.resampled_sums(counts, table).tolist() == expected.tolist()
-    sums = bootstrap.WeightedSums(table, 300)  # a resample's multiplicities sum to B
+    assert summing.resampled_sums(counts, table).tolist() == expected.tolist()
+    sums = summing.WeightedSums(table, 300)  # a resample's multiplicities sum to B
     assert np.concatenate([sums(counts[:25]), sums(counts[25:])]).tolist() == expected.tolist()
     masks = rng.integers(0, 2, size=(40, 300)).astype(bool)
     expected = masks.astype(int).astype(object) @ table.astype(object)
-    assert bootstrap.resampled_sums(masks, table).tolist() == expected.tolist()
+    assert summing.resampled_sums(masks, table).tolist() == expected.tolist()
 
 
 @pytest.mark.parametrize(("n_lines", "n"), [(1, 1), (1, 7), (2, 1), (33, 1)])
@@ -365,10 +366,10 @@ def test_tiny_paired_tests_equal_sacrebleu(monkeypatch, n_lines, n, test):
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7, 11, 12, 50])
 def test_bootstrap_weights_are_multiplicities_of_the_draws(chunk):
     whole = np.random.default_rng(4).choice(13, size=(11, 13))
-    parts = list(bootstrap.bootstrap_weights(13, 11, seed=4, chunk=chunk))
+    parts = list(draws.bootstrap_weights(13, 11, seed=4, chunk=chunk))
     assert [len(p) for p in parts] == [min(chunk, 11 - b) for b in range(0, 11, chunk)]
     counts = np.concatenate(parts)
-    assert counts.tolist() == bootstrap.multiplicities(whole, 13).tolist()
+    assert counts.tolist() == draws.multiplicities(whole, 13).tolist()
     assert counts.tolist() == [np.bincount(row, minlength=13).tolist() for row in whole]
 
 
@@ -377,7 +378,7 @@ def test_bootstrap_weights_are_multiplicities_of_the_draws(chunk):
 def test_weighted_sum_blocks_are_the_sums_of_every_chunk(monkeypatch, scale, block_rows):
     rng = np.random.default_rng(block_rows)
     table = rng.integers(-9, 30, size=(20, 5)) * scale
-    sums = bootstrap.WeightedSums(table, 20 * 3)
+    sums = summing.WeightedSums(table, 20 * 3)
     # uneven chunks, a later one larger than the first (summed on its own), 0/1 masks
     chunks = [rng.integers(0, 4, size=(rows, 20)) for rows in (2, 2, 1, 3, 2, 2)]
     chunks.insert(4, rng.integers(0, 2, size=(2, 20)).astype(bool))
@@ -386,7 +387,7 @@ def test_weighted_sum_blocks_are_the_sums_of_every_chunk(monkeypatch, scale, blo
     assert np.concatenate(blocks).tolist() == expected.tolist()
     assert all(b.dtype == np.int64 for b in blocks)
     assert max(len(b) for b in blocks) <= max(block_rows, 3)
-    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", 20 * 3)  # at most 3 rows a product
+    monkeypatch.setattr(summing, "WEIGHT_ELEMENTS", 20 * 3)  # at most 3 rows a product
     blocks = list(sums.blocks(iter(chunks), block_rows))
     assert np.concatenate(blocks).tolist() == expected.tolist()
     assert max(len(b) for b in blocks) <= 3
@@ -396,9 +397,9 @@ def test_tables_side_by_side_are_one_table():
     rng = np.random.default_rng(11)
     tables = [rng.integers(0, 50, size=(30, width)) for width in (3, 1, 4)]
     tables[1][4, 0] = -(1 << 20)  # the largest magnitude is negative: float64 needed
-    counts = bootstrap.multiplicities(rng.integers(0, 30, size=(6, 30)), 30)
-    together = bootstrap.WeightedSums.side_by_side(tables, 30)
-    stacked = bootstrap.WeightedSums(np.concatenate(tables, axis=1), 30)
+    counts = draws.multiplicities(rng.integers(0, 30, size=(6, 30)), 30)
+    together = summing.WeightedSums.side_by_side(tables, 30)
+    stacked = summing.WeightedSums(np.concatenate(tables, axis=1), 30)
     assert together.dtype is stacked.dtype is np.float64
     assert together(counts).tolist() == stacked(counts).tolist()
     assert together(counts).tolist() == (counts @ np.concatenate(tables, axis=1)).tolist()
@@ -428,7 +429,7 @@ def test_resampling_memory_is_bounded_by_the_buffers(monkeypatch):
 
     rng = np.random.default_rng(12)
     tables = [rng.integers(0, 30, size=(1000, 14)) for _ in range(3)]
-    monkeypatch.setattr(bootstrap, "WEIGHT_ELEMENTS", 1 << 18)
+    monkeypatch.setattr(summing, "WEIGHT_ELEMENTS", 1 << 18)
     expected = sig.paired_bootstrap(tables[0], tables[1:], 300)
     tracemalloc.start()
     try:

@@ -1,24 +1,12 @@
 """The ``bleusuite`` command.
 
-Three ways to call it (and ``bleusuite bench``, from :mod:`bleusuite.bench`, which times
-bleusuite against the other BLEU libraries):
-
-* ``bleusuite`` scores the sample corpus shipped in the package (100 sentences of WMT
-  newstest2015 en-ru) and prints BLEU and GLEU of its whitespace-separated tokens.
-* ``bleusuite --hyp FILE --ref FILE [--ref FILE ...]`` does the same for
-  whitespace-tokenised text files, one sentence per line.
-* ``bleusuite score REF [REF ...] -i HYP [HYP ...]`` is a drop-in for the ``sacrebleu``
-  command: the same flags, sacrebleu's tokenizers, output formats and exit codes, and the
-  same numbers.
-
-``score`` runs one route whatever the size of its input: read the files
-(:mod:`~bleusuite.cli.io`), tokenise and number the words (:func:`bleusuite.text.encode_texts`),
-count every system's lines against the references (:mod:`bleusuite.counting`: the compiled
-kernel on the worker threads), build the per-sentence statistics
-(:mod:`~bleusuite.cli.statistics`), score them with each metric's formula (corpus,
-sentence, bootstrap and paired scores: :mod:`~bleusuite.cli.scoring`) and print them
-(:mod:`~bleusuite.cli.output`). The command line itself is :mod:`~bleusuite.cli.parser` and
-:mod:`~bleusuite.cli.options`; :mod:`~bleusuite.cli.plain` is the plain command.
+* ``bleusuite``: BLEU and GLEU of the sample corpus shipped in the package (WMT newstest2015
+  en-ru), or ``--hyp FILE --ref FILE``: of whitespace-tokenised files (:mod:`.plain`).
+* ``bleusuite score REF [REF ...] -i HYP [HYP ...]``: a drop-in for the ``sacrebleu``
+  command, its flags, tokenizers, output formats, exit statuses and numbers. One route for
+  every input: read (:mod:`.io`), tokenise, number and count (:mod:`.statistics`), score
+  with each metric's registry entry (:mod:`.scoring`), print (:mod:`.output`).
+* ``bleusuite bench``: bleusuite side by side with the other libraries (:mod:`bleusuite.bench`).
 
 :func:`main` leaves the calling process as it found it (no environment variable, signal or
 allocator setting): a program may call it as a function.

@@ -36,17 +36,15 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.scores import registry
 from bleusuite.significance.bootstrap import (
-    DEFAULT_SEED,
     SCORED_ROWS,
-    DrawnResamples,
     NoProgress,
     Progress,
     ScoreFunction,
-    WeightedSums,
-    check_count,
     estimate_ci,
-    swap_masks,
 )
+from bleusuite.significance.draws import DrawnResamples, check_count, swap_masks
+from bleusuite.significance.seeding import DEFAULT_SEED
+from bleusuite.significance.sums import WeightedSums
 
 __all__ = ["PairedResult", "paired_approximate_randomization", "paired_bootstrap"]
 

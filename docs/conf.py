@@ -68,6 +68,21 @@ from bleusuite.scores.bleu.result import *
 from bleusuite.scores.gleu.result import *
 from bleusuite.text import *
 from bleusuite.rewards import *
+from bleusuite.scores.registry import *
+from bleusuite.scores.rules import *
+from bleusuite.scores.bleu.precisions import *
+from bleusuite.scores.chrf.statistics import *
+from bleusuite.counting import *
+from bleusuite.counting.ragged import *
+from bleusuite.threads import *
+from bleusuite.significance.sums import *
+from bleusuite.significance.seeding import *
+from bleusuite.significance.paired import *
+from bleusuite.text.tokenizers import *
+from bleusuite.cli.io import *
+from bleusuite.cli.statistics import *
+from bleusuite.cli.options import ScoreOptions
+from bleusuite.cli.parser import build_parser
 try:
     import torch
 except ImportError:

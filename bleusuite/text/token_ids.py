@@ -107,8 +107,8 @@ class PythonNumbering:
     ``line.rstrip()``: 13a joins the words around a line end), and ``tokenize`` (str ->
     str, whose result is split on whitespace) is called once per distinct unit.
 
-    >>> numbering = PythonNumbering(str.upper)
-    >>> [a.tolist() for a in numbering.number(["a b a", "b c"])], numbering.tokens
+    >>> upper = PythonNumbering(str.upper)
+    >>> [a.tolist() for a in upper.number(["a b a", "b c"])], upper.tokens
     ([[0, 1, 0, 1, 2], [3, 2]], ['A', 'B', 'C'])
     """
 

@@ -15,15 +15,17 @@ Every strategy returns the same :class:`MatchCounts`.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleusuite.backends.base import Backend
-from bleusuite.counting import compact, fixed, kernel
+from bleusuite.counting import kernel
 from bleusuite.counting.matches import MatchCounts
 from bleusuite.counting.ragged import RaggedPairs, padded_batches
-from bleusuite.inputs import Batch
+
+if TYPE_CHECKING:
+    from bleusuite.inputs.batch import Batch
 
 __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "RaggedPairs", "count_matches", "count_pairs",
            "counting_strategy"]
@@ -75,8 +77,12 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
     strategy :func:`counting_strategy` picks."""
     strategy = counting_strategy(batch.backend, batch.hyp)
     if strategy == "fixed":
+        from bleusuite.counting import fixed
+
         return fixed.count_matches_fixed(batch, max_order, per_reference)
     if strategy == "compact":
+        from bleusuite.counting import compact
+
         return compact.count_matches_compact(batch, max_order, per_reference)
     pairs = RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
     return kernel.count_pairs(pairs, max_order, per_reference)
@@ -95,6 +101,8 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
     """
     if kernel.available():
         return kernel.count_pairs(pairs, max_order, per_reference, workers)
+    from bleusuite.counting import compact
+
     clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)
     per_ref = (np.zeros((pairs.rows, pairs.references, max_order), dtype=np.int64)
                if per_reference else None)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bleusuite import backends
-from bleusuite.inputs import Batch
+from bleusuite.inputs.batch import Batch
 
 __all__ = ["FILL", "RaggedPairs", "padded_batches"]
 

@@ -1,9 +1,40 @@
 """Every accepted input form (arrays with padding, ragged arrays, token lists, text) becomes
-one :class:`Batch`, with the checks that name the caller's arguments."""
+one :class:`Batch`, with the checks that name the caller's arguments.
 
-from bleusuite.inputs.batch import Batch, mark_unreferenced
-from bleusuite.inputs.normalize import normalize_batch, scoring_batch, scoring_inputs
-from bleusuite.inputs.ragged import pack_sentences
+The public names are imported on first access (PEP 562), so that a module that needs only
+:mod:`bleusuite.inputs.batch` does not load the normalisation of every input form.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bleusuite.inputs.batch import Batch, mark_unreferenced
+    from bleusuite.inputs.normalize import normalize_batch, scoring_batch, scoring_inputs
+    from bleusuite.inputs.ragged import pack_sentences
 
 __all__ = ["Batch", "mark_unreferenced", "normalize_batch", "pack_sentences", "scoring_batch",
            "scoring_inputs"]
+
+_HOMES = {
+    "Batch": "batch",
+    "mark_unreferenced": "batch",
+    "normalize_batch": "normalize",
+    "scoring_batch": "normalize",
+    "scoring_inputs": "normalize",
+    "pack_sentences": "ragged",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

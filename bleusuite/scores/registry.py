@@ -16,9 +16,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["METRICS", "Metric", "WordCounting", "get", "names", "of_statistics"]
 

@@ -9,13 +9,15 @@ sacrebleu-style signature: every setting that changes the number, ``key:value`` 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleusuite import backends
-from bleusuite.inputs import Batch
 from bleusuite.version import VERSION
+
+if TYPE_CHECKING:
+    from bleusuite.inputs.batch import Batch
 
 __all__ = ["GIVEN_TOKENS", "host", "num_refs", "signature_of", "version_field"]
 

@@ -8,10 +8,10 @@ _OPTIONAL = {
     "bleusuite/backends/cupy.py": "cupy",
     "bleusuite/backends/jax.py": "jax",
     "bleusuite/backends/torch.py": "torch",
-    "bleusuite/counting_numba.py": "numba",
-    "bleusuite/ignite_inputs.py": "torch",
     "bleusuite/losses": "torch",
-    "bleusuite/metrics.py": "ignite",
+    "bleusuite/metrics": "ignite",
+    "bleusuite/ray": "ray",
+    "bleusuite/torchmetrics.py": "torchmetrics",
 }
 for path, module in _OPTIONAL.items():
     if importlib.util.find_spec(module) is None:

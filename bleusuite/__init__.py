@@ -21,6 +21,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bleusuite.scores.bleu.pairwise import pairwise_sentence_bleu, self_bleu
+    from bleusuite.scores.bleu.prefix import prefix_sentence_bleu
     from bleusuite.scores.bleu.result import BleuResult, corpus_bleu_result
     from bleusuite.scores.bleu.score import bleu_score, corpus_bleu, sentence_bleu
     from bleusuite.scores.bleu.smoothing import SMOOTHING_NAMES
@@ -54,6 +56,9 @@ __all__ = [
     "corpus_gleu_result",
     "gleu_score",
     "gleu_statistics",
+    "pairwise_sentence_bleu",
+    "prefix_sentence_bleu",
+    "self_bleu",
     "sentence_bleu",
     "sentence_chrf",
     "sentence_gleu",
@@ -65,6 +70,8 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("BleuResult", "corpus_bleu_result"), "bleusuite.scores.bleu.result"),
     **dict.fromkeys(("BleuStats", "bleu_statistics"), "bleusuite.scores.bleu.statistics"),
     "SMOOTHING_NAMES": "bleusuite.scores.bleu.smoothing",
+    **dict.fromkeys(("pairwise_sentence_bleu", "self_bleu"), "bleusuite.scores.bleu.pairwise"),
+    "prefix_sentence_bleu": "bleusuite.scores.bleu.prefix",
     **dict.fromkeys(("chrf_score", "corpus_chrf", "sentence_chrf"), "bleusuite.scores.chrf.score"),
     **dict.fromkeys(("ChrfResult", "corpus_chrf_result"), "bleusuite.scores.chrf.result"),
     "ChrfStats": "bleusuite.scores.chrf.statistics",

@@ -12,6 +12,7 @@ int32 cannot hold skip), skipped when jax is not installed.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -175,3 +176,23 @@ def on_every_backend(fn: Callable[..., Any], hypotheses: Any, references: Any,
             assert got_numpy.shape == np.shape(expected), label
             np.testing.assert_allclose(got_numpy, expected, rtol=0, atol=1e-12, err_msg=label)
     return expected
+
+
+@contextlib.contextmanager
+def no_host_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """torch CPU tensors on the torch pipeline, treated as a device: every backend primitive
+    that reads a value back or sizes a result by the data raises."""
+    torch = pytest.importorskip("torch")
+    from bleusuite.backends.torch import TorchBackend
+
+    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
+
+    def host_read(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the fixed-shape path read a value back to the host")
+
+    for name in ("to_int", "to_ints", "to_bool", "to_numpy", "flatnonzero", "repeat",
+                 "searchsorted", "bincount", "unique_inverse"):
+        monkeypatch.setattr(TorchBackend, name, host_read)
+    monkeypatch.setattr(TorchBackend, "reads_are_free", lambda self, a: False)
+    with backends.use_numpy_for_torch_cpu(False):
+        yield torch

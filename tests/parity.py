@@ -16,7 +16,6 @@ compared with the array form bit for bit.
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable, Sequence
 from typing import Any
 

@@ -55,7 +55,7 @@ from bleusuite.metrics.inputs import (
     core_batch,
     text_inputs,
 )
-from bleusuite.scores import registry
+from bleusuite.scores import registry, rules
 from bleusuite.scores.bleu.score import BleuConfig, bleu_score
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
@@ -249,6 +249,9 @@ class Bleu(_StatisticsMetric):
             of the token lists (Ignite's ``Bleu`` on ``tokenizer(line).split()``). Not with
             ``pad_id`` / ``eos_id``.
         lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
+        ref_length: the reference length of the brevity penalty: ``"closest"`` (Ignite's:
+            the shorter of equally close references), ``"closest_first"`` (the first of
+            them) or ``"shortest"``, as :func:`bleusuite.sentence_bleu` takes it.
 
     Raises:
         TypeError, ValueError: for a bad argument; the message names it.
@@ -298,8 +301,10 @@ class Bleu(_StatisticsMetric):
         effective_order: bool = False,
         tokenize: str | None = None,
         lowercase: bool = False,
+        ref_length: str = "closest",
     ) -> None:
         self.ngrams_order = checks.order(ngram, "ngram")
+        self.ref_length = rules.check_ref_length(ref_length)
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
         config = BleuConfig.make(self.ngrams_order, None, smooth, smooth_value, effective_order)
         self.smooth = smooth
@@ -312,7 +317,8 @@ class Bleu(_StatisticsMetric):
 
     def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats:
         batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
-        return map_arrays(bleu_statistics_of_batch(batch, self._stats_order), batch.to_caller)
+        stats = bleu_statistics_of_batch(batch, self._stats_order, self.ref_length)
+        return map_arrays(stats, batch.to_caller)
 
     def _score(self, stats: BleuStats) -> Any:
         return bleu_score(

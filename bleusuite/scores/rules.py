@@ -5,6 +5,8 @@ exact statistics (integer arrays of any backend) and the differentiable losses (
 tensors inside an autograd graph) apply the same arithmetic:
 
 * :func:`closest_ref_len`: the reference length BLEU's brevity penalty compares with;
+  :func:`chosen_ref_len` picks it by one of the rules of :data:`REF_LENGTHS` (the closest,
+  the first of the closest, the shortest), :func:`check_ref_length` checks a rule's name;
 * :func:`log_brevity_penalty` and :func:`brevity_penalty`: BLEU's brevity penalty;
 * :func:`best_reference`: the reference GLEU scores a sentence against.
 
@@ -27,7 +29,17 @@ from typing import Any
 
 from bleusuite.backends.base import Backend
 
-__all__ = ["best_reference", "brevity_penalty", "closest_ref_len", "log_brevity_penalty"]
+__all__ = ["REF_LENGTHS", "best_reference", "brevity_penalty", "check_ref_length",
+           "chosen_ref_len", "closest_ref_len", "log_brevity_penalty"]
+
+#: the reference-length rules of BLEU's brevity penalty, and whose each is
+REF_LENGTHS: dict[str, str] = {
+    "closest": "the closest reference length, the shorter one on ties (NLTK, pytorch-ignite, "
+               "sacrebleu)",
+    "closest_first": "the closest reference length, the first reference listed on ties "
+                     "(torchmetrics)",
+    "shortest": "the shortest reference length (the tensorflow/nmt script, evaluate's bleu)",
+}
 
 
 def closest_ref_len(
@@ -62,6 +74,62 @@ def closest_ref_len(
     if present is not None:
         closest = present & closest
     return be.min_(be.where(closest, ref_len, far), axis=1)
+
+
+def check_ref_length(ref_length: Any, argname: str = "ref_length") -> str:
+    """``ref_length`` if it names a rule of :data:`REF_LENGTHS`.
+
+    >>> check_ref_length("shortest")
+    'shortest'
+    >>> check_ref_length("first")
+    Traceback (most recent call last):
+    ...
+    ValueError: ref_length must be one of 'closest', 'closest_first', 'shortest'; got 'first'
+    """
+    if not isinstance(ref_length, str):
+        raise TypeError(f"{argname} must be a str (one of {', '.join(map(repr, REF_LENGTHS))}); "
+                        f"got {ref_length!r}")
+    if ref_length not in REF_LENGTHS:
+        raise ValueError(f"{argname} must be one of {', '.join(map(repr, REF_LENGTHS))}; got "
+                         f"{ref_length!r}")
+    return ref_length
+
+
+def chosen_ref_len(be: Backend, hyp_len: Any, ref_len: Any, present: Any = None, *,
+                   far: float, ref_length: str = "closest") -> Any:
+    """The reference length of each sentence by the rule ``ref_length`` (a name of
+    :data:`REF_LENGTHS`; the caller has checked it with :func:`check_ref_length`).
+
+    Element-wise and fixed-shape on every backend (no host read, so it runs inside a CUDA
+    graph or ``jax.jit``): ``"closest"`` is :func:`closest_ref_len`; ``"closest_first"``
+    takes the first of the closest references in their order (``(B, R)`` position ``r``);
+    ``"shortest"`` the shortest present reference, whatever the hypothesis length. The
+    arguments are those of :func:`closest_ref_len`.
+
+    >>> import numpy as np
+    >>> from bleusuite import backends
+    >>> be = backends.get_backend(np.zeros(1))
+    >>> refs = np.array([[5, 3], [9, 2]])
+    >>> [chosen_ref_len(be, np.array([4, 4]), refs, far=100, ref_length=rule).tolist()
+    ...  for rule in REF_LENGTHS]
+    [[3, 2], [5, 2], [3, 2]]
+    """
+    if ref_length == "closest":
+        return closest_ref_len(be, hyp_len, ref_len, present, far=far)
+    if ref_length == "shortest":
+        if present is not None:
+            ref_len = be.where(present, ref_len, far)
+        return be.min_(ref_len, axis=1)
+    distance = be.abs_(ref_len - hyp_len[:, None])
+    if present is not None:
+        distance = be.where(present, distance, far)
+    closest = distance == be.min_(distance, axis=1)[:, None]
+    if present is not None:
+        closest = present & closest
+    # position of the first closest reference; R (none) for a sentence without reference
+    first = be.first_true(closest, axis=1)
+    chosen = be.arange(int(ref_len.shape[1]), like=first)[None, :] == first[:, None]
+    return be.min_(be.where(chosen, ref_len, far), axis=1)
 
 
 def log_brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:

@@ -40,6 +40,7 @@ class BleuSettings:
     smooth_value: float | None = None
     effective_order: bool = False
     max_order: int = 4
+    ref_length: str = "closest"  # a rule of bleusuite.scores.rules.REF_LENGTHS
 
     @property
     def family(self) -> str:
@@ -81,7 +82,9 @@ class _Bleu:
         return {"case": "lc" if settings.lowercase else "mixed",
                 "eff": "yes" if settings.effective_order else "no",
                 "tok": tokens_field(settings.tokenize),
-                "smooth": smoothing.signature_item(settings.smooth, settings.smooth_value)}
+                "smooth": smoothing.signature_item(settings.smooth, settings.smooth_value),
+                # sacrebleu's rule is not written (its signatures stay sacrebleu's)
+                "reflen": None if settings.ref_length == "closest" else settings.ref_length}
 
     def scores(self, table: np.ndarray, settings: BleuSettings,
                resampled: bool = False) -> np.ndarray:
@@ -116,8 +119,9 @@ class _Bleu:
                         lengths: np.ndarray, settings: BleuSettings) -> np.ndarray:
         be = backends.get_backend(lengths)
         hyp_len, ref_len = lengths[0], np.ascontiguousarray(lengths[1:].T)
-        closest = rules.closest_ref_len(be, hyp_len, ref_len, far=1 << 62)
-        stats = bleu_statistics_from_counts(be, hyp_len, closest,
+        chosen = rules.chosen_ref_len(be, hyp_len, ref_len, far=1 << 62,
+                                      ref_length=settings.ref_length)
+        stats = bleu_statistics_from_counts(be, hyp_len, chosen,
                                             clipped[:, : settings.counted_orders])
         table: np.ndarray = stats.to_array()
         return table

@@ -57,18 +57,21 @@ class BleuResult:
             smoothed ones for its smoothing names; see :func:`shown_precisions`).
         brevity_penalty: ``exp(1 - ref_len / hyp_len)`` when shorter, else 1 (0 if empty).
         hyp_len: hypothesis tokens in the corpus.
-        ref_len: closest reference lengths, summed.
+        ref_len: the chosen reference lengths (``ref_length``), summed.
         matches: clipped n-gram matches per order.
         totals: hypothesis n-grams per order.
         max_order: highest order.
         smooth: the smoothing name.
         smooth_value: its value, where it takes one.
         effective_order: sacrebleu's effective order.
-        signature: every setting that changes the number, sacrebleu-style.
+        signature: every setting that changes the number, sacrebleu-style (with
+            ``reflen:<rule>`` where ``ref_length`` is not ``"closest"``).
         percent_precisions: the precisions on sacrebleu's 0-100 scale, computed as sacrebleu
             computes them (``100 * m / t``, which can round otherwise than ``100 *
             precision``: 23/80 prints 28.8, not 28.7): what :meth:`format` prints. Empty
             for a result built without them; ``format`` then scales ``precisions``.
+        ref_length: the rule that chose each sentence's reference length (a name of
+            :data:`bleusuite.scores.rules.REF_LENGTHS`).
     """
 
     score: float
@@ -84,6 +87,7 @@ class BleuResult:
     effective_order: bool
     signature: str
     percent_precisions: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    ref_length: str = "closest"
 
     @property
     def ratio(self) -> float:
@@ -106,11 +110,13 @@ class BleuResult:
         nrefs: int | str | None = None,
         tokenize: str | None = None,
         lowercase: bool = False,
+        ref_length: str = "closest",
     ) -> BleuResult:
         """The result of corpus statistics (summed with ``.sum()`` if per sentence).
 
-        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize`` and
-        ``lowercase`` only fill the signature.
+        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``,
+        ``lowercase`` and ``ref_length`` (the rule the statistics were computed with) only
+        fill the signature.
 
         >>> import numpy as np
         >>> from bleusuite import bleu_statistics
@@ -124,13 +130,15 @@ class BleuResult:
         if stats.matches.ndim > 1:
             stats = stats.sum()
         config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+        ref_length = rules.check_ref_length(ref_length)
         score = float(host(score_of(stats, config)))
         order = config.order
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
         value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
                  else smooth_value)
         settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, smooth=smooth,
-                                   smooth_value=smooth_value, effective_order=effective_order)
+                                   smooth_value=smooth_value, effective_order=effective_order,
+                                   ref_length=ref_length)
         signature = signature_of({
             "nrefs": nrefs, **METRIC.signature(settings),
             "w": None if weights is None else "/".join(f"{w:g}" for w in config.weights or ()),
@@ -152,6 +160,7 @@ class BleuResult:
             signature=signature,
             percent_precisions=tuple(
                 shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
+            ref_length=ref_length,
         )
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
@@ -193,6 +202,7 @@ class BleuResult:
             "smooth_value": self.smooth_value,
             "effective_order": self.effective_order,
             "signature": self.signature,
+            "ref_length": self.ref_length,
         }
 
 
@@ -209,6 +219,7 @@ def corpus_bleu_result(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> BleuResult:
     """:func:`bleusuite.corpus_bleu` as a :class:`BleuResult` (same arguments, same score).
 
@@ -218,16 +229,19 @@ def corpus_bleu_result(
     >>> result = corpus_bleu_result(hyp, ref)
     >>> round(result.score, 6), result.hyp_len, result.signature.split("|")[:4]
     (0.66874, 10, ['nrefs:1', 'case:mixed', 'eff:no', 'tok:given'])
+    >>> corpus_bleu_result(hyp, ref, ref_length="shortest").signature.split("|")[4:6]
+    ['smooth:ignite/no_smooth', 'reflen:shortest']
 
     Raises:
         TypeError, ValueError: as :func:`bleusuite.corpus_bleu`.
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    ref_length = rules.check_ref_length(ref_length)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
-    stats = bleu_statistics_of_batch(batch, config.stats_order).sum()
+    stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length).sum()
     return BleuResult.from_stats(
         stats, max_order=max_order, weights=weights, smooth=smooth, smooth_value=smooth_value,
         effective_order=effective_order, nrefs=num_refs(batch), tokenize=tokenize,
-        lowercase=lowercase,
+        lowercase=lowercase, ref_length=ref_length,
     )

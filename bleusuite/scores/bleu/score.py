@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 from bleusuite import checks
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import mark_unreferenced, scoring_batch
-from bleusuite.scores.bleu import ignite, nltk, sacrebleu, smoothing
+from bleusuite.scores import rules
+from bleusuite.scores.bleu import addone, ignite, nltk, sacrebleu, smoothing
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ def _formula(be: Backend, stats: BleuStats[Any], config: BleuConfig) -> Any:
         return nltk.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)
     if config.family == "ignite":
         return ignite.ignite_bleu(be, stats, weights, config.order, config.smooth)
+    if config.family in ("torchmetrics", "nmt"):
+        return addone.addone_bleu(be, stats, weights, config.order, config.smooth)
     return sacrebleu.array_bleu(
         be, stats, weights, config.order, config.smooth, config.smooth_value,
         config.effective_order,
@@ -168,6 +171,7 @@ def sentence_bleu(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> Scores: ...
 
 
@@ -185,6 +189,7 @@ def sentence_bleu(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> ArrayT: ...
 
 
@@ -201,6 +206,7 @@ def sentence_bleu(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> Any:
     """BLEU of every hypothesis against its own references: shape (B,), float64.
 
@@ -219,8 +225,12 @@ def sentence_bleu(
         weights: one weight per order (NLTK's ``weights``); default uniform ``1/max_order``.
         smooth: smoothing method; its name picks whose numbers you get exactly:
             NLTK ``"method0"``..``"method7"``, pytorch-ignite ``"no_smooth"`` (default),
-            ``"smooth1"``, ``"nltk_smooth2"``, ``"smooth2"``, or sacrebleu ``"none"``,
-            ``"floor"``, ``"add-k"``, ``"exp"`` (sacrebleu scores divided by 100).
+            ``"smooth1"``, ``"nltk_smooth2"``, ``"smooth2"``, sacrebleu ``"none"``,
+            ``"floor"``, ``"add-k"``, ``"exp"`` (sacrebleu scores divided by 100),
+            torchmetrics' ``smooth=True`` ``"torchmetrics_smooth"`` (its ``smooth=False``
+            is ``"no_smooth"``; both with ``ref_length="closest_first"``), or evaluate's
+            ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``"nmt_smooth"`` (its
+            ``smooth=False`` is ``"no_smooth"``; both with ``ref_length="shortest"``).
         smooth_value: sacrebleu's value for ``"floor"`` (0.1) and ``"add-k"`` (1), or NLTK's
             epsilon for ``"method1"`` (0.1).
         effective_order: sacrebleu's ``effective_order`` (only with its smoothing names).
@@ -233,6 +243,10 @@ def sentence_bleu(
             default stays ``"no_smooth"``: for sacrebleu's ``sentence_bleu`` pass
             ``smooth="exp", effective_order=True``; for its ``corpus_bleu``, ``smooth="exp"``.
         lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
+        ref_length: the reference length the brevity penalty compares with: ``"closest"``
+            (NLTK, pytorch-ignite, sacrebleu: the shorter of equally close references),
+            ``"closest_first"`` (torchmetrics: the first of them, in the order given) or
+            ``"shortest"`` (the tensorflow/nmt script that evaluate's ``bleu`` runs).
 
     Returns:
         float64 scores in [0, 1], an array of the input's kind (NumPy for lists).
@@ -253,11 +267,15 @@ def sentence_bleu(
     >>> sentence_bleu(["The cat sat."], ["The cat sat!"], tokenize="13a", smooth="exp",
     ...               effective_order=True).round(4)    # sacrebleu.sentence_bleu / 100
     array([0.5946])
+    >>> refs = [["a b c d e f", "a b c d"]]    # 6 and 4 words: both 1 away from 5
+    >>> sentence_bleu(["a b c d e"], refs, tokenize="none", ref_length="closest_first")
+    array([0.81873075])
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    ref_length = rules.check_ref_length(ref_length)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase)
-    stats = bleu_statistics_of_batch(batch, config.stats_order)
+    stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length)
     return batch.to_caller(mark_unreferenced(batch, score_of(stats, config)))
 
 
@@ -275,6 +293,7 @@ def corpus_bleu(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> Scores: ...
 
 
@@ -292,6 +311,7 @@ def corpus_bleu(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> ArrayT: ...
 
 
@@ -308,6 +328,7 @@ def corpus_bleu(
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    ref_length: str = "closest",
 ) -> Any:
     """Corpus BLEU of the batch: the statistics of all sentences summed, then scored.
 
@@ -327,7 +348,8 @@ def corpus_bleu(
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
     config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    ref_length = rules.check_ref_length(ref_length)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
-    stats = bleu_statistics_of_batch(batch, config.stats_order)
+    stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length)
     return batch.to_caller(mark_unreferenced(batch, score_of(stats.sum(), config), corpus=True))

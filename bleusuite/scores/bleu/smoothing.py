@@ -6,7 +6,8 @@ sentence of a batch, (B,) statistics), on any backend; orders are the last axis:
 
 * :mod:`bleusuite.scores.bleu.nltk`, :mod:`bleusuite.scores.bleu.ignite`,
   :mod:`bleusuite.scores.bleu.sacrebleu` (which also holds sacrebleu's exact scalar arithmetic,
-  for the command).
+  for the command), :mod:`bleusuite.scores.bleu.addone` (torchmetrics' and the
+  tensorflow/nmt script's add-one smoothings, one module for both families).
 
 The smoothing names, and whose numbers each reproduces:
 
@@ -17,6 +18,10 @@ The smoothing names, and whose numbers each reproduces:
   ``average="micro"``).
 * sacrebleu ``BLEU(smooth_method=..., smooth_value=..., effective_order=...)``, divided
   by 100: ``none``, ``floor``, ``add-k``, ``exp``.
+* torchmetrics ``BLEUScore(smooth=True)``: ``torchmetrics_smooth`` (its ``smooth=False``
+  is ignite's ``no_smooth``), with ``ref_length="closest_first"``.
+* evaluate's ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``nmt_smooth``
+  (its ``smooth=False`` is ignite's ``no_smooth``), with ``ref_length="shortest"``.
 """
 
 from __future__ import annotations
@@ -26,21 +31,26 @@ from typing import Any
 from bleusuite import checks
 from bleusuite.backends.base import Backend
 
-__all__ = ["FAMILIES", "SMOOTHING_NAMES", "check_smooth_value", "extra_orders", "family_of",
-           "power_of_two", "signature_item", "smooth_value_of", "stack", "weighted_log_sum"]
+__all__ = ["FAMILIES", "NMT_METHODS", "SMOOTHING_NAMES", "TORCHMETRICS_METHODS",
+           "check_smooth_value", "extra_orders", "family_of", "power_of_two", "signature_item",
+           "smooth_value_of", "stack", "weighted_log_sum"]
 
 NLTK_METHODS = tuple(f"method{k}" for k in range(8))
 IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
 SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")  # = bleusuite.scores.bleu.sacrebleu.METHODS
+TORCHMETRICS_METHODS = ("torchmetrics_smooth",)
+NMT_METHODS = ("nmt_smooth",)
 
 #: family name -> smoothing names of that family
 FAMILIES: dict[str, tuple[str, ...]] = {
     "nltk": NLTK_METHODS,
     "ignite": IGNITE_METHODS,
     "sacrebleu": SACREBLEU_METHODS,
+    "torchmetrics": TORCHMETRICS_METHODS,
+    "nmt": NMT_METHODS,
 }
 #: every accepted smoothing name
-SMOOTHING_NAMES: tuple[str, ...] = NLTK_METHODS + IGNITE_METHODS + SACREBLEU_METHODS
+SMOOTHING_NAMES: tuple[str, ...] = tuple(name for names in FAMILIES.values() for name in names)
 
 #: smoothing names whose default ``smooth_value`` can be changed, and that default
 SMOOTH_VALUE_DEFAULTS: dict[str, float] = {"method1": 0.1, "floor": 0.1, "add-k": 1.0}

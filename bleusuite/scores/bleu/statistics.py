@@ -50,7 +50,9 @@ class BleuStats(Generic[A]):
 
     Attributes:
         hyp_len: hypothesis length (tokens).
-        ref_len: length of the closest reference (the shorter one on ties).
+        ref_len: the reference length the brevity penalty compares with: by default the
+            closest reference's (the shorter one on ties); see ``ref_length`` of
+            :func:`bleu_statistics`.
         matches: ``(..., N)`` clipped n-gram matches for orders 1..N.
         totals: ``(..., N)`` hypothesis n-grams per order, ``max(0, hyp_len - n + 1)``.
         clamped_totals: ``(..., N)`` each sentence's total clamped to at least 1 before
@@ -142,27 +144,32 @@ def _untyped(value: object) -> Any:
     return value
 
 
-def _closest_ref_len(be: Backend, batch: Batch) -> Any:
-    """Closest present reference length; ties go to the shorter reference."""
+def _chosen_ref_len(be: Backend, batch: Batch, ref_length: str) -> Any:
+    """The present reference length chosen by the rule ``ref_length``."""
     # above every distance and length (from the shapes: it fits int32 for JAX without x64)
     far = max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
-    return rules.closest_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far)
+    return rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
+                                ref_length=ref_length)
 
 
-def bleu_statistics_of_batch(batch: Batch, max_order: int) -> BleuStats[Any]:
-    return batch.backend.compiled(_bleu_statistics, static_argnums=(1,))(batch, max_order)
+def bleu_statistics_of_batch(batch: Batch, max_order: int,
+                             ref_length: str = "closest") -> BleuStats[Any]:
+    """The statistics of a normalised batch (``ref_length`` checked by the caller)."""
+    run = batch.backend.compiled(_bleu_statistics, static_argnums=(1, 2))
+    return run(batch, max_order, ref_length)
 
 
-def _bleu_statistics(batch: Batch, max_order: int) -> BleuStats[Any]:
+def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
     be = batch.backend
     matches = count_matches(batch, max_order).clipped
-    return bleu_statistics_from_counts(be, batch.hyp_len, _closest_ref_len(be, batch), matches)
+    return bleu_statistics_from_counts(be, batch.hyp_len, _chosen_ref_len(be, batch, ref_length),
+                                       matches)
 
 
 def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
                                 matches: Any) -> BleuStats[Any]:
     """BLEU statistics from the clipped matches ``(B, N)`` of orders 1..N, the hypothesis
-    lengths and the closest reference lengths ``(B,)`` (the totals follow from the
+    lengths and the chosen reference lengths ``(B,)`` (the totals follow from the
     lengths)."""
     totals = ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
     return BleuStats(
@@ -182,6 +189,7 @@ def bleu_statistics(
     max_order: int = 4,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
+    ref_length: str = "closest",
 ) -> BleuStats[NumpyCounts]: ...
 
 
@@ -193,6 +201,7 @@ def bleu_statistics(
     max_order: int = 4,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
+    ref_length: str = "closest",
 ) -> BleuStats[ArrayT]: ...
 
 
@@ -203,18 +212,29 @@ def bleu_statistics(
     max_order: int = 4,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
+    ref_length: str = "closest",
 ) -> BleuStats[Any]:
     """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
     input forms).
+
+    ``ref_length`` picks the reference length each ``ref_len`` holds (the one the brevity
+    penalty compares with): ``"closest"`` (NLTK, pytorch-ignite, sacrebleu: the shorter of
+    equally close references), ``"closest_first"`` (torchmetrics: the first of them) or
+    ``"shortest"`` (the tensorflow/nmt script that evaluate's ``bleu`` runs).
 
     >>> import numpy as np
     >>> s = bleu_statistics(np.array([[7, 7, 8, 0]]), np.array([[7, 8, 8, 0]]), pad_id=0)
     >>> s.hyp_len.tolist(), s.ref_len.tolist(), s.matches.tolist(), s.totals.tolist()
     ([3], [3], [[2, 1, 0, 0]], [[3, 2, 1, 0]])
+    >>> refs = np.array([[[7, 7, 7, 7], [7, 7, 0, 0]]])        # 4 and 2 tokens, both 1 away
+    >>> [int(bleu_statistics(np.array([[7, 7, 7]]), refs, pad_id=0, ref_length=rule).ref_len[0])
+    ...  for rule in ("closest", "closest_first", "shortest")]
+    [2, 4, 2]
     """
     max_order = checks.order(max_order, "max_order")
+    ref_length = rules.check_ref_length(ref_length)
     batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    return map_arrays(bleu_statistics_of_batch(batch, max_order), batch.to_caller)
+    return map_arrays(bleu_statistics_of_batch(batch, max_order, ref_length), batch.to_caller)
 
 
 backends.register_container(BleuStats)

@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``bleu`` (its script: ``bleu.py``)."""

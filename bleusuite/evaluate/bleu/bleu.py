@@ -1,0 +1,76 @@
+"""evaluate's ``bleu`` module on bleusuite: ``evaluate.load(module_path("bleu"))``.
+
+The inputs, arguments and keys of evaluate's ``bleu``, which scores with the tensorflow/nmt
+script's ``compute_bleu``: the 13a tokens (or ``tokenizer``'s, a function from a line to its
+tokens), the shortest reference length (``ref_length="shortest"``), and ``smooth=True``
+adding one to every order (``smooth="nmt_smooth"``; ``False`` is ``"no_smooth"``), 0-1.
+Where that script divides by zero (no hypothesis or no reference token in the corpus) this
+module gives the shared brevity penalty's numbers instead of an error. Without
+``evaluate`` installed this script defines nothing; evaluate's loader needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from bleusuite import backends, bleu_statistics
+from bleusuite.evaluate import features, per_prediction
+from bleusuite.scores.bleu.addone import addone_precisions
+from bleusuite.scores.bleu.result import BleuResult
+from bleusuite.text import encode_pairs
+
+try:
+    import evaluate
+except ImportError:  # the module is evaluate's: without it there is nothing to define
+    __all__: list[str] = []
+else:
+    __all__ = ["Bleu"]
+
+    class Bleu(evaluate.Metric):
+        """BLEU as evaluate's ``bleu`` computes it (the tensorflow/nmt script).
+
+        ``compute(predictions=[...], references=[[...], ...], tokenizer=None, max_order=4,
+        smooth=False)``: ``tokenizer`` None is evaluate's default, sacrebleu's 13a.
+        """
+
+        def _info(self) -> evaluate.MetricInfo:
+            return evaluate.MetricInfo(
+                description="BLEU of the tensorflow/nmt script (evaluate's bleu), counted by "
+                            "bleusuite",
+                citation="Papineni et al., 2002. BLEU: a Method for Automatic Evaluation of "
+                         "Machine Translation.",
+                inputs_description=__doc__ or "",
+                features=features(),
+                codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/"
+                               "bleu.py"],
+            )
+
+        def _compute(self, predictions: list[str], references: list[Any],
+                     tokenizer: Callable[[str], list[str]] | None = None, max_order: int = 4,
+                     smooth: bool = False) -> dict[str, Any]:
+            rows = per_prediction(references)
+            hyps: Any
+            refs: Any
+            if tokenizer is None:
+                hyps, refs = encode_pairs(predictions, rows, tokenize="13a")
+            else:
+                hyps = [tokenizer(p) for p in predictions]
+                refs = [[tokenizer(r) for r in row] for row in rows]
+            stats = bleu_statistics(hyps, refs, max_order=max_order, ref_length="shortest")
+            name = "nmt_smooth" if smooth else "no_smooth"
+            result = BleuResult.from_stats(stats.sum(), max_order=max_order, smooth=name,
+                                           ref_length="shortest")
+            precisions = list(result.precisions)
+            if smooth:
+                summed = stats.sum()
+                precisions = np.asarray(addone_precisions(
+                    backends.get_backend(summed.matches), summed.matches, summed.totals,
+                    name)).tolist()
+            return {"bleu": result.score, "precisions": precisions,
+                    "brevity_penalty": result.brevity_penalty,
+                    "length_ratio": result.ratio,
+                    "translation_length": result.hyp_len,
+                    "reference_length": result.ref_len}

@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``sacrebleu`` (its script: ``sacrebleu.py``)."""

@@ -1,0 +1,108 @@
+"""Summed statistics to the single-process result objects, and the paired tests on gathered
+per-row statistics: the same calls the library and ``bleusuite score`` make, so the numbers
+are theirs to the last digit.
+
+>>> from bleusuite.ray.plan import make_plan
+>>> settings = make_plan("gleu", {}).settings("text", "gleu")
+>>> corpus_result("gleu", settings, np.array([6, 10]), "1").format(signature=False)
+'GLEU = 60.00 (6/10)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from bleusuite.scores import registry
+from bleusuite.scores.bleu.result import BleuResult
+from bleusuite.scores.bleu.statistics import BleuStats
+from bleusuite.scores.chrf.result import ChrfResult
+from bleusuite.scores.chrf.statistics import ChrfStats
+from bleusuite.scores.gleu.result import GleuResult
+from bleusuite.scores.gleu.statistics import GleuStats
+from bleusuite.significance.paired import (
+    PairedResult,
+    paired_approximate_randomization,
+    paired_bootstrap,
+)
+
+__all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result",
+           "corpus_result", "paired_results"]
+
+#: a corpus result of any metric
+Result = BleuResult | GleuResult | ChrfResult
+#: the paired tests: sacrebleu's ``--paired-bs`` and ``--paired-ar``
+Paired = Literal["bs", "ar"]
+PAIRED_TESTS: tuple[Paired, ...] = ("bs", "ar")
+#: resamples (``bs``) or trials (``ar``) where none are given: sacrebleu's
+PAIRED_DEFAULTS: dict[Paired, int] = {"bs": 1000, "ar": 10000}
+
+
+@dataclass(frozen=True)
+class CorpusScores(Mapping[str, dict[str, Result]]):
+    """The corpus results of a dataset: ``scores[system][metric]``, one system per
+    hypothesis column (in the order given) and one result per metric.
+
+    Attributes:
+        results: hypothesis column -> metric -> result.
+        paired: metric -> the paired test's results, one per system, the baseline (the
+            first hypothesis column) first; empty without ``paired=``.
+        rows: the rows scored.
+    """
+
+    results: Mapping[str, dict[str, Result]]
+    paired: Mapping[str, list[PairedResult]] = field(default_factory=dict)
+    rows: int = 0
+
+    def __getitem__(self, system: str) -> dict[str, Result]:
+        return self.results[system]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+
+def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str) -> Result:
+    """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``, the
+    ``to_array`` form), as the single-process ``corpus_*_result`` functions build it."""
+    if metric == "bleu":
+        return BleuResult.from_stats(
+            BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
+            smooth_value=settings.smooth_value, effective_order=settings.effective_order,
+            nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    if metric == "gleu":
+        return GleuResult.from_stats(
+            GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
+            nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    if metric == "chrf":
+        return ChrfResult.from_stats(
+            ChrfStats.from_array(total), char_order=settings.char_order,
+            word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
+            whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
+    raise ValueError(f"metrics: {metric} has no result object here")
+
+
+def paired_results(metric: str, settings: Any, tables: Sequence[np.ndarray], test: Paired,
+                   n: int | None, seed: int | None) -> list[PairedResult]:
+    """The paired test of one metric on per-row statistics (``tables``: one ``(B, F)`` per
+    system, the baseline first, rows in the dataset's order), as ``bleusuite score
+    --paired-bs`` / ``--paired-ar`` runs it: the registry's scores, sacrebleu's arithmetic
+    on resamples."""
+    entry = registry.get(metric)
+
+    def score(table: np.ndarray) -> np.ndarray:
+        return entry.scores(table, settings)
+
+    def resampled(table: np.ndarray) -> np.ndarray:
+        return entry.scores(table, settings, resampled=True)
+
+    n = PAIRED_DEFAULTS[test] if n is None else n
+    if test == "bs":
+        return paired_bootstrap(tables[0], list(tables[1:]), n, seed, score=score,
+                                resampled_score=resampled)
+    return paired_approximate_randomization(tables[0], list(tables[1:]), n, seed, score=score)

@@ -1,0 +1,116 @@
+"""Per-row scores as a new column (:class:`SentenceScorer`), for ``Dataset.map_batches``.
+
+>>> import numpy as np
+>>> scorer = SentenceScorer(hypotheses="mt", references=["ref"], output="bleu")
+>>> batch = scorer({"mt": np.array(["the cat sat on the mat"]),
+...                 "ref": np.array(["the cat sat on a mat"])})
+>>> batch["bleu"].round(2)    # sacrebleu.sentence_bleu(...).score, 0-100
+array([53.73])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import pyarrow as pa
+
+from bleusuite.ray.columns import read_columns
+from bleusuite.ray.corpus import assigned_cpus
+from bleusuite.ray.plan import make_plan
+from bleusuite.ray.statistics import block_statistics, sample_statistics
+from bleusuite.scores import registry
+
+__all__ = ["SentenceScorer"]
+
+#: a batch of rows in one of Ray Data's formats (``pyarrow.Table``, ``pandas.DataFrame``,
+#: dict of NumPy arrays); the scorer returns the same format
+BatchT = TypeVar("BatchT")
+
+
+class SentenceScorer:
+    """A ``map_batches`` callable that adds each row's score of one metric as a column.
+
+    Ray Data builds it once per actor (``ds.map_batches(SentenceScorer,
+    fn_constructor_kwargs={...}, concurrency=n)``) or ships one instance to its tasks
+    (``ds.map_batches(SentenceScorer(...))``); its settings are checked and its tokenizer
+    loaded when it is built. The scores are on sacrebleu's 0-100 scale and have its digits
+    (``sacrebleu.sentence_bleu`` / ``sentence_chrf``, ``bleusuite score -sl``): BLEU's
+    sacrebleu smoothings take the effective order unless ``effective_order=False``.
+
+    Args:
+        hypotheses: the hypothesis column.
+        references: the reference columns.
+        metric: ``"bleu"``, ``"gleu"`` or ``"chrf"``.
+        output: the new column (default: the metric's name); a column of that name is
+            replaced.
+        pad_id, eos_id: token ids: padding (dropped anywhere) and end of sentence.
+        device: a torch device (``"cuda"``) that counts token-id columns, for GPU actors
+            (``num_gpus=1``); text columns are tokenised and counted on the CPU.
+        **options: the metric's settings (``tokenize``, ``smooth``, ``word_order``, ...).
+
+    Raises:
+        TypeError, ValueError: bad arguments, named.
+    """
+
+    def __init__(self, *, hypotheses: str, references: Sequence[str], metric: str = "bleu",
+                 output: str | None = None, pad_id: int | None = None,
+                 eos_id: int | None = None, device: str | None = None,
+                 **options: Any) -> None:
+        if not isinstance(hypotheses, str):
+            raise TypeError(f"hypotheses must be a column name; got {hypotheses!r}")
+        if isinstance(references, str) or not isinstance(references, Sequence) or not all(
+                isinstance(name, str) for name in references):
+            raise TypeError(f"references must be a list of column names; got {references!r}")
+        if not references:
+            raise ValueError("references: give at least one column")
+        if not isinstance(metric, str):
+            raise TypeError(f"metric must be a metric name; got {metric!r}")
+        output = metric if output is None else output
+        if not isinstance(output, str) or output in (hypotheses, *references):
+            raise ValueError(f"output must be a new column name, not an input column; got "
+                             f"{output!r}")
+        self.hypotheses = hypotheses
+        self.references = tuple(references)
+        self.metric = metric
+        self.output = output
+        self.plan = make_plan((metric,), options, pad_id=pad_id, eos_id=eos_id, device=device,
+                              sentence_level=True)
+        for kind in ("text", "ids"):  # settings checked (and the tokenizer loaded) here
+            if self.plan.refusal(kind) is None:
+                sample = sample_statistics(self.plan, kind)
+                registry.get(metric).scores(sample.tables[metric][0],
+                                            self.plan.settings(kind, metric))
+
+    def scores(self, batch: Any) -> np.ndarray:
+        """The score of each row of ``batch`` (float64, 0-100)."""
+        columns = read_columns(batch, [self.hypotheses], self.references)
+        if columns.rows == 0:
+            return np.zeros(0, dtype=np.float64)
+        block = block_statistics(columns, self.plan, assigned_cpus())
+        settings = self.plan.settings(columns.kind, self.metric)
+        scores = registry.get(self.metric).scores(block.tables[self.metric][0], settings)
+        return np.asarray(scores, dtype=np.float64)
+
+    def __call__(self, batch: BatchT) -> BatchT:
+        """``batch`` with the scores in column :attr:`output`."""
+        scores = self.scores(batch)
+        if isinstance(batch, pa.Table):
+            column = pa.array(scores, type=pa.float64())
+            if self.output in batch.column_names:
+                table: Any = batch.set_column(batch.column_names.index(self.output),
+                                              self.output, column)
+            else:
+                table = batch.append_column(self.output, column)
+            return table
+        if isinstance(batch, dict):
+            added: Any = {**batch, self.output: scores}
+            return added
+        frame: Any = batch
+        return frame.assign(**{self.output: scores})
+
+    def __repr__(self) -> str:
+        return (f"SentenceScorer(hypotheses={self.hypotheses!r}, "
+                f"references={list(self.references)!r}, metric={self.metric!r}, "
+                f"output={self.output!r})")

@@ -1,0 +1,138 @@
+"""A diversity reward for the groups of GRPO: one minus the self-BLEU of each completion
+against the other completions of the same prompt."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bleusuite import checks
+from bleusuite.rewards.columns import FROM_TOKENIZER, Encoder, TokenizedReward
+from bleusuite.scores import rules
+from bleusuite.scores.bleu.pairwise import self_bleu
+from bleusuite.scores.bleu.score import BleuConfig
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import DeviceArray, Hypotheses
+
+__all__ = ["SelfBleuReward"]
+
+
+class SelfBleuReward(TokenizedReward):
+    """``1 - self-BLEU`` of each completion within its group, as a GRPO diversity reward.
+
+    GRPO samples ``G`` completions per prompt; this reward scores each against the other
+    ``G - 1`` of its group as references (:func:`bleusuite.self_bleu`, multi-reference
+    BLEU) and returns ``1 - that``: 1 for a completion that shares no n-gram with the rest
+    of its group, 0 for one that the others repeat exactly (clamped at 0: the BLEU of an
+    exact copy can round a hair above 1). Add it to a task reward (with a
+    weight, TRL's ``reward_weights``) to keep the samples of a prompt apart.
+
+    A group is, by default, a run of consecutive completions with the same prompt (TRL
+    passes each prompt's ``G`` completions next to each other); ``num_generations=G``
+    takes consecutive blocks of ``G`` instead. A completion alone in its group (with
+    several processes a group can be split between them) has no reward: ``None``, which TRL
+    leaves out of its sums (as NaN).
+
+    Args:
+        tokenizer: the policy's tokenizer, to encode ``completions`` when no
+            ``completion_ids`` are passed; not used with ``tokenize``.
+        num_generations: the group size (consecutive blocks), or None: group by prompt.
+        max_order, smooth, smooth_value, effective_order: as :class:`BleuReward` (by
+            default sacrebleu's sentence BLEU, ``"exp"`` with the effective order).
+        eos_id, pad_id: as :class:`BleuReward` (the completion ids are cut at the
+            tokenizer's eos).
+        tokenize, lowercase, ref_length: as :class:`BleuReward`.
+        name: the name TRL logs the reward under.
+
+    >>> reward = SelfBleuReward(tokenize="13a")
+    >>> rewards = reward(prompts=["p1", "p1", "p1", "p2", "p2"],
+    ...                  completions=["the cat sat", "the cat sat", "a dog ran off",
+    ...                               "one two", "three four"])
+    >>> [round(r, 4) for r in rewards]
+    [0.0, 0.0, 1.0, 1.0, 1.0]
+    """
+
+    def __init__(
+        self,
+        tokenizer: Encoder | None = None,
+        *,
+        num_generations: int | None = None,
+        max_order: int = 4,
+        smooth: str = "exp",
+        smooth_value: float | None = None,
+        effective_order: bool = True,
+        eos_id: int | str | None = FROM_TOKENIZER,
+        pad_id: int | str | None = None,
+        name: str = "self_bleu_diversity",
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        ref_length: str = "closest",
+    ) -> None:
+        BleuConfig.make(max_order, None, smooth, smooth_value, effective_order)  # checks
+        self.ref_length = rules.check_ref_length(ref_length)
+        self.num_generations = (None if num_generations is None else
+                                checks.integer(num_generations, "num_generations", minimum=2))
+        super().__init__(tokenizer, eos_id, pad_id, name, tokenize, lowercase)
+        self.max_order = max_order
+        self.smooth = smooth
+        self.smooth_value = smooth_value
+        self.effective_order = effective_order
+
+    def groups(self, prompts: Sequence[Any] | None, count: int) -> list[range]:
+        """The completions of each group, as ranges of positions."""
+        if self.num_generations is not None:
+            size = self.num_generations
+            if count % size:
+                raise ValueError(f"num_generations={size}: the {count} completions do not "
+                                 "make whole groups")
+            return [range(start, start + size) for start in range(0, count, size)]
+        if prompts is None:
+            raise ValueError("SelfBleuReward groups completions by prompt: pass prompts (TRL "
+                             "does) or set num_generations=")
+        if isinstance(prompts, str) or not isinstance(prompts, Sequence):
+            raise TypeError(f"prompts must be a list (one prompt per completion); got "
+                            f"{type(prompts).__name__}")
+        if len(prompts) != count:
+            raise ValueError(f"prompts must have one entry per completion: {count} "
+                             f"completions, got {len(prompts)} prompts")
+        runs, start = [], 0
+        for _, run in itertools.groupby(range(count), key=prompts.__getitem__):
+            size = len(list(run))
+            runs.append(range(start, start + size))
+            start += size
+        return runs
+
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] | None = None,
+        completion_ids: Hypotheses[DeviceArray] | None = None,
+        **kwargs: Any,
+    ) -> list[float | None]:
+        """One reward per completion (None for a completion alone in its group)."""
+        hypotheses: Any = self.hypotheses(completions, completion_ids)
+        sentences = list(hypotheses)  # the rows of a padded array, or the list itself
+        groups = self.groups(prompts, len(sentences))
+        rewards: list[float | None] = [None] * len(sentences)
+        sizes = sorted({len(group) for group in groups} - {1})
+        for size in sizes:  # one call for each group size (one, in a GRPO step)
+            chosen = [group for group in groups if len(group) == size]
+            scores = self_bleu(
+                [[sentences[i] for i in group] for group in chosen], max_order=self.max_order,
+                smooth=self.smooth, smooth_value=self.smooth_value,
+                effective_order=self.effective_order, eos_id=self.eos_id, pad_id=self.pad_id,
+                tokenize=self.tokenize, lowercase=self.lowercase, ref_length=self.ref_length)
+            for group, row in zip(chosen, scores.tolist(), strict=True):
+                for i, value in zip(group, row, strict=True):
+                    rewards[i] = max(0.0, 1.0 - value)  # BLEU 1 can round a hair above
+        return rewards
+
+    def __repr__(self) -> str:
+        text = "" if self.tokenize is None else f", tokenize={self.tokenize!r}"
+        return (f"{type(self).__name__}(num_generations={self.num_generations}, "
+                f"max_order={self.max_order}, smooth={self.smooth!r}, "
+                f"effective_order={self.effective_order}, eos_id={self.eos_id}, "
+                f"pad_id={self.pad_id}{text})")
+

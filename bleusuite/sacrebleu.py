@@ -1,0 +1,380 @@
+"""sacrebleu's Python API on bleusuite's counting: ``BLEU`` and ``CHRF`` with sacrebleu's
+constructor arguments, ``corpus_score(hypotheses, reference_streams)`` and
+``sentence_score(hypothesis, references)`` in sacrebleu's layout, and score objects with
+sacrebleu's fields, ``format()`` and ``str()``.
+
+The numbers are sacrebleu's own to the last bit: the statistics are counted by bleusuite
+(text tokenised as sacrebleu does, words numbered and n-grams counted in C) and scored by
+the arithmetic the ``bleusuite score`` command uses (BLEU:
+:func:`bleusuite.scores.bleu.sacrebleu.exact_bleu`; chrF: the registry's entry), which
+repeats sacrebleu's operation for operation. ``n_bootstrap > 1`` draws sacrebleu's
+resamples (``SACREBLEU_SEED``, 12345 by default) and gives its mean and interval.
+
+Differences: hypotheses and every reference stream must have the same length (sacrebleu's
+``zip`` drops the extra lines without a word), and an empty corpus is a ``ValueError``.
+Signatures end with ``version:bleusuite-<version>``. sacrebleu's ``spm`` / ``flores``
+tokenizers are not offered. sacrebleu's warnings (tokenised-looking hypotheses, sentence
+BLEU without effective order) are not repeated.
+
+>>> from bleusuite.sacrebleu import BLEU
+>>> bleu = BLEU()
+>>> hyps = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
+>>> refs = [["The dog bit the man.", "It was not unexpected.", "The man bit him first."],
+...         ["The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."]]
+>>> print(bleu.corpus_score(hyps, refs))              # sacrebleu's README example
+BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)
+>>> bleu.get_signature().format(short=True).rsplit("|", 1)[0]
+'#:2|c:mixed|e:no|tok:13a|s:exp'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bleusuite import backends, checks
+from bleusuite.counting import RaggedPairs, count_pairs
+from bleusuite.scores import rules
+from bleusuite.scores.bleu import smoothing
+from bleusuite.scores.bleu.metric import METRIC as BLEU_METRIC
+from bleusuite.scores.bleu.metric import BleuSettings, tokens_field
+from bleusuite.scores.bleu.sacrebleu import METHODS, exact_bleu
+from bleusuite.scores.bleu.statistics import bleu_statistics_from_counts
+from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
+from bleusuite.scores.chrf.metric import ChrfSettings
+from bleusuite.scores.reports import version_field
+from bleusuite.significance.bootstrap import Confidence, bootstrap_scores
+from bleusuite.significance.seeding import seed_from_environment
+from bleusuite.text import TOKENIZERS, encode_texts, load_tokenizer
+
+__all__ = ["BLEU", "CHRF", "BLEUScore", "CHRFScore", "Score", "Signature"]
+
+#: sacrebleu's default tokenizer for a target language (``trg_lang``), else ``13a``
+_TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+#: reference streams: ``streams[j][i]``, the ``j``-th reference of line ``i`` (None: none)
+Streams = list[list[str | None]]
+#: sacrebleu's short signature keys
+_ABBREVIATIONS = {"version": "v", "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs",
+                  "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "nc": "nc", "nw": "nw",
+                  "space": "s"}
+
+
+class Score:
+    """sacrebleu's ``Score``: a name, a score (0-100) and what ``format`` prints."""
+
+    def __init__(self, name: str, score: float) -> None:
+        self.name = name
+        self.score = score
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False) -> str:
+        """sacrebleu's ``Score.format``: ``NAME|signature = score (μ = m ± ci) verbose``, or
+        the score alone, or sacrebleu's JSON."""
+        record: dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"),
+                                  "signature": signature}
+        text = f"{self.score:.{width}f}"
+        if self._mean > 0:
+            mean, half = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
+            text += f" (μ = {mean} ± {half})"
+            if is_json:
+                record.update(confidence_mean=float(mean), confidence_var=float(half),
+                              confidence=f"μ = {mean} ± {half}")
+        line = f"{self.name}|{signature}" if signature else self.name
+        line = f"{line} = {text}"
+        if self._verbose:
+            line += f" {self._verbose}"
+            record["verbose_score"] = self._verbose
+        if score_only:
+            return text
+        if is_json:
+            for item in signature.split("|") if signature else []:
+                key, value = item.split(":")
+                record[key] = value
+            return json.dumps(record, indent=1, ensure_ascii=False)
+        return line
+
+    def estimate_ci(self, scores: np.ndarray) -> None:
+        """Keep the mean and half the 95% interval of resampled scores (sacrebleu's)."""
+        confidence = Confidence.of(np.asarray(scores))
+        self._mean, self._ci = confidence.mean, confidence.half_width
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+class BLEUScore(Score):
+    """sacrebleu's ``BLEUScore``: ``score`` (0-100), ``counts``, ``totals``, ``precisions``
+    (0-100), ``bp``, ``sys_len``, ``ref_len``, ``ratio``, ``prec_str``. As sacrebleu,
+    ``add-k`` reports its counts and totals with k added to the orders above 1."""
+
+    def __init__(self, score: float, counts: list[Any], totals: list[Any],
+                 precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
+        super().__init__("BLEU", score)
+        self.bp, self.counts, self.totals = bp, counts, totals
+        self.sys_len, self.ref_len, self.precisions = sys_len, ref_len, precisions
+        self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
+        self.ratio = sys_len / ref_len if ref_len else 0
+        self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
+                         f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
+
+
+class CHRFScore(Score):
+    """sacrebleu's ``CHRFScore``: ``score`` (0-100), ``char_order``, ``word_order``,
+    ``beta``; named ``chrF2`` / ``chrF2++``."""
+
+    def __init__(self, score: float, char_order: int, word_order: int, beta: int) -> None:
+        self.beta, self.char_order, self.word_order = beta, char_order, word_order
+        super().__init__(f"chrF{beta}" + "+" * word_order, score)
+
+
+class Signature:
+    """sacrebleu's signature: ``info`` (every setting that changes the number) and
+    ``format(short)``; the version is bleusuite's."""
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        self.info = info
+
+    def format(self, short: bool = False) -> str:
+        keys = [key for key in self.info if key != "version"] + ["version"]
+        return "|".join(f"{_ABBREVIATIONS.get(key, key) if short else key}:{value}"
+                        for key in keys if (value := self.info.get(key)) is not None)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+def _check_bool(value: Any, argname: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{argname} must be a bool; got {value!r}")
+    return value
+
+
+class _Metric:
+    """What BLEU and CHRF share: the arguments, reference streams, bootstrap, signature."""
+
+    lowercase: bool
+
+    def __init__(self, references: Sequence[Sequence[str | None]] | None) -> None:
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: int | None = None
+        self._references = None if references is None else self._streams(references, None)
+
+    def _streams(self, references: Any, size: int | None) -> Streams:
+        """The reference streams, checked (``size``: the hypotheses they must match)."""
+        if isinstance(references, str) or not isinstance(references, Sequence) or not all(
+                isinstance(s, Sequence) and not isinstance(s, str) for s in references):
+            raise TypeError("references must be a list of reference streams, each a list with "
+                            "one reference string (or None) per hypothesis")
+        streams = [list(stream) for stream in references]
+        if not streams:
+            raise ValueError("references: give at least one reference stream")
+        for j, stream in enumerate(streams):
+            if size is not None and len(stream) != size:
+                raise ValueError(f"references[{j}] has {len(stream)} lines for {size} "
+                                 "hypotheses (a stream holds one reference per hypothesis)")
+            if any(line is not None and not isinstance(line, str) for line in stream):
+                raise TypeError(f"references[{j}] must hold strings (or None)")
+        counts = {sum(s[i] is not None for s in streams) for i in range(len(streams[0]))}
+        self.num_refs = counts.pop() if len(counts) == 1 else -1
+        return streams
+
+    def _corpus(self, hypotheses: Any, references: Any) -> tuple[list[str], Streams]:
+        if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence) or not all(
+                isinstance(h, str) for h in hypotheses):
+            raise TypeError("hypotheses must be a list of strings (None is no line)")
+        if not hypotheses:
+            raise ValueError("hypotheses: a corpus score needs at least one line")
+        if references is None and self._references is None:
+            raise ValueError("references: none given, and none cached (BLEU(references=))")
+        streams = self._streams(self._references if references is None else references,
+                                len(hypotheses))
+        missing = [i for i in range(len(hypotheses)) if all(s[i] is None for s in streams)]
+        if missing:
+            raise ValueError(f"references: line {missing[0]} has no reference (every stream "
+                             f"holds None there); {len(missing)} such line(s)")
+        return list(hypotheses), streams
+
+    def _sentence(self, hypothesis: Any, references: Any) -> tuple[list[str], Streams]:
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string; got {type(hypothesis).__name__}")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("references must be a list of reference strings")
+        return self._corpus([hypothesis], [[ref] for ref in references if ref is not None])
+
+    def _table(self, hypotheses: list[str], streams: Streams) -> np.ndarray:
+        raise NotImplementedError
+
+    def _score(self, summed: np.ndarray) -> Score:
+        raise NotImplementedError
+
+    def _resampled(self, table: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Sequence[Sequence[str | None]] | None,
+                     n_bootstrap: int = 1) -> Any:
+        """The corpus score of ``hypotheses`` against reference ``references`` streams
+        (``references[j][i]``: the ``j``-th reference of line ``i``; None: none; None for
+        the streams given to the constructor); ``n_bootstrap > 1`` adds sacrebleu's 95%
+        bootstrap interval.
+
+        Raises:
+            TypeError, ValueError: malformed input, streams and hypotheses of different
+                lengths, an empty corpus; the message names the argument.
+        """
+        n_bootstrap = checks.integer(n_bootstrap, "n_bootstrap", minimum=1)
+        table = self._table(*self._corpus(hypotheses, references))
+        result = self._score(table.sum(axis=0))
+        if n_bootstrap > 1:
+            self.n_bootstrap, self.seed = n_bootstrap, seed_from_environment()
+            result.estimate_ci(bootstrap_scores(table, self._resampled, n_bootstrap,
+                                                self.seed))
+        return result
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:
+        """The score of one hypothesis against its references (a list of strings)."""
+        return self._score(self._table(*self._sentence(hypothesis, references))[0])
+
+    def _signature(self, items: dict[str, Any]) -> Signature:
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return Signature({"nrefs": "var" if self.num_refs == -1 else self.num_refs,
+                          "bs": self.n_bootstrap, "ar": None, "seed": self.seed, **items,
+                          "version": version_field()})
+
+
+class BLEU(_Metric):
+    """sacrebleu's ``BLEU`` (same arguments and defaults), counted by bleusuite.
+
+    >>> bleu = BLEU(effective_order=True)
+    >>> score = bleu.sentence_score("The cat sat on the mat.", ["The cat sat on a mat."])
+    >>> round(score.score, 4), score.counts, score.totals
+    (48.8923, [6, 4, 2, 1], [7, 6, 5, 4])
+    """
+
+    def __init__(self, lowercase: bool = False, force: bool = False,
+                 tokenize: str | None = None, smooth_method: str = "exp",
+                 smooth_value: float | None = None, max_ngram_order: int = 4,
+                 effective_order: bool = False, trg_lang: str = "",
+                 references: Sequence[Sequence[str | None]] | None = None) -> None:
+        self.lowercase = _check_bool(lowercase, "lowercase")
+        self.force = _check_bool(force, "force")
+        self.effective_order = _check_bool(effective_order, "effective_order")
+        if smooth_method not in METHODS:
+            raise ValueError(f"smooth_method must be one of {', '.join(METHODS)}; got "
+                             f"{smooth_method!r}")
+        self.smooth_method = smooth_method
+        # sacrebleu ignores a value its method takes none of (exp, none): so does this
+        self.smooth_value = None if smooth_value is None else checks.number(
+            smooth_value, "smooth_value", minimum=0)
+        self.max_ngram_order = checks.order(max_ngram_order, "max_ngram_order")
+        if not isinstance(trg_lang, str):
+            raise TypeError(f"trg_lang must be a str; got {trg_lang!r}")
+        self.trg_lang = trg_lang
+        name = _TOKENIZER_OF_LANGUAGE.get(trg_lang, "13a") if tokenize is None else tokenize
+        if name not in TOKENIZERS:
+            raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)}; got {name!r}")
+        self.tokenize = name
+        self.tokenizer_signature = tokens_field(name)
+        self._settings = BleuSettings(tokenize=name, lowercase=lowercase, smooth=smooth_method,
+                                      smooth_value=smooth_value,
+                                      effective_order=effective_order,
+                                      max_order=self.max_ngram_order)
+        super().__init__(references)
+
+    def _table(self, hypotheses: list[str], streams: Streams) -> np.ndarray:
+        """Per-line statistics ``(B, F)``: every stream tokenised and numbered at once,
+        counted straight from the ragged ids (as the command does), no padding."""
+        present = np.array([[line is not None for line in stream] for stream in streams]).T
+        texts = [hypotheses] + [[line or "" for line in stream] for stream in streams]
+        token_ids = encode_texts(texts, load_tokenizer(self.tokenize), self.lowercase)
+        starts, lengths = token_ids.starts, token_ids.lengths
+        ref_lengths = np.ascontiguousarray(lengths[1:].T)
+        pairs = RaggedPairs(token_ids.ids, starts[0], lengths[0], token_ids.ids,
+                            np.ascontiguousarray(starts[1:].T), ref_lengths * present)
+        clipped = count_pairs(pairs, self.max_ngram_order).clipped
+        be = backends.get_backend(clipped)
+        chosen = rules.chosen_ref_len(be, lengths[0], ref_lengths, present, far=1 << 62)
+        table: np.ndarray = bleu_statistics_from_counts(be, lengths[0], chosen,
+                                                        clipped).to_array()
+        return table
+
+    def _score(self, summed: np.ndarray) -> BLEUScore:
+        n = self.max_ngram_order
+        exact = exact_bleu(summed, self.smooth_method, self.smooth_value,
+                           self.effective_order, max_order=n)
+        counts: list[Any] = summed[2 : 2 + n].tolist()
+        totals: list[Any] = summed[2 + n : 2 + 2 * n].tolist()
+        if self.smooth_method == "add-k" and any(counts):  # sacrebleu adds k in place
+            k = smoothing.smooth_value_of("add-k", self.smooth_value)
+            k_added: Any = int(k) if k == int(k) else k
+            counts = counts[:1] + [c + k_added for c in counts[1:]]
+            totals = totals[:1] + [t + k_added for t in totals[1:]]
+        return BLEUScore(float(exact.scores[0]), counts, totals, exact.precisions[0].tolist(),
+                         float(exact.brevity_penalty[0]), int(summed[0]), int(summed[1]))
+
+    def _resampled(self, table: np.ndarray) -> np.ndarray:
+        return BLEU_METRIC.scores(table, self._settings, resampled=True)
+
+    def get_signature(self) -> Signature:
+        """sacrebleu's BLEU signature (``nrefs`` known after the first score)."""
+        return self._signature({
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "yes" if self.effective_order else "no",
+            "tok": self.tokenizer_signature,
+            "smooth": smoothing.signature_item(self.smooth_method, self.smooth_value)})
+
+
+class CHRF(_Metric):
+    """sacrebleu's ``CHRF`` (same arguments and defaults; ``word_order=2`` is chrF++).
+
+    >>> chrf = CHRF(word_order=2)
+    >>> round(chrf.corpus_score(["The cat sat on the mat."], [["The cat sat on a mat."]]).score, 4)
+    72.6591
+    """
+
+    def __init__(self, char_order: int = 6, word_order: int = 0, beta: int = 2,
+                 lowercase: bool = False, whitespace: bool = False,
+                 eps_smoothing: bool = False,
+                 references: Sequence[Sequence[str | None]] | None = None) -> None:
+        self.char_order = checks.integer(char_order, "char_order", minimum=0)
+        self.word_order = checks.integer(word_order, "word_order", minimum=0)
+        if self.char_order + self.word_order == 0:
+            raise ValueError("char_order and word_order: at least one must be positive")
+        self.beta = checks.integer(beta, "beta", minimum=1)
+        self.lowercase = _check_bool(lowercase, "lowercase")
+        self.whitespace = _check_bool(whitespace, "whitespace")
+        self.eps_smoothing = _check_bool(eps_smoothing, "eps_smoothing")
+        self._settings = ChrfSettings(char_order=self.char_order, word_order=self.word_order,
+                                      beta=self.beta, lowercase=lowercase,
+                                      whitespace=whitespace, eps_smoothing=eps_smoothing)
+        super().__init__(references)
+
+    def _table(self, hypotheses: list[str], streams: Streams) -> np.ndarray:
+        lines: Any = streams  # the registry's entry reads None as no reference
+        table: np.ndarray = CHRF_METRIC.text_statistics(hypotheses, lines, self._settings)
+        return table
+
+    def _score(self, summed: np.ndarray) -> CHRFScore:
+        score = float(CHRF_METRIC.scores(summed[None, :], self._settings)[0])
+        return CHRFScore(score, self.char_order, self.word_order, self.beta)
+
+    def _resampled(self, table: np.ndarray) -> np.ndarray:
+        return CHRF_METRIC.scores(table, self._settings, resampled=True)
+
+    def get_signature(self) -> Signature:
+        """sacrebleu's chrF signature (``nrefs`` known after the first score)."""
+        return self._signature(CHRF_METRIC.signature(self._settings))

@@ -1,0 +1,157 @@
+"""BLEU of every prefix of each hypothesis (:func:`prefix_sentence_bleu`), for token-level
+(dense) rewards ``r_t = BLEU(y[:t]) - BLEU(y[:t-1])``.
+
+The statistics of every prefix come from one pass of running counts
+(:func:`bleusuite.counting.prefix.prefix_matches`), not from scoring each prefix again; the
+lengths and the reference length of each prefix follow from its length, and the scores
+from the same formulas as :func:`bleusuite.sentence_bleu` (on ``B x L`` statistics), so
+every entry is exactly the ``sentence_bleu`` of that prefix, for every smoothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+
+from bleusuite.counting.prefix import prefix_matches
+from bleusuite.inputs import Batch, scoring_batch
+from bleusuite.scores import rules
+from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+
+__all__ = ["prefix_bleu_statistics", "prefix_sentence_bleu"]
+
+
+def prefix_bleu_statistics(batch: Batch, max_order: int,
+                           ref_length: str = "closest") -> BleuStats[Any]:
+    """The BLEU statistics of every prefix of a normalised batch, ``(B * L,)`` entries in
+    row-major order (entry ``b * L + t - 1``: the first ``t`` tokens of hypothesis ``b``;
+    past its end, the whole hypothesis), ``L`` the batch's hypothesis width."""
+    run = batch.backend.compiled(_prefix_statistics, static_argnums=(1, 2))
+    stats: BleuStats[Any] = run(batch, max_order, ref_length)
+    return stats
+
+
+def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
+    be = batch.backend
+    rows, width = batch.hyp.shape
+    num_refs = int(batch.refs.shape[1])
+    matches = prefix_matches(batch, max_order).reshape(rows * width, max_order)
+    steps = be.arange(width, like=batch.hyp_len)[None, :] + 1
+    hyp_len = be.minimum(steps, batch.hyp_len[:, None]).reshape(-1)
+    every = be.zeros((1, width, 1), be.int64, like=batch.ref_len)
+    ref_len = (batch.ref_len[:, None, :] + every).reshape(rows * width, num_refs)
+    present = (batch.ref_present[:, None, :] & (every == 0)).reshape(rows * width, num_refs)
+    far = max(width, int(batch.refs.shape[-1])) + 1  # above every length and distance
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
+                                  ref_length=ref_length)
+    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+
+
+@overload
+def prefix_sentence_bleu(
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+    ref_length: str = "closest",
+) -> Scores: ...
+
+
+@overload
+def prefix_sentence_bleu(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+    ref_length: str = "closest",
+) -> ArrayT: ...
+
+
+def prefix_sentence_bleu(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    max_order: int | None = None,
+    weights: Sequence[float] | None = None,
+    smooth: str = "no_smooth",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+    ref_length: str = "closest",
+) -> Any:
+    """BLEU of every prefix of every hypothesis: shape ``(B, L)``, float64.
+
+    Entry ``[b, t - 1]`` is ``sentence_bleu`` of the first ``t`` tokens of hypothesis ``b``
+    (after padding and everything from ``eos_id`` on are dropped, as ``sentence_bleu``
+    does) against its references, with the same arguments, for ``t = 1 ..`` its length.
+    **Past the end** of a hypothesis (``t`` above its length) an entry holds the score of the
+    whole hypothesis, so the last column is ``sentence_bleu`` of the batch and the dense
+    rewards ``scores[:, t] - scores[:, t - 1]`` are 0 there. ``L`` is the hypotheses' width:
+    that of a padded array (a left-padded row's prefixes start at its first token), the
+    longest sentence for lists and text (with ``tokenize``: in tokens of the tokenizer).
+
+    The prefixes are counted in one pass (running clipped counts: an n-gram adds a match
+    while its occurrences so far are within its largest count in a reference), with fixed
+    shapes on devices (no host synchronisation), and scored with ``sentence_bleu``'s
+    formulas: every smoothing gives exactly the numbers of a loop of ``sentence_bleu`` over
+    the prefixes (``method6`` raises where such a loop would, since NLTK fails on a prefix
+    with a unigram but no trigram match; on devices those entries are NaN).
+
+    Args:
+        hypotheses, references: as :func:`bleusuite.sentence_bleu` (padded arrays, ragged
+            arrays, token lists, or text with ``tokenize``).
+        max_order, weights, smooth, smooth_value, effective_order: as
+            :func:`bleusuite.sentence_bleu` (every smoothing).
+        pad_id, eos_id, tokenize, lowercase, ref_length: as :func:`bleusuite.sentence_bleu`.
+
+    Returns:
+        ``(B, L)`` float64 scores of the input's kind (NumPy for lists and text).
+
+    Raises:
+        TypeError, ValueError: malformed input (the message names the argument).
+
+    >>> import numpy as np
+    >>> hyp = np.array([[5, 6, 7, 8, 0, 0]])
+    >>> ref = np.array([[5, 6, 7, 9, 0, 0]])
+    >>> scores = prefix_sentence_bleu(hyp, ref, pad_id=0, smooth="exp", effective_order=True)
+    >>> scores.round(4)
+    array([[0.0498, 0.3679, 0.7165, 0.5946, 0.5946, 0.5946]])
+    >>> np.diff(scores, prepend=0.0).round(4)          # dense rewards: r_t
+    array([[ 0.0498,  0.3181,  0.3487, -0.1219,  0.    ,  0.    ]])
+    >>> prefix_sentence_bleu(["the cat sat"], ["the cat sat down"], tokenize="13a",
+    ...                      smooth="method1").round(4)
+    array([[0.0089, 0.1163, 0.4029]])
+    """
+    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    ref_length = rules.check_ref_length(ref_length)
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase)
+    rows, width = batch.hyp.shape
+    stats = prefix_bleu_statistics(batch, config.stats_order, ref_length)
+    scores = score_of(stats, config).reshape(rows, width)
+    if batch.has_reference is not None:  # on devices: NaN where a row has no reference
+        scores = batch.backend.where(batch.has_reference[:, None], scores, float("nan"))
+    return batch.to_caller(scores)

@@ -1,0 +1,288 @@
+"""torchmetrics metrics: drop-in replacements for ``torchmetrics.text.BLEUScore`` and
+``SacreBLEUScore``, and NLTK's GLEU as a torchmetrics metric.
+
+Each metric keeps one state, the summed integer statistics of every sentence seen
+(``add_state(..., dist_reduce_fx="sum")``): the corpus score is a function of that sum, so it
+is exact whatever the batches, processes and ``forward`` calls (Lightning logs it as it is),
+and the sum is exact too (int64, where torchmetrics' own BLEU sums its counts in float32).
+``update`` takes text (a list of strings, and per string a reference string or a list of
+them) or token ids (a (B, L) tensor and (B, L) or (B, R, L) references, on any device, with
+``pad_id`` / ``eos_id``; or token lists), and runs bleusuite's vectorised counting.
+
+With torchmetrics' arguments the numbers are torchmetrics' own (its ``smooth=True`` is
+bleusuite's ``"torchmetrics_smooth"``, its ``smooth=False`` ``"no_smooth"``, and it takes the
+first of equally close references: ``ref_length="closest_first"``), in float64.
+
+This module needs torch and torchmetrics (``pip install "bleusuite[torchmetrics]"``);
+``import bleusuite`` does not import it.
+
+>>> from bleusuite.torchmetrics import BLEUScore
+>>> preds = ["the cat is on the mat"]
+>>> target = [["there is a cat on the mat", "a cat is on the mat"]]
+>>> bleu = BLEUScore()
+>>> bleu(preds, target)                     # torchmetrics' BLEUScore gives tensor(0.7598)
+tensor(0.7598, dtype=torch.float64)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+try:
+    import torch
+    from torchmetrics import Metric
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.torchmetrics needs torch and torchmetrics ({_error}); install them with "
+        "pip install 'bleusuite[torchmetrics]'"
+    ) from _error
+
+from bleusuite import checks
+from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.scores import rules
+from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
+from bleusuite.scores.gleu.score import gleu_score
+from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
+from bleusuite.text import TOKENIZERS, encode_pairs, load_tokenizer
+
+__all__ = ["BLEUScore", "GLEUScore", "SacreBLEUScore"]
+
+#: the names of the two inputs, in every error message
+_ARGNAMES = ("preds", "target")
+
+
+def _kind(obj: object) -> str:
+    return type(obj).__name__
+
+
+def _is_text(preds: object) -> bool:
+    """A non-empty list of strings (text), rather than token ids or token lists."""
+    if isinstance(preds, str):
+        raise TypeError("preds must be a list of strings (one per sentence): wrap a single "
+                        "sentence in a list")
+    return isinstance(preds, Sequence) and len(preds) > 0 and all(
+        isinstance(p, str) for p in preds)
+
+
+def _check_tokenize(tokenize: object, lowercase: object) -> tuple[str, bool]:
+    if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
+        raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} (sacrebleu's "
+                         f"tokenizers); got {tokenize!r}")
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"lowercase must be a bool; got {lowercase!r}")
+    load_tokenizer(tokenize)  # ImportError now, not at the first update, without sacrebleu
+    return tokenize, lowercase
+
+
+class _StatisticsMetric(Metric):
+    """One state, the summed statistics (int64 ``(F,)``); subclasses count and score."""
+
+    is_differentiable = False
+    higher_is_better = True
+    full_state_update = False
+    plot_lower_bound = 0.0
+    plot_upper_bound = 1.0
+
+    statistics: torch.Tensor
+
+    def __init__(self, width: int, tokenize: str, lowercase: bool, pad_id: int | None,
+                 eos_id: int | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tokenize, self.lowercase = _check_tokenize(tokenize, lowercase)
+        self.pad_id = None if pad_id is None else checks.token_id(pad_id, "pad_id")
+        self.eos_id = None if eos_id is None else checks.token_id(eos_id, "eos_id")
+        self.add_state("statistics", torch.zeros(width, dtype=torch.int64),
+                       dist_reduce_fx="sum")
+
+    def _counted(self, batch: Batch) -> Any:
+        """The summed statistics of one batch, as one int64 array of its backend."""
+        raise NotImplementedError
+
+    def update(self, preds: Any, target: Any) -> None:
+        """Add a batch.
+
+        Args:
+            preds: a list of hypothesis strings (tokenised by ``tokenize``), or token ids: a
+                (B, L) tensor or array (any device), a list of 1-D tensors, or token lists.
+            target: per hypothesis, a reference string or a list of them (``None``: no such
+                reference); with token ids, (B, L) or (B, R, L) ids (a row of ``pad_id`` is
+                an absent reference), 1-D tensors or token lists.
+
+        Raises:
+            TypeError, ValueError: malformed input; the message names ``preds`` or
+                ``target``.
+        """
+        if _is_text(preds):
+            if isinstance(target, str) or not isinstance(target, Sequence):
+                raise TypeError("target must be a list with, per string of preds, a reference "
+                                f"string or a list of them; got {_kind(target)}")
+            if len(target) != len(preds):
+                raise ValueError(f"preds and target must have the same length; got "
+                                 f"{len(preds)} and {len(target)}")
+            preds, target = encode_pairs(preds, target, tokenize=self.tokenize,
+                                         lowercase=self.lowercase)
+            pad_id = eos_id = None
+        else:
+            pad_id, eos_id = self.pad_id, self.eos_id
+        batch = normalize_batch(preds, target, pad_id=pad_id, eos_id=eos_id, argnames=_ARGNAMES)
+        if batch.size == 0:
+            return
+        counted = batch.to_caller(self._counted(batch))
+        if not isinstance(counted, torch.Tensor):  # NumPy statistics (lists, text)
+            counted = torch.from_numpy(np.asarray(counted))
+        self.statistics += counted.to(device=self.statistics.device, dtype=torch.int64)
+
+    def plot(self, val: Any = None, ax: Any = None) -> Any:
+        """torchmetrics' plot of one value or a list of them (``metric.compute()`` by default):
+        a matplotlib ``(figure, axes)``; needs matplotlib."""
+        return self._plot(val, ax)
+
+
+class BLEUScore(_StatisticsMetric):
+    """BLEU of a corpus, a drop-in replacement for ``torchmetrics.text.BLEUScore``.
+
+    With torchmetrics' arguments, the number of torchmetrics' ``BLEUScore`` (float64: its
+    own counts and score are in the default dtype, float32 unless changed); text is split
+    on whitespace, as torchmetrics does.
+
+    Args:
+        n_gram: the highest n-gram order.
+        smooth: torchmetrics' ``False`` (``"no_smooth"``) or ``True``
+            (``"torchmetrics_smooth"``: add one to the counts of every order but the first),
+            or any name of :data:`bleusuite.SMOOTHING_NAMES` (``"exp"``: sacrebleu's).
+        weights: one weight per order (default uniform ``1 / n_gram``).
+        tokenize: how text is split: ``"none"`` (on whitespace, torchmetrics' ``BLEUScore``)
+            or a sacrebleu tokenizer (``"13a"``, ``"intl"``, ``"zh"``, ``"char"``, ...).
+        lowercase: lowercase text first (before tokenising, as sacrebleu does).
+        ref_length: the brevity penalty's reference length: ``"closest_first"``
+            (torchmetrics'), ``"closest"`` (NLTK's, sacrebleu's) or ``"shortest"``.
+        pad_id: with token ids, the padding id (dropped anywhere).
+        eos_id: with token ids, the id that ends a sentence.
+        kwargs: torchmetrics' ``Metric`` arguments (``sync_on_compute``, ...).
+
+    Raises:
+        TypeError, ValueError: a bad argument, named.
+
+    >>> import torch
+    >>> metric = BLEUScore(n_gram=2, pad_id=0)
+    >>> metric.update(torch.tensor([[4, 5, 6, 7, 0]]), torch.tensor([[4, 5, 6, 8, 9]]))
+    >>> metric.update(["a b c"], [["a b c d", "a b"]])     # text and ids mix: counts add up
+    >>> metric.compute()
+    tensor(0.6223, dtype=torch.float64)
+    """
+
+    def __init__(
+        self,
+        n_gram: int = 4,
+        smooth: bool | str = False,
+        weights: Sequence[float] | None = None,
+        *,
+        tokenize: str = "none",
+        lowercase: bool = False,
+        ref_length: str = "closest_first",
+        pad_id: int | None = None,
+        eos_id: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.n_gram = checks.order(n_gram, "n_gram")
+        if isinstance(smooth, bool):
+            name = "torchmetrics_smooth" if smooth else "no_smooth"
+        elif isinstance(smooth, str):
+            name = smooth
+        else:
+            raise TypeError(f"smooth must be a bool or a smoothing name; got {smooth!r}")
+        self.smooth = smooth
+        self.weights = None if weights is None else list(checks.weights(weights, self.n_gram))
+        self._config = BleuConfig.make(self.n_gram, self.weights, name, None, False)
+        self.ref_length = rules.check_ref_length(ref_length)
+        super().__init__(2 + 3 * self._config.stats_order, tokenize, lowercase, pad_id,
+                         eos_id, **kwargs)
+
+    def _counted(self, batch: Batch) -> Any:
+        stats = bleu_statistics_of_batch(batch, self._config.stats_order, self.ref_length)
+        return stats.sum().to_array()
+
+    def compute(self) -> torch.Tensor:
+        """The corpus BLEU of every sentence seen (in every process): a 0-d float64 tensor."""
+        score: torch.Tensor = score_of(BleuStats.from_array(self.statistics), self._config)
+        return score
+
+
+class SacreBLEUScore(BLEUScore):
+    """``torchmetrics.text.SacreBLEUScore``: :class:`BLEUScore` with sacrebleu's tokenizers
+    (``tokenize="13a"`` by default) and torchmetrics' arithmetic (first closest reference,
+    ``smooth=True`` adding one from the second order on); for sacrebleu's own numbers pass
+    ``smooth="exp", ref_length="closest"`` (sacrebleu's ``corpus_bleu`` / 100).
+
+    Args are those of :class:`BLEUScore` in torchmetrics' order (``n_gram``, ``smooth``,
+    ``tokenize``, ``lowercase``, ``weights``).
+
+    >>> metric = SacreBLEUScore()
+    >>> metric(["The cat sat on the mat."], [["The cat sat on a mat."]])
+    tensor(0.4889, dtype=torch.float64)
+    """
+
+    def __init__(
+        self,
+        n_gram: int = 4,
+        smooth: bool | str = False,
+        tokenize: str = "13a",
+        lowercase: bool = False,
+        weights: Sequence[float] | None = None,
+        *,
+        ref_length: str = "closest_first",
+        pad_id: int | None = None,
+        eos_id: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(n_gram, smooth, weights, tokenize=tokenize, lowercase=lowercase,
+                         ref_length=ref_length, pad_id=pad_id, eos_id=eos_id, **kwargs)
+
+
+class GLEUScore(_StatisticsMetric):
+    """Corpus GLEU (Google BLEU): NLTK's ``corpus_gleu`` (what evaluate's ``google_bleu``
+    computes), as a torchmetrics metric.
+
+    Args:
+        min_len: the lowest n-gram order pooled.
+        max_len: the highest n-gram order pooled.
+        tokenize: how text is split (``"none"``: on whitespace; ``"13a"``: as evaluate's
+            ``google_bleu`` does).
+        lowercase: lowercase text first.
+        pad_id: with token ids, the padding id.
+        eos_id: with token ids, the id that ends a sentence.
+        kwargs: torchmetrics' ``Metric`` arguments.
+
+    >>> metric = GLEUScore()
+    >>> metric.update(["a b c d"], [["a b c e"]])
+    >>> metric.update(["a b"], [["a b", "b a"]])
+    >>> metric.compute()                       # nltk's corpus_gleu: 0.692308
+    tensor(0.6923, dtype=torch.float64)
+    """
+
+    def __init__(
+        self,
+        min_len: int = 1,
+        max_len: int = 4,
+        *,
+        tokenize: str = "none",
+        lowercase: bool = False,
+        pad_id: int | None = None,
+        eos_id: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
+        super().__init__(2, tokenize, lowercase, pad_id, eos_id, **kwargs)
+
+    def _counted(self, batch: Batch) -> Any:
+        return gleu_statistics_of_batch(batch, self.min_len, self.max_len).sum().to_array()
+
+    def compute(self) -> torch.Tensor:
+        """The corpus GLEU of every sentence seen: a 0-d float64 tensor."""
+        score: torch.Tensor = gleu_score(GleuStats.from_array(self.statistics))
+        return score
+

@@ -3,7 +3,6 @@ system, or the table of several). Plain Python: no NumPy."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -126,8 +125,8 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
     sacrebleu)."""
     if not options.sentence_level:
         if options.output_format == "json" and not options.score_only:
-            entries = [json.dumps(format_json(report, 0, options.width), indent=1,
-                                  ensure_ascii=False) for report in reports]
+            entries = [_json_text(format_json(report, 0, options.width), indent=1)
+                       for report in reports]
             # sacrebleu's list of several: its entries as they are, one after the other
             return entries[0] if len(entries) == 1 else "[\n" + ",\n".join(entries) + "\n]"
         lines = [format_line(report, 0, options) for report in reports]
@@ -138,7 +137,7 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
             items = [format_json(report, i, options.width) for report in reports]
             return items[0] if len(items) == 1 else items
 
-        return "\n".join(json.dumps(entry(i), ensure_ascii=False) for i in rows)
+        return "\n".join(_json_text(entry(i)) for i in rows)
     return "\n".join("\t".join(format_line(report, i, options) for report in reports)
                      for i in rows)
 
@@ -232,3 +231,11 @@ def paired_note(options: ScoreOptions, baseline: str) -> list[str]:
         "delta.",
         "",
     ]
+
+
+def _json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` in JSON as sacrebleu prints it (json is imported here, for ``-f json``
+    only: the import costs a millisecond of every start)."""
+    import json
+
+    return json.dumps(value, indent=indent, ensure_ascii=False)

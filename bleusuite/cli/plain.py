@@ -4,7 +4,6 @@ files, or of the sample corpus shipped in the package."""
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -123,4 +122,8 @@ def run_plain(args: argparse.Namespace) -> str:
     else:
         corpus = load_corpus(args.hyp, args.ref)
     result = corpus_report(corpus, args.max_order, args.smooth)
-    return json.dumps(result, indent=2) if args.format == "json" else format_report(result)
+    if args.format == "json":
+        import json
+
+        return json.dumps(result, indent=2)
+    return format_report(result)

@@ -8,7 +8,6 @@ its own arithmetic, on the corpus, the sentences and the resamples alike."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +105,8 @@ def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
             columns[title] = [f"{score(total)[0]:.{options.width}f}" for total in totals]
         signatures[title] = signature(metric).format(options.short)
     if options.output_format == "json":
+        import json
+
         entries = []
         for i, name in enumerate(names):
             entry: dict[str, Any] = {"system": name}

@@ -11,8 +11,7 @@ characters (chrF) take the lines themselves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +21,9 @@ from bleusuite.cli.options import ScoreOptions
 from bleusuite.counting import MatchCounts, RaggedPairs, count_pairs
 from bleusuite.scores import registry
 from bleusuite.text import Encoder, TokenIds, load_tokenizer
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["CHUNK_CHARS", "chunk_bounds", "systems_statistics", "text_statistics"]
 
@@ -82,15 +84,23 @@ def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
     """The word counts of every system, ``(S, B, ...)``, and the line lengths of every
     stream ``(streams, B)``: each chunk of lines encoded here and counted on a thread of its
     own while the next is encoded."""
-    background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
-    chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
-    with ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count") as counter:
-        for begin, end in chunk_bounds(texts):
-            token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
-            chunks.append((token_ids.lengths, counter.submit(
-                count_pairs, _pairs(token_ids, num_systems), orders, per_reference,
-                background)))
-        parts = [(lengths, future.result()) for lengths, future in chunks]
+    bounds = chunk_bounds(texts)
+    if len(bounds) <= 1:  # one chunk: nothing to overlap, counted on every thread here
+        token_ids = encoder.encode(list(texts), bar)
+        parts = [(token_ids.lengths, count_pairs(_pairs(token_ids, num_systems), orders,
+                                                 per_reference))]
+    else:
+        from concurrent.futures import ThreadPoolExecutor  # (its import costs 4 ms)
+
+        background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
+        chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
+        with ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count") as counter:
+            for begin, end in bounds:
+                token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
+                chunks.append((token_ids.lengths, counter.submit(
+                    count_pairs, _pairs(token_ids, num_systems), orders, per_reference,
+                    background)))
+            parts = [(lengths, future.result()) for lengths, future in chunks]
     lengths = np.concatenate([lengths for lengths, _ in parts], axis=1)
     return MatchCounts(_by_system(num_systems, [c.clipped for _, c in parts]),
                        _by_system(num_systems, [c.per_reference for _, c in parts])

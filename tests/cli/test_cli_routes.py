@@ -9,7 +9,7 @@ compares the printed text byte for byte. Only what bleusuite documents as its ow
 ``confidence_low`` and ``confidence_high``), which are taken out before comparing.
 
 * The matrix: a small input (the WMT sample in ``bleusuite/data``, 1 reference) and a
-  generated one (2,000 lines, 2 references, :mod:`bleusuite.bench.corpus`); one system
+  generated one (1,000 lines, 2 references, :mod:`bleusuite.bench.corpus`); one system
   and three (``-i A B C``), ``-ci -cin 50``, ``--paired-bs -pbsn 50``, ``--paired-ar -parn
   50``, sentence level ``-sl``; each with the tokenizers ``13a``, ``intl``, ``char`` and
   ``none``, with and without ``-lc``, ``-f text`` and ``-f json``, every ``-w`` from 1 to
@@ -60,7 +60,7 @@ MODES = {  # the flags of each mode, and whether it scores the three systems
     "sentence level": (["-sl"], False),
 }
 CORPORA = ["sample", "generated"]
-GENERATED_LINES = 2000
+GENERATED_LINES = 1000
 #: what ``-ci`` adds to sacrebleu's output: the interval, in text and in JSON
 INTERVAL_TEXT = re.compile(r", 95% CI \[-?[0-9.]+, -?[0-9.]+\]")
 INTERVAL_JSON = re.compile(r'^ "confidence_(low|high)": -?[0-9.]+,\n', re.MULTILINE)

@@ -206,18 +206,18 @@ def test_same_output_and_ratios():
     resampling = _BEST["sacrebleu resampling"] / _BEST["bleusuite resampling"]
     paired = _BEST["sacrebleu paired"] / _BEST["bleusuite paired"]
     startup = _BEST["sacrebleu startup"] / _BEST["bleusuite startup"]
-    add_summary_table("bleusuite score vs sacrebleu (issue 15)", [
+    add_summary_table("bleusuite score vs sacrebleu (issues 15 and 25)", [
         f"    {RESAMPLING:60s} sacrebleu {_BEST['sacrebleu resampling']:7.2f} s   bleusuite "
         f"{_BEST['bleusuite resampling']:6.2f} s   {resampling:6.1f}x (target "
         f"{MIN_SPEEDUP:.0f}x)",
         f"    {PAIRED + ', whole command':60s} sacrebleu {_BEST['sacrebleu paired']:7.2f} s   "
-        f"bleusuite {_BEST['bleusuite paired']:6.2f} s   {paired:6.1f}x (target "
-        f"{MIN_SPEEDUP:.0f}x)",
+        f"bleusuite {_BEST['bleusuite paired']:6.2f} s   {paired:6.1f}x (target 25x)",
         *([f"    {'  the same in one process (BLEUSUITE_NUM_THREADS=1)':60s} "
            f"{'':17s} bleusuite {one_process:6.2f} s   "
            f"{_BEST['sacrebleu paired'] / one_process:6.1f}x"] if one_process else []),
         f"    {STARTUP:60s} sacrebleu {_BEST['sacrebleu startup']:7.3f} s   bleusuite "
-        f"{_BEST['bleusuite startup']:6.3f} s   {startup:6.2f}x (target 1x)",
+        f"{_BEST['bleusuite startup']:6.3f} s   {startup:6.2f}x (bleusuite's time "
+        f"{1 / startup:.2f}x sacrebleu's; target at most 1.10x)",
     ])
     if FULL_SIZE:
         assert resampling >= MIN_SPEEDUP

@@ -19,7 +19,8 @@ class Numbering:
 def count_matches(
     hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
     ref_lengths: Any, clipped: Any, per_reference: Any | None, begin: SupportsIndex,
-    end: SupportsIndex, /,
+    end: SupportsIndex, prefix: Any | None = None, /,
 ) -> None:
-    """Clipped n-gram matches of rows begin..end-1 into ``clipped`` (B, N) and
-    ``per_reference`` (B, R, N) or None (int64 buffers; see the C docstring)."""
+    """Clipped n-gram matches of rows begin..end-1 into ``clipped`` (B, N),
+    ``per_reference`` (B, R, N) or None, and those of every prefix into ``prefix``
+    (B, W, N) or None (int64 buffers; see the C docstring)."""

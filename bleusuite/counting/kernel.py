@@ -18,7 +18,7 @@ from bleusuite import native, threads
 from bleusuite.counting.matches import MatchCounts
 from bleusuite.counting.ragged import RaggedPairs
 
-__all__ = ["MIN_TOKENS_PER_THREAD", "available", "count_pairs"]
+__all__ = ["MIN_TOKENS_PER_THREAD", "available", "count_pairs", "count_prefixes"]
 
 #: tokens (hypotheses and references) that each thread of a call gets at least: below
 #: that, handing work to a thread costs about what it saves (see docs/benchmarks.md)
@@ -57,6 +57,35 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
 
     threads.run_blocks(block, range(len(bounds) - 1), workers)
     return MatchCounts(clipped, per_ref)
+
+
+def count_prefixes(pairs: RaggedPairs, max_order: int, width: int,
+                   workers: int | None = None) -> np.ndarray:
+    """Clipped matches of every prefix of each hypothesis, ``(B, width, max_order)`` int64:
+    entry ``[b, t - 1, n - 1]`` those of order ``n`` of the first ``t`` tokens (past the end
+    of the hypothesis, those of the whole hypothesis); ``width`` at least the longest
+    hypothesis. Counted in the same pass as :func:`count_pairs`.
+
+    >>> pairs = RaggedPairs.from_padded(np.array([[7, 7, 8, 9]]), np.array([4]),
+    ...                                 np.array([[[7, 8, 9, 0]]]), np.array([[3]]))
+    >>> count_prefixes(pairs, 2, 4)[0].tolist() if available() else [[1, 0], [1, 0], [2, 1], [3, 2]]
+    [[1, 0], [1, 0], [2, 1], [3, 2]]
+    """
+    module = native.module()
+    if module is None:
+        raise ImportError("the compiled part (bleusuite._native) is not built or is turned off")
+    rows = pairs.rows
+    clipped = np.empty((rows, max_order), dtype=np.int64)
+    prefix = np.empty((rows, width, max_order), dtype=np.int64)
+    bounds, workers = _blocks(pairs, threads.worker_threads() if workers is None else workers)
+
+    def block(index: int) -> None:
+        module.count_matches(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
+                             pairs.ref_starts, pairs.ref_lengths, clipped, None,
+                             bounds[index], bounds[index + 1], prefix)
+
+    threads.run_blocks(block, range(len(bounds) - 1), workers)
+    return prefix
 
 
 def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:

@@ -7,8 +7,11 @@ in any one reference: ``sum(min(count in prefix, max count in a reference))`` is
 number of occurrences so far that are within the clip. So one pass per order gives every
 prefix: mark the occurrences within the clip, then a running sum along the hypothesis.
 
-Each order is counted with fixed shapes (every shape follows from the input shapes; no
-value is read back to the host), on every backend, as :mod:`bleusuite.counting.fixed` does:
+Where the compiled part counts (NumPy arrays and torch CPU tensors), the kernel gives
+every prefix in its counting pass (:func:`bleusuite.counting.kernel.count_prefixes`, the
+same rule). Elsewhere each order is counted with fixed shapes (every shape follows from
+the input shapes; no value is read back to the host), on every backend, as
+:mod:`bleusuite.counting.fixed` does:
 
 1. The hypothesis and its references are laid out in one row (``W = Lh + R * Lr``
    positions). Order 1 sorts the raw token values of each row; order ``n`` sorts the keys
@@ -41,7 +44,9 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
+from bleusuite.counting import counting_strategy, kernel
 from bleusuite.counting.matches import shift_left
+from bleusuite.counting.ragged import RaggedPairs
 from bleusuite.inputs import Batch
 
 __all__ = ["prefix_matches"]
@@ -52,6 +57,9 @@ def prefix_matches(batch: Batch, max_order: int) -> Any:
     order ``n`` of the first ``t`` tokens of hypothesis ``b`` against its references (past
     the end of the hypothesis, those of the whole hypothesis)."""
     be = batch.backend
+    if counting_strategy(be, batch.hyp) == "compiled":  # the kernel, in its counting pass
+        pairs = RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
+        return kernel.count_prefixes(pairs, max_order, int(batch.hyp.shape[1]))
     run = be.compiled(_prefix_arrays, static_argnums=(0, 5))
     return run(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len, max_order)
 

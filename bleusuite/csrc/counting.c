@@ -19,6 +19,11 @@
  *    hypothesis n-gram that no reference holds, or a reference n-gram the hypothesis does
  *    not hold, ends the position's part in the higher orders. Orders stop once nothing is
  *    alive, so the work of a row does not grow with max_order.
+ * 5. Prefixes (optional). The clipped count of order n of the first t tokens grows by one
+ *    at the n-gram starting at p = t - n exactly when that n-gram's occurrence so far in
+ *    the hypothesis (1 for its first, 2 for its second...) is at most its largest count
+ *    in one reference; the alive positions are visited in order with a running count per
+ *    n-gram, and a running sum along the row gives every prefix.
  *
  * Memory: a few arrays of the call's widest row and, for the lookup table, at most four
  * int32 entries per token of the call (or 65536). Every offset and length is checked
@@ -49,9 +54,9 @@ table_init(Table *table, int64_t items)
 {
     size_t capacity = 16;
     while (capacity < 2 * (size_t)items) capacity *= 2;
-    table->keys = PyMem_Malloc(capacity * sizeof(uint64_t));
-    table->values = PyMem_Malloc(capacity * sizeof(int64_t));
-    table->stamps = PyMem_Calloc(capacity, sizeof(uint32_t));
+    table->keys = PyMem_RawMalloc(capacity * sizeof(uint64_t));
+    table->values = PyMem_RawMalloc(capacity * sizeof(int64_t));
+    table->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
     table->stamp = 0;
     table->capacity = capacity;
     return table->keys && table->values && table->stamps ? 0 : -1;
@@ -60,9 +65,9 @@ table_init(Table *table, int64_t items)
 static void
 table_free(Table *table)
 {
-    PyMem_Free(table->keys);
-    PyMem_Free(table->values);
-    PyMem_Free(table->stamps);
+    PyMem_RawFree(table->keys);
+    PyMem_RawFree(table->values);
+    PyMem_RawFree(table->stamps);
 }
 
 /* empty the table, sized for `items` keys at a load of at most 1/2 */
@@ -107,12 +112,23 @@ table_put(Table *table, size_t slot, uint64_t key, int64_t value)
     table->values[slot] = value;
 }
 
+/* what measure() found wrong, reported once the GIL is held again */
+typedef struct {
+    int kind; /* 0: nothing; 1: hypothesis outside; 2: hypothesis too long; 3: reference
+                 outside; 4: references too long; 5: no memory; 6: sizes too large;
+                 7: a hypothesis longer than the prefix width */
+    Py_ssize_t row, reference;
+    int64_t start, length;
+} Failure;
+
 typedef struct {
     /* the input */
     const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
     const int64_t *ref_ids, *ref_starts, *ref_lengths;
     Py_ssize_t hyp_size, ref_size, refs, max_order;
     int64_t *clipped, *per_reference; /* per_reference may be NULL */
+    int64_t *prefix; /* (B, prefix_width, max_order) or NULL */
+    int64_t prefix_width;
     /* sizes of the call's widest row */
     int64_t max_hyp, max_ref;
     /* the alphabet: a lookup table from value - low, or (span 0) the value table */
@@ -125,7 +141,9 @@ typedef struct {
     int32_t *source;
     uint8_t *live, *useful;
     int64_t *hyp_count, *ref_count; /* per n-gram id; ref_count (id, reference) */
+    int64_t *clip, *rank; /* per n-gram id, for the prefixes: the clip, the occurrences */
     Table grams;
+    Failure failure;
 } Counter;
 
 /* the alphabet id of a hypothesis value, numbering it if new (*distinct: ids so far) */
@@ -171,6 +189,8 @@ count_row(Counter *c, Py_ssize_t row)
     int64_t *per_ref = c->per_reference ? c->per_reference + row * refs * max_order : NULL;
     memset(clipped, 0, (size_t)max_order * sizeof(int64_t));
     if (per_ref) memset(per_ref, 0, (size_t)(refs * max_order) * sizeof(int64_t));
+    int64_t *prefix = c->prefix ? c->prefix + row * c->prefix_width * max_order : NULL;
+    if (prefix) memset(prefix, 0, (size_t)(c->prefix_width * max_order) * sizeof(int64_t));
     const int64_t length = c->hyp_lengths[row], start = c->hyp_starts[row];
     if (length < 0 || start < 0 || start > c->hyp_size - length || length > c->max_hyp)
         return -1;
@@ -281,8 +301,26 @@ count_row(Counter *c, Py_ssize_t row)
             }
             total += count < best ? count : best;
             useful[made] = best > 0;
+            if (prefix) {
+                c->clip[made] = best;
+                c->rank[made] = 0;
+            }
         }
         clipped[order - 1] = total;
+        if (prefix) { /* 5. where each prefix gains a match of this order */
+            int64_t *column = prefix + order - 1;
+            if (order == 1) {
+                for (int64_t i = 0; i < length; i++)
+                    if (++c->rank[gram[i]] <= c->clip[gram[i]]) column[i * max_order]++;
+            }
+            else {
+                for (int64_t k = 0; k < num_hyp; k++) {
+                    int64_t p = hyp_alive[k];
+                    if (++c->rank[gram[p]] <= c->clip[gram[p]])
+                        column[(p + order - 1) * max_order]++;
+                }
+            }
+        }
         if (order == max_order) break;
         /* 4. the hypothesis positions that may start a longer match */
         if (order == 1) {
@@ -303,11 +341,16 @@ count_row(Counter *c, Py_ssize_t row)
             }
         }
     }
+    if (prefix) { /* the running sums: entry t - 1 holds the first t tokens' matches */
+        for (int64_t t = 1; t < c->prefix_width; t++)
+            for (Py_ssize_t n = 0; n < max_order; n++)
+                prefix[t * max_order + n] += prefix[(t - 1) * max_order + n];
+    }
     return 0;
 }
 
-/* the widest row of rows [begin, end), the value range and the token count; -1 with an
- * exception for an offset outside its buffer */
+/* the widest row of rows [begin, end), the value range and the token count; -1 with
+ * c->failure set for an offset outside its buffer (runs without the GIL) */
 static int
 measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *low, int64_t *high,
         int64_t *tokens)
@@ -319,110 +362,166 @@ measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *low, int64_t *hig
     for (Py_ssize_t row = begin; row < end; row++) {
         int64_t length = c->hyp_lengths[row], start = c->hyp_starts[row];
         if (length < 0 || start < 0 || start > c->hyp_size - length) {
-            PyErr_Format(PyExc_ValueError,
-                         "hyp_starts/hyp_lengths: row %zd (start %lld, length %lld) is outside "
-                         "hyp_ids (%zd values)", row, (long long)start, (long long)length,
-                         c->hyp_size);
+            c->failure = (Failure){1, row, 0, start, length};
             return -1;
         }
         if (length >= MAX_ROW_TOKENS) {
-            PyErr_Format(PyExc_ValueError, "hyp_lengths: row %zd has %lld tokens; at most "
-                         "%lld are counted", row, (long long)length,
-                         (long long)(MAX_ROW_TOKENS - 1));
+            c->failure = (Failure){2, row, 0, start, length};
             return -1;
         }
         if (length > c->max_hyp) c->max_hyp = length;
         if (length == 0) continue; /* nothing of the row is read */
+        int64_t row_low = *low, row_high = *high;
+        const int64_t *hyp = c->hyp_ids + start;
         for (int64_t i = 0; i < length; i++) {
-            int64_t value = c->hyp_ids[start + i];
-            if (value < *low) *low = value;
-            if (value > *high) *high = value;
+            int64_t value = hyp[i];
+            row_low = value < row_low ? value : row_low;
+            row_high = value > row_high ? value : row_high;
         }
         int64_t ref_total = 0;
         for (Py_ssize_t r = 0; r < c->refs; r++) {
             int64_t ref_length = c->ref_lengths[row * c->refs + r];
             int64_t ref_start = c->ref_starts[row * c->refs + r];
             if (ref_length < 0 || ref_start < 0 || ref_start > c->ref_size - ref_length) {
-                PyErr_Format(PyExc_ValueError,
-                             "ref_starts/ref_lengths: row %zd, reference %zd (start %lld, "
-                             "length %lld) is outside ref_ids (%zd values)", row, r,
-                             (long long)ref_start, (long long)ref_length, c->ref_size);
+                c->failure = (Failure){3, row, r, ref_start, ref_length};
                 return -1;
             }
             if (ref_length >= MAX_ROW_TOKENS - ref_total) {
-                PyErr_Format(PyExc_ValueError, "ref_lengths: the references of row %zd have "
-                             "%lld tokens or more; at most %lld are counted", row,
-                             (long long)(ref_total + ref_length),
-                             (long long)(MAX_ROW_TOKENS - 1));
+                c->failure = (Failure){4, row, r, ref_start, ref_total + ref_length};
                 return -1;
             }
             ref_total += ref_length;
             const int64_t *ref = c->ref_ids + ref_start;
             for (int64_t j = 0; j < ref_length; j++) {
-                if (ref[j] < *low) *low = ref[j];
-                if (ref[j] > *high) *high = ref[j];
+                int64_t value = ref[j];
+                row_low = value < row_low ? value : row_low;
+                row_high = value > row_high ? value : row_high;
             }
         }
+        *low = row_low;
+        *high = row_high;
         if (ref_total > c->max_ref) c->max_ref = ref_total;
         *tokens += length + ref_total;
+    }
+    if (c->prefix && c->max_hyp > c->prefix_width) {
+        c->failure = (Failure){7, 0, 0, 0, c->max_hyp};
+        return -1;
     }
     return 0;
 }
 
+/* the exception of c->failure (with the GIL) */
+static void
+raise_failure(const Counter *c)
+{
+    const Failure *f = &c->failure;
+    switch (f->kind) {
+    case 1:
+        PyErr_Format(PyExc_ValueError,
+                     "hyp_starts/hyp_lengths: row %zd (start %lld, length %lld) is outside "
+                     "hyp_ids (%zd values)", f->row, (long long)f->start, (long long)f->length,
+                     c->hyp_size);
+        break;
+    case 2:
+        PyErr_Format(PyExc_ValueError, "hyp_lengths: row %zd has %lld tokens; at most "
+                     "%lld are counted", f->row, (long long)f->length,
+                     (long long)(MAX_ROW_TOKENS - 1));
+        break;
+    case 3:
+        PyErr_Format(PyExc_ValueError,
+                     "ref_starts/ref_lengths: row %zd, reference %zd (start %lld, "
+                     "length %lld) is outside ref_ids (%zd values)", f->row, f->reference,
+                     (long long)f->start, (long long)f->length, c->ref_size);
+        break;
+    case 4:
+        PyErr_Format(PyExc_ValueError, "ref_lengths: the references of row %zd have "
+                     "%lld tokens or more; at most %lld are counted", f->row,
+                     (long long)f->length, (long long)(MAX_ROW_TOKENS - 1));
+        break;
+    case 6:
+        PyErr_SetString(PyExc_OverflowError, "sizes too large for this machine");
+        break;
+    case 7:
+        PyErr_Format(PyExc_ValueError, "prefix: its width (%lld) is below the longest "
+                     "hypothesis (%lld tokens)", (long long)c->prefix_width,
+                     (long long)f->length);
+        break;
+    default:
+        PyErr_NoMemory();
+    }
+}
+
+/* a * b for sizes a, b >= 0, or -1 where it does not fit (no exception: no GIL here) */
+static Py_ssize_t
+product(Py_ssize_t a, Py_ssize_t b)
+{
+    return (b != 0 && a > PY_SSIZE_T_MAX / b) ? -1 : a * b;
+}
+
+/* the scratch of a call; -1 with c->failure set (runs without the GIL) */
 static int
 allocate(Counter *c, int64_t low, int64_t high, int64_t tokens)
 {
     Py_ssize_t width = (Py_ssize_t)(c->max_hyp + c->max_ref);
     Py_ssize_t ids = (Py_ssize_t)c->max_hyp + 2;
-    Py_ssize_t per_ref = bs_checked_mul(ids, c->refs);
-    if (per_ref < 0 || bs_checked_mul(width, (Py_ssize_t)sizeof(int64_t)) < 0
-        || bs_checked_mul(per_ref, (Py_ssize_t)sizeof(int64_t)) < 0)
+    Py_ssize_t per_ref = product(ids, c->refs);
+    if (per_ref < 0 || product(width, (Py_ssize_t)sizeof(int64_t)) < 0
+        || product(per_ref, (Py_ssize_t)sizeof(int64_t)) < 0) {
+        c->failure.kind = 6;
         return -1;
+    }
     /* a lookup table where the values span at most a few entries per token */
     uint64_t limit = (uint64_t)(tokens < (1 << 14) ? (1 << 16) : 4 * tokens);
     if (limit > ((uint64_t)1 << 24)) limit = (uint64_t)1 << 24; /* 64 MiB at most */
     uint64_t span = tokens ? (uint64_t)high - (uint64_t)low + 1 : 0;
     c->low = low;
     c->span = (tokens && span != 0 && span <= limit) ? span : 0;
-    if (c->span) c->ident = PyMem_Calloc((size_t)c->span, sizeof(int32_t));
+    if (c->span) c->ident = PyMem_RawCalloc((size_t)c->span, sizeof(int32_t));
     else if (table_init(&c->values, c->max_hyp) < 0) goto fail;
-    c->token = PyMem_Malloc((size_t)(width + 1) * sizeof(int64_t));
-    c->gram = PyMem_Malloc((size_t)(width + 1) * sizeof(int64_t));
-    c->source = PyMem_Malloc((size_t)(width + 1) * sizeof(int32_t));
-    c->live = PyMem_Malloc((size_t)width + 1);
-    c->hyp_alive = PyMem_Malloc((size_t)(c->max_hyp + 1) * sizeof(int64_t));
-    c->ref_alive = PyMem_Malloc((size_t)(c->max_ref + 1) * sizeof(int64_t));
-    c->end = PyMem_Malloc((size_t)(c->refs + 1) * sizeof(int64_t));
-    c->ref_begin = PyMem_Malloc((size_t)(c->refs + 1) * sizeof(int64_t));
-    c->hyp_count = PyMem_Malloc((size_t)ids * sizeof(int64_t));
-    c->ref_count = PyMem_Malloc((size_t)(per_ref + 1) * sizeof(int64_t));
-    c->useful = PyMem_Malloc((size_t)ids);
+    c->token = PyMem_RawMalloc((size_t)(width + 1) * sizeof(int64_t));
+    c->gram = PyMem_RawMalloc((size_t)(width + 1) * sizeof(int64_t));
+    c->source = PyMem_RawMalloc((size_t)(width + 1) * sizeof(int32_t));
+    c->live = PyMem_RawMalloc((size_t)width + 1);
+    c->hyp_alive = PyMem_RawMalloc((size_t)(c->max_hyp + 1) * sizeof(int64_t));
+    c->ref_alive = PyMem_RawMalloc((size_t)(c->max_ref + 1) * sizeof(int64_t));
+    c->end = PyMem_RawMalloc((size_t)(c->refs + 1) * sizeof(int64_t));
+    c->ref_begin = PyMem_RawMalloc((size_t)(c->refs + 1) * sizeof(int64_t));
+    c->hyp_count = PyMem_RawMalloc((size_t)ids * sizeof(int64_t));
+    c->ref_count = PyMem_RawMalloc((size_t)(per_ref + 1) * sizeof(int64_t));
+    c->useful = PyMem_RawMalloc((size_t)ids);
+    if (c->prefix) {
+        c->clip = PyMem_RawMalloc((size_t)ids * sizeof(int64_t));
+        c->rank = PyMem_RawMalloc((size_t)ids * sizeof(int64_t));
+        if (!c->clip || !c->rank) goto fail;
+    }
     if ((c->span && !c->ident) || !c->token || !c->gram || !c->source || !c->live
         || !c->hyp_alive || !c->ref_alive || !c->end || !c->ref_begin || !c->hyp_count || !c->ref_count
         || !c->useful || table_init(&c->grams, c->max_hyp) < 0)
         goto fail;
     return 0;
 fail:
-    PyErr_NoMemory();
+    c->failure.kind = 5;
     return -1;
 }
 
 static void
 release(Counter *c)
 {
-    PyMem_Free(c->ident);
+    PyMem_RawFree(c->ident);
     table_free(&c->values);
-    PyMem_Free(c->token);
-    PyMem_Free(c->gram);
-    PyMem_Free(c->source);
-    PyMem_Free(c->live);
-    PyMem_Free(c->hyp_alive);
-    PyMem_Free(c->ref_alive);
-    PyMem_Free(c->end);
-    PyMem_Free(c->ref_begin);
-    PyMem_Free(c->hyp_count);
-    PyMem_Free(c->ref_count);
-    PyMem_Free(c->useful);
+    PyMem_RawFree(c->token);
+    PyMem_RawFree(c->gram);
+    PyMem_RawFree(c->source);
+    PyMem_RawFree(c->live);
+    PyMem_RawFree(c->hyp_alive);
+    PyMem_RawFree(c->ref_alive);
+    PyMem_RawFree(c->end);
+    PyMem_RawFree(c->ref_begin);
+    PyMem_RawFree(c->hyp_count);
+    PyMem_RawFree(c->ref_count);
+    PyMem_RawFree(c->useful);
+    PyMem_RawFree(c->clip);
+    PyMem_RawFree(c->rank);
     table_free(&c->grams);
 }
 
@@ -447,7 +546,7 @@ row_index(PyObject *object, const char *name, Py_ssize_t *value)
 
 const char bs_count_matches_doc[] =
 "count_matches(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths,\n"
-"              clipped, per_reference, begin, end, /)\n--\n\n"
+"              clipped, per_reference, begin, end, prefix=None, /)\n--\n\n"
 "Clipped n-gram matches of rows begin..end-1, written into clipped and per_reference.\n\n"
 "Every argument but the last three is a C-contiguous int64 buffer. Row b's hypothesis is\n"
 "hyp_ids[hyp_starts[b] : hyp_starts[b] + hyp_lengths[b]], with hyp_starts and hyp_lengths\n"
@@ -456,20 +555,24 @@ const char bs_count_matches_doc[] =
 "n = 1..N the sum over the hypothesis n-grams of min(count in the hypothesis, largest\n"
 "count in one reference) (BLEU's clipped matches); per_reference, (B, R, N) or None, the\n"
 "same with each reference's own count (GLEU's). The GIL is released while rows are\n"
-"counted, so threads can count other rows of the same call at once.";
+"counted, so threads can count other rows of the same call at once. prefix, (B, W, N) or\n"
+"None, W at least the longest hypothesis, receives the clipped matches of every prefix:\n"
+"prefix[b, t - 1, n - 1] those of order n of the first t tokens of row b's hypothesis\n"
+"(past its end, those of the whole hypothesis).";
 
 PyObject *
 bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "count_matches takes 10 arguments, not %zd", nargs);
+    if (nargs != 10 && nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "count_matches takes 10 or 11 arguments, not %zd",
+                     nargs);
         return NULL;
     }
     Py_ssize_t begin, end;
     if (row_index(args[8], "begin", &begin) < 0 || row_index(args[9], "end", &end) < 0)
         return NULL;
-    Py_buffer views[8];
+    Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
     Counter c;
@@ -506,6 +609,16 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         c.per_reference = views[held].buf;
         held++;
     }
+    if (nargs == 11 && args[10] != Py_None) {
+        three_dim[0] = rows;
+        three_dim[1] = any;
+        three_dim[2] = max_order;
+        if (bs_int64_buffer(args[10], &views[held], "prefix", 3, three_dim, 1) < 0)
+            goto done;
+        c.prefix = views[held].buf;
+        c.prefix_width = views[held].shape[1];
+        held++;
+    }
     if (max_order < 1) {
         PyErr_SetString(PyExc_ValueError, "clipped: needs at least one column (one order)");
         goto done;
@@ -528,17 +641,22 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     c.max_order = max_order;
     if (bs_checked_mul(bs_checked_mul(rows, refs + 1), max_order) < 0) goto done;
     int64_t low, high, tokens;
-    if (measure(&c, begin, end, &low, &high, &tokens) < 0) goto done;
-    if (allocate(&c, low, high, tokens) < 0) goto done;
     Py_ssize_t failed_row = -1;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t row = begin; row < end; row++) {
+    int prepared;
+    Py_BEGIN_ALLOW_THREADS /* the measuring and the scratch too: threads overlap them */
+    prepared = measure(&c, begin, end, &low, &high, &tokens) == 0
+               && allocate(&c, low, high, tokens) == 0;
+    for (Py_ssize_t row = begin; prepared && row < end; row++) {
         if (count_row(&c, row) < 0) {
             failed_row = row;
             break;
         }
     }
     Py_END_ALLOW_THREADS
+    if (!prepared) {
+        raise_failure(&c);
+        goto done;
+    }
     if (failed_row >= 0) {
         PyErr_Format(PyExc_ValueError, "row %zd: its offsets or lengths changed while it was "
                      "counted (another thread wrote to the input)", failed_row);

@@ -132,7 +132,8 @@ def test_lightning_ddp_logs_the_exact_corpus_scores(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(SCRIPT, encoding="utf-8")
     out = tmp_path / "logged.json"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parent),
+                                                        str(ROOT / "tests"), str(ROOT)]),
            "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, str(script), str(out)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from backend_fixtures import assert_scores_close, no_host_reads
+from compiled_part import require_compiled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from parity import make_cases, to_arrays
@@ -265,7 +266,9 @@ def test_narrow_keys_take_the_stable_sort(monkeypatch):
     huge = [([t * 2**57 - 2**62 for t in h], [[t * 2**57 - 2**62 for t in r] for r in rs])
             for h, rs in cases]
     batch = normalize_batch([h for h, _ in cases], [r for _, r in cases])
-    want = prefix_matches(batch, 4)
+    want = prefix_matches(batch, 4)  # the kernel's where the compiled part is built
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "fixed")  # the fixed-shape path from here on
+    np.testing.assert_array_equal(prefix_matches(batch, 4), want)
     wide = normalize_batch([h for h, _ in huge], [r for _, r in huge])
     np.testing.assert_array_equal(prefix_matches(wide, 4), want)
     numpy_backend = backends.get_backend(np.zeros(1))
@@ -274,3 +277,51 @@ def test_narrow_keys_take_the_stable_sort(monkeypatch):
     monkeypatch.setattr(numpy_backend, "key_bits", 8)
     with pytest.raises(ValueError, match="too large for 10-bit integers"):
         prefix_matches(batch, 4)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_kernel_and_the_fixed_path_count_alike(seed, monkeypatch):
+    """The compiled kernel's prefixes (its counting pass) equal the fixed-shape pipeline's
+    on generated rows: 1-4 references, empty hypotheses and references, repeated n-grams,
+    orders 1-9, wide token ids, and prefix widths wider than every hypothesis."""
+    require_compiled()
+    from bleusuite.counting import kernel
+    from bleusuite.counting.ragged import RaggedPairs
+
+    cases = make_cases(100 + seed, 40, max_len=30)
+    if seed % 2:
+        cases = [([t + 2**40 for t in h], [[t + 2**40 for t in r] for r in rs])
+                 for h, rs in cases]
+    batch = normalize_batch([h for h, _ in cases], [r for _, r in cases])
+    for order in (1, 4, 9):
+        got = prefix_matches(batch, order)
+        with monkeypatch.context() as patch:
+            patch.setenv("BLEUSUITE_COUNTING", "fixed")
+            want = prefix_matches(batch, order)
+        np.testing.assert_array_equal(got, want)
+        pairs = RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
+        wider = kernel.count_prefixes(pairs, order, batch.hyp.shape[1] + 3, workers=2)
+        np.testing.assert_array_equal(wider[:, : batch.hyp.shape[1]], want)
+        np.testing.assert_array_equal(wider[:, -1], want[:, -1])
+
+
+def test_the_kernel_refuses_a_narrow_prefix_buffer():
+    require_compiled()
+    from bleusuite import native
+
+    module = native.module()
+    ids = np.array([1, 2, 3, 1, 2], dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    args = (ids, one, np.array([3]), ids, np.array([[0]]), np.array([[5]]),
+            np.zeros((1, 4), dtype=np.int64), None, 0, 1)
+    with pytest.raises(ValueError, match=r"prefix: its width \(2\) is below the longest "
+                                          r"hypothesis \(3 tokens\)"):
+        module.count_matches(*args, np.zeros((1, 2, 4), dtype=np.int64))
+    with pytest.raises(ValueError, match="prefix: axis 2 has 3 entries where 4 are needed"):
+        module.count_matches(*args, np.zeros((1, 3, 3), dtype=np.int64))
+    with pytest.raises(TypeError, match="prefix must be a C-contiguous writable int64"):
+        module.count_matches(*args, np.zeros((1, 3, 4), dtype=np.int64)[:, ::-1])
+    prefix = np.full((1, 5, 4), 7, dtype=np.int64)
+    module.count_matches(*args, prefix)
+    assert prefix[0].tolist() == [[1, 0, 0, 0], [2, 1, 0, 0], [3, 2, 1, 0], [3, 2, 1, 0],
+                                  [3, 2, 1, 0]]

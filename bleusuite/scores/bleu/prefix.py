@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
+from bleusuite.counting import counting_strategy
 from bleusuite.counting.prefix import prefix_matches
 from bleusuite.inputs import Batch, scoring_batch
 from bleusuite.scores import rules
@@ -49,6 +50,34 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
     chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
                                   ref_length=ref_length)
     return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+
+
+def _host_scores(batch: Batch, config: BleuConfig, ref_length: str) -> NumpyArray:
+    """The ``(B, L)`` scores on the host (NumPy batches, the compiled kernel), the formulas
+    run once per distinct prefix: entries past the end of a hypothesis repeat its last one
+    (for an empty hypothesis, its first), so only ``t = 1 .. max(length, 1)`` is scored."""
+    import numpy as np
+
+    be = batch.backend
+    rows, width = batch.hyp.shape
+    matches = prefix_matches(batch, config.stats_order).reshape(rows * width,
+                                                               config.stats_order)
+    lengths = np.asarray(batch.hyp_len, dtype=np.int64)
+    kept = np.minimum(np.maximum(lengths, 1), width)  # distinct entries of each row
+    first = np.cumsum(kept) - kept  # where each row's entries start in the kept ones
+    row = np.repeat(np.arange(rows), kept)
+    step = np.arange(int(kept.sum())) - first[row]  # t - 1
+    hyp_len = np.minimum(step + 1, lengths[row])
+    num_refs = int(batch.refs.shape[1])
+    far = max(width, int(batch.refs.shape[-1])) + 1
+    present = None if batch.ref_present is None else batch.ref_present[row]
+    chosen = rules.chosen_ref_len(be, hyp_len, batch.ref_len[row].reshape(-1, num_refs),
+                                  present, far=far, ref_length=ref_length)
+    stats = bleu_statistics_from_counts(be, hyp_len, chosen, matches[row * width + step])
+    scored = score_of(stats, config)
+    # entry (b, t - 1): the kept entry of t, or the row's last kept one past it
+    at = first[:, None] + np.minimum(np.arange(width)[None, :], kept[:, None] - 1)
+    return np.asarray(scored)[at]
 
 
 @overload
@@ -150,8 +179,11 @@ def prefix_sentence_bleu(
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase)
     rows, width = batch.hyp.shape
-    stats = prefix_bleu_statistics(batch, config.stats_order, ref_length)
-    scores = score_of(stats, config).reshape(rows, width)
+    if counting_strategy(batch.backend, batch.hyp) == "compiled":
+        scores = _host_scores(batch, config, ref_length)
+    else:
+        stats = prefix_bleu_statistics(batch, config.stats_order, ref_length)
+        scores = score_of(stats, config).reshape(rows, width)
     if batch.has_reference is not None:  # on devices: NaN where a row has no reference
         scores = batch.backend.where(batch.has_reference[:, None], scores, float("nan"))
     return batch.to_caller(scores)

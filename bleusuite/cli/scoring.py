@@ -20,10 +20,15 @@ from bleusuite.scores import registry
 
 if TYPE_CHECKING:  # imported where a run resamples: a plain score does not need them
     from bleusuite.significance.bootstrap import Confidence
+    from bleusuite.significance.draws import DrawnResamples
     from bleusuite.significance.paired import PairedResult
 
-__all__ = ["confidences", "metric_report", "paired_results", "render_systems", "report",
-           "score_function"]
+__all__ = ["DRAW_AHEAD_MAX", "DrawingAhead", "confidences", "metric_report", "paired_results",
+           "render_systems", "report", "score_function"]
+
+#: the largest resamples x sentences drawn ahead (4 bytes each: 64 MiB); above, the
+#: resampling draws in steps as it sums
+DRAW_AHEAD_MAX = 1 << 24
 
 #: ``(R, F)`` statistics -> ``(R,)`` float64 scores on the 0-100 scale
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
@@ -41,6 +46,42 @@ def score_function(metric: str, options: ScoreOptions, resampled: bool = False
     return score
 
 
+class DrawingAhead:
+    """The bootstrap resamples of the run (``-ci`` of one system, ``--paired-bs`` of
+    several), drawn on a thread of their own while the command tokenises and counts: the
+    draws depend only on the number of lines, the number of resamples and the seed, and
+    NumPy's generator releases the GIL while it fills. :meth:`result` gives them (None where
+    nothing was drawn ahead: the resampling then draws as it goes, the same numbers)."""
+
+    def __init__(self, options: ScoreOptions, num_systems: int, num_sentences: int) -> None:
+        import threading
+
+        self._drawn: DrawnResamples | None = None
+        self._thread: threading.Thread | None = None
+        if num_systems > 1:
+            resamples = options.paired_n if options.paired == "bs" else 0
+        else:
+            resamples = options.confidence_n if options.confidence else 0
+        if resamples < 1 or num_sentences < 1 or resamples * num_sentences > DRAW_AHEAD_MAX:
+            return
+
+        def draw() -> None:
+            from bleusuite.significance.draws import DrawnResamples
+
+            try:
+                self._drawn = DrawnResamples.draw(num_sentences, resamples, options.seed)
+            except Exception:  # drawn again, in steps, where it is needed
+                self._drawn = None
+
+        self._thread = threading.Thread(target=draw, name="bleusuite-draw", daemon=True)
+        self._thread.start()
+
+    def result(self) -> DrawnResamples | None:
+        if self._thread is not None:
+            self._thread.join()
+        return self._drawn
+
+
 def metric_report(metric: str, table: np.ndarray, options: ScoreOptions, signature: Signature,
                   confidence: Confidence | None = None) -> MetricReport:
     """Corpus or per-sentence scores of one metric from its per-sentence statistics."""
@@ -52,7 +93,7 @@ def metric_report(metric: str, table: np.ndarray, options: ScoreOptions, signatu
 
 
 def confidences(stats: dict[str, np.ndarray], options: ScoreOptions,
-                bar: Progress) -> dict[str, Confidence]:
+                bar: Progress, drawn: DrawnResamples | None = None) -> dict[str, Confidence]:
     """The bootstrap summary of every metric, all on the same resamples."""
     from bleusuite.significance.bootstrap import Confidence, bootstrap_scores_of_metrics
 
@@ -60,12 +101,12 @@ def confidences(stats: dict[str, np.ndarray], options: ScoreOptions,
     scores = bootstrap_scores_of_metrics(
         [stats[metric] for metric in metrics],
         [score_function(metric, options, resampled=True) for metric in metrics],
-        options.confidence_n, options.seed, bar)
+        options.confidence_n, options.seed, bar, drawn)
     return {metric: Confidence.of(s) for metric, s in zip(metrics, scores, strict=True)}
 
 
 def paired_results(stats: Sequence[dict[str, np.ndarray]], metric: str, options: ScoreOptions,
-                   bar: Progress) -> list[PairedResult]:
+                   bar: Progress, drawn: DrawnResamples | None = None) -> list[PairedResult]:
     """The paired test of one metric: the first system is the baseline."""
     from bleusuite.significance.paired import paired_approximate_randomization, paired_bootstrap
 
@@ -74,14 +115,15 @@ def paired_results(stats: Sequence[dict[str, np.ndarray]], metric: str, options:
     if options.paired == "bs":
         return paired_bootstrap(tables[0], tables[1:], options.paired_n, options.seed,
                                 score=score, bar=bar,
-                                resampled_score=score_function(metric, options, True))
+                                resampled_score=score_function(metric, options, True),
+                                drawn=drawn)
     return paired_approximate_randomization(tables[0], tables[1:], options.paired_n,
                                             options.seed, score=score, bar=bar)
 
 
 def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
                    options: ScoreOptions, signature: Callable[[str], Signature],
-                   show: bool) -> str:
+                   show: bool, drawn: DrawnResamples | None = None) -> str:
     """Several systems: sacrebleu's table (text, LaTeX) or JSON list, with paired tests."""
     from bleusuite.significance.paired import PairedResult
 
@@ -96,7 +138,7 @@ def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
                                show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
                                unit="resample")
             try:
-                columns[title] = paired_results(stats, metric, options, bar)
+                columns[title] = paired_results(stats, metric, options, bar, drawn)
             finally:
                 bar.close()
         else:
@@ -119,21 +161,22 @@ def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
 
 
 def report(inputs: ScoreInputs, stats: Sequence[dict[str, np.ndarray]], options: ScoreOptions,
-           show: bool) -> str:
+           show: bool, drawn: DrawnResamples | None = None) -> str:
     """The command's output from the per-sentence statistics of every system (a list, one
-    dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr."""
+    dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr;
+    ``drawn``: the run's resamples drawn ahead (:class:`DrawingAhead`)."""
     num_refs = len(inputs.references)
 
     def signature(metric: str) -> Signature:
         return make_signature(options, metric, num_refs)
 
     if len(stats) > 1:
-        return render_systems(inputs.names, stats, options, signature, show)
+        return render_systems(inputs.names, stats, options, signature, show, drawn)
     summaries: dict[str, Confidence] = {}
     if options.confidence:
         bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
         try:
-            summaries = confidences(stats[0], options, bar)
+            summaries = confidences(stats[0], options, bar, drawn)
         finally:
             bar.close()
     # one system: sacrebleu reports the metrics by name, but one per line at sentence level

@@ -95,12 +95,16 @@ def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
         background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
         chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
         with ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count") as counter:
-            for begin, end in bounds:
+            for begin, end in bounds[:-1]:
                 token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
                 chunks.append((token_ids.lengths, counter.submit(
                     count_pairs, _pairs(token_ids, num_systems), orders, per_reference,
                     background)))
+            begin, end = bounds[-1]  # the last chunk: counted here once the others are
+            token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
             parts = [(lengths, future.result()) for lengths, future in chunks]
+        parts.append((token_ids.lengths, count_pairs(_pairs(token_ids, num_systems), orders,
+                                                     per_reference)))
     lengths = np.concatenate([lengths for lengths, _ in parts], axis=1)
     return MatchCounts(_by_system(num_systems, [c.clipped for _, c in parts]),
                        _by_system(num_systems, [c.per_reference for _, c in parts])

@@ -445,3 +445,25 @@ def test_plain_option(capsys, texts, check):
                          ids=lambda c: c.__name__)
 def test_score_option(capsys, texts, check):
     check(capsys, texts)
+
+
+def test_resamples_drawn_ahead_are_those_drawn_later(monkeypatch):
+    """``-ci`` and ``--paired-bs`` draw their resamples on a thread while the command
+    counts: the same draws as the resampling makes itself, none above the size cap, and
+    none for runs that do not resample."""
+    from bleusuite.cli import scoring
+    from bleusuite.significance.draws import DrawnResamples
+
+    parse = build_parser().parse_args
+    paired = ScoreOptions.from_args(parse(["score", "r", "-i", "a", "b", "--paired-bs",
+                                           "-pbsn", "30"]))
+    drawn = scoring.DrawingAhead(paired, 2, 17).result()
+    assert drawn is not None
+    np.testing.assert_array_equal(drawn.weights, DrawnResamples.draw(17, 30, paired.seed).weights)
+    confidence = ScoreOptions.from_args(parse(["score", "r", "-i", "a", "-ci", "-cin", "20"]))
+    assert scoring.DrawingAhead(confidence, 1, 5).result().n_resamples == 20
+    plain = ScoreOptions.from_args(parse(["score", "r", "-i", "a"]))
+    assert scoring.DrawingAhead(plain, 1, 5).result() is None
+    assert scoring.DrawingAhead(confidence, 2, 5).result() is None  # -ci of several: unused
+    monkeypatch.setattr(scoring, "DRAW_AHEAD_MAX", 99)
+    assert scoring.DrawingAhead(confidence, 1, 5).result() is None  # 20 x 5 > 99

@@ -27,10 +27,7 @@ DOCUMENTED = {
 #: the files whose install lines must work from a clone as written
 FROM_A_CLONE = ("README.md", "docs/quickstart.md")
 #: lines known to be wrong, in files owned elsewhere: (file, requirement) -> why
-KNOWN_WRONG = {
-    ("docs/benchmarks.md", "bleusuite[numba]"):
-        "the numba kernel and its extra are gone (the compiled part replaced them)",
-}
+KNOWN_WRONG: dict[tuple[str, str], str] = {}
 
 #: options of ``pip install`` followed by a value that is no requirement
 _OPTIONS_WITH_VALUE = {"--index-url", "-i", "--extra-index-url", "-c", "--constraint",

@@ -766,9 +766,11 @@ def test_bad_rows_outside_the_range_are_not_read(compiled):
 
 def test_argument_count_is_checked(compiled):
     arguments = list(_arguments().values())
-    with pytest.raises(TypeError, match="count_matches takes 10 arguments, not 9"):
+    with pytest.raises(TypeError, match="count_matches takes 10 or 11 arguments, not 9"):
         compiled.count_matches(*arguments[:9])
-    with pytest.raises(TypeError, match="count_matches takes 10 arguments, not 11"):
+    with pytest.raises(TypeError, match="count_matches takes 10 or 11 arguments, not 12"):
+        compiled.count_matches(*arguments, None, 0)
+    with pytest.raises(TypeError, match="prefix must be a C-contiguous writable int64 array"):
         compiled.count_matches(*arguments, 0)
     with pytest.raises(TypeError, match="keyword"):
         compiled.count_matches(*arguments[:9], end=2)

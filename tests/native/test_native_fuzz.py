@@ -48,11 +48,12 @@ VALUES = st.sampled_from([0, 1, 2, 3, -1, 2**62, -(2**62), 2**63 - 1, -(2**63), 
 
 @FUZZ
 @given(data=st.data(), rows=st.integers(0, 5), refs=st.integers(0, 3),
-       orders=st.integers(1, 7), per_reference=st.booleans())
+       orders=st.integers(1, 7), per_reference=st.booleans(), prefix=st.booleans())
 def test_count_matches_with_valid_slices_is_exact(native, data, rows, refs, orders,
-                                                   per_reference):
+                                                   per_reference, prefix):
     """Slices anywhere in the buffers (overlapping, shared between hypotheses and
-    references, empty): the counts of plain Python."""
+    references, empty): the counts of plain Python, and with a ``prefix`` buffer (of any
+    width from the longest hypothesis up) those of every prefix."""
     ids = np.array(data.draw(st.lists(VALUES, max_size=40)), dtype=np.int64)
     size = len(ids)
 
@@ -69,8 +70,10 @@ def test_count_matches_with_valid_slices_is_exact(native, data, rows, refs, orde
     per_ref = np.full((rows, refs, orders), -7, dtype=np.int64) if per_reference else None
     begin = data.draw(st.integers(0, rows))
     end = data.draw(st.integers(begin, rows))
+    width = int(hyp_lengths[begin:end].max(initial=0)) + data.draw(st.integers(0, 2))
+    prefixes = np.full((rows, width, orders), -7, dtype=np.int64) if prefix else None
     native.count_matches(ids, hyp_starts, hyp_lengths, ids, ref_starts, ref_lengths, clipped,
-                         per_ref, begin, end)
+                         per_ref, begin, end, prefixes)
     for row in range(rows):
         if not begin <= row < end:  # rows outside the range are not touched
             assert (clipped[row] == -7).all()
@@ -82,6 +85,9 @@ def test_count_matches_with_valid_slices_is_exact(native, data, rows, refs, orde
         assert clipped[row].tolist() == expected
         if per_ref is not None:
             assert per_ref[row].tolist() == expected_per_ref
+        if prefixes is not None:  # entry t - 1: the first t tokens (the whole past the end)
+            assert prefixes[row].tolist() == [python_counts(hyp[:t], row_refs, orders)[0]
+                                              for t in range(1, width + 1)]
 
 
 HOSTILE_INTS = st.sampled_from([0, 1, 3, -1, -(2**63), 2**63 - 1, 2**31, 2**62, 40, 41])
@@ -149,7 +155,7 @@ def test_count_matches_messages_name_the_argument(native):
     readonly.flags.writeable = False
     with pytest.raises(TypeError, match="clipped"):
         native.count_matches(ids, zero, one, ids, refs, refs, readonly, None, 0, 1)
-    with pytest.raises(TypeError, match="10 arguments"):
+    with pytest.raises(TypeError, match="10 or 11 arguments"):
         native.count_matches(ids)
 
 

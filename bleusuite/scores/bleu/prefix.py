@@ -54,7 +54,7 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
 
 #: prefixes scored together on the host: the formulas' temporaries (256 KiB an array at 4
 #: orders) stay in the cache. On 256 x 256 MT-like ids (49,000 prefixes) the whole call
-#: takes 6.4x one sentence_bleu call in one block, 3.3x in blocks of 8192 (method1; exp
+#: took 6.4x one sentence_bleu call in one block, 3.3x in blocks of 8192 (method1; exp
 #: with effective order: 8.5x and 4.9x); 2048 or 16384 rows are slower again.
 HOST_BLOCK_ROWS = 8192
 

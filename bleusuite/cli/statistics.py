@@ -84,27 +84,27 @@ def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
     """The word counts of every system, ``(S, B, ...)``, and the line lengths of every
     stream ``(streams, B)``: each chunk of lines encoded here and counted on a thread of its
     own while the next is encoded."""
-    bounds = chunk_bounds(texts)
-    if len(bounds) <= 1:  # one chunk: nothing to overlap, counted on every thread here
-        token_ids = encoder.encode(list(texts), bar)
-        parts = [(token_ids.lengths, count_pairs(_pairs(token_ids, num_systems), orders,
-                                                 per_reference))]
-    else:
+    bounds = chunk_bounds(texts) or [(0, 0)]
+    background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
+    chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
+    counter = None
+    if len(bounds) > 1:
         from concurrent.futures import ThreadPoolExecutor  # (its import costs 4 ms)
 
-        background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
-        chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
-        with ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count") as counter:
-            for begin, end in bounds[:-1]:
-                token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
-                chunks.append((token_ids.lengths, counter.submit(
-                    count_pairs, _pairs(token_ids, num_systems), orders, per_reference,
-                    background)))
-            begin, end = bounds[-1]  # the last chunk: counted here once the others are
+        counter = ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count")
+    try:
+        for begin, end in bounds:
             token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
-            parts = [(lengths, future.result()) for lengths, future in chunks]
-        parts.append((token_ids.lengths, count_pairs(_pairs(token_ids, num_systems), orders,
-                                                     per_reference)))
+            pairs = RaggedPairs.from_streams(token_ids, num_systems)
+            if counter is not None and end < bounds[-1][1]:  # all but the last chunk
+                chunks.append((token_ids.lengths, counter.submit(
+                    count_pairs, pairs, orders, per_reference, background)))
+        parts = [(lengths, future.result()) for lengths, future in chunks]
+    finally:
+        if counter is not None:
+            counter.shutdown()
+    # the last chunk (or the only one) counted here, on every thread, once it is encoded
+    parts.append((token_ids.lengths, count_pairs(pairs, orders, per_reference)))
     lengths = np.concatenate([lengths for lengths, _ in parts], axis=1)
     return MatchCounts(_by_system(num_systems, [c.clipped for _, c in parts]),
                        _by_system(num_systems, [c.per_reference for _, c in parts])
@@ -129,7 +129,7 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
     needs = [registry.get(m).word_counting(options.settings(m)) for m in words]
     orders = max(n.orders for n in needs if n)
     per_reference = any(n.per_reference for n in needs if n)
-    counts = count_pairs(_pairs(token_ids, num_systems), orders, per_reference)
+    counts = count_pairs(RaggedPairs.from_streams(token_ids, num_systems), orders, per_reference)
     clipped = _by_system(num_systems, [counts.clipped])
     per_ref = _by_system(num_systems, [counts.per_reference]) if per_reference else None
     lengths = token_ids.lengths
@@ -138,16 +138,6 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
                 np.concatenate([lengths[k : k + 1], lengths[num_systems:]]),
                 options.settings(name)) for name in words}
             for k in range(num_systems)]
-
-
-def _pairs(token_ids: TokenIds, num_systems: int) -> RaggedPairs:
-    """Every line of every system (system after system) with its reference lines."""
-    starts, lengths = token_ids.starts, token_ids.lengths
-    ref_starts = np.tile(np.ascontiguousarray(starts[num_systems:].T), (num_systems, 1))
-    ref_lengths = np.tile(np.ascontiguousarray(lengths[num_systems:].T), (num_systems, 1))
-    return RaggedPairs(token_ids.ids, starts[:num_systems].reshape(-1),
-                       lengths[:num_systems].reshape(-1), token_ids.ids, ref_starts,
-                       ref_lengths)
 
 
 def _by_system(num_systems: int, parts: list[Any]) -> np.ndarray:

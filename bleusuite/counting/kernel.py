@@ -42,21 +42,9 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
     >>> count_pairs(pairs, 4).clipped.tolist() if available() else [[2, 1, 0, 0]]
     [[2, 1, 0, 0]]
     """
-    module = native.module()
-    if module is None:
-        raise ImportError("the compiled part (bleusuite._native) is not built or is turned off")
-    rows, refs = pairs.rows, pairs.references
-    clipped = np.empty((rows, max_order), dtype=np.int64)
-    per_ref = np.empty((rows, refs, max_order), dtype=np.int64) if per_reference else None
-    bounds, workers = _blocks(pairs, threads.worker_threads() if workers is None else workers)
-
-    def block(index: int) -> None:
-        module.count_matches(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
-                             pairs.ref_starts, pairs.ref_lengths, clipped, per_ref,
-                             bounds[index], bounds[index + 1])
-
-    threads.run_blocks(block, range(len(bounds) - 1), workers)
-    return MatchCounts(clipped, per_ref)
+    per_ref = (np.empty((pairs.rows, pairs.references, max_order), dtype=np.int64)
+               if per_reference else None)
+    return MatchCounts(_count(pairs, max_order, per_ref, None, workers), per_ref)
 
 
 def count_prefixes(pairs: RaggedPairs, max_order: int, width: int,
@@ -71,21 +59,28 @@ def count_prefixes(pairs: RaggedPairs, max_order: int, width: int,
     >>> count_prefixes(pairs, 2, 4)[0].tolist() if available() else [[1, 0], [1, 0], [2, 1], [3, 2]]
     [[1, 0], [1, 0], [2, 1], [3, 2]]
     """
+    prefix = np.empty((pairs.rows, width, max_order), dtype=np.int64)
+    _count(pairs, max_order, None, prefix, workers)
+    return prefix
+
+
+def _count(pairs: RaggedPairs, max_order: int, per_ref: np.ndarray | None,
+           prefix: np.ndarray | None, workers: int | None) -> np.ndarray:
+    """The kernel over every row, in blocks on the worker threads: the clipped matches
+    ``(B, max_order)`` returned, ``per_ref`` and ``prefix`` filled where given."""
     module = native.module()
     if module is None:
         raise ImportError("the compiled part (bleusuite._native) is not built or is turned off")
-    rows = pairs.rows
-    clipped = np.empty((rows, max_order), dtype=np.int64)
-    prefix = np.empty((rows, width, max_order), dtype=np.int64)
+    clipped = np.empty((pairs.rows, max_order), dtype=np.int64)
     bounds, workers = _blocks(pairs, threads.worker_threads() if workers is None else workers)
 
     def block(index: int) -> None:
         module.count_matches(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
-                             pairs.ref_starts, pairs.ref_lengths, clipped, None,
+                             pairs.ref_starts, pairs.ref_lengths, clipped, per_ref,
                              bounds[index], bounds[index + 1], prefix)
 
     threads.run_blocks(block, range(len(bounds) - 1), workers)
-    return prefix
+    return clipped
 
 
 def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -23,6 +24,18 @@ __all__ = ["FILL", "RaggedPairs", "padded_batches"]
 BATCH_SLOTS = 1 << 20
 #: the value past the end of a sentence in :func:`padded_batches` (never read as a token)
 FILL = -1
+
+
+class Streams(Protocol):
+    """Line-aligned streams of token ids in one flat array (what
+    :class:`~bleusuite.text.TokenIds` holds): ``starts`` and ``lengths`` ``(streams, B)``."""
+
+    @property
+    def ids(self) -> np.ndarray: ...
+    @property
+    def starts(self) -> np.ndarray: ...
+    @property
+    def lengths(self) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,26 @@ class RaggedPairs:
             (np.arange(rows * num_refs, dtype=np.int64) * ref_width).reshape(rows, num_refs),
             np.ascontiguousarray(ref_len, dtype=np.int64),
         )
+
+    @classmethod
+    def from_streams(cls, streams: Streams, num_systems: int) -> RaggedPairs:
+        """Every line of every system (system after system) with its reference lines, from
+        line-aligned streams of one id array (:class:`~bleusuite.text.TokenIds`): the
+        ``num_systems`` systems first, then the references.
+
+        >>> from types import SimpleNamespace
+        >>> streams = SimpleNamespace(ids=np.array([5, 6, 5, 7, 5, 6]),  # A, B, a reference
+        ...                           starts=np.array([[0], [2], [4]]),
+        ...                           lengths=np.array([[2], [2], [2]]))
+        >>> pairs = RaggedPairs.from_streams(streams, 2)
+        >>> pairs.hyp_starts.tolist(), pairs.ref_starts.tolist()
+        ([0, 2], [[4], [4]])
+        """
+        ids, starts, lengths = streams.ids, streams.starts, streams.lengths
+        ref_starts = np.tile(np.ascontiguousarray(starts[num_systems:].T), (num_systems, 1))
+        ref_lengths = np.tile(np.ascontiguousarray(lengths[num_systems:].T), (num_systems, 1))
+        return cls(ids, starts[:num_systems].reshape(-1), lengths[:num_systems].reshape(-1),
+                   ids, ref_starts, ref_lengths)
 
     def take(self, rows: np.ndarray) -> RaggedPairs:
         """The rows ``rows`` (an index array), sharing the id arrays."""

@@ -36,7 +36,7 @@ from bleusuite.scores import registry
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
 from bleusuite.scores.gleu.statistics import gleu_statistics_of_batch
 from bleusuite.scores.reports import host
-from bleusuite.text import Encoder, TokenIds, load_tokenizer
+from bleusuite.text import Encoder, load_tokenizer
 
 __all__ = ["BlockStatistics", "block_statistics", "sample_statistics"]
 
@@ -114,7 +114,7 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
         encoder = Encoder(load_tokenizer(tokenize), lowercase)
         token_ids = encoder.encode([*systems, *references])
         per_reference = any(counted[name].per_reference for name in names)
-        counts = count_pairs(_pairs(token_ids, len(systems)),
+        counts = count_pairs(RaggedPairs.from_streams(token_ids, len(systems)),
                              max(counted[name].orders for name in names), per_reference,
                              workers)
         for name in names:
@@ -122,16 +122,6 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
                                             plan.settings("text", name))
     present = np.full(columns.rows, len(references), dtype=np.int64)
     return BlockStatistics("text", {name: tables[name] for name in plan.metrics}, present)
-
-
-def _pairs(token_ids: TokenIds, num_systems: int) -> RaggedPairs:
-    """Every line of every system (system after system) with its reference lines."""
-    starts, lengths = token_ids.starts, token_ids.lengths
-    ref_starts = np.tile(np.ascontiguousarray(starts[num_systems:].T), (num_systems, 1))
-    ref_lengths = np.tile(np.ascontiguousarray(lengths[num_systems:].T), (num_systems, 1))
-    return RaggedPairs(token_ids.ids, starts[:num_systems].reshape(-1),
-                       lengths[:num_systems].reshape(-1), token_ids.ids, ref_starts,
-                       ref_lengths)
 
 
 def _word_statistics(name: str, counts: MatchCounts, lengths: np.ndarray, num_systems: int,

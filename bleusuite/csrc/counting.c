@@ -5,14 +5,18 @@
  * is counted order by order:
  *
  * 1. Alphabet and unigrams. Every token value of the hypothesis gets an id 1..U (a lookup
- *    table over the call's value range where that range is at most a few entries per
- *    token, else an open-addressing table over the values); a reference token whose value
- *    is not in the hypothesis gets 0: no n-gram through it can match.
- * 2. Order n > 1. Each position still alive holds the id of its (n-1)-gram; the pair
- *    ((n-1)-gram id, next token id) is the n-gram, packed exactly into one 64-bit key.
- *    Hypothesis positions enter their keys into an open-addressing table over the full
- *    keys (a collision costs a probe, never a wrong count) and get dense n-gram ids; a
- *    reference position whose key is not in the table dies.
+ *    table over the row's value range where that range is at most a few entries per
+ *    token of the call, else an open-addressing table over the values; the range is read
+ *    just before the row is counted, while its values are in the cache); a reference
+ *    token whose value is not in the hypothesis gets 0: no n-gram through it can match.
+ * 2. Order n > 1. Each position still alive holds the id g of its (n-1)-gram; the pair
+ *    (g, next token id t) is the n-gram. The first continuation of g met in the
+ *    hypothesis is kept beside g (one comparison finds it); further ones go into an
+ *    open-addressing table over the full keys g * (L + 2) + t (a collision costs a probe,
+ *    never a wrong count), and a 64-bit mask per g (bit t % 64 of each further
+ *    continuation) sends to that table only the reference keys that may be there. The
+ *    hypothesis positions get dense n-gram ids; a reference position whose n-gram the
+ *    hypothesis lacks dies.
  * 3. Counts. Per n-gram, min(hypothesis count, largest count in one reference) is BLEU's
  *    clipped match, and min(hypothesis count, count in reference r) GLEU's for r.
  * 4. Pruning. An (n+1)-gram can match only where the n-grams at p and p + 1 can: a
@@ -25,6 +29,9 @@
  *    in one reference; the alive positions are visited in order with a running count per
  *    n-gram, and a running sum along the row gives every prefix.
  *
+ * Ids, positions and per-row counts are 32-bit (a row has fewer than 2^31 hypothesis and
+ * 2^31 reference tokens): the scratch of a row stays in the cache. The loops that drop
+ * positions store every position and advance by the test's result, with no branch on it.
  * Memory: a few arrays of the call's widest row and, for the lookup table, at most four
  * int32 entries per token of the call (or 65536). Every offset and length is checked
  * against its buffer when it is read, so input changed by another thread during the call
@@ -121,6 +128,9 @@ typedef struct {
     int64_t start, length;
 } Failure;
 
+/* a token or n-gram id of a row, a position in it, or a count of one n-gram in it */
+typedef uint32_t Id;
+
 typedef struct {
     /* the input */
     const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
@@ -131,56 +141,117 @@ typedef struct {
     int64_t prefix_width;
     /* sizes of the call's widest row */
     int64_t max_hyp, max_ref;
-    /* the alphabet: a lookup table from value - low, or (span 0) the value table */
+    /* the alphabet of a row: a lookup table from value - low where the row's values span
+     * at most `limit` entries (grown to the widest span so far, `ident_size`), else (span
+     * 0) the value table */
     int32_t *ident;
-    uint64_t span;
+    uint64_t span, limit, ident_size;
     int64_t low;
     Table values;
     /* per position of a row: the hypothesis at [0, L), reference r after reference r - 1 */
-    int64_t *token, *gram, *hyp_alive, *ref_alive, *end, *ref_begin;
-    int32_t *source;
+    Id *token, *gram, *hyp_alive, *ref_alive;
+    int64_t *end, *ref_begin;
+    int64_t *segment; /* reference r's alive positions: ref_alive[segment[r]:segment[r + 1]] */
     uint8_t *live, *useful;
-    int64_t *hyp_count, *ref_count; /* per n-gram id; ref_count (id, reference) */
+    /* per (n-1)-gram id: its first continuation in the hypothesis, and whether it has more */
+    Id *next_token, *next_gram;
+    uint64_t *forked; /* bit t % 64 set for each further continuation t */
+    Id *hyp_count, *ref_count; /* per n-gram id; ref_count (id, reference) */
     int64_t *clip, *rank; /* per n-gram id, for the prefixes: the clip, the occurrences */
     Table grams;
     Failure failure;
 } Counter;
 
-/* the alphabet id of a hypothesis value, numbering it if new (*distinct: ids so far) */
-static inline int64_t
-hyp_id(Counter *c, int64_t value, int64_t *distinct)
+/* widen [*low, *high] to hold values[0:n] (four running minima and maxima: a chain of
+ * one compare per value would wait on the previous one) */
+static void
+widen(const int64_t *values, int64_t n, int64_t *low, int64_t *high)
 {
-    int64_t id;
+    int64_t lo[4] = {*low, *low, *low, *low}, hi[4] = {*high, *high, *high, *high};
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        for (int k = 0; k < 4; k++) {
+            lo[k] = values[i + k] < lo[k] ? values[i + k] : lo[k];
+            hi[k] = values[i + k] > hi[k] ? values[i + k] : hi[k];
+        }
+    }
+    for (; i < n; i++) {
+        lo[0] = values[i] < lo[0] ? values[i] : lo[0];
+        hi[0] = values[i] > hi[0] ? values[i] : hi[0];
+    }
+    for (int k = 1; k < 4; k++) {
+        lo[0] = lo[k] < lo[0] ? lo[k] : lo[0];
+        hi[0] = hi[k] > hi[0] ? hi[k] : hi[0];
+    }
+    *low = lo[0];
+    *high = hi[0];
+}
+
+/* choose the row's alphabet: the lookup table where its values (the hypothesis `hyp`, and
+ * the references at c->ref_begin up to c->end) span at most c->limit entries, grown as
+ * needed; -1 where it cannot grow (no memory) */
+static int
+alphabet(Counter *c, const int64_t *hyp, int64_t length, Py_ssize_t refs)
+{
+    int64_t low = INT64_MAX, high = INT64_MIN, base = length;
+    widen(hyp, length, &low, &high);
+    for (Py_ssize_t r = 0; r < refs; r++) {
+        widen(c->ref_ids + c->ref_begin[r], c->end[r] - base, &low, &high);
+        base = c->end[r];
+    }
+    const uint64_t span = (uint64_t)high - (uint64_t)low + 1; /* 0: every int64 value */
+    c->low = low;
+    c->span = span != 0 && span <= c->limit ? span : 0;
+    if (c->span > c->ident_size) { /* twice as wide at least, so few rows grow it */
+        uint64_t size = 2 * c->ident_size > c->span ? 2 * c->ident_size : c->span;
+        if (size > c->limit) size = c->limit;
+        int32_t *wider = PyMem_RawRealloc(c->ident, (size_t)size * sizeof(int32_t));
+        if (wider == NULL) return -1;
+        memset(wider + c->ident_size, 0, (size_t)(size - c->ident_size) * sizeof(int32_t));
+        c->ident = wider;
+        c->ident_size = size;
+    }
+    return 0;
+}
+
+/* the alphabet id of a hypothesis value, numbering it if new (*distinct: ids so far) */
+static inline Id
+hyp_id(Counter *c, int64_t value, Id *distinct)
+{
+    Id id;
     if (c->span) {
         uint64_t at = (uint64_t)value - (uint64_t)c->low;
         if (at >= c->span) at = 0; /* only where the input changed during the call */
-        id = c->ident[at];
+        id = (Id)c->ident[at];
         if (id == 0) c->ident[at] = (int32_t)(id = ++*distinct);
         else return id;
     }
     else {
         size_t slot = table_slot(&c->values, (uint64_t)value);
-        if (table_has(&c->values, slot)) return c->values.values[slot];
+        if (table_has(&c->values, slot)) return (Id)c->values.values[slot];
         table_put(&c->values, slot, (uint64_t)value, id = ++*distinct);
     }
     c->hyp_count[id] = 0;
-    memset(c->ref_count + id * c->refs, 0, (size_t)c->refs * sizeof(int64_t));
+    memset(c->ref_count + (size_t)id * c->refs, 0, (size_t)c->refs * sizeof(Id));
     return id;
 }
 
 /* the alphabet id of a reference value: 0 where the hypothesis does not hold it */
-static inline int64_t
+static inline Id
 ref_id(const Counter *c, int64_t value)
 {
     if (c->span) {
         uint64_t at = (uint64_t)value - (uint64_t)c->low;
-        return at < c->span ? c->ident[at] : 0;
+        return at < c->span ? (Id)c->ident[at] : 0;
     }
     size_t slot = table_slot(&c->values, (uint64_t)value);
-    return table_has(&c->values, slot) ? c->values.values[slot] : 0;
+    return table_has(&c->values, slot) ? (Id)c->values.values[slot] : 0;
 }
 
-/* count one row; -1 where its offsets no longer fit the buffers or the scratch */
+/* count one row; -1 where its offsets no longer fit the buffers or the scratch.
+ * Positions and ids are 32-bit (a row holds fewer than 2^31 hypothesis and 2^31 reference
+ * tokens); the loops that drop positions write every position and advance by the test's
+ * result instead of branching on it. Id 0 is no n-gram: its counts are never read. */
 static int
 count_row(Counter *c, Py_ssize_t row)
 {
@@ -207,36 +278,44 @@ count_row(Counter *c, Py_ssize_t row)
         c->end[r] = width;
         c->ref_begin[r] = ref_start;
     }
-    int64_t *token = c->token, *gram = c->gram, *hyp_count = c->hyp_count;
-    int64_t *ref_count = c->ref_count, *hyp_alive = c->hyp_alive, *ref_alive = c->ref_alive;
+    Id *token = c->token, *gram = c->gram, *hyp_count = c->hyp_count;
+    Id *ref_count = c->ref_count, *hyp_alive = c->hyp_alive, *ref_alive = c->ref_alive;
+    Id *next_token = c->next_token, *next_gram = c->next_gram;
     uint8_t *live = c->live, *useful = c->useful;
-    memset(live, 0, (size_t)width);
+    uint64_t *forked = c->forked;
+    int64_t *segment = c->segment;
+    memset(live, 0, (size_t)width + 1);
+    memset(ref_count, 0, (size_t)refs * sizeof(Id)); /* id 0's, never read */
+    if (alphabet(c, hyp, length, refs) < 0) return -2;
     if (!c->span) table_reset(&c->values, length);
     /* 1. the alphabet, and the unigram counts with it */
-    int64_t distinct = 0;
+    Id distinct = 0;
     for (int64_t i = 0; i < length; i++) {
-        int64_t id = hyp_id(c, hyp[i], &distinct);
+        Id id = hyp_id(c, hyp[i], &distinct);
         token[i] = gram[i] = id;
         hyp_count[id]++;
     }
     int64_t num_ref = 0, base = length;
     for (Py_ssize_t r = 0; r < refs; r++) {
+        segment[r] = num_ref;
         const int64_t *ref = c->ref_ids + c->ref_begin[r];
-        int64_t ref_length = c->end[r] - base;
+        const int64_t ref_length = c->end[r] - base;
+        Id *counts = ref_count + r, previous = 0;
         for (int64_t j = 0; j < ref_length; j++) {
-            int64_t p = base + j, found = ref_id(c, ref[j]);
-            token[p] = found;
-            c->source[p] = (int32_t)r;
-            if (found == 0) continue;
-            ref_count[found * refs + r]++;
-            gram[p] = found;
-            if (j > 0 && token[p - 1] != 0) { /* a bigram of hypothesis tokens starts at p - 1 */
-                ref_alive[num_ref++] = p - 1;
-                live[p - 1] = 1;
-            }
+            const int64_t p = base + j;
+            const Id found = ref_id(c, ref[j]);
+            token[p] = gram[p] = found;
+            counts[(size_t)found * refs]++;
+            /* a bigram of hypothesis tokens starts at p - 1 (previous is 0 at j = 0) */
+            const uint8_t pair = (previous != 0) & (found != 0);
+            ref_alive[num_ref] = (Id)(p - 1);
+            num_ref += pair;
+            live[p - 1] |= pair;
+            previous = found;
         }
         base = c->end[r];
     }
+    segment[refs] = num_ref;
     if (c->span) {
         for (int64_t i = 0; i < length; i++) {
             uint64_t at = (uint64_t)hyp[i] - (uint64_t)c->low;
@@ -244,60 +323,90 @@ count_row(Counter *c, Py_ssize_t row)
         }
     }
     const uint64_t ids = (uint64_t)length + 2; /* every n-gram id and token id is below */
-    int64_t grams = distinct + 1, num_hyp = 0;
+    int64_t grams = (int64_t)distinct + 1, num_hyp = 0;
     for (Py_ssize_t order = 1; order <= max_order; order++) {
         if (order > 1) {
             if (num_hyp == 0 || num_ref == 0) break; /* nothing of this order can match */
-            /* 2. the n-gram id of each alive position, from its (n-1)-gram and next token */
+            /* 2. the n-gram id of each alive position, from its (n-1)-gram id g and next
+             * token t: g's first continuation (next_token[g], next_gram[g]), else the
+             * table, where forked[g] has t's bit */
+            memset(next_token + 1, 0, (size_t)(grams - 1) * sizeof(Id));
+            memset(forked + 1, 0, (size_t)(grams - 1) * sizeof(uint64_t));
             table_reset(&c->grams, num_hyp);
-            int64_t new_grams = 1;
+            Id new_grams = 1;
             for (int64_t k = 0; k < num_hyp; k++) {
-                int64_t p = hyp_alive[k];
-                uint64_t key = (uint64_t)gram[p] * ids + (uint64_t)token[p + order - 1] + 1;
-                size_t slot = table_slot(&c->grams, key);
-                if (!table_has(&c->grams, slot)) {
-                    table_put(&c->grams, slot, key, new_grams);
-                    hyp_count[new_grams] = 0;
-                    memset(ref_count + new_grams * refs, 0, (size_t)refs * sizeof(int64_t));
-                    new_grams++;
+                const int64_t p = hyp_alive[k];
+                const Id g = gram[p], t = token[p + order - 1];
+                Id made;
+                if (next_token[g] == t) made = next_gram[g];
+                else {
+                    if (next_token[g] == 0) {
+                        next_token[g] = t;
+                        next_gram[g] = made = new_grams++;
+                    }
+                    else {
+                        forked[g] |= (uint64_t)1 << (t & 63);
+                        uint64_t key = (uint64_t)g * ids + t;
+                        size_t slot = table_slot(&c->grams, key);
+                        if (table_has(&c->grams, slot)) {
+                            made = (Id)c->grams.values[slot];
+                            hyp_count[made]++;
+                            gram[p] = made;
+                            continue;
+                        }
+                        table_put(&c->grams, slot, key, made = new_grams++);
+                    }
+                    hyp_count[made] = 0;
+                    memset(ref_count + (size_t)made * refs, 0, (size_t)refs * sizeof(Id));
                 }
-                int64_t made = c->grams.values[slot];
                 hyp_count[made]++;
                 gram[p] = made;
             }
-            int64_t alive = num_ref;
-            num_ref = 0;
-            for (int64_t k = 0; k < alive; k++) {
-                int64_t p = ref_alive[k];
-                uint64_t key = (uint64_t)gram[p] * ids + (uint64_t)token[p + order - 1] + 1;
-                size_t slot = table_slot(&c->grams, key);
-                if (!table_has(&c->grams, slot)) {
-                    live[p] = 0; /* not an n-gram of the hypothesis */
-                    continue;
+            /* each reference's positions: those whose n-gram the hypothesis holds are
+             * counted, and of them those that may start a longer match kept (4.) */
+            int64_t kept = 0;
+            for (Py_ssize_t r = 0; r < refs; r++) {
+                const int64_t from = segment[r], to = segment[r + 1], end = c->end[r];
+                Id *counts = ref_count + r;
+                segment[r] = kept;
+                const int64_t first = kept;
+                for (int64_t k = from; k < to; k++) {
+                    /* t >= 1: a kept position's next token is one of the hypothesis */
+                    const int64_t p = ref_alive[k];
+                    const Id g = gram[p], t = token[p + order - 1];
+                    Id made = next_token[g] == t ? next_gram[g] : 0;
+                    if (made == 0 && ((forked[g] >> (t & 63)) & 1)) {
+                        size_t slot = table_slot(&c->grams, (uint64_t)g * ids + t);
+                        if (table_has(&c->grams, slot)) made = (Id)c->grams.values[slot];
+                    }
+                    counts[(size_t)made * refs]++;
+                    gram[p] = made;
+                    ref_alive[kept] = (Id)p;
+                    kept += made != 0;
+                    live[p] = made != 0; /* 0: not an n-gram of the hypothesis */
                 }
-                int64_t made = c->grams.values[slot];
-                ref_count[made * refs + c->source[p]]++;
-                gram[p] = made;
-                ref_alive[num_ref++] = p;
+                const int64_t found = kept;
+                kept = first;
+                for (int64_t k = first; k < found; k++) {
+                    const int64_t p = ref_alive[k];
+                    const uint8_t longer = (p + order < end) & live[p + 1];
+                    ref_alive[kept] = (Id)p;
+                    kept += longer;
+                    live[p] = longer;
+                }
             }
-            /* 4. the reference positions that may start a longer match */
-            int64_t found = num_ref;
-            num_ref = 0;
-            for (int64_t k = 0; k < found; k++) {
-                int64_t p = ref_alive[k];
-                if (p + order < c->end[c->source[p]] && live[p + 1]) ref_alive[num_ref++] = p;
-                else live[p] = 0;
-            }
+            segment[refs] = num_ref = kept;
             grams = new_grams;
         }
         /* 3. the counts */
         int64_t total = 0;
         for (int64_t made = 1; made < grams; made++) {
             int64_t best = 0, count = hyp_count[made];
-            const int64_t *seen = ref_count + made * refs;
+            const Id *seen = ref_count + made * refs;
             for (Py_ssize_t r = 0; r < refs; r++) {
-                if (seen[r] > best) best = seen[r];
-                if (per_ref) per_ref[r * max_order + order - 1] += count < seen[r] ? count : seen[r];
+                const int64_t here = seen[r];
+                if (here > best) best = here;
+                if (per_ref) per_ref[r * max_order + order - 1] += count < here ? count : here;
             }
             total += count < best ? count : best;
             useful[made] = best > 0;
@@ -315,7 +424,7 @@ count_row(Counter *c, Py_ssize_t row)
             }
             else {
                 for (int64_t k = 0; k < num_hyp; k++) {
-                    int64_t p = hyp_alive[k];
+                    const int64_t p = hyp_alive[k];
                     if (++c->rank[gram[p]] <= c->clip[gram[p]])
                         column[(p + order - 1) * max_order]++;
                 }
@@ -325,19 +434,24 @@ count_row(Counter *c, Py_ssize_t row)
         /* 4. the hypothesis positions that may start a longer match */
         if (order == 1) {
             for (int64_t i = 0; i < length; i++) live[i] = useful[gram[i]];
-            for (int64_t i = 0; i < length; i++) {
-                if (live[i] && i + 1 < length && live[i + 1]) hyp_alive[num_hyp++] = i;
-                else live[i] = 0;
+            for (int64_t i = 0; i + 1 < length; i++) {
+                const uint8_t longer = live[i] & live[i + 1];
+                hyp_alive[num_hyp] = (Id)i;
+                num_hyp += longer;
+                live[i] = longer;
             }
+            live[length - 1] = 0;
         }
         else {
             for (int64_t k = 0; k < num_hyp; k++) live[hyp_alive[k]] = useful[gram[hyp_alive[k]]];
-            int64_t alive = num_hyp;
+            const int64_t alive = num_hyp;
             num_hyp = 0;
             for (int64_t k = 0; k < alive; k++) {
-                int64_t p = hyp_alive[k];
-                if (live[p] && p + order < length && live[p + 1]) hyp_alive[num_hyp++] = p;
-                else live[p] = 0;
+                const int64_t p = hyp_alive[k];
+                const uint8_t longer = live[p] & (p + order < length) & live[p + 1];
+                hyp_alive[num_hyp] = (Id)p;
+                num_hyp += longer;
+                live[p] = longer;
             }
         }
     }
@@ -349,14 +463,12 @@ count_row(Counter *c, Py_ssize_t row)
     return 0;
 }
 
-/* the widest row of rows [begin, end), the value range and the token count; -1 with
- * c->failure set for an offset outside its buffer (runs without the GIL) */
+/* the widest row of rows [begin, end) and the token count, from the offsets and lengths
+ * alone (each row's values are read once it is counted, while they are in the cache); -1
+ * with c->failure set for an offset outside its buffer (runs without the GIL) */
 static int
-measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *low, int64_t *high,
-        int64_t *tokens)
+measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *tokens)
 {
-    *low = INT64_MAX;
-    *high = INT64_MIN;
     *tokens = 0;
     c->max_hyp = c->max_ref = 0;
     for (Py_ssize_t row = begin; row < end; row++) {
@@ -371,13 +483,6 @@ measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *low, int64_t *hig
         }
         if (length > c->max_hyp) c->max_hyp = length;
         if (length == 0) continue; /* nothing of the row is read */
-        int64_t row_low = *low, row_high = *high;
-        const int64_t *hyp = c->hyp_ids + start;
-        for (int64_t i = 0; i < length; i++) {
-            int64_t value = hyp[i];
-            row_low = value < row_low ? value : row_low;
-            row_high = value > row_high ? value : row_high;
-        }
         int64_t ref_total = 0;
         for (Py_ssize_t r = 0; r < c->refs; r++) {
             int64_t ref_length = c->ref_lengths[row * c->refs + r];
@@ -391,15 +496,7 @@ measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *low, int64_t *hig
                 return -1;
             }
             ref_total += ref_length;
-            const int64_t *ref = c->ref_ids + ref_start;
-            for (int64_t j = 0; j < ref_length; j++) {
-                int64_t value = ref[j];
-                row_low = value < row_low ? value : row_low;
-                row_high = value > row_high ? value : row_high;
-            }
         }
-        *low = row_low;
-        *high = row_high;
         if (ref_total > c->max_ref) c->max_ref = ref_total;
         *tokens += length + ref_total;
     }
@@ -460,7 +557,7 @@ product(Py_ssize_t a, Py_ssize_t b)
 
 /* the scratch of a call; -1 with c->failure set (runs without the GIL) */
 static int
-allocate(Counter *c, int64_t low, int64_t high, int64_t tokens)
+allocate(Counter *c, int64_t tokens)
 {
     Py_ssize_t width = (Py_ssize_t)(c->max_hyp + c->max_ref);
     Py_ssize_t ids = (Py_ssize_t)c->max_hyp + 2;
@@ -473,30 +570,30 @@ allocate(Counter *c, int64_t low, int64_t high, int64_t tokens)
     /* a lookup table where the values span at most a few entries per token */
     uint64_t limit = (uint64_t)(tokens < (1 << 14) ? (1 << 16) : 4 * tokens);
     if (limit > ((uint64_t)1 << 24)) limit = (uint64_t)1 << 24; /* 64 MiB at most */
-    uint64_t span = tokens ? (uint64_t)high - (uint64_t)low + 1 : 0;
-    c->low = low;
-    c->span = (tokens && span != 0 && span <= limit) ? span : 0;
-    if (c->span) c->ident = PyMem_RawCalloc((size_t)c->span, sizeof(int32_t));
-    else if (table_init(&c->values, c->max_hyp) < 0) goto fail;
-    c->token = PyMem_RawMalloc((size_t)(width + 1) * sizeof(int64_t));
-    c->gram = PyMem_RawMalloc((size_t)(width + 1) * sizeof(int64_t));
-    c->source = PyMem_RawMalloc((size_t)(width + 1) * sizeof(int32_t));
+    c->limit = limit;
+    if (table_init(&c->values, c->max_hyp) < 0) goto fail;
+    c->token = PyMem_RawMalloc((size_t)(width + 1) * sizeof(Id));
+    c->gram = PyMem_RawMalloc((size_t)(width + 1) * sizeof(Id));
+    c->segment = PyMem_RawMalloc((size_t)(c->refs + 1) * sizeof(int64_t));
+    c->next_token = PyMem_RawMalloc((size_t)ids * sizeof(Id));
+    c->next_gram = PyMem_RawMalloc((size_t)ids * sizeof(Id));
+    c->forked = PyMem_RawMalloc((size_t)ids * sizeof(uint64_t));
     c->live = PyMem_RawMalloc((size_t)width + 1);
-    c->hyp_alive = PyMem_RawMalloc((size_t)(c->max_hyp + 1) * sizeof(int64_t));
-    c->ref_alive = PyMem_RawMalloc((size_t)(c->max_ref + 1) * sizeof(int64_t));
+    c->hyp_alive = PyMem_RawMalloc((size_t)(c->max_hyp + 1) * sizeof(Id));
+    c->ref_alive = PyMem_RawMalloc((size_t)(c->max_ref + 1) * sizeof(Id));
     c->end = PyMem_RawMalloc((size_t)(c->refs + 1) * sizeof(int64_t));
     c->ref_begin = PyMem_RawMalloc((size_t)(c->refs + 1) * sizeof(int64_t));
-    c->hyp_count = PyMem_RawMalloc((size_t)ids * sizeof(int64_t));
-    c->ref_count = PyMem_RawMalloc((size_t)(per_ref + 1) * sizeof(int64_t));
+    c->hyp_count = PyMem_RawMalloc((size_t)ids * sizeof(Id));
+    c->ref_count = PyMem_RawMalloc((size_t)(per_ref + 1) * sizeof(Id));
     c->useful = PyMem_RawMalloc((size_t)ids);
     if (c->prefix) {
         c->clip = PyMem_RawMalloc((size_t)ids * sizeof(int64_t));
         c->rank = PyMem_RawMalloc((size_t)ids * sizeof(int64_t));
         if (!c->clip || !c->rank) goto fail;
     }
-    if ((c->span && !c->ident) || !c->token || !c->gram || !c->source || !c->live
+    if (!c->token || !c->gram || !c->segment || !c->live
         || !c->hyp_alive || !c->ref_alive || !c->end || !c->ref_begin || !c->hyp_count || !c->ref_count
-        || !c->useful || table_init(&c->grams, c->max_hyp) < 0)
+        || !c->useful || !c->next_token || !c->next_gram || !c->forked || table_init(&c->grams, c->max_hyp) < 0)
         goto fail;
     return 0;
 fail:
@@ -511,7 +608,10 @@ release(Counter *c)
     table_free(&c->values);
     PyMem_RawFree(c->token);
     PyMem_RawFree(c->gram);
-    PyMem_RawFree(c->source);
+    PyMem_RawFree(c->segment);
+    PyMem_RawFree(c->next_token);
+    PyMem_RawFree(c->next_gram);
+    PyMem_RawFree(c->forked);
     PyMem_RawFree(c->live);
     PyMem_RawFree(c->hyp_alive);
     PyMem_RawFree(c->ref_alive);
@@ -640,20 +740,20 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     c.refs = refs;
     c.max_order = max_order;
     if (bs_checked_mul(bs_checked_mul(rows, refs + 1), max_order) < 0) goto done;
-    int64_t low, high, tokens;
+    int64_t tokens;
     Py_ssize_t failed_row = -1;
-    int prepared;
+    int prepared, counted = 0;
     Py_BEGIN_ALLOW_THREADS /* the measuring and the scratch too: threads overlap them */
-    prepared = measure(&c, begin, end, &low, &high, &tokens) == 0
-               && allocate(&c, low, high, tokens) == 0;
+    prepared = measure(&c, begin, end, &tokens) == 0 && allocate(&c, tokens) == 0;
     for (Py_ssize_t row = begin; prepared && row < end; row++) {
-        if (count_row(&c, row) < 0) {
+        if ((counted = count_row(&c, row)) < 0) {
             failed_row = row;
             break;
         }
     }
     Py_END_ALLOW_THREADS
-    if (!prepared) {
+    if (counted == -2) c.failure.kind = 5; /* no memory for a wider lookup table */
+    if (!prepared || counted == -2) {
         raise_failure(&c);
         goto done;
     }

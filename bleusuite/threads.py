@@ -1,31 +1,29 @@
 """The worker threads of the CPU pipeline: how many (``BLEUSUITE_NUM_THREADS``, else every
-CPU the process may use) and one reused pool per thread count.
+CPU the process may use), the blocks of one call run on them (:func:`run_blocks`), and work
+run in order on one thread while the caller goes on (:class:`InOrder`).
 
 Input normalisation and both CPU counting strategies run blocks of rows on these threads;
-NumPy and the compiled kernel release the GIL while they work on a block.
+NumPy and the compiled kernel release the GIL while they work on a block. The threads are
+plain :mod:`threading` threads, started at the first threaded call and kept (one set per
+thread count); ``concurrent.futures`` is not imported (its import, with ``logging``, costs
+a short run more than the work it would spread).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from queue import SimpleQueue
+from typing import Generic, TypeVar
 
 from bleusuite import checks
 
-if TYPE_CHECKING:  # imported with the first threaded batch: a short run does without it
-    from concurrent.futures import ThreadPoolExecutor
-
-__all__ = ["run_blocks", "worker_threads"]
+__all__ = ["InOrder", "run_blocks", "worker_threads"]
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
-
-_pools: dict[int, ThreadPoolExecutor] = {}
-if hasattr(os, "register_at_fork"):
-    # a forked child (DataLoader workers, multiprocessing) inherits the pools but not their
-    # threads: it must start its own, or its first call would wait forever
-    os.register_at_fork(after_in_child=_pools.clear)
 
 
 def worker_threads() -> int:
@@ -45,18 +43,60 @@ def worker_threads() -> int:
     return max(1, available)
 
 
-def _thread_pool(threads: int) -> ThreadPoolExecutor:
-    if threads not in _pools:
-        from concurrent.futures import ThreadPoolExecutor
+class _Call(Generic[_Item, _Result]):
+    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread
+    asks next (the caller's and the helpers'), and their results in order."""
 
-        _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="bleusuite")
-    return _pools[threads]
+    def __init__(self, work: Callable[[_Item], _Result], items: list[_Item]) -> None:
+        self.work, self.items = work, items
+        self.results: list[_Result | None] = [None] * len(items)
+        self.errors: list[BaseException | None] = [None] * len(items)
+        self.next = itertools.count()  # next() of a count is atomic under the GIL
+        self.left = len(items)
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while (index := next(self.next)) < len(self.items):
+            try:
+                self.results[index] = self.work(self.items[index])
+            except BaseException as error:  # re-raised in the caller's thread
+                self.errors[index] = error
+            with self.lock:
+                self.left -= 1
+                if self.left == 0:
+                    self.done.set()
+
+
+_helpers: dict[int, SimpleQueue[_Call[object, object]]] = {}
+if hasattr(os, "register_at_fork"):
+    # a forked child (DataLoader workers, multiprocessing) inherits the queues but not the
+    # threads that read them: it must start its own, or its first call would wait forever
+    os.register_at_fork(after_in_child=_helpers.clear)
+
+
+def _helper_queue(helpers: int) -> SimpleQueue[_Call[object, object]]:
+    """The queue read by ``helpers`` daemon threads (started on first use)."""
+    if helpers not in _helpers:
+        calls: SimpleQueue[_Call[object, object]] = SimpleQueue()
+
+        def serve() -> None:
+            while True:
+                calls.get().run()
+
+        for number in range(helpers):
+            threading.Thread(target=serve, name=f"bleusuite-{helpers}-{number}",
+                             daemon=True).start()
+        _helpers[helpers] = calls
+    return _helpers[helpers]
 
 
 def run_blocks(
     work: Callable[[_Item], _Result], blocks: Iterable[_Item], threads: int
 ) -> list[_Result]:
-    """``[work(block) for block in blocks]``, on up to ``threads`` worker threads.
+    """``[work(block) for block in blocks]``, on up to ``threads`` threads: the caller's
+    and ``threads - 1`` helpers. The first error, in the order of the blocks, is raised once
+    every block has run.
 
     >>> run_blocks(lambda b: b * b, range(4), threads=2)
     [0, 1, 4, 9]
@@ -65,4 +105,57 @@ def run_blocks(
     threads = min(threads, len(items))
     if threads <= 1:
         return [work(item) for item in items]
-    return list(_thread_pool(threads).map(work, items))
+    call = _Call(work, items)
+    queue = _helper_queue(threads - 1)
+    for _ in range(threads - 1):
+        queue.put(call)  # type: ignore[arg-type]
+    call.run()
+    call.done.wait()
+    for error in call.errors:
+        if error is not None:
+            raise error
+    return call.results  # type: ignore[return-value]
+
+
+class InOrder(Generic[_Item, _Result]):
+    """``work`` of each item given to :meth:`add`, one after another on a thread of its own
+    while the caller goes on; :meth:`results` waits for them (in order) and raises the
+    first error.
+
+    >>> squares = InOrder(lambda x: x * x)
+    >>> for x in range(3):
+    ...     squares.add(x)
+    >>> squares.results()
+    [0, 1, 4]
+    """
+
+    def __init__(self, work: Callable[[_Item], _Result]) -> None:
+        self._work = work
+        self._items: SimpleQueue[tuple[_Item] | None] = SimpleQueue()
+        self._results: list[_Result] = []
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+
+    def _serve(self) -> None:
+        while (item := self._items.get()) is not None:
+            if self._error is None:  # after an error the rest is skipped
+                try:
+                    self._results.append(self._work(item[0]))
+                except BaseException as error:
+                    self._error = error
+
+    def add(self, item: _Item) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="bleusuite-in-order",
+                                            daemon=True)
+            self._thread.start()
+        self._items.put((item,))
+
+    def results(self) -> list[_Result]:
+        if self._thread is not None:
+            self._items.put(None)
+            self._thread.join()
+            self._thread = None
+        if self._error is not None:
+            raise self._error
+        return self._results

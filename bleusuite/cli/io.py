@@ -25,7 +25,6 @@ __all__ = [
     "read_lines",
     "read_references",
     "read_systems",
-    "read_texts",
     "warn_if_tokenised",
     "write_output",
 ]
@@ -125,23 +124,6 @@ def write_output(text: str) -> None:
 def describe(path: str | None, what: str) -> str:
     """``'hypothesis file out.txt'``, or ``'standard input (hypothesis)'``."""
     return f"standard input ({what})" if path in (None, "-") else f"{what} file {path}"
-
-
-def read_texts(hyp_path: str | None, ref_paths: Sequence[str]) -> list[list[str]]:
-    """The hypothesis lines and then each reference file's lines, checked to align."""
-    if hyp_path in (None, "-") and sys.stdin.isatty():
-        raise CommandError("no hypothesis: give -i HYP or pipe the hypotheses to stdin")
-    references = [read_lines(path, "reference") for path in ref_paths]
-    hypotheses = read_lines(hyp_path, "hypothesis")
-    if not hypotheses:
-        raise CommandError(f"{describe(hyp_path, 'hypothesis')} is empty: nothing to score")
-    for path, lines in zip(ref_paths, references, strict=True):
-        if len(lines) != len(hypotheses):
-            raise CommandError(
-                f"reference file {path} has {len(lines)} lines but the "
-                f"{describe(hyp_path, 'hypothesis')} has {len(hypotheses)}"
-            )
-    return [hypotheses, *references]
 
 
 @dataclass(frozen=True)

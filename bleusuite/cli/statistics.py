@@ -10,8 +10,9 @@ characters (chrF) take the lines themselves.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -21,9 +22,6 @@ from bleusuite.cli.options import ScoreOptions
 from bleusuite.counting import MatchCounts, RaggedPairs, count_pairs
 from bleusuite.scores import registry
 from bleusuite.text import Encoder, TokenIds, load_tokenizer
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 __all__ = ["CHUNK_CHARS", "chunk_bounds", "systems_statistics", "text_statistics"]
 
@@ -86,29 +84,26 @@ def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
     own while the next is encoded."""
     bounds = chunk_bounds(texts) or [(0, 0)]
     background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
-    chunks: list[tuple[np.ndarray, Future[MatchCounts]]] = []
-    counter = None
-    if len(bounds) > 1:
-        from concurrent.futures import ThreadPoolExecutor  # (its import costs 4 ms)
-
-        counter = ThreadPoolExecutor(1, thread_name_prefix="bleusuite-count")
+    counting: threads.InOrder[RaggedPairs, MatchCounts] = threads.InOrder(
+        lambda p: count_pairs(p, orders, per_reference, background))
+    lengths: list[np.ndarray] = []
     try:
         for begin, end in bounds:
             token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
             pairs = RaggedPairs.from_streams(token_ids, num_systems)
-            if counter is not None and end < bounds[-1][1]:  # all but the last chunk
-                chunks.append((token_ids.lengths, counter.submit(
-                    count_pairs, pairs, orders, per_reference, background)))
-        parts = [(lengths, future.result()) for lengths, future in chunks]
-    finally:
-        if counter is not None:
-            counter.shutdown()
+            lengths.append(token_ids.lengths)
+            if end < bounds[-1][1]:  # all but the last chunk
+                counting.add(pairs)
+    except BaseException:
+        with contextlib.suppress(BaseException):  # the counting thread ends; this error wins
+            counting.results()
+        raise
+    counts = counting.results()
     # the last chunk (or the only one) counted here, on every thread, once it is encoded
-    parts.append((token_ids.lengths, count_pairs(pairs, orders, per_reference)))
-    lengths = np.concatenate([lengths for lengths, _ in parts], axis=1)
-    return MatchCounts(_by_system(num_systems, [c.clipped for _, c in parts]),
-                       _by_system(num_systems, [c.per_reference for _, c in parts])
-                       if per_reference else None), lengths
+    counts.append(count_pairs(pairs, orders, per_reference))
+    return MatchCounts(_by_system(num_systems, [c.clipped for c in counts]),
+                       _by_system(num_systems, [c.per_reference for c in counts])
+                       if per_reference else None), np.concatenate(lengths, axis=1)
 
 
 def systems_statistics(token_ids: TokenIds, num_systems: int,

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 import bleusuite
 from bleusuite import cli
 from bleusuite.bench.corpus import make_corpus, write_corpus
-from bleusuite.cli.io import PROGRESS_MIN_LINES, read_texts
+from bleusuite.cli.io import PROGRESS_MIN_LINES, read_lines
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import score_function
@@ -251,7 +251,8 @@ def test_bootstrap_equals_a_loop_over_the_same_resamples(capsys, tmp_path, monke
     # the vectorised function, on the statistics the command computes
     options = ScoreOptions.from_args(build_parser().parse_args(
         ["score", *ref_paths, "-i", hyp_path, "-m", "bleu", "gleu"]))
-    token_ids = encode_texts(read_texts(hyp_path, ref_paths), load_tokenizer("13a"), False)
+    token_ids = encode_texts([read_lines(p, "text") for p in [hyp_path, *ref_paths]],
+                             load_tokenizer("13a"), False)
     stats = systems_statistics(token_ids, 1, options)[0]
     fast_bleu = bootstrap_scores(stats["bleu"], score_function("bleu", options), n, seed)
     fast_gleu = bootstrap_scores(stats["gleu"], score_function("gleu", options), n, seed)
@@ -344,8 +345,8 @@ def test_padded_batches_cover_every_line_once(small):
     """Without the compiled part, ragged rows are counted in padded batches of similar
     length: every line in exactly one batch, and the counts those of the compiled kernel
     and of the library on token lists."""
-    token_ids = encode_texts(read_texts(small["hyp_path"], small["ref_paths"]),
-                             load_tokenizer("13a"), False)
+    paths = [small["hyp_path"], *small["ref_paths"]]
+    token_ids = encode_texts([read_lines(p, "text") for p in paths], load_tokenizer("13a"), False)
     starts, lengths = token_ids.starts, token_ids.lengths
     pairs = RaggedPairs(token_ids.ids, starts[0], lengths[0], token_ids.ids,
                         np.ascontiguousarray(starts[1:].T), np.ascontiguousarray(lengths[1:].T))

@@ -20,7 +20,7 @@ import pytest
 
 import bleusuite
 from bleusuite import cli
-from bleusuite.cli.io import progress_bar, read_texts
+from bleusuite.cli.io import progress_bar, read_lines
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import confidences
@@ -256,8 +256,8 @@ def check_short(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> No
 def _bootstrap(texts: dict[str, Any], n: int, seed: int) -> Confidence:
     options = ScoreOptions.from_args(build_parser().parse_args(
         ["score", *texts["ref_paths"], "-i", texts["hyp_path"]]))
-    token_ids = encode_texts(read_texts(texts["hyp_path"], texts["ref_paths"]),
-                             load_tokenizer("13a"), False)
+    paths = [texts["hyp_path"], *texts["ref_paths"]]
+    token_ids = encode_texts([read_lines(p, "text") for p in paths], load_tokenizer("13a"), False)
     stats = systems_statistics(token_ids, 1, options)[0]
     return confidences(stats, dataclasses.replace(options, confidence_n=n, seed=seed),
                        progress_bar(0, "", enabled=False))["bleu"]

@@ -1,0 +1,104 @@
+"""bleusuite.threads: the blocks of a call on the worker threads, and work run in order on a
+thread of its own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from bleusuite.threads import InOrder, run_blocks
+
+
+def test_run_blocks_gives_the_results_in_order_from_several_threads() -> None:
+    seen: set[str] = set()
+
+    def work(block: int) -> int:
+        seen.add(threading.current_thread().name)
+        time.sleep(0.002)  # long enough that the helpers take some blocks
+        return block * block
+
+    assert run_blocks(work, range(40), threads=3) == [b * b for b in range(40)]
+    assert threading.current_thread().name in seen  # the caller works too
+    assert len(seen) > 1
+
+
+def test_run_blocks_raises_the_first_error_after_every_block_ran() -> None:
+    ran: list[int] = []
+
+    def work(block: int) -> int:
+        ran.append(block)
+        if block in (3, 7):
+            raise ValueError(f"block {block}")
+        return block
+
+    with pytest.raises(ValueError, match="block 3"):
+        run_blocks(work, range(10), threads=2)
+    assert sorted(ran) == list(range(10))
+
+
+def test_nested_calls_on_the_same_threads_finish() -> None:
+    def outer(block: int) -> int:
+        return sum(run_blocks(lambda b: b + block, range(4), threads=2))
+
+    done: list[list[int]] = []
+    caller = threading.Thread(target=lambda: done.append(run_blocks(outer, range(6), 2)))
+    caller.start()
+    caller.join(timeout=30)
+    assert done == [[6 + 4 * block for block in range(6)]]
+
+
+def test_one_thread_or_one_block_runs_in_the_callers_thread() -> None:
+    names = run_blocks(lambda _: threading.current_thread().name, range(3), threads=1)
+    assert names == [threading.current_thread().name] * 3
+    assert run_blocks(lambda b: b, [], threads=4) == []
+
+
+def test_in_order_runs_the_items_one_after_another() -> None:
+    running: list[int] = []
+    overlapped: list[bool] = []
+
+    def work(item: int) -> int:
+        overlapped.append(bool(running))
+        running.append(item)
+        time.sleep(0.001)
+        running.remove(item)
+        return -item
+
+    later = InOrder(work)
+    for item in range(5):
+        later.add(item)
+    assert later.results() == [0, -1, -2, -3, -4]
+    assert not any(overlapped)
+    assert InOrder(work).results() == []
+
+
+def test_in_order_raises_the_first_error_and_skips_the_rest() -> None:
+    ran: list[int] = []
+
+    def work(item: int) -> int:
+        ran.append(item)
+        if item == 1:
+            raise KeyError(item)
+        return item
+
+    later = InOrder(work)
+    for item in range(4):
+        later.add(item)
+    with pytest.raises(KeyError):
+        later.results()
+    assert ran == [0, 1]
+
+
+def test_threaded_calls_do_not_import_concurrent_futures() -> None:
+    """The threads are plain threading threads: the import of concurrent.futures (and
+    logging) would cost a short command more than it saves."""
+    code = ("import sys; from bleusuite.threads import run_blocks; "
+            "assert run_blocks(abs, range(-3, 3), 2) == [3, 2, 1, 0, 1, 2]; "
+            "print('concurrent.futures' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "False"

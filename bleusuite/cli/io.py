@@ -15,19 +15,9 @@ from typing import Any, Protocol
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import ScoreOptions
 
-__all__ = [
-    "PROGRESS_MIN_LINES",
-    "Progress",
-    "ScoreInputs",
-    "describe",
-    "progress_bar",
-    "read_inputs",
-    "read_lines",
-    "read_references",
-    "read_systems",
-    "warn_if_tokenised",
-    "write_output",
-]
+__all__ = ["PROGRESS_MIN_LINES", "Progress", "ScoreInputs", "describe", "progress_bar",
+           "read_inputs", "read_lines", "read_references", "read_systems",
+           "warn_if_tokenised", "write_output"]
 
 #: inputs with fewer lines than this never show a progress bar
 PROGRESS_MIN_LINES = 5000

@@ -18,16 +18,8 @@ if TYPE_CHECKING:
     from bleusuite.significance import PairedResult
     from bleusuite.significance.bootstrap import Confidence
 
-__all__ = [
-    "MetricReport",
-    "Signature",
-    "format_json",
-    "format_line",
-    "make_signature",
-    "paired_note",
-    "render",
-    "results_table",
-]
+__all__ = ["MetricReport", "Signature", "format_json", "format_line", "make_signature",
+           "paired_note", "render", "results_table"]
 
 
 #: sacrebleu's short signature keys (``--short``)

@@ -8,7 +8,7 @@ import sys
 from bleusuite.cli.io import PROGRESS_MIN_LINES, progress_bar, read_inputs, warn_if_tokenised
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.output import make_signature
-from bleusuite.cli.scoring import DrawingAhead, report
+from bleusuite.cli.scoring import draw_ahead, report
 from bleusuite.cli.statistics import text_statistics
 
 __all__ = ["run_score"]
@@ -21,7 +21,7 @@ def run_score(options: ScoreOptions) -> str:
     inputs = read_inputs(options)
     warn_if_tokenised(options, inputs.systems)
     texts = [*inputs.systems, *inputs.references]
-    drawing = DrawingAhead(options, len(inputs.systems), len(texts[0]))
+    drawn = draw_ahead(options, len(inputs.systems), len(texts[0]))
     show = (not options.quiet and len(texts[0]) * len(inputs.systems) >= PROGRESS_MIN_LINES
             and sys.stderr.isatty())
     bar = progress_bar(len(texts[0]) * len(texts), "tokenizing and counting", show)
@@ -29,4 +29,4 @@ def run_score(options: ScoreOptions) -> str:
         stats = text_statistics(texts, len(inputs.systems), options, bar)
     finally:
         bar.close()
-    return report(inputs, stats, options, show, drawing.result())
+    return report(inputs, stats, options, show, drawn())

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported where a run resamples: a plain score does not need
     from bleusuite.significance.draws import DrawnResamples
     from bleusuite.significance.paired import PairedResult
 
-__all__ = ["DRAW_AHEAD_MAX", "DrawingAhead", "confidences", "metric_report", "paired_results",
+__all__ = ["DRAW_AHEAD_MAX", "confidences", "draw_ahead", "metric_report", "paired_results",
            "render_systems", "report", "score_function"]
 
 #: the largest resamples x sentences drawn ahead (4 bytes each: 64 MiB); above, the
@@ -46,40 +46,22 @@ def score_function(metric: str, options: ScoreOptions, resampled: bool = False
     return score
 
 
-class DrawingAhead:
-    """The bootstrap resamples of the run (``-ci`` of one system, ``--paired-bs`` of
-    several), drawn on a thread of their own while the command tokenises and counts: the
-    draws depend only on the number of lines, the number of resamples and the seed, and
-    NumPy's generator releases the GIL while it fills. :meth:`result` gives them (None where
-    nothing was drawn ahead: the resampling then draws as it goes, the same numbers)."""
+def draw_ahead(options: ScoreOptions, num_systems: int,
+               num_sentences: int) -> Callable[[], DrawnResamples | None]:
+    """The run's bootstrap resamples (``-ci`` of one system, ``--paired-bs`` of several),
+    drawn on a thread while the command tokenises and counts
+    (:meth:`~bleusuite.significance.draws.DrawnResamples.ahead`): the call returned gives
+    them, or None where nothing was drawn ahead (no resampling, or more than
+    :data:`DRAW_AHEAD_MAX` draws: the resampling then draws as it goes, the same numbers)."""
+    if num_systems > 1:
+        resamples = options.paired_n if options.paired == "bs" else 0
+    else:
+        resamples = options.confidence_n if options.confidence else 0
+    if resamples < 1 or num_sentences < 1 or resamples * num_sentences > DRAW_AHEAD_MAX:
+        return lambda: None
+    from bleusuite.significance.draws import DrawnResamples
 
-    def __init__(self, options: ScoreOptions, num_systems: int, num_sentences: int) -> None:
-        import threading
-
-        self._drawn: DrawnResamples | None = None
-        self._thread: threading.Thread | None = None
-        if num_systems > 1:
-            resamples = options.paired_n if options.paired == "bs" else 0
-        else:
-            resamples = options.confidence_n if options.confidence else 0
-        if resamples < 1 or num_sentences < 1 or resamples * num_sentences > DRAW_AHEAD_MAX:
-            return
-
-        def draw() -> None:
-            from bleusuite.significance.draws import DrawnResamples
-
-            try:
-                self._drawn = DrawnResamples.draw(num_sentences, resamples, options.seed)
-            except Exception:  # drawn again, in steps, where it is needed
-                self._drawn = None
-
-        self._thread = threading.Thread(target=draw, name="bleusuite-draw", daemon=True)
-        self._thread.start()
-
-    def result(self) -> DrawnResamples | None:
-        if self._thread is not None:
-            self._thread.join()
-        return self._drawn
+    return DrawnResamples.ahead(num_sentences, resamples, options.seed)
 
 
 def metric_report(metric: str, table: np.ndarray, options: ScoreOptions, signature: Signature,
@@ -164,7 +146,7 @@ def report(inputs: ScoreInputs, stats: Sequence[dict[str, np.ndarray]], options:
            show: bool, drawn: DrawnResamples | None = None) -> str:
     """The command's output from the per-sentence statistics of every system (a list, one
     dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr;
-    ``drawn``: the run's resamples drawn ahead (:class:`DrawingAhead`)."""
+    ``drawn``: the run's resamples drawn ahead (:func:`draw_ahead`)."""
     num_refs = len(inputs.references)
 
     def signature(metric: str) -> Signature:

@@ -457,13 +457,13 @@ def test_resamples_drawn_ahead_are_those_drawn_later(monkeypatch):
     parse = build_parser().parse_args
     paired = ScoreOptions.from_args(parse(["score", "r", "-i", "a", "b", "--paired-bs",
                                            "-pbsn", "30"]))
-    drawn = scoring.DrawingAhead(paired, 2, 17).result()
+    drawn = scoring.draw_ahead(paired, 2, 17)()
     assert drawn is not None
     np.testing.assert_array_equal(drawn.weights, DrawnResamples.draw(17, 30, paired.seed).weights)
     confidence = ScoreOptions.from_args(parse(["score", "r", "-i", "a", "-ci", "-cin", "20"]))
-    assert scoring.DrawingAhead(confidence, 1, 5).result().n_resamples == 20
+    assert scoring.draw_ahead(confidence, 1, 5)().n_resamples == 20
     plain = ScoreOptions.from_args(parse(["score", "r", "-i", "a"]))
-    assert scoring.DrawingAhead(plain, 1, 5).result() is None
-    assert scoring.DrawingAhead(confidence, 2, 5).result() is None  # -ci of several: unused
+    assert scoring.draw_ahead(plain, 1, 5)() is None
+    assert scoring.draw_ahead(confidence, 2, 5)() is None  # -ci of several: unused
     monkeypatch.setattr(scoring, "DRAW_AHEAD_MAX", 99)
-    assert scoring.DrawingAhead(confidence, 1, 5).result() is None  # 20 x 5 > 99
+    assert scoring.draw_ahead(confidence, 1, 5)() is None  # 20 x 5 > 99

@@ -575,6 +575,41 @@ def test_long_lines_and_many_rows(compiled, vocabulary):
         np.testing.assert_array_equal(per_ref, want_per_ref)
 
 
+def test_rows_of_different_value_ranges_in_one_call(compiled):
+    """Each row picks its own alphabet from its value range: rows of a few values, rows
+    that widen the lookup table (it grows row by row), rows too wide for it (a hash table
+    over the values) and narrow rows again, in one call."""
+    rng = np.random.default_rng(11)
+    hyps, refs = [], []
+    for low, span in [(0, 10), (5, 60_000), (-(2**40), 2**41), (100, 50), (0, 200_000),
+                      (2**62, 2**40), (3, 5), (-70_000, 140_000)] * 3:
+        base = (low + rng.integers(0, 40, size=int(rng.integers(1, 200))) * (span // 40)
+                ).tolist()
+        hyps.append(base[::2] + base[1::2])
+        refs.append([base, base[len(base) // 3:]])
+    layout = _layout(hyps, refs, list(range(len(hyps) * 3)), shared=False)
+    clipped, per_ref = _kernel(compiled, layout, 5, True)
+    want_clipped, want_per_ref = brute_force(hyps, refs, 5)
+    np.testing.assert_array_equal(clipped, want_clipped)
+    np.testing.assert_array_equal(per_ref, want_per_ref)
+
+
+def test_grams_with_many_continuations(compiled):
+    """An (n-1)-gram followed by hundreds of different tokens (the first kept beside it, the
+    others in the table behind a 64-bit mask of their tokens, whose bits they share), and
+    references that follow it by tokens with the same bits the hypothesis lacks."""
+    hub = 1_000_000
+    followers = list(range(1, 400))
+    hyp = [t for f in followers for t in (hub, f)] + [hub, hub, 5, hub]
+    ref = [t for f in followers[::-3] for t in (hub, f + 64 * (f % 2))] + [hub, 5, hub, hub]
+    hyps, refs = [hyp, hyp[::-1], hyp], [[ref, hyp[:50]], [ref[::-1], []], [[], ref]]
+    layout = _layout(hyps, refs, list(range(9)), shared=True)
+    clipped, per_ref = _kernel(compiled, layout, 4, True)
+    want_clipped, want_per_ref = brute_force(hyps, refs, 4)
+    np.testing.assert_array_equal(clipped, want_clipped)
+    np.testing.assert_array_equal(per_ref, want_per_ref)
+
+
 def test_rows_counted_on_threads_at_once(compiled):
     """The GIL is released while rows are counted: threads that count blocks of the rows of
     one call into the same outputs give the counts of one call."""

@@ -145,6 +145,8 @@ class InOrder(Generic[_Item, _Result]):
                     self._error = error
 
     def add(self, item: _Item) -> None:
+        """Queue ``work(item)`` after the items added before it (the thread starts with
+        the first)."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name="bleusuite-in-order",
                                             daemon=True)
@@ -152,6 +154,9 @@ class InOrder(Generic[_Item, _Result]):
         self._items.put((item,))
 
     def results(self) -> list[_Result]:
+        """Wait for every item added, then ``[work(item) for item in items]``; the first
+        error raised by ``work`` is raised here instead (the items after it are not run).
+        Meant to be called once, after the last :meth:`add`."""
         if self._thread is not None:
             self._items.put(None)
             self._thread.join()

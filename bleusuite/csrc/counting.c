@@ -333,31 +333,25 @@ count_row(Counter *c, Py_ssize_t row)
             memset(next_token + 1, 0, (size_t)(grams - 1) * sizeof(Id));
             memset(forked + 1, 0, (size_t)(grams - 1) * sizeof(uint64_t));
             table_reset(&c->grams, num_hyp);
+            /* at most num_hyp new n-grams: their counts start at 0 */
+            memset(hyp_count + 1, 0, (size_t)num_hyp * sizeof(Id));
+            memset(ref_count + refs, 0, (size_t)(num_hyp * refs) * sizeof(Id));
             Id new_grams = 1;
             for (int64_t k = 0; k < num_hyp; k++) {
                 const int64_t p = hyp_alive[k];
                 const Id g = gram[p], t = token[p + order - 1];
                 Id made;
                 if (next_token[g] == t) made = next_gram[g];
+                else if (next_token[g] == 0) {
+                    next_token[g] = t;
+                    next_gram[g] = made = new_grams++;
+                }
                 else {
-                    if (next_token[g] == 0) {
-                        next_token[g] = t;
-                        next_gram[g] = made = new_grams++;
-                    }
-                    else {
-                        forked[g] |= (uint64_t)1 << (t & 63);
-                        uint64_t key = (uint64_t)g * ids + t;
-                        size_t slot = table_slot(&c->grams, key);
-                        if (table_has(&c->grams, slot)) {
-                            made = (Id)c->grams.values[slot];
-                            hyp_count[made]++;
-                            gram[p] = made;
-                            continue;
-                        }
-                        table_put(&c->grams, slot, key, made = new_grams++);
-                    }
-                    hyp_count[made] = 0;
-                    memset(ref_count + (size_t)made * refs, 0, (size_t)refs * sizeof(Id));
+                    forked[g] |= (uint64_t)1 << (t & 63);
+                    uint64_t key = (uint64_t)g * ids + t;
+                    size_t slot = table_slot(&c->grams, key);
+                    if (!table_has(&c->grams, slot)) table_put(&c->grams, slot, key, new_grams++);
+                    made = (Id)c->grams.values[slot];
                 }
                 hyp_count[made]++;
                 gram[p] = made;

@@ -12,8 +12,11 @@ with 30% of its tokens replaced; 1 or 4 references. Every timing is the median o
 calls, each measured with CUDA events after warm-up. ``graph`` is one CUDA graph captured
 per batch shape and replayed (what ``torch.compile(mode="reduce-overhead")`` does for you);
 ``compact`` is the compacting strategy forced by ``BLEUSUITE_COUNTING=compact`` (the GPU
-path before the fixed-shape one). Scores of every bleusuite variant are checked equal to
-NumPy's, bit for bit. Run with ``tox -e gpu -- benchmarks/bench_gpu.py -s`` or
+path before the fixed-shape one). The graph replay's scores are checked equal to eager's,
+bit for bit; every bleusuite variant's scores are checked within 1e-12 of NumPy's (the
+library's tolerance: the counts are the same, but CUDA's ``exp`` and ``log`` are not the
+CPU's, so a score's last bit can differ), and the largest difference is printed. Run with
+``tox -e gpu -- benchmarks/bench_gpu.py -s`` or
 ``pytest benchmarks/bench_gpu.py -s``; the table is printed at the end of the run.
 """
 
@@ -42,6 +45,9 @@ SHAPES = [  # (rows, length, references)
     (16, 1024, 4), (256, 1024, 4), (1024, 1024, 4),
 ]
 _ROWS: list[str] = []
+# TensorBLEU's code ran out of the H100's 80 GB at 1024 x 4096 x 1 and broke the CUDA context
+# (illegal memory access) at 1024 x 1024 x 4: it is not run on more tokens than this
+TENSORBLEU_LARGEST = 1024 * 1024
 
 
 def load_tensorbleu() -> Callable[..., Any] | None:
@@ -80,6 +86,13 @@ def gpu_time(fn: Callable[[], Any], calls: int = 30) -> tuple[float, float]:
     return statistics.median(times), (torch.cuda.max_memory_allocated() - base) / 2**20
 
 
+def off_numpy(got: Any, want: np.ndarray) -> float:
+    """The largest |got - want| (``got`` a CUDA tensor or CuPy array); fails above 1e-12."""
+    got_numpy = got.cpu().numpy() if isinstance(got, torch.Tensor) else got.get()
+    np.testing.assert_allclose(got_numpy, want, rtol=0, atol=1e-12)
+    return float(np.max(np.abs(got_numpy - want), initial=0.0))
+
+
 def captured(fn: Callable[[], Any]) -> tuple[Callable[[], Any], Any]:
     """A CUDA graph of ``fn`` (static inputs): the replay and the output it writes."""
     stream = torch.cuda.Stream()
@@ -103,14 +116,15 @@ def test_gpu_sentence_bleu(rows, length, refs, monkeypatch):
     def ours() -> Any:
         return bleusuite.sentence_bleu(hyp_t, ref_t, pad_id=0)
 
-    np.testing.assert_array_equal(ours().cpu().numpy(), want)
+    eager = ours()
+    worst = off_numpy(eager, want)
     eager_ms, eager_mib = gpu_time(ours)
     replay, out = captured(ours)
     replay()
-    np.testing.assert_array_equal(out.cpu().numpy(), want)
+    assert torch.equal(out, eager), "graph replay differs from eager"
     graph_ms, _ = gpu_time(replay)
     monkeypatch.setenv("BLEUSUITE_COUNTING", "compact")
-    np.testing.assert_array_equal(ours().cpu().numpy(), want)
+    worst = max(worst, off_numpy(ours(), want))
     compact_ms, compact_mib = gpu_time(ours, calls=10)
     monkeypatch.delenv("BLEUSUITE_COUNTING")
     cupy_cell = "-"
@@ -118,15 +132,16 @@ def test_gpu_sentence_bleu(rows, length, refs, monkeypatch):
         import cupy
 
         hyp_c, ref_c = cupy.asarray(hyp), cupy.asarray(ref)
-        np.testing.assert_array_equal(
-            cupy.asnumpy(bleusuite.sentence_bleu(hyp_c, ref_c, pad_id=0)), want)
+        worst = max(worst, off_numpy(bleusuite.sentence_bleu(hyp_c, ref_c, pad_id=0), want))
         cupy_ms, _ = gpu_time(lambda: bleusuite.sentence_bleu(hyp_c, ref_c, pad_id=0))
         cupy_cell = f"{cupy_ms:.2f}"
     except ImportError:
         pass
     tensorbleu = load_tensorbleu()
     theirs_cell = "not installed"
-    if tensorbleu is not None:
+    if tensorbleu is not None and rows * length * refs > TENSORBLEU_LARGEST:
+        theirs_cell = "not run (out of memory or crash at this size)"
+    elif tensorbleu is not None:
         try:
             theirs_ms, theirs_mib = gpu_time(lambda: tensorbleu(hyp_t, ref_t, pad_token_id=0),
                                              calls=10)
@@ -139,10 +154,11 @@ def test_gpu_sentence_bleu(rows, length, refs, monkeypatch):
     _ROWS.append(
         f"| {rows} x {length}, {refs} ref{'s' if refs > 1 else ''} | {eager_ms:.2f} ms, "
         f"{eager_mib:.0f} MiB | {graph_ms:.2f} | {compact_ms:.2f} ms, {compact_mib:.0f} MiB | "
-        f"{cupy_cell} | {theirs_cell} |"
+        f"{cupy_cell} | {theirs_cell} | {worst:.1e} |"
     )
     add_summary_table(
         f"GPU per-sentence BLEU, MT-like ({torch.cuda.get_device_name()})",
         ["| batch | bleusuite eager (fixed) | graph replay (ms) | compact strategy | CuPy eager "
-         "(ms) | TensorBLEU's code |", "|---|---|---|---|---|---|", *_ROWS],
+         "(ms) | TensorBLEU's code | max \\|diff\\| vs NumPy |", "|---|---|---|---|---|---|---|",
+         *_ROWS],
     )

@@ -1,13 +1,16 @@
 """Types of bleusuite's compiled part (``bleusuite/csrc/``; see ``bleusuite.native``)."""
 
 from collections.abc import Callable
-from typing import Any, SupportsIndex
+from typing import Any, Literal, SupportsIndex
 
 class Numbering:
     """Numbers the tokens of lines by first appearance; ``tokenize`` (str -> str, split on
-    whitespace) is called once per distinct word (or whole line holding a newline)."""
+    whitespace), or the built-in ``rules="13a"`` (sacrebleu's 13a, applied without the GIL),
+    is applied once per distinct word (or whole line holding a newline)."""
 
-    def __init__(self, tokenize: Callable[[str], str] | None = None) -> None: ...
+    def __init__(
+        self, tokenize: Callable[[str], str] | None = None, *, rules: Literal["13a"] | None = None
+    ) -> None: ...
     def number(self, lines: list[str], /) -> tuple[bytes, bytes]:
         """(ids, counts) as native int64 bytes: every token's id, line after line, and the
         number of tokens of each line."""

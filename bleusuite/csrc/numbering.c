@@ -1,18 +1,23 @@
-/* Numbering: lines of text -> token ids, the tokenizer called once per distinct word.
+/* Numbering: lines of text -> token ids, each distinct word tokenised once.
  *
- * `Numbering(tokenize)` splits each line as `str.split()` does (on the interpreter's own
- * whitespace, Py_UNICODE_ISSPACE). With `tokenize` None the words are the tokens.
- * Otherwise each word is a unit (a line that holds a "\n" is one unit, `line.rstrip()`),
- * and a unit seen for the first time is passed to `tokenize` (a callable: str -> str),
- * whose result is split on whitespace into tokens; the unit's token ids are kept in its
- * table slot, so every later occurrence costs one lookup.
- * A token's id is the position of its first appearance among all the tokens this
- * Numbering has numbered (the ids of bleusuite.text's Python numbering).
+ * `Numbering(tokenize=None, *, rules=None)` splits each line as `str.split()` does (on the
+ * interpreter's own whitespace, Py_UNICODE_ISSPACE).
+ * - Plain (neither): the words are the tokens.
+ * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a).
+ * - `tokenize`, a callable str -> str: called on each new unit; its result is split on
+ *   whitespace into tokens.
+ * With a tokenizer each word is a unit (a line that holds a "\n" is one unit,
+ * `line.rstrip()`: 13a joins the words around a line end, "-\n"), tokenised the first time
+ * it is seen; the unit's token ids are kept in its table slot, so every later occurrence
+ * costs one lookup. A token's id is the position of its first appearance among all the
+ * tokens this Numbering has numbered (the ids of bleusuite.text's Python numbering).
  *
- * A unit or token is looked up by its code points in an open-addressing table, with no str
- * object made for it; only a new one becomes a str. Code points are compared whatever the
- * width of the str that holds them (1, 2 or 4 bytes per character), so a word read from
- * lines of different widths is one word.
+ * Units and tokens are kept as code points (UCS4) in one pool and looked up by their code
+ * points in open-addressing tables, whatever the width of the str that holds them (1, 2 or
+ * 4 bytes per character): a word read from lines of different widths is one word. No str
+ * object is made while a call numbers; the str of each new token is made once the lines are
+ * numbered. So a plain or 13a numbering runs without the GIL (other threads run meanwhile);
+ * with a Python `tokenize` the GIL is held throughout.
  */
 #include "native.h"
 
@@ -30,104 +35,76 @@ is_space(Py_UCS4 c)
     return c < 256 ? latin1_space[c] : Py_UNICODE_ISSPACE(c);
 }
 
-typedef struct {
-    uint64_t hash;
-    PyObject *string; /* NULL: an empty slot */
-    Py_ssize_t id;
-    int64_t first; /* units: the only token's id (count 1), else an index into unit_tokens */
-    int64_t count; /* units: their number of tokens */
-} Slot;
+/* failures inside a call: no memory (a MemoryError is raised once the GIL is back), or a
+ * Python exception already set (only where the GIL is held) */
+#define NO_MEMORY (-1)
+#define RAISED (-2)
 
-/* strings numbered by first appearance, in an open-addressing table over code points */
+/* a growable array of code points, or of int64 */
 typedef struct {
-    Slot *slots;
-    size_t mask; /* capacity - 1, a power of two */
-    Py_ssize_t size;
-} StrTable;
+    Py_UCS4 *items;
+    Py_ssize_t size, capacity;
+} Chars;
+
+typedef struct {
+    int64_t *items;
+    Py_ssize_t size, capacity;
+} Int64s;
 
 static int
-strtable_init(StrTable *table)
+reserve_bytes(void **items, Py_ssize_t *capacity, Py_ssize_t needed, size_t item)
 {
-    table->slots = PyMem_Calloc(1024, sizeof(Slot));
-    table->mask = 1023;
-    table->size = 0;
-    return table->slots == NULL ? -1 : 0;
-}
-
-static void
-strtable_free(StrTable *table)
-{
-    if (table->slots != NULL)
-        for (size_t k = 0; k <= table->mask; k++) Py_XDECREF(table->slots[k].string);
-    PyMem_Free(table->slots);
-    table->slots = NULL;
-    table->size = 0;
-}
-
-static inline int
-same_chars(PyObject *word, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
-{
-    Py_ssize_t length = end - start;
-    if (PyUnicode_GET_LENGTH(word) != length) return 0;
-    int word_kind = PyUnicode_KIND(word);
-    const void *word_data = PyUnicode_DATA(word);
-    if (word_kind == kind)
-        return memcmp(word_data, (const char *)data + start * kind, (size_t)length * kind) == 0;
-    for (Py_ssize_t i = 0; i < length; i++)
-        if (PyUnicode_READ(word_kind, word_data, i) != PyUnicode_READ(kind, data, start + i))
-            return 0;
-    return 1;
-}
-
-/* the slot of text[start:end]: where it is, or the empty slot where it would go */
-static inline Slot *
-strtable_slot(const StrTable *table, int kind, const void *data, Py_ssize_t start,
-              Py_ssize_t end, uint64_t hash)
-{
-    size_t at = (size_t)hash & table->mask;
-    for (;;) {
-        Slot *slot = &table->slots[at];
-        if (slot->string == NULL
-            || (slot->hash == hash && same_chars(slot->string, kind, data, start, end)))
-            return slot;
-        at = (at + 1) & table->mask;
+    if (needed <= *capacity) return 0;
+    Py_ssize_t grown = *capacity ? *capacity : 256;
+    while (grown < needed) {
+        if (grown > PY_SSIZE_T_MAX / 2) return NO_MEMORY;
+        grown *= 2;
     }
-}
-
-/* room for one more string at a load of at most 1/2; -1 with an exception */
-static int
-strtable_reserve(StrTable *table)
-{
-    if ((size_t)(table->size + 1) * 2 <= table->mask + 1) return 0;
-    size_t capacity = (table->mask + 1) * 2;
-    Slot *slots = PyMem_Calloc(capacity, sizeof(Slot));
-    if (slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t k = 0; k <= table->mask; k++) {
-        Slot slot = table->slots[k];
-        if (slot.string == NULL) continue;
-        size_t at = (size_t)slot.hash & (capacity - 1);
-        while (slots[at].string != NULL) at = (at + 1) & (capacity - 1);
-        slots[at] = slot;
-    }
-    PyMem_Free(table->slots);
-    table->slots = slots;
-    table->mask = capacity - 1;
+    if ((size_t)grown > PY_SSIZE_T_MAX / item) return NO_MEMORY;
+    void *bigger = PyMem_RawRealloc(*items, (size_t)grown * item);
+    if (bigger == NULL) return NO_MEMORY;
+    *items = bigger;
+    *capacity = grown;
     return 0;
 }
 
-/* give `string` (a new reference, taken over) the next id in the empty `slot`, found by
- * strtable_slot after strtable_reserve with no insertion in between */
-static inline Py_ssize_t
-strtable_insert(StrTable *table, Slot *slot, PyObject *string, uint64_t hash)
+static inline int
+chars_reserve(Chars *array, Py_ssize_t more)
 {
-    slot->hash = hash;
-    slot->string = string;
-    slot->id = table->size++;
-    slot->first = slot->count = 0;
-    return slot->id;
+    if (more > PY_SSIZE_T_MAX - array->size) return NO_MEMORY;
+    return reserve_bytes((void **)&array->items, &array->capacity, array->size + more,
+                         sizeof(Py_UCS4));
+}
+
+static inline int
+push(Int64s *array, int64_t value)
+{
+    if (array->size == array->capacity
+        && reserve_bytes((void **)&array->items, &array->capacity, array->size + 1,
+                         sizeof(int64_t)) < 0)
+        return NO_MEMORY;
+    array->items[array->size++] = value;
+    return 0;
+}
+
+/* characters to look up: `length` code points at `data` of width `kind` (1, 2 or 4) */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t length;
+} Text;
+
+static inline Py_UCS4
+text_at(Text text, Py_ssize_t i)
+{
+    return PyUnicode_READ(text.kind, text.data, i);
+}
+
+static inline Text
+text_of(const Chars *chars, Py_ssize_t start, Py_ssize_t end)
+{
+    Text text = {PyUnicode_4BYTE_KIND, chars->items + start, end - start};
+    return text;
 }
 
 /* the hash of code points, FNV-1a with a finaliser that mixes in the length and spreads the
@@ -145,104 +122,354 @@ finish_hash(uint64_t h, Py_ssize_t length)
 }
 
 static uint64_t
-hash_chars(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
+hash_text(Text text)
 {
     uint64_t h = FNV_OFFSET;
-    for (Py_ssize_t i = start; i < end; i++) h = (h ^ PyUnicode_READ(kind, data, i)) * FNV_PRIME;
-    return finish_hash(h, end - start);
+    for (Py_ssize_t i = 0; i < text.length; i++) h = (h ^ text_at(text, i)) * FNV_PRIME;
+    return finish_hash(h, text.length);
 }
 
-/* a growable int64 array */
 typedef struct {
-    int64_t *items;
-    Py_ssize_t size, capacity;
-} Int64s;
+    uint64_t hash;
+    Py_ssize_t number; /* the string's id + 1; 0: an empty slot */
+    int64_t first;     /* units: the only token's id (count 1), else an index into unit_tokens */
+    int64_t count;     /* units: their number of tokens */
+} Slot;
+
+/* strings numbered by first appearance: string `id` is pool[start[id] : start[id + 1]] */
+typedef struct {
+    Slot *slots;
+    size_t mask; /* capacity - 1, a power of two */
+    Chars pool;
+    Int64s start; /* size + 1 entries once initialised */
+} StrTable;
+
+static inline Py_ssize_t
+strtable_size(const StrTable *table)
+{
+    return table->start.size ? table->start.size - 1 : 0;
+}
 
 static int
-grow(Int64s *array)
+strtable_init(StrTable *table)
 {
-    Py_ssize_t capacity = array->capacity ? array->capacity * 2 : 1024;
-    if (bs_checked_mul(capacity, (Py_ssize_t)sizeof(int64_t)) < 0) return -1;
-    int64_t *grown = PyMem_Realloc(array->items, (size_t)capacity * sizeof(int64_t));
-    if (grown == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    array->items = grown;
-    array->capacity = capacity;
+    memset(table, 0, sizeof(StrTable));
+    table->slots = PyMem_RawCalloc(1024, sizeof(Slot));
+    table->mask = 1023;
+    if (table->slots == NULL || push(&table->start, 0) < 0) return NO_MEMORY;
     return 0;
+}
+
+static void
+strtable_free(StrTable *table)
+{
+    PyMem_RawFree(table->slots);
+    PyMem_RawFree(table->pool.items);
+    PyMem_RawFree(table->start.items);
+    memset(table, 0, sizeof(StrTable));
 }
 
 static inline int
-push(Int64s *array, int64_t value)
+same_text(const StrTable *table, Py_ssize_t id, Text text)
 {
-    if (array->size == array->capacity && grow(array) < 0) return -1;
-    array->items[array->size++] = value;
+    const Py_UCS4 *chars = table->pool.items + table->start.items[id];
+    if (table->start.items[id + 1] - table->start.items[id] != text.length) return 0;
+    switch (text.kind) {
+    case PyUnicode_1BYTE_KIND:
+        for (Py_ssize_t i = 0; i < text.length; i++)
+            if (chars[i] != ((const Py_UCS1 *)text.data)[i]) return 0;
+        return 1;
+    case PyUnicode_2BYTE_KIND:
+        for (Py_ssize_t i = 0; i < text.length; i++)
+            if (chars[i] != ((const Py_UCS2 *)text.data)[i]) return 0;
+        return 1;
+    default:
+        return memcmp(chars, text.data, (size_t)text.length * sizeof(Py_UCS4)) == 0;
+    }
+}
+
+/* room for one more string at a load of at most 1/2 */
+static int
+strtable_reserve(StrTable *table)
+{
+    if ((size_t)(strtable_size(table) + 1) * 2 <= table->mask + 1) return 0;
+    size_t capacity = (table->mask + 1) * 2;
+    Slot *slots = PyMem_RawCalloc(capacity, sizeof(Slot));
+    if (slots == NULL) return NO_MEMORY;
+    for (size_t k = 0; k <= table->mask; k++) {
+        Slot slot = table->slots[k];
+        if (slot.number == 0) continue;
+        size_t at = (size_t)slot.hash & (capacity - 1);
+        while (slots[at].number != 0) at = (at + 1) & (capacity - 1);
+        slots[at] = slot;
+    }
+    PyMem_RawFree(table->slots);
+    table->slots = slots;
+    table->mask = capacity - 1;
     return 0;
+}
+
+/* the slot of `text` (after strtable_reserve): where it is, or the empty slot where it would
+ * go */
+static inline Slot *
+strtable_slot(const StrTable *table, Text text, uint64_t hash)
+{
+    size_t at = (size_t)hash & table->mask;
+    for (;;) {
+        Slot *slot = &table->slots[at];
+        if (slot->number == 0
+            || (slot->hash == hash && same_text(table, slot->number - 1, text)))
+            return slot;
+        at = (at + 1) & table->mask;
+    }
+}
+
+/* give `text` the next id in the empty `slot` found for it */
+static int
+strtable_insert(StrTable *table, Slot *slot, Text text, uint64_t hash)
+{
+    if (chars_reserve(&table->pool, text.length) < 0) return NO_MEMORY;
+    Py_UCS4 *to = table->pool.items + table->pool.size;
+    for (Py_ssize_t i = 0; i < text.length; i++) to[i] = text_at(text, i);
+    table->pool.size += text.length;
+    if (push(&table->start, table->pool.size) < 0) {
+        table->pool.size -= text.length;
+        return NO_MEMORY;
+    }
+    slot->hash = hash;
+    slot->number = strtable_size(table);
+    slot->first = slot->count = 0;
+    return 0;
+}
+
+/* the id of `text`, numbering it if new; < 0 on failure */
+static int64_t
+strtable_id(StrTable *table, Text text)
+{
+    if (strtable_reserve(table) < 0) return NO_MEMORY;
+    uint64_t hash = hash_text(text);
+    Slot *slot = strtable_slot(table, text, hash);
+    if (slot->number == 0 && strtable_insert(table, slot, text, hash) < 0) return NO_MEMORY;
+    return slot->number - 1;
 }
 
 typedef struct {
     PyObject_HEAD
-    PyObject *tokenize; /* NULL: the words are the tokens */
-    StrTable units;     /* the words (without tokenize: the tokens) */
-    StrTable tokens;    /* with tokenize: the tokens */
-    Int64s unit_tokens; /* the token ids of units of several tokens, unit after unit */
-    int ready, busy;
+    PyObject *tokenize; /* NULL: plain, or the built-in rules */
+    int rules_13a;
+    StrTable units;      /* the words (plain: the tokens) */
+    StrTable tokens;     /* with a tokenizer: the tokens */
+    Int64s unit_tokens;  /* the token ids of units of several tokens, unit after unit */
+    Chars work[2];       /* 13a's scratch */
+    PyObject *made;      /* list: the str of each token numbered so far, made after calls */
+    int ready, busy; /* busy: 1 while a call numbers, 2 while it does without the GIL */
 } Numbering;
 
-/* the id of the token text[start:end], numbering it if new; -1 with an exception */
-static Py_ssize_t
-token_id(StrTable *table, PyObject *text, int kind, const void *data, Py_ssize_t start,
-         Py_ssize_t end, uint64_t hash)
+static inline StrTable *
+vocabulary(Numbering *self)
 {
-    if (strtable_reserve(table) < 0) return -1;
-    Slot *slot = strtable_slot(table, kind, data, start, end, hash);
-    if (slot->string != NULL) return slot->id;
-    PyObject *string = PyUnicode_Substring(text, start, end);
-    return string == NULL ? -1 : strtable_insert(table, slot, string, hash);
+    return self->tokenize != NULL || self->rules_13a ? &self->tokens : &self->units;
 }
 
-/* the tokens of a new unit: tokenize(unit), split on whitespace, numbered; their span
- * (the id of the only token, or an index into unit_tokens) in *first and *count */
+/* split `text` on whitespace; each token's id appended to unit_tokens */
 static int
-tokenize_unit(Numbering *self, PyObject *unit, int64_t *first, int64_t *count)
+add_tokens(Numbering *self, Text text)
 {
-    PyObject *text = PyObject_CallOneArg(self->tokenize, unit);
-    if (text == NULL) return -1;
-    if (!PyUnicode_Check(text)) {
-        PyErr_Format(PyExc_TypeError, "tokenize must return a str, not %.100s",
-                     Py_TYPE(text)->tp_name);
-        Py_DECREF(text);
-        return -1;
+    Py_ssize_t i = 0;
+    for (;;) {
+        while (i < text.length && is_space(text_at(text, i))) i++;
+        if (i == text.length) return 0;
+        Py_ssize_t start = i;
+        while (i < text.length && !is_space(text_at(text, i))) i++;
+        Text token = {text.kind, (const char *)text.data + start * text.kind, i - start};
+        int64_t id = strtable_id(&self->tokens, token);
+        if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
     }
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0) {
-        Py_DECREF(text);
-        return -1;
+}
+
+/* ---------------------------------------------------------------------------- 13a rules
+ * sacrebleu 2's Tokenizer13a, on a unit: "<skipped>" and "-\n" removed, "\n" made a space,
+ * the four entities (&quot; &amp; &lt; &gt;, in that order) replaced where the unit holds
+ * "&", then " unit " passed through TokenizerRegexp's four rules in order:
+ *   ([\{-\~\[-\` -\&\(-\+\:-\@\/])  ->  " \1 "
+ *   ([^0-9])([\.,])                 ->  "\1 \2 "
+ *   ([\.,])([^0-9])                 ->  " \1 \2"
+ *   ([0-9])(-)                      ->  "\1 \2 "
+ * Each pattern is one or two characters long, so re.sub's leftmost, non-overlapping
+ * matches are a scan that, after a match, goes on after its last character. A unit with
+ * none of the ASCII punctuation and symbols [!-/:-@[-`{-~] comes out as its words. */
+
+static inline int
+acts_on(Py_UCS4 c)
+{
+    return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`')
+           || (c >= '{' && c <= '~');
+}
+
+static inline int
+symbol_13a(Py_UCS4 c) /* the first rule's class */
+{
+    return (c >= '{' && c <= '~') || (c >= '[' && c <= '`') || (c >= ' ' && c <= '&')
+           || (c >= '(' && c <= '+') || (c >= ':' && c <= '@') || c == '/';
+}
+
+static inline int
+is_digit(Py_UCS4 c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int
+period_or_comma(Py_UCS4 c)
+{
+    return c == '.' || c == ',';
+}
+
+/* from->items with every `what` (of `length` characters) replaced by `by` (0 or 1
+ * character: `by` < 0 for none), into `to` */
+static int
+replace_all(const Chars *from, Chars *to, const char *what, Py_ssize_t length, int by)
+{
+    to->size = 0;
+    if (chars_reserve(to, from->size) < 0) return NO_MEMORY;
+    Py_ssize_t i = 0;
+    while (i < from->size) {
+        Py_ssize_t k = 0;
+        if (i + length <= from->size)
+            while (k < length && from->items[i + k] == (Py_UCS4)(unsigned char)what[k]) k++;
+        if (k == length) {
+            if (by >= 0) to->items[to->size++] = (Py_UCS4)by;
+            i += length;
+        }
+        else to->items[to->size++] = from->items[i++];
     }
-#endif
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text), i = 0, start;
+    return 0;
+}
+
+static int
+contains(const Chars *chars, Py_UCS4 c)
+{
+    for (Py_ssize_t i = 0; i < chars->size; i++)
+        if (chars->items[i] == c) return 1;
+    return 0;
+}
+
+/* the tokens of a unit by the 13a rules, appended to unit_tokens */
+static int
+tokenize_13a(Numbering *self, Text unit)
+{
+    Chars *a = &self->work[0], *b = &self->work[1], *swap;
+    a->size = 0;
+    if (chars_reserve(a, unit.length + 2) < 0) return NO_MEMORY;
+    for (Py_ssize_t i = 0; i < unit.length; i++) a->items[a->size++] = text_at(unit, i);
+#define REPLACE(WHAT, BY)                                                                  \
+    do {                                                                                   \
+        if (replace_all(a, b, WHAT, (Py_ssize_t)sizeof(WHAT) - 1, BY) < 0) return NO_MEMORY; \
+        swap = a, a = b, b = swap;                                                         \
+    } while (0)
+    REPLACE("<skipped>", -1);
+    REPLACE("-\n", -1);
+    REPLACE("\n", ' ');
+    if (contains(a, '&')) {
+        REPLACE("&quot;", '"');
+        REPLACE("&amp;", '&');
+        REPLACE("&lt;", '<');
+        REPLACE("&gt;", '>');
+    }
+#undef REPLACE
+    /* " unit ", then rule 1: at most 3 characters out per character in */
+    Py_ssize_t n = a->size;
+    if (n > (PY_SSIZE_T_MAX - 6) / 4) return NO_MEMORY;
+    b->size = 0;
+    if (chars_reserve(b, 3 * (n + 2)) < 0) return NO_MEMORY;
+    for (Py_ssize_t i = -1; i <= n; i++) {
+        Py_UCS4 c = (i < 0 || i == n) ? ' ' : a->items[i];
+        if (symbol_13a(c)) {
+            b->items[b->size++] = ' ';
+            b->items[b->size++] = c;
+            b->items[b->size++] = ' ';
+        }
+        else b->items[b->size++] = c;
+    }
+    /* rules 2-4: each two-character match gains at most 2 characters */
+    for (int rule = 2; rule <= 4; rule++) {
+        swap = a, a = b, b = swap; /* the text is in a */
+        b->size = 0;
+        if (a->size > PY_SSIZE_T_MAX / 2 || chars_reserve(b, 2 * a->size) < 0)
+            return NO_MEMORY;
+        const Py_UCS4 *s = a->items;
+        Py_UCS4 *out = b->items;
+        Py_ssize_t i = 0, m = a->size, o = 0;
+        while (i < m) {
+            int match = 0;
+            if (i + 1 < m) {
+                if (rule == 2) match = !is_digit(s[i]) && period_or_comma(s[i + 1]);
+                else if (rule == 3) match = period_or_comma(s[i]) && !is_digit(s[i + 1]);
+                else match = is_digit(s[i]) && s[i + 1] == '-';
+            }
+            if (!match) {
+                out[o++] = s[i++];
+                continue;
+            }
+            if (rule == 3) out[o++] = ' ';
+            out[o++] = s[i];
+            out[o++] = ' ';
+            out[o++] = s[i + 1];
+            if (rule != 3) out[o++] = ' ';
+            i += 2;
+        }
+        b->size = o;
+    }
+    return add_tokens(self, text_of(b, 0, b->size));
+}
+
+/* the tokens of a new unit: its token ids (the only one, or an index into unit_tokens) in
+ * *first and *count. The built-in rules need no GIL; a Python tokenize does. */
+static int
+tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int64_t *first,
+              int64_t *count)
+{
     Py_ssize_t begin = self->unit_tokens.size;
     int failed = 0;
-    for (;;) {
-        while (i < length && is_space(PyUnicode_READ(kind, data, i))) i++;
-        if (i == length) break;
-        start = i;
-        while (i < length && !is_space(PyUnicode_READ(kind, data, i))) i++;
-        Py_ssize_t id = token_id(&self->tokens, text, kind, data, start, i,
-                                 hash_chars(kind, data, start, i));
-        if (id < 0 || push(&self->unit_tokens, id) < 0) {
-            failed = 1;
-            break;
+    if (self->tokenize == NULL) {
+        int plain = unit.length > 0;
+        for (Py_ssize_t i = 0; i < unit.length && plain; i++)
+            plain = !acts_on(text_at(unit, i)) && !is_space(text_at(unit, i));
+        if (plain) { /* one word, no symbol: the word itself */
+            int64_t id = strtable_id(&self->tokens, unit);
+            if (id < 0) return NO_MEMORY;
+            *first = id;
+            *count = 1;
+            return 0;
         }
+        failed = tokenize_13a(self, unit);
     }
-    Py_DECREF(text);
+    else {
+        PyObject *string = PyUnicode_Substring(line, start, start + unit.length);
+        if (string == NULL) return RAISED;
+        PyObject *text = PyObject_CallOneArg(self->tokenize, string);
+        Py_DECREF(string);
+        if (text == NULL) return RAISED;
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "tokenize must return a str, not %.100s",
+                         Py_TYPE(text)->tp_name);
+            Py_DECREF(text);
+            return RAISED;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(text) < 0) {
+            Py_DECREF(text);
+            return RAISED;
+        }
+#endif
+        Text tokens = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+        failed = add_tokens(self, tokens);
+        Py_DECREF(text);
+    }
     *count = self->unit_tokens.size - begin;
     if (failed) {
         self->unit_tokens.size = begin;
-        return -1;
+        return failed;
     }
     if (*count == 1) { /* the token's id itself, in the unit's slot */
         *first = self->unit_tokens.items[begin];
@@ -252,88 +479,104 @@ tokenize_unit(Numbering *self, PyObject *unit, int64_t *first, int64_t *count)
     return 0;
 }
 
-/* append the token ids of line[start:end] (one unit) to ids; their number, or -1 */
+/* append the token ids of one unit, line[start:start + unit.length], to ids: their number,
+ * or < 0 */
 static inline Py_ssize_t
-number_unit(Numbering *self, PyObject *line, int kind, const void *data, Py_ssize_t start,
-            Py_ssize_t end, uint64_t hash, Int64s *ids)
+number_unit(Numbering *self, Text unit, uint64_t hash, PyObject *line, Py_ssize_t start,
+            Int64s *ids)
 {
-    if (strtable_reserve(&self->units) < 0) return -1;
-    Slot *slot = strtable_slot(&self->units, kind, data, start, end, hash);
-    if (slot->string == NULL) {
-        PyObject *string = PyUnicode_Substring(line, start, end);
-        if (string == NULL) return -1;
+    if (strtable_reserve(&self->units) < 0) return NO_MEMORY;
+    Slot *slot = strtable_slot(&self->units, unit, hash);
+    if (slot->number == 0) {
         int64_t first = 0, count = 1;
-        /* tokenised first, then numbered: tokenize cannot reach this table (busy) */
-        if (self->tokenize != NULL && tokenize_unit(self, string, &first, &count) < 0) {
-            Py_DECREF(string);
-            return -1;
+        if (vocabulary(self) == &self->tokens) {
+            /* tokenised first, then numbered: tokenize cannot reach this table (busy) */
+            int failed = tokenize_unit(self, unit, line, start, &first, &count);
+            if (failed) return failed;
         }
-        Py_ssize_t id = strtable_insert(&self->units, slot, string, hash);
-        slot->first = self->tokenize != NULL ? first : id;
+        if (strtable_insert(&self->units, slot, unit, hash) < 0) return NO_MEMORY;
+        slot->first = vocabulary(self) == &self->tokens ? first : slot->number - 1;
         slot->count = count;
     }
-    if (slot->count == 1) return push(ids, slot->first) < 0 ? -1 : 1;
-    if (slot->first < 0 || slot->first > self->unit_tokens.size - slot->count) {
-        PyErr_SetString(PyExc_RuntimeError, "Numbering: a unit's tokens are out of range");
-        return -1;
-    }
+    if (slot->count == 1) return push(ids, slot->first) < 0 ? NO_MEMORY : 1;
     for (int64_t k = 0; k < slot->count; k++)
-        if (push(ids, self->unit_tokens.items[slot->first + k]) < 0) return -1;
+        if (push(ids, self->unit_tokens.items[slot->first + k]) < 0) return NO_MEMORY;
     return (Py_ssize_t)slot->count;
 }
 
-/* the words of a line of characters of type CHAR, numbered and appended to ids: their
- * number of tokens, or -1 */
-#define NUMBER_WORDS(NAME, CHAR)                                                             \
-    static Py_ssize_t NAME(Numbering *self, PyObject *line, int kind, const CHAR *chars,     \
-                           Py_ssize_t length, Int64s *ids)                                   \
-    {                                                                                        \
-        Py_ssize_t i = 0, total = 0;                                                         \
-        for (;;) {                                                                           \
-            while (i < length && is_space(chars[i])) i++;                                    \
-            if (i == length) return total;                                                   \
-            Py_ssize_t start = i;                                                            \
-            uint64_t h = FNV_OFFSET;                                                         \
-            while (i < length && !is_space(chars[i])) h = (h ^ chars[i++]) * FNV_PRIME;      \
-            Py_ssize_t count = number_unit(self, line, kind, chars, start, i,                \
-                                           finish_hash(h, i - start), ids);                  \
-            if (count < 0) return -1;                                                        \
-            total += count;                                                                  \
-        }                                                                                    \
-    }
-
-NUMBER_WORDS(number_words_1, Py_UCS1)
-NUMBER_WORDS(number_words_2, Py_UCS2)
-NUMBER_WORDS(number_words_4, Py_UCS4)
-
-/* the token ids of one line, appended to ids: their number, or -1 */
+/* the token ids of one line (code points at `data`), appended to ids: their number, or < 0 */
 static Py_ssize_t
-number_line(Numbering *self, PyObject *line, Int64s *ids)
+number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
 {
-    int kind = PyUnicode_KIND(line);
-    const void *data = PyUnicode_DATA(line);
-    Py_ssize_t length = PyUnicode_GET_LENGTH(line);
-    if (self->tokenize != NULL && PyUnicode_FindChar(line, '\n', 0, length, 1) >= 0) {
-        /* one unit: the line, stripped of its trailing whitespace (13a joins the words
-         * around a line end, "-\n") */
-        while (length > 0 && is_space(PyUnicode_READ(kind, data, length - 1))) length--;
-        return number_unit(self, line, kind, data, 0, length,
-                           hash_chars(kind, data, 0, length), ids);
+    if (vocabulary(self) == &self->tokens) {
+        int newline = 0;
+        for (Py_ssize_t i = 0; i < line.length && !newline; i++)
+            newline = text_at(line, i) == '\n';
+        if (newline) { /* one unit: the line without its trailing whitespace */
+            while (line.length > 0 && is_space(text_at(line, line.length - 1))) line.length--;
+            return number_unit(self, line, hash_text(line), object, 0, ids);
+        }
     }
-    switch (kind) {
-    case PyUnicode_1BYTE_KIND:
-        return number_words_1(self, line, kind, data, length, ids);
-    case PyUnicode_2BYTE_KIND:
-        return number_words_2(self, line, kind, data, length, ids);
-    default:
-        return number_words_4(self, line, kind, data, length, ids);
+    Py_ssize_t i = 0, total = 0;
+    for (;;) {
+        while (i < line.length && is_space(text_at(line, i))) i++;
+        if (i == line.length) return total;
+        Py_ssize_t start = i;
+        uint64_t h = FNV_OFFSET;
+        while (i < line.length && !is_space(text_at(line, i)))
+            h = (h ^ text_at(line, i++)) * FNV_PRIME;
+        Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
+        Py_ssize_t count = number_unit(self, word, finish_hash(h, i - start), object, start,
+                                       ids);
+        if (count < 0) return count;
+        total += count;
     }
+}
+
+/* a str made for each token numbered since the last call: 0, or -1 with an exception */
+static int
+make_tokens(Numbering *self)
+{
+    if (self->made == NULL && (self->made = PyList_New(0)) == NULL) return -1;
+    const StrTable *table = vocabulary(self);
+    for (Py_ssize_t id = PyList_GET_SIZE(self->made); id < strtable_size(table); id++) {
+        const Py_UCS4 *chars = table->pool.items + table->start.items[id];
+        PyObject *token = PyUnicode_FromKindAndData(
+            PyUnicode_4BYTE_KIND, chars, table->start.items[id + 1] - table->start.items[id]);
+        if (token == NULL) return -1;
+        int failed = PyList_Append(self->made, token);
+        Py_DECREF(token);
+        if (failed) return -1;
+    }
+    return 0;
 }
 
 PyDoc_STRVAR(number_doc,
 "number(lines, /)\n--\n\n"
 "The token ids of lines (a list of str), line after line, and the number of tokens of each\n"
 "line: (ids, counts), bytes of native int64.");
+
+static int
+check_line(PyObject *lines, Py_ssize_t k)
+{
+    PyObject *line = PyList_GET_ITEM(lines, k);
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "lines[%zd] must be a str, not %.100s", k,
+                     Py_TYPE(line)->tp_name);
+        return -1;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) return -1;
+#endif
+    return 0;
+}
+
+static inline Text
+text_of_str(PyObject *line)
+{
+    Text text = {PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
+    return text;
+}
 
 static PyObject *
 Numbering_number(Numbering *self, PyObject *lines)
@@ -347,29 +590,60 @@ Numbering_number(Numbering *self, PyObject *lines)
                      Py_TYPE(lines)->tp_name);
         return NULL;
     }
-    if (self->busy) { /* tokenize called number() on this Numbering */
+    if (self->busy) { /* tokenize called number() on this Numbering, or another thread */
         PyErr_SetString(PyExc_RuntimeError, "Numbering.number() is already running");
         return NULL;
     }
     self->busy = 1;
     Int64s ids = {NULL, 0, 0}, counts = {NULL, 0, 0};
-    PyObject *result = NULL;
-    /* tokenize may change the list: each line is held while it is read */
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
-        PyObject *line = PyList_GET_ITEM(lines, k);
-        if (!PyUnicode_Check(line)) {
-            PyErr_Format(PyExc_TypeError, "lines[%zd] must be a str, not %.100s", k,
-                         Py_TYPE(line)->tp_name);
+    PyObject *result = NULL, **held = NULL;
+    Py_ssize_t good = 0, failed = 0;
+    if (self->tokenize != NULL) {
+        /* tokenize may change the list: each line is held while it is read */
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
+            if (check_line(lines, k) < 0) {
+                failed = RAISED;
+                break;
+            }
+            PyObject *line = Py_NewRef(PyList_GET_ITEM(lines, k));
+            Py_ssize_t count = number_line(self, text_of_str(line), line, &ids);
+            Py_DECREF(line);
+            if (count < 0 || push(&counts, count) < 0) {
+                failed = count < 0 ? count : NO_MEMORY;
+                break;
+            }
+        }
+    }
+    else {
+        /* the lines up to the first that is not a str, held; numbered without the GIL */
+        Py_ssize_t total = PyList_GET_SIZE(lines);
+        held = PyMem_Malloc((size_t)(total ? total : 1) * sizeof(PyObject *));
+        if (held == NULL) {
+            PyErr_NoMemory();
             goto done;
         }
-#if PY_VERSION_HEX < 0x030C0000
-        if (PyUnicode_READY(line) < 0) goto done;
-#endif
-        Py_INCREF(line);
-        Py_ssize_t count = number_line(self, line, &ids);
-        Py_DECREF(line);
-        if (count < 0 || push(&counts, count) < 0) goto done;
+        for (; good < total; good++) {
+            if (check_line(lines, good) < 0) break;
+            held[good] = Py_NewRef(PyList_GET_ITEM(lines, good));
+        }
+        self->busy = 2; /* the tables change with the GIL released */
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < good; k++) {
+            Py_ssize_t count = number_line(self, text_of_str(held[k]), NULL, &ids);
+            if (count < 0 || push(&counts, count) < 0) {
+                failed = NO_MEMORY;
+                break;
+            }
+        }
+        Py_END_ALLOW_THREADS
+        if (!failed && good < total) failed = RAISED; /* check_line's TypeError */
     }
+    if (failed == NO_MEMORY) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        PyErr_NoMemory();
+    }
+    /* after a failure the tokens of the lines before it are made when asked for */
+    if (failed || make_tokens(self) < 0) goto done;
     PyObject *flat = PyBytes_FromStringAndSize((const char *)ids.items,
                                               ids.size * (Py_ssize_t)sizeof(int64_t));
     PyObject *per_line = PyBytes_FromStringAndSize((const char *)counts.items,
@@ -378,8 +652,11 @@ Numbering_number(Numbering *self, PyObject *lines)
     Py_XDECREF(flat);
     Py_XDECREF(per_line);
 done:
-    PyMem_Free(ids.items);
-    PyMem_Free(counts.items);
+    if (held != NULL)
+        for (Py_ssize_t k = 0; k < good; k++) Py_DECREF(held[k]);
+    PyMem_Free(held);
+    PyMem_RawFree(ids.items);
+    PyMem_RawFree(counts.items);
     self->busy = 0;
     return result;
 }
@@ -389,22 +666,40 @@ Numbering_clear_tables(Numbering *self)
 {
     strtable_free(&self->units);
     strtable_free(&self->tokens);
-    PyMem_Free(self->unit_tokens.items);
+    PyMem_RawFree(self->unit_tokens.items);
     memset(&self->unit_tokens, 0, sizeof(Int64s));
+    for (int k = 0; k < 2; k++) {
+        PyMem_RawFree(self->work[k].items);
+        memset(&self->work[k], 0, sizeof(Chars));
+    }
+    Py_CLEAR(self->made);
     self->ready = 0;
 }
 
 static int
 Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"tokenize", NULL};
-    PyObject *tokenize = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:Numbering", keywords, &tokenize))
+    static char *keywords[] = {"tokenize", "rules", NULL};
+    PyObject *tokenize = Py_None, *rules = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O$O:Numbering", keywords, &tokenize,
+                                     &rules))
         return -1;
     if (tokenize != Py_None && !PyCallable_Check(tokenize)) {
         PyErr_Format(PyExc_TypeError, "tokenize must be a callable or None, not %.100s",
                      Py_TYPE(tokenize)->tp_name);
         return -1;
+    }
+    int rules_13a = 0;
+    if (rules != Py_None) {
+        if (!PyUnicode_Check(rules) || PyUnicode_CompareWithASCIIString(rules, "13a") != 0) {
+            PyErr_SetString(PyExc_ValueError, "rules must be None or '13a'");
+            return -1;
+        }
+        if (tokenize != Py_None) {
+            PyErr_SetString(PyExc_ValueError, "give tokenize or rules, not both");
+            return -1;
+        }
+        rules_13a = 1;
     }
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Numbering.number() is running");
@@ -412,7 +707,10 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
     }
     Numbering_clear_tables(self);
     Py_XSETREF(self->tokenize, tokenize == Py_None ? NULL : Py_NewRef(tokenize));
-    if (strtable_init(&self->units) < 0 || strtable_init(&self->tokens) < 0) {
+    self->rules_13a = rules_13a;
+    if (strtable_init(&self->units) < 0 || strtable_init(&self->tokens) < 0
+        || (self->made = PyList_New(0)) == NULL) {
+        Numbering_clear_tables(self);
         PyErr_NoMemory();
         return -1;
     }
@@ -424,6 +722,7 @@ static int
 Numbering_traverse(Numbering *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->tokenize);
+    Py_VISIT(self->made);
     return 0;
 }
 
@@ -431,6 +730,7 @@ static int
 Numbering_clear(Numbering *self)
 {
     Py_CLEAR(self->tokenize);
+    Py_CLEAR(self->made);
     return 0;
 }
 
@@ -447,21 +747,18 @@ static PyObject *
 Numbering_tokens(Numbering *self, void *closure)
 {
     (void)closure;
-    const StrTable *table = self->tokenize ? &self->tokens : &self->units;
-    PyObject *tokens = PyList_New(table->size);
-    if (tokens == NULL) return NULL;
-    if (table->slots == NULL) return tokens;
-    for (size_t k = 0; k <= table->mask; k++) {
-        const Slot *slot = &table->slots[k];
-        if (slot->string != NULL) PyList_SET_ITEM(tokens, slot->id, Py_NewRef(slot->string));
-    }
-    return tokens;
+    if (self->made == NULL) return PyList_New(0);
+    /* while another thread numbers without the GIL, the tokens of the calls before */
+    if (self->busy != 2 && self->ready && make_tokens(self) < 0) return NULL;
+    return PyList_GetSlice(self->made, 0, PyList_GET_SIZE(self->made));
 }
 
 static Py_ssize_t
 Numbering_length(Numbering *self)
 {
-    return self->tokenize ? self->tokens.size : self->units.size;
+    if (!self->ready) return 0;
+    /* while another thread numbers without the GIL, the tokens of the calls before */
+    return self->busy == 2 ? PyList_GET_SIZE(self->made) : strtable_size(vocabulary(self));
 }
 
 static PyMethodDef Numbering_methods[] = {
@@ -480,12 +777,13 @@ static PySequenceMethods Numbering_as_sequence = {
 };
 
 PyDoc_STRVAR(Numbering_doc,
-"Numbering(tokenize=None)\n--\n\n"
-"Numbers the tokens of lines by first appearance (see number()). Without tokenize the\n"
-"tokens are the whitespace-separated words of each line. With it, tokenize (str -> str,\n"
-"whose result is split on whitespace) is called once per distinct unit: a word, or a\n"
-"whole line where the line holds a newline (line.rstrip()). len() is the number of\n"
-"tokens so far.");
+"Numbering(tokenize=None, *, rules=None)\n--\n\n"
+"Numbers the tokens of lines by first appearance (see number()). Without tokenize or rules\n"
+"the tokens are the whitespace-separated words of each line. rules='13a' is sacrebleu's 13a\n"
+"tokenizer, built in; tokenize (str -> str, whose result is split on whitespace) a Python\n"
+"one. Either is applied once per distinct unit: a word, or a whole line where the line\n"
+"holds a newline (line.rstrip()). Without tokenize the lines are numbered with the GIL\n"
+"released. len() is the number of tokens so far.");
 
 PyTypeObject bs_NumberingType = {
     PyVarObject_HEAD_INIT(NULL, 0)

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from bleusuite import native
-from bleusuite.text.tokenizers import Tokenizer
+from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a
 
 __all__ = [
     "Encoder",
@@ -192,7 +192,9 @@ class _CompiledNumbering:
 
 def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering | _CompiledNumbering:
     """A numbering of tokens for ``tokenize`` (see :class:`PythonNumbering`): the compiled
-    one where it is built and not turned off, else :class:`PythonNumbering`.
+    one where it is built and not turned off, else :class:`PythonNumbering`. The compiled
+    numbering applies sacrebleu's ``13a`` (a :class:`~bleusuite.text.tokenizers.Tokenizer13a`)
+    with its own copy of the rules, without the GIL.
 
     >>> [a.tolist() for a in numbering().number(["b a", "a"])]
     [[0, 1, 1], [2, 1]]
@@ -200,6 +202,8 @@ def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering |
     compiled = native.module()
     if compiled is None:
         return PythonNumbering(tokenize)
+    if isinstance(tokenize, Tokenizer13a):
+        return _CompiledNumbering(compiled.Numbering(rules="13a"))
     return _CompiledNumbering(compiled.Numbering(tokenize))
 
 
@@ -251,27 +255,37 @@ class Encoder:
         """The token ids of ``texts``: streams of lines of the same length (hypotheses, then
         each reference stream); ``bar`` is updated by the number of lines encoded."""
         bar = bar or _NoProgress()
-        streams: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+        sizes = {len(lines) for lines in texts}
+        if len(sizes) > 1:
+            raise ValueError(f"texts must be streams of as many lines; got {sorted(sizes)}")
+        ids: list[np.ndarray] = [np.zeros(0, np.int64)]
+        counts: list[np.ndarray] = [np.zeros(0, np.int64)]
+        pending: list[str] = []  # the lines of every stream go to one call, up to a chunk
+
+        def number() -> None:
+            chunk_ids, chunk_counts = self.numbering.number(pending)
+            ids.append(chunk_ids)
+            counts.append(chunk_counts)
+            bar.update(len(pending))
+            pending.clear()
+
         with _garbage_collector_paused():
             for lines in texts:
-                ids, counts = [], []
                 for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
                     chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
                     if self.lowercase:
                         chunk = lowercased(chunk)
                     if not self.tokenizer.word_local:
                         chunk = [self.tokenizer.tokenize(line.rstrip()) for line in chunk]
-                    chunk_ids, chunk_counts = self.numbering.number(chunk)
-                    ids.append(chunk_ids)
-                    counts.append(chunk_counts)
-                    bar.update(len(chunk))
-                streams.append((ids, counts))
-        lengths = np.stack([np.concatenate(counts or [np.zeros(0, np.int64)])
-                            for _, counts in streams])
-        flat = np.concatenate([array for ids, _ in streams for array in ids] or
-                              [np.zeros(0, np.int64)])
-        sizes = lengths.sum(axis=1)
-        starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(sizes) - sizes)[:, None]
+                    if len(pending) + len(chunk) > ENCODE_CHUNK_LINES and pending:
+                        number()
+                    pending.extend(chunk)
+            if pending:
+                number()
+        lengths = np.concatenate(counts).reshape(len(texts), next(iter(sizes), 0))
+        flat = np.concatenate(ids)
+        totals = lengths.sum(axis=1)
+        starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(totals) - totals)[:, None]
         return TokenIds(flat, starts, lengths, self.vocabulary)
 
 

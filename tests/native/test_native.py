@@ -42,7 +42,7 @@ from bleusuite import backends, native, text
 from bleusuite.counting import counting_strategy, kernel
 from bleusuite.counting.compact import count_matches_compact
 from bleusuite.inputs import Batch
-from bleusuite.text.tokenizers import load_tokenizer
+from bleusuite.text.tokenizers import Tokenizer13a, load_tokenizer
 
 # every character str.split() splits on, in this interpreter's Unicode
 WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
@@ -65,9 +65,12 @@ def _odd(unit: str) -> str:
     return unit.upper()
 
 
+_13A = load_tokenizer("13a").tokenize
+
 TOKENIZE: dict[str, Callable[[str], str] | None] = {
     "none": None,
-    "13a": load_tokenizer("13a").tokenize,
+    "13a": _13A,  # the compiled numbering's own rules (rules="13a")
+    "13a, called": lambda unit: _13A(unit),  # the same rules called as Python
     "char": load_tokenizer("char").tokenize,
     "odd": _odd,
 }
@@ -88,10 +91,45 @@ def _numbered(numbering: Any, calls: list[list[str]]) -> Numbered:
     return out, numbering.tokens, len(numbering)
 
 
+def _compiled(module: ModuleType, tokenize: Callable[[str], str] | None) -> Any:
+    """The compiled numbering for ``tokenize``: its built-in rules for bleusuite's 13a (as
+    :func:`bleusuite.text.token_ids.numbering` makes it), else ``tokenize`` called."""
+    if isinstance(tokenize, Tokenizer13a):
+        return module.Numbering(rules="13a")
+    return module.Numbering(tokenize)
+
+
 def _both(module: ModuleType, calls: list[list[str]],
           tokenize: Callable[[str], str] | None) -> tuple[Numbered, Numbered]:
-    return (_numbered(module.Numbering(tokenize), calls),
+    return (_numbered(_compiled(module, tokenize), calls),
             _numbered(text.PythonNumbering(tokenize), calls))
+
+
+#: pieces of text where 13a's rules act: every ASCII symbol, entities (whole, nested and
+#: cut), "<skipped>", digits around periods, commas and dashes, line ends, other scripts
+PIECES_13A = [*"aZ07.,-'\"$&;<>/\\@[`{~_^|+(*:?!#%=)]}", "é", "ж", "😀", "\u3000", " ", "\t",
+              "\n", "-\n", "&quot;", "&amp;", "&lt;", "&gt;", "&amp;quot;", "&quot", "<skipped>",
+              "<skip", "3.5", "1,000", "U.S.", "e-mail", "1-2", ".5", "a.", ",b"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(calls=st.lists(st.lists(st.lists(st.sampled_from(PIECES_13A), max_size=20).map("".join),
+                               max_size=8), min_size=1, max_size=3))
+@example(calls=[["It costs $3.50, or &quot;less&quot;.", "a-\nb <skipped> 1-2 U.S. ,. .,"]])
+def test_the_built_in_13a_is_sacrebleus(compiled, calls):
+    """``Numbering(rules="13a")``, call after call: each line's tokens are those of
+    sacrebleu's own ``Tokenizer13a`` on the line (``line.rstrip()``), and the ids those of
+    the Python twin calling bleusuite's Python 13a."""
+    sacrebleu_13a = pytest.importorskip("sacrebleu.tokenizers.tokenizer_13a").Tokenizer13a()
+    numbering = compiled.Numbering(rules="13a")
+    for lines in calls:
+        ids, counts = _as_lists(*numbering.number(lines))
+        tokens, ends = numbering.tokens, np.cumsum([0, *counts])
+        got = [[tokens[i] for i in ids[ends[k]:ends[k + 1]]] for k in range(len(lines))]
+        assert got == [sacrebleu_13a(line.rstrip()).split() for line in lines]
+    assert _both(compiled, calls, _13A)[0] == _numbered(numbering.__class__(_13A), calls)
+    ours, python = _both(compiled, calls, _13A)
+    assert ours == python
 
 
 lines_strategy = st.lists(

@@ -268,7 +268,8 @@ def test_the_type_stub_says_what_the_module_takes(native):
     stub = ast.parse((Path(native.__file__).parent / "_native.pyi").read_text())
 
     def parameters(function: ast.FunctionDef) -> list[str]:
-        names = [a.arg for a in function.args.posonlyargs + function.args.args]
+        arguments = function.args
+        names = [a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs]
         return [name for name in names if name != "self"]
 
     checked = 0

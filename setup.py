@@ -6,10 +6,13 @@ without it and does the same work in Python and NumPy (the same numbers, slower)
 ``optional=True``.
 """
 
+import sys
+
 from setuptools import Extension, setup
 
 SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csrc/numbering.c",
-           "bleusuite/csrc/counting.c"]
+           "bleusuite/csrc/counting.c", "bleusuite/csrc/libm.c"]
 
 setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],
-                             extra_compile_args=["-O2"], optional=True)])
+                             extra_compile_args=["-O2"], optional=True,
+                             libraries=[] if sys.platform == "win32" else ["m"])])

@@ -27,3 +27,8 @@ def count_matches(
     """Clipped n-gram matches of rows begin..end-1 into ``clipped`` (B, N),
     ``per_reference`` (B, R, N) or None, and those of every prefix into ``prefix``
     (B, W, N) or None (int64 buffers; see the C docstring)."""
+
+def libm_map(function: str, values: Any, out: Any, /) -> int:
+    """``out[i] = log(values[i])`` or ``exp(values[i])`` (``function`` "log" or "exp"), the C
+    library's functions that ``math.log`` and ``math.exp`` call (float64 buffers of as many
+    items); the number of values where ``math`` would raise or a value is not finite."""

@@ -5,6 +5,7 @@ the progress bar."""
 from __future__ import annotations
 
 import codecs
+import operator
 import os
 import select
 import sys
@@ -239,10 +240,9 @@ def warn_if_tokenised(options: ScoreOptions, systems: Sequence[list[str]]) -> No
     ``' .'``: text that looks tokenised, which BLEU's own tokenizer would then split again."""
     if options.force or "bleu" not in options.metrics:
         return
+    ends_tokenised = operator.methodcaller("endswith", " .")
     for lines in systems:
-        # no line holds a "\n": each line ending in " ." is one " .\n" of the joined text
-        ending = ("\n".join(map(str.rstrip, lines)) + "\n").count(" .\n")
-        if ending >= TOKENISED_WARNING_LINES:
+        if sum(map(ends_tokenised, map(str.rstrip, lines))) >= TOKENISED_WARNING_LINES:
             for text in TOKENISED_WARNING:
                 print(f"bleusuite score: warning: {text}", file=sys.stderr)
 

@@ -4,6 +4,7 @@
  * buffers.c   the checked buffer and size helpers below
  * numbering.c Numbering: lines -> token ids (split, tokenised once per word, numbered)
  * counting.c  count_matches: clipped n-gram matches per row, the GIL released
+ * libm.c      libm_map: the C library's log or exp of each value (math.log's, math.exp's)
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -23,5 +24,7 @@ Py_ssize_t bs_checked_mul(Py_ssize_t a, Py_ssize_t b);
 extern PyTypeObject bs_NumberingType;
 PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_count_matches_doc[];
+PyObject *bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_libm_map_doc[];
 
 #endif

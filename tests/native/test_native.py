@@ -21,6 +21,7 @@ Where the compiled part is not built these tests are skipped, unless ``BLEUSUITE
 from __future__ import annotations
 
 import gc
+import math
 import os
 import subprocess
 import sys
@@ -947,3 +948,66 @@ def test_a_bad_setting_is_named(monkeypatch):
     monkeypatch.setenv("BLEUSUITE_NATIVE", "yes")
     with pytest.raises(ValueError, match="BLEUSUITE_NATIVE must be 0 or 1"):
         native.compiled()
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), max_size=50))
+@example(values=[1.0, 5e-324, 1e308, -745.2, 709.78, 709.79, 0.0, -0.0, -1.0])
+def test_libm_map_is_maths(compiled, values):
+    """``libm_map`` gives ``math.log`` / ``math.exp`` of each value bit for bit, and counts
+    the values where math raises or a value is not finite (sacrebleu's arithmetic then falls
+    back to math itself)."""
+    rng = np.random.default_rng(len(values))
+    for function, drawn in ((math.log, rng.uniform(1e-300, 2.0, 2000)),
+                            (math.exp, rng.uniform(-800.0, 10.0, 2000))):
+        array = np.concatenate([np.array(values, dtype=np.float64), drawn])
+        out = np.full_like(array, 7.0)
+        unusual = compiled.libm_map(function.__name__, array, out)
+        expected, refused = [], 0
+        for value in array.tolist():
+            try:
+                result = function(value)
+            except (ValueError, OverflowError):
+                refused += 1
+                expected.append(None)
+                continue
+            expected.append(result)
+            refused += not (math.isfinite(value) and math.isfinite(result))
+        assert unusual == refused
+        for got, want in zip(out.tolist(), expected, strict=True):
+            if want is not None and not math.isnan(want):
+                assert got == want and math.copysign(1, got) == math.copysign(1, want)
+
+
+def test_libm_map_refuses_bad_arguments_by_name(compiled):
+    values, out = np.ones(3), np.empty(3)
+    with pytest.raises(ValueError, match="function must be 'log' or 'exp'"):
+        compiled.libm_map("sqrt", values, out)
+    with pytest.raises(TypeError, match="values must be a float64 array"):
+        compiled.libm_map("log", np.ones(3, np.float32), out)
+    with pytest.raises(TypeError, match="out must be a C-contiguous writable float64 array"):
+        compiled.libm_map("log", values, values.copy().setflags(write=False) or b"x" * 24)
+    with pytest.raises(ValueError, match="out has 2 items where values has 3"):
+        compiled.libm_map("exp", values, np.empty(2))
+    with pytest.raises(TypeError, match="values must be a C-contiguous float64 array"):
+        compiled.libm_map("exp", np.ones((3, 2))[:, 0], out)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        compiled.libm_map("exp", values)
+    assert out.shape == (3,)
+
+
+def test_sacrebleus_arithmetic_is_the_same_without_the_compiled_part(monkeypatch):
+    """``exact_bleu`` (every sacrebleu digit of the library and the command) maps math's log
+    and exp in C where the compiled part is built: the same scores without it."""
+    from bleusuite.scores.bleu.sacrebleu import exact_bleu
+
+    rng = np.random.default_rng(3)
+    totals = rng.integers(0, 60, (500, 4))
+    table = np.concatenate([rng.integers(0, 80, (500, 2)), rng.integers(0, totals + 1), totals,
+                            np.maximum(totals, 1)], axis=1)  # lengths, matches, totals
+    for smooth in ("exp", "floor", "add-k", "none"):
+        with_c = exact_bleu(table, smooth, effective_order=True).scores
+        monkeypatch.setattr(native, "module", lambda: None)
+        without = exact_bleu(table, smooth, effective_order=True).scores
+        monkeypatch.undo()
+        np.testing.assert_array_equal(with_c, without)

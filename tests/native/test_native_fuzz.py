@@ -186,21 +186,52 @@ def python_numbering(calls: list[list[str]], tokenize: object) -> list[tuple[lis
 @FUZZ
 @given(calls=st.lists(st.lists(st.lists(ODD, max_size=16).map("".join), max_size=6),
                       min_size=1, max_size=3),
-       tokenizer=st.sampled_from([None, "upper", "split", "empty", "13a"]))
+       tokenizer=st.sampled_from([None, "upper", "split", "empty", "13a", "13a rules"]))
 def test_numbering_of_odd_unicode_is_pythons(native, calls, tokenizer):
     """Lone surrogates, the last code point, NUL, every kind of line end: the ids of the
     Python twin."""
     from bleusuite.text.tokenizers import load_tokenizer
 
+    thirteen_a = load_tokenizer("13a").tokenize
     tokenize = {None: None, "upper": str.upper, "split": lambda w: " x ".join(w),
-                "empty": lambda w: "", "13a": load_tokenizer("13a").tokenize}[tokenizer]
-    numbering = native.Numbering(tokenize)
+                "empty": lambda w: "", "13a": lambda w: thirteen_a(w),
+                "13a rules": thirteen_a}[tokenizer]
+    numbering = (native.Numbering(rules="13a") if tokenizer == "13a rules"
+                 else native.Numbering(tokenize))
     ours = [tuple(np.frombuffer(a, np.int64).tolist() for a in numbering.number(lines))
             for lines in calls]
     assert ours == python_numbering(calls, tokenize)
     tokens = numbering.tokens
     tokens.clear()  # a copy: the numbering keeps its own
     assert len(numbering.tokens) == len(numbering)
+
+
+@FUZZ
+@given(data=st.data())
+def test_libm_map_with_hostile_buffers(native, data):
+    """Arrays of any dtype, shape, order and length for ``values`` and ``out``: math's
+    numbers where both are float64 of as many items (C-contiguous), else a refusal."""
+    dtypes = st.sampled_from([np.float64, np.float64, np.float32, np.int64, np.uint8])
+
+    def array() -> np.ndarray:
+        shape = data.draw(st.lists(st.integers(0, 4), max_size=3))
+        made = np.asarray(np.random.default_rng(len(shape)).uniform(-5, 5, shape),
+                          dtype=data.draw(dtypes))
+        return made.T if data.draw(st.booleans()) else made
+
+    values, out = array(), array()
+    function = data.draw(st.sampled_from(["log", "exp", "", "lo"]))
+    try:
+        unusual = native.libm_map(function, values, out)
+    except REFUSALS:
+        return
+    assert values.dtype == out.dtype == np.float64 and values.size == out.size
+    import math
+
+    want = [getattr(math, function)(v) if function == "exp" or v > 0 else None
+            for v in values.reshape(-1).tolist()]
+    assert unusual == sum(w is None for w in want)
+    assert all(w is None or g == w for g, w in zip(out.reshape(-1).tolist(), want, strict=True))
 
 
 def test_numbering_refuses_bad_input_by_name(native):

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, native
 from bleusuite.backends.base import Backend
 from bleusuite.scores import rules
 
@@ -177,8 +177,15 @@ def exact_bleu(
 
 
 def _mapped(function: Callable[[float], float], values: np.ndarray) -> np.ndarray:
-    """``function`` (a ``math`` function) of each value, as float64."""
-    flat = np.asarray(values, dtype=np.float64).reshape(-1)
+    """``function`` (``math.log`` or ``math.exp``) of each value, as float64: in one call of
+    the compiled part's ``libm_map`` (the same C functions), or value by value where it is
+    not built or a value is one ``math`` refuses or makes infinite."""
+    flat = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+    compiled = native.module()
+    if compiled is not None and function in (math.log, math.exp):
+        mapped = np.empty_like(flat)
+        if compiled.libm_map(function.__name__, flat, mapped) == 0:
+            return mapped.reshape(np.shape(values))
     mapped = np.fromiter(map(function, flat.tolist()), np.float64, len(flat))
     return mapped.reshape(np.shape(values))
 

@@ -49,6 +49,7 @@ typedef struct {
 typedef struct {
     int64_t *items;
     Py_ssize_t size, capacity;
+    int fixed; /* the items are a bytes object's: they cannot move */
 } Int64s;
 
 static int
@@ -80,8 +81,8 @@ static inline int
 push(Int64s *array, int64_t value)
 {
     if (array->size == array->capacity
-        && reserve_bytes((void **)&array->items, &array->capacity, array->size + 1,
-                         sizeof(int64_t)) < 0)
+        && (array->fixed || reserve_bytes((void **)&array->items, &array->capacity, array->size + 1,
+                         sizeof(int64_t)) < 0))
         return NO_MEMORY;
     array->items[array->size++] = value;
     return 0;
@@ -595,8 +596,8 @@ Numbering_number(Numbering *self, PyObject *lines)
         return NULL;
     }
     self->busy = 1;
-    Int64s ids = {NULL, 0, 0}, counts = {NULL, 0, 0};
-    PyObject *result = NULL, **held = NULL;
+    Int64s ids = {NULL, 0, 0, 0}, counts = {NULL, 0, 0, 0};
+    PyObject *result = NULL, **held = NULL, *flat = NULL, *per_line = NULL;
     Py_ssize_t good = 0, failed = 0;
     if (self->tokenize != NULL) {
         /* tokenize may change the list: each line is held while it is read */
@@ -626,6 +627,27 @@ Numbering_number(Numbering *self, PyObject *lines)
             if (check_line(lines, good) < 0) break;
             held[good] = Py_NewRef(PyList_GET_ITEM(lines, good));
         }
+        /* the ids go straight into the bytes object returned, with room for a token per
+         * character (there are no more tokens than characters; room never written to costs
+         * no memory), shrunk to its size at the end */
+        Py_ssize_t chars = 0;
+        for (Py_ssize_t k = 0; k < good; k++) {
+            chars += PyUnicode_GET_LENGTH(held[k]);
+            if (chars > PY_SSIZE_T_MAX / 16) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        flat = PyBytes_FromStringAndSize(NULL, chars * (Py_ssize_t)sizeof(int64_t));
+        if (flat == NULL
+            || reserve_bytes((void **)&counts.items, &counts.capacity, good, sizeof(int64_t))
+                   < 0) {
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            goto done;
+        }
+        ids.items = (int64_t *)PyBytes_AS_STRING(flat);
+        ids.capacity = chars;
+        ids.fixed = 1;
         self->busy = 2; /* the tables change with the GIL released */
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < good; k++) {
@@ -644,14 +666,19 @@ Numbering_number(Numbering *self, PyObject *lines)
     }
     /* after a failure the tokens of the lines before it are made when asked for */
     if (failed || make_tokens(self) < 0) goto done;
-    PyObject *flat = PyBytes_FromStringAndSize((const char *)ids.items,
-                                              ids.size * (Py_ssize_t)sizeof(int64_t));
-    PyObject *per_line = PyBytes_FromStringAndSize((const char *)counts.items,
-                                                  counts.size * (Py_ssize_t)sizeof(int64_t));
+    if (ids.fixed) {
+        ids.items = NULL; /* the bytes object's: not freed below */
+        if (_PyBytes_Resize(&flat, ids.size * (Py_ssize_t)sizeof(int64_t)) < 0) goto done;
+    }
+    else flat = PyBytes_FromStringAndSize((const char *)ids.items,
+                                          ids.size * (Py_ssize_t)sizeof(int64_t));
+    per_line = PyBytes_FromStringAndSize((const char *)counts.items,
+                                         counts.size * (Py_ssize_t)sizeof(int64_t));
     if (flat != NULL && per_line != NULL) result = PyTuple_Pack(2, flat, per_line);
+done:
     Py_XDECREF(flat);
     Py_XDECREF(per_line);
-done:
+    if (ids.fixed) ids.items = NULL;
     if (held != NULL)
         for (Py_ssize_t k = 0; k < good; k++) Py_DECREF(held[k]);
     PyMem_Free(held);

@@ -269,7 +269,9 @@ class Encoder:
             bar.update(len(pending))
             pending.clear()
 
-        with _garbage_collector_paused():
+        # the Python numbering makes millions of small objects; the compiled one makes none
+        python = isinstance(self.numbering, PythonNumbering)
+        with _garbage_collector_paused() if python else contextlib.nullcontext():
             for lines in texts:
                 for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
                     chunk = lines[begin : begin + ENCODE_CHUNK_LINES]

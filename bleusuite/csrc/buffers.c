@@ -1,5 +1,5 @@
 /* The checks that every entry point of bleusuite._native makes of its arguments: int64
- * buffers of the right shape, and sizes whose products fit (see native.h). */
+ * and float64 buffers of the right shape, and sizes whose products fit (see native.h). */
 #include "native.h"
 
 #include <string.h>
@@ -18,28 +18,45 @@ bs_checked_mul(Py_ssize_t a, Py_ssize_t b)
     return a * b;
 }
 
-int
-bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndim,
-                const Py_ssize_t *shape, int writable)
+/* a C-contiguous buffer of 8-byte items of `type` ('q': int64, 'd': float64) */
+static int
+typed_buffer(PyObject *object, Py_buffer *view, const char *name, char type, int writable)
 {
+    const char *what = type == 'd' ? "float64" : "int64";
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(object, view, flags) < 0) {
         if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError)
             || PyErr_ExceptionMatches(PyExc_BufferError)) {
             PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous%s int64 array, not %.100s",
-                         name, writable ? " writable" : "", Py_TYPE(object)->tp_name);
+            PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous%s %s array, not %.100s",
+                         name, writable ? " writable" : "", what, Py_TYPE(object)->tp_name);
         }
         return -1;
     }
     const char *format = view->format ? view->format : "B";
     if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
-    if (view->itemsize != 8 || (strcmp(format, "q") != 0 && strcmp(format, "l") != 0)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int64 array, not of format %.20s", name,
-                     view->format ? view->format : "B");
+    int matches = type == 'd' ? strcmp(format, "d") == 0
+                              : strcmp(format, "q") == 0 || strcmp(format, "l") == 0;
+    if (view->itemsize != 8 || !matches) {
+        PyErr_Format(PyExc_TypeError, "%s must be a%s %s array, not of format %.20s", name,
+                     type == 'd' ? "" : "n", what, view->format ? view->format : "B");
         PyBuffer_Release(view);
         return -1;
     }
+    return 0;
+}
+
+int
+bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable)
+{
+    return typed_buffer(object, view, name, 'd', writable);
+}
+
+int
+bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndim,
+                const Py_ssize_t *shape, int writable)
+{
+    if (typed_buffer(object, view, name, 'q', writable) < 0) return -1;
     if (view->ndim != ndim) {
         PyErr_Format(PyExc_ValueError, "%s must have %d dimension(s), not %d", name, ndim,
                      view->ndim);

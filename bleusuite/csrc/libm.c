@@ -6,31 +6,6 @@
 #include "native.h"
 
 #include <math.h>
-#include <string.h>
-
-static int
-float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(object, view, flags) < 0) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError)
-            || PyErr_ExceptionMatches(PyExc_BufferError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous%s float64 array, not %.100s",
-                         name, writable ? " writable" : "", Py_TYPE(object)->tp_name);
-        }
-        return -1;
-    }
-    const char *format = view->format ? view->format : "B";
-    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
-    if (view->itemsize != 8 || strcmp(format, "d") != 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a float64 array, not of format %.20s", name,
-                     view->format ? view->format : "B");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
 
 const char bs_libm_map_doc[] =
     "libm_map(function, values, out, /)\n--\n\n"
@@ -57,8 +32,8 @@ bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_buffer values, out;
-    if (float64_buffer(args[1], &values, "values", 0) < 0) return NULL;
-    if (float64_buffer(args[2], &out, "out", 1) < 0) {
+    if (bs_float64_buffer(args[1], &values, "values", 0) < 0) return NULL;
+    if (bs_float64_buffer(args[2], &out, "out", 1) < 0) {
         PyBuffer_Release(&values);
         return NULL;
     }

@@ -18,6 +18,10 @@
 int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndim,
                     const Py_ssize_t *shape, int writable);
 
+/* a C-contiguous float64 buffer of any shape; a TypeError naming `name` and -1 on
+ * anything else */
+int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable);
+
 /* a * b, or -1 with an OverflowError where it does not fit in Py_ssize_t */
 Py_ssize_t bs_checked_mul(Py_ssize_t a, Py_ssize_t b);
 

@@ -3,10 +3,10 @@
 Each line is tokenised as sacrebleu does (:mod:`bleusuite.text.tokenizers`) and split on
 whitespace; the tokens are numbered with one vocabulary for hypotheses and references, so
 that the id pipeline gives sacrebleu's numbers. A tokenizer that acts on each word alone
-(``13a``, ``char``) is called once per distinct word of the whole input, and every word of
+(``13a``, ``char``) is applied once per distinct word of the whole input, and every word of
 the corpus is numbered in one pass over a table: ``bleusuite._native.Numbering`` where the
-compiled part is built (:mod:`bleusuite.native`), else :class:`PythonNumbering`, which gives
-the same ids.
+compiled part is built (:mod:`bleusuite.native`; ``13a`` by its own copy of the rules, with
+the GIL released), else :class:`PythonNumbering`, which gives the same ids.
 
 :func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of lines);
 :func:`encode_pairs` serves ``sentence_bleu(..., tokenize="13a")`` and its siblings (one

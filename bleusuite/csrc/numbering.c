@@ -597,7 +597,7 @@ Numbering_number(Numbering *self, PyObject *lines)
     }
     self->busy = 1;
     Int64s ids = {NULL, 0, 0, 0}, counts = {NULL, 0, 0, 0};
-    PyObject *result = NULL, **held = NULL, *flat = NULL, *per_line = NULL;
+    PyObject *result = NULL, **held = NULL, *flat = NULL, *per_line = NULL, *bad = NULL;
     Py_ssize_t good = 0, failed = 0;
     if (self->tokenize != NULL) {
         /* tokenize may change the list: each line is held while it is read */
@@ -624,8 +624,15 @@ Numbering_number(Numbering *self, PyObject *lines)
             goto done;
         }
         for (; good < total; good++) {
-            if (check_line(lines, good) < 0) break;
-            held[good] = Py_NewRef(PyList_GET_ITEM(lines, good));
+            PyObject *line = PyList_GET_ITEM(lines, good);
+            if (!PyUnicode_Check(line)) { /* refused once the lines before it are numbered */
+                bad = Py_NewRef(line);
+                break;
+            }
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(line) < 0) goto done;
+#endif
+            held[good] = Py_NewRef(line);
         }
         /* the ids go straight into the bytes object returned, with room for a token per
          * character (there are no more tokens than characters; room never written to costs
@@ -658,7 +665,11 @@ Numbering_number(Numbering *self, PyObject *lines)
             }
         }
         Py_END_ALLOW_THREADS
-        if (!failed && good < total) failed = RAISED; /* check_line's TypeError */
+        if (!failed && bad != NULL) {
+            PyErr_Format(PyExc_TypeError, "lines[%zd] must be a str, not %.100s", good,
+                         Py_TYPE(bad)->tp_name);
+            failed = RAISED;
+        }
     }
     if (failed == NO_MEMORY) {
         if (PyErr_Occurred()) PyErr_Clear();
@@ -667,7 +678,6 @@ Numbering_number(Numbering *self, PyObject *lines)
     /* after a failure the tokens of the lines before it are made when asked for */
     if (failed || make_tokens(self) < 0) goto done;
     if (ids.fixed) {
-        ids.items = NULL; /* the bytes object's: not freed below */
         if (_PyBytes_Resize(&flat, ids.size * (Py_ssize_t)sizeof(int64_t)) < 0) goto done;
     }
     else flat = PyBytes_FromStringAndSize((const char *)ids.items,
@@ -678,7 +688,8 @@ Numbering_number(Numbering *self, PyObject *lines)
 done:
     Py_XDECREF(flat);
     Py_XDECREF(per_line);
-    if (ids.fixed) ids.items = NULL;
+    Py_XDECREF(bad);
+    if (ids.fixed) ids.items = NULL; /* the bytes object's, freed with it */
     if (held != NULL)
         for (Py_ssize_t k = 0; k < good; k++) Py_DECREF(held[k]);
     PyMem_Free(held);

@@ -128,9 +128,8 @@ def test_the_built_in_13a_is_sacrebleus(compiled, calls):
         tokens, ends = numbering.tokens, np.cumsum([0, *counts])
         got = [[tokens[i] for i in ids[ends[k]:ends[k + 1]]] for k in range(len(lines))]
         assert got == [sacrebleu_13a(line.rstrip()).split() for line in lines]
-    assert _both(compiled, calls, _13A)[0] == _numbered(numbering.__class__(_13A), calls)
     ours, python = _both(compiled, calls, _13A)
-    assert ours == python
+    assert ours == python == _numbered(compiled.Numbering(TOKENIZE["13a, called"]), calls)
 
 
 lines_strategy = st.lists(
@@ -986,7 +985,7 @@ def test_libm_map_refuses_bad_arguments_by_name(compiled):
     with pytest.raises(TypeError, match="values must be a float64 array"):
         compiled.libm_map("log", np.ones(3, np.float32), out)
     with pytest.raises(TypeError, match="out must be a C-contiguous writable float64 array"):
-        compiled.libm_map("log", values, values.copy().setflags(write=False) or b"x" * 24)
+        compiled.libm_map("log", values, b"x" * 24)  # read-only
     with pytest.raises(ValueError, match="out has 2 items where values has 3"):
         compiled.libm_map("exp", values, np.empty(2))
     with pytest.raises(TypeError, match="values must be a C-contiguous float64 array"):

@@ -1,4 +1,4 @@
-/* bleusuite._native: what the three C files of the compiled part share.
+/* bleusuite._native: what the C files of the compiled part share.
  *
  * module.c    the module
  * buffers.c   the checked buffer and size helpers below

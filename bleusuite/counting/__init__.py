@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
 __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "RaggedPairs", "count_matches", "count_pairs",
-           "counting_strategy"]
+           "counting_strategy", "ragged_rows"]
 
 #: the counting strategies (``BLEUSUITE_COUNTING`` forces one; see :func:`counting_strategy`)
 COUNTING_STRATEGIES = ("compiled", "compact", "fixed")
@@ -84,8 +84,20 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> 
         from bleusuite.counting import compact
 
         return compact.count_matches_compact(batch, max_order, per_reference)
-    pairs = RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
-    return kernel.count_pairs(pairs, max_order, per_reference)
+    return kernel.count_pairs(ragged_rows(batch), max_order, per_reference)
+
+
+def ragged_rows(batch: Batch) -> RaggedPairs:
+    """The rows of a batch on the host (NumPy arrays) as :class:`RaggedPairs`, the form the
+    compiled kernels read (an absent reference has length 0).
+
+    >>> from bleusuite.inputs import normalize_batch
+    >>> batch = normalize_batch(np.array([[5, 6, 0]]), np.array([[5, 7, 0]]), pad_id=0)
+    >>> pairs = ragged_rows(batch)
+    >>> pairs.hyp_lengths.tolist(), pairs.ref_lengths.tolist()
+    ([2], [[2]])
+    """
+    return RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
 
 
 def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,

@@ -1,8 +1,8 @@
-"""Checks of scalar arguments and environment settings: one rule and one wording per kind.
+"""Checks of scalar arguments: one rule and one wording per kind.
 
 Every public entry point (functions, Ignite metrics, losses, the command) checks its numbers
-here, so ``max_order``, ``weights``, ``smooth_value``, ``pad_id`` and the environment
-settings accept the same things and fail with the same message, naming the argument. Callers
+here, so ``max_order``, ``weights``, ``smooth_value``, ``pad_id`` and the flags accept the
+same things and fail with the same message, naming the argument. Callers
 look the rules up on this module (``checks.weights(...)``), so replacing one here (a test's
 monkeypatch) changes every front end that uses it.
 
@@ -13,20 +13,20 @@ monkeypatch) changes every front end that uses it.
   1..:data:`MAX_ORDER_LIMIT`;
 * ``weights`` is a non-empty sequence (a list, a tuple, a 1-D array or tensor) of numbers
   >= 0, one per order;
-* an environment setting is read on every call and goes through the same integer check.
+* a flag (``lowercase``, ``effective_order``, ...) is a ``bool``, not merely truthy.
+
+The environment variables are read once, by :mod:`bleusuite.environment`.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import os
 from typing import Any
 
 __all__ = [
     "MAX_ORDER_LIMIT",
-    "check_environment",
-    "environment_integer",
+    "boolean",
     "gleu_orders",
     "integer",
     "number",
@@ -37,9 +37,6 @@ __all__ = [
 
 #: the highest n-gram order any function accepts
 MAX_ORDER_LIMIT = 256
-
-#: environment settings the library reads -> smallest accepted value
-ENVIRONMENT_INTEGERS: dict[str, int] = {"BLEUSUITE_NUM_THREADS": 1}
 
 
 def _scalar(value: Any) -> Any:
@@ -161,6 +158,21 @@ def weights(value: Any, max_order: int | None = None) -> tuple[float, ...]:
     return result
 
 
+def boolean(value: Any, argname: str) -> bool:
+    """``value`` if it is a bool (not merely truthy).
+
+    >>> boolean(True, "lowercase")
+    True
+    >>> boolean(1, "lowercase")
+    Traceback (most recent call last):
+    ...
+    TypeError: lowercase must be a bool; got 1
+    """
+    if not isinstance(value, bool):
+        raise TypeError(f"{argname} must be a bool; got {value!r}")
+    return value
+
+
 def token_id(value: Any, argname: str, *, or_else: str | None = None) -> int | None:
     """A ``pad_id`` / ``eos_id``: an int token id, or None (``or_else``: one more value the
     caller accepts and handles itself, named in the message).
@@ -175,42 +187,3 @@ def token_id(value: Any, argname: str, *, or_else: str | None = None) -> int | N
         accepted = " or None" if or_else is None else f", None, or {or_else!r}"
         raise TypeError(f"{argname} must be an int token id{accepted}; got {value!r}")
     return int(item)
-
-
-def environment_integer(name: str) -> int | None:
-    """The integer environment setting ``name`` (None when unset or blank), checked.
-
-    >>> import os
-    >>> saved = os.environ.get("BLEUSUITE_NUM_THREADS")
-    >>> os.environ["BLEUSUITE_NUM_THREADS"] = "3"
-    >>> environment_integer("BLEUSUITE_NUM_THREADS")
-    3
-    >>> os.environ["BLEUSUITE_NUM_THREADS"] = "abc"
-    >>> environment_integer("BLEUSUITE_NUM_THREADS")
-    Traceback (most recent call last):
-    ...
-    ValueError: BLEUSUITE_NUM_THREADS (environment variable) must be an integer >= 1; got 'abc'
-    >>> if saved is None:
-    ...     del os.environ["BLEUSUITE_NUM_THREADS"]
-    ... else:
-    ...     os.environ["BLEUSUITE_NUM_THREADS"] = saved
-    """
-    minimum = ENVIRONMENT_INTEGERS[name]
-    setting = os.environ.get(name, "").strip()
-    if not setting:
-        return None
-    argname = f"{name} (environment variable)"
-    try:
-        value = int(setting, 10)
-    except ValueError:
-        raise ValueError(
-            f"{argname} must be an integer >= {minimum}; got {setting!r}"
-        ) from None
-    return integer(value, argname, minimum=minimum)
-
-
-def check_environment() -> None:
-    """Check every environment setting the library reads (each scoring call does this first,
-    so a bad setting fails whatever the batch, not only where the setting is used)."""
-    for name in ENVIRONMENT_INTEGERS:
-        environment_integer(name)

@@ -27,8 +27,9 @@ True
 from __future__ import annotations
 
 import importlib
-import os
 from types import ModuleType
+
+from bleusuite import environment
 
 __all__ = ["compiled", "module"]
 
@@ -40,15 +41,14 @@ except ImportError:  # pragma: no cover - depends on the build
 
 
 def compiled() -> bool:
-    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``).
+    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``, read
+    once: :mod:`bleusuite.environment`).
 
     Raises:
         ValueError: ``BLEUSUITE_NATIVE`` is set to something else than 0 or 1.
         ImportError: ``BLEUSUITE_NATIVE=1`` and the compiled part is not built.
     """
-    setting = os.environ.get("BLEUSUITE_NATIVE", "").strip().lower()
-    if setting not in ("", "0", "1"):
-        raise ValueError(f"BLEUSUITE_NATIVE must be 0 or 1 (or unset); got {setting!r}")
+    setting = environment.current().native
     if setting == "1" and _native is None:
         raise ImportError(
             "BLEUSUITE_NATIVE=1 needs bleusuite's compiled part (bleusuite._native), which "

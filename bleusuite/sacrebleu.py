@@ -36,26 +36,25 @@ from typing import Any
 import numpy as np
 
 from bleusuite import backends, checks
-from bleusuite.counting import RaggedPairs, count_pairs
-from bleusuite.scores import rules
+from bleusuite.inputs import text_batch
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.metric import METRIC as BLEU_METRIC
-from bleusuite.scores.bleu.metric import BleuSettings, tokens_field
+from bleusuite.scores.bleu.metric import tokens_field
 from bleusuite.scores.bleu.sacrebleu import METHODS, exact_bleu
-from bleusuite.scores.bleu.statistics import bleu_statistics_from_counts
+from bleusuite.scores.bleu.settings import BleuSettings
+from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
+from bleusuite.scores.chrf.counts import chrf_counts, statistics_from_counts
 from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
-from bleusuite.scores.chrf.metric import ChrfSettings
+from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.reports import version_field
 from bleusuite.significance.bootstrap import Confidence, bootstrap_scores
 from bleusuite.significance.seeding import seed_from_environment
-from bleusuite.text import TOKENIZERS, encode_texts, load_tokenizer
+from bleusuite.text import TOKENIZERS
 
 __all__ = ["BLEU", "CHRF", "BLEUScore", "CHRFScore", "Score", "Signature"]
 
 #: sacrebleu's default tokenizer for a target language (``trg_lang``), else ``13a``
 _TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-#: reference streams: ``streams[j][i]``, the ``j``-th reference of line ``i`` (None: none)
-Streams = list[list[str | None]]
 #: sacrebleu's short signature keys
 _ABBREVIATIONS = {"version": "v", "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs",
                   "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "nc": "nc", "nw": "nw",
@@ -155,12 +154,6 @@ class Signature:
         return self.format()
 
 
-def _check_bool(value: Any, argname: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{argname} must be a bool; got {value!r}")
-    return value
-
-
 class _Metric:
     """What BLEU and CHRF share: the arguments, reference streams, bootstrap, signature."""
 
@@ -170,51 +163,73 @@ class _Metric:
         self.num_refs: int | None = None
         self.n_bootstrap: int | None = None
         self.seed: int | None = None
-        self._references = None if references is None else self._streams(references, None)
+        self._references = None if references is None else self._streams(references)
 
-    def _streams(self, references: Any, size: int | None) -> Streams:
-        """The reference streams, checked (``size``: the hypotheses they must match)."""
+    @staticmethod
+    def _streams(references: Any) -> Sequence[Sequence[str | None]]:
+        """The reference streams, checked as containers (their lines are checked where they
+        are read, in the compiled part)."""
         if isinstance(references, str) or not isinstance(references, Sequence) or not all(
                 isinstance(s, Sequence) and not isinstance(s, str) for s in references):
             raise TypeError("references must be a list of reference streams, each a list with "
                             "one reference string (or None) per hypothesis")
-        streams = [list(stream) for stream in references]
-        if not streams:
+        if not references:
             raise ValueError("references: give at least one reference stream")
-        for j, stream in enumerate(streams):
-            if size is not None and len(stream) != size:
-                raise ValueError(f"references[{j}] has {len(stream)} lines for {size} "
-                                 "hypotheses (a stream holds one reference per hypothesis)")
-            if any(line is not None and not isinstance(line, str) for line in stream):
-                raise TypeError(f"references[{j}] must hold strings (or None)")
-        counts = {sum(s[i] is not None for s in streams) for i in range(len(streams[0]))}
-        self.num_refs = counts.pop() if len(counts) == 1 else -1
-        return streams
+        return references
 
-    def _corpus(self, hypotheses: Any, references: Any) -> tuple[list[str], Streams]:
-        if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence) or not all(
-                isinstance(h, str) for h in hypotheses):
+    def _corpus(self, hypotheses: Any, references: Any) -> tuple[Sequence[str], list[Any]]:
+        """The hypotheses and, per hypothesis, its references (the streams zipped)."""
+        if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
             raise TypeError("hypotheses must be a list of strings (None is no line)")
         if not hypotheses:
             raise ValueError("hypotheses: a corpus score needs at least one line")
         if references is None and self._references is None:
             raise ValueError("references: none given, and none cached (BLEU(references=))")
-        streams = self._streams(self._references if references is None else references,
-                                len(hypotheses))
-        missing = [i for i in range(len(hypotheses)) if all(s[i] is None for s in streams)]
-        if missing:
-            raise ValueError(f"references: line {missing[0]} has no reference (every stream "
-                             f"holds None there); {len(missing)} such line(s)")
-        return list(hypotheses), streams
+        streams = self._references if references is None else self._streams(references)
+        for j, stream in enumerate(streams):
+            if len(stream) != len(hypotheses):
+                raise ValueError(f"references[{j}] has {len(stream)} lines for "
+                                 f"{len(hypotheses)} hypotheses (a stream holds one reference "
+                                 "per hypothesis)")
+        return hypotheses, list(zip(*streams))
 
-    def _sentence(self, hypothesis: Any, references: Any) -> tuple[list[str], Streams]:
+    def _sentence(self, hypothesis: Any, references: Any) -> tuple[Sequence[str], list[Any]]:
         if not isinstance(hypothesis, str):
             raise TypeError(f"hypothesis must be a string; got {type(hypothesis).__name__}")
         if isinstance(references, str) or not isinstance(references, Sequence):
             raise TypeError("references must be a list of reference strings")
-        return self._corpus([hypothesis], [[ref] for ref in references if ref is not None])
+        refs = [ref for ref in references if ref is not None]
+        if not refs:
+            raise ValueError("references: line 0 has no reference (every stream holds None "
+                             "there); 1 such line(s)")
+        return [hypothesis], [refs]
 
-    def _table(self, hypotheses: list[str], streams: Streams) -> np.ndarray:
+    def _count_references(self, present: np.ndarray) -> None:
+        """``nrefs`` of the signature from which references each line has; a line without
+        any is refused."""
+        counts = present.sum(axis=1)
+        low, high = int(counts.min()), int(counts.max())
+        if low == 0:
+            missing = np.flatnonzero(counts == 0)
+            raise ValueError(f"references: line {int(missing[0])} has no reference (every "
+                             f"stream holds None there); {len(missing)} such line(s)")
+        self.num_refs = low if low == high else -1
+
+    @staticmethod
+    def _text_error(hypotheses: Sequence[Any], rows: list[Any]) -> TypeError:
+        """The message of a line that is not a string, in the streams' terms."""
+        for i, line in enumerate(hypotheses):
+            if not isinstance(line, str):
+                return TypeError(f"hypotheses[{i}] must be a string; got {type(line).__name__}")
+        for i, refs in enumerate(rows):
+            for j, line in enumerate(refs):
+                if line is not None and not isinstance(line, str):
+                    return TypeError(f"references[{j}] must hold strings (or None); line {i} "
+                                     f"is a {type(line).__name__}")
+        return TypeError("hypotheses and references must hold strings")
+
+    def _table(self, hypotheses: Sequence[str], rows: list[Any]) -> np.ndarray:
+        """Per-line statistics ``(B, F)`` of the hypotheses against their references."""
         raise NotImplementedError
 
     def _score(self, summed: np.ndarray) -> Score:
@@ -270,9 +285,9 @@ class BLEU(_Metric):
                  smooth_value: float | None = None, max_ngram_order: int = 4,
                  effective_order: bool = False, trg_lang: str = "",
                  references: Sequence[Sequence[str | None]] | None = None) -> None:
-        self.lowercase = _check_bool(lowercase, "lowercase")
-        self.force = _check_bool(force, "force")
-        self.effective_order = _check_bool(effective_order, "effective_order")
+        self.lowercase = checks.boolean(lowercase, "lowercase")
+        self.force = checks.boolean(force, "force")
+        self.effective_order = checks.boolean(effective_order, "effective_order")
         if smooth_method not in METHODS:
             raise ValueError(f"smooth_method must be one of {', '.join(METHODS)}; got "
                              f"{smooth_method!r}")
@@ -289,27 +304,22 @@ class BLEU(_Metric):
             raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)}; got {name!r}")
         self.tokenize = name
         self.tokenizer_signature = tokens_field(name)
+        takes_value = smooth_method in smoothing.SMOOTH_VALUE_DEFAULTS
         self._settings = BleuSettings(tokenize=name, lowercase=lowercase, smooth=smooth_method,
-                                      smooth_value=smooth_value,
+                                      smooth_value=self.smooth_value if takes_value else None,
                                       effective_order=effective_order,
                                       max_order=self.max_ngram_order)
         super().__init__(references)
 
-    def _table(self, hypotheses: list[str], streams: Streams) -> np.ndarray:
-        """Per-line statistics ``(B, F)``: every stream tokenised and numbered at once,
-        counted straight from the ragged ids (as the command does), no padding."""
-        present = np.array([[line is not None for line in stream] for stream in streams]).T
-        texts = [hypotheses] + [[line or "" for line in stream] for stream in streams]
-        token_ids = encode_texts(texts, load_tokenizer(self.tokenize), self.lowercase)
-        starts, lengths = token_ids.starts, token_ids.lengths
-        ref_lengths = np.ascontiguousarray(lengths[1:].T)
-        pairs = RaggedPairs(token_ids.ids, starts[0], lengths[0], token_ids.ids,
-                            np.ascontiguousarray(starts[1:].T), ref_lengths * present)
-        clipped = count_pairs(pairs, self.max_ngram_order).clipped
-        be = backends.get_backend(clipped)
-        chosen = rules.chosen_ref_len(be, lengths[0], ref_lengths, present, far=1 << 62)
-        table: np.ndarray = bleu_statistics_from_counts(be, lengths[0], chosen,
-                                                        clipped).to_array()
+    def _table(self, hypotheses: Sequence[str], rows: list[Any]) -> np.ndarray:
+        try:
+            batch = text_batch(hypotheses, rows, tokenize=self.tokenize,
+                               lowercase=self.lowercase, require_references=False)[0]
+        except TypeError:
+            raise self._text_error(hypotheses, rows) from None
+        self._count_references(batch.ref_present)
+        stats = bleu_statistics_of_batch(batch, self.max_ngram_order)
+        table: np.ndarray = stats.to_array()
         return table
 
     def _score(self, summed: np.ndarray) -> BLEUScore:
@@ -355,17 +365,22 @@ class CHRF(_Metric):
         if self.char_order + self.word_order == 0:
             raise ValueError("char_order and word_order: at least one must be positive")
         self.beta = checks.integer(beta, "beta", minimum=1)
-        self.lowercase = _check_bool(lowercase, "lowercase")
-        self.whitespace = _check_bool(whitespace, "whitespace")
-        self.eps_smoothing = _check_bool(eps_smoothing, "eps_smoothing")
+        self.lowercase = checks.boolean(lowercase, "lowercase")
+        self.whitespace = checks.boolean(whitespace, "whitespace")
+        self.eps_smoothing = checks.boolean(eps_smoothing, "eps_smoothing")
         self._settings = ChrfSettings(char_order=self.char_order, word_order=self.word_order,
                                       beta=self.beta, lowercase=lowercase,
                                       whitespace=whitespace, eps_smoothing=eps_smoothing)
         super().__init__(references)
 
-    def _table(self, hypotheses: list[str], streams: Streams) -> np.ndarray:
-        lines: Any = streams  # the registry's entry reads None as no reference
-        table: np.ndarray = CHRF_METRIC.text_statistics(hypotheses, lines, self._settings)
+    def _table(self, hypotheses: Sequence[str], rows: list[Any]) -> np.ndarray:
+        try:
+            counts = chrf_counts(hypotheses, rows, self._settings)
+        except TypeError:
+            raise self._text_error(hypotheses, rows) from None
+        self._count_references(counts[0])
+        stats = statistics_from_counts(backends.get_backend(), *counts, self._settings)
+        table: np.ndarray = stats.to_array()
         return table
 
     def _score(self, summed: np.ndarray) -> CHRFScore:

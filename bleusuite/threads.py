@@ -11,6 +11,7 @@ a short run more than the work it would spread).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterable
 from queue import SimpleQueue
 from typing import Generic, TypeVar
 
-from bleusuite import checks
+from bleusuite import environment
 
 __all__ = ["InOrder", "run_blocks", "worker_threads"]
 
@@ -33,9 +34,15 @@ def worker_threads() -> int:
     >>> worker_threads() >= 1
     True
     """
-    setting = checks.environment_integer("BLEUSUITE_NUM_THREADS")
+    setting = environment.current().num_threads
     if setting is not None:
         return setting
+    return _available_cpus()
+
+
+@functools.cache
+def _available_cpus() -> int:
+    """The CPUs this process may run on (read once)."""
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -41,13 +41,14 @@ except ImportError as _error:
     ) from _error
 
 from bleusuite import checks
-from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.inputs import Batch, normalize_batch, text_batch
 from bleusuite.scores import rules
-from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.score import score_of
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
-from bleusuite.text import TOKENIZERS, encode_pairs, load_tokenizer
+from bleusuite.text import TOKENIZERS, load_tokenizer
 
 __all__ = ["BLEUScore", "GLEUScore", "SacreBLEUScore"]
 
@@ -117,18 +118,11 @@ class _StatisticsMetric(Metric):
                 ``target``.
         """
         if _is_text(preds):
-            if isinstance(target, str) or not isinstance(target, Sequence):
-                raise TypeError("target must be a list with, per string of preds, a reference "
-                                f"string or a list of them; got {_kind(target)}")
-            if len(target) != len(preds):
-                raise ValueError(f"preds and target must have the same length; got "
-                                 f"{len(preds)} and {len(target)}")
-            preds, target = encode_pairs(preds, target, tokenize=self.tokenize,
-                                         lowercase=self.lowercase)
-            pad_id = eos_id = None
+            batch = text_batch(preds, target, tokenize=self.tokenize, lowercase=self.lowercase,
+                               argnames=_ARGNAMES)[0]
         else:
-            pad_id, eos_id = self.pad_id, self.eos_id
-        batch = normalize_batch(preds, target, pad_id=pad_id, eos_id=eos_id, argnames=_ARGNAMES)
+            batch = normalize_batch(preds, target, pad_id=self.pad_id, eos_id=self.eos_id,
+                                    argnames=_ARGNAMES)
         if batch.size == 0:
             return
         counted = batch.to_caller(self._counted(batch))
@@ -197,7 +191,8 @@ class BLEUScore(_StatisticsMetric):
             raise TypeError(f"smooth must be a bool or a smoothing name; got {smooth!r}")
         self.smooth = smooth
         self.weights = None if weights is None else list(checks.weights(weights, self.n_gram))
-        self._config = BleuConfig.make(self.n_gram, self.weights, name, None, False)
+        self._config = BleuSettings.of(max_order=self.n_gram, weights=self.weights, smooth=name,
+                                      effective_order=False)
         self.ref_length = rules.check_ref_length(ref_length)
         super().__init__(2 + 3 * self._config.stats_order, tokenize, lowercase, pad_id,
                          eos_id, **kwargs)

@@ -19,6 +19,42 @@ if _ROOT not in sys.path:
 
 from parity import encode, make_cases, split_corpora, to_arrays, to_lists  # noqa: E402
 
+from bleusuite import environment  # noqa: E402
+
+
+def _reload_environment() -> None:
+    """Let bleusuite read its variables again (it reads them once); a bad value is left for
+    the call under test to raise."""
+    try:
+        environment.reload()
+    except ValueError:
+        pass
+
+
+class EnvironmentPatch(pytest.MonkeyPatch):
+    """pytest's ``monkeypatch`` whose changes to the environment reach bleusuite, which
+    reads ``BLEUSUITE_*`` once (:mod:`bleusuite.environment`), at each change and undo."""
+
+    def setenv(self, name: str, value: str, prepend: str | None = None) -> None:
+        super().setenv(name, value, prepend)
+        _reload_environment()
+
+    def delenv(self, name: str, raising: bool = True) -> None:
+        super().delenv(name, raising)
+        _reload_environment()
+
+    def undo(self) -> None:
+        super().undo()
+        _reload_environment()
+
+
+@pytest.fixture
+def monkeypatch():
+    """The environment-aware ``monkeypatch`` (:class:`EnvironmentPatch`) for every test."""
+    patch = EnvironmentPatch()
+    yield patch
+    patch.undo()
+
 
 @pytest.fixture(name="encode", scope="session")
 def _encode_fixture():

@@ -76,7 +76,9 @@ BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy", "jax")
 
 # module name of the array library -> bleusuite backend module
 _LIBRARY_OF_BACKEND = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "jax": "jax"}
-_cache: dict[type, str] = {}
+_cache: dict[type, str | None] = {}
+#: Python's own containers and scalars, remembered as no array at their first lookup
+_NOT_ARRAYS = frozenset({list, tuple, str, bytes, int, float, bool, type(None), dict})
 
 
 def _load(name: str) -> Backend:
@@ -105,8 +107,10 @@ def backend_name(obj: object) -> str | None:
     True
     """
     cls = type(obj)
-    if cls in _cache:
+    try:
         return _cache[cls]
+    except KeyError:
+        pass
     for name in BACKEND_NAMES:
         library = _LIBRARY_OF_BACKEND[name]
         if library not in sys.modules:
@@ -114,6 +118,10 @@ def backend_name(obj: object) -> str | None:
         if _load(name).is_array(obj):
             _cache[cls] = name
             return name
+    if cls in _NOT_ARRAYS:
+        # a type that is no array now never becomes one (an array library's types exist
+        # only once it is imported)
+        _cache[cls] = None
     return None
 
 

@@ -196,6 +196,11 @@ class Backend:
     def any_(self, a: Any, axis: int | None = None) -> Any:
         raise NotImplementedError
 
+    def python_sum(self, a: Any, axis: int = -1) -> Any:
+        """Float sums along the last axis as Python's ``sum`` adds (sacrebleu's arithmetic):
+        on the host to the bit; elsewhere the library's own sum (the last bit may differ)."""
+        return self.sum_(a, axis=axis)
+
     def argmax(self, a: Any, axis: int) -> Any:
         """Index of the first maximum along ``axis``."""
         raise NotImplementedError

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
+from bleusuite import native
+from bleusuite.backends import trace
 from bleusuite.backends.numpy_like import NumpyLikeBackend
 
 #: the widest last axis that the reductions below walk column by column: NumPy reduces a
@@ -22,7 +25,22 @@ def _short_last(a: Any, axis: int | None) -> bool:
 
 class NumpyBackend(NumpyLikeBackend):
     """NumPy, with integer running sums, sums and maxima along a short last axis taken
-    column by column (the same exact integers)."""
+    column by column (the same exact integers), and ``log`` and ``exp`` of the C library
+    where the compiled part is built (what ``math.log`` and ``math.exp`` give, and the
+    traced formulas of :mod:`bleusuite.backends.trace`: NumPy's own round some last bits
+    otherwise)."""
+
+    def log(self, a: Any) -> Any:
+        return _libm("log", a)
+
+    def exp(self, a: Any) -> Any:
+        return _libm("exp", a)
+
+    def python_sum(self, a: Any, axis: int = -1) -> Any:
+        if axis not in (-1, a.ndim - 1):
+            raise ValueError("python_sum adds along the last axis")
+        shape = a.shape[:-1]
+        return python_row_sums(np.asarray(a).reshape(-1, a.shape[-1])).reshape(shape)
 
     def cumsum(self, a: Any, axis: int) -> Any:
         if not _short_last(a, axis):
@@ -48,6 +66,42 @@ class NumpyBackend(NumpyLikeBackend):
         for k in range(1, a.shape[-1]):
             np.maximum(out, a[..., k], out=out)
         return out
+
+
+def _libm(name: str, a: Any) -> Any:
+    """The C library's ``name`` (``log`` or ``exp``) of every value, as float64 of ``a``'s
+    shape: the compiled part's ``libm_map``, else ``math``'s functions value by value
+    (NumPy's results where ``math`` raises: ``-inf``, ``nan``, ``inf``)."""
+    values = np.array(a, dtype=np.float64, order="C")
+    compiled = native.module()
+    if compiled is not None:
+        out = np.empty_like(values)
+        compiled.libm_map(name, values, out)
+        return out
+    function = trace.scalar_log if name == "log" else trace.scalar_exp
+    flat = np.fromiter(map(function, values.reshape(-1).tolist()), np.float64, values.size)
+    return flat.reshape(values.shape)
+
+
+def python_row_sums(rows: np.ndarray) -> np.ndarray:
+    """``[sum(row) for row in rows.tolist()]`` as float64, bit for bit: Python's ``sum``
+    of floats adds left to right before Python 3.12 (vectorised here, column by column,
+    starting from ``0 + row[0]`` as ``sum`` does); from 3.12 on it compensates the
+    rounding (Neumaier), and the rows are summed by ``sum`` itself.
+
+    >>> python_row_sums(np.array([[0.1, 0.2, 0.3], [1e16, 1.0, -1e16]])).tolist() == [
+    ...     sum([0.1, 0.2, 0.3]), sum([1e16, 1.0, -1e16])]
+    True
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    if sys.version_info >= (3, 12) or rows.ndim != 2:
+        return np.fromiter(map(sum, rows.tolist()), np.float64, len(rows))
+    total = np.zeros(rows.shape[0])
+    with np.errstate(over="ignore"):  # Python's sum overflows to inf without a word
+        for column in rows.T:
+            total += column
+    return total
+
 
 
 backend = NumpyBackend(np, "numpy")

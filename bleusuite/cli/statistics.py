@@ -19,7 +19,8 @@ import numpy as np
 from bleusuite import threads
 from bleusuite.cli.io import Progress
 from bleusuite.cli.options import ScoreOptions
-from bleusuite.counting import MatchCounts, RaggedPairs, count_pairs
+from bleusuite.counting import MatchCounts, count_pairs
+from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.scores import registry
 from bleusuite.text import Encoder, TokenIds, load_tokenizer
 

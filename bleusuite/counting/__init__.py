@@ -14,24 +14,24 @@ Every strategy returns the same :class:`MatchCounts`.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bleusuite import environment
 from bleusuite.backends.base import Backend
 from bleusuite.counting import kernel
 from bleusuite.counting.matches import MatchCounts
-from bleusuite.counting.ragged import RaggedPairs, padded_batches
+from bleusuite.environment import COUNTING_STRATEGIES
+from bleusuite.counting.ragged import padded_batches
+from bleusuite.inputs.batch import RaggedPairs
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
-__all__ = ["COUNTING_STRATEGIES", "MatchCounts", "RaggedPairs", "count_matches", "count_pairs",
+__all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "count_pairs",
            "counting_strategy", "ragged_rows"]
 
-#: the counting strategies (``BLEUSUITE_COUNTING`` forces one; see :func:`counting_strategy`)
-COUNTING_STRATEGIES = ("compiled", "compact", "fixed")
 
 
 def counting_strategy(be: Backend, like: Any) -> str:
@@ -49,12 +49,7 @@ def counting_strategy(be: Backend, like: Any) -> str:
     >>> counting_strategy(get_backend(np.zeros(1)), np.zeros(1)) in COUNTING_STRATEGIES
     True
     """
-    setting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower()
-    if setting not in ("", "auto", *COUNTING_STRATEGIES):
-        raise ValueError(
-            f"BLEUSUITE_COUNTING must be one of auto, {', '.join(COUNTING_STRATEGIES)}; "
-            f"got {setting!r}"
-        )
+    setting = environment.current().counting
     if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
         return "fixed"
     if setting in ("compact", "fixed"):
@@ -74,7 +69,15 @@ def counting_strategy(be: Backend, like: Any) -> str:
 
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
-    strategy :func:`counting_strategy` picks."""
+    strategy :func:`counting_strategy` picks (the ragged rows of a host batch go to the
+    compiled kernel as they are)."""
+    if batch.pairs is not None:
+        strategy = counting_strategy(batch.backend, batch.hyp_len)
+        if strategy == "compiled":
+            return kernel.count_pairs(batch.pairs, max_order, per_reference)
+        if strategy == "compact":
+            return _count_padded_batches(batch.pairs, max_order, per_reference)
+        batch = batch.padded()
     strategy = counting_strategy(batch.backend, batch.hyp)
     if strategy == "fixed":
         from bleusuite.counting import fixed
@@ -97,6 +100,8 @@ def ragged_rows(batch: Batch) -> RaggedPairs:
     >>> pairs.hyp_lengths.tolist(), pairs.ref_lengths.tolist()
     ([2], [[2]])
     """
+    if batch.pairs is not None:
+        return batch.pairs
     return RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
 
 
@@ -113,6 +118,12 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
     """
     if kernel.available():
         return kernel.count_pairs(pairs, max_order, per_reference, workers)
+    return _count_padded_batches(pairs, max_order, per_reference)
+
+
+def _count_padded_batches(pairs: RaggedPairs, max_order: int,
+                          per_reference: bool) -> MatchCounts:
+    """The NumPy pipeline's counts of ragged rows, on padded batches of similar length."""
     from bleusuite.counting import compact
 
     clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)

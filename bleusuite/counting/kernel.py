@@ -16,7 +16,7 @@ import numpy as np
 
 from bleusuite import native, threads
 from bleusuite.counting.matches import MatchCounts
-from bleusuite.counting.ragged import RaggedPairs
+from bleusuite.inputs.batch import RaggedPairs
 
 __all__ = ["MIN_TOKENS_PER_THREAD", "available", "count_pairs", "count_prefixes"]
 
@@ -79,7 +79,10 @@ def _count(pairs: RaggedPairs, max_order: int, per_ref: np.ndarray | None,
                              pairs.ref_starts, pairs.ref_lengths, clipped, per_ref,
                              bounds[index], bounds[index + 1], prefix)
 
-    threads.run_blocks(block, range(len(bounds) - 1), workers)
+    if workers == 1:
+        block(0)
+    else:
+        threads.run_blocks(block, range(len(bounds) - 1), workers)
     return clipped
 
 
@@ -89,8 +92,12 @@ def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
     (or with one worker thread), else blocks of about equal tokens,
     :data:`BLOCKS_PER_THREAD` per thread."""
     rows = pairs.rows
+    # the id arrays hold every token (and maybe more): a small call needs no count
+    bound = pairs.hyp_ids.size + (0 if pairs.ref_ids is pairs.hyp_ids else pairs.ref_ids.size)
+    if most <= 1 or rows <= 1 or bound < 2 * MIN_TOKENS_PER_THREAD:
+        return [0, rows], 1
     tokens = np.cumsum(pairs.hyp_lengths + pairs.ref_lengths.sum(axis=1))
-    total = int(tokens[-1]) if rows else 0
+    total = int(tokens[-1])
     workers = min(most, total // MIN_TOKENS_PER_THREAD, rows)
     if workers <= 1:
         return [0, rows], 1

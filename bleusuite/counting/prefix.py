@@ -46,7 +46,7 @@ from typing import Any
 from bleusuite.backends.base import Backend
 from bleusuite.counting import counting_strategy, kernel
 from bleusuite.counting.matches import shift_left
-from bleusuite.counting.ragged import RaggedPairs
+from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.inputs import Batch
 
 __all__ = ["prefix_matches"]

@@ -1,6 +1,7 @@
 /* bleusuite._native: the optional compiled part of bleusuite (bleusuite/native.py).
  *
- * Numbering (numbering.c) turns lines of text into token ids; count_matches (counting.c)
+ * Numbering (numbering.c) turns lines of text into token ids; gather (gather.c) brings the
+ * token lists and text of a scoring call to flat ids in rows; count_matches (counting.c)
  * counts the clipped n-gram matches of every CPU path of the library and of the command;
  * libm_map (libm.c) maps the C library's log or exp over an array (sacrebleu's digits).
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
@@ -13,13 +14,15 @@ static PyMethodDef native_functions[] = {
     {"count_matches", (PyCFunction)(void (*)(void))bs_count_matches, METH_FASTCALL,
      bs_count_matches_doc},
     {"libm_map", (PyCFunction)(void (*)(void))bs_libm_map, METH_FASTCALL, bs_libm_map_doc},
+    {"gather", (PyCFunction)(void (*)(void))bs_gather, METH_FASTCALL, bs_gather_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
-    .m_doc = "bleusuite's compiled part: Numbering (text to token ids), count_matches, libm_map.",
+    .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
+             "libm_map.",
     .m_size = -1,
     .m_methods = native_functions,
 };

@@ -3,6 +3,7 @@
  * module.c    the module
  * buffers.c   the checked buffer and size helpers below
  * numbering.c Numbering: lines -> token ids (split, tokenised once per word, numbered)
+ * gather.c    gather: the token lists and text of a scoring call -> flat ids in rows
  * counting.c  count_matches: clipped n-gram matches per row, the GIL released
  * libm.c      libm_map: the C library's log or exp of each value (math.log's, math.exp's)
  */
@@ -25,7 +26,27 @@ int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int w
 /* a * b, or -1 with an OverflowError where it does not fit in Py_ssize_t */
 Py_ssize_t bs_checked_mul(Py_ssize_t a, Py_ssize_t b);
 
+/* a growable int64 array (fixed: its items are a bytes object's and cannot move) */
+typedef struct {
+    int64_t *items;
+    Py_ssize_t size, capacity;
+    int fixed;
+} bs_Int64s;
+
+/* room for `more` items more: 0, or -1 (no memory, no exception set) */
+int bs_int64s_reserve(bs_Int64s *array, Py_ssize_t more);
+
 extern PyTypeObject bs_NumberingType;
+/* gather.c's use of a Numbering (numbering.c): begin (plain: it must have no tokenizer)
+ * marks it busy, end frees it; each returns -1 with an exception set on failure */
+int bs_numbering_begin(PyObject *numbering, int plain);
+void bs_numbering_end(PyObject *numbering);
+/* the token ids of a str line appended to ids: their number, or -1 with an exception */
+Py_ssize_t bs_number_line(PyObject *numbering, PyObject *line, bs_Int64s *ids);
+/* the id of a str as one whole token (a plain Numbering's), or -1 with an exception */
+int64_t bs_number_token(PyObject *numbering, PyObject *token);
+PyObject *bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_gather_doc[];
 PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_count_matches_doc[];
 PyObject *bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

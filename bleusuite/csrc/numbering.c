@@ -3,7 +3,9 @@
  * `Numbering(tokenize=None, *, rules=None)` splits each line as `str.split()` does (on the
  * interpreter's own whitespace, Py_UNICODE_ISSPACE).
  * - Plain (neither): the words are the tokens.
- * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a).
+ * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a);
+ *   `rules="char"`: each character a token (sacrebleu's char); `rules="punctuation"`:
+ *   chrF++'s words (a punctuation character split off a word's end or start).
  * - `tokenize`, a callable str -> str: called on each new unit; its result is split on
  *   whitespace into tokens.
  * With a tokenizer each word is a unit (a line that holds a "\n" is one unit,
@@ -46,11 +48,7 @@ typedef struct {
     Py_ssize_t size, capacity;
 } Chars;
 
-typedef struct {
-    int64_t *items;
-    Py_ssize_t size, capacity;
-    int fixed; /* the items are a bytes object's: they cannot move */
-} Int64s;
+typedef bs_Int64s Int64s;
 
 static int
 reserve_bytes(void **items, Py_ssize_t *capacity, Py_ssize_t needed, size_t item)
@@ -75,6 +73,16 @@ chars_reserve(Chars *array, Py_ssize_t more)
     if (more > PY_SSIZE_T_MAX - array->size) return NO_MEMORY;
     return reserve_bytes((void **)&array->items, &array->capacity, array->size + more,
                          sizeof(Py_UCS4));
+}
+
+int
+bs_int64s_reserve(bs_Int64s *array, Py_ssize_t more)
+{
+    if (more > PY_SSIZE_T_MAX - array->size) return NO_MEMORY;
+    if (array->size + more <= array->capacity) return 0;
+    if (array->fixed) return NO_MEMORY;
+    return reserve_bytes((void **)&array->items, &array->capacity, array->size + more,
+                         sizeof(int64_t));
 }
 
 static inline int
@@ -155,8 +163,8 @@ static int
 strtable_init(StrTable *table)
 {
     memset(table, 0, sizeof(StrTable));
-    table->slots = PyMem_RawCalloc(1024, sizeof(Slot));
-    table->mask = 1023;
+    table->slots = PyMem_RawCalloc(64, sizeof(Slot));
+    table->mask = 63;
     if (table->slots == NULL || push(&table->start, 0) < 0) return NO_MEMORY;
     return 0;
 }
@@ -254,10 +262,15 @@ strtable_id(StrTable *table, Text text)
     return slot->number - 1;
 }
 
+/* the built-in tokenizers (rules=...): none, sacrebleu's 13a, its char (each character a
+ * token), chrF++'s words (one punctuation character split off the end, or else the start,
+ * of a word of two or more characters) */
+typedef enum { RULES_NONE, RULES_13A, RULES_CHAR, RULES_PUNCTUATION } Rules;
+
 typedef struct {
     PyObject_HEAD
     PyObject *tokenize; /* NULL: plain, or the built-in rules */
-    int rules_13a;
+    Rules rules;
     StrTable units;      /* the words (plain: the tokens) */
     StrTable tokens;     /* with a tokenizer: the tokens */
     Int64s unit_tokens;  /* the token ids of units of several tokens, unit after unit */
@@ -269,7 +282,7 @@ typedef struct {
 static inline StrTable *
 vocabulary(Numbering *self)
 {
-    return self->tokenize != NULL || self->rules_13a ? &self->tokens : &self->units;
+    return self->tokenize != NULL || self->rules != RULES_NONE ? &self->tokens : &self->units;
 }
 
 /* split `text` on whitespace; each token's id appended to unit_tokens */
@@ -424,6 +437,60 @@ tokenize_13a(Numbering *self, Text unit)
     return add_tokens(self, text_of(b, 0, b->size));
 }
 
+/* sacrebleu's char rules on a unit: each character that is not whitespace a token */
+static int
+tokenize_char(Numbering *self, Text unit)
+{
+    for (Py_ssize_t i = 0; i < unit.length; i++) {
+        if (is_space(text_at(unit, i))) continue;
+        Text one = {unit.kind, (const char *)unit.data + i * unit.kind, 1};
+        int64_t id = strtable_id(&self->tokens, one);
+        if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
+    }
+    return 0;
+}
+
+static inline int
+ascii_punctuation(Py_UCS4 c) /* Python's string.punctuation */
+{
+    return acts_on(c);
+}
+
+/* chrF++'s words (sacrebleu's CHRF._remove_punctuation) of one word: one punctuation
+ * character split off its end, or else its start, where it has two or more characters */
+static int
+punctuation_word(Numbering *self, Text word)
+{
+    Py_ssize_t cut = 0; /* the length of the first token */
+    if (word.length >= 2) {
+        if (ascii_punctuation(text_at(word, word.length - 1))) cut = word.length - 1;
+        else if (ascii_punctuation(text_at(word, 0))) cut = 1;
+    }
+    Py_ssize_t starts[2] = {0, cut}, ends[2] = {cut, word.length};
+    for (int k = cut == 0 ? 1 : 0; k < 2; k++) {
+        Text part = {word.kind, (const char *)word.data + starts[k] * word.kind,
+                     ends[k] - starts[k]};
+        int64_t id = strtable_id(&self->tokens, part);
+        if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
+    }
+    return 0;
+}
+
+/* chrF++'s words of a unit (a word, or a line that holds a newline: each of its words) */
+static int
+tokenize_punctuation(Numbering *self, Text unit)
+{
+    Py_ssize_t i = 0;
+    for (;;) {
+        while (i < unit.length && is_space(text_at(unit, i))) i++;
+        if (i == unit.length) return 0;
+        Py_ssize_t start = i;
+        while (i < unit.length && !is_space(text_at(unit, i))) i++;
+        Text word = {unit.kind, (const char *)unit.data + start * unit.kind, i - start};
+        if (punctuation_word(self, word) < 0) return NO_MEMORY;
+    }
+}
+
 /* the tokens of a new unit: its token ids (the only one, or an index into unit_tokens) in
  * *first and *count. The built-in rules need no GIL; a Python tokenize does. */
 static int
@@ -432,7 +499,11 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
 {
     Py_ssize_t begin = self->unit_tokens.size;
     int failed = 0;
-    if (self->tokenize == NULL) {
+    if (self->tokenize == NULL && self->rules != RULES_13A) {
+        failed = self->rules == RULES_CHAR ? tokenize_char(self, unit)
+                                           : tokenize_punctuation(self, unit);
+    }
+    else if (self->tokenize == NULL) {
         int plain = unit.length > 0;
         for (Py_ssize_t i = 0; i < unit.length && plain; i++)
             plain = !acts_on(text_at(unit, i)) && !is_space(text_at(unit, i));
@@ -727,17 +798,20 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
                      Py_TYPE(tokenize)->tp_name);
         return -1;
     }
-    int rules_13a = 0;
+    Rules chosen = RULES_NONE;
     if (rules != Py_None) {
-        if (!PyUnicode_Check(rules) || PyUnicode_CompareWithASCIIString(rules, "13a") != 0) {
-            PyErr_SetString(PyExc_ValueError, "rules must be None or '13a'");
+        static const char *names[] = {"13a", "char", "punctuation"};
+        for (int k = 0; k < 3 && PyUnicode_Check(rules); k++)
+            if (PyUnicode_CompareWithASCIIString(rules, names[k]) == 0) chosen = (Rules)(k + 1);
+        if (chosen == RULES_NONE) {
+            PyErr_SetString(PyExc_ValueError,
+                            "rules must be None, '13a', 'char' or 'punctuation'");
             return -1;
         }
         if (tokenize != Py_None) {
             PyErr_SetString(PyExc_ValueError, "give tokenize or rules, not both");
             return -1;
         }
-        rules_13a = 1;
     }
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Numbering.number() is running");
@@ -745,7 +819,7 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
     }
     Numbering_clear_tables(self);
     Py_XSETREF(self->tokenize, tokenize == Py_None ? NULL : Py_NewRef(tokenize));
-    self->rules_13a = rules_13a;
+    self->rules = chosen;
     if (strtable_init(&self->units) < 0 || strtable_init(&self->tokens) < 0
         || (self->made = PyList_New(0)) == NULL) {
         Numbering_clear_tables(self);
@@ -817,9 +891,9 @@ static PySequenceMethods Numbering_as_sequence = {
 PyDoc_STRVAR(Numbering_doc,
 "Numbering(tokenize=None, *, rules=None)\n--\n\n"
 "Numbers the tokens of lines by first appearance (see number()). Without tokenize or rules\n"
-"the tokens are the whitespace-separated words of each line. rules='13a' is sacrebleu's 13a\n"
-"tokenizer, built in; tokenize (str -> str, whose result is split on whitespace) a Python\n"
-"one. Either is applied once per distinct unit: a word, or a whole line where the line\n"
+"the tokens are the whitespace-separated words of each line. rules='13a', 'char' (each\n"
+"character) and 'punctuation' (chrF++'s words) are built in; tokenize (str -> str, whose\n"
+"result is split on whitespace) is a Python one. Either is applied once per distinct unit: a word, or a whole line where the line\n"
 "holds a newline (line.rstrip()). Without tokenize the lines are numbered with the GIL\n"
 "released. len() is the number of tokens so far.");
 
@@ -838,6 +912,67 @@ PyTypeObject bs_NumberingType = {
     .tp_init = (initproc)Numbering_init,
     .tp_new = PyType_GenericNew,
 };
+
+/* ---------------------------------------------------- gather.c's use (see native.h) */
+
+int
+bs_numbering_begin(PyObject *object, int plain)
+{
+    if (!PyObject_TypeCheck(object, &bs_NumberingType)) {
+        PyErr_Format(PyExc_TypeError, "numbering must be a Numbering, not %.100s",
+                     Py_TYPE(object)->tp_name);
+        return -1;
+    }
+    Numbering *self = (Numbering *)object;
+    if (!self->ready) {
+        PyErr_SetString(PyExc_ValueError, "Numbering was not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Numbering.number() is already running");
+        return -1;
+    }
+    if (plain && vocabulary(self) != &self->units) {
+        PyErr_SetString(PyExc_ValueError, "tokens are numbered by a Numbering without tokenizer");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+void
+bs_numbering_end(PyObject *object)
+{
+    ((Numbering *)object)->busy = 0;
+}
+
+Py_ssize_t
+bs_number_line(PyObject *object, PyObject *line, bs_Int64s *ids)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) return -1;
+#endif
+    Py_ssize_t count = number_line((Numbering *)object, text_of_str(line), line, ids);
+    if (count == NO_MEMORY) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return -1;
+    }
+    return count < 0 ? -1 : count;
+}
+
+int64_t
+bs_number_token(PyObject *object, PyObject *token)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(token) < 0) return -1;
+#endif
+    int64_t id = strtable_id(&((Numbering *)object)->units, text_of_str(token));
+    if (id < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return id;
+}
 
 void
 bs_numbering_ready(void)

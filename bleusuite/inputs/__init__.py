@@ -11,19 +11,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bleusuite.inputs.batch import Batch, mark_unreferenced
-    from bleusuite.inputs.normalize import normalize_batch, scoring_batch, scoring_inputs
+    from bleusuite.inputs.batch import Batch, RaggedPairs, mark_unreferenced
+    from bleusuite.inputs.normalize import normalize_batch, scoring_batch, text_batch
     from bleusuite.inputs.ragged import pack_sentences
 
-__all__ = ["Batch", "mark_unreferenced", "normalize_batch", "pack_sentences", "scoring_batch",
-           "scoring_inputs"]
+__all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
+           "scoring_batch", "text_batch"]
 
 _HOMES = {
     "Batch": "batch",
+    "RaggedPairs": "batch",
     "mark_unreferenced": "batch",
     "normalize_batch": "normalize",
     "scoring_batch": "normalize",
-    "scoring_inputs": "normalize",
+    "text_batch": "normalize",
     "pack_sentences": "ragged",
 }
 

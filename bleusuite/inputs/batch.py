@@ -1,53 +1,190 @@
-"""The one form every input takes (:class:`Batch`): left-aligned token matrices with their
-lengths, on the caller's array backend."""
+"""The two forms a scoring call's sentences take: :class:`Batch` (what every input form
+becomes) and :class:`RaggedPairs` (its rows as slices of flat id arrays, which the compiled
+kernels read).
+
+On the host (NumPy arrays, torch CPU tensors through NumPy views, token lists, text) a batch
+is ragged: its :attr:`Batch.pairs` hold every sentence as a slice of one flat id array, with
+no padding at all. On devices (CUDA, CuPy, JAX) it is padded: left-aligned token matrices
+whose shapes follow from the input's, so that nothing is read back to the host.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+import numpy as np
 
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
-__all__ = ["Batch", "identity", "mark_unreferenced"]
+__all__ = ["Batch", "RaggedPairs", "identity", "mark_unreferenced"]
 
 
-@dataclass(frozen=True)
+class Streams(Protocol):
+    """Line-aligned streams of token ids in one flat array (what
+    :class:`~bleusuite.text.TokenIds` holds): ``starts`` and ``lengths`` ``(streams, B)``."""
+
+    @property
+    def ids(self) -> np.ndarray: ...
+    @property
+    def starts(self) -> np.ndarray: ...
+    @property
+    def lengths(self) -> np.ndarray: ...
+
+
+@dataclass(slots=True)
+class RaggedPairs:
+    """``B`` rows: row b's hypothesis is ``hyp_ids[hyp_starts[b] : + hyp_lengths[b]]``, its
+    reference r ``ref_ids[ref_starts[b, r] : + ref_lengths[b, r]]`` (length 0: absent or
+    empty). Every array is int64; the id arrays are flat (they may be the same array). Not
+    to be changed once made (a plain dataclass: a one-sentence call makes one).
+
+    >>> pairs = RaggedPairs.from_padded(np.array([[1, 2, 0]]), np.array([2]),
+    ...                                 np.array([[[1, 2, 3]]]), np.array([[3]]))
+    >>> pairs.hyp_starts.tolist(), pairs.ref_starts.tolist(), pairs.rows
+    ([0], [[0]], 1)
+    """
+
+    hyp_ids: np.ndarray
+    hyp_starts: np.ndarray
+    hyp_lengths: np.ndarray
+    ref_ids: np.ndarray
+    ref_starts: np.ndarray
+    ref_lengths: np.ndarray
+
+    @property
+    def rows(self) -> int:
+        return int(self.hyp_starts.shape[0])
+
+    @property
+    def references(self) -> int:
+        return int(self.ref_starts.shape[1])
+
+    @classmethod
+    def from_padded(cls, hyp: np.ndarray, hyp_len: np.ndarray, refs: np.ndarray,
+                    ref_len: np.ndarray) -> RaggedPairs:
+        """The rows of a padded batch: hypotheses ``(B, Lh)``, references ``(B, R, Lr)``,
+        their lengths ``(B,)`` and ``(B, R)`` (each sentence left-aligned in its row)."""
+        hyp = np.ascontiguousarray(hyp, dtype=np.int64)
+        refs = np.ascontiguousarray(refs, dtype=np.int64)
+        rows, hyp_width = hyp.shape
+        num_refs, ref_width = refs.shape[1], refs.shape[2]
+        return cls(
+            hyp.reshape(-1), np.arange(rows, dtype=np.int64) * hyp_width,
+            np.ascontiguousarray(hyp_len, dtype=np.int64),
+            refs.reshape(-1),
+            (np.arange(rows * num_refs, dtype=np.int64) * ref_width).reshape(rows, num_refs),
+            np.ascontiguousarray(ref_len, dtype=np.int64),
+        )
+
+    @classmethod
+    def from_streams(cls, streams: Streams, num_systems: int) -> RaggedPairs:
+        """Every line of every system (system after system) with its reference lines, from
+        line-aligned streams of one id array (:class:`~bleusuite.text.TokenIds`): the
+        ``num_systems`` systems first, then the references.
+
+        >>> from types import SimpleNamespace
+        >>> streams = SimpleNamespace(ids=np.array([5, 6, 5, 7, 5, 6]),  # A, B, a reference
+        ...                           starts=np.array([[0], [2], [4]]),
+        ...                           lengths=np.array([[2], [2], [2]]))
+        >>> pairs = RaggedPairs.from_streams(streams, 2)
+        >>> pairs.hyp_starts.tolist(), pairs.ref_starts.tolist()
+        ([0, 2], [[4], [4]])
+        """
+        ids, starts, lengths = streams.ids, streams.starts, streams.lengths
+        ref_starts = np.tile(np.ascontiguousarray(starts[num_systems:].T), (num_systems, 1))
+        ref_lengths = np.tile(np.ascontiguousarray(lengths[num_systems:].T), (num_systems, 1))
+        return cls(ids, starts[:num_systems].reshape(-1), lengths[:num_systems].reshape(-1),
+                   ids, ref_starts, ref_lengths)
+
+    def take(self, rows: np.ndarray) -> RaggedPairs:
+        """The rows ``rows`` (an index array, or a slice), sharing the id arrays."""
+        return RaggedPairs(self.hyp_ids, self.hyp_starts[rows], self.hyp_lengths[rows],
+                           self.ref_ids, self.ref_starts[rows], self.ref_lengths[rows])
+
+
+@dataclass(slots=True)
 class Batch:
-    """A normalised batch: every sentence left-aligned, with its length.
+    """A normalised batch: every sentence with its length, ragged on the host, padded on
+    devices. Not to be changed once made (a plain dataclass: a one-sentence call makes one).
 
     Attributes:
-        backend: the backend module that owns the arrays.
-        hyp: (B, Lh) int64 hypothesis tokens; positions ``>= hyp_len`` are meaningless.
+        backend: the backend module that owns the arrays (NumPy for every host batch).
+        to_caller: maps a result array back to the caller's array type (and device).
         hyp_len: (B,) int64 hypothesis lengths.
-        refs: (B, R, Lr) int64 reference tokens.
         ref_len: (B, R) int64 reference lengths (0 for absent references).
         ref_present: (B, R) bool, False where a row carries fewer than R references.
+        pairs: on the host, the rows as :class:`RaggedPairs` (None on devices).
+        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens (positions ``>=
+            hyp_len`` are meaningless); None on the host (see :meth:`padded`).
+        refs: on devices, (B, R, Lr) int64 reference tokens; None on the host.
         has_reference: (B,) bool on devices, where checking that every hypothesis has a
             reference would need a host read (scores are NaN where it is False); None when
             the check was made (and raised) at once.
     """
 
     backend: Backend
-    to_caller: Any  # maps a result array back to the caller's array type (and device)
-    hyp: Any
+    to_caller: Any
     hyp_len: Any
-    refs: Any
     ref_len: Any
     ref_present: Any
+    pairs: RaggedPairs | None = None
+    hyp: Any = None
+    refs: Any = None
     has_reference: Any = None
 
     @property
     def size(self) -> int:
-        return int(self.hyp.shape[0])
+        return int(self.hyp_len.shape[0])
+
+    @property
+    def on_host(self) -> bool:
+        """Whether the rows are ragged on the host (:attr:`pairs`)."""
+        return self.pairs is not None
+
+    def padded(self) -> Batch:
+        """The batch with left-aligned token matrices (:attr:`hyp`, :attr:`refs`): itself on
+        devices; on the host, the ragged rows copied into matrices as wide as the longest
+        sentence (for the fixed-shape counting on the CPU, and per-position work)."""
+        if self.pairs is None:
+            return self
+        pairs = self.pairs
+        hyp = padded_rows(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths)
+        refs = padded_rows(pairs.ref_ids, pairs.ref_starts, pairs.ref_lengths)
+        return Batch(self.backend, self.to_caller, self.hyp_len, self.ref_len,
+                     self.ref_present, None, hyp, refs, self.has_reference)
 
     def rows(self, start: int, stop: int) -> Batch:
         """The sentences ``start:stop`` (views, no copy)."""
-        return Batch(
-            self.backend, self.to_caller, self.hyp[start:stop], self.hyp_len[start:stop],
-            self.refs[start:stop], self.ref_len[start:stop], self.ref_present[start:stop],
-            None if self.has_reference is None else self.has_reference[start:stop],
-        )
+        def part(a: Any) -> Any:
+            return None if a is None else a[start:stop]
+
+        pairs = None if self.pairs is None else self.pairs.take(slice(start, stop))
+        return Batch(self.backend, self.to_caller, self.hyp_len[start:stop],
+                     self.ref_len[start:stop], self.ref_present[start:stop], pairs,
+                     part(self.hyp), part(self.refs), part(self.has_reference))
+
+
+def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                fill: int = 0) -> np.ndarray:
+    """``(*starts.shape, width)`` int64: the slices ``ids[start : start + length]``
+    left-aligned, ``fill`` past their ends; ``width`` the longest (at least 1).
+
+    >>> padded_rows(np.array([5, 6, 7]), np.array([1, 0]), np.array([2, 1])).tolist()
+    [[6, 7], [5, 0]]
+    """
+    width = max(int(lengths.max(initial=0)), 1)
+    out = np.full((*starts.shape, width), fill, dtype=np.int64)
+    flat_lengths = lengths.reshape(-1)
+    total = int(flat_lengths.sum())
+    if total:
+        # each slice's positions in ids, slice after slice: one gather, one masked store
+        shift = np.repeat(starts.reshape(-1) - (np.cumsum(flat_lengths) - flat_lengths),
+                          flat_lengths)
+        kept = np.arange(width) < lengths[..., None]
+        out[kept] = ids[shift + np.arange(total)]
+    return out
 
 
 def mark_unreferenced(batch: Batch, scores: Any, corpus: bool = False) -> Any:

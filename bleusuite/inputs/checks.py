@@ -1,8 +1,7 @@
-"""Checks of token-id arrays and token sequences, whose messages name the caller's argument.
-
-Shared by the three input paths of :mod:`bleusuite.inputs` (padded arrays, Python token
-lists in :mod:`bleusuite.inputs.sequences`, ragged and mixed arrays in
-:mod:`bleusuite.inputs.ragged`).
+"""The checks of every input form (token-id arrays, token sequences, text), whose messages
+name the caller's arguments: one set, with the argument names as parameters, shared by
+every route of :mod:`bleusuite.inputs` and every front end (an Ignite metric names its
+inputs ``y_pred`` and ``y``, torchmetrics ``preds`` and ``target``).
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import numpy as np
 
 from bleusuite import checks
 from bleusuite.backends.base import Backend
+from bleusuite.text.streams import STREAMS_HINT
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -127,4 +127,107 @@ def check_batch(batch: int, rows: int, what: str, names: ArgNames) -> None:
         raise ValueError(
             f"{names[0]} and {names[1]} must have the same batch size; got {batch} "
             f"hypotheses and {rows} {what}"
+        )
+
+
+def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
+                ) -> list[list[str]]:
+    """The references of each hypothesis as a list of strings (``None`` ones dropped), for
+    text given with ``tokenize=``; messages call the two arguments ``names``.
+
+    The scoring functions take text by :mod:`bleusuite.inputs.lists`, whose compiled part
+    reads well-formed text directly; this is the general path, which says what is wrong.
+
+    >>> check_texts(["a b", "c"], ["a b", ["c", None, "d"]])
+    [['a b'], ['c', 'd']]
+
+    Raises:
+        TypeError: a hypothesis or a reference that is not a string.
+        ValueError: batch sizes that differ (the message says how to turn sacrebleu's
+            reference streams into references per hypothesis).
+    """
+    hyp_name, ref_name = names
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise TypeError(
+            f"{hyp_name} must be a list of strings when tokenize= is given (wrap a single "
+            f"sentence in a list); got {kind_of(hypotheses)}"
+        )
+    for row, hyp in enumerate(hypotheses):
+        if not isinstance(hyp, str):
+            raise TypeError(
+                f"{hyp_name}[{row}] must be a string when tokenize= is given; got "
+                f"{kind_of(hyp)} (token ids and token lists are scored without tokenize=)"
+            )
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            f"{ref_name} must be a list with, for each hypothesis, a reference string or a "
+            f"list of reference strings; got {kind_of(references)}"
+        )
+    if len(references) != len(hypotheses):
+        raise ValueError(
+            f"{hyp_name} and {ref_name} must have the same batch size; got "
+            f"{len(hypotheses)} hypotheses and {len(references)} entries of {ref_name} "
+            f"(references are given per hypothesis; {STREAMS_HINT})"
+        )
+    for row, refs in enumerate(references):
+        if isinstance(refs, str):
+            continue
+        if not isinstance(refs, Sequence):
+            raise TypeError(
+                f"{ref_name}[{row}] must be a reference string or a list of them; got "
+                f"{kind_of(refs)}"
+            )
+        for position, ref in enumerate(refs):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(
+                    f"{ref_name}[{row}][{position}] must be a string (or None: no such "
+                    f"reference); got {kind_of(ref)}"
+                )
+    rows = [[refs] if isinstance(refs, str) else refs for refs in references]
+    return [[ref for ref in refs if ref is not None] for refs in rows]
+
+
+def check_token_lists(hypotheses: Any, references: Any, names: ArgNames) -> None:
+    """The checks of NLTK-form token lists (hypotheses: token sequences; references: per
+    hypothesis, a list of token sequences): the general path's, which says what is wrong.
+
+    Raises:
+        TypeError, ValueError: the first thing wrong, named after ``names``.
+    """
+    hyp_name, ref_name = names
+    if not is_token_sequence(hypotheses):
+        raise TypeError(
+            f"{hyp_name} must be an integer array or a list of token sequences; got "
+            f"{kind_of(hypotheses)}"
+        )
+    if not is_token_sequence(references):
+        raise TypeError(
+            f"{ref_name} must be an integer array or a list (one entry per hypothesis) of "
+            f"lists of token sequences; got {kind_of(references)}"
+        )
+    check_batch(len(hypotheses), len(references), "entries of references", names)
+    for row, hyp in enumerate(hypotheses):
+        check_sentence(hyp, f"{hyp_name}[{row}]")
+    for row, row_refs in enumerate(references):
+        if isinstance(row_refs, str | bytes) or not is_token_sequence(row_refs):
+            raise TypeError(
+                f"{ref_name}[{row}] must be a list of reference token sequences; got "
+                f"{kind_of(row_refs)}"
+            )
+        if len(row_refs) and not is_token_sequence(row_refs[0]):
+            raise ValueError(
+                f"{ref_name}[{row}] must be a list of reference token sequences (NLTK form: "
+                "one list of references per hypothesis), but it holds tokens: wrap a single "
+                "reference in a list"
+            )
+        for position, ref in enumerate(row_refs):
+            check_sentence(ref, f"{ref_name}[{row}][{position}]")
+
+
+def check_missing(missing: int, rows: int, ref_name: str) -> None:
+    """Raise for a hypothesis without reference (``missing``: the first such row, or -1)."""
+    if missing >= 0:
+        raise ValueError(
+            f"{ref_name}: hypothesis {missing} has no reference (every reference row is "
+            f"padding or the list is empty); {rows} such row(s) in all"
         )

@@ -1,22 +1,27 @@
-"""Ragged sentences (Python lists of 1-D arrays) and mixed calls (arrays on one side, token
-lists on the other) packed into padded arrays on the caller's device.
+"""Ragged sentences (Python lists of 1-D arrays) and mixed calls (a padded array on one
+side, token lists or 1-D arrays on the other).
 
-The first step of the ragged path of :func:`bleusuite.inputs.normalize_batch`: everything
-is packed once (no Python loop per token) into a :class:`~bleusuite.inputs.sequences.Padded`
-batch, which :mod:`bleusuite.inputs` finishes as it does padded arrays.
+On the host (NumPy arrays, and torch CPU tensors through NumPy views) the lists go through
+the compiled part's ``gather`` as token lists do (:mod:`bleusuite.inputs.lists`), beside
+the padded side's rows: ragged rows, no padding. On devices everything is packed once (no
+Python loop per token) into padded arrays on the arrays' device, which then take the steps
+of the array path (padding, eos, absent references). Where ``gather`` does not take the
+lists (malformed input, other types), the packing path below, which checks every
+sentence and names it, runs on the host too.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, native
 from bleusuite.backends.base import Backend
+from bleusuite.inputs import arrays, lists
+from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import (
     ArgNames,
     check_batch,
@@ -28,9 +33,8 @@ from bleusuite.inputs.checks import (
     three_dimensional,
     two_dimensional,
 )
-from bleusuite.inputs.sequences import Padded
 
-__all__ = ["pack_sentences"]
+__all__ = ["array_inside", "from_mixed", "pack_sentences"]
 
 
 def _is_integer_array(obj: object) -> bool:
@@ -69,14 +73,6 @@ def array_inside(hypotheses: Any, references: Any) -> Any:
     return None
 
 
-@dataclass(frozen=True)
-class _Packed:
-    """Sentences packed into one padded matrix on the backend: (N, L) tokens, (N,) lengths."""
-
-    tokens: Any
-    lengths: Any
-
-
 def pack_sentences(sentences: Sequence[Any], like: Any, argname: str = "sentences") -> tuple[
         Any, Any]:
     """Pack ragged sentences into a padded ``(N, L)`` int64 array and ``(N,)`` lengths.
@@ -97,12 +93,12 @@ def pack_sentences(sentences: Sequence[Any], like: Any, argname: str = "sentence
             library, non-integer tokens), or arrays mixed with Python lists.
         ValueError: a sentence that is not 1-D, or on another device than ``like``.
     """
-    packed = _pack(backends.get_backend(like), list(sentences), like,
-                   lambda i: f"{argname}[{i}]", argname)
-    return packed.tokens, packed.lengths
+    return _pack(backends.get_backend(like), list(sentences), like,
+                 lambda i: f"{argname}[{i}]", argname)
 
 
-def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> _Packed:
+def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> tuple[Any, Any]:
+    """``(N, L)`` padded tokens and ``(N,)`` lengths of ``sentences`` on ``like``'s device."""
     count = len(sentences)
     arrays = [backends.backend_name(s) is not None for s in sentences]
     if count and all(arrays):
@@ -133,7 +129,7 @@ def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -
         row = be.searchsorted(ends, position + 1)
         destination = row * width + position - (ends - device_lengths)[row]
         tokens = be.scatter_flat(tokens, destination, flat)
-    return _Packed(tokens, be.asarray(lengths, like=like))
+    return tokens, be.asarray(lengths, like=like)
 
 
 def _concat_arrays(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> Any:
@@ -193,8 +189,7 @@ def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tu
             f"{name} must be an integer array, a list of 1-D arrays or a list of token "
             f"sequences; got {kind_of(hypotheses)}"
         )
-    packed = _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
-    return packed.tokens, packed.lengths
+    return _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
 
 
 def _check_side_array(be: Backend, array: Any, like: Any, argname: str) -> Any:
@@ -255,17 +250,17 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
             slots.append((row, position))
             sentences.append(ref)
             where.append(f"{name}[{row}][{position}]")
-    packed = _pack(be, sentences, like, where.__getitem__, name)
+    tokens, token_lengths = _pack(be, sentences, like, where.__getitem__, name)
     num_refs = max((position + 1 for _, position in slots), default=1)
-    width = int(packed.tokens.shape[1])
+    width = int(tokens.shape[1])
     slot_index = np.fromiter((r * num_refs + c for r, c in slots), np.int64, count=len(slots))
     refs = be.zeros((batch, num_refs, width), be.int64, like=like)
     if slots and width:
         destination = (be.asarray(slot_index, like=like)[:, None] * width
                        + be.arange(width, like=like)[None, :])
-        refs = be.scatter_flat(refs, destination.reshape(-1), packed.tokens.reshape(-1))
+        refs = be.scatter_flat(refs, destination.reshape(-1), tokens.reshape(-1))
     lengths = be.zeros((batch, num_refs), be.int64, like=like)
-    lengths = be.scatter_flat(lengths, be.asarray(slot_index, like=like), packed.lengths)
+    lengths = be.scatter_flat(lengths, be.asarray(slot_index, like=like), token_lengths)
     exists = np.zeros(batch * num_refs, dtype=bool)
     exists[slot_index] = True
     return refs, lengths, be.asarray(exists.reshape(batch, num_refs), like=like)
@@ -309,19 +304,16 @@ def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any
 
 
 def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like: Any,
-                names: ArgNames) -> Padded:
-    """Ragged arrays, or arrays on one side and token lists on the other (messages call the
-    two sides ``names``).
-
-    Everything is packed once into padded arrays with explicit lengths on ``like``'s device;
-    then it takes the steps of the array path (padding, eos, absent references).
-    """
+               names: ArgNames) -> Batch:
+    """The batch of ragged arrays, or of arrays on one side and token lists on the other
+    (messages call the two sides ``names``); ``like`` is an array of the call
+    (:func:`array_inside`)."""
     be = backends.get_backend(like)
     pad = check_special(pad_id, "pad_id")
     eos = check_special(eos_id, "eos_id")
-    to_caller = None
+    to_caller = identity
     host = _host_views(be, hypotheses, references)
-    if host is not None:  # CPU tensors: pack and score through NumPy views, as padded ones
+    if host is not None:  # CPU tensors: scored through NumPy views, as padded ones
         caller = be
 
         def to_caller(a: Any) -> Any:
@@ -330,6 +322,65 @@ def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like:
         hypotheses, references = host
         be = backends.get_backend()
         like = np.zeros(0, dtype=np.int64)
+    if be.name == "numpy":
+        batch = _host_gathered(hypotheses, references, pad, eos, names, to_caller)
+        if batch is not None:
+            return batch
     hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like, names[0])
     refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like, names)
-    return Padded(be, hyp, hyp_len, refs, ref_len, exists, pad, eos, to_caller)
+    present = exists & arrays.present_rows(be, refs, ref_len, pad)
+    hyp, hyp_len = arrays.sentences(be, hyp, hyp_len, pad, eos)
+    refs, ref_len = arrays.sentences(be, refs, ref_len, pad, eos)
+    return arrays.finish(be, hyp, hyp_len, refs, ref_len, present, to_caller, names[1])
+
+
+def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int | None,
+                   names: ArgNames, to_caller: Any) -> Batch | None:
+    """The host batch of a ragged or mixed call by ``gather``: the list sides gathered (int
+    tokens and 1-D arrays), a padded side as the array path gives it; None where ``gather``
+    does not take the lists (the packing path then checks them)."""
+    compiled = native.module()
+    if compiled is None:
+        return None
+    hyp_padded = backends.backend_name(hypotheses) is not None
+    ref_padded = backends.backend_name(references) is not None
+    if not hyp_padded and not ref_padded:
+        gathered = compiled.gather(hypotheses, references, None, False, pad, eos, None)
+        if gathered is None:
+            return None
+        batch = lists.gathered_batch(gathered, len(hypotheses), names[1])
+        return Batch(batch.backend, to_caller, batch.hyp_len, batch.ref_len, batch.ref_present,
+                     batch.pairs)
+    listed_side = references if hyp_padded else hypotheses
+    if not is_token_sequence(listed_side) or isinstance(listed_side, str | bytes):
+        return None
+    be = backends.get_backend()
+    if hyp_padded:
+        rows = int(two_dimensional(hypotheses, names[0]).shape[0])
+        check_batch(rows, len(references), "entries of references", names)
+        padded = arrays.from_arrays(be, hypotheses, np.zeros((rows, 1, 0), np.int64), pad, eos,
+                                    names)
+    else:
+        rows = int(three_dimensional(references, names[1]).shape[0])
+        check_batch(len(hypotheses), rows, "rows of references", names)
+        padded = arrays.from_arrays(be, np.zeros((rows, 0), np.int64), references, pad, eos,
+                                    names)
+    empty = [()] * rows
+    gathered = compiled.gather(empty if hyp_padded else hypotheses,
+                               references if hyp_padded else empty, None, False, pad, eos, None)
+    if gathered is None:
+        return None
+    listed = lists.gathered_batch(gathered, rows, names[1], check=hyp_padded)
+    assert padded.pairs is not None and listed.pairs is not None
+    if hyp_padded:
+        pairs = RaggedPairs(padded.pairs.hyp_ids, padded.pairs.hyp_starts,
+                            padded.pairs.hyp_lengths, listed.pairs.ref_ids,
+                            listed.pairs.ref_starts, listed.pairs.ref_lengths)
+        present = listed.ref_present
+    else:
+        pairs = RaggedPairs(listed.pairs.hyp_ids, listed.pairs.hyp_starts,
+                            listed.pairs.hyp_lengths, padded.pairs.ref_ids,
+                            padded.pairs.ref_starts, padded.pairs.ref_lengths)
+        present = padded.ref_present
+    return Batch(padded.backend, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present,
+                 pairs)

@@ -48,15 +48,16 @@ except ImportError as _error:
     ) from _error
 
 from bleusuite import checks
+from bleusuite.inputs import Batch, normalize_batch, text_batch
 from bleusuite.metrics.inputs import (
+    ARGNAMES,
     as_input,
     check_special,
     check_text_settings,
-    core_batch,
-    text_inputs,
 )
 from bleusuite.scores import registry, rules
-from bleusuite.scores.bleu.score import BleuConfig, bleu_score
+from bleusuite.scores.bleu.score import bleu_score
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
@@ -108,7 +109,7 @@ class _StatisticsMetric(Metric):
         super().__init__(output_transform=output_transform, device=device)
 
     @abstractmethod
-    def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats | GleuStats:
+    def _batch_statistics(self, batch: Batch) -> BleuStats | GleuStats:
         """Per-sentence statistics of one batch."""
 
     @abstractmethod
@@ -156,10 +157,12 @@ class _StatisticsMetric(Metric):
                 + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
             )
         if self.tokenize is not None:
-            y_pred, y = text_inputs(output[0], output[1], self.tokenize, self.lowercase)
+            batch = text_batch(output[0], output[1], tokenize=self.tokenize,
+                               lowercase=self.lowercase, argnames=ARGNAMES)[0]
         else:
-            y_pred, y = as_input(output[0], "y_pred"), as_input(output[1], "y")
-        stats = self._batch_statistics(y_pred, y)
+            batch = normalize_batch(as_input(output[0], "y_pred"), as_input(output[1], "y"),
+                                    pad_id=self.pad_id, eos_id=self.eos_id, argnames=ARGNAMES)
+        stats = map_arrays(self._batch_statistics(batch), batch.to_caller)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()
             self._sum_of_scores += self._to_state(total, self._double_dtype)
@@ -306,7 +309,8 @@ class Bleu(_StatisticsMetric):
         self.ngrams_order = checks.order(ngram, "ngram")
         self.ref_length = rules.check_ref_length(ref_length)
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
-        config = BleuConfig.make(self.ngrams_order, None, smooth, smooth_value, effective_order)
+        config = BleuSettings.of(max_order=self.ngrams_order, smooth=smooth,
+                                 smooth_value=smooth_value, effective_order=effective_order)
         self.smooth = smooth
         self.smooth_value = smooth_value
         self.effective_order = effective_order
@@ -315,10 +319,8 @@ class Bleu(_StatisticsMetric):
         super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
                          lowercase)
 
-    def _batch_statistics(self, y_pred: Any, y: Any) -> BleuStats:
-        batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
-        stats = bleu_statistics_of_batch(batch, self._stats_order, self.ref_length)
-        return map_arrays(stats, batch.to_caller)
+    def _batch_statistics(self, batch: Batch) -> BleuStats:
+        return bleu_statistics_of_batch(batch, self._stats_order, self.ref_length)
 
     def _score(self, stats: BleuStats) -> Any:
         return bleu_score(
@@ -382,10 +384,8 @@ class Gleu(_StatisticsMetric):
         super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
                          lowercase)
 
-    def _batch_statistics(self, y_pred: Any, y: Any) -> GleuStats:
-        batch = core_batch(y_pred, y, self.pad_id, self.eos_id)
-        stats = gleu_statistics_of_batch(batch, self.min_len, self.max_len)
-        return map_arrays(stats, batch.to_caller)
+    def _batch_statistics(self, batch: Batch) -> GleuStats:
+        return gleu_statistics_of_batch(batch, self.min_len, self.max_len)
 
     def _sentence_scores(self, stats: Any) -> Any:
         return gleu_score(stats)

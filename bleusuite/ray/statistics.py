@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite.counting import MatchCounts, RaggedPairs, count_pairs
+from bleusuite.counting import MatchCounts, count_pairs
+from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.inputs import normalize_batch
 from bleusuite.ray.columns import Columns, IdRows
 from bleusuite.ray.plan import Kind, Plan

@@ -11,7 +11,7 @@ from bleusuite import checks
 from bleusuite.rewards.columns import FROM_TOKENIZER, Encoder, TokenizedReward
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.pairwise import self_bleu
-from bleusuite.scores.bleu.score import BleuConfig
+from bleusuite.scores.bleu.settings import BleuSettings
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses
@@ -70,7 +70,8 @@ class SelfBleuReward(TokenizedReward):
         lowercase: bool = False,
         ref_length: str = "closest",
     ) -> None:
-        BleuConfig.make(max_order, None, smooth, smooth_value, effective_order)  # checks
+        BleuSettings.of(max_order=max_order, smooth=smooth, smooth_value=smooth_value,
+                        effective_order=effective_order)  # checks
         self.ref_length = rules.check_ref_length(ref_length)
         self.num_generations = (None if num_generations is None else
                                 checks.integer(num_generations, "num_generations", minimum=2))

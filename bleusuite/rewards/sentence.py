@@ -12,7 +12,8 @@ from bleusuite.rewards.columns import (
     ReferenceReward,
 )
 from bleusuite.scores import rules
-from bleusuite.scores.bleu.score import BleuConfig, sentence_bleu
+from bleusuite.scores.bleu.score import sentence_bleu
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.gleu.score import sentence_gleu
 
 if TYPE_CHECKING:
@@ -89,7 +90,8 @@ class BleuReward(ReferenceReward):
         lowercase: bool = False,
         ref_length: str = "closest",
     ) -> None:
-        BleuConfig.make(max_order, None, smooth, smooth_value, effective_order)  # checks
+        BleuSettings.of(max_order=max_order, smooth=smooth, smooth_value=smooth_value,
+                        effective_order=effective_order)  # checks
         self.ref_length = rules.check_ref_length(ref_length)
         super().__init__(tokenizer, reference_column, eos_id, pad_id, name, cache_size,
                          tokenize, lowercase)

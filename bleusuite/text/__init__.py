@@ -1,6 +1,5 @@
 """Text to token ids: sacrebleu's tokenizers, and the numbering of their tokens."""
 
-from bleusuite.text.pairs import encode_pairs
 from bleusuite.text.token_ids import (
     Encoder,
     PythonNumbering,
@@ -11,5 +10,4 @@ from bleusuite.text.token_ids import (
 )
 from bleusuite.text.tokenizers import TOKENIZERS, Tokenizer, load_tokenizer
 
-__all__ = ["TOKENIZERS", "Encoder", "PythonNumbering", "TokenIds", "Tokenizer", "encode_pairs",
-           "encode_texts", "load_tokenizer", "lowercased", "numbering"]
+__all__ = ["TOKENIZERS", "Encoder", "PythonNumbering", "TokenIds", "Tokenizer", "encode_texts", "load_tokenizer", "lowercased", "numbering"]

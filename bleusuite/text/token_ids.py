@@ -8,13 +8,14 @@ the corpus is numbered in one pass over a table: ``bleusuite._native.Numbering``
 compiled part is built (:mod:`bleusuite.native`; ``13a`` by its own copy of the rules, with
 the GIL released), else :class:`PythonNumbering`, which gives the same ids.
 
-:func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of lines);
-:func:`encode_pairs` serves ``sentence_bleu(..., tokenize="13a")`` and its siblings (one
-list of references per hypothesis).
+:func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of
+lines); the scoring functions' text (one list of references per hypothesis) is numbered by
+the same compiled numbering in :mod:`bleusuite.inputs.lists`.
 
->>> from bleusuite.text import encode_pairs
->>> hyps, refs = encode_pairs(["The cat sat."], [["The cat sat on the mat."]], tokenize="13a")
->>> hyps[0].tolist(), refs[0][0].tolist()
+>>> from bleusuite.text import load_tokenizer
+>>> ids = encode_texts([["The cat sat."], ["The cat sat on the mat."]], load_tokenizer("13a"),
+...                    lowercase=False)
+>>> ids.line(0, 0).tolist(), ids.line(1, 0).tolist()
 ([0, 1, 2, 3], [0, 1, 2, 4, 5, 6, 3])
 """
 
@@ -190,11 +191,13 @@ class _CompiledNumbering:
         return np.frombuffer(ids, dtype=np.int64), np.frombuffer(counts, dtype=np.int64)
 
 
-def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering | _CompiledNumbering:
+def numbering(tokenize: Callable[[str], str] | None = None,
+              rules: str | None = None) -> PythonNumbering | _CompiledNumbering:
     """A numbering of tokens for ``tokenize`` (see :class:`PythonNumbering`): the compiled
     one where it is built and not turned off, else :class:`PythonNumbering`. The compiled
-    numbering applies sacrebleu's ``13a`` (a :class:`~bleusuite.text.tokenizers.Tokenizer13a`)
-    with its own copy of the rules, without the GIL.
+    numbering applies its own copy of a tokenizer's ``rules`` (``13a``, ``char``,
+    ``punctuation``: :attr:`~bleusuite.text.tokenizers.Tokenizer.rules`; a
+    :class:`~bleusuite.text.tokenizers.Tokenizer13a` is ``13a``), without the GIL.
 
     >>> [a.tolist() for a in numbering().number(["b a", "a"])]
     [[0, 1, 1], [2, 1]]
@@ -202,6 +205,8 @@ def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering |
     compiled = native.module()
     if compiled is None:
         return PythonNumbering(tokenize)
+    if rules is not None:
+        return _CompiledNumbering(compiled.Numbering(rules=rules))
     if isinstance(tokenize, Tokenizer13a):
         return _CompiledNumbering(compiled.Numbering(rules="13a"))
     return _CompiledNumbering(compiled.Numbering(tokenize))
@@ -244,7 +249,8 @@ class Encoder:
         self.tokenizer = tokenizer
         self.lowercase = lowercase
         word_local = tokenizer.word_local and not tokenizer.splits_only
-        self.numbering = numbering(tokenizer.tokenize if word_local else None)
+        self.numbering = numbering(tokenizer.tokenize if word_local else None,
+                                   tokenizer.rules if word_local else None)
 
     @property
     def vocabulary(self) -> list[str]:
@@ -278,7 +284,9 @@ class Encoder:
                     if self.lowercase:
                         chunk = lowercased(chunk)
                     if not self.tokenizer.word_local:
-                        chunk = [self.tokenizer.tokenize(line.rstrip()) for line in chunk]
+                        tokenize = self.tokenizer.tokenize
+                        chunk = [tokenize(line.rstrip() if self.tokenizer.rstrip else line)
+                                 for line in chunk]
                     if len(pending) + len(chunk) > ENCODE_CHUNK_LINES and pending:
                         number()
                     pending.extend(chunk)
@@ -330,9 +338,3 @@ def _garbage_collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-# ------------------------------------------------------------ text for the functions
-
-
-

@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["TOKENIZERS", "Tokenizer", "Tokenizer13a", "load_tokenizer"]
+__all__ = ["CHRF_CHARACTERS", "CHRF_CHARACTERS_WHITESPACE", "CHRF_WORDS", "PUNCTUATION",
+           "TOKENIZERS", "Tokenizer", "Tokenizer13a", "load_tokenizer", "split_punctuation"]
 
 
 class Tokenizer13a:
@@ -67,6 +68,36 @@ def _char(line: str) -> str:
     return " ".join(line)
 
 
+def split_punctuation(line: str) -> list[str]:
+    """sacrebleu's ``CHRF._remove_punctuation``: the words of chrF++ (one punctuation
+    character split off the end, or else the start, of each word of two or more characters).
+
+    >>> split_punctuation("Hello, (world) a!")
+    ['Hello', ',', '(world', ')', 'a', '!']
+    """
+    words = []
+    for word in line.split():
+        if len(word) == 1:
+            words.append(word)
+        elif word[-1] in PUNCTUATION:
+            words += [word[:-1], word[-1]]
+        elif word[0] in PUNCTUATION:
+            words += [word[0], word[1:]]
+        else:
+            words.append(word)
+    return words
+
+
+#: the characters sacrebleu splits off the words of chrF++ (Python's string.punctuation)
+PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
+
+
+def _with_whitespace(line: str) -> str:
+    """Every character of a line a token, whitespace too (chrF with ``whitespace=True``):
+    a whitespace character becomes a token no character is, ``\\x00`` and its code."""
+    return " ".join(f"\x00{ord(c):x}" if c.isspace() else c for c in line)
+
+
 def _none(line: str) -> str:
     """sacrebleu's ``none`` tokenizer: the line as it is."""
     return line
@@ -99,6 +130,10 @@ class Tokenizer:
         signature: the tokenizer's own signature (``tok:`` in the signature line).
         word_local: whether it acts on each whitespace-separated word independently.
         splits_only: whether it leaves the text as it is (``none``: only the split counts).
+        rules: the compiled part's own copy of its rules (``Numbering(rules=...)``), if
+            any: ``"13a"``, ``"char"``, ``"punctuation"``.
+        rstrip: whether a line loses its trailing whitespace before it is tokenised
+            (sacrebleu's BLEU tokenises ``line.rstrip()``; chrF with whitespace keeps it).
     """
 
     name: str
@@ -106,6 +141,18 @@ class Tokenizer:
     signature: str
     word_local: bool
     splits_only: bool = False
+    rules: str | None = None
+    rstrip: bool = True
+
+
+#: chrF's characters (sacrebleu's ``char`` on each word: the line without its whitespace)
+CHRF_CHARACTERS = Tokenizer("chrf-char", _char, "char", word_local=True, rules="char")
+#: chrF's characters with whitespace (``whitespace=True``), nothing stripped
+CHRF_CHARACTERS_WHITESPACE = Tokenizer("chrf-char-space", _with_whitespace, "char",
+                                       word_local=False, rstrip=False)
+#: chrF++'s words
+CHRF_WORDS = Tokenizer("chrf-word", lambda line: " ".join(split_punctuation(line)), "word",
+                       word_local=True, rules="punctuation")
 
 
 def load_tokenizer(name: str) -> Tokenizer:
@@ -128,7 +175,8 @@ def load_tokenizer(name: str) -> Tokenizer:
 def _load_tokenizer(name: str) -> Tokenizer:
     source, word_local, extra = TOKENIZERS[name]
     if not isinstance(source, str):
-        return Tokenizer(name, source(), name, word_local, splits_only=name == "none")
+        return Tokenizer(name, source(), name, word_local, splits_only=name == "none",
+                         rules=name if name in ("13a", "char") else None)
     module_name, class_name = source.split(":")
     try:
         module = importlib.import_module(module_name)

@@ -38,7 +38,8 @@ from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import score_function
 from bleusuite.cli.statistics import systems_statistics
-from bleusuite.counting import RaggedPairs, count_pairs
+from bleusuite.counting import count_pairs
+from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.counting.compact import count_matches_compact
 from bleusuite.counting.ragged import padded_batches
 from bleusuite.significance.bootstrap import bootstrap_scores

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from nmt_script import nmt_compute_bleu, tokenize_13a
 
 from bleusuite.evaluate import MODULES, module_path
-from bleusuite.text.pairs import ReferenceStreamsWarning
+from bleusuite.text.streams import ReferenceStreamsWarning
 
 evaluate = pytest.importorskip("evaluate")
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -82,7 +82,7 @@ def _corpus(data: st.DataObject, same_count: bool) -> tuple[list[str], list[list
 @given(data=st.data(), smooth_method=st.sampled_from(["exp", "floor", "add-k", "none"]),
        tokenize=st.sampled_from([None, "13a", "intl", "char"]), lowercase=st.booleans(),
        effective=st.booleans())
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 def test_sacrebleu_module_is_sacrebleus_corpus_bleu(modules, data, smooth_method, tokenize,
                                                     lowercase, effective):
     predictions, references = _corpus(data, same_count=True)
@@ -100,7 +100,7 @@ def test_sacrebleu_module_is_sacrebleus_corpus_bleu(modules, data, smooth_method
 
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), smooth=st.booleans(), max_order=st.integers(1, 5))
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 def test_bleu_module_is_the_nmt_script(modules, data, smooth, max_order):
     predictions, references = _corpus(data, same_count=False)
     try:
@@ -131,7 +131,7 @@ def test_bleu_module_with_one_reference_string_and_a_tokenizer(modules):
 @settings(max_examples=100, deadline=None)
 @given(data=st.data(), orders=st.sampled_from([(1, 4), (2, 3), (1, 1)]),
        split=st.booleans())
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 def test_google_bleu_module_is_nltks_corpus_gleu(modules, data, orders, split):
     predictions, references = _corpus(data, same_count=False)
     tokens = str.split if split else tokenize_13a

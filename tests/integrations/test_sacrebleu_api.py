@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import bleusuite
 from bleusuite.sacrebleu import BLEU, CHRF
-from bleusuite.text.pairs import ReferenceStreamsWarning, read_as_streams
+from bleusuite.text.streams import ReferenceStreamsWarning, read_as_streams
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402

@@ -51,7 +51,7 @@ def _batches(data: st.DataObject) -> list[tuple[list[str], list[list[str]]]]:
     return batches
 
 
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 @settings(max_examples=120, deadline=None)
 @given(data=st.data(), args=ARGS)
 def test_bleu_score_is_torchmetrics(data, args):
@@ -64,7 +64,7 @@ def test_bleu_score_is_torchmetrics(data, args):
     assert ours.compute().dtype == torch.float64
 
 
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 @settings(max_examples=120, deadline=None)
 @given(data=st.data(), args=ARGS, tokenize=st.sampled_from(["13a", "intl", "char", "none"]),
        lowercase=st.booleans())
@@ -108,7 +108,7 @@ def test_token_ids_give_the_corpus_score(smooth, make_cases, to_arrays):
     assert int(metric.statistics.abs().sum()) == 0
 
 
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 @settings(max_examples=80, deadline=None)
 @given(data=st.data(), orders=st.sampled_from([(1, 4), (1, 1), (2, 3)]))
 def test_gleu_score_is_nltks_corpus_gleu(data, orders):

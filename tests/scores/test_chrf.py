@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import bleusuite
 from bleusuite.scores.chrf.counts import chrf_statistics
+from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.metric import METRIC
 
@@ -57,7 +58,8 @@ def test_statistics_are_sacrebleus_to_the_count(data, word_order, eps_smoothing)
     metric = CHRF(word_order=word_order, eps_smoothing=eps_smoothing)
     theirs = metric._extract_corpus_statistics(hyps, refs)
     ours = chrf_statistics(hyps, [list(r) for r in zip(*refs, strict=True)],
-                           word_order=word_order, eps_smoothing=eps_smoothing).to_array()
+                           ChrfSettings(word_order=word_order, eps_smoothing=eps_smoothing)
+                           ).to_array()
     assert ours.tolist() == [list(row) for row in theirs]
     # the formula's digits, on the corpus and on float32 sums (sacrebleu's resamples)
     total = np.sum(theirs, axis=0)

@@ -123,7 +123,7 @@ WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog,", "(hello)", "x.", "!", "Ã
 LINE = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
 
 
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), smooth=st.booleans(), order=st.sampled_from(GRID))
 def test_text_matches_torchmetrics_bleu_score_and_metric(data, smooth, order):

@@ -286,7 +286,7 @@ def test_the_kernel_and_the_fixed_path_count_alike(seed, monkeypatch):
     orders 1-9, wide token ids, and prefix widths wider than every hypothesis."""
     require_compiled()
     from bleusuite.counting import kernel
-    from bleusuite.counting.ragged import RaggedPairs
+    from bleusuite.inputs.batch import RaggedPairs
 
     cases = make_cases(100 + seed, 40, max_len=30)
     if seed % 2:

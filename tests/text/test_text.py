@@ -24,6 +24,7 @@ sacrebleu = pytest.importorskip("sacrebleu")
 from compiled_part import require_compiled  # noqa: E402
 
 import bleusuite  # noqa: E402
+from bleusuite import environment  # noqa: E402
 from bleusuite import text  # noqa: E402
 from bleusuite.text import tokenizers  # noqa: E402
 
@@ -294,6 +295,7 @@ def _numbering(kind: str) -> Any:
     if kind == "compiled":
         require_compiled()
     os.environ["BLEUSUITE_NATIVE"] = "1" if kind == "compiled" else "0"
+    environment.reload()
     try:
         yield
     finally:
@@ -301,6 +303,7 @@ def _numbering(kind: str) -> Any:
             del os.environ["BLEUSUITE_NATIVE"]
         else:
             os.environ["BLEUSUITE_NATIVE"] = saved
+        environment.reload()
 
 
 def _check_tokens(streams: list[list[str]], name: str, lowercase: bool,

@@ -20,7 +20,6 @@ from bleusuite import backends, bleu_statistics
 from bleusuite.evaluate import features, per_prediction
 from bleusuite.scores.bleu.addone import addone_precisions
 from bleusuite.scores.bleu.result import BleuResult
-from bleusuite.text import encode_pairs
 
 try:
     import evaluate
@@ -55,11 +54,12 @@ else:
             hyps: Any
             refs: Any
             if tokenizer is None:
-                hyps, refs = encode_pairs(predictions, rows, tokenize="13a")
+                stats = bleu_statistics(predictions, rows, max_order=max_order,
+                                        ref_length="shortest", tokenize="13a")
             else:
                 hyps = [tokenizer(p) for p in predictions]
                 refs = [[tokenizer(r) for r in row] for row in rows]
-            stats = bleu_statistics(hyps, refs, max_order=max_order, ref_length="shortest")
+                stats = bleu_statistics(hyps, refs, max_order=max_order, ref_length="shortest")
             name = "nmt_smooth" if smooth else "no_smooth"
             result = BleuResult.from_stats(stats.sum(), max_order=max_order, smooth=name,
                                            ref_length="shortest")

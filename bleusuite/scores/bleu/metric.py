@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,35 +20,14 @@ from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu import exact_bleu
-from bleusuite.scores.bleu.score import bleu_score
+from bleusuite.scores.bleu.settings import SACREBLEU_DEFAULTS, BleuSettings
+from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
 from bleusuite.scores.registry import WordCounting
 from bleusuite.scores.reports import GIVEN_TOKENS
 from bleusuite.text import load_tokenizer
 
-__all__ = ["METRIC", "BleuSettings", "tokens_field", "verbose_line"]
-
-
-@dataclass(frozen=True)
-class BleuSettings:
-    """sacrebleu's BLEU settings (``BLEU(...)``, the command's flags)."""
-
-    tokenize: str | None = "13a"  # None: the caller gives tokens
-    lowercase: bool = False
-    smooth: str = "exp"
-    smooth_value: float | None = None
-    effective_order: bool = False
-    max_order: int = 4
-    ref_length: str = "closest"  # a rule of bleusuite.scores.rules.REF_LENGTHS
-
-    @property
-    def family(self) -> str:
-        return smoothing.family_of(self.smooth)
-
-    @property
-    def counted_orders(self) -> int:
-        """The orders the statistics hold (NLTK's method5 and method7 read 5-grams)."""
-        return max(self.max_order, smoothing.extra_orders(self.smooth))
+__all__ = ["METRIC", "tokens_field", "verbose_line"]
 
 
 def verbose_line(precisions: Sequence[float], bp: float, hyp_len: int, ref_len: int) -> str:
@@ -73,7 +51,8 @@ class _Bleu:
     statistics = BleuStats
 
     def settings(self, **values: Any) -> BleuSettings:
-        return BleuSettings(**values)
+        """sacrebleu's BLEU settings (the command's defaults), with ``values``."""
+        return BleuSettings(**{**SACREBLEU_DEFAULTS, **values})
 
     def title(self, settings: BleuSettings) -> str:
         return "BLEU"
@@ -92,8 +71,7 @@ class _Bleu:
             return exact_bleu(table, settings.smooth, settings.smooth_value,
                               settings.effective_order, float32=resampled,
                               max_order=settings.max_order).scores
-        scores = bleu_score(BleuStats.from_array(table), max_order=settings.max_order,
-                            smooth=settings.smooth, smooth_value=settings.smooth_value)
+        scores = score_of(BleuStats.from_array(table), settings)
         return np.atleast_1d(100.0 * np.asarray(scores, dtype=np.float64))
 
     def verbose(self, table: np.ndarray, settings: BleuSettings) -> list[str]:
@@ -113,7 +91,7 @@ class _Bleu:
 
     def word_counting(self, settings: BleuSettings) -> WordCounting:
         return WordCounting(settings.tokenize or "none", settings.lowercase,
-                            settings.counted_orders, per_reference=False)
+                            settings.stats_order, per_reference=False)
 
     def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
                         lengths: np.ndarray, settings: BleuSettings) -> np.ndarray:
@@ -122,7 +100,7 @@ class _Bleu:
         chosen = rules.chosen_ref_len(be, hyp_len, ref_len, far=1 << 62,
                                       ref_length=settings.ref_length)
         stats = bleu_statistics_from_counts(be, hyp_len, chosen,
-                                            clipped[:, : settings.counted_orders])
+                                            clipped[:, : settings.stats_order])
         table: np.ndarray = stats.to_array()
         return table
 

@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 import numpy as np
 
 from bleusuite.backends.base import Backend
-from bleusuite.counting import RaggedPairs, count_matches, count_pairs, counting_strategy
+from bleusuite.counting import count_matches, count_pairs, counting_strategy
+from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.inputs import Batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
-from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.score import score_of
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
 
 if TYPE_CHECKING:
@@ -176,7 +178,8 @@ def pairwise_sentence_bleu(
     array([[[0.4029],
             [0.    ]]])
     """
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                             smooth_value=smooth_value, effective_order=effective_order)
     be, to_caller, (cand, other) = group_sentences(
         [("candidates", candidates), ("others", others)], pad_id=pad_id, eos_id=eos_id,
         tokenize=tokenize, lowercase=lowercase)
@@ -269,7 +272,8 @@ def self_bleu(
     ...           smooth="method1").round(4)
     array([[0.5623, 0.3976, 0.    ]])
     """
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                             smooth_value=smooth_value, effective_order=effective_order)
     ref_length = rules.check_ref_length(ref_length)
     be, to_caller, (members,) = group_sentences(
         [("group", group)], pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,

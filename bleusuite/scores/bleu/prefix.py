@@ -17,7 +17,8 @@ from bleusuite.counting import counting_strategy
 from bleusuite.counting.prefix import prefix_matches
 from bleusuite.inputs import Batch, scoring_batch
 from bleusuite.scores import rules
-from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.score import score_of
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
 HOST_BLOCK_ROWS = 8192
 
 
-def _host_scores(batch: Batch, config: BleuConfig, ref_length: str) -> NumpyArray:
+def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyArray:
     """The ``(B, L)`` scores on the host (NumPy batches, the compiled kernel), the formulas
     run once per distinct prefix: entries past the end of a hypothesis repeat its last one
     (for an empty hypothesis, its first), so only ``t = 1 .. max(length, 1)`` is scored, in
@@ -189,7 +190,8 @@ def prefix_sentence_bleu(
     ...                      smooth="method1").round(4)
     array([[0.0089, 0.1163, 0.4029]])
     """
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
+    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                             smooth_value=smooth_value, effective_order=effective_order)
     ref_length = rules.check_ref_length(ref_length)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase)

@@ -35,7 +35,8 @@ from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.metric import METRIC
 from bleusuite.scores.bleu.precisions import shown_precisions
-from bleusuite.scores.bleu.score import BleuConfig, score_of
+from bleusuite.scores.bleu.score import score_of
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.reports import host, num_refs, signature_of, version_field
 
@@ -104,9 +105,9 @@ class BleuResult:
         *,
         max_order: int | None = None,
         weights: Sequence[float] | None = None,
-        smooth: str = "no_smooth",
+        smooth: str | None = None,
         smooth_value: float | None = None,
-        effective_order: bool = False,
+        effective_order: bool | None = None,
         nrefs: int | str | None = None,
         tokenize: str | None = None,
         lowercase: bool = False,
@@ -129,8 +130,10 @@ class BleuResult:
             raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
         if stats.matches.ndim > 1:
             stats = stats.sum()
-        config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-        ref_length = rules.check_ref_length(ref_length)
+        config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                                 smooth_value=smooth_value, effective_order=effective_order,
+                                 ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
+        smooth, effective_order = config.smooth, config.effective_order
         score = float(host(score_of(stats, config)))
         order = config.order
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
@@ -212,9 +215,9 @@ def corpus_bleu_result(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -235,8 +238,10 @@ def corpus_bleu_result(
     Raises:
         TypeError, ValueError: as :func:`bleusuite.corpus_bleu`.
     """
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    ref_length = rules.check_ref_length(ref_length)
+    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                             smooth_value=smooth_value, effective_order=effective_order,
+                             ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
+    smooth, effective_order = config.smooth, config.effective_order
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
     stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length).sum()

@@ -1,19 +1,19 @@
 """sacrebleu's BLEU arithmetic (``BLEU.compute_bleu``), the one place it is written.
 
-Two faces over one set of rules (:func:`smoothed_precisions`, and the brevity penalty of
-:mod:`bleusuite.scores.rules`):
+:func:`sacrebleu_scores` is sacrebleu's arithmetic operation for operation, element-wise on
+statistics of any backend: its smoothed precisions (:func:`smoothed_precisions`), the
+brevity penalty of :mod:`bleusuite.scores.rules`, the logarithms and exponentials of the
+backend (on NumPy the C library's, as ``math.log`` and ``math.exp``), the mean of the logs
+added as Python's ``sum`` adds (:meth:`~bleusuite.backends.base.Backend.python_sum`). On
+the host its floats are sacrebleu's to the last bit. Two entries use it:
 
-* :func:`array_bleu`: element-wise on statistics arrays of any backend (the library's
-  ``bleu_score`` with ``smooth="none" | "floor" | "add-k" | "exp"``), 0-1 scale, equal to
-  sacrebleu's scores to within 1e-12 (the logarithms and exponentials are the backend's);
-* :func:`exact_bleu`: rows of summed statistics on the host, with sacrebleu's own scalar
-  arithmetic operation for operation (Python's ``math.log``, ``math.exp`` and ``sum``), so
-  the floats are sacrebleu's to the last bit: the command's corpus and sentence scores,
-  confidence intervals and paired tests, whatever the route, print sacrebleu's digits.
-  ``float32=True`` is sacrebleu's arithmetic on resamples (its bootstrap sums float32
-  statistics, and NumPy 2 keeps the precisions in float32 there).
-
-The tests hold the two faces against each other and against sacrebleu.
+* :func:`array_bleu`: the library's ``bleu_score`` with ``smooth="none" | "floor" |
+  "add-k" | "exp"``, on the 0-1 scale: sacrebleu's score divided by 100;
+* :func:`exact_bleu`: rows of summed statistics on the host, with the precisions and
+  brevity penalty sacrebleu reports: the command's corpus and sentence scores, confidence
+  intervals and paired tests, the sacrebleu API, the result objects. ``float32=True`` is
+  sacrebleu's arithmetic on resamples (its bootstrap sums float32 statistics, and NumPy 2
+  keeps the precisions in float32 there).
 
 >>> import numpy as np
 >>> # hyp_len, ref_len, correct (N = 4), totals, clamped totals
@@ -24,19 +24,17 @@ The tests hold the two faces against each other and against sacrebleu.
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from bleusuite import backends, native
+from bleusuite import backends
 from bleusuite.backends.base import Backend
-from bleusuite.scores import rules
+from bleusuite.scores import rows, rules
 
-__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "smoothed_precisions"]
+__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores", "smoothed_precisions"]
 
 #: sacrebleu's smoothing methods
 METHODS = ("none", "floor", "add-k", "exp")
@@ -84,30 +82,52 @@ def _value(smooth: str, smooth_value: float | None) -> float:
     return VALUE_DEFAULTS[smooth] if smooth_value is None else float(smooth_value)
 
 
-def array_bleu(
+def sacrebleu_scores(
     be: Backend, stats: Any, weights: Any | None, order: int, smooth: str,
     smooth_value: float | None, effective_order: bool,
-) -> Any:
-    """sacrebleu's BLEU of (summed) statistics (a ``BleuStats``), element-wise, 0-1 scale.
+    cast: Callable[[Any], Any] | None = None,
+) -> tuple[Any, Any, Any]:
+    """sacrebleu's ``compute_bleu`` of (summed) statistics (a ``BleuStats``), element-wise,
+    operation for operation: the scores (0-100), the precisions it reports (0-100) and the
+    brevity penalties.
 
     ``weights`` None is sacrebleu's own uniform mean of the logs (``effective_order``
-    averages over the orders its loop reached); given weights are NLTK-style.
+    averages over the orders its loop reached), added with Python's ``sum``
+    (:meth:`~bleusuite.backends.base.Backend.python_sum`); given weights are NLTK-style.
+    ``cast`` makes the counts floats (default float64; sacrebleu's resamples: float32).
     """
     correct = stats.matches[..., :order]
     precisions, reached = smoothed_precisions(be, correct, stats.totals[..., :order], smooth,
-                                              smooth_value, scale=100.0)
-    logs = be.where(precisions > 0, be.log(be.where(precisions > 0, precisions, 1.0)), LOG_ZERO)
+                                              smooth_value, scale=100.0, cast=cast)
+    positive = precisions > 0
+    logs = be.where(positive, be.log(be.to_float64(be.where(positive, precisions, 1.0))),
+                    LOG_ZERO)
     if weights is not None:
         log_mean = be.sum_(weights * logs, axis=-1)
     elif effective_order:
         count = be.sum_(be.to_int64(reached), axis=-1)
         eff = be.where(count > 0, count, order)
         used = be.arange(order, like=correct) < eff[..., None]
-        log_mean = be.sum_(be.where(used, logs, 0.0), axis=-1) / be.to_float64(eff)
+        # the orders past the effective one add 0.0, which changes no sum
+        log_mean = be.python_sum(be.where(used, logs, 0.0), axis=-1) / be.to_float64(eff)
     else:
-        log_mean = be.sum_(logs, axis=-1) / float(order)
-    score = rules.brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(log_mean)
-    return be.where(be.sum_(correct, axis=-1) > 0, score / 100.0, 0.0)
+        log_mean = be.python_sum(logs, axis=-1) / float(order)
+    penalty = rules.brevity_penalty(be, stats.hyp_len, stats.ref_len)
+    matched = be.sum_(correct, axis=-1) > 0
+    scores = be.where(matched, penalty * be.exp(log_mean), 0.0)
+    shown = be.where(matched[..., None], be.to_float64(precisions), 0.0)
+    return scores, shown, penalty
+
+
+def array_bleu(
+    be: Backend, stats: Any, weights: Any | None, order: int, smooth: str,
+    smooth_value: float | None, effective_order: bool,
+) -> Any:
+    """sacrebleu's BLEU of (summed) statistics, element-wise, on the 0-1 scale: its score
+    divided by 100, as ``sacrebleu.corpus_bleu(...).score / 100``."""
+    scores = sacrebleu_scores(be, stats, weights, order, smooth, smooth_value,
+                              effective_order)[0]
+    return scores / 100.0
 
 
 @dataclass(frozen=True)
@@ -126,11 +146,9 @@ def exact_bleu(
 ) -> ExactBleu:
     """sacrebleu's ``BLEU.compute_bleu`` of each row of summed BLEU statistics (a
     :class:`~bleusuite.BleuStats`, or its ``to_array`` layout ``(R, 2 + 3N)`` or
-    ``(2 + 3N,)``), bit for bit.
-
-    Logarithms and exponentials are Python's ``math`` functions, the log terms are added
-    with Python's ``sum`` and the brevity penalty is :func:`bleusuite.scores.rules.brevity_penalty`
-    with ``math.exp``, as sacrebleu computes them.
+    ``(2 + 3N,)``), bit for bit: :func:`sacrebleu_scores` on NumPy (a few rows by its traced
+    face, :mod:`bleusuite.scores.rows`), whose logarithms and exponentials are the C
+    library's and whose sums Python's ``sum``, as sacrebleu's.
 
     >>> table = np.array([[4, 6, 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1]])
     >>> result = exact_bleu(table)
@@ -150,61 +168,32 @@ def exact_bleu(
     if width < max_order or table.shape[-1] != 2 + 3 * width:
         raise ValueError(f"table: expected rows of 2 + 3 * N >= {2 + 3 * max_order} BLEU "
                          f"statistics; got shape {table.shape}")
+    static = (max_order, smooth, smooth_value, effective_order, float32)
+    if not float32:
+        traced = rows.by_rows(_exact_of_table, static, [table])
+        if traced is not None:
+            return ExactBleu(traced[:, 0], traced[:, 2:], traced[:, 1])
     be = backends.get_backend(table)
-    dtype = np.float32 if float32 else np.float64
-    correct = table[:, 2 : 2 + max_order]
-    total = table[:, 2 + width : 2 + width + max_order]
-    sys_len, ref_len = table[:, 0], table[:, 1]
-    precisions, reached = smoothed_precisions(be, correct, total, smooth, smooth_value,
-                                              cast=lambda a: np.asarray(a, dtype=dtype))
-    if effective_order:
-        orders = np.maximum(reached.sum(axis=1), 1)
-        orders = np.where(reached[:, 0], orders, max_order)
-    else:
-        orders = np.full(len(table), max_order)
-    # bp * exp(sum(my_log(p) for p in precisions[:order]) / order), mapped in C over the
-    # rows: NumPy's own log and exp may differ from the C library's in the last bit.
-    # Orders past the effective order add 0.0, which changes no sum (plain or compensated).
-    logs = np.full(precisions.shape, LOG_ZERO)
-    positive = precisions != 0
-    logs[positive] = _mapped(math.log, precisions[positive].astype(np.float64))
-    logs[np.arange(max_order) >= orders[:, None]] = 0.0
-    exponentials = _mapped(math.exp, python_row_sums(logs) / orders)
-    penalty = rules.brevity_penalty(be, sys_len, ref_len, exp=lambda a: _mapped(math.exp, a))
-    scores = np.where(correct.any(axis=1), penalty * exponentials, 0.0)
-    shown = np.where(correct.any(axis=1, keepdims=True), precisions.astype(np.float64), 0.0)
-    return ExactBleu(scores, shown, penalty)
+    scores, shown, penalty = _exact(be, table, *static)
+    return ExactBleu(np.asarray(scores, dtype=np.float64), np.asarray(shown),
+                     np.asarray(penalty, dtype=np.float64))
 
 
-def _mapped(function: Callable[[float], float], values: np.ndarray) -> np.ndarray:
-    """``function`` (``math.log`` or ``math.exp``) of each value, as float64: in one call of
-    the compiled part's ``libm_map`` (the same C functions), or value by value where it is
-    not built or a value is one ``math`` refuses or makes infinite."""
-    flat = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
-    compiled = native.module()
-    if compiled is not None and function in (math.log, math.exp):
-        mapped = np.empty_like(flat)
-        if compiled.libm_map(function.__name__, flat, mapped) == 0:
-            return mapped.reshape(np.shape(values))
-    mapped = np.fromiter(map(function, flat.tolist()), np.float64, len(flat))
-    return mapped.reshape(np.shape(values))
+def _exact(be: Backend, table: Any, max_order: int, smooth: str, smooth_value: float | None,
+           effective_order: bool, float32: bool) -> tuple[Any, Any, Any]:
+    from bleusuite.scores.bleu.statistics import BleuStats  # its own layout
+
+    def cast(a: Any) -> Any:
+        return np.asarray(a, dtype=np.float32) if float32 else be.to_float64(a)
+
+    return sacrebleu_scores(be, BleuStats.from_array(table), None, max_order, smooth,
+                            smooth_value, effective_order, cast=cast)
 
 
-def python_row_sums(rows: np.ndarray) -> np.ndarray:
-    """``[sum(row) for row in rows.tolist()]`` as float64, bit for bit: Python's ``sum``
-    of floats adds left to right before Python 3.12 (vectorised here, column by column,
-    starting from ``0 + row[0]`` as ``sum`` does); from 3.12 on it compensates the
-    rounding (Neumaier), and the rows are summed by ``sum`` itself.
-
-    >>> python_row_sums(np.array([[0.1, 0.2, 0.3], [1e16, 1.0, -1e16]])).tolist() == [
-    ...     sum([0.1, 0.2, 0.3]), sum([1e16, 1.0, -1e16])]
-    True
-    """
-    rows = np.asarray(rows, dtype=np.float64)
-    if sys.version_info >= (3, 12) or rows.ndim != 2:
-        return np.fromiter(map(sum, rows.tolist()), np.float64, len(rows))
-    total = np.zeros(rows.shape[0])
-    with np.errstate(over="ignore"):  # Python's sum overflows to inf without a word
-        for column in rows.T:
-            total += column
-    return total
+def _exact_of_table(be: Backend, table: Any, max_order: int, smooth: str,
+                    smooth_value: float | None, effective_order: bool, float32: bool) -> Any:
+    """:func:`_exact` as one array ``(R, 2 + N)``: score, brevity penalty, precisions (the
+    traced face's output)."""
+    scores, shown, penalty = _exact(be, table, max_order, smooth, smooth_value,
+                                    effective_order, False)
+    return be.concat([scores[..., None], penalty[..., None], shown], axis=-1)

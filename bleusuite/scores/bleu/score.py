@@ -3,105 +3,98 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
-from bleusuite import checks
+import numpy as np
+
 from bleusuite.backends.base import Backend
-from bleusuite.inputs import mark_unreferenced, scoring_batch
-from bleusuite.scores import rules
+from bleusuite.counting import count_matches
+from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
+from bleusuite.scores import rows, rules
 from bleusuite.scores.bleu import addone, ignite, nltk, sacrebleu, smoothing
-from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
+from bleusuite.scores.bleu.settings import BleuSettings
+from bleusuite.scores.bleu.statistics import (
+    BleuStats,
+    bleu_statistics_from_counts,
+    bleu_statistics_of_batch,
+)
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
 
-__all__ = ["bleu_score", "corpus_bleu", "sentence_bleu"]
+__all__ = ["bleu_score", "corpus_bleu", "score_of", "scores_from_counts", "sentence_bleu",
+           "sentence_scores"]
 
 
-@dataclass(frozen=True)
-class BleuConfig:
-    """Validated scoring settings (everything that changes the number)."""
-
-    order: int
-    weights: tuple[float, ...] | None  # None: sacrebleu's own uniform mean of the logs
-    smooth: str
-    family: str
-    smooth_value: float | None
-    effective_order: bool
-
-    @property
-    def stats_order(self) -> int:
-        """Orders the statistics must hold."""
-        return max(self.order, smoothing.extra_orders(self.smooth))
-
-    @classmethod
-    def make(
-        cls,
-        max_order: Any,
-        weights: Any,
-        smooth: Any,
-        smooth_value: Any,
-        effective_order: Any,
-    ) -> BleuConfig:
-        family = smoothing.family_of(smooth)
-        if weights is None:
-            order = checks.order(4 if max_order is None else max_order, "max_order")
-            uniform = tuple([1 / order] * order)
-            resolved: tuple[float, ...] | None = None if family == "sacrebleu" else uniform
-        else:
-            given = None if max_order is None else checks.order(max_order, "max_order")
-            resolved = checks.weights(weights, given)
-            order = checks.order(len(resolved), "len(weights)")
-        if not isinstance(effective_order, bool):
-            raise TypeError(f"effective_order must be a bool; got {effective_order!r}")
-        if effective_order and family != "sacrebleu":
-            raise ValueError(
-                "effective_order=True is sacrebleu's option: use it with smooth='none', "
-                f"'floor', 'add-k' or 'exp' (got smooth={smooth!r})"
-            )
-        if effective_order and weights is not None:
-            raise ValueError("effective_order=True averages uniformly: do not pass weights")
-        value = smoothing.check_smooth_value(smooth, smooth_value)
-        return cls(order, resolved, smooth, family, value, effective_order)
-
-
-def score_of(stats: BleuStats[Any], config: BleuConfig) -> Any:
-    if stats.max_order < config.stats_order:
+def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
+    """The score of statistics (per sentence, or summed) under ``settings``."""
+    if stats.max_order < settings.stats_order:
         raise ValueError(
-            f"stats: smooth={config.smooth!r} with {config.order} orders needs statistics up to "
-            f"order {config.stats_order}; these hold {stats.max_order} (compute them with "
-            f"max_order={config.stats_order})"
+            f"stats: smooth={settings.smooth!r} with {settings.order} orders needs statistics "
+            f"up to order {settings.stats_order}; these hold {stats.max_order} (compute them "
+            f"with max_order={settings.stats_order})"
         )
     be = stats.backend
-    if config.smooth == "method6":  # raises at once where reading the counts is free
-        nltk.check_method6(be, stats, config.order)
-    return be.compiled(_formula, static_argnums=(0, 2))(be, stats, config)
+    if settings.smooth == "method6":  # raises at once where reading the counts is free
+        nltk.check_method6(be, stats, settings.order)
+    if be.name == "numpy" and settings.smooth != "method6":
+        table = stats.to_array()
+        scores = rows.by_rows(_formula_of_table, (settings,), [np.atleast_2d(table)])
+        if scores is not None:
+            return scores if table.ndim == 2 else scores.reshape(())
+    return be.compiled(_formula, static_argnums=(0, 2))(be, stats, settings)
 
 
-def _formula(be: Backend, stats: BleuStats[Any], config: BleuConfig) -> Any:
+def _formula_of_table(be: Backend, table: Any, settings: BleuSettings) -> Any:
+    """:func:`_formula` of statistics in their ``to_array`` form (the traced face's input)."""
+    return _formula(be, BleuStats.from_array(table), settings)
+
+
+def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
+                       settings: BleuSettings, far: int) -> Any:
+    """Sentence scores from the counts of a batch: the hypothesis lengths ``(B,)``, the
+    reference lengths and which are present ``(B, R)``, the clipped matches ``(B, N)``
+    (``far``: above every length, see :func:`bleusuite.scores.rules.closest_ref_len`)."""
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
+                                  ref_length=settings.ref_length)
+    return _formula(be, bleu_statistics_from_counts(be, hyp_len, chosen, clipped), settings)
+
+
+def sentence_scores(batch: Batch, settings: BleuSettings) -> Any:
+    """The sentence scores of a normalised batch, on its backend (small host batches row
+    by row, by the traced formulas)."""
+    if batch.on_host and settings.smooth != "method6" and batch.size <= rows.ROW_LIMIT:
+        clipped = count_matches(batch, settings.stats_order).clipped
+        scores = rows.by_rows(scores_from_counts, (settings, 1 << 62), [
+            batch.hyp_len, batch.ref_len, batch.ref_present, clipped])
+        if scores is not None:
+            return scores
+    stats = bleu_statistics_of_batch(batch, settings.stats_order, settings.ref_length)
+    return mark_unreferenced(batch, score_of(stats, settings))
+
+
+def _formula(be: Backend, stats: BleuStats[Any], settings: BleuSettings) -> Any:
     weights = None
-    if config.weights is not None:
+    uniform = settings.uniform_weights
+    if uniform is not None:
         # filled on the device, not copied from the host: no transfer, so the call can be
         # captured in a CUDA graph
-        if len(set(config.weights)) == 1:
-            weights = be.full((len(config.weights),), config.weights[0], be.float64,
-                              like=stats.matches)
+        if len(set(uniform)) == 1:
+            weights = be.full((len(uniform),), uniform[0], be.float64, like=stats.matches)
         else:
             weights = be.concat(
-                [be.full((1,), w, be.float64, like=stats.matches) for w in config.weights],
-                axis=0,
+                [be.full((1,), w, be.float64, like=stats.matches) for w in uniform], axis=0,
             )
-    if config.family == "nltk":
-        epsilon = smoothing.smooth_value_of("method1", config.smooth_value)
-        return nltk.nltk_bleu(be, stats, weights, config.order, config.smooth, epsilon)
-    if config.family == "ignite":
-        return ignite.ignite_bleu(be, stats, weights, config.order, config.smooth)
-    if config.family in ("torchmetrics", "nmt"):
-        return addone.addone_bleu(be, stats, weights, config.order, config.smooth)
+    if settings.family == "nltk":
+        epsilon = smoothing.smooth_value_of("method1", settings.smooth_value)
+        return nltk.nltk_bleu(be, stats, weights, settings.order, settings.smooth, epsilon)
+    if settings.family == "ignite":
+        return ignite.ignite_bleu(be, stats, weights, settings.order, settings.smooth)
+    if settings.family in ("torchmetrics", "nmt"):
+        return addone.addone_bleu(be, stats, weights, settings.order, settings.smooth)
     return sacrebleu.array_bleu(
-        be, stats, weights, config.order, config.smooth, config.smooth_value,
-        config.effective_order,
+        be, stats, weights, settings.order, settings.smooth, settings.smooth_value,
+        settings.effective_order,
     )
 
 
@@ -111,9 +104,9 @@ def bleu_score(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
 ) -> Scores: ...
 
 
@@ -123,9 +116,9 @@ def bleu_score(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
 ) -> ArrayT: ...
 
 
@@ -134,9 +127,9 @@ def bleu_score(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
 ) -> Any:
     """BLEU from statistics: one score per entry of ``stats`` (or one for summed stats).
 
@@ -153,8 +146,9 @@ def bleu_score(
     """
     if not isinstance(stats, BleuStats):
         raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    return score_of(stats, config)
+    settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                               smooth_value=smooth_value, effective_order=effective_order)
+    return score_of(stats, settings)
 
 
 @overload
@@ -164,9 +158,9 @@ def sentence_bleu(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -182,9 +176,9 @@ def sentence_bleu(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -199,9 +193,9 @@ def sentence_bleu(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -224,7 +218,8 @@ def sentence_bleu(
         max_order: highest n-gram order; defaults to ``len(weights)``, or 4.
         weights: one weight per order (NLTK's ``weights``); default uniform ``1/max_order``.
         smooth: smoothing method; its name picks whose numbers you get exactly:
-            NLTK ``"method0"``..``"method7"``, pytorch-ignite ``"no_smooth"`` (default),
+            NLTK ``"method0"``..``"method7"``, pytorch-ignite ``"no_smooth"`` (the default
+            for token ids and token lists, as ``ignite.metrics.Bleu``),
             ``"smooth1"``, ``"nltk_smooth2"``, ``"smooth2"``, sacrebleu ``"none"``,
             ``"floor"``, ``"add-k"``, ``"exp"`` (sacrebleu scores divided by 100),
             torchmetrics' ``smooth=True`` ``"torchmetrics_smooth"`` (its ``smooth=False``
@@ -233,15 +228,19 @@ def sentence_bleu(
             ``smooth=False`` is ``"no_smooth"``; both with ``ref_length="shortest"``).
         smooth_value: sacrebleu's value for ``"floor"`` (0.1) and ``"add-k"`` (1), or NLTK's
             epsilon for ``"method1"`` (0.1).
+            Default (None): ``"no_smooth"`` for tokens, ``"exp"`` for text (``tokenize``
+            given), as ``sacrebleu.sentence_bleu`` / ``corpus_bleu``.
         effective_order: sacrebleu's ``effective_order`` (only with its smoothing names).
+            Default (None): True for the sentence scores of text with sacrebleu's
+            smoothing (``sacrebleu.sentence_bleu``'s default), else False.
         pad_id: token id that is not part of any sentence (left or right padding).
         eos_id: token id that ends a sentence (it and everything after are ignored).
         tokenize: score text: the name of a sacrebleu tokenizer (``"13a"``, ``"intl"``,
             ``"zh"``, ``"char"``, ``"none"``, ``"ja-mecab"``, ``"ko-mecab"``; needs
-            sacrebleu). Each string is tokenised as sacrebleu does and split on spaces, so
-            sacrebleu's smoothing names give sacrebleu's numbers (/ 100). The smoothing
-            default stays ``"no_smooth"``: for sacrebleu's ``sentence_bleu`` pass
-            ``smooth="exp", effective_order=True``; for its ``corpus_bleu``, ``smooth="exp"``.
+            sacrebleu). Each string is tokenised as sacrebleu does and split on spaces; with
+            the default smoothing text gives sacrebleu's numbers (/ 100):
+            ``sentence_bleu`` those of ``sacrebleu.sentence_bleu``, ``corpus_bleu`` those
+            of ``sacrebleu.corpus_bleu``.
         lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
         ref_length: the reference length the brevity penalty compares with: ``"closest"``
             (NLTK, pytorch-ignite, sacrebleu: the shorter of equally close references),
@@ -264,19 +263,23 @@ def sentence_bleu(
     >>> sentence_bleu([["the", "cat", "sat"]], [[["the", "cat", "sat"], ["a", "cat"]]],
     ...               smooth="method1").round(4)     # no 4-gram: NLTK's epsilon / 1
     array([0.5623])
-    >>> sentence_bleu(["The cat sat."], ["The cat sat!"], tokenize="13a", smooth="exp",
-    ...               effective_order=True).round(4)    # sacrebleu.sentence_bleu / 100
+    >>> sentence_bleu(["The cat sat."], ["The cat sat!"], tokenize="13a").round(4)
     array([0.5946])
+
+    The last is ``sacrebleu.sentence_bleu("The cat sat.", ["The cat sat!"]).score / 100``:
+    text takes sacrebleu's smoothing (``"exp"``, with effective order) unless told
+    otherwise.
     >>> refs = [["a b c d e f", "a b c d"]]    # 6 and 4 words: both 1 away from 5
     >>> sentence_bleu(["a b c d e"], refs, tokenize="none", ref_length="closest_first")
     array([0.81873075])
     """
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    ref_length = rules.check_ref_length(ref_length)
+    settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                               smooth_value=smooth_value, effective_order=effective_order,
+                               ref_length=ref_length, tokenize=tokenize, lowercase=lowercase,
+                               sentence=True)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase)
-    stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length)
-    return batch.to_caller(mark_unreferenced(batch, score_of(stats, config)))
+    return batch.to_caller(sentence_scores(batch, settings))
 
 
 @overload
@@ -286,9 +289,9 @@ def corpus_bleu(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -304,9 +307,9 @@ def corpus_bleu(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -321,9 +324,9 @@ def corpus_bleu(
     *,
     max_order: int | None = None,
     weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
+    smooth: str | None = None,
     smooth_value: float | None = None,
-    effective_order: bool = False,
+    effective_order: bool | None = None,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     tokenize: str | None = None,
@@ -347,9 +350,11 @@ def corpus_bleu(
     Raises:
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
-    config = BleuConfig.make(max_order, weights, smooth, smooth_value, effective_order)
-    ref_length = rules.check_ref_length(ref_length)
+    settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
+                               smooth_value=smooth_value, effective_order=effective_order,
+                               ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
-    stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length)
-    return batch.to_caller(mark_unreferenced(batch, score_of(stats.sum(), config), corpus=True))
+    stats = bleu_statistics_of_batch(batch, settings.stats_order, settings.ref_length)
+    return batch.to_caller(mark_unreferenced(batch, score_of(stats.sum(), settings),
+                                             corpus=True))

@@ -24,8 +24,8 @@ import numpy.typing as npt
 from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, normalize_batch
-from bleusuite.scores import rules
+from bleusuite.inputs import Batch, scoring_batch
+from bleusuite.scores import rows, rules
 from bleusuite.scores.statistics import map_arrays, ngram_totals
 
 if TYPE_CHECKING:
@@ -109,7 +109,11 @@ class BleuStats(Generic[A]):
 
         Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
         """
-        be, s = self.backend, _untyped(self)
+        return self.to_array_on(self.backend)
+
+    def to_array_on(self, be: Backend) -> A:
+        """:meth:`to_array` with the arrays' backend given (a traced formula's)."""
+        s = _untyped(self)
         result: A = be.concat(
             [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
             axis=-1,
@@ -146,17 +150,33 @@ def _untyped(value: object) -> Any:
 
 def _chosen_ref_len(be: Backend, batch: Batch, ref_length: str) -> Any:
     """The present reference length chosen by the rule ``ref_length``."""
-    # above every distance and length (from the shapes: it fits int32 for JAX without x64)
-    far = max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
+    # above every distance and length (on devices from the shapes: it fits int32 for JAX
+    # without x64)
+    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
     return rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
                                 ref_length=ref_length)
 
 
 def bleu_statistics_of_batch(batch: Batch, max_order: int,
                              ref_length: str = "closest") -> BleuStats[Any]:
-    """The statistics of a normalised batch (``ref_length`` checked by the caller)."""
+    """The statistics of a normalised batch (``ref_length`` checked by the caller); a small
+    host batch's by the traced rules, row by row (:mod:`bleusuite.scores.rows`)."""
+    if batch.on_host and batch.size <= rows.ROW_LIMIT:
+        clipped = count_matches(batch, max_order).clipped
+        table = rows.by_rows(_table_from_counts, (ref_length,), [
+            batch.hyp_len, batch.ref_len, batch.ref_present, clipped])
+        if table is not None:
+            return BleuStats.from_array(table.reshape(batch.size, -1).astype(np.int64))
     run = batch.backend.compiled(_bleu_statistics, static_argnums=(1, 2))
     return run(batch, max_order, ref_length)
+
+
+def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
+                       ref_length: str) -> Any:
+    """The statistics of host rows in their ``to_array`` form, from their counts."""
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=1 << 62,
+                                  ref_length=ref_length)
+    return bleu_statistics_from_counts(be, hyp_len, chosen, clipped).to_array_on(be)
 
 
 def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
@@ -190,6 +210,8 @@ def bleu_statistics(
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     ref_length: str = "closest",
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> BleuStats[NumpyCounts]: ...
 
 
@@ -202,6 +224,8 @@ def bleu_statistics(
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     ref_length: str = "closest",
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> BleuStats[ArrayT]: ...
 
 
@@ -213,9 +237,11 @@ def bleu_statistics(
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
     ref_length: str = "closest",
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> BleuStats[Any]:
     """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
-    input forms).
+    input forms, text with ``tokenize`` included).
 
     ``ref_length`` picks the reference length each ``ref_len`` holds (the one the brevity
     penalty compares with): ``"closest"`` (NLTK, pytorch-ignite, sacrebleu: the shorter of
@@ -233,7 +259,8 @@ def bleu_statistics(
     """
     max_order = checks.order(max_order, "max_order")
     ref_length = rules.check_ref_length(ref_length)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase)
     return map_arrays(bleu_statistics_of_batch(batch, max_order, ref_length), batch.to_caller)
 
 

@@ -8,14 +8,16 @@ ties):
 * characters: each line without its whitespace (``whitespace=True`` keeps it), lowercased
   with ``lowercase=True``; words (chrF++): the whitespace-separated words with one
   punctuation character split off the end, or else the start, of each word of two or more
-  characters;
+  characters (:func:`bleusuite.text.tokenizers.split_punctuation`);
 * a hypothesis n-gram count is 0 for an order where the reference has no n-gram.
 
-The counting is bleusuite's one kernel (:func:`bleusuite.counting.count_pairs`): the code
-points of a line are its "token ids" for the character orders, numbered words for the word
-orders.
+The text takes the library's one route (:func:`bleusuite.inputs.text_batch`: characters
+and chrF++'s words are tokenizers there, numbered in the compiled part), and the counting
+is its one kernel, per reference. The choice of the best reference and the statistics are
+written once against a backend (:func:`statistics_from_counts`), so a small batch is scored
+row by row by their traced face (:mod:`bleusuite.scores.rows`).
 
->>> stats = chrf_statistics(["ab c"], [["abc", "x"]], char_order=2)
+>>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
 >>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()
 ([[3, 2]], [[3, 2]], [[3, 2]])
 """
@@ -23,117 +25,108 @@ orders.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from bleusuite.counting import RaggedPairs, count_pairs
-from bleusuite.scores.chrf.formula import chrf_scores
-from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, PUNCTUATION, WORD_ORDER, ChrfStats
-from bleusuite.text import lowercased, numbering
+from bleusuite import backends
+from bleusuite.backends.base import Backend
+from bleusuite.counting import count_matches
+from bleusuite.inputs import Batch, text_batch
+from bleusuite.scores.chrf.formula import formula
+from bleusuite.scores.chrf.settings import ChrfSettings
+from bleusuite.scores.chrf.statistics import ChrfStats
+from bleusuite.scores.statistics import ngram_totals
+from bleusuite.text.tokenizers import CHRF_CHARACTERS, CHRF_CHARACTERS_WHITESPACE, CHRF_WORDS
 
-__all__ = ["chrf_statistics", "split_punctuation"]
+__all__ = ["ChrfCounts", "chrf_counts", "chrf_statistics", "statistics_from_counts"]
 
-
-def split_punctuation(line: str) -> list[str]:
-    """sacrebleu's ``CHRF._remove_punctuation``: the words of chrF++.
-
-    >>> split_punctuation("Hello, (world) a!")
-    ['Hello', ',', '(world', ')', 'a', '!']
-    """
-    words = []
-    for word in line.split():
-        if len(word) == 1:
-            words.append(word)
-        elif word[-1] in PUNCTUATION:
-            words += [word[:-1], word[-1]]
-        elif word[0] in PUNCTUATION:
-            words += [word[0], word[1:]]
-        else:
-            words.append(word)
-    return words
+#: the counts of a batch: present (B, R); then for characters and for words, the
+#: hypothesis lengths (B,), reference lengths (B, R) and matches per reference (B, R, O)
+ChrfCounts = list[np.ndarray]
 
 
-def _code_points(lines: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The code points of each line (without its whitespace unless ``whitespace``), flat,
-    and each line's length."""
-    if not whitespace:
-        lines = ["".join(line.split()) for line in lines]
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
-    points = np.frombuffer("".join(lines).encode("utf-32-le", "surrogatepass"),
-                           dtype=np.uint32)
-    return points.astype(np.int64), lengths
+def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
+                settings: ChrfSettings) -> ChrfCounts:
+    """The counts chrF's statistics come from (:data:`ChrfCounts`), of hypothesis strings
+    against their references (a string or a list of them per hypothesis; ``None``: no such
+    reference; a hypothesis without any scores 0)."""
+    sides = []
+    present = None
+    for tokenizer, orders in (
+            (CHRF_CHARACTERS_WHITESPACE if settings.whitespace else CHRF_CHARACTERS,
+             settings.char_order),
+            (CHRF_WORDS, settings.word_order)):
+        if orders == 0:
+            sides.append(None)
+            continue
+        batch = text_batch(hypotheses, references, tokenize=tokenizer,
+                           lowercase=settings.lowercase, require_references=False)[0]
+        present = batch.ref_present
+        sides.append(_counted(batch, orders))
+    assert present is not None
+    rows, refs = present.shape
+    empty = [np.zeros(rows, np.int64), np.zeros((rows, refs), np.int64),
+             np.zeros((rows, refs, 0), np.int64)]
+    return [present, *(array for side in sides for array in (empty if side is None else side))]
 
 
-def chrf_statistics(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str | None]],
-    *,
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: int = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> ChrfStats[np.ndarray]:
+def _counted(batch: Batch, orders: int) -> list[np.ndarray]:
+    counts = count_matches(batch, orders, per_reference=True).per_reference
+    assert counts is not None
+    return [batch.hyp_len, batch.ref_len, counts]
+
+
+def statistics_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_ref_len: Any,
+                           char_matches: Any, word_hyp_len: Any, word_ref_len: Any,
+                           word_matches: Any, settings: ChrfSettings) -> ChrfStats[Any]:
+    """chrF's statistics ``(B, O)`` from the counts of a batch (:data:`ChrfCounts`): each
+    hypothesis's against each reference, and those of the reference whose sentence-level
+    chrF is best (the first on ties; none present: all 0)."""
+    parts = []
+    for hyp_len, ref_len, matches, orders in (
+            (char_hyp_len, char_ref_len, char_matches, settings.char_order),
+            (word_hyp_len, word_ref_len, word_matches, settings.word_order)):
+        if orders == 0:
+            continue
+        ref_counts = ngram_totals(be, ref_len, 1, orders)  # (B, R, O)
+        hyp_counts = be.where(ref_counts > 0, ngram_totals(be, hyp_len, 1, orders)[:, None, :], 0)
+        parts.append((hyp_counts, ref_counts, matches))
+    hyp, ref, match = (parts[0][k] if len(parts) == 1 else
+                       be.concat([parts[0][k], parts[1][k]], axis=-1) for k in range(3))
+    quality = be.where(present, formula(be, hyp, ref, match, settings.beta,
+                                        settings.eps_smoothing), -np.inf)
+    best = be.argmax(quality, axis=1)
+    chosen = be.arange(int(present.shape[1]), like=best)[None, :] == best[:, None]  # (B, R)
+
+    def pick(counts: Any) -> Any:
+        return be.sum_(be.where(chosen[..., None], counts, 0), axis=1)
+
+    return ChrfStats(pick(hyp), pick(ref), pick(match))
+
+
+def scores_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_ref_len: Any,
+                       char_matches: Any, word_hyp_len: Any, word_ref_len: Any,
+                       word_matches: Any, settings: ChrfSettings) -> Any:
+    """Sentence chrF scores (0-100) from the counts of a batch (:data:`ChrfCounts`)."""
+    stats = statistics_from_counts(be, present, char_hyp_len, char_ref_len, char_matches,
+                                   word_hyp_len, word_ref_len, word_matches, settings)
+    return formula(be, stats.hyp_counts, stats.ref_counts, stats.matches, settings.beta,
+                   settings.eps_smoothing)
+
+
+def chrf_statistics(hypotheses: Sequence[str], references: Sequence[Any],
+                    settings: ChrfSettings | None = None) -> ChrfStats[np.ndarray]:
     """Per-sentence chrF statistics of hypotheses against their references (for each
-    hypothesis a list of reference strings; ``None``: no such reference), each sentence's
-    from its best reference (see the module's description).
+    hypothesis a reference string or a list of them; ``None``: no such reference), each
+    sentence's from its best reference (see the module's description).
 
-    >>> stats = chrf_statistics(["ab c"], [["abc", "x"]], char_order=2)
+    >>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
     >>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()
     ([[3, 2]], [[3, 2]], [[3, 2]])
     """
-    rows = len(hypotheses)
-    width = max((len(refs) for refs in references), default=0)
-    if rows == 0 or width == 0:  # no sentence, or no reference at all: nothing matches
-        zeros = np.zeros((rows, char_order + word_order), dtype=np.int64)
-        return ChrfStats(zeros, zeros.copy(), zeros.copy())
-    texts = [list(hypotheses)]
-    present = np.zeros((rows, width), dtype=bool)
-    for r in range(width):
-        stream = []
-        for b, refs in enumerate(references):
-            line = refs[r] if r < len(refs) else None
-            present[b, r] = line is not None
-            stream.append("" if line is None else line)
-        texts.append(stream)
-    if lowercase:
-        texts = [lowercased(stream) for stream in texts]
-    orders = []
-    if char_order > 0:
-        points = [_code_points(stream, whitespace) for stream in texts]
-        orders.append(_per_reference(points, char_order))
-    if word_order > 0:
-        words = numbering()
-        numbered = [words.number([" ".join(split_punctuation(line)) for line in stream])
-                    for stream in texts]
-        orders.append(_per_reference(numbered, word_order))
-    hyp = np.concatenate([o[0] for o in orders], axis=-1)
-    ref = np.concatenate([o[1] for o in orders], axis=-1)
-    match = np.concatenate([o[2] for o in orders], axis=-1)
-    candidates = ChrfStats(hyp, ref, match)  # (B, R, O)
-    quality = np.where(present, chrf_scores(candidates, beta, eps_smoothing), -np.inf)
-    best = np.argmax(quality, axis=1)[:, None, None]
-    return ChrfStats(*(np.take_along_axis(a, best, axis=1)[:, 0] for a in (hyp, ref, match)))
-
-
-def _per_reference(streams: list[tuple[np.ndarray, np.ndarray]], max_order: int) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray]:
-    """``(B, R, max_order)`` hypothesis counts, reference counts and matches of each
-    hypothesis (stream 0) against each reference stream, from token ids and line lengths."""
-    ids = np.concatenate([flat for flat, _ in streams])
-    sizes = [len(flat) for flat, _ in streams]
-    offsets = np.cumsum([0, *sizes[:-1]])
-    starts = [offset + np.cumsum(lengths) - lengths
-              for offset, (_, lengths) in zip(offsets, streams, strict=True)]
-    hyp_len = streams[0][1]
-    ref_len = np.stack([lengths for _, lengths in streams[1:]], axis=1).astype(np.int64)
-    ref_starts = np.stack(starts[1:], axis=1).astype(np.int64)
-    pairs = RaggedPairs(ids, starts[0].astype(np.int64), hyp_len.astype(np.int64), ids,
-                        ref_starts, ref_len)
-    counts = count_pairs(pairs, max_order, per_reference=True).per_reference
-    assert counts is not None
-    order = np.arange(1, max_order + 1)
-    ref_counts = np.maximum(ref_len[..., None] - order + 1, 0)
-    hyp_counts = np.where(ref_counts > 0, np.maximum(hyp_len[:, None, None] - order + 1, 0), 0)
-    return hyp_counts, ref_counts, counts
+    settings = settings or ChrfSettings()
+    counts = chrf_counts(hypotheses, references, settings)
+    stats: ChrfStats[np.ndarray] = statistics_from_counts(backends.get_backend(), *counts,
+                                                          settings)
+    return stats

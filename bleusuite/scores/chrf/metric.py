@@ -8,28 +8,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.formula import chrf_scores
+from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
 
-__all__ = ["METRIC", "ChrfSettings"]
-
-
-@dataclass(frozen=True)
-class ChrfSettings:
-    """sacrebleu's ``CHRF(...)`` settings (the command's ``--chrf-*`` flags)."""
-
-    char_order: int = CHAR_ORDER
-    word_order: int = WORD_ORDER
-    beta: int = BETA
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
+__all__ = ["METRIC"]
 
 
 class _Chrf:
@@ -70,10 +58,7 @@ class _Chrf:
                         settings: ChrfSettings) -> np.ndarray:
         rows = [list(refs) for refs in zip(*references, strict=True)] if references else \
             [[] for _ in hypotheses]
-        stats = chrf_statistics(hypotheses, rows, char_order=settings.char_order,
-                                word_order=settings.word_order, beta=settings.beta,
-                                lowercase=settings.lowercase, whitespace=settings.whitespace,
-                                eps_smoothing=settings.eps_smoothing)
+        stats = chrf_statistics(hypotheses, rows, settings)
         table: np.ndarray = stats.to_array()
         return table
 

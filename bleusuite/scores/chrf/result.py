@@ -19,6 +19,7 @@ import numpy as np
 
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.score import chrf_statistics_of_texts
+from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
 from bleusuite.scores.reports import signature_of, version_field
 
@@ -61,10 +62,11 @@ class ChrfResult:
             raise TypeError(f"stats must be a ChrfStats; got {type(stats).__name__}")
         if np.ndim(stats.matches) > 1:
             stats = stats.sum()
-        from bleusuite.scores.chrf.metric import METRIC, ChrfSettings  # the unit's own face
+        from bleusuite.scores.chrf.metric import METRIC  # the unit's own face
 
-        settings = ChrfSettings(char_order, word_order, beta, lowercase, whitespace,
-                                eps_smoothing)
+        settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
+                                   lowercase=lowercase, whitespace=whitespace,
+                                   eps_smoothing=eps_smoothing)
         signature = signature_of({"nrefs": nrefs, **METRIC.signature(settings),
                                   "version": version_field()})
         return cls(float(chrf_scores(stats, beta, eps_smoothing)) / 100.0,

@@ -16,13 +16,20 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import checks
-from bleusuite.scores.chrf.counts import chrf_statistics
+from bleusuite import backends, checks
+from bleusuite.scores import rows
+from bleusuite.scores.chrf.counts import (
+    chrf_counts,
+    chrf_statistics,
+    scores_from_counts,
+    statistics_from_counts,
+)
 from bleusuite.scores.chrf.formula import chrf_scores
+from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
-from bleusuite.text.pairs import check_texts
 
-__all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "sentence_chrf"]
+__all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "sentence_chrf",
+           "sentence_scores"]
 
 
 def chrf_score(stats: ChrfStats[Any], *, beta: int = BETA, eps_smoothing: bool = False) -> Any:
@@ -58,21 +65,22 @@ def chrf_statistics_of_texts(
     Raises:
         TypeError, ValueError: malformed text, or a bad setting; the message names it.
     """
-    rows = check_texts(hypotheses, references)
-    if char_order != 0:
-        char_order = checks.order(char_order, "char_order")
-    if word_order != 0:
-        word_order = checks.order(word_order, "word_order")
-    if char_order + word_order == 0:
-        raise ValueError("char_order and word_order: at least one order is needed; got 0 and 0")
-    for name, value in (("lowercase", lowercase), ("whitespace", whitespace),
-                        ("eps_smoothing", eps_smoothing)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be a bool; got {value!r}")
-    beta = checks.order(beta, "beta")
-    return chrf_statistics(list(hypotheses), rows, char_order=char_order,
-                           word_order=word_order, beta=beta, lowercase=lowercase,
-                           whitespace=whitespace, eps_smoothing=eps_smoothing)
+    settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
+                               lowercase=lowercase, whitespace=whitespace,
+                               eps_smoothing=eps_smoothing)
+    return chrf_statistics(hypotheses, references, settings)
+
+
+def sentence_scores(hypotheses: Sequence[str], references: Sequence[Any],
+                    settings: ChrfSettings) -> np.ndarray:
+    """Sentence chrF scores (0-100) of text: small batches row by row, by the traced
+    formulas (:mod:`bleusuite.scores.rows`)."""
+    counts = chrf_counts(hypotheses, references, settings)
+    scores = rows.by_rows(scores_from_counts, (settings,), counts)
+    if scores is not None:
+        return scores
+    stats = statistics_from_counts(backends.get_backend(), *counts, settings)
+    return chrf_scores(stats, settings.beta, settings.eps_smoothing)
 
 
 def sentence_chrf(
@@ -103,10 +111,10 @@ def sentence_chrf(
         whitespace: keep whitespace in the character n-grams.
         eps_smoothing: sacrebleu's ``eps_smoothing`` (chrF++.py's averaging).
     """
-    stats = chrf_statistics_of_texts(
-        hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
-        lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing)
-    result: np.ndarray = chrf_scores(stats, beta, eps_smoothing) / 100.0
+    settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
+                               lowercase=lowercase, whitespace=whitespace,
+                               eps_smoothing=eps_smoothing)
+    result: np.ndarray = sentence_scores(hypotheses, references, settings) / 100.0
     return result
 
 

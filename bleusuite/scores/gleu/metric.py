@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,20 +16,11 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.scores.bleu.metric import tokens_field
 from bleusuite.scores.gleu.score import gleu_score
+from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_from_counts
 from bleusuite.scores.registry import WordCounting
 
-__all__ = ["METRIC", "GleuSettings"]
-
-
-@dataclass(frozen=True)
-class GleuSettings:
-    """GLEU's settings: NLTK's n-gram orders, and how the text is tokenised."""
-
-    tokenize: str | None = "13a"  # None: the caller gives tokens
-    lowercase: bool = False
-    min_len: int = 1
-    max_len: int = 4
+__all__ = ["METRIC"]
 
 
 class _Gleu:
@@ -38,7 +28,8 @@ class _Gleu:
     statistics = GleuStats
 
     def settings(self, **values: Any) -> GleuSettings:
-        return GleuSettings(**values)
+        """GLEU's settings of the command (text tokenised by ``13a``), with ``values``."""
+        return GleuSettings(**{"tokenize": "13a", **values})
 
     def title(self, settings: GleuSettings) -> str:
         return "GLEU"

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
-from bleusuite import checks
-from bleusuite.inputs import mark_unreferenced, scoring_batch
-from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
+from bleusuite.backends.base import Backend
+from bleusuite.counting import count_matches
+from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
+from bleusuite.scores import rows
+from bleusuite.scores.gleu.settings import GleuSettings
+from bleusuite.scores.gleu.statistics import (
+    GleuStats,
+    gleu_statistics_from_counts,
+    gleu_statistics_of_batch,
+)
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
 
-__all__ = ["corpus_gleu", "gleu_score", "sentence_gleu"]
+__all__ = ["corpus_gleu", "formula", "gleu_score", "scores_from_counts", "sentence_gleu",
+           "sentence_scores"]
 
 
 @overload
@@ -34,10 +42,37 @@ def gleu_score(stats: GleuStats[Any]) -> Any:
     """
     if not isinstance(stats, GleuStats):
         raise TypeError(f"stats must be a GleuStats; got {type(stats).__name__}")
-    be = stats.backend
-    matches = be.to_float64(stats.matches)
-    totals = be.to_float64(stats.totals)
-    return be.where(stats.totals > 0, matches / be.where(stats.totals > 0, totals, 1.0), 0.0)
+    return formula(stats.backend, stats.matches, stats.totals)
+
+
+def formula(be: Backend, matches: Any, totals: Any) -> Any:
+    """GLEU's arithmetic, the one place it is written: ``matches / totals``, 0 where
+    ``totals`` is 0, element-wise on any backend."""
+    present = totals > 0
+    return be.where(present, be.to_float64(matches) / be.where(present, be.to_float64(totals),
+                                                                 1.0), 0.0)
+
+
+def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, per_reference: Any,
+                       min_len: int, max_len: int) -> Any:
+    """Sentence scores from the counts of a batch: hypothesis lengths ``(B,)``, reference
+    lengths and which are present ``(B, R)``, clipped matches per reference ``(B, R, N)``."""
+    stats = gleu_statistics_from_counts(be, per_reference, hyp_len, ref_len, present, min_len,
+                                        max_len)
+    return formula(be, stats.matches, stats.totals)
+
+
+def sentence_scores(batch: Batch, settings: GleuSettings) -> Any:
+    """The sentence scores of a normalised batch, on its backend (small host batches row
+    by row, by the traced formulas)."""
+    if batch.on_host and batch.size <= rows.ROW_LIMIT:
+        counts = count_matches(batch, settings.max_len, per_reference=True).per_reference
+        scores = rows.by_rows(scores_from_counts, (settings.min_len, settings.max_len), [
+            batch.hyp_len, batch.ref_len, batch.ref_present, counts])
+        if scores is not None:
+            return scores
+    stats = gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
+    return mark_unreferenced(batch, gleu_score(stats))
 
 
 @overload
@@ -93,11 +128,11 @@ def sentence_gleu(
     >>> sentence_gleu(["The cat sat."], ["the cat sat!"], tokenize="13a", lowercase=True)
     array([0.6])
     """
-    min_len, max_len = checks.gleu_orders(min_len, max_len)
+    settings = GleuSettings.of(min_len=min_len, max_len=max_len, tokenize=tokenize,
+                               lowercase=lowercase)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase)
-    scores = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len))
-    return batch.to_caller(mark_unreferenced(batch, scores))
+    return batch.to_caller(sentence_scores(batch, settings))
 
 
 @overload
@@ -152,8 +187,10 @@ def corpus_gleu(
     Raises:
         ValueError: for an empty batch.
     """
-    min_len, max_len = checks.gleu_orders(min_len, max_len)
+    settings = GleuSettings.of(min_len=min_len, max_len=max_len, tokenize=tokenize,
+                               lowercase=lowercase)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
                           tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
-    score = gleu_score(gleu_statistics_of_batch(batch, min_len, max_len).sum())
+    score = gleu_score(gleu_statistics_of_batch(batch, settings.min_len,
+                                                settings.max_len).sum())
     return batch.to_caller(mark_unreferenced(batch, score, corpus=True))

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, normalize_batch
+from bleusuite.inputs import Batch, scoring_batch
 from bleusuite.scores import rules
 from bleusuite.scores.statistics import map_arrays, ngram_totals
 
@@ -125,6 +125,8 @@ def gleu_statistics(
     max_len: int = 4,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> GleuStats[NumpyCounts]: ...
 
 
@@ -137,6 +139,8 @@ def gleu_statistics(
     max_len: int = 4,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> GleuStats[ArrayT]: ...
 
 
@@ -148,8 +152,11 @@ def gleu_statistics(
     max_len: int = 4,
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
 ) -> GleuStats[Any]:
-    """Per-sentence GLEU statistics of a batch.
+    """Per-sentence GLEU statistics of a batch (the input forms of
+    :func:`bleusuite.sentence_gleu`, text with ``tokenize`` included).
 
     >>> import numpy as np
     >>> s = gleu_statistics(np.array([[1, 2, 3]]), np.array([[1, 2, 4]]))
@@ -157,7 +164,8 @@ def gleu_statistics(
     ([3], [6])
     """
     min_len, max_len = checks.gleu_orders(min_len, max_len)
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase)
     return map_arrays(gleu_statistics_of_batch(batch, min_len, max_len), batch.to_caller)
 
 

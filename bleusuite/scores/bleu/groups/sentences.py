@@ -22,7 +22,8 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.backends.base import Backend
-from bleusuite.inputs import normalize_batch, scoring_inputs
+from bleusuite.inputs import normalize_batch, text_batch
+from bleusuite.inputs.normalize import check_text_options
 from bleusuite.inputs.checks import check_sentence, kind_of
 
 __all__ = ["Groups", "Sentences", "group_sentences"]
@@ -95,8 +96,7 @@ def group_sentences(
     ``(K, L)`` array. All values must have the same ``B``. Returns the backend, the map of
     results back to the caller's array type, and each value's :class:`Sentences`.
     """
-    if tokenize is None:  # lowercase applies to text only (the check that names it)
-        scoring_inputs((), (), None, lowercase, pad_id, eos_id)
+    check_text_options(tokenize, lowercase, pad_id, eos_id)
     arrays = [_is_array(value) and value.ndim == 3 for _, value in sides]
     for (name, value), is_array in zip(sides, arrays, strict=True):
         if _is_array(value) and not is_array:
@@ -115,10 +115,13 @@ def group_sentences(
     _check_rows(sides, [len(g) for g in groups])
     counts = [len(g[0]) if g else 0 for g in groups]
     flat = [sentence for side in groups for group in side for sentence in group]
-    flat, _ = scoring_inputs(flat, [[]] * len(flat), tokenize, lowercase, pad_id, eos_id)
-    flat = _one_kind(flat, sides[0][0])
-    batch = normalize_batch(flat, [[[]]] * len(flat), pad_id=pad_id, eos_id=eos_id,
-                            argnames=(sides[0][0], "references"))
+    names = (sides[0][0], "references")
+    if tokenize is not None:  # an empty reference each: only the sentences are wanted
+        batch = text_batch(flat, [""] * len(flat), tokenize=tokenize, lowercase=lowercase,
+                           argnames=names)[0].padded()
+    else:
+        batch = normalize_batch(_one_kind(flat, sides[0][0]), [[[]]] * len(flat),
+                                pad_id=pad_id, eos_id=eos_id, argnames=names).padded()
     out, start, width = [], 0, int(batch.hyp.shape[-1])
     for side, count in zip(groups, counts, strict=True):
         stop = start + len(side) * count
@@ -153,7 +156,8 @@ def _array_sentences(be: Backend, name: str, value: Any, pad_id: Any,
     rows, count, width = (int(n) for n in value.shape)
     flat = value.reshape(rows * count, width)
     empty = be.zeros((rows * count, 1, 0), be.int64, like=value)  # an empty reference each
-    batch = normalize_batch(flat, empty, pad_id=pad_id, eos_id=eos_id, argnames=(name, name))
+    batch = normalize_batch(flat, empty, pad_id=pad_id, eos_id=eos_id,
+                            argnames=(name, name)).padded()
     tokens = batch.hyp.reshape(rows, count, batch.hyp.shape[-1])
     return batch.backend, batch.to_caller, Sentences(tokens, batch.hyp_len.reshape(rows, count))
 

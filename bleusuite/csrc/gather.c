@@ -1,0 +1,437 @@
+/* gather: the token lists and text of a scoring call as flat int64 ids in rows, the form
+ * the counting kernel reads (bleusuite/inputs/gather.py is its only caller).
+ *
+ * gather(hypotheses, references, numbering, text, pad, eos, transform)
+ *
+ * hypotheses is a list or tuple of B sentences, references a list or tuple of B rows.
+ * - text false: a sentence is a list or tuple of tokens, all int (the ids are their values)
+ *   or all str (numbered by `numbering`, a Numbering without tokenizer: each str is one
+ *   token), or a 1-D array of integers (any object with the buffer protocol: its items are
+ *   ids, as int tokens are); a row is a list or tuple of sentences, or one array (its one
+ *   reference). `pad` tokens are dropped, and a
+ *   sentence ends before its first `eos` that comes after a token that is not padding
+ *   (bleusuite.inputs' rule, so that pad == eos works with left padding); pad and eos are
+ *   compared as tokens of the sentences' kind (None, or one of another kind: none). A
+ *   reference of nothing but padding is absent (an empty one is present, and empty).
+ * - text true: a sentence is a str, `transform(line)` (a callable str -> str, or None)
+ *   numbered by `numbering` (split, and tokenised by its tokenizer); a row is a str (one
+ *   reference) or a list or tuple of str and None (None: no such reference).
+ *
+ * Returns (ids, layout, present, R, missing):
+ *   ids      bytes of int64: every hypothesis, then every reference row after row;
+ *   layout   bytearray of int64: hyp_starts (B), hyp_lengths (B), ref_starts (B x R),
+ *            ref_lengths (B x R), offsets into ids (an absent reference has length 0);
+ *   present  bytearray (B x R) of 0 or 1: whether each reference slot holds a reference;
+ *   R        the most references of a row (at least 1);
+ *   missing  the first row without any reference, or -1.
+ * or None where the input is not of these forms (a token of another type, int and str
+ * tokens mixed, an int outside int64, a sentence or a row of another type, or batch sizes
+ * that differ): the caller takes its general path, which raises where the input is wrong.
+ * An exception of transform or of a Python tokenizer, and MemoryError, propagate.
+ *
+ * The GIL is held throughout: the lists are read as they are. In text mode transform and a
+ * Python tokenizer run Python code, which could change the lists: every item is held while
+ * it is read and every size read again, so a changed list gives other ids, never a read
+ * outside it.
+ */
+#include "native.h"
+
+#include <string.h>
+
+typedef enum { GATHERED = 0, NOT_HANDLED = 1, FAILED = -1 } Outcome;
+
+typedef enum { KIND_UNKNOWN, KIND_INT, KIND_STR } Kind;
+
+/* a special token (pad or eos) as an id of the sentences' kind */
+typedef struct {
+    PyObject *token; /* the caller's object, borrowed (Py_None: none) */
+    int64_t id;
+    int set; /* 1 once resolved to an id the sentences can hold */
+} Special;
+
+typedef struct {
+    PyObject *numbering; /* NULL: int tokens only */
+    int text;
+    int arrays; /* token mode: a sentence may be a 1-D integer array */
+    int side;   /* 0 while the hypotheses are read, 1 the references */
+    int form[2]; /* per side: 0 none yet, 1 token lists, 2 arrays (one side takes one) */
+    PyObject *transform; /* NULL: none */
+    Kind kind;
+    Special pad, eos;
+    bs_Int64s ids;
+} Gathering;
+
+static inline int
+is_sentence(PyObject *object)
+{
+    return PyList_Check(object) || PyTuple_Check(object);
+}
+
+static Outcome
+reserve(Gathering *g, Py_ssize_t more)
+{
+    if (bs_int64s_reserve(&g->ids, more) < 0) {
+        PyErr_NoMemory();
+        return FAILED;
+    }
+    return GATHERED;
+}
+
+/* pad or eos as an id, once the sentences' kind is known */
+static Outcome
+resolve(Gathering *g, Special *special)
+{
+    PyObject *token = special->token;
+    if (token == Py_None) return GATHERED;
+    if (g->kind == KIND_INT && PyLong_Check(token)) {
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(token, &overflow);
+        if (value == -1 && PyErr_Occurred()) return FAILED;
+        if (!overflow) { /* an int outside int64 is no token of the sentences */
+            special->id = (int64_t)value;
+            special->set = 1;
+        }
+    }
+    else if (g->kind == KIND_STR && PyUnicode_Check(token)) {
+        int64_t id = bs_number_token(g->numbering, token);
+        if (id < 0) return FAILED;
+        special->id = id;
+        special->set = 1;
+    }
+    return GATHERED;
+}
+
+/* the kind of the first token met; NOT_HANDLED for a token that is neither int nor str,
+ * or str without a numbering */
+static Outcome
+set_kind(Gathering *g, PyObject *token)
+{
+    if (PyLong_Check(token)) g->kind = KIND_INT;
+    else if (PyUnicode_Check(token) && g->numbering != NULL) g->kind = KIND_STR;
+    else return NOT_HANDLED;
+    if (resolve(g, &g->pad) != GATHERED || resolve(g, &g->eos) != GATHERED) return FAILED;
+    return GATHERED;
+}
+
+/* the id of one token of the sentences' kind (NOT_HANDLED: another kind) */
+static Outcome
+token_id(Gathering *g, PyObject *token, int64_t *id)
+{
+    if (g->kind == KIND_UNKNOWN) {
+        Outcome outcome = set_kind(g, token);
+        if (outcome != GATHERED) return outcome;
+    }
+    if (g->kind == KIND_INT) {
+        if (!PyLong_Check(token)) return NOT_HANDLED;
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(token, &overflow);
+        if (value == -1 && PyErr_Occurred()) return FAILED;
+        if (overflow) return NOT_HANDLED; /* the general path says it is outside int64 */
+        *id = (int64_t)value;
+        return GATHERED;
+    }
+    if (!PyUnicode_Check(token)) return NOT_HANDLED;
+    *id = bs_number_token(g->numbering, token);
+    return *id < 0 ? FAILED : GATHERED;
+}
+
+/* the integer format of a 1-D array's items: its size in bytes and signedness, or 0 */
+static int
+integer_format(const Py_buffer *view, int *is_signed)
+{
+    const char *format = view->format ? view->format : "B";
+    if (format[0] == '@' || format[0] == '=' || format[0] == '<') format++;
+    if (format[0] == '\0' || format[1] != '\0') return 0;
+    const char *signed_codes = "bhilq", *unsigned_codes = "BHILQ";
+    *is_signed = strchr(signed_codes, format[0]) != NULL;
+    if (!*is_signed && strchr(unsigned_codes, format[0]) == NULL) return 0;
+    return (int)view->itemsize;
+}
+
+/* item i of a 1-D integer array as an int64; 0 where an unsigned value does not fit */
+static inline int
+array_item(const Py_buffer *view, int size, int is_signed, Py_ssize_t i, int64_t *value)
+{
+    const char *at = (const char *)view->buf + i * (view->strides ? view->strides[0] : size);
+    switch (size) {
+    case 1:
+        *value = is_signed ? (int64_t)*(const int8_t *)at : (int64_t)*(const uint8_t *)at;
+        return 1;
+    case 2:
+        *value = is_signed ? (int64_t)*(const int16_t *)at : (int64_t)*(const uint16_t *)at;
+        return 1;
+    case 4:
+        *value = is_signed ? (int64_t)*(const int32_t *)at : (int64_t)*(const uint32_t *)at;
+        return 1;
+    default: {
+        uint64_t raw;
+        memcpy(&raw, at, sizeof raw);
+        if (!is_signed && raw > (uint64_t)INT64_MAX) return 0;
+        *value = (int64_t)raw;
+        return 1;
+    }
+    }
+}
+
+/* one token's id appended (padding dropped, cut at eos): 1 to go on, 0 at the sentence's
+ * end (its eos) */
+static inline int
+keep_token(Gathering *g, int64_t id, int *started, Py_ssize_t *kept)
+{
+    int padding = g->pad.set && id == g->pad.id;
+    *started |= !padding;
+    if (g->eos.set && id == g->eos.id && *started) return 0;
+    if (!padding) g->ids.items[g->ids.size + (*kept)++] = id;
+    return 1;
+}
+
+/* the ids of a 1-D integer array (a sentence of token ids) */
+static Outcome
+gather_array(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_only)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(sentence, &view, PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        return NOT_HANDLED;
+    }
+    int is_signed = 0, size = integer_format(&view, &is_signed);
+    Outcome outcome = NOT_HANDLED;
+    if (view.ndim != 1 || size == 0 || view.itemsize != size || size > 8) goto done;
+    if (g->kind == KIND_STR) goto done;
+    if (g->kind == KIND_UNKNOWN) {
+        g->kind = KIND_INT;
+        if (resolve(g, &g->pad) != GATHERED || resolve(g, &g->eos) != GATHERED) {
+            outcome = FAILED;
+            goto done;
+        }
+    }
+    if (reserve(g, view.shape[0]) != GATHERED) {
+        outcome = FAILED;
+        goto done;
+    }
+    int started = 0;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < view.shape[0]; i++) {
+        int64_t id = 0;
+        if (!array_item(&view, size, is_signed, i, &id)) goto done;
+        if (!keep_token(g, id, &started, &kept)) break;
+    }
+    g->ids.size += kept;
+    *length = kept;
+    *padding_only = view.shape[0] > 0 && !started;
+    outcome = GATHERED;
+done:
+    PyBuffer_Release(&view);
+    return outcome;
+}
+
+/* the ids of a sentence of tokens appended, padding dropped and cut at eos; its length,
+ * and whether it is nothing but padding (a reference that is so is absent) */
+static Outcome
+gather_tokens(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_only)
+{
+    int form = is_sentence(sentence) ? 1 : 2;
+    if (g->form[g->side] != 0 && g->form[g->side] != form) return NOT_HANDLED;
+    g->form[g->side] = form;
+    if (form == 2) {
+        if (g->arrays && PyObject_CheckBuffer(sentence) && !PyBytes_Check(sentence)
+            && !PyByteArray_Check(sentence))
+            return gather_array(g, sentence, length, padding_only);
+        return NOT_HANDLED;
+    }
+    /* no Python code runs below (ints and str are read as they are): the items stay */
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(sentence);
+    PyObject **items = PySequence_Fast_ITEMS(sentence);
+    if (reserve(g, size) != GATHERED) return FAILED;
+    int started = 0;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        int64_t id = 0;
+        Outcome outcome = token_id(g, items[i], &id);
+        if (outcome != GATHERED) return outcome;
+        if (!keep_token(g, id, &started, &kept)) break;
+    }
+    g->ids.size += kept;
+    *length = kept;
+    *padding_only = size > 0 && !started;
+    return GATHERED;
+}
+
+/* the ids of a line of text appended; its number of tokens */
+static Outcome
+gather_line(Gathering *g, PyObject *line, Py_ssize_t *length)
+{
+    if (!PyUnicode_Check(line)) return NOT_HANDLED;
+    PyObject *held = Py_NewRef(line);
+    if (g->transform != NULL) {
+        PyObject *changed = PyObject_CallOneArg(g->transform, held);
+        Py_DECREF(held);
+        if (changed == NULL) return FAILED;
+        if (!PyUnicode_Check(changed)) {
+            PyErr_Format(PyExc_TypeError, "transform must return a str, not %.100s",
+                         Py_TYPE(changed)->tp_name);
+            Py_DECREF(changed);
+            return FAILED;
+        }
+        held = changed;
+    }
+    Py_ssize_t count = bs_number_line(g->numbering, held, &g->ids);
+    Py_DECREF(held);
+    if (count < 0) return FAILED;
+    *length = count;
+    return GATHERED;
+}
+
+static Outcome
+gather_sentence(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_only)
+{
+    *padding_only = 0;
+    Py_INCREF(sentence); /* held while read: transform may drop the list's reference */
+    Outcome outcome = g->text ? gather_line(g, sentence, length)
+                              : gather_tokens(g, sentence, length, padding_only);
+    Py_DECREF(sentence);
+    return outcome;
+}
+
+/* whether a row is one reference itself: a str (text), or an array (token mode) */
+static inline int
+single(const Gathering *g, PyObject *row)
+{
+    return g->text ? PyUnicode_Check(row) : !is_sentence(row) && PyObject_CheckBuffer(row);
+}
+
+/* the number of references of a row, or -1 where the row is of no accepted type */
+static Py_ssize_t
+row_size(const Gathering *g, PyObject *row)
+{
+    if (single(g, row)) return 1;
+    return is_sentence(row) ? PySequence_Fast_GET_SIZE(row) : -1;
+}
+
+/* the reference k of a row (borrowed), NULL where the row has fewer now */
+static PyObject *
+row_item(const Gathering *g, PyObject *row, Py_ssize_t k)
+{
+    if (single(g, row)) return k == 0 ? row : NULL;
+    return k < PySequence_Fast_GET_SIZE(row) ? PySequence_Fast_ITEMS(row)[k] : NULL;
+}
+
+typedef struct {
+    Py_ssize_t rows, refs;
+    int64_t *layout; /* hyp_starts, hyp_lengths, ref_starts, ref_lengths */
+    unsigned char *present;
+    Py_ssize_t missing;
+} Layout;
+
+static Outcome
+gather_rows(Gathering *g, PyObject *hypotheses, PyObject *references, Layout *out)
+{
+    Py_ssize_t rows = out->rows, refs = out->refs;
+    int64_t *hyp_starts = out->layout, *hyp_lengths = hyp_starts + rows;
+    int64_t *ref_starts = hyp_lengths + rows, *ref_lengths = ref_starts + rows * refs;
+    for (Py_ssize_t b = 0; b < rows; b++) {
+        if (b >= PySequence_Fast_GET_SIZE(hypotheses)) return NOT_HANDLED;
+        Py_ssize_t length = 0;
+        int padding_only = 0;
+        hyp_starts[b] = g->ids.size;
+        Outcome outcome = gather_sentence(g, PySequence_Fast_ITEMS(hypotheses)[b], &length,
+                                          &padding_only);
+        if (outcome != GATHERED) return outcome;
+        hyp_lengths[b] = length;
+    }
+    out->missing = -1;
+    g->side = 1;
+    for (Py_ssize_t b = 0; b < rows; b++) {
+        if (b >= PySequence_Fast_GET_SIZE(references)) return NOT_HANDLED;
+        PyObject *row = Py_NewRef(PySequence_Fast_ITEMS(references)[b]);
+        int found = 0;
+        Outcome outcome = row_size(g, row) < 0 ? NOT_HANDLED : GATHERED;
+        for (Py_ssize_t k = 0; k < refs && outcome == GATHERED; k++) {
+            Py_ssize_t slot = b * refs + k, length = 0;
+            int padding_only = 0;
+            ref_starts[slot] = g->ids.size;
+            ref_lengths[slot] = 0;
+            PyObject *sentence = row_item(g, row, k);
+            if (sentence == NULL || (g->text && sentence == Py_None)) continue;
+            outcome = gather_sentence(g, sentence, &length, &padding_only);
+            if (padding_only) {
+                g->ids.size = ref_starts[slot];
+                continue;
+            }
+            ref_lengths[slot] = length;
+            out->present[slot] = 1;
+            found = 1;
+        }
+        Py_DECREF(row);
+        if (outcome != GATHERED) return outcome;
+        if (!found && out->missing < 0) out->missing = b;
+    }
+    return GATHERED;
+}
+
+const char bs_gather_doc[] =
+    "gather(hypotheses, references, numbering, text, pad, eos, transform, /)\n--\n\n"
+    "The sentences of a scoring call as flat int64 ids in rows: (ids, layout, present, R,\n"
+    "missing), or None where the input is not of the accepted forms (see gather.c).";
+
+PyObject *
+bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "gather() takes 7 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *hypotheses = args[0], *references = args[1], *numbering = args[2];
+    int text = PyObject_IsTrue(args[3]);
+    if (text < 0) return NULL;
+    if (!is_sentence(hypotheses) || !is_sentence(references)
+        || PySequence_Fast_GET_SIZE(hypotheses) != PySequence_Fast_GET_SIZE(references))
+        Py_RETURN_NONE;
+    if (text && numbering == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "text needs a numbering");
+        return NULL;
+    }
+    Gathering g = {.numbering = numbering == Py_None ? NULL : numbering,
+                   .text = text,
+                   .arrays = !text,
+                   .transform = args[6] == Py_None ? NULL : args[6],
+                   .kind = KIND_UNKNOWN,
+                   .pad = {args[4], 0, 0},
+                   .eos = {args[5], 0, 0}};
+    Layout out = {PySequence_Fast_GET_SIZE(hypotheses), 1, NULL, NULL, -1};
+    for (Py_ssize_t b = 0; b < out.rows; b++) {
+        Py_ssize_t size = row_size(&g, PySequence_Fast_ITEMS(references)[b]);
+        if (size < 0) Py_RETURN_NONE;
+        if (size > out.refs) out.refs = size;
+    }
+    if (g.numbering != NULL && bs_numbering_begin(g.numbering, !text) < 0) return NULL;
+    PyObject *result = NULL, *ids = NULL, *layout = NULL, *present = NULL;
+    Py_ssize_t slots = bs_checked_mul(out.rows, out.refs);
+    Py_ssize_t entries = slots < 0 ? -1 : bs_checked_mul(2, out.rows + slots);
+    if (entries < 0) goto done;
+    /* writable (bytearray): the lengths and the references present are returned to callers */
+    layout = PyByteArray_FromStringAndSize(NULL, entries * (Py_ssize_t)sizeof(int64_t));
+    present = PyByteArray_FromStringAndSize(NULL, slots);
+    if (layout == NULL || present == NULL) goto done;
+    out.layout = (int64_t *)PyByteArray_AS_STRING(layout);
+    out.present = (unsigned char *)PyByteArray_AS_STRING(present);
+    memset(out.present, 0, (size_t)slots);
+    Outcome outcome = gather_rows(&g, hypotheses, references, &out);
+    if (outcome == NOT_HANDLED) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (outcome == FAILED) goto done;
+    ids = PyBytes_FromStringAndSize((const char *)g.ids.items,
+                                    g.ids.size * (Py_ssize_t)sizeof(int64_t));
+    if (ids != NULL)
+        result = Py_BuildValue("(OOOnn)", ids, layout, present, out.refs, out.missing);
+done:
+    if (g.numbering != NULL) bs_numbering_end(g.numbering);
+    PyMem_RawFree(g.ids.items);
+    Py_XDECREF(ids);
+    Py_XDECREF(layout);
+    Py_XDECREF(present);
+    return result;
+}

@@ -1,0 +1,279 @@
+"""Token lists and text to ragged rows: the host path of Python input.
+
+NLTK-form token lists (a list of hypotheses, each a list or tuple of tokens; per
+hypothesis, a list of references) and text (with a tokenizer: per hypothesis, a reference
+string or a list of them) go in one call of the compiled part's ``gather``
+(``bleusuite/csrc/gather.c``): it walks the lists, reads int tokens as ids, numbers str
+tokens (or tokenises and numbers text, each distinct word once), drops padding, cuts at
+end-of-sentence tokens and lays the rows out flat, with no Python loop over sentences.
+
+Anything it does not take (tokens of other types, ints and str mixed, other sequence
+types, malformed input) goes the general path here: the checks that name what is wrong,
+then the tokens numbered by a dictionary (so that they compare as Python's ``==`` does, as
+in NLTK), and the same ``gather`` on the numbered lists. Where the compiled part is not
+built, the general path runs on everything, with :mod:`bleusuite.text`'s Python numbering
+for text: the same rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from bleusuite import backends, native
+from bleusuite.inputs.batch import Batch, RaggedPairs, identity
+from bleusuite.inputs.checks import (
+    ArgNames,
+    check_missing,
+    check_texts,
+    check_token_lists,
+    kind_of,
+)
+from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
+from bleusuite.text.tokenizers import Tokenizer, load_tokenizer
+
+__all__ = ["from_text", "from_token_lists", "gathered_batch"]
+
+#: the backend of every host batch
+_NUMPY = backends.get_backend()
+#: what gather returns: (ids, layout, present, R, missing)
+Gathered = tuple[bytes, bytearray, bytearray, int, int]
+
+
+def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True) -> Batch:
+    """The host batch of one ``gather`` result (``rows`` hypotheses); ``check``: raise for a
+    hypothesis without reference (messages call the references ``ref_name``)."""
+    ids_bytes, layout_bytes, present_bytes, num_refs, missing = gathered
+    present = np.frombuffer(present_bytes, dtype=np.bool_).reshape(rows, num_refs)
+    if check and missing >= 0:
+        check_missing(missing, rows - int(present.any(axis=1).sum()), ref_name)
+    ids = np.frombuffer(ids_bytes, dtype=np.int64)
+    layout = np.frombuffer(layout_bytes, dtype=np.int64)
+    slots = rows * num_refs
+    hyp_len = layout[rows : 2 * rows]
+    ref_len = layout[2 * rows + slots :].reshape(rows, num_refs)
+    pairs = RaggedPairs(ids, layout[:rows], hyp_len, ids,
+                        layout[2 * rows : 2 * rows + slots].reshape(rows, num_refs), ref_len)
+    return Batch(_NUMPY, identity, hyp_len, ref_len, present, pairs)
+
+
+# ----------------------------------------------------------------------- token lists
+
+
+def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
+                     names: ArgNames) -> Batch:
+    """The host batch of NLTK-form token lists (any hashable tokens); ``pad`` / ``eos``
+    are tokens as the lists hold them (an int id, a str token, None); messages call the
+    two sides ``names``."""
+    compiled = native.module()
+    if compiled is not None:
+        gathered = compiled.gather(hypotheses, references, compiled.Numbering(), False, pad,
+                                   eos, None)
+        if gathered is not None:
+            return gathered_batch(gathered, len(hypotheses), names[1])
+    check_token_lists(hypotheses, references, names)
+    hyps, refs, pad_id, eos_id = _numbered(list(hypotheses), [list(r) for r in references],
+                                           pad, eos, names)
+    return gathered_batch(_gather(hyps, refs, pad_id, eos_id), len(hyps), names[1])
+
+
+def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,
+              names: ArgNames) -> tuple[list[list[int]], list[list[list[int]]], Any, Any]:
+    """The general path: every token as an int id (ints keep their value; where any token
+    is not an int, every token is numbered by a dictionary, so tokens compare as Python's
+    ``==`` does), with pad and eos mapped the same way (None where they never occur)."""
+    sentences = list(itertools.chain(hyps, itertools.chain.from_iterable(refs)))
+    flat = list(itertools.chain.from_iterable(sentences))
+    ints = all(isinstance(t, int | np.integer) for t in flat)
+    if ints:
+        try:
+            ids = np.asarray(flat, dtype=np.int64) if flat else np.zeros(0, np.int64)
+        except OverflowError:
+            side = names[0] if any(_out_of_range(s) for s in hyps) else names[1]
+            raise ValueError(f"{side} holds token ids outside the int64 range") from None
+        vocabulary: dict[Any, int] | None = None
+    else:
+        vocabulary = {}
+        try:
+            ids = np.fromiter(map(vocabulary.setdefault, flat, range(len(flat))),
+                              dtype=np.int64, count=len(flat))
+        except TypeError as error:
+            raise TypeError(_unhashable(hyps, refs, names, error)) from None
+    lengths = list(map(len, sentences))
+    bounds = list(itertools.accumulate(lengths, initial=0))
+    id_lists = ids.tolist()
+    numbered = [id_lists[a:b] for a, b in itertools.pairwise(bounds)]
+    per_row = [numbered[len(hyps) + a : len(hyps) + b] for a, b in
+               itertools.pairwise(itertools.accumulate(map(len, refs), initial=0))]
+    return numbered[: len(hyps)], per_row, _mapped(pad, vocabulary), _mapped(eos, vocabulary)
+
+
+def _out_of_range(sentence: Sequence[Any]) -> bool:
+    return any(not -(1 << 63) <= int(t) < 1 << 63 for t in sentence)
+
+
+def _mapped(token: Any, vocabulary: dict[Any, int] | None) -> int | None:
+    """A pad / eos token in the id space of the numbered lists (None: it never occurs)."""
+    if token is None:
+        return None
+    if vocabulary is None:
+        return int(token) if isinstance(token, int | np.integer) else None
+    try:
+        return vocabulary.get(token)
+    except TypeError:  # an unhashable pad token matches nothing
+        return None
+
+
+def _unhashable(hyps: list[Any], refs: list[list[Any]], names: ArgNames,
+                error: TypeError) -> str:
+    """Where the first unhashable token is, for the message."""
+    where = [(f"{names[0]}[{row}]", sentence) for row, sentence in enumerate(hyps)]
+    where += [(f"{names[1]}[{row}][{k}]", sentence) for row, row_refs in enumerate(refs)
+              for k, sentence in enumerate(row_refs)]
+    for name, sentence in where:
+        for position, token in enumerate(sentence):
+            try:
+                hash(token)
+            except TypeError:
+                return (f"{name}[{position}] must be a hashable token (str, int, tuple, ...); "
+                        f"got {kind_of(token)}")
+    return f"tokens must be hashable (str, int, tuple, ...): {error}"
+
+
+def _gather(hyps: list[list[int]], refs: list[list[list[int]]], pad: int | None,
+            eos: int | None) -> Gathered:
+    """``gather`` of lists of int ids: the compiled part's, else :func:`python_gather`."""
+    compiled = native.module()
+    if compiled is not None:
+        gathered: Gathered | None = compiled.gather(hyps, refs, None, False, pad, eos, None)
+        assert gathered is not None, "int id lists are gather's own form"
+        return gathered
+    return python_gather(hyps, refs, pad, eos)
+
+
+def python_gather(hyps: list[list[int]], refs: list[list[list[int] | None]],
+                  pad: int | None, eos: int | None) -> Gathered:
+    """``gather`` (``bleusuite/csrc/gather.c``) in Python, on lists of int ids (None: an
+    absent reference), for installs without the compiled part: the same result.
+
+    >>> ids, layout, present, refs, missing = python_gather([[0, 7, 8]], [[[7, 0, 9]]], 0, 9)
+    >>> np.frombuffer(ids, np.int64).tolist(), np.frombuffer(layout, np.int64).tolist()
+    ([7, 8, 7], [0, 2, 2, 1])
+    """
+    rows = len(hyps)
+    num_refs = max(1, max(map(len, refs), default=1))
+    ids: list[int] = []
+    layout = np.zeros(2 * rows + 2 * rows * num_refs, dtype=np.int64)
+    present = np.zeros(rows * num_refs, dtype=np.uint8)
+
+    def add(sentence: list[int]) -> tuple[int, int, bool]:
+        start, started = len(ids), False
+        for token in sentence:
+            padding = pad is not None and token == pad
+            started = started or not padding
+            if eos is not None and token == eos and started:
+                break
+            if not padding:
+                ids.append(token)
+        return start, len(ids) - start, bool(sentence) and not started
+
+    for b, hyp in enumerate(hyps):
+        layout[b], layout[rows + b] = add(hyp)[:2]
+    missing, base = -1, 2 * rows
+    for b, row in enumerate(refs):
+        found = False
+        for k in range(num_refs):
+            slot = b * num_refs + k
+            layout[base + slot] = len(ids)
+            if k >= len(row) or row[k] is None:
+                continue
+            start, length, padding_only = add(row[k])  # type: ignore[arg-type]
+            if padding_only:
+                del ids[start:]
+                continue
+            layout[base + rows * num_refs + slot] = length
+            present[slot] = found = True
+        if not found and missing < 0:
+            missing = b
+    return (np.asarray(ids, dtype=np.int64).tobytes(), bytearray(layout.tobytes()),
+            bytearray(present.tobytes()), num_refs, missing)
+
+
+# ------------------------------------------------------------------------------ text
+
+
+def text_numbering(tokenizer: Tokenizer, lowercase: bool) -> tuple[Any, Callable[[str], str]
+                                                                   | None]:
+    """The compiled numbering of a tokenizer and the transform of each line before it:
+    sacrebleu's ``tokenize(line.lower().rstrip())`` (lowercasing first with
+    ``lowercase``), applied once per distinct word where the tokenizer acts on each word
+    alone (:attr:`Tokenizer.word_local`; by the compiled part's own rules where it has
+    them: ``13a``, ``char``, chrF++'s words)."""
+    compiled = native.module()
+    assert compiled is not None
+    transform: Callable[[str], str] | None = str.lower if lowercase else None
+    if tokenizer.splits_only:
+        return compiled.Numbering(), transform
+    if tokenizer.word_local:
+        if tokenizer.rules is not None:
+            return compiled.Numbering(rules=tokenizer.rules), transform
+        return compiled.Numbering(tokenizer.tokenize), transform
+    return compiled.Numbering(), _line_transform(tokenizer, lowercase)
+
+
+def _line_transform(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], str]:
+    """A tokenizer that is not word-local, on each line (lowercased first with
+    ``lowercase``; without its trailing whitespace where the tokenizer says so)."""
+    tokenize = tokenizer.tokenize
+    if tokenizer.rstrip:
+        if lowercase:
+            return lambda line: tokenize(line.lower().rstrip())
+        return lambda line: tokenize(line.rstrip())
+    if lowercase:
+        return lambda line: tokenize(line.lower())
+    return tokenize
+
+
+def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lowercase: bool,
+              names: ArgNames, check: bool = True) -> tuple[Batch, list[str]]:
+    """The host batch of text (per hypothesis, a reference string or a list of them,
+    ``None`` for no reference), tokenised as sacrebleu does (``tokenize``: a name of
+    :data:`~bleusuite.text.TOKENIZERS`, or a :class:`~bleusuite.text.Tokenizer`), and the
+    token of each id; messages call the two sides ``names``; ``check``: raise for a
+    hypothesis without reference."""
+    tokenizer = tokenize if isinstance(tokenize, Tokenizer) else load_tokenizer(tokenize)
+    compiled = native.module()
+    if compiled is not None:
+        numbering, transform = text_numbering(tokenizer, lowercase)
+        gathered = compiled.gather(hypotheses, references, numbering, True, None, None,
+                                   transform)
+        if gathered is None:  # the checks say what is wrong, or the lists are rebuilt
+            rows = check_texts(hypotheses, references, names)
+            gathered = compiled.gather(list(hypotheses), rows, numbering, True, None, None,
+                                       transform)
+        batch = gathered_batch(gathered, len(hypotheses), names[1], check)
+        tokens = numbering.tokens
+    else:
+        batch, tokens = _python_text(hypotheses, references, tokenizer, lowercase, names, check)
+    if 2 <= batch.size <= STREAMS_CHECK_LIMIT and batch.ref_present.shape[1] == batch.size:
+        warn_if_streams(hypotheses, references)
+    return batch, tokens
+
+
+def _python_text(hypotheses: Any, references: Any, tokenizer: Tokenizer, lowercase: bool,
+                 names: ArgNames, check: bool) -> tuple[Batch, list[str]]:
+    """:func:`from_text` without the compiled part: :class:`bleusuite.text.Encoder`'s
+    numbering of every line, then :func:`python_gather`."""
+    from bleusuite.text import Encoder
+
+    rows = check_texts(hypotheses, references, names)
+    lines = list(hypotheses) + list(itertools.chain.from_iterable(rows))
+    token_ids = Encoder(tokenizer, lowercase).encode([lines])
+    sentences = [token_ids.line(0, i).tolist() for i in range(len(lines))]
+    bounds = itertools.accumulate(map(len, rows), initial=len(hypotheses))
+    refs = [sentences[a:b] for a, b in itertools.pairwise(bounds)]
+    gathered = python_gather(sentences[: len(hypotheses)], refs, None, None)  # type: ignore[arg-type]
+    return gathered_batch(gathered, len(hypotheses), names[1], check), token_ids.vocabulary

@@ -1,0 +1,183 @@
+"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once.
+
+The library's functions, the result objects, the Ignite and torchmetrics metrics, the
+sacrebleu API, the rewards, Ray and the command all describe a BLEU score by a
+:class:`BleuSettings`; :meth:`BleuSettings.of` builds it from a function's keyword
+arguments and keeps it (the same arguments give the same object, so a repeated call pays
+for no check). The defaults are the library's (ignite's ``no_smooth`` for token ids,
+sacrebleu's ``exp`` for text); the command and the sacrebleu API pass sacrebleu's own
+(:data:`SACREBLEU_DEFAULTS`).
+
+>>> settings = BleuSettings.of(smooth="method1")
+>>> settings.order, settings.family, settings.stats_order
+(4, 'nltk', 4)
+>>> BleuSettings.of(smooth="method1") is settings
+True
+>>> BleuSettings.of(tokenize="13a").smooth, BleuSettings.of(tokenize="13a", sentence=True).effective_order
+('exp', True)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bleusuite import checks
+from bleusuite.scores import rules
+from bleusuite.scores.bleu import smoothing
+from bleusuite.text.tokenizers import TOKENIZERS
+
+__all__ = ["SACREBLEU_DEFAULTS", "BleuSettings"]
+
+#: the settings sacrebleu's BLEU starts from (the command, the sacrebleu API, Ray's text)
+SACREBLEU_DEFAULTS: dict[str, Any] = {"tokenize": "13a", "smooth": "exp"}
+
+
+@dataclass(frozen=True)
+class BleuSettings:
+    """Everything that changes a BLEU score, checked.
+
+    Attributes:
+        max_order: the highest n-gram order (``len(weights)`` where weights are given).
+        weights: one weight per order, or None: uniform ``1 / max_order`` (sacrebleu's own
+            uniform mean of the logs for its smoothing names).
+        smooth: the smoothing name (:data:`bleusuite.SMOOTHING_NAMES`); it picks whose
+            numbers the score reproduces.
+        smooth_value: the value of ``"method1"``, ``"floor"`` or ``"add-k"`` (None: the
+            default).
+        effective_order: sacrebleu's effective order (its smoothing names only).
+        ref_length: the reference-length rule of the brevity penalty
+            (:data:`bleusuite.scores.rules.REF_LENGTHS`).
+        tokenize: the tokenizer of text (a name of :data:`bleusuite.text.TOKENIZERS`), or
+            None: the caller gives tokens.
+        lowercase: lowercase text before tokenising it.
+    """
+
+    max_order: int = 4
+    weights: tuple[float, ...] | None = None
+    smooth: str = "no_smooth"
+    smooth_value: float | None = None
+    effective_order: bool = False
+    ref_length: str = "closest"
+    tokenize: str | None = None
+    lowercase: bool = False
+    family: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "family", smoothing.family_of(self.smooth))
+        checks.order(self.max_order, "max_order")
+        if self.weights is not None and len(self.weights) != self.max_order:
+            raise ValueError(
+                f"weights has {len(self.weights)} entries but max_order is {self.max_order}; "
+                "give one weight per order"
+            )
+        checks.boolean(self.effective_order, "effective_order")
+        if self.effective_order and self.family != "sacrebleu":
+            raise ValueError(
+                "effective_order=True is sacrebleu's option: use it with smooth='none', "
+                f"'floor', 'add-k' or 'exp' (got smooth={self.smooth!r})"
+            )
+        if self.effective_order and self.weights is not None:
+            raise ValueError("effective_order=True averages uniformly: do not pass weights")
+        object.__setattr__(self, "smooth_value",
+                           smoothing.check_smooth_value(self.smooth, self.smooth_value))
+        rules.check_ref_length(self.ref_length)
+        if self.tokenize is not None and (not isinstance(self.tokenize, str)
+                                          or self.tokenize not in TOKENIZERS):
+            raise ValueError(f"unknown tokenizer {self.tokenize!r}; choose one of "
+                             f"{', '.join(TOKENIZERS)}")
+        checks.boolean(self.lowercase, "lowercase")
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        max_order: Any = None,
+        weights: Any = None,
+        smooth: Any = None,
+        smooth_value: Any = None,
+        effective_order: Any = None,
+        ref_length: Any = "closest",
+        tokenize: Any = None,
+        lowercase: Any = False,
+        sentence: bool = False,
+    ) -> BleuSettings:
+        """The settings of a scoring call's keyword arguments (checked, and kept: the same
+        arguments give the same object).
+
+        ``max_order`` None: ``len(weights)``, or 4. ``smooth`` None: sacrebleu's ``"exp"``
+        for text (``tokenize`` given), else pytorch-ignite's ``"no_smooth"``.
+        ``effective_order`` None: True for the sentence scores of text (``sentence``, as
+        ``sacrebleu.sentence_bleu``), else False.
+
+        Raises:
+            TypeError, ValueError: a setting it cannot take; the message names it.
+        """
+        try:
+            # the types are part of the key: 1 and True are equal, yet one is no bool
+            given = None if weights is None else tuple(weights)
+            kinds = None if given is None else tuple(map(type, given))
+            key = (max_order, given, kinds, smooth, smooth_value, effective_order, ref_length,
+                   tokenize, lowercase, sentence)
+            hash(key)
+        except TypeError:  # weights of an array library, or unhashable settings: no cache
+            return _settings(max_order, weights, smooth, smooth_value, effective_order,
+                             ref_length, tokenize, lowercase, sentence)
+        return _kept(*key)
+
+    @property
+    def order(self) -> int:
+        """The orders the score averages (``max_order``)."""
+        return self.max_order
+
+    @property
+    def stats_order(self) -> int:
+        """The orders the statistics must hold (NLTK's method5 and method7 read 5-grams)."""
+        return max(self.max_order, smoothing.extra_orders(self.smooth))
+
+    @property
+    def uniform_weights(self) -> tuple[float, ...] | None:
+        """The weights the formula takes: the given ones, ``1 / max_order`` each where none
+        are given, or None: sacrebleu's own uniform mean of the logs."""
+        if self.weights is not None:
+            return self.weights
+        if self.family == "sacrebleu":
+            return None
+        return tuple([1 / self.max_order] * self.max_order)
+
+    def replace(self, **changes: Any) -> BleuSettings:
+        """The same settings with ``changes`` (checked again)."""
+        values = {name: getattr(self, name) for name in (
+            "max_order", "weights", "smooth", "smooth_value", "effective_order", "ref_length",
+            "tokenize", "lowercase")}
+        values.update(changes)
+        return BleuSettings(**values)
+
+
+def _settings(max_order: Any, weights: Any, smooth: Any, smooth_value: Any,
+              effective_order: Any, ref_length: Any, tokenize: Any, lowercase: Any,
+              sentence: bool) -> BleuSettings:
+    if smooth is None:
+        smooth = "no_smooth" if tokenize is None else "exp"
+    if effective_order is None:
+        effective_order = sentence and tokenize is not None and smooth in smoothing.FAMILIES[
+            "sacrebleu"]
+    if weights is None:
+        order = checks.order(4 if max_order is None else max_order, "max_order")
+        resolved = None
+    else:
+        given = None if max_order is None else checks.order(max_order, "max_order")
+        resolved = checks.weights(weights, given)
+        order = checks.order(len(resolved), "len(weights)")
+    return BleuSettings(order, resolved, smooth, smooth_value, effective_order, ref_length,
+                        tokenize, lowercase)
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _kept(max_order: Any, weights: Sequence[Any] | None, kinds: Any, smooth: Any,
+          smooth_value: Any, effective_order: Any, ref_length: Any, tokenize: Any,
+          lowercase: Any, sentence: bool) -> BleuSettings:
+    return _settings(max_order, weights, smooth, smooth_value, effective_order, ref_length,
+                     tokenize, lowercase, sentence)

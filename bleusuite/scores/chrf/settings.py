@@ -1,0 +1,77 @@
+"""chrF's settings: one type for every front end (:class:`ChrfSettings`), checked once.
+
+>>> settings = ChrfSettings.of(word_order=2)
+>>> settings.char_order, settings.word_order, settings.beta, settings.orders
+(6, 2, 2, 8)
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from bleusuite import checks
+from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER
+
+__all__ = ["ChrfSettings"]
+
+
+@dataclass(frozen=True)
+class ChrfSettings:
+    """sacrebleu's ``CHRF(...)`` settings (the functions' arguments, the command's
+    ``--chrf-*`` flags), checked.
+
+    Attributes:
+        char_order, word_order: the character and word n-gram orders (0: none; not both).
+        beta: recall counts ``beta`` times as much as precision.
+        lowercase: compare lowercased text.
+        whitespace: keep whitespace in the character n-grams.
+        eps_smoothing: sacrebleu's ``eps_smoothing`` (chrF++.py's averaging).
+    """
+
+    char_order: int = CHAR_ORDER
+    word_order: int = WORD_ORDER
+    beta: int = BETA
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("char_order", "word_order"):
+            value = getattr(self, name)
+            if value != 0 or isinstance(value, bool):
+                checks.order(value, name)
+        if self.char_order + self.word_order == 0:
+            raise ValueError("char_order and word_order: at least one order is needed; got 0 "
+                             "and 0")
+        checks.order(self.beta, "beta")
+        for name in ("lowercase", "whitespace", "eps_smoothing"):
+            checks.boolean(getattr(self, name), name)
+
+    @property
+    def orders(self) -> int:
+        """The orders of the statistics: the character orders, then the word orders."""
+        return self.char_order + self.word_order
+
+    @classmethod
+    def of(cls, *, char_order: Any = CHAR_ORDER, word_order: Any = WORD_ORDER,
+           beta: Any = BETA, lowercase: Any = False, whitespace: Any = False,
+           eps_smoothing: Any = False) -> ChrfSettings:
+        """The settings of a scoring call's keyword arguments (checked, and kept).
+
+        Raises:
+            TypeError, ValueError: a setting it cannot take; the message names it.
+        """
+        try:
+            return _kept(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+        except TypeError as error:
+            if "unhashable" not in str(error):
+                raise
+            return cls(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+
+
+@functools.lru_cache(maxsize=64, typed=True)
+def _kept(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
+          eps_smoothing: Any) -> ChrfSettings:
+    return ChrfSettings(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)

@@ -1,0 +1,64 @@
+"""GLEU's settings: one type for every front end (:class:`GleuSettings`), checked once.
+
+>>> settings = GleuSettings.of(min_len=2)
+>>> settings.min_len, settings.max_len, settings.tokenize
+(2, 4, None)
+>>> GleuSettings.of(min_len=2) is settings
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from bleusuite import checks
+from bleusuite.text.tokenizers import TOKENIZERS
+
+__all__ = ["GleuSettings"]
+
+
+@dataclass(frozen=True)
+class GleuSettings:
+    """Everything that changes a GLEU score (NLTK's ``gleu_score``), checked.
+
+    Attributes:
+        min_len, max_len: the n-gram orders pooled (NLTK's).
+        tokenize: the tokenizer of text (a name of :data:`bleusuite.text.TOKENIZERS`), or
+            None: the caller gives tokens.
+        lowercase: lowercase text before tokenising it.
+    """
+
+    tokenize: str | None = None
+    lowercase: bool = False
+    min_len: int = 1
+    max_len: int = 4
+
+    def __post_init__(self) -> None:
+        checks.gleu_orders(self.min_len, self.max_len)
+        if self.tokenize is not None and (not isinstance(self.tokenize, str)
+                                          or self.tokenize not in TOKENIZERS):
+            raise ValueError(f"unknown tokenizer {self.tokenize!r}; choose one of "
+                             f"{', '.join(TOKENIZERS)}")
+        checks.boolean(self.lowercase, "lowercase")
+
+    @classmethod
+    def of(cls, *, min_len: Any = 1, max_len: Any = 4, tokenize: Any = None,
+           lowercase: Any = False) -> GleuSettings:
+        """The settings of a scoring call's keyword arguments (checked, and kept).
+
+        Raises:
+            TypeError, ValueError: a setting it cannot take; the message names it.
+        """
+        try:
+            return _kept(min_len, max_len, tokenize, lowercase)
+        except TypeError as error:
+            if "unhashable" not in str(error):
+                raise
+            return cls(tokenize, lowercase, min_len, max_len)
+
+
+@functools.lru_cache(maxsize=64, typed=True)
+def _kept(min_len: Any, max_len: Any, tokenize: Any, lowercase: Any) -> GleuSettings:
+    return GleuSettings(tokenize, lowercase, min_len, max_len)

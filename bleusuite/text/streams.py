@@ -1,0 +1,102 @@
+"""References given per hypothesis that read better as sacrebleu's reference streams.
+
+The scoring functions take references per hypothesis (``references[i]``: the references of
+``hypotheses[i]``), where sacrebleu takes reference *streams* (``streams[j][i]``: the
+``j``-th reference of sentence ``i``). Passing streams where references per hypothesis are
+expected is caught by the batch sizes, except when there are as many streams as
+hypotheses: :func:`warn_if_streams` then looks at the text (:func:`read_as_streams`) and
+warns where the lines read better as streams.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import os
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+__all__ = ["STREAMS_CHECK_LIMIT", "STREAMS_HINT", "ReferenceStreamsWarning", "read_as_streams",
+           "warn_if_streams"]
+
+#: the largest batch whose references are compared with both readings (B x B lines)
+STREAMS_CHECK_LIMIT = 16
+
+#: how sacrebleu's reference streams become references per hypothesis
+STREAMS_HINT = ("sacrebleu's reference streams [[ref1 of each], [ref2 of each]] become per "
+             "hypothesis with list(zip(*streams))")
+
+
+class ReferenceStreamsWarning(UserWarning):
+    """References per hypothesis that read better as sacrebleu's reference streams."""
+
+
+def _overlap(hypothesis: str, reference: str | None) -> int:
+    """Words and word pairs shared (clipped counts, split on whitespace)."""
+    if reference is None:
+        return 0
+    hyp, ref = hypothesis.split(), reference.split()
+    shared = Counter(hyp) & Counter(ref)
+    pairs = Counter(itertools.pairwise(hyp)) & Counter(itertools.pairwise(ref))
+    return sum(shared.values()) + sum(pairs.values())
+
+
+def read_as_streams(hypotheses: Sequence[str], rows: Sequence[Sequence[str | None]]) -> bool:
+    """Whether the references ``rows`` (one list per hypothesis, as given) read better as
+    sacrebleu's reference streams.
+
+    Only a square batch can be read both ways: ``B >= 2`` hypotheses with ``B`` lists of
+    exactly ``B`` references (``None`` included; up to :data:`STREAMS_CHECK_LIMIT`). Read
+    per hypothesis, hypothesis ``i`` gets row ``i``; read as streams, column ``i``. The two
+    readings share the diagonal, so the lines off it decide: they read better as streams
+    when, so read, every hypothesis shares more words and word pairs (whitespace-split,
+    clipped counts) with its best off-diagonal reference, and all the hypotheses together at
+    least twice as many plus one.
+
+    >>> hyps = ["the cat sat on the mat", "a dog ran"]
+    >>> read_as_streams(hyps, [hyps, ["the cat sat on a mat", "a dog ran fast"]])
+    True
+    >>> read_as_streams(hyps, [["the cat sat on a mat", "a cat sat"], ["a dog ran", "dogs ran"]])
+    False
+    """
+    size = len(hypotheses)
+    if not 2 <= size <= STREAMS_CHECK_LIMIT or len(rows) != size or any(
+            len(row) != size for row in rows):
+        return False
+    given = [max(_overlap(hypotheses[i], rows[i][k]) for k in range(size) if k != i)
+             for i in range(size)]
+    swapped = [max(_overlap(hypotheses[i], rows[k][i]) for k in range(size) if k != i)
+               for i in range(size)]
+    return all(s > g for s, g in zip(swapped, given, strict=True)) and sum(swapped) >= 2 * sum(
+        given) + 1
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside bleusuite (the caller's line, whatever
+    the front end: a function, a metric's update)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = inspect.currentframe()
+    frame, level = (here.f_back if here is not None else None), 1
+    while frame is not None and frame.f_back is not None and os.path.abspath(
+            frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_if_streams(hypotheses: Sequence[str], references: Sequence[Any]) -> None:
+    """Warn (:class:`ReferenceStreamsWarning`) where the references, given per hypothesis,
+    read better as sacrebleu's reference streams (:func:`read_as_streams`): a warning, not
+    an error, since text alone cannot settle which reading was meant."""
+    size = len(hypotheses)
+    if not 2 <= size <= STREAMS_CHECK_LIMIT:
+        return
+    rows = [[refs] if isinstance(refs, str) else list(refs) for refs in references]
+    if read_as_streams(hypotheses, rows):
+        warnings.warn(
+            f"references: the {size} hypotheses, each with {size} references, read better as "
+            "sacrebleu's reference streams (each hypothesis shares more words with the lines "
+            "at its position across the lists than with the lines of its own list); "
+            f"references are given per hypothesis: {STREAMS_HINT}",
+            ReferenceStreamsWarning, stacklevel=_caller_level(),
+        )

@@ -21,6 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bleusuite.inputs.checks import PaddingWarning
     from bleusuite.scores.bleu.pairwise import pairwise_sentence_bleu, self_bleu
     from bleusuite.scores.bleu.prefix import prefix_sentence_bleu
     from bleusuite.scores.bleu.result import BleuResult, corpus_bleu_result
@@ -44,6 +45,7 @@ __all__ = [
     "ChrfStats",
     "GleuResult",
     "GleuStats",
+    "PaddingWarning",
     "__version__",
     "bleu_score",
     "bleu_statistics",
@@ -70,6 +72,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("BleuResult", "corpus_bleu_result"), "bleusuite.scores.bleu.result"),
     **dict.fromkeys(("BleuStats", "bleu_statistics"), "bleusuite.scores.bleu.statistics"),
     "SMOOTHING_NAMES": "bleusuite.scores.bleu.smoothing",
+    "PaddingWarning": "bleusuite.inputs.checks",
     **dict.fromkeys(("pairwise_sentence_bleu", "self_bleu"), "bleusuite.scores.bleu.pairwise"),
     "prefix_sentence_bleu": "bleusuite.scores.bleu.prefix",
     **dict.fromkeys(("chrf_score", "corpus_chrf", "sentence_chrf"), "bleusuite.scores.chrf.score"),

@@ -9,7 +9,8 @@ class Numbering:
     is applied once per distinct word (or whole line holding a newline)."""
 
     def __init__(
-        self, tokenize: Callable[[str], str] | None = None, *, rules: Literal["13a"] | None = None
+        self, tokenize: Callable[[str], str] | None = None, *,
+        rules: Literal["13a", "char", "punctuation"] | None = None,
     ) -> None: ...
     def number(self, lines: list[str], /) -> tuple[bytes, bytes]:
         """(ids, counts) as native int64 bytes: every token's id, line after line, and the
@@ -27,6 +28,14 @@ def count_matches(
     """Clipped n-gram matches of rows begin..end-1 into ``clipped`` (B, N),
     ``per_reference`` (B, R, N) or None, and those of every prefix into ``prefix``
     (B, W, N) or None (int64 buffers; see the C docstring)."""
+
+def gather(
+    hypotheses: Any, references: Any, numbering: Numbering | None, text: bool, pad: Any,
+    eos: Any, transform: Callable[[str], str] | None, /,
+) -> tuple[bytes, bytearray, bytearray, int, int] | None:
+    """The token lists or text of a scoring call as flat int64 ids in rows: ``(ids, layout,
+    present, R, missing)`` (see ``bleusuite/csrc/gather.c``), or None where the input is not
+    of the forms it takes."""
 
 def libm_map(function: str, values: Any, out: Any, /) -> int:
     """``out[i] = log(values[i])`` or ``exp(values[i])`` (``function`` "log" or "exp"), the C

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import sys
 from typing import Any
 
 __all__ = [
     "MAX_ORDER_LIMIT",
     "boolean",
+    "caller_level",
     "gleu_orders",
     "integer",
     "number",
@@ -187,3 +190,14 @@ def token_id(value: Any, argname: str, *, or_else: str | None = None) -> int | N
         accepted = " or None" if or_else is None else f", None, or {or_else!r}"
         raise TypeError(f"{argname} must be an int token id{accepted}; got {value!r}")
     return int(item)
+
+
+def caller_level() -> int:
+    """The ``stacklevel`` of a warning raised here that points at the first frame outside
+    bleusuite (the caller's line, whatever the front end: a function, a metric's update)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+            package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level

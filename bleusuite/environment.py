@@ -59,13 +59,12 @@ def _read() -> Environment:
     counting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower() or "auto"
     if counting not in ("auto", *COUNTING_STRATEGIES):
         raise ValueError(
-            f"BLEUSUITE_COUNTING (environment variable) must be one of auto, "
+            f"BLEUSUITE_COUNTING must be one of auto, "
             f"{', '.join(COUNTING_STRATEGIES)}; got {counting!r}"
         )
     native = os.environ.get("BLEUSUITE_NATIVE", "").strip().lower()
     if native not in ("", "0", "1"):
-        raise ValueError("BLEUSUITE_NATIVE (environment variable) must be 0 or 1 (or unset); "
-                         f"got {native!r}")
+        raise ValueError(f"BLEUSUITE_NATIVE must be 0 or 1 (or unset); got {native!r}")
     return Environment(num_threads, counting, native)
 
 

@@ -3,8 +3,8 @@
 
 Metrics of tokenised words (BLEU, GLEU) share one pass: the lines are read in chunks, each
 chunk tokenised and numbered in this thread while the chunk before it is counted in
-another (:func:`bleusuite.counting.count_pairs`, straight from the ragged token ids: no
-padding, no batches); each metric then builds its statistics from the counts. Metrics of
+another (:func:`bleusuite.counting.count_matches` of the host batch of the chunk's streams,
+:func:`bleusuite.inputs.streams_batch`: ragged token ids, no padding); each metric then builds its statistics from the counts. Metrics of
 characters (chrF) take the lines themselves.
 """
 
@@ -19,8 +19,8 @@ import numpy as np
 from bleusuite import threads
 from bleusuite.cli.io import Progress
 from bleusuite.cli.options import ScoreOptions
-from bleusuite.counting import MatchCounts, count_pairs
-from bleusuite.inputs.batch import RaggedPairs
+from bleusuite.counting import MatchCounts, count_matches
+from bleusuite.inputs import Batch, streams_batch
 from bleusuite.scores import registry
 from bleusuite.text import Encoder, TokenIds, load_tokenizer
 
@@ -85,23 +85,23 @@ def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
     own while the next is encoded."""
     bounds = chunk_bounds(texts) or [(0, 0)]
     background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
-    counting: threads.InOrder[RaggedPairs, MatchCounts] = threads.InOrder(
-        lambda p: count_pairs(p, orders, per_reference, background))
+    counting: threads.InOrder[Batch, MatchCounts] = threads.InOrder(
+        lambda b: count_matches(b, orders, per_reference, background))
     lengths: list[np.ndarray] = []
     try:
         for begin, end in bounds:
             token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
-            pairs = RaggedPairs.from_streams(token_ids, num_systems)
+            batch = streams_batch(token_ids, num_systems)
             lengths.append(token_ids.lengths)
             if end < bounds[-1][1]:  # all but the last chunk
-                counting.add(pairs)
+                counting.add(batch)
     except BaseException:
         with contextlib.suppress(BaseException):  # the counting thread ends; this error wins
             counting.results()
         raise
     counts = counting.results()
     # the last chunk (or the only one) counted here, on every thread, once it is encoded
-    counts.append(count_pairs(pairs, orders, per_reference))
+    counts.append(count_matches(batch, orders, per_reference))
     return MatchCounts(_by_system(num_systems, [c.clipped for c in counts]),
                        _by_system(num_systems, [c.per_reference for c in counts])
                        if per_reference else None), np.concatenate(lengths, axis=1)
@@ -125,7 +125,7 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
     needs = [registry.get(m).word_counting(options.settings(m)) for m in words]
     orders = max(n.orders for n in needs if n)
     per_reference = any(n.per_reference for n in needs if n)
-    counts = count_pairs(RaggedPairs.from_streams(token_ids, num_systems), orders, per_reference)
+    counts = count_matches(streams_batch(token_ids, num_systems), orders, per_reference)
     clipped = _by_system(num_systems, [counts.clipped])
     per_ref = _by_system(num_systems, [counts.per_reference]) if per_reference else None
     lengths = token_ids.lengths

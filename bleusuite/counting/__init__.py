@@ -67,14 +67,16 @@ def counting_strategy(be: Backend, like: Any) -> str:
     return "compact"
 
 
-def count_matches(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
+def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
+                  workers: int | None = None) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
     strategy :func:`counting_strategy` picks (the ragged rows of a host batch go to the
-    compiled kernel as they are)."""
+    compiled kernel as they are, on up to ``workers`` threads: default
+    :func:`bleusuite.threads.worker_threads`)."""
     if batch.pairs is not None:
         strategy = counting_strategy(batch.backend, batch.hyp_len)
         if strategy == "compiled":
-            return kernel.count_pairs(batch.pairs, max_order, per_reference)
+            return kernel.count_pairs(batch.pairs, max_order, per_reference, workers)
         if strategy == "compact":
             return _count_padded_batches(batch.pairs, max_order, per_reference)
         batch = batch.padded()

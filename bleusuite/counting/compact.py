@@ -72,8 +72,9 @@ def count_matches_compact(
     instead of being faulted in afresh, and stay in cache (measured 37 -> 23 ms CPU time
     for 256 x 1024 ids). Blocks are independent, so they run on up to
     :func:`~bleusuite.threads.worker_threads` threads (21 -> 14 ms on 2 cores). GPU backends
-    take the whole batch at once.
+    take the whole batch at once. A host batch's ragged rows are padded first.
     """
+    batch = batch.padded()
     be = batch.backend
     width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
     rows = batch.hyp.shape[0]

@@ -48,7 +48,9 @@ _REF_PAD = 1  # id past the end of a reference, and of every value not in the hy
 
 def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
-    same :class:`~bleusuite.counting.MatchCounts` as the compact pipeline."""
+    same :class:`~bleusuite.counting.MatchCounts` as the compact pipeline (a host batch's
+    ragged rows are padded first)."""
+    batch = batch.padded()
     be = batch.backend
     run = be.compiled(_count_arrays, static_argnums=(0, 5, 6))
     clipped, per_ref = run(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len, max_order,

@@ -56,9 +56,11 @@ def prefix_matches(batch: Batch, max_order: int) -> Any:
     """``(B, Lh, max_order)`` int64: entry ``[b, t - 1, n - 1]`` holds the clipped matches of
     order ``n`` of the first ``t`` tokens of hypothesis ``b`` against its references (past
     the end of the hypothesis, those of the whole hypothesis)."""
+    batch = batch.padded()
     be = batch.backend
     if counting_strategy(be, batch.hyp) == "compiled":  # the kernel, in its counting pass
-        pairs = RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
+        pairs = batch.pairs or RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs,
+                                                      batch.ref_len)
         return kernel.count_prefixes(pairs, max_order, int(batch.hyp.shape[1]))
     run = be.compiled(_prefix_arrays, static_argnums=(0, 5))
     return run(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len, max_order)

@@ -12,11 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch, RaggedPairs, mark_unreferenced
-    from bleusuite.inputs.normalize import normalize_batch, scoring_batch, text_batch
+    from bleusuite.inputs.normalize import (
+        normalize_batch,
+        scoring_batch,
+        streams_batch,
+        text_batch,
+    )
     from bleusuite.inputs.ragged import pack_sentences
 
 __all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
-           "scoring_batch", "text_batch"]
+           "scoring_batch", "streams_batch", "text_batch"]
 
 _HOMES = {
     "Batch": "batch",
@@ -25,6 +30,7 @@ _HOMES = {
     "normalize_batch": "normalize",
     "scoring_batch": "normalize",
     "text_batch": "normalize",
+    "streams_batch": "normalize",
     "pack_sentences": "ragged",
 }
 

@@ -21,6 +21,7 @@ from bleusuite.inputs.checks import (
     plain_array,
     three_dimensional,
     two_dimensional,
+    warn_if_padded,
 )
 
 __all__ = ["finish", "from_arrays", "present_rows", "sentences"]
@@ -56,6 +57,8 @@ def from_arrays(
     check_batch(hyp.shape[0], refs.shape[0], "rows of references", names)
     pad = check_special(pad_id, "pad_id", be)
     eos = check_special(eos_id, "eos_id", be)
+    if pad is None and eos is None and be.name == "numpy":
+        warn_if_padded(hyp, refs, names)
     if be.reads_are_free(hyp) and be.compact_counting:
         hyp, hyp_len, refs, ref_len, present = normalized_on_threads(be, hyp, refs, pad, eos)
     else:
@@ -200,5 +203,6 @@ def finish(
             )
     if be.name == "numpy":
         pairs = RaggedPairs.from_padded(hyp, hyp_len, refs, ref_len)
-        return Batch(be, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present, pairs)
+        return Batch(be, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present, pairs,
+                     hyp_width=int(hyp.shape[1]))
     return Batch(be, to_caller, hyp_len, ref_len, present, None, hyp, refs, unchecked)

@@ -18,7 +18,7 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
-__all__ = ["Batch", "RaggedPairs", "identity", "mark_unreferenced"]
+__all__ = ["Batch", "RaggedPairs", "identity", "mark_unreferenced", "padded_rows", "rows_batch"]
 
 
 class Streams(Protocol):
@@ -122,6 +122,9 @@ class Batch:
         has_reference: (B,) bool on devices, where checking that every hypothesis has a
             reference would need a host read (scores are NaN where it is False); None when
             the check was made (and raised) at once.
+        hyp_width: on the host, the width of the caller's hypotheses (a padded array's, the
+            longest sentence of lists): the width :meth:`padded` gives (per-position
+            results, such as prefix scores, take the caller's shape).
     """
 
     backend: Backend
@@ -133,6 +136,7 @@ class Batch:
     hyp: Any = None
     refs: Any = None
     has_reference: Any = None
+    hyp_width: int | None = None
 
     @property
     def size(self) -> int:
@@ -144,16 +148,18 @@ class Batch:
         return self.pairs is not None
 
     def padded(self) -> Batch:
-        """The batch with left-aligned token matrices (:attr:`hyp`, :attr:`refs`): itself on
-        devices; on the host, the ragged rows copied into matrices as wide as the longest
-        sentence (for the fixed-shape counting on the CPU, and per-position work)."""
-        if self.pairs is None:
+        """The batch with left-aligned token matrices (:attr:`hyp`, :attr:`refs`) too: itself
+        on devices; on the host, the ragged rows copied into matrices (the hypotheses
+        :attr:`hyp_width` wide, the references as wide as the longest), for the
+        fixed-shape counting on the CPU and per-position work."""
+        if self.pairs is None or self.hyp is not None:
             return self
         pairs = self.pairs
-        hyp = padded_rows(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths)
+        hyp = padded_rows(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths,
+                          width=self.hyp_width)
         refs = padded_rows(pairs.ref_ids, pairs.ref_starts, pairs.ref_lengths)
         return Batch(self.backend, self.to_caller, self.hyp_len, self.ref_len,
-                     self.ref_present, None, hyp, refs, self.has_reference)
+                     self.ref_present, pairs, hyp, refs, self.has_reference, self.hyp_width)
 
     def rows(self, start: int, stop: int) -> Batch:
         """The sentences ``start:stop`` (views, no copy)."""
@@ -163,18 +169,43 @@ class Batch:
         pairs = None if self.pairs is None else self.pairs.take(slice(start, stop))
         return Batch(self.backend, self.to_caller, self.hyp_len[start:stop],
                      self.ref_len[start:stop], self.ref_present[start:stop], pairs,
-                     part(self.hyp), part(self.refs), part(self.has_reference))
+                     part(self.hyp), part(self.refs), part(self.has_reference),
+                     self.hyp_width)
+
+
+def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarray,
+               ref_tokens: np.ndarray, ref_index: np.ndarray, ref_len: np.ndarray) -> Batch:
+    """The host batch of rows picked from two matrices of sentences, read in place (no row
+    copied; a row may be picked many times): hypothesis b is row ``hyp_index[b]`` of
+    ``hyp_tokens`` ``(N, L)``, its reference r row ``ref_index[b, r]`` of ``ref_tokens``
+    (every reference present), with their lengths ``(B,)`` and ``(B, R)`` (pairs within
+    groups: :func:`bleusuite.pairwise_sentence_bleu`).
+
+    >>> tokens = np.array([[1, 2, 3], [1, 2, 4]])
+    >>> batch = rows_batch(tokens, np.array([0, 1]), np.array([3, 3]), tokens,
+    ...                    np.array([[1], [0]]), np.array([[3], [3]]))
+    >>> batch.pairs.ref_starts.tolist()
+    [[3], [0]]
+    """
+    hyp_tokens = np.ascontiguousarray(hyp_tokens, dtype=np.int64)
+    ref_tokens = np.ascontiguousarray(ref_tokens, dtype=np.int64)
+    pairs = RaggedPairs(hyp_tokens.reshape(-1), hyp_index * hyp_tokens.shape[1], hyp_len,
+                        ref_tokens.reshape(-1), ref_index * ref_tokens.shape[1], ref_len)
+    present = np.ones(ref_len.shape, dtype=bool)
+    return Batch(backends.get_backend(), identity, hyp_len, ref_len, present, pairs)
 
 
 def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                fill: int = 0) -> np.ndarray:
+                fill: int = 0, width: int | None = None) -> np.ndarray:
     """``(*starts.shape, width)`` int64: the slices ``ids[start : start + length]``
-    left-aligned, ``fill`` past their ends; ``width`` the longest (at least 1).
+    left-aligned, ``fill`` past their ends; ``width`` at least the longest (default: the
+    longest, at least 1).
 
     >>> padded_rows(np.array([5, 6, 7]), np.array([1, 0]), np.array([2, 1])).tolist()
     [[6, 7], [5, 0]]
     """
-    width = max(int(lengths.max(initial=0)), 1)
+    longest = max(int(lengths.max(initial=0)), 1)
+    width = longest if width is None else max(width, int(lengths.max(initial=0)))
     out = np.full((*starts.shape, width), fill, dtype=np.int64)
     flat_lengths = lengths.reshape(-1)
     total = int(flat_lengths.sum())

@@ -7,6 +7,7 @@ inputs ``y_pred`` and ``y``, torchmetrics ``preds`` and ``target``).
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -222,6 +223,32 @@ def check_token_lists(hypotheses: Any, references: Any, names: ArgNames) -> None
             )
         for position, ref in enumerate(row_refs):
             check_sentence(ref, f"{ref_name}[{row}][{position}]")
+
+
+class PaddingWarning(UserWarning):
+    """Arrays of token ids that look padded, scored without ``pad_id``: every row of both
+    arguments ends with the same id, repeated in some row. Without ``pad_id`` that id is a
+    token like any other, and the scores change. Pass ``pad_id``, or filter this warning
+    (``warnings.filterwarnings("ignore", category=bleusuite.PaddingWarning)``) where the
+    repetition is real text."""
+
+
+def warn_if_padded(hyp: np.ndarray, refs: np.ndarray, names: ArgNames) -> None:
+    """Warn (:class:`PaddingWarning`) where NumPy hypotheses ``(B, L)`` and references
+    ``(B, R, L')`` look right-padded: every row of both ends with one id, which some row
+    holds at least twice at its end."""
+    if hyp.ndim != 2 or hyp.shape[0] == 0 or hyp.shape[1] < 2 or refs.shape[-1] < 1:
+        return
+    last = hyp[0, -1]
+    if not ((hyp[:, -1] == last).all() and (refs[..., -1] == last).all()):
+        return
+    if not ((hyp[:, -2] == last).any() or (refs.shape[-1] > 1 and (refs[..., -2] == last).any())):
+        return
+    warnings.warn(
+        f"{names[0]} and {names[1]} look padded: every row ends with token id {int(last)}, "
+        f"repeated; without pad_id it is scored as a token. Pass pad_id={int(last)} (or "
+        "filter bleusuite.PaddingWarning where the repetition is real text)",
+        PaddingWarning, stacklevel=checks.caller_level())
 
 
 def check_missing(missing: int, rows: int, ref_name: str) -> None:

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from bleusuite import backends, checks
 from bleusuite.inputs import arrays, lists, ragged
-from bleusuite.inputs.batch import Batch
+from bleusuite.inputs.batch import Batch, RaggedPairs, Streams, identity
 from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special
 from bleusuite.text.tokenizers import Tokenizer
 
-__all__ = ["check_text_options", "normalize_batch", "scoring_batch", "text_batch"]
+__all__ = ["check_text_options", "normalize_batch", "scoring_batch", "streams_batch",
+           "text_batch"]
 
 
 def normalize_batch(
@@ -116,6 +119,25 @@ def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) 
         raise ValueError(
             "pad_id and eos_id apply to token ids; with tokenize= the inputs are strings"
         )
+
+
+def streams_batch(streams: Streams, num_systems: int) -> Batch:
+    """The host batch of line-aligned streams of token ids (:class:`~bleusuite.text.TokenIds`:
+    the ``num_systems`` systems first, then the references): every line of every system,
+    system after system, with the reference lines of its position (an empty line is an
+    empty reference). The command and Ray read whole files this way, the references
+    numbered once for every system.
+
+    >>> from bleusuite.text import encode_texts, load_tokenizer
+    >>> ids = encode_texts([["a b"], ["a c"], ["a b c"]], load_tokenizer("none"), False)
+    >>> batch = streams_batch(ids, 2)
+    >>> batch.hyp_len.tolist(), batch.ref_len.tolist()
+    ([2, 2], [[3], [3]])
+    """
+    pairs = RaggedPairs.from_streams(streams, num_systems)
+    present = np.ones(pairs.ref_lengths.shape, dtype=bool)
+    return Batch(backends.get_backend(), identity, pairs.hyp_lengths, pairs.ref_lengths,
+                 present, pairs)
 
 
 def scoring_batch(

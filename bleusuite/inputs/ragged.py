@@ -383,4 +383,4 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
                             padded.pairs.ref_starts, padded.pairs.ref_lengths)
         present = padded.ref_present
     return Batch(padded.backend, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present,
-                 pairs)
+                 pairs, hyp_width=padded.hyp_width if hyp_padded else None)

@@ -4,7 +4,7 @@ and every system (hypothesis column) against the shared reference columns.
 Text takes ``bleusuite score``'s route: each distinct word of the batch tokenised once
 (:class:`bleusuite.text.Encoder`, a vocabulary per batch, so memory follows the batch), the
 matches of every system counted in one call from the ragged ids
-(:func:`bleusuite.counting.count_pairs`), and each metric's statistics built by its registry
+(:func:`bleusuite.counting.count_matches` of :func:`bleusuite.inputs.streams_batch`), and each metric's statistics built by its registry
 entry (``word_statistics``, or ``text_statistics`` for chrF). Token ids take the scoring
 functions' route (:func:`bleusuite.inputs.normalize_batch`: padding dropped, a sentence cut
 at its first ``eos_id``, an all-padding reference absent), on the CPU or on a torch device.
@@ -28,9 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite.counting import MatchCounts, count_pairs
-from bleusuite.inputs.batch import RaggedPairs
-from bleusuite.inputs import normalize_batch
+from bleusuite.counting import MatchCounts, count_matches
+from bleusuite.inputs import normalize_batch, streams_batch
 from bleusuite.ray.columns import Columns, IdRows
 from bleusuite.ray.plan import Kind, Plan
 from bleusuite.scores import registry
@@ -115,9 +114,9 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
         encoder = Encoder(load_tokenizer(tokenize), lowercase)
         token_ids = encoder.encode([*systems, *references])
         per_reference = any(counted[name].per_reference for name in names)
-        counts = count_pairs(RaggedPairs.from_streams(token_ids, len(systems)),
-                             max(counted[name].orders for name in names), per_reference,
-                             workers)
+        counts = count_matches(streams_batch(token_ids, len(systems)),
+                               max(counted[name].orders for name in names), per_reference,
+                               workers)
         for name in names:
             tables[name] = _word_statistics(name, counts, token_ids.lengths, len(systems),
                                             plan.settings("text", name))

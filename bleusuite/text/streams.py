@@ -10,13 +10,13 @@ warns where the lines read better as streams.
 
 from __future__ import annotations
 
-import inspect
 import itertools
-import os
 import warnings
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
+
+from bleusuite import checks
 __all__ = ["STREAMS_CHECK_LIMIT", "STREAMS_HINT", "ReferenceStreamsWarning", "read_as_streams",
            "warn_if_streams"]
 
@@ -72,18 +72,6 @@ def read_as_streams(hypotheses: Sequence[str], rows: Sequence[Sequence[str | Non
         given) + 1
 
 
-def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside bleusuite (the caller's line, whatever
-    the front end: a function, a metric's update)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    here = inspect.currentframe()
-    frame, level = (here.f_back if here is not None else None), 1
-    while frame is not None and frame.f_back is not None and os.path.abspath(
-            frame.f_code.co_filename).startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def warn_if_streams(hypotheses: Sequence[str], references: Sequence[Any]) -> None:
     """Warn (:class:`ReferenceStreamsWarning`) where the references, given per hypothesis,
     read better as sacrebleu's reference streams (:func:`read_as_streams`): a warning, not
@@ -98,5 +86,5 @@ def warn_if_streams(hypotheses: Sequence[str], references: Sequence[Any]) -> Non
             "sacrebleu's reference streams (each hypothesis shares more words with the lines "
             "at its position across the lists than with the lines of its own list); "
             f"references are given per hypothesis: {STREAMS_HINT}",
-            ReferenceStreamsWarning, stacklevel=_caller_level(),
+            ReferenceStreamsWarning, stacklevel=checks.caller_level(),
         )

@@ -149,14 +149,17 @@ def test_normalisation_on_threads_equals_one_pass(monkeypatch, threads, layout):
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
     one = inputs.normalize_batch(hyp, refs, pad_id=pad, eos_id=eos)
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", str(threads))
-    monkeypatch.setattr(inputs.normalize, "THREADED_NORMALIZE_ENTRIES", 0)
+    monkeypatch.setattr(inputs.arrays, "THREADED_NORMALIZE_ENTRIES", 0)
     split = inputs.normalize_batch(hyp, refs, pad_id=pad, eos_id=eos)
-    for name in ("hyp", "hyp_len", "refs", "ref_len", "ref_present"):
+    for name in ("hyp_len", "ref_len", "ref_present"):
         np.testing.assert_array_equal(getattr(split, name), getattr(one, name), err_msg=name)
-    if layout in ("right", "none"):
-        assert split.hyp is hyp
-    if layout in ("left", "mixed"):
-        assert split.hyp is not hyp  # re-aligned, joined from the blocks
+    for name in ("hyp", "refs"):  # the same sentences, ragged
+        np.testing.assert_array_equal(getattr(split.padded(), name), getattr(one.padded(), name),
+                                      err_msg=name)
+    if layout in ("right", "none"):  # read in place: the host batch's rows are views of it
+        assert np.shares_memory(split.pairs.hyp_ids, hyp)
+    if layout in ("left", "mixed"):  # re-aligned, joined from the blocks
+        assert not np.shares_memory(split.pairs.hyp_ids, hyp)
     threaded = bleusuite.sentence_bleu(hyp, refs, pad_id=pad, eos_id=eos, smooth="method1")
     monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "1")
     np.testing.assert_array_equal(

@@ -468,8 +468,8 @@ def _compact(hyps: list[list[int]], refs: list[list[list[int]]], max_order: int,
             ref[b, r, : len(tokens)] = tokens
     hyp_len = np.array([len(line) for line in hyps], dtype=np.int64)
     ref_len = np.array([[len(r) for r in row] for row in refs], dtype=np.int64)
-    batch = Batch(backends.get_backend(hyp), None, hyp, hyp_len, ref, ref_len,
-                  np.ones((rows, num_refs), dtype=bool))
+    batch = Batch(backends.get_backend(hyp), None, hyp_len, ref_len,
+                  np.ones((rows, num_refs), dtype=bool), hyp=hyp, refs=ref)
     counts = count_matches_compact(batch, max_order, per_reference)
     return np.asarray(counts.clipped), (None if counts.per_reference is None
                                         else np.asarray(counts.per_reference))

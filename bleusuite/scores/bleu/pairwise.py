@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 import numpy as np
 
 from bleusuite.backends.base import Backend
-from bleusuite.counting import count_matches, count_pairs, counting_strategy
-from bleusuite.inputs.batch import RaggedPairs
+from bleusuite.counting import count_matches, counting_strategy
+from bleusuite.inputs.batch import rows_batch
 from bleusuite.inputs import Batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
@@ -48,12 +48,9 @@ def _pair_statistics(be: Backend, hyps: Sentences, hyp_rows: Any, refs: Sentence
         stats: BleuStats[Any] = run(be, *arrays, max_order, ref_length)
         return stats
     hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len = _pairs(be, *arrays)
-    pairs = RaggedPairs(np.ascontiguousarray(hyp_tokens, dtype=np.int64).reshape(-1),
-                        hyp_index * hyp_tokens.shape[1], hyp_len,
-                        np.ascontiguousarray(ref_tokens, dtype=np.int64).reshape(-1),
-                        ref_index * ref_tokens.shape[1], ref_len)
+    batch = rows_batch(hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len)
     return _statistics(be, hyp_tokens, hyp_len, ref_tokens, ref_len,
-                       count_pairs(pairs, max_order).clipped, ref_length)
+                       count_matches(batch, max_order).clipped, ref_length)
 
 
 def _pairs(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any, ref_lengths: Any,
@@ -76,8 +73,8 @@ def _gathered_statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tok
     hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len = _pairs(
         be, hyp_tokens, hyp_lengths, ref_tokens, ref_lengths, hyp_rows, ref_rows)
     present = be.full(tuple(ref_index.shape), True, be.bool_, like=ref_len)
-    batch = Batch(be, None, hyp_tokens[hyp_index], hyp_len, ref_tokens[ref_index], ref_len,
-                  present)
+    batch = Batch(be, None, hyp_len, ref_len, present, hyp=hyp_tokens[hyp_index],
+                  refs=ref_tokens[ref_index])
     matches = count_matches(batch, max_order).clipped
     return _statistics(be, hyp_tokens, hyp_len, ref_tokens, ref_len, matches, ref_length)
 

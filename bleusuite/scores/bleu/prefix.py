@@ -194,7 +194,7 @@ def prefix_sentence_bleu(
                              smooth_value=smooth_value, effective_order=effective_order)
     ref_length = rules.check_ref_length(ref_length)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase)
+                          tokenize=tokenize, lowercase=lowercase).padded()
     rows, width = batch.hyp.shape
     if counting_strategy(batch.backend, batch.hyp) == "compiled":
         scores = _host_scores(batch, config, ref_length)

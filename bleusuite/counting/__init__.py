@@ -15,6 +15,7 @@ Every strategy returns the same :class:`MatchCounts`.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
 __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "RaggedPairs", "count_matches", "count_pairs",
-           "counting_strategy", "ragged_rows"]
+           "counting_strategy", "ragged_rows", "strategy_setting"]
 
 #: the counting strategies (``BLEUSUITE_COUNTING`` forces one; see :func:`counting_strategy`)
 COUNTING_STRATEGIES = ("compiled", "compact", "fixed")
@@ -49,12 +50,7 @@ def counting_strategy(be: Backend, like: Any) -> str:
     >>> counting_strategy(get_backend(np.zeros(1)), np.zeros(1)) in COUNTING_STRATEGIES
     True
     """
-    setting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower()
-    if setting not in ("", "auto", *COUNTING_STRATEGIES):
-        raise ValueError(
-            f"BLEUSUITE_COUNTING must be one of auto, {', '.join(COUNTING_STRATEGIES)}; "
-            f"got {setting!r}"
-        )
+    setting = strategy_setting()
     if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
         return "fixed"
     if setting in ("compact", "fixed"):
@@ -62,6 +58,35 @@ def counting_strategy(be: Backend, like: Any) -> str:
     on_host = be.reads_are_free(like) and be.block_entries is not None
     if not on_host:
         return "fixed"
+    return _host_strategy(setting)
+
+
+def strategy_setting(environ: Mapping[str, str] | None = None) -> str:
+    """The strategy ``BLEUSUITE_COUNTING`` forces (of ``environ``, default ``os.environ``):
+    one of :data:`COUNTING_STRATEGIES`, or ``''`` for the default (unset, blank, ``auto``).
+    Read on every call; the command reads it through here too.
+
+    >>> strategy_setting({"BLEUSUITE_COUNTING": " Compact "}), strategy_setting({})
+    ('compact', '')
+
+    Raises:
+        ValueError: any other value (the message names the variable).
+    """
+    value = (os.environ if environ is None else environ).get("BLEUSUITE_COUNTING", "")
+    setting = value.strip().lower()
+    if setting not in ("", "auto", *COUNTING_STRATEGIES):
+        raise ValueError(
+            f"BLEUSUITE_COUNTING must be one of auto, {', '.join(COUNTING_STRATEGIES)}; "
+            f"got {value!r}"
+        )
+    return "" if setting == "auto" else setting
+
+
+def _host_strategy(setting: str) -> str:
+    """The strategy of rows on the host for a :func:`strategy_setting`: the one it forces,
+    else ``compiled`` where the C part is built, else ``compact``."""
+    if setting in ("compact", "fixed"):
+        return setting
     if kernel.available():
         return "compiled"
     if setting == "compiled":
@@ -105,21 +130,26 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
     """Clipped matches of ragged rows (NumPy int64 arrays): the compiled kernel where it is
     built (on up to ``workers`` threads, default :func:`bleusuite.threads.worker_threads`),
     else the NumPy pipeline on padded batches of similar length (the same counts).
+    ``BLEUSUITE_COUNTING`` forces a strategy here as in :func:`counting_strategy` (``fixed``
+    and ``compact`` count the padded batches with that pipeline).
 
     >>> pairs = RaggedPairs(np.array([1, 2, 3, 1, 2, 4]), np.array([0]), np.array([3]),
     ...                     np.array([1, 2, 3, 1, 2, 4]), np.array([[3]]), np.array([[3]]))
     >>> count_pairs(pairs, 4).clipped.tolist()
     [[2, 1, 0, 0]]
     """
-    if kernel.available():
+    strategy = _host_strategy(strategy_setting())
+    if strategy == "compiled":
         return kernel.count_pairs(pairs, max_order, per_reference, workers)
-    from bleusuite.counting import compact
+    from bleusuite.counting import compact, fixed
 
+    count = (fixed.count_matches_fixed if strategy == "fixed"
+             else compact.count_matches_compact)
     clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)
     per_ref = (np.zeros((pairs.rows, pairs.references, max_order), dtype=np.int64)
                if per_reference else None)
     for rows, batch in padded_batches(pairs):
-        counts = compact.count_matches_compact(batch, max_order, per_reference)
+        counts = count(batch, max_order, per_reference)
         clipped[rows] = counts.clipped
         if per_ref is not None and counts.per_reference is not None:
             per_ref[rows] = counts.per_reference

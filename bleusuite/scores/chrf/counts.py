@@ -70,7 +70,7 @@ def chrf_statistics(
     *,
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
-    beta: int = BETA,
+    beta: float = BETA,
     lowercase: bool = False,
     whitespace: bool = False,
     eps_smoothing: bool = False,

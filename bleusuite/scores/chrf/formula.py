@@ -21,7 +21,7 @@ from bleusuite.scores.chrf.statistics import BETA, EPSILON, ChrfStats
 __all__ = ["chrf_scores"]
 
 
-def chrf_scores(stats: ChrfStats[Any] | np.ndarray, beta: int = BETA,
+def chrf_scores(stats: ChrfStats[Any] | np.ndarray, beta: float = BETA,
                 eps_smoothing: bool = False, *, float32: bool = False) -> np.ndarray:
     """sacrebleu's ``CHRF._compute_f_score`` of each entry, on its 0-100 scale, element-wise
     over the leading axes: the F-beta of the precision and recall averaged over the orders

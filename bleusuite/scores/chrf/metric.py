@@ -26,7 +26,7 @@ class ChrfSettings:
 
     char_order: int = CHAR_ORDER
     word_order: int = WORD_ORDER
-    beta: int = BETA
+    beta: float = BETA
     lowercase: bool = False
     whitespace: bool = False
     eps_smoothing: bool = False

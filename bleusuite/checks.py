@@ -28,6 +28,7 @@ from typing import Any
 
 __all__ = [
     "MAX_ORDER_LIMIT",
+    "beta",
     "boolean",
     "caller_level",
     "gleu_orders",
@@ -114,6 +115,26 @@ def order(value: Any, argname: str) -> int:
     ValueError: max_order must be between 1 and 256; got 0
     """
     return integer(value, argname, minimum=1, maximum=MAX_ORDER_LIMIT)
+
+
+def beta(value: Any, argname: str = "beta") -> int | float:
+    """chrF's ``beta`` (recall weighs ``beta`` times precision): a finite number >= 0, as
+    sacrebleu takes it (0: precision alone; a fraction too). An integer stays an ``int``, so
+    that the score's name reads ``chrF2``, not ``chrF2.0``, as in sacrebleu.
+
+    >>> beta(0), beta(1.5), beta(2.0)
+    (0, 1.5, 2.0)
+    >>> beta(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be a number >= 0; got -1
+    """
+    item = _scalar(value)
+    if isinstance(item, numbers.Integral) and not isinstance(item, bool):
+        if item < 0:
+            raise ValueError(f"{argname} must be a number >= 0; got {value!r}")
+        return int(item)
+    return number(value, argname, minimum=0)
 
 
 def gleu_orders(min_len: Any, max_len: Any) -> tuple[int, int]:

@@ -19,9 +19,10 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["COUNTING_STRATEGIES", "Environment", "current", "reload"]
+__all__ = ["COUNTING_STRATEGIES", "Environment", "current", "read", "reload"]
 
 #: the counting strategies ``BLEUSUITE_COUNTING`` can force
 COUNTING_STRATEGIES = ("compiled", "compact", "fixed")
@@ -45,8 +46,17 @@ class Environment:
 _current: Environment | None = None
 
 
-def _read() -> Environment:
-    threads_text = os.environ.get("BLEUSUITE_NUM_THREADS", "").strip()
+def read(environ: Mapping[str, str]) -> Environment:
+    """The settings of an environment mapping, checked (the command checks its own
+    ``environ`` up front with this).
+
+    >>> read({"BLEUSUITE_COUNTING": " Compact "}).counting, read({}).num_threads is None
+    ('compact', True)
+
+    Raises:
+        ValueError: a variable holds a value it cannot take (the message names it).
+    """
+    threads_text = environ.get("BLEUSUITE_NUM_THREADS", "").strip()
     num_threads = None
     if threads_text:
         try:
@@ -56,13 +66,13 @@ def _read() -> Environment:
         if num_threads < 1:
             raise ValueError("BLEUSUITE_NUM_THREADS (environment variable) must be an integer "
                              f">= 1; got {threads_text!r}")
-    counting = os.environ.get("BLEUSUITE_COUNTING", "").strip().lower() or "auto"
+    counting = environ.get("BLEUSUITE_COUNTING", "").strip().lower() or "auto"
     if counting not in ("auto", *COUNTING_STRATEGIES):
         raise ValueError(
             f"BLEUSUITE_COUNTING must be one of auto, "
             f"{', '.join(COUNTING_STRATEGIES)}; got {counting!r}"
         )
-    native = os.environ.get("BLEUSUITE_NATIVE", "").strip().lower()
+    native = environ.get("BLEUSUITE_NATIVE", "").strip().lower()
     if native not in ("", "0", "1"):
         raise ValueError(f"BLEUSUITE_NATIVE must be 0 or 1 (or unset); got {native!r}")
     return Environment(num_threads, counting, native)
@@ -76,7 +86,7 @@ def current() -> Environment:
     """
     global _current
     if _current is None:
-        _current = _read()
+        _current = read(os.environ)
     return _current
 
 

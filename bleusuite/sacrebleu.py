@@ -130,7 +130,7 @@ class CHRFScore(Score):
     """sacrebleu's ``CHRFScore``: ``score`` (0-100), ``char_order``, ``word_order``,
     ``beta``; named ``chrF2`` / ``chrF2++``."""
 
-    def __init__(self, score: float, char_order: int, word_order: int, beta: int) -> None:
+    def __init__(self, score: float, char_order: int, word_order: int, beta: float) -> None:
         self.beta, self.char_order, self.word_order = beta, char_order, word_order
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
@@ -356,7 +356,7 @@ class CHRF(_Metric):
     72.6591
     """
 
-    def __init__(self, char_order: int = 6, word_order: int = 0, beta: int = 2,
+    def __init__(self, char_order: int = 6, word_order: int = 0, beta: float = 2,
                  lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False,
                  references: Sequence[Sequence[str | None]] | None = None) -> None:
@@ -364,7 +364,7 @@ class CHRF(_Metric):
         self.word_order = checks.integer(word_order, "word_order", minimum=0)
         if self.char_order + self.word_order == 0:
             raise ValueError("char_order and word_order: at least one must be positive")
-        self.beta = checks.integer(beta, "beta", minimum=1)
+        self.beta = checks.beta(beta)
         self.lowercase = checks.boolean(lowercase, "lowercase")
         self.whitespace = checks.boolean(whitespace, "whitespace")
         self.eps_smoothing = checks.boolean(eps_smoothing, "eps_smoothing")

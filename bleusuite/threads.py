@@ -1,6 +1,7 @@
-"""The worker threads of the CPU pipeline: how many (``BLEUSUITE_NUM_THREADS``, else every
-CPU the process may use), the blocks of one call run on them (:func:`run_blocks`), and work
-run in order on one thread while the caller goes on (:class:`InOrder`).
+"""The worker threads of the CPU pipeline: how many (``BLEUSUITE_NUM_THREADS``, else the
+CPUs a scheduler gave the work (:func:`cpus_given`: a Ray task's or actor's), else every CPU
+the process may use), the blocks of one call run on them (:func:`run_blocks`), and work run
+in order on one thread while the caller goes on (:class:`InOrder`).
 
 Input normalisation and both CPU counting strategies run blocks of rows on these threads;
 NumPy and the compiled kernel release the GIL while they work on a block. The threads are
@@ -11,43 +12,73 @@ a short run more than the work it would spread).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from queue import SimpleQueue
 from typing import Generic, TypeVar
 
-from bleusuite import environment
+from bleusuite import checks, environment
 
-__all__ = ["InOrder", "run_blocks", "worker_threads"]
+__all__ = ["InOrder", "cpus_given", "run_blocks", "worker_threads"]
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
+#: the CPUs a scheduler gave the work running in this thread (:func:`cpus_given`)
+_given: ContextVar[int | None] = ContextVar("bleusuite_cpus_given", default=None)
+
 
 def worker_threads() -> int:
     """Threads for the CPU pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns threading
-    off), else the CPUs this process may run on (no cap below them).
+    off), else the CPUs given to the work running in this thread (:func:`cpus_given`), else
+    the CPUs this process may run on (no cap below them).
 
     >>> worker_threads() >= 1
     True
+    >>> with cpus_given(1):
+    ...     worker_threads() if "BLEUSUITE_NUM_THREADS" not in os.environ else 1
+    1
     """
     setting = environment.current().num_threads
     if setting is not None:
         return setting
-    return _available_cpus()
+    available = _available_cpus()
+    given = _given.get()
+    return max(1, available if given is None else min(given, available))
 
 
 @functools.cache
 def _available_cpus() -> int:
     """The CPUs this process may run on (read once)."""
     try:
-        available = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
-        available = os.cpu_count() or 1
-    return max(1, available)
+        return max(1, os.cpu_count() or 1)
+
+
+@contextlib.contextmanager
+def cpus_given(cpus: int | None) -> Iterator[None]:
+    """Within the block, in this thread, :func:`worker_threads` follows the ``cpus`` a
+    scheduler gave the work (``bleusuite.ray``: the CPUs Ray assigned the task or actor),
+    so that a node running one task per CPU runs one thread per CPU, not CPUs x CPUs; an
+    explicit ``BLEUSUITE_NUM_THREADS`` still wins. ``None`` changes nothing. Nothing
+    outside the block (other threads, the environment) sees it.
+
+    Raises:
+        ValueError: ``cpus`` is below 1.
+    """
+    if cpus is not None:
+        cpus = checks.integer(cpus, "cpus", minimum=1)
+    token = _given.set(cpus)
+    try:
+        yield
+    finally:
+        _given.reset(token)
 
 
 class _Call(Generic[_Item, _Result]):

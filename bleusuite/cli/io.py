@@ -38,13 +38,16 @@ def _decoded(data: bytes, encoding: str) -> str:
 
 def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str]:
     """Lines of a text file in ``encoding`` (``None`` or ``'-'``: standard input), as
-    sacrebleu reads them.
+    sacrebleu reads them: each without its trailing whitespace (``str.rstrip()``, which
+    also takes a ``\\r`` before the line end, ``\\u3000``, ``\\x1c``-``\\x1f``, ``\\u2029``
+    and every other character that ``str.isspace`` calls whitespace).
 
     In a file only ``\\n`` ends a line (sacrebleu opens files with ``newline="\\n"``;
     ``str.splitlines`` would also split on form feeds and Unicode separators), and a file
     whose name ends in ``.gz`` is gzip-compressed. Standard input is read with universal
     newlines, as sacrebleu's ``io.TextIOWrapper(sys.stdin.buffer)``: ``\\r\\n`` and a lone
-    ``\\r`` end a line too. A final line end does not start an empty line.
+    ``\\r`` end a line too. A final line end does not start an empty line; a last line of
+    whitespace alone is an empty line, as in sacrebleu.
 
     Raises:
         CommandError: the file cannot be read, is not gzip data (``.gz``) or is not valid in
@@ -78,7 +81,7 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return lines
+    return list(map(str.rstrip, lines))
 
 
 def write_output(text: str) -> None:

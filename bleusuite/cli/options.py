@@ -11,13 +11,14 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from bleusuite import environment
 from bleusuite.cli.errors import CommandError
 from bleusuite.scores import registry
 from bleusuite.scores.bleu import smoothing
 from bleusuite.significance.seeding import seed_from_environment
 
-__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "ScoreOptions",
-           "check_encoding"]
+__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "WIDTH_MAX",
+           "ScoreOptions", "check_encoding"]
 
 #: sacrebleu's BLEU order (the score command has no option to change it)
 MAX_ORDER = 4
@@ -25,6 +26,10 @@ MAX_ORDER = 4
 GLEU_ORDERS = (1, 4)
 #: sacrebleu's output formats (``-f`` and ``SACREBLEU_FORMAT``)
 OUTPUT_FORMATS = ("json", "text", "latex")
+#: the most digits ``--width`` prints after the point: sacrebleu prints as many as asked,
+#: and no float64 has more than 1074 that are not 0 (a bound that keeps a mistyped width
+#: from writing gigabytes)
+WIDTH_MAX = 100_000
 #: sacrebleu's defaults when ``--paired-bs-n`` / ``--paired-ar-n`` is 0 or less
 PAIRED_DEFAULTS = {"bs": 1000, "ar": 10000}
 
@@ -116,8 +121,8 @@ class ScoreOptions:
             raise CommandError("--confidence needs corpus scores: drop --sentence-level")
         if args.confidence_n < 1:
             raise CommandError(f"--confidence-n must be at least 1; got {args.confidence_n}")
-        if not 0 <= args.width <= 20:
-            raise CommandError(f"--width must be between 0 and 20; got {args.width}")
+        if not 0 <= args.width <= WIDTH_MAX:
+            raise CommandError(f"--width must be between 0 and {WIDTH_MAX:,}; got {args.width}")
         if args.num_refs < 1:
             raise CommandError(f"--num-refs must be at least 1; got {args.num_refs}")
         if args.num_refs != 1 and len(args.refs) > 1:
@@ -133,9 +138,14 @@ class ScoreOptions:
         paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
         paired_n_shown = args.paired_bs_n if paired == "bs" else args.paired_ar_n
         paired_n = paired_n_shown if paired_n_shown > 0 else PAIRED_DEFAULTS.get(paired or "", 0)
+        try:  # the library's counting reads them too, with this meaning (checked up front)
+            environment.read(environ)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        resampled = args.confidence or paired is not None
         if args.seed is None:
-            try:
-                seed = seed_from_environment(environ)
+            try:  # read where the run resamples, as sacrebleu reads it
+                seed = seed_from_environment(environ if resampled else {})
             except ValueError as error:
                 raise CommandError(str(error)) from None
         else:
@@ -145,8 +155,8 @@ class ScoreOptions:
             raise CommandError("--chrf-char-order and --chrf-word-order must not be negative, "
                                "and one of them positive; got "
                                f"{args.chrf_char_order} and {args.chrf_word_order}")
-        if args.chrf_beta < 1:
-            raise CommandError(f"--chrf-beta must be at least 1; got {args.chrf_beta}")
+        if args.chrf_beta < 0:  # 0, precision alone, is sacrebleu's too
+            raise CommandError(f"--chrf-beta must not be negative; got {args.chrf_beta}")
         chrf = (args.chrf_char_order, args.chrf_word_order, args.chrf_beta,
                 args.chrf_whitespace, args.chrf_lowercase, args.chrf_eps_smoothing)
         hyps = None if args.input is None else tuple(args.input)

@@ -114,7 +114,7 @@ def _align(lines: list[str]) -> list[str]:
 
 def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
     """The output of ``bleusuite score`` (``--score-only`` overrides the format, as in
-    sacrebleu)."""
+    sacrebleu: the bare scores, in a list of several metrics where the format is JSON)."""
     if not options.sentence_level:
         if options.output_format == "json" and not options.score_only:
             entries = [_json_text(format_json(report, 0, options.width), indent=1)
@@ -122,6 +122,9 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
             # sacrebleu's list of several: its entries as they are, one after the other
             return entries[0] if len(entries) == 1 else "[\n" + ",\n".join(entries) + "\n]"
         lines = [format_line(report, 0, options) for report in reports]
+        if options.score_only and options.output_format == "json" and len(lines) > 1:
+            # sacrebleu's JSON list of several metrics holds the bare scores with -b
+            return "[\n" + ",\n".join(lines) + "\n]"
         return "\n".join(lines if options.score_only else _align(lines))
     rows = range(len(reports[0].scores))
     if options.output_format == "json" and not options.score_only:

@@ -163,7 +163,8 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
     chrf.add_argument("--chrf-word-order", "-cw", type=int, default=0, metavar="N",
                       help="word n-gram order (default: 0; 2 is chrF++)")
     chrf.add_argument("--chrf-beta", type=int, default=2, metavar="B",
-                      help="recall weighs B times precision (default: 2)")
+                      help="recall weighs B times precision (default: 2; 0: precision "
+                      "alone)")
     chrf.add_argument("--chrf-whitespace", action="store_true",
                       help="keep whitespace in the character n-grams")
     chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")

@@ -22,8 +22,8 @@ from bleusuite import environment
 from bleusuite.backends.base import Backend
 from bleusuite.counting import kernel
 from bleusuite.counting.matches import MatchCounts
-from bleusuite.environment import COUNTING_STRATEGIES
 from bleusuite.counting.ragged import padded_batches
+from bleusuite.environment import COUNTING_STRATEGIES
 from bleusuite.inputs.batch import RaggedPairs
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "count_pairs",
            "counting_strategy", "ragged_rows"]
-
 
 
 def counting_strategy(be: Backend, like: Any) -> str:
@@ -57,6 +56,14 @@ def counting_strategy(be: Backend, like: Any) -> str:
     on_host = be.reads_are_free(like) and be.block_entries is not None
     if not on_host:
         return "fixed"
+    return _host_strategy(setting)
+
+
+def _host_strategy(setting: str) -> str:
+    """The strategy of rows on the host for a ``BLEUSUITE_COUNTING`` setting: the one it
+    forces, else ``compiled`` where the C part is built, else ``compact``."""
+    if setting in ("compact", "fixed"):
+        return setting
     if kernel.available():
         return "compiled"
     if setting == "compiled":
@@ -78,7 +85,7 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
         if strategy == "compiled":
             return kernel.count_pairs(batch.pairs, max_order, per_reference, workers)
         if strategy == "compact":
-            return _count_padded_batches(batch.pairs, max_order, per_reference)
+            return _count_padded_batches(batch.pairs, max_order, per_reference, strategy)
         batch = batch.padded()
     strategy = counting_strategy(batch.backend, batch.hyp)
     if strategy == "fixed":
@@ -112,27 +119,32 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
     """Clipped matches of ragged rows (NumPy int64 arrays): the compiled kernel where it is
     built (on up to ``workers`` threads, default :func:`bleusuite.threads.worker_threads`),
     else the NumPy pipeline on padded batches of similar length (the same counts).
+    ``BLEUSUITE_COUNTING`` forces a strategy here as in :func:`counting_strategy` (``fixed``
+    and ``compact`` count the padded batches with that pipeline).
 
     >>> pairs = RaggedPairs(np.array([1, 2, 3, 1, 2, 4]), np.array([0]), np.array([3]),
     ...                     np.array([1, 2, 3, 1, 2, 4]), np.array([[3]]), np.array([[3]]))
     >>> count_pairs(pairs, 4).clipped.tolist()
     [[2, 1, 0, 0]]
     """
-    if kernel.available():
+    strategy = _host_strategy(environment.current().counting)
+    if strategy == "compiled":
         return kernel.count_pairs(pairs, max_order, per_reference, workers)
-    return _count_padded_batches(pairs, max_order, per_reference)
+    return _count_padded_batches(pairs, max_order, per_reference, strategy)
 
 
-def _count_padded_batches(pairs: RaggedPairs, max_order: int,
-                          per_reference: bool) -> MatchCounts:
-    """The NumPy pipeline's counts of ragged rows, on padded batches of similar length."""
-    from bleusuite.counting import compact
+def _count_padded_batches(pairs: RaggedPairs, max_order: int, per_reference: bool,
+                          strategy: str) -> MatchCounts:
+    """The counts of ragged rows by a NumPy pipeline (``compact`` or ``fixed``), on padded
+    batches of similar length."""
+    from bleusuite.counting import compact, fixed
 
+    count = fixed.count_matches_fixed if strategy == "fixed" else compact.count_matches_compact
     clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)
     per_ref = (np.zeros((pairs.rows, pairs.references, max_order), dtype=np.int64)
                if per_reference else None)
     for rows, batch in padded_batches(pairs):
-        counts = compact.count_matches_compact(batch, max_order, per_reference)
+        counts = count(batch, max_order, per_reference)
         clipped[rows] = counts.clipped
         if per_ref is not None and counts.per_reference is not None:
             per_ref[rows] = counts.per_reference

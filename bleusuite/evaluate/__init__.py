@@ -1,6 +1,7 @@
-"""evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu`` and ``google_bleu`` with
-the inputs, keys, scales and numbers of evaluate's own modules of those names, loaded from
-the package (no hub, no network): ``evaluate.load(bleusuite.evaluate.module_path(name))``.
+"""evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu`` and
+``chrf`` with the inputs, keys, scales and numbers of evaluate's own modules of those names,
+loaded from the package (no hub, no network):
+``evaluate.load(bleusuite.evaluate.module_path(name))``.
 
 * ``sacrebleu``: sacrebleu's ``corpus_bleu`` (:class:`bleusuite.sacrebleu.BLEU`): ``score``
   (0-100), ``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``;
@@ -8,7 +9,13 @@ the package (no hub, no network): ``evaluate.load(bleusuite.evaluate.module_path
   the shortest reference length, ``smooth=True``: ``smooth="nmt_smooth"``): ``bleu``
   (0-1), ``precisions``, ``brevity_penalty``, ``length_ratio``, ``translation_length``,
   ``reference_length``;
-* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1).
+* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1);
+* ``chrf``: sacrebleu's ``CHRF(...).corpus_score`` (:class:`bleusuite.sacrebleu.CHRF`):
+  ``score`` (0-100), ``char_order``, ``word_order``, ``beta``.
+
+``bleu`` and ``google_bleu`` tokenise the raw strings as evaluate's ``Tokenizer13a`` does
+(a line that ends in ``"-\\n"`` loses the dash: :func:`as_evaluate_13a`); ``sacrebleu`` and
+``chrf`` read them as sacrebleu's API does, as evaluate's modules call it.
 
 Each module is a directory here with its script (``bleu/bleu.py``, ...); the scripts need
 ``evaluate`` (``pip install "bleusuite[evaluate]"``), this function does not.
@@ -24,10 +31,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["MODULES", "features", "module_path", "per_prediction"]
+__all__ = ["MODULES", "as_evaluate_13a", "features", "module_path", "per_prediction"]
 
 #: the modules shipped, by evaluate's names
-MODULES = ("sacrebleu", "bleu", "google_bleu")
+MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf")
 
 
 def module_path(name: str) -> str:
@@ -69,3 +76,24 @@ def per_prediction(references: list[Any]) -> list[list[str]]:
     if references and isinstance(references[0], str):
         return [[reference] for reference in references]
     return [list(refs) for refs in references]
+
+
+def as_evaluate_13a(line: str) -> str:
+    """``line`` written so that bleusuite's 13a (which, as sacrebleu's BLEU, first strips the
+    end of each line) gives the tokens that evaluate's ``Tokenizer13a`` gives of the raw
+    string, as its ``bleu`` and ``google_bleu`` modules call it.
+
+    The two differ only where the end of the line holds a line break: evaluate's 13a joins
+    ``"-\\n"`` away and reads ``"\\n"`` as a space before anything is stripped. So a line
+    with a ``"\\n"`` gets those rules here (``"<skipped>"`` removed, ``"-\\n"`` joined,
+    ``"\\n"`` a space), and a ``"<skipped>"`` that they leave (``"<skip<skipped>ped>"``) is
+    written as 13a splits it (``"< skipped >"``), so that it is not removed a second time.
+    Any other line is the same to both.
+
+    >>> as_evaluate_13a("the cat sat on the mat .-\\n"), as_evaluate_13a("a <skipped>b")
+    ('the cat sat on the mat .', 'a <skipped>b')
+    """
+    if "\n" not in line:
+        return line
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    return line.replace("<skipped>", "< skipped >")

@@ -26,6 +26,7 @@ import pyarrow as pa
 import ray
 import ray.data
 
+from bleusuite import threads
 from bleusuite.ray.columns import column_kind, read_columns
 from bleusuite.ray.plan import Kind, MetricsArgument, Plan, make_plan
 from bleusuite.ray.results import (
@@ -53,8 +54,9 @@ _NO_ROWS = np.iinfo(np.int64).max  # the fewest references of a batch without ro
 
 
 def assigned_cpus() -> int | None:
-    """The CPUs Ray gave the running task or actor (the threads its counting may use), or
-    None outside one."""
+    """The CPUs Ray gave the running task or actor, or None outside one: the threads its
+    counting may use (:func:`bleusuite.threads.cpus_given`; an explicit
+    ``BLEUSUITE_NUM_THREADS`` wins)."""
     if not ray.is_initialized() or ray.get_runtime_context().get_task_id() is None:
         return None  # the driver (a direct call)
     cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
@@ -114,7 +116,8 @@ class _BatchStatistics:
 
     def __call__(self, batch: pa.Table) -> dict[str, np.ndarray]:
         columns = read_columns(batch, self.hypotheses, self.references)
-        block = block_statistics(columns, self.plan, assigned_cpus())
+        with threads.cpus_given(assigned_cpus()):  # every count of the batch
+            block = block_statistics(columns, self.plan)
         rows = columns.rows
         out: dict[str, np.ndarray] = {}
         for j, name in enumerate(self.plan.metrics):

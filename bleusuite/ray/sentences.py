@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pyarrow as pa
 
+from bleusuite import threads
 from bleusuite.ray.columns import read_columns
 from bleusuite.ray.corpus import assigned_cpus
 from bleusuite.ray.plan import make_plan
@@ -88,7 +89,8 @@ class SentenceScorer:
         columns = read_columns(batch, [self.hypotheses], self.references)
         if columns.rows == 0:
             return np.zeros(0, dtype=np.float64)
-        block = block_statistics(columns, self.plan, assigned_cpus())
+        with threads.cpus_given(assigned_cpus()):  # every count of the batch
+            block = block_statistics(columns, self.plan)
         settings = self.plan.settings(columns.kind, self.metric)
         scores = registry.get(self.metric).scores(block.tables[self.metric][0], settings)
         return np.asarray(scores, dtype=np.float64)

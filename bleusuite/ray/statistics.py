@@ -59,7 +59,8 @@ class BlockStatistics:
 
 def block_statistics(columns: Columns, plan: Plan, workers: int | None = None) -> BlockStatistics:
     """The statistics of ``columns`` for every metric of ``plan``; ``workers``: threads that
-    count text (default :func:`bleusuite.threads.worker_threads`).
+    count text (default :func:`bleusuite.threads.worker_threads`, which follows
+    :func:`bleusuite.threads.cpus_given` in a Ray task).
 
     Raises:
         ValueError: ``plan`` cannot score this kind of column, or a row has no reference.

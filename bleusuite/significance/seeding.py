@@ -25,12 +25,17 @@ def seed_from_environment(environ: Mapping[str, str] | None = None) -> int | Non
     (12345, None)
 
     Raises:
-        ValueError: ``SACREBLEU_SEED`` is neither an integer nor ``none``.
+        ValueError: ``SACREBLEU_SEED`` is neither an integer >= 0 nor ``none`` (NumPy's
+            generators take no negative seed; the message names the variable).
     """
     value = (os.environ if environ is None else environ).get("SACREBLEU_SEED", str(DEFAULT_SEED))
     if value.lower() == "none":
         return None
     try:
-        return int(value)
+        seed = int(value)
     except ValueError:
-        raise ValueError(f"SACREBLEU_SEED must be an integer or 'none'; got {value!r}") from None
+        seed = -1
+    if seed < 0:
+        raise ValueError("SACREBLEU_SEED (environment variable) must be an integer >= 0 or "
+                         f"'none'; got {value!r}")
+    return seed

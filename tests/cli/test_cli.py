@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleusuite
-from bleusuite import cli
+from bleusuite import cli, native
 from bleusuite.bench.corpus import make_corpus, write_corpus
 from bleusuite.cli.io import PROGRESS_MIN_LINES, read_lines
 from bleusuite.cli.options import ScoreOptions
@@ -382,7 +382,7 @@ def test_text_output_and_options(capsys, small):
     short = run_main(capsys, "score", *refs, "-i", hyp, "-f", "text", "--short")
     assert short.startswith("BLEU|#:2|c:mixed|e:no|tok:13a|s:exp|v:bleusuite-")
     only = run_main(capsys, "score", *refs, "-i", hyp, "-b", "-w", "3", "-m", "bleu", "gleu")
-    assert [len(x.split(".")[1]) for x in only.split()] == [3, 3]
+    assert [len(str(x).split(".")[1]) for x in json.loads(only)] == [3, 3]  # sacrebleu's list
     floor = score_json(capsys, *refs, "-i", hyp, "-s", "floor")
     assert floor["smooth"] == "floor[0.10]"
     default = json.loads(run_main(capsys, "score", *refs, "-i", hyp))  # json by default
@@ -527,6 +527,54 @@ def files(tmp_path: Path) -> dict[str, str]:
 def test_errors_are_one_line_without_traceback(files, args, stdin, fragments):
     argv = [arg.format(**files) for arg in args]
     assert_fails(run_command(*argv, stdin=stdin), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("env", "args", "fragments"),
+    [
+        ({"BLEUSUITE_COUNTING": "bogus"}, [],
+         ["BLEUSUITE_COUNTING must be one of auto, compiled, compact, fixed; got 'bogus'"]),
+        ({"BLEUSUITE_COUNTING": "compiled", "BLEUSUITE_NATIVE": "0"}, [],
+         ["BLEUSUITE_COUNTING=compiled needs bleusuite's compiled part"]),
+        ({"SACREBLEU_SEED": "-1"}, ["-ci"],
+         ["SACREBLEU_SEED (environment variable) must be an integer >= 0", "'-1'"]),
+        ({"SACREBLEU_SEED": "x"}, ["-ci"], ["SACREBLEU_SEED (environment variable)"]),
+        ({}, ["-w", "100001"], ["--width must be between 0 and 100,000; got 100001"]),
+        ({}, ["-m", "chrf", "--chrf-beta", "-1"], ["--chrf-beta must not be negative"]),
+    ],
+    ids=["counting", "counting-compiled", "seed-negative", "seed-text", "width", "beta"],
+)
+def test_environment_and_settings_errors_name_what_is_wrong(files, env, args, fragments):
+    """The command reads ``BLEUSUITE_COUNTING`` with the library's meaning and checks, and
+    names ``SACREBLEU_SEED`` when it is wrong (issue 35, items 3-5)."""
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("BLEUSUITE_COUNTING", "SACREBLEU_SEED")}
+    result = run_command("score", files["ref"], "-i", files["hyp"], *args,
+                         env={**environ, **env})
+    assert_fails(result, *fragments)
+
+
+@pytest.mark.parametrize("strategy", ["compact", "fixed", "auto"])
+def test_the_command_counts_as_bleusuite_counting_says(capsys, small, strategy, monkeypatch):
+    """``BLEUSUITE_COUNTING`` forces the command's counting as the library's (the same
+    numbers); ``SACREBLEU_SEED`` is read only where the run resamples, as in sacrebleu."""
+    from bleusuite.counting import compact, fixed
+
+    args = ("score", *small["ref_paths"], "-i", small["hyp_path"], "-m", "bleu", "chrf",
+            "gleu", "-w", "12", "-b")
+    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
+    expected = run_main(capsys, *args)
+    calls = []
+    for module, name in ((compact, "count_matches_compact"), (fixed, "count_matches_fixed")):
+        original = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _f=original, _n=name, **k: (
+            calls.append(_n), _f(*a, **k))[1])
+    monkeypatch.setenv("BLEUSUITE_COUNTING", strategy)
+    monkeypatch.setenv("SACREBLEU_SEED", "not a seed")  # no resampling: not read
+    assert run_main(capsys, *args) == expected
+    default = set() if native.compiled() else {"count_matches_compact"}
+    assert set(calls) == {"compact": {"count_matches_compact"},
+                          "fixed": {"count_matches_fixed"}, "auto": default}[strategy]
 
 
 def test_missing_sacrebleu_is_a_clear_error(files, tmp_path):

@@ -241,9 +241,9 @@ def check_width(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> No
 
 def check_score_only(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     out = run(capsys, "score", *texts["ref_paths"], "-i", texts["hyp_path"], "-b", "-m", "bleu",
-              "gleu", "-w", "13").split()
+              "gleu", "-w", "13")
     full = score_json(capsys, *texts["ref_paths"], "-i", texts["hyp_path"], "-m", "bleu", "gleu")
-    assert [float(x) for x in out] == [entry["score"] for entry in full]
+    assert json.loads(out) == [entry["score"] for entry in full]  # sacrebleu's JSON list
 
 
 def check_short(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
@@ -276,18 +276,24 @@ def check_confidence(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) 
 
 
 def check_chrf(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
-    """--chrf-*: each setting gives sacrebleu's chrF with that setting, and its signature."""
+    """--chrf-*: each setting gives sacrebleu's chrF with that setting, and its signature, of
+    the lines as the sacrebleu command reads them (``rstrip()``: the corpus has lines that end
+    in whitespace, which --chrf-whitespace would otherwise count)."""
     from sacrebleu.metrics import CHRF
 
+    assert any(line != line.rstrip() for line in texts["hyp"])
+    hyp = [line.rstrip() for line in texts["hyp"]]
+    refs = [[line.rstrip() for line in stream] for stream in texts["refs"]]
     args = (*texts["ref_paths"], "-i", texts["hyp_path"], "-m", "chrf")
     for flags, settings in (([], {}), (["-cc", "4"], {"char_order": 4}),
                             (["-cw", "2"], {"word_order": 2}), (["--chrf-beta", "3"], {"beta": 3}),
+                            (["--chrf-beta", "0"], {"beta": 0}),
                             (["--chrf-whitespace"], {"whitespace": True}),
                             (["--chrf-lowercase"], {"lowercase": True}),
                             (["--chrf-eps-smoothing"], {"eps_smoothing": True})):
         out = score_json(capsys, *args, *flags)
         metric = CHRF(**settings)
-        expected = metric.corpus_score(texts["hyp"], texts["refs"])
+        expected = metric.corpus_score(hyp, refs)
         assert out["score"] == float(f"{expected.score:.13f}"), flags
         assert out["name"] == expected.name
         theirs = metric.get_signature().format().rsplit("|", 1)[0]

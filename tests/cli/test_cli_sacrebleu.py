@@ -344,3 +344,88 @@ def test_confidence_interval_numbers_are_sacrebleus(files, seed):
     for key, value in theirs_json.items():
         if key not in ("signature", "version"):
             assert ours_json[key] == value, key
+
+
+# ------------------------------------- issue 35: trailing whitespace, -b, -w, chrF's beta
+
+#: trailing whitespace of every kind that sacrebleu's ``line.rstrip()`` removes
+TRAILING = [" ", "  ", "\t", "\r", "\u3000", "\x1c", "\x1d", "\x1e", "\x1f", "\u2029", "\u2028",
+            "\x85", "\xa0", "\x0b", "\x0c", " \u3000\t\r"]
+#: bleusuite's interval after sacrebleu's ``(μ = mean ± half)`` (an extension, see docs/cli.md)
+INTERVAL = re.compile(r", 95% CI \[-?[0-9.]+, -?[0-9.]+\]")
+
+
+def _spaced(lines: list[str], rng: random.Random, blank: float = 0.1) -> list[str]:
+    """Lines with trailing whitespace of every kind (a ``blank`` part of whitespace alone)."""
+    return [(line if rng.random() >= blank else "") + rng.choice(TRAILING)
+            if rng.random() < 0.8 else line for line in lines]
+
+
+def _file(path: Path, lines: list[str], rng: random.Random) -> str:
+    """``lines`` ended by ``\\n`` or ``\\r\\n`` at random, the last one by nothing."""
+    path.write_bytes("".join(line + rng.choice(["\n", "\r\n"]) for line in lines[:-1]).encode()
+                     + lines[-1].encode())
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def spaced(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """60 lines of the sample (and an edited system, a second reference) with trailing
+    whitespace of every kind, CRLF line ends, tab-separated references and stdin columns."""
+    rng = random.Random(35)
+    folder = tmp_path_factory.mktemp("spaced")
+    hyp = (DATA / "sample-hyp.txt").read_text(encoding="utf-8").split("\n")[:60]
+    ref = (DATA / "sample-ref.txt").read_text(encoding="utf-8").split("\n")[:60]
+    texts = {"hyp": _spaced(hyp, rng), "sys": _spaced(_edited(hyp, 5), rng, blank=0),
+             "ref": _spaced(ref, rng), "ref2": _spaced(_edited(ref, 6), rng, blank=0)}
+    paths = {name: _file(folder / f"{name}.txt", lines, rng) for name, lines in texts.items()}
+    paths["tabbed"] = _file(folder / "tabbed.txt", [f"{a}\t{b}" for a, b in zip(
+        texts["ref"], texts["ref2"], strict=True)], rng)
+    paths["columns"] = _file(folder / "columns.txt", [f"{a}\t{b}" for a, b in zip(
+        [line.replace("\t", " ") for line in texts["hyp"]], texts["sys"], strict=True)], rng)
+    (folder / "issue-h.txt").write_text("the cat sat on the mat \n", encoding="utf-8")
+    (folder / "issue-r.txt").write_text("the cat sat on a mat\n", encoding="utf-8")
+    paths.update(issue_h=str(folder / "issue-h.txt"), issue_r=str(folder / "issue-r.txt"))
+    return paths
+
+
+def test_chrf_whitespace_of_the_issue(spaced):
+    """sacrebleu ``rstrip()``s every line it reads: 78.2, not 77.3 (issue 35, item 1)."""
+    out = assert_same_output([spaced["issue_r"], "-i", spaced["issue_h"], "-m", "chrf",
+                              "--chrf-whitespace", "-b"])
+    assert out == "78.2\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["-m", "chrf", "--chrf-whitespace", "-cw", "2", "-w", "10"],
+    ["-m", "bleu", "chrf", "--chrf-whitespace", "-b"],                   # a JSON list (item 2)
+    ["-m", "bleu", "chrf", "--chrf-whitespace", "-b", "-f", "text"],
+    ["-m", "chrf", "--chrf-whitespace", "-sl", "-w", "30"],               # -w above 20 (item 3)
+    ["-m", "chrf", "bleu", "--chrf-whitespace", "--chrf-beta", "0", "-w", "100"],  # item 4
+    ["-m", "chrf", "--chrf-whitespace", "--chrf-beta", "0", "-sl", "--chrf-eps-smoothing"],
+    ["-m", "chrf", "--chrf-whitespace", "-ci", "-cin", "40", "-f", "text", "-w", "8"],
+    ["-m", "bleu", "chrf", "--chrf-whitespace", "-ci", "-cin", "30", "-b"],
+], ids=["corpus", "b-json", "b-text", "sl-w30", "beta0-w100", "beta0-sl-eps", "ci", "ci-b"])
+def test_trailing_whitespace_b_w_and_beta_as_sacrebleu(spaced, args):
+    """Files with trailing whitespace of every kind and CRLF ends: the same output, with the
+    flags of items 1-4 of issue 35 (-ci: bleusuite's interval aside)."""
+    theirs, ours = both([spaced["ref"], spaced["ref2"], "-i", spaced["hyp"], *args])
+    assert theirs.returncode == ours.returncode == 0, ours.stderr
+    expected = VERSION.sub(r"\1\2X", theirs.stdout.decode())
+    assert INTERVAL.sub("", VERSION.sub(r"\1\2X", ours.stdout.decode())) == expected
+
+
+def test_trailing_whitespace_in_tab_separated_references_systems_and_stdin(spaced):
+    """``-nr``: the line is stripped, not its fields; several systems (-w 25); standard input
+    (universal newlines), one system and tab-separated columns (whose first line's fields
+    sacrebleu does not strip)."""
+    chrf = ["-m", "chrf", "--chrf-whitespace", "-cw", "2"]
+    assert_same_output([spaced["tabbed"], "-nr", "2", "-i", spaced["hyp"], *chrf, "-w", "12"])
+    assert_same_output([spaced["ref"], "-i", spaced["hyp"], spaced["sys"], *chrf, "-w", "25",
+                        "-f", "text"])
+    def stdin(name: str) -> bytes:  # a lone \r ends a line there: only CRLF kept
+        return re.sub(rb"\r(?!\n)", b"", Path(spaced[name]).read_bytes())
+
+    assert_same_output([spaced["ref"], *chrf, "-w", "12"], stdin=stdin("hyp"))
+    assert_same_output([spaced["ref"], *chrf, "-w", "12", "-f", "json"],
+                       stdin=stdin("columns"))

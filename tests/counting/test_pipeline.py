@@ -18,7 +18,7 @@ from compiled_part import require_compiled
 
 import bleusuite
 from bleusuite import backends, native
-from bleusuite.counting import count_matches, kernel
+from bleusuite.counting import count_matches, count_pairs, kernel, ragged_rows
 from bleusuite.inputs import normalize_batch
 
 
@@ -305,6 +305,34 @@ def test_counting_setting_is_checked(monkeypatch):
         bleusuite.sentence_bleu(hyp, hyp)
     monkeypatch.setenv("BLEUSUITE_COUNTING", "auto")
     assert bleusuite.sentence_bleu(hyp, hyp).tolist() == [1.0]  # the NumPy pipeline
+
+
+def test_ragged_rows_follow_the_setting_too(strategy, monkeypatch):
+    """``count_pairs`` (ragged rows: the command, chrF, the sacrebleu adapter, Ray) counts
+    with the strategy ``BLEUSUITE_COUNTING`` forces, with the same meaning and the same
+    checks as batches (issue 35, item 5)."""
+    from bleusuite.counting import compact, fixed
+
+    calls = []
+    for module, name in ((compact, "count_matches_compact"), (fixed, "count_matches_fixed")):
+        original = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _f=original, _n=name, **k: (
+            calls.append(_n), _f(*a, **k))[1])
+    rng = np.random.default_rng(5)
+    hyps, refs = random_batch(rng, 23, np.arange(2, 12), 20, 2)
+    hyp, ref = as_arrays(hyps, refs, 0)
+    batch = normalize_batch(hyp, ref, pad_id=0)
+    counts = count_pairs(ragged_rows(batch), 4, per_reference=True)
+    clipped, per_ref = brute_force(hyps, refs, 4)
+    assert counts.clipped.tolist() == clipped.tolist()
+    assert counts.per_reference is not None
+    assert counts.per_reference.tolist() == per_ref.tolist()
+    expected = {"compact": {"count_matches_compact"}, "fixed": {"count_matches_fixed"},
+                "compiled": set()}[strategy]
+    assert set(calls) == expected
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "fastest")
+    with pytest.raises(ValueError, match="BLEUSUITE_COUNTING must be one of"):
+        count_pairs(ragged_rows(batch), 4)
 
 
 @pytest.mark.parametrize("setting", ["", "auto"])

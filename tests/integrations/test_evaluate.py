@@ -30,8 +30,13 @@ from nltk.translate.gleu_score import corpus_gleu  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog,", "(hello)", "x.", "!", "é", "東京",
-         "A", "a-b", "'s", "1,000", "3.5", "&amp;", "", "\t"]
-LINE = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+         "A", "a-b", "'s", "1,000", "3.5", "&amp;", "", "\t", "&quot;", "&lt;b&gt;",
+         "<skipped>", "<SKIPPED>", "<skip<skipped>ped>", "re-\nturn", "-", "\n"]
+#: line ends: evaluate's bleu and google_bleu tokenise the raw string (13a joins "-\n")
+ENDINGS = ["", "", " ", "\n", "-\n", " .-\n", "--\n", "-\n\n", "\r\n", "<skipped>\n",
+           "-<skipped>\n", "\u3000\n"]
+LINE = st.builds(lambda words, end: " ".join(words) + end,
+                 st.lists(st.sampled_from(WORDS), max_size=12), st.sampled_from(ENDINGS))
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +66,15 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert [result[name][0] for name in MODULES] == list(MODULES)
+    # evaluate names a module after its class, as evaluate's own (ChrF: chr_f)
+    assert [result[name][0] for name in MODULES] == ["sacrebleu", "bleu", "google_bleu", "chr_f"]
     assert set(result["sacrebleu"][1]) == {"score", "counts", "totals", "precisions", "bp",
                                            "sys_len", "ref_len"}
     assert set(result["bleu"][1]) == {"bleu", "precisions", "brevity_penalty", "length_ratio",
                                       "translation_length", "reference_length"}
     assert set(result["google_bleu"][1]) == {"google_bleu"}
+    assert result["chrf"][1] == {"score": pytest.approx(72.0848, abs=1e-4), "char_order": 6,
+                                 "word_order": 0, "beta": 2}
 
 
 def _corpus(data: st.DataObject, same_count: bool) -> tuple[list[str], list[list[str]]]:
@@ -143,9 +151,45 @@ def test_google_bleu_module_is_nltks_corpus_gleu(modules, data, orders, split):
     assert ours == {"google_bleu": pytest.approx(expected, abs=1e-12)}
 
 
+def test_the_issues_line_end_is_evaluates(modules):
+    """evaluate's 13a joins a hyphen at a line break of the raw string: 1.0, not 0.8409
+    (issue 35, item 7); sacrebleu's module strips the end first, as sacrebleu does."""
+    predictions, references = ["the cat sat on the mat .-\n"], [["the cat sat on the mat ."]]
+    assert modules["bleu"].compute(predictions=predictions, references=references)["bleu"] \
+        == pytest.approx(1.0, abs=1e-12)
+    assert modules["google_bleu"].compute(predictions=predictions,
+                                          references=references)["google_bleu"] == 1.0
+    theirs = sacrebleu.corpus_bleu(predictions, [references[0]]).score
+    assert modules["sacrebleu"].compute(predictions=predictions,
+                                        references=references)["score"] == theirs < 100
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), char_order=st.integers(0, 6), word_order=st.integers(0, 2),
+       beta=st.sampled_from([0, 1, 2, 3, 0.5, 1.5]), lowercase=st.booleans(),
+       whitespace=st.booleans(), eps_smoothing=st.booleans())
+@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+def test_chrf_module_is_sacrebleus_chrf(modules, data, char_order, word_order, beta, lowercase,
+                                        whitespace, eps_smoothing):
+    """evaluate's ``chrf`` (sacrebleu's ``CHRF(...).corpus_score`` of the strings as given)."""
+    assume(char_order + word_order > 0)
+    predictions, references = _corpus(data, same_count=True)
+    args = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                whitespace=whitespace, eps_smoothing=eps_smoothing)
+    ours = modules["chrf"].compute(predictions=predictions, references=references, **args)
+    streams = [[refs[i] for refs in references] for i in range(len(references[0]))]
+    theirs = sacrebleu.metrics.CHRF(**args).corpus_score(predictions, streams)
+    assert ours == {"score": theirs.score, "char_order": char_order, "word_order": word_order,
+                    "beta": beta}
+    single = modules["chrf"].compute(predictions=predictions,
+                                     references=[refs[0] for refs in references])
+    assert single["score"] == sacrebleu.corpus_chrf(predictions, streams[:1]).score
+
+
 def test_sacrebleu_module_refuses_uneven_reference_counts_as_evaluate(modules):
-    with pytest.raises(ValueError, match="same number of references"):
-        modules["sacrebleu"].compute(predictions=["a b", "c"], references=[["a b"], ["c", "d"]])
+    for name in ("sacrebleu", "chrf"):
+        with pytest.raises(ValueError, match="same number of references"):
+            modules[name].compute(predictions=["a b", "c"], references=[["a b"], ["c", "d"]])
 
 
 def test_the_modules_warn_about_reference_streams(modules):

@@ -309,6 +309,49 @@ def test_sentence_scorer_on_token_ids() -> None:
     np.testing.assert_allclose(scores, expected, rtol=0, atol=1e-9)
 
 
+def test_workers_count_on_the_cpus_ray_gave_them() -> None:
+    """A task given one CPU counts on one thread, not on every CPU of the node (a node
+    running one task per CPU would run CPUs x CPUs threads); two CPUs, two threads; an
+    explicit BLEUSUITE_NUM_THREADS wins (issue 35, item 14)."""
+    def _threads_of_a_scorer() -> dict[str, int]:
+        """The most threads that one block of the counting of a SentenceScorer's batch ran on,
+        text and token ids (batches large enough for every thread of the node); defined
+        here, Ray ships it by value to a worker that cannot import this test module."""
+        from bleusuite import threads
+        from bleusuite.bench.corpus import make_corpus
+        from bleusuite.ray import SentenceScorer
+        from bleusuite.workloads import mt_like_batch
+
+        seen: list[int] = []
+        original = threads.run_blocks
+
+        def spy(work: Any, blocks: Any, count: int) -> Any:
+            seen.append(count)
+            return original(work, blocks, count)
+
+        threads.run_blocks = spy
+        used = {}
+        try:
+            hyp_lines, ref_lines = make_corpus(6_000, 1, seed=3)
+            SentenceScorer(hypotheses="hyp", references=["ref"])(
+                {"hyp": np.array(hyp_lines), "ref": np.array(ref_lines[0])})
+            used["text"], seen[:] = max(seen), []
+            hyp, refs = mt_like_batch(400, 512, refs=1)
+            SentenceScorer(hypotheses="hyp", references=["ref"], pad_id=0)(
+                {"hyp": hyp, "ref": refs[:, 0]})
+            used["ids"] = max(seen)
+        finally:
+            threads.run_blocks = original
+        return used
+
+    task = ray.remote(_threads_of_a_scorer)
+    assert ray.get(task.options(num_cpus=1).remote()) == {"text": 1, "ids": 1}
+    assert ray.get(task.options(num_cpus=2).remote()) == {"text": 2, "ids": 2}
+    explicit = task.options(
+        num_cpus=1, runtime_env={"env_vars": {"BLEUSUITE_NUM_THREADS": "2"}})
+    assert ray.get(explicit.remote()) == {"text": 2, "ids": 2}
+
+
 def test_sentence_scorer_counts_token_ids_on_a_torch_device() -> None:
     """``device=`` (CUDA on GPU actors; the CPU here): the numbers of the NumPy path."""
     pytest.importorskip("torch")

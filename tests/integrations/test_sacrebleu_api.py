@@ -79,7 +79,8 @@ def test_bleu_is_sacrebleus_to_the_bit(data, args):
 
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), char_order=st.integers(0, 6), word_order=st.integers(0, 2),
-       beta=st.integers(1, 3), lowercase=st.booleans(), whitespace=st.booleans(),
+       beta=st.one_of(st.integers(0, 3), st.sampled_from([0.5, 1.5, 2.0])),
+       lowercase=st.booleans(), whitespace=st.booleans(),
        eps_smoothing=st.booleans())
 def test_chrf_is_sacrebleus_to_the_bit(data, char_order, word_order, beta, lowercase,
                                       whitespace, eps_smoothing):
@@ -109,7 +110,8 @@ def sample() -> tuple[list[str], list[str]]:
 def test_bootstrap_interval_is_sacrebleus(sample, monkeypatch):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
     hyps, refs = sample
-    for ours, theirs in [(BLEU(), SacreBLEU()), (CHRF(word_order=2), SacreCHRF(word_order=2))]:
+    for ours, theirs in [(BLEU(), SacreBLEU()), (CHRF(word_order=2), SacreCHRF(word_order=2)),
+                         (CHRF(beta=0), SacreCHRF(beta=0)), (CHRF(beta=1.5), SacreCHRF(beta=1.5))]:
         mine = ours.corpus_score(hyps, [refs], n_bootstrap=200)
         reference = theirs.corpus_score(hyps, [refs], n_bootstrap=200)
         assert str(mine) == str(reference)

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from bleusuite import threads
 from bleusuite.threads import InOrder, run_blocks
 
 
@@ -102,3 +103,26 @@ def test_threaded_calls_do_not_import_concurrent_futures() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_cpus_given_set_the_threads_in_this_thread_only(monkeypatch) -> None:
+    """The CPUs a scheduler gave the work (Ray's) set the threads inside the block, in this
+    thread only; an explicit BLEUSUITE_NUM_THREADS wins (issue 35, item 14)."""
+    monkeypatch.delenv("BLEUSUITE_NUM_THREADS", raising=False)
+    everything = threads.worker_threads()
+    seen: list[int] = []
+    with threads.cpus_given(1):
+        assert threads.worker_threads() == 1
+        other = threading.Thread(target=lambda: seen.append(threads.worker_threads()))
+        other.start()
+        other.join()
+        with threads.cpus_given(None):
+            assert threads.worker_threads() == everything
+        with threads.cpus_given(10_000):  # never more than the process may use
+            assert threads.worker_threads() == everything
+        monkeypatch.setenv("BLEUSUITE_NUM_THREADS", "3")
+        assert threads.worker_threads() == 3
+        monkeypatch.delenv("BLEUSUITE_NUM_THREADS")
+    assert seen == [everything] and threads.worker_threads() == everything
+    with pytest.raises(ValueError, match="cpus"), threads.cpus_given(0):
+        pass

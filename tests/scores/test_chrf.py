@@ -17,6 +17,7 @@ from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.metric import METRIC
+from bleusuite.scores.chrf.score import chrf_statistics_of_texts
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import CHRF  # noqa: E402
@@ -25,7 +26,8 @@ WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog,", "(hello)", "x.", "!", "�
          "A", "Ünïcode", "a-b", "'s", "\u00a0", "", "x\ty"]
 LINE = st.lists(st.sampled_from(WORDS), max_size=14).map(" ".join)
 SETTINGS = st.fixed_dictionaries({
-    "char_order": st.integers(0, 7), "word_order": st.integers(0, 3), "beta": st.integers(1, 4),
+    "char_order": st.integers(0, 7), "word_order": st.integers(0, 3),
+    "beta": st.one_of(st.integers(0, 4), st.sampled_from([0.5, 1.5, 2.0, 0.25])),
     "lowercase": st.booleans(), "whitespace": st.booleans(), "eps_smoothing": st.booleans(),
 }).filter(lambda s: s["char_order"] + s["word_order"] > 0)
 
@@ -73,6 +75,29 @@ def test_statistics_are_sacrebleus_to_the_count(data, word_order, eps_smoothing)
         assert ours32.dtype == np.float32 and ours32[0] == resampled
 
 
+@pytest.mark.parametrize("beta", [0, 0.0, 0.5, 1.5, 2.0, np.float64(2.25), np.int64(3)])
+def test_beta_zero_and_fractions_are_sacrebleus(beta):
+    """beta 0 (precision alone) and a fraction, as sacrebleu computes and names them
+    (``chrF0``, ``chrF1.5``), in every function and the result object (issue 35, item 4)."""
+    hyps = ["The cat sat on the mat.", "a dog ran", "xyz", ""]
+    refs = [["The cat sat on a mat.", "A cat sat."], ["a dog ran home"], ["abc"], ["q"]]
+    streams = [[r[0] for r in refs], [r[1] if len(r) > 1 else None for r in refs]]
+    for word_order in (0, 2):
+        metric = CHRF(beta=beta, word_order=word_order)
+        theirs = metric.corpus_score(hyps, streams)
+        assert float(bleusuite.corpus_chrf(hyps, refs, beta=beta, word_order=word_order)) == \
+            pytest.approx(theirs.score / 100, abs=1e-12)
+        result = bleusuite.corpus_chrf_result(hyps, refs, beta=beta, word_order=word_order)
+        assert result.format(signature=False) == str(theirs) and result.name == theirs.name
+        sentences = bleusuite.sentence_chrf(hyps, refs, beta=beta, word_order=word_order)
+        expected = [metric.sentence_score(h, r).score / 100
+                    for h, r in zip(hyps, refs, strict=True)]
+        assert sentences.tolist() == pytest.approx(expected, abs=1e-12)
+        stats = chrf_statistics_of_texts(hyps, refs, word_order=word_order)
+        assert float(bleusuite.chrf_score(stats.sum(), beta=beta)) == \
+            pytest.approx(theirs.score / 100, abs=1e-12)
+
+
 def test_the_result_object_prints_sacrebleus_line():
     hyps = ["The cat sat on the mat.", "It rained all day!"]
     refs = [["The cat sat on a mat.", "It was raining."], ["Rain all day", None]]
@@ -106,7 +131,8 @@ def test_statistics_sum_and_score_from_statistics():
     (lambda: bleusuite.sentence_chrf(["a"], [[3]]), TypeError, r"references\[0\]\[0\]"),
     (lambda: bleusuite.sentence_chrf(["a"], ["a"], char_order=0, word_order=0), ValueError,
      "char_order and word_order"),
-    (lambda: bleusuite.sentence_chrf(["a"], ["a"], beta=0), ValueError, "beta"),
+    (lambda: bleusuite.sentence_chrf(["a"], ["a"], beta=-1), ValueError, "beta"),
+    (lambda: bleusuite.sentence_chrf(["a"], ["a"], beta="2"), TypeError, "beta"),
     (lambda: bleusuite.sentence_chrf(["a"], ["a"], lowercase=1), TypeError, "lowercase"),
     (lambda: bleusuite.corpus_chrf([], []), ValueError, "at least one sentence"),
     (lambda: bleusuite.chrf_score([1, 2, 3]), TypeError, "ChrfStats"),

@@ -1,9 +1,11 @@
 """evaluate's ``bleu`` module on bleusuite: ``evaluate.load(module_path("bleu"))``.
 
 The inputs, arguments and keys of evaluate's ``bleu``, which scores with the tensorflow/nmt
-script's ``compute_bleu``: the 13a tokens (or ``tokenizer``'s, a function from a line to its
-tokens), the shortest reference length (``ref_length="shortest"``), and ``smooth=True``
-adding one to every order (``smooth="nmt_smooth"``; ``False`` is ``"no_smooth"``), 0-1.
+script's ``compute_bleu``: the 13a tokens of the raw strings, as evaluate's ``Tokenizer13a``
+gives them (:func:`~bleusuite.evaluate.as_evaluate_13a`; or ``tokenizer``'s, a function from
+a line to its tokens), the shortest reference length (``ref_length="shortest"``), and
+``smooth=True`` adding one to every order (``smooth="nmt_smooth"``; ``False`` is
+``"no_smooth"``), 0-1.
 Where that script divides by zero (no hypothesis or no reference token in the corpus) this
 module gives the shared brevity penalty's numbers instead of an error. Without
 ``evaluate`` installed this script defines nothing; evaluate's loader needs it.
@@ -17,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bleusuite import backends, bleu_statistics
-from bleusuite.evaluate import features, per_prediction
+from bleusuite.evaluate import as_evaluate_13a, features, per_prediction
 from bleusuite.scores.bleu.addone import addone_precisions
 from bleusuite.scores.bleu.result import BleuResult
 
@@ -54,8 +56,10 @@ else:
             hyps: Any
             refs: Any
             if tokenizer is None:
-                stats = bleu_statistics(predictions, rows, max_order=max_order,
-                                        ref_length="shortest", tokenize="13a")
+                stats = bleu_statistics([as_evaluate_13a(p) for p in predictions],
+                                        [[as_evaluate_13a(r) for r in row] for row in rows],
+                                        max_order=max_order, ref_length="shortest",
+                                        tokenize="13a")
             else:
                 hyps = [tokenizer(p) for p in predictions]
                 refs = [[tokenizer(r) for r in row] for row in rows]

@@ -1,7 +1,9 @@
 """evaluate's ``google_bleu`` module on bleusuite: ``evaluate.load(module_path("google_bleu"))``.
 
 The inputs, arguments and key of evaluate's ``google_bleu``: NLTK's ``corpus_gleu`` of the
-13a tokens (or of ``tokenizer``'s tokens, a function from a line to its tokens), 0-1,
+13a tokens of the raw strings, as evaluate's ``Tokenizer13a`` gives them
+(:func:`~bleusuite.evaluate.as_evaluate_13a`; or of ``tokenizer``'s tokens, a function from a
+line to its tokens), 0-1,
 counted by :func:`bleusuite.corpus_gleu`. Without ``evaluate`` installed this script
 defines nothing; evaluate's loader needs it.
 """
@@ -12,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import bleusuite
-from bleusuite.evaluate import features, per_prediction
+from bleusuite.evaluate import as_evaluate_13a, features, per_prediction
 
 try:
     import evaluate
@@ -42,8 +44,10 @@ else:
                      max_len: int = 4) -> dict[str, float]:
             rows = per_prediction(references)
             if tokenizer is None:
-                score = bleusuite.corpus_gleu(predictions, rows, tokenize="13a",
-                                              min_len=min_len, max_len=max_len)
+                score = bleusuite.corpus_gleu(
+                    [as_evaluate_13a(p) for p in predictions],
+                    [[as_evaluate_13a(r) for r in refs] for refs in rows], tokenize="13a",
+                    min_len=min_len, max_len=max_len)
             else:
                 score = bleusuite.corpus_gleu(
                     [tokenizer(p) for p in predictions],

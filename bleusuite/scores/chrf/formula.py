@@ -26,7 +26,7 @@ from bleusuite.scores.chrf.statistics import BETA, EPSILON, ChrfStats
 __all__ = ["chrf_scores", "formula"]
 
 
-def formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: int, eps_smoothing: bool,
+def formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: float, eps_smoothing: bool,
             cast: Callable[[Any], Any] | None = None) -> Any:
     """sacrebleu's ``CHRF._compute_f_score`` of counts ``(..., O)`` (hypothesis, reference
     and matched n-grams of each order), on its 0-100 scale, element-wise over the leading
@@ -34,7 +34,12 @@ def formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: int, eps_smoothin
     have n-grams (``eps_smoothing``: the mean of each order's F-beta, an order without
     n-grams counting 1e-16), operation for operation as sacrebleu computes it. ``cast``
     makes the counts floats (default float64; sacrebleu's resamples: float32)."""
-    cast = cast or be.to_float64
+    with np.errstate(divide="ignore", invalid="ignore"):  # beta 0 divides by 0 as sacrebleu
+        return _formula(be, hyp, ref, match, beta, eps_smoothing, cast or be.to_float64)
+
+
+def _formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: float, eps_smoothing: bool,
+             cast: Callable[[Any], Any]) -> Any:
     hyp, ref, match = cast(hyp), cast(ref), cast(match)
     factor = beta**2
     orders = hyp.shape[-1]
@@ -73,7 +78,7 @@ def formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: int, eps_smoothin
     return be.where(nonzero, 100 * value, 0.0)
 
 
-def chrf_scores(stats: ChrfStats[Any] | np.ndarray, beta: int = BETA,
+def chrf_scores(stats: ChrfStats[Any] | np.ndarray, beta: float = BETA,
                 eps_smoothing: bool = False, *, float32: bool = False) -> np.ndarray:
     """:func:`formula` of statistics (a :class:`ChrfStats`, or their ``to_array`` form) on
     NumPy, as float64 (``float32``: in float32, as sacrebleu's bootstrap resamples).

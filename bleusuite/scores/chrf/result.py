@@ -42,7 +42,7 @@ class ChrfResult:
     name: str
     char_order: int
     word_order: int
-    beta: int
+    beta: float
     hyp_counts: tuple[int, ...]
     ref_counts: tuple[int, ...]
     matches: tuple[int, ...]
@@ -53,7 +53,7 @@ class ChrfResult:
 
     @classmethod
     def from_stats(cls, stats: ChrfStats[Any], *, char_order: int = CHAR_ORDER,
-                   word_order: int = WORD_ORDER, beta: int = BETA, lowercase: bool = False,
+                   word_order: int = WORD_ORDER, beta: float = BETA, lowercase: bool = False,
                    whitespace: bool = False, eps_smoothing: bool = False,
                    nrefs: int | str | None = None) -> ChrfResult:
         """The result of corpus statistics made with these settings (summed if per
@@ -100,7 +100,7 @@ def corpus_chrf_result(
     *,
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
-    beta: int = BETA,
+    beta: float = BETA,
     lowercase: bool = False,
     whitespace: bool = False,
     eps_smoothing: bool = False,

@@ -32,7 +32,7 @@ __all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "sentence_ch
            "sentence_scores"]
 
 
-def chrf_score(stats: ChrfStats[Any], *, beta: int = BETA, eps_smoothing: bool = False) -> Any:
+def chrf_score(stats: ChrfStats[Any], *, beta: float = BETA, eps_smoothing: bool = False) -> Any:
     """chrF from statistics (0-1): one score per entry of ``stats``; ``stats.sum()`` gives the
     corpus score. ``beta`` and ``eps_smoothing`` are those the statistics were made with.
 
@@ -42,7 +42,7 @@ def chrf_score(stats: ChrfStats[Any], *, beta: int = BETA, eps_smoothing: bool =
     """
     if not isinstance(stats, ChrfStats):
         raise TypeError(f"stats must be a ChrfStats; got {type(stats).__name__}")
-    beta = checks.order(beta, "beta")
+    beta = checks.beta(beta)
     scores = chrf_scores(stats, beta, eps_smoothing) / 100.0
     return scores if scores.ndim else np.float64(scores)[()]
 
@@ -53,7 +53,7 @@ def chrf_statistics_of_texts(
     *,
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
-    beta: int = BETA,
+    beta: float = BETA,
     lowercase: bool = False,
     whitespace: bool = False,
     eps_smoothing: bool = False,
@@ -89,7 +89,7 @@ def sentence_chrf(
     *,
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
-    beta: int = BETA,
+    beta: float = BETA,
     lowercase: bool = False,
     whitespace: bool = False,
     eps_smoothing: bool = False,
@@ -124,7 +124,7 @@ def corpus_chrf(
     *,
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
-    beta: int = BETA,
+    beta: float = BETA,
     lowercase: bool = False,
     whitespace: bool = False,
     eps_smoothing: bool = False,

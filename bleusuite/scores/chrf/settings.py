@@ -32,7 +32,7 @@ class ChrfSettings:
 
     char_order: int = CHAR_ORDER
     word_order: int = WORD_ORDER
-    beta: int = BETA
+    beta: float = BETA
     lowercase: bool = False
     whitespace: bool = False
     eps_smoothing: bool = False
@@ -45,7 +45,7 @@ class ChrfSettings:
         if self.char_order + self.word_order == 0:
             raise ValueError("char_order and word_order: at least one order is needed; got 0 "
                              "and 0")
-        checks.order(self.beta, "beta")
+        object.__setattr__(self, "beta", checks.beta(self.beta))
         for name in ("lowercase", "whitespace", "eps_smoothing"):
             checks.boolean(getattr(self, name), name)
 

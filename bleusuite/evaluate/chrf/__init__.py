@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``chrf`` (its script: ``chrf.py``)."""

@@ -36,8 +36,11 @@ def padded_batches(pairs: RaggedPairs, slots: int = BATCH_SLOTS) -> Iterator[
             key=lambda stop: (stop - begin) * streams * int(widths[stop - 1]))
         end = max(end + begin, begin + 1)
         rows = order[begin:end]
-        hyp = padded_rows(pairs.hyp_ids, pairs.hyp_starts[rows], pairs.hyp_lengths[rows], FILL)
-        refs = padded_rows(pairs.ref_ids, pairs.ref_starts[rows], pairs.ref_lengths[rows], FILL)
+        width = int(widths[end - 1])
+        hyp = padded_rows(pairs.hyp_ids, pairs.hyp_starts[rows], pairs.hyp_lengths[rows], FILL,
+                          width)
+        refs = padded_rows(pairs.ref_ids, pairs.ref_starts[rows], pairs.ref_lengths[rows], FILL,
+                           width)
         present = np.ones(refs.shape[:2], dtype=bool)
         yield rows, Batch(be, identity, pairs.hyp_lengths[rows], pairs.ref_lengths[rows],
                           present, None, hyp, refs)

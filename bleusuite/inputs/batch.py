@@ -199,13 +199,13 @@ def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                 fill: int = 0, width: int | None = None) -> np.ndarray:
     """``(*starts.shape, width)`` int64: the slices ``ids[start : start + length]``
     left-aligned, ``fill`` past their ends; ``width`` at least the longest (default: the
-    longest, at least 1).
+    longest).
 
     >>> padded_rows(np.array([5, 6, 7]), np.array([1, 0]), np.array([2, 1])).tolist()
     [[6, 7], [5, 0]]
     """
-    longest = max(int(lengths.max(initial=0)), 1)
-    width = longest if width is None else max(width, int(lengths.max(initial=0)))
+    longest = int(lengths.max(initial=0))
+    width = longest if width is None else max(width, longest)
     out = np.full((*starts.shape, width), fill, dtype=np.int64)
     flat_lengths = lengths.reshape(-1)
     total = int(flat_lengths.sum())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,9 +32,27 @@ def _reload_environment() -> None:
         pass
 
 
+def _forget_kept() -> None:
+    """Forget what bleusuite keeps between calls (checked settings, traced formulas), so that
+    a rule a test replaces (``monkeypatch.setattr``) is the one the next call uses."""
+    from bleusuite.scores import rows
+    from bleusuite.scores.bleu import settings as bleu_settings
+    from bleusuite.scores.chrf import settings as chrf_settings
+    from bleusuite.scores.gleu import settings as gleu_settings
+
+    rows._traced.cache_clear()
+    for module in (bleu_settings, chrf_settings, gleu_settings):
+        module._kept.cache_clear()
+
+
 class EnvironmentPatch(pytest.MonkeyPatch):
-    """pytest's ``monkeypatch`` whose changes to the environment reach bleusuite, which
-    reads ``BLEUSUITE_*`` once (:mod:`bleusuite.environment`), at each change and undo."""
+    """pytest's ``monkeypatch`` whose changes reach bleusuite: to the environment, which it
+    reads once (:mod:`bleusuite.environment`), and to its functions, whose checked settings
+    and traced formulas it keeps (forgotten at each change and undo)."""
+
+    def setattr(self, *args: Any, **kwargs: Any) -> None:
+        super().setattr(*args, **kwargs)
+        _forget_kept()
 
     def setenv(self, name: str, value: str, prepend: str | None = None) -> None:
         super().setenv(name, value, prepend)
@@ -46,6 +65,7 @@ class EnvironmentPatch(pytest.MonkeyPatch):
     def undo(self) -> None:
         super().undo()
         _reload_environment()
+        _forget_kept()
 
 
 @pytest.fixture

@@ -183,8 +183,9 @@ class _Metric:
             raise ValueError("references: give at least one reference stream")
         for j, stream in enumerate(streams):
             if size is not None and len(stream) != size:
-                raise ValueError(f"references[{j}] has {len(stream)} lines for {size} "
-                                 "hypotheses (a stream holds one reference per hypothesis)")
+                raise ValueError(f"references[{j}] has {checks.counted(len(stream), 'line')} "
+                                 f"for {checks.counted(size, 'hypothesis')} (a stream holds "
+                                 "one reference per hypothesis)")
             if any(line is not None and not isinstance(line, str) for line in stream):
                 raise TypeError(f"references[{j}] must hold strings (or None)")
         counts = {sum(s[i] is not None for s in streams) for i in range(len(streams[0]))}

@@ -17,7 +17,7 @@ Two settings: the rows in memory (Arrow tables in one process; Ray's object stor
 * **one process, the library**: ``bleusuite.corpus_bleu_result`` on the lines (Python
   lists), on every core;
 * **Ray, 1 and 2 workers**: ``bleusuite.ray.corpus_scores``, tasks of one CPU, at most 1 or
-  2 at a time (``concurrency``);
+  2 at a time (``compute=ray.data.TaskPoolStrategy(size=n)``);
 * **peak memory per worker**: the largest private resident memory (``RssAnon``, sampled
   every 20 ms; not the object store's shared pages a worker maps) of the cluster's worker
   processes during a job on rows in the object store (Ray's Parquet reader keeps memory of
@@ -193,12 +193,14 @@ def measure(mode: str, folder: str, workers: int, batch_rows: int, files: int) -
     def ray_alone() -> tuple[int, float]:  # a map that returns the batch's row count
         batches = dataset.map_batches(lambda batch: {"rows": np.array([batch.num_rows])},
                                       batch_format="pyarrow", batch_size=batch_rows,
-                                      concurrency=workers).iter_batches(batch_size=None)
+                                      compute=ray.data.TaskPoolStrategy(size=workers)
+                                      ).iter_batches(batch_size=None)
         return sum(int(batch["rows"].sum()) for batch in batches), float("nan")
 
     def scored() -> tuple[int, float]:
         scores = corpus_scores(dataset, hypotheses="hyp", references=["ref"],
-                               batch_size=batch_rows, map_batches_args={"concurrency": workers})
+                               batch_size=batch_rows, map_batches_args={
+                                   "compute": ray.data.TaskPoolStrategy(size=workers)})
         return scores.rows, scores["hyp"]["bleu"].score
 
     sampler = _PeakSampler(os.getpid())

@@ -31,6 +31,7 @@ __all__ = [
     "beta",
     "boolean",
     "caller_level",
+    "counted",
     "gleu_orders",
     "integer",
     "number",
@@ -117,6 +118,19 @@ def order(value: Any, argname: str) -> int:
     return integer(value, argname, minimum=1, maximum=MAX_ORDER_LIMIT)
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` things in a message, in the singular for one: ``"1 line"``, ``"2 lines"``.
+
+    >>> counted(1, "line"), counted(0, "line"), counted(3, "entry"), counted(2, "hypothesis")
+    ('1 line', '0 lines', '3 entries', '2 hypotheses')
+    """
+    if count == 1:
+        return f"1 {noun}"
+    if noun.endswith("is"):
+        return f"{count} {noun[:-2]}es"
+    return f"{count} {noun[:-1]}ies" if noun.endswith("y") else f"{count} {noun}s"
+
+
 def beta(value: Any, argname: str = "beta") -> int | float:
     """chrF's ``beta`` (recall weighs ``beta`` times precision): a finite number >= 0, as
     sacrebleu takes it (0: precision alone; a fraction too). An integer stays an ``int``, so
@@ -176,7 +190,7 @@ def weights(value: Any, max_order: int | None = None) -> tuple[float, ...]:
     result = tuple(number(w, f"weights[{i}]", minimum=0) for i, w in enumerate(entries))
     if max_order is not None and len(result) != max_order:
         raise ValueError(
-            f"weights has {len(result)} entries but max_order is {max_order}; give one "
+            f"weights has {counted(len(result), 'entry')} but max_order is {max_order}; give one "
             "weight per order"
         )
     return result

@@ -188,9 +188,9 @@ class _Metric:
         streams = self._references if references is None else self._streams(references)
         for j, stream in enumerate(streams):
             if len(stream) != len(hypotheses):
-                raise ValueError(f"references[{j}] has {len(stream)} lines for "
-                                 f"{len(hypotheses)} hypotheses (a stream holds one reference "
-                                 "per hypothesis)")
+                raise ValueError(f"references[{j}] has {checks.counted(len(stream), 'line')} "
+                                 f"for {checks.counted(len(hypotheses), 'hypothesis')} (a "
+                                 "stream holds one reference per hypothesis)")
         return hypotheses, list(zip(*streams))
 
     def _sentence(self, hypothesis: Any, references: Any) -> tuple[Sequence[str], list[Any]]:

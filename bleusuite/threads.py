@@ -38,6 +38,7 @@ def worker_threads() -> int:
     off), else the CPUs given to the work running in this thread (:func:`cpus_given`), else
     the CPUs this process may run on (no cap below them).
 
+    >>> import os
     >>> worker_threads() >= 1
     True
     >>> with cpus_given(1):

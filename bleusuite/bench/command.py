@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backend", dest="bench_backends", action="append", choices=BACKENDS, metavar="NAME",
         help="bleusuite backend to time; repeat for several (default: numpy). "
         f"One of: {', '.join(BACKENDS)} ('torch' is a CPU tensor scored through NumPy "
-        "views, 'torch-kernels' the same with torch's own CPU kernels)",
+        "views, 'torch-kernels' the same with torch's own CPU kernels, 'jax' jax.jit on "
+        "JAX's default device with 64-bit types)",
     )
     what.add_argument(
         "--peer", dest="bench_peers", action="append", choices=(*PEERS, "none"),

@@ -125,6 +125,11 @@ def measure(
     return results
 
 
+#: what installs the peers, said where one is missing or the NLTK column is empty
+PEERS_HINT = ('The peers: pip install ".[bench]" in a clone of bleusuite (NLTK, sacrebleu, '
+              "pytorch-ignite, torchmetrics; torch's CPU build first on a machine without a "
+              "GPU: README.md)")
+
 #: distribution name of each library (for versions and the skipped list)
 _LIBRARY_NAMES = {"nltk": "nltk", "sacrebleu": "sacrebleu", "ignite": "pytorch-ignite",
                   "torchmetrics": "torchmetrics", "bleusuite": "numpy"}
@@ -154,11 +159,13 @@ def format_table(measurements: Sequence[Measurement], inputs: Inputs, repeat: in
         f"bleusuite {bleusuite.__version__}; {_versions(measurements)}",
     ]
     notes: dict[str, int] = {}
+    without_nltk = False
     for task in dict.fromkeys(m.entry.task for m in measurements):
         ran = [m for m in measurements if m.entry.task == task and m.seconds is not None]
         if not ran:
             continue
         baseline = next((m.seconds for m in ran if m.entry.baseline), None)
+        without_nltk = without_nltk or baseline is None
         lines += ["", f"{task.label:44s} {'ms':>10s} {'vs NLTK':>9s}   scores"]
         for m in sorted(ran, key=lambda m: m.seconds or 0.0):
             assert m.seconds is not None and m.max_diff is not None
@@ -183,4 +190,8 @@ def format_table(measurements: Sequence[Measurement], inputs: Inputs, repeat: in
             for m in skipped
         )
         lines += [f"  {reason}" for reason in reasons]
+    not_installed = any(m.entry.library != "bleusuite" and "is not installed" in m.skipped
+                        for m in skipped if m.skipped is not None)
+    if not_installed or without_nltk:
+        lines += ["", ("vs NLTK n/a: NLTK did not run. " if without_nltk else "") + PEERS_HINT]
     return "\n".join(lines)

@@ -63,6 +63,8 @@ def _bleusuite_build(task: Task, backend: str) -> Callable[[Inputs], Callable[[]
         refs: Any = inputs.refs
         if backend == "numpy":
             return lambda: score(task, hyp, refs, **settings)
+        if backend == "jax":
+            return _jax_call(task, hyp, refs, settings)
         if backend == "cupy":
             import cupy
 
@@ -98,6 +100,24 @@ def _bleusuite_build(task: Task, backend: str) -> Callable[[Inputs], Callable[[]
     return build
 
 
+def _jax_call(task: Task, hyp: np.ndarray, refs: np.ndarray,
+              settings: dict[str, Any]) -> Callable[[], Any]:
+    """bleusuite under ``jax.jit`` on JAX arrays of JAX's default device, with 64-bit types
+    for the call only (``jax.enable_x64``: float64 scores, as NumPy's); the first call (the
+    untimed warm-up) compiles."""
+    import jax
+
+    function = jax.jit(lambda h, r: score(task, h, r, **settings))
+    with jax.enable_x64(True):
+        hyp_on_device, refs_on_device = jax.device_put(hyp), jax.device_put(refs)
+
+    def call() -> Any:
+        with jax.enable_x64(True):
+            return function(hyp_on_device, refs_on_device).block_until_ready()
+
+    return call
+
+
 def _to_host(result: Any) -> np.ndarray:
     if hasattr(result, "get"):  # CuPy
         result = result.get()
@@ -112,6 +132,7 @@ BACKEND_NAMES = {
     "torch-kernels": "bleusuite (torch CPU, torch kernels)",
     "torch-cuda": "bleusuite (torch CUDA)",
     "cupy": "bleusuite (cupy)",
+    "jax": "bleusuite (jax.jit, x64)",
 }
 BACKEND_UNAVAILABLE: dict[str, Callable[[], str | None]] = {
     "numpy": lambda: None,
@@ -119,6 +140,7 @@ BACKEND_UNAVAILABLE: dict[str, Callable[[], str | None]] = {
     "torch-kernels": torch_unavailable(cuda=False),
     "torch-cuda": torch_unavailable(cuda=True),
     "cupy": _cupy_unavailable,
+    "jax": missing("jax"),
 }
 
 

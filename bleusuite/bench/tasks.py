@@ -19,7 +19,7 @@ __all__ = ["BACKENDS", "EXACT", "NLTK_SETTINGS", "PEERS", "TASKS", "Entry", "Inp
            "score", "zipf_batch"]
 
 #: bleusuite backends the command can time (``--backend``)
-BACKENDS: tuple[str, ...] = ("numpy", "torch", "torch-kernels", "torch-cuda", "cupy")
+BACKENDS: tuple[str, ...] = ("numpy", "torch", "torch-kernels", "torch-cuda", "cupy", "jax")
 #: peer libraries, in the order they are listed (``--peer``)
 PEERS: tuple[str, ...] = ("nltk", "sacrebleu", "ignite", "torchmetrics")
 #: tolerance of the score checks where the two definitions are the same

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bleusuite.checks import counted
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import ScoreOptions
 
@@ -183,8 +184,9 @@ def read_systems(options: ScoreOptions) -> tuple[list[str], list[list[str]]]:
             fields = line.rstrip().split("\t")
             if len(fields) != len(first):
                 raise CommandError(
-                    f"standard input: line {number} has {len(fields)} tab-separated systems, "
-                    f"line 1 has {len(first)} (the number must not vary across lines)",
+                    f"standard input: line {number} has "
+                    f"{counted(len(fields), 'tab-separated system')}, line 1 has {len(first)} "
+                    "(the number must not vary across lines)",
                     status=17,
                 )
             for column, field in zip(columns, fields, strict=True):
@@ -233,8 +235,8 @@ def read_inputs(options: ScoreOptions) -> ScoreInputs:
                 path = where or options.refs[number]
                 source = (describe(options.hyp, "hypothesis") if len(systems) == 1
                           else f"system {name}")
-                raise CommandError(f"reference file {path} has {len(stream)} lines but the "
-                                   f"{source} has {len(lines)}")
+                raise CommandError(f"reference file {path} has {counted(len(stream), 'line')} "
+                                   f"but the {source} has {len(lines)}")
     return ScoreInputs(names, systems, references)
 
 

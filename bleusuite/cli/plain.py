@@ -12,6 +12,7 @@ import numpy as np
 
 import bleusuite
 from bleusuite import backends
+from bleusuite.checks import counted
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import read_lines
 from bleusuite.scores import rules
@@ -42,7 +43,8 @@ def load_corpus(hyp_path: str, ref_paths: Sequence[str]) -> Corpus:
     for path, lines in zip(ref_paths, ref_columns, strict=True):
         if len(lines) != len(hyp_lines):
             raise CommandError(
-                f"{path} has {len(lines)} lines but {hyp_path} has {len(hyp_lines)}"
+                f"{path} has {counted(len(lines), 'line')} but {hyp_path} has "
+                f"{len(hyp_lines)}"
             )
     if not hyp_lines:
         raise CommandError(f"{hyp_path} is empty: nothing to score")

@@ -198,7 +198,7 @@ def corpus_scores(
         batch_size: rows per ``map_batches`` call (None: whole blocks); bounds the memory
             of each worker.
         map_batches_args: more arguments of ``Dataset.map_batches`` (``num_cpus``,
-            ``concurrency``, ``max_retries``, ...).
+            ``compute``, ``max_retries``, ...).
         **options: settings of the metrics (``tokenize``, ``lowercase``, ``smooth``,
             ``smooth_value``, ``word_order``, ...) for every metric that has one.
 

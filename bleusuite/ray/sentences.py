@@ -34,7 +34,8 @@ class SentenceScorer:
     """A ``map_batches`` callable that adds each row's score of one metric as a column.
 
     Ray Data builds it once per actor (``ds.map_batches(SentenceScorer,
-    fn_constructor_kwargs={...}, concurrency=n)``) or ships one instance to its tasks
+    fn_constructor_kwargs={...}, compute=ray.data.ActorPoolStrategy(size=n))``) or ships one
+    instance to its tasks
     (``ds.map_batches(SentenceScorer(...))``); its settings are checked and its tokenizer
     loaded when it is built. The scores are on sacrebleu's 0-100 scale and have its digits
     (``sacrebleu.sentence_bleu`` / ``sentence_chrf``, ``bleusuite score -sl``): BLEU's

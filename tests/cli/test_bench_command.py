@@ -7,6 +7,7 @@ the scores, prints its table, lists missing peers as skipped, and reports disagr
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import subprocess
 import sys
@@ -62,6 +63,8 @@ def test_a_missing_peer_is_listed_as_skipped(capsys, monkeypatch):
     assert code == 0
     assert "Skipped:" in out
     assert "sacrebleu: sacrebleu is not installed" in out
+    # one line says how to install the peers, with the extra (issue 35, item 13)
+    assert out.strip().splitlines()[-1].startswith('The peers: pip install ".[bench]"')
 
 
 def test_peer_none_runs_bleusuite_alone(capsys):
@@ -69,6 +72,7 @@ def test_peer_none_runs_bleusuite_alone(capsys):
     assert code == 0
     assert "bleusuite (numpy)" in out and "nltk" not in out.split("\n", 2)[2]
     assert "n/a" in out  # no NLTK: no speedup column
+    assert 'vs NLTK n/a: NLTK did not run. The peers: pip install ".[bench]"' in out
 
 
 def test_a_disagreement_exits_1(capsys, monkeypatch):
@@ -99,6 +103,19 @@ def test_torch_backends(capsys):
     assert code == 0, err
     assert "bleusuite (torch CPU)" in out and "bleusuite (torch CPU, torch kernels)" in out
     assert backends.torch_cpu_via_numpy()  # restored after the torch-kernels runs
+
+
+def test_jax_backend():
+    """``--backend jax``: bleusuite under jax.jit with 64-bit types, NumPy's scores. In a
+    process of its own: JAX's threads would make the forks of other tests here unsafe."""
+    if importlib.util.find_spec("jax") is None:
+        pytest.skip("jax is not installed")
+    done = subprocess.run(
+        [sys.executable, "-m", "bleusuite", "bench", *TINY, "--peer", "none", "--backend",
+         "numpy", "--backend", "jax", "--scope", "corpus", "--metric", "gleu"],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "bleusuite (jax.jit, x64)" in done.stdout and "DISAGREE" not in done.stdout
 
 
 def test_plot(capsys, tmp_path: Path):

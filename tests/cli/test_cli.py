@@ -503,7 +503,7 @@ def files(tmp_path: Path) -> dict[str, str]:
     [
         (["score", "{missing}", "-i", "{hyp}"], None, ["missing.txt", "No such file"]),
         (["score", "{ref}", "-i", "{missing}"], None, ["missing.txt", "No such file"]),
-        (["score", "{ref}", "{short}", "-i", "{hyp}"], None, ["short.txt has 1 lines", "has 2"]),
+        (["score", "{ref}", "{short}", "-i", "{hyp}"], None, ["short.txt has 1 line but", "has 2"]),
         (["score", "{ref}", "-i", "{hyp}", "-tok", "moses"], None, ["invalid choice: 'moses'"]),
         (["score", "{ref}", "-i", "{hyp}", "-s", "laplace"], None, ["invalid choice: 'laplace'"]),
         (["score", "{ref}", "-i", "{empty}"], None, ["empty.txt is empty"]),
@@ -517,7 +517,7 @@ def files(tmp_path: Path) -> dict[str, str]:
         (["score", "{ref}", "-i", "{hyp}", "-m", "ter"], None, ["invalid choice: 'ter'"]),
         (["score", "{ref}", "-i", "{hyp}", "--seed", "x"], None, ["--seed"]),
         (["--hyp", "{hyp}", "--ref", "{bad_ref}"], None, ["not valid UTF-8 (line 2"]),
-        (["--hyp", "{hyp}", "--ref", "{short}"], None, ["short.txt has 1 lines"]),
+        (["--hyp", "{hyp}", "--ref", "{short}"], None, ["short.txt has 1 line but"]),
         (["--hyp", "{hyp}"], None, ["give both --hyp"]),
     ],
     ids=["missing-ref", "missing-hyp", "line-counts", "tokenizer", "smoothing", "empty-file",

@@ -164,7 +164,7 @@ def test_the_issues_line_end_is_evaluates(modules):
                                         references=references)["score"] == theirs < 100
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(data=st.data(), char_order=st.integers(0, 6), word_order=st.integers(0, 2),
        beta=st.sampled_from([0, 1, 2, 3, 0.5, 1.5]), lowercase=st.booleans(),
        whitespace=st.booleans(), eps_smoothing=st.booleans())

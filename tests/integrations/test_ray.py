@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import re
 import signal
@@ -258,7 +259,8 @@ def test_filtering_recipe_on_parquet(tmp_path: Path) -> None:
     scored = ray.data.read_parquet(str(tmp_path / "in")).map_batches(
         SentenceScorer, fn_constructor_kwargs={"hypotheses": "mt", "references": ["ref"],
                                                "output": "bleu"},
-        concurrency=1, batch_format="pyarrow")  # one actor: a CPU left for the writes
+        compute=ray.data.ActorPoolStrategy(size=1),  # one actor: a CPU left for the writes
+        batch_format="pyarrow")
     scored.filter(expr=col("bleu") >= 30.0).write_parquet(str(tmp_path / "out"))
     kept = pq.read_table(tmp_path / "out").sort_by("id")
     expected = np.array([sacrebleu.sentence_bleu(h, [r]).score
@@ -493,7 +495,14 @@ def test_the_examples_of_docs_scale_md_run(line: int, code: str, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)  # the examples write their files here
-    exec(compile(code, f"docs/scale.md:{line}", "exec"), {"__name__": "__main__"})
+    assert "ray.init(" in code and "concurrency=" not in code  # no deprecated argument
+    monkeypatch.setattr(ray, "init", lambda **kwargs: None)  # the session's cluster is up
+    logger = logging.getLogger("ray.data")
+    level = logger.level
+    try:
+        exec(compile(code, f"docs/scale.md:{line}", "exec"), {"__name__": "__main__"})
+    finally:
+        logger.setLevel(level)  # the example quiets Ray Data: not for the other tests
     printed = capsys.readouterr().out.splitlines()
     shown = [comment.split("# ", 1)[1] for comment in code.splitlines()
              if comment.startswith("# [") or comment.startswith("# '")]

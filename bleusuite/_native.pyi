@@ -31,7 +31,7 @@ def count_matches(
 
 def gather(
     hypotheses: Any, references: Any, numbering: Numbering | None, text: bool, pad: Any,
-    eos: Any, transform: Callable[[str], str] | None, /,
+    eos: Any, transform: Callable[[str], str] | None, by_row: bool, /,
 ) -> tuple[bytes, bytearray, bytearray, int, int] | None:
     """The token lists or text of a scoring call as flat int64 ids in rows: ``(ids, layout,
     present, R, missing)`` (see ``bleusuite/csrc/gather.c``), or None where the input is not

@@ -1,24 +1,33 @@
 /* gather: the token lists and text of a scoring call as flat int64 ids in rows, the form
- * the counting kernel reads (bleusuite/inputs/gather.py is its only caller).
+ * the counting kernel reads (bleusuite/inputs/lists.py and ragged.py are its callers).
  *
- * gather(hypotheses, references, numbering, text, pad, eos, transform)
+ * gather(hypotheses, references, numbering, text, pad, eos, transform, by_row)
  *
  * hypotheses is a list or tuple of B sentences, references a list or tuple of B rows.
  * - text false: a sentence is a list or tuple of tokens, all int (the ids are their values)
  *   or all str (numbered by `numbering`, a Numbering without tokenizer: each str is one
  *   token), or a 1-D array of integers (any object with the buffer protocol: its items are
  *   ids, as int tokens are); a row is a list or tuple of sentences, or one array (its one
- *   reference). `pad` tokens are dropped, and a
- *   sentence ends before its first `eos` that comes after a token that is not padding
- *   (bleusuite.inputs' rule, so that pad == eos works with left padding); pad and eos are
- *   compared as tokens of the sentences' kind (None, or one of another kind: none). A
- *   reference of nothing but padding is absent (an empty one is present, and empty).
+ *   reference). `pad` tokens are dropped, and a sentence ends before its first `eos` that
+ *   comes after a token that is not padding (bleusuite.inputs' rule, so that pad == eos
+ *   works with left padding); pad and eos are compared as tokens of the sentences' kind
+ *   (None, or one of another kind: none). A reference of nothing but padding is absent (an
+ *   empty one is present, and empty).
  * - text true: a sentence is a str, `transform(line)` (a callable str -> str, or None)
  *   numbered by `numbering` (split, and tokenised by its tokenizer); a row is a str (one
  *   reference) or a list or tuple of str and None (None: no such reference).
+ * by_row true: str tokens and text get ids only within each row (a hypothesis and its
+ * references), from the numbering's row tables (bs_numbering_rows: its built-in rules, a
+ * small table per row); false: one numbering for every row (the Numbering's).
+ *
+ * It works in two passes. The first reads the lists with the GIL: int tokens and arrays
+ * become ids at once; str tokens and lines of text (after transform) are held. The second
+ * numbers what is held, row after row, with the GIL released where the numbering runs no
+ * Python code (its built-in rules, or none): so that calls on separate blocks of rows, each
+ * with its own Numbering, run on several threads at once (bleusuite/inputs/lists.py).
  *
  * Returns (ids, layout, present, R, missing):
- *   ids      bytes of int64: every hypothesis, then every reference row after row;
+ *   ids      bytes of int64: row after row, its hypothesis and its references;
  *   layout   bytearray of int64: hyp_starts (B), hyp_lengths (B), ref_starts (B x R),
  *            ref_lengths (B x R), offsets into ids (an absent reference has length 0);
  *   present  bytearray (B x R) of 0 or 1: whether each reference slot holds a reference;
@@ -29,10 +38,9 @@
  * that differ): the caller takes its general path, which raises where the input is wrong.
  * An exception of transform or of a Python tokenizer, and MemoryError, propagate.
  *
- * The GIL is held throughout: the lists are read as they are. In text mode transform and a
- * Python tokenizer run Python code, which could change the lists: every item is held while
- * it is read and every size read again, so a changed list gives other ids, never a read
- * outside it.
+ * The first pass holds every item while it reads it and reads every size again, since
+ * transform runs Python code that could change the lists: a changed list gives other ids,
+ * never a read outside it. The second reads only the str objects held.
  */
 #include "native.h"
 
@@ -42,24 +50,39 @@ typedef enum { GATHERED = 0, NOT_HANDLED = 1, FAILED = -1 } Outcome;
 
 typedef enum { KIND_UNKNOWN, KIND_INT, KIND_STR } Kind;
 
-/* a special token (pad or eos) as an id of the sentences' kind */
+/* a special token (pad or eos): an int id (int tokens), or a str compared as Python does */
 typedef struct {
     PyObject *token; /* the caller's object, borrowed (Py_None: none) */
     int64_t id;
-    int set; /* 1 once resolved to an id the sentences can hold */
+    int set; /* 1 once the sentences' kind is known and the token is of it */
 } Special;
+
+/* str objects held for the second pass */
+typedef struct {
+    PyObject **items;
+    Py_ssize_t size, capacity;
+} Held;
 
 typedef struct {
     PyObject *numbering; /* NULL: int tokens only */
     int text;
-    int arrays; /* token mode: a sentence may be a 1-D integer array */
-    int side;   /* 0 while the hypotheses are read, 1 the references */
+    int arrays;  /* token mode: a sentence may be a 1-D integer array */
+    int side;    /* 0 while a hypothesis is read, 1 its references */
+    int by_row;  /* ids only within each row: the numbering's row tables */
     int form[2]; /* per side: 0 none yet, 1 token lists, 2 arrays (one side takes one) */
     PyObject *transform; /* NULL: none */
     Kind kind;
     Special pad, eos;
-    bs_Int64s ids;
+    bs_Int64s ids; /* int tokens: their ids, in the first pass; the rest: in the second */
+    Held held;     /* str tokens and lines, in order */
 } Gathering;
+
+typedef struct {
+    Py_ssize_t rows, refs;
+    int64_t *layout; /* hyp_starts, hyp_lengths, ref_starts, ref_lengths */
+    unsigned char *present;
+    Py_ssize_t missing;
+} Layout;
 
 static inline int
 is_sentence(PyObject *object)
@@ -77,7 +100,33 @@ reserve(Gathering *g, Py_ssize_t more)
     return GATHERED;
 }
 
-/* pad or eos as an id, once the sentences' kind is known */
+/* hold one more str (a new reference) */
+static Outcome
+hold(Gathering *g, PyObject *object)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(object) < 0) return FAILED;
+#endif
+    Held *held = &g->held;
+    if (held->size == held->capacity) {
+        Py_ssize_t grown = held->capacity ? held->capacity * 2 : 1024;
+        if (grown > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(PyObject *)) {
+            PyErr_NoMemory();
+            return FAILED;
+        }
+        PyObject **items = PyMem_RawRealloc(held->items, (size_t)grown * sizeof(PyObject *));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return FAILED;
+        }
+        held->items = items;
+        held->capacity = grown;
+    }
+    held->items[held->size++] = Py_NewRef(object);
+    return GATHERED;
+}
+
+/* pad or eos, once the sentences' kind is known */
 static Outcome
 resolve(Gathering *g, Special *special)
 {
@@ -92,12 +141,7 @@ resolve(Gathering *g, Special *special)
             special->set = 1;
         }
     }
-    else if (g->kind == KIND_STR && PyUnicode_Check(token)) {
-        int64_t id = bs_number_token(g->numbering, token);
-        if (id < 0) return FAILED;
-        special->id = id;
-        special->set = 1;
-    }
+    else if (g->kind == KIND_STR && PyUnicode_Check(token)) special->set = 1;
     return GATHERED;
 }
 
@@ -113,26 +157,11 @@ set_kind(Gathering *g, PyObject *token)
     return GATHERED;
 }
 
-/* the id of one token of the sentences' kind (NOT_HANDLED: another kind) */
-static Outcome
-token_id(Gathering *g, PyObject *token, int64_t *id)
+/* whether a str token is a special one (compared as Python's == compares str) */
+static inline int
+same_str(const Special *special, PyObject *token)
 {
-    if (g->kind == KIND_UNKNOWN) {
-        Outcome outcome = set_kind(g, token);
-        if (outcome != GATHERED) return outcome;
-    }
-    if (g->kind == KIND_INT) {
-        if (!PyLong_Check(token)) return NOT_HANDLED;
-        int overflow = 0;
-        long long value = PyLong_AsLongLongAndOverflow(token, &overflow);
-        if (value == -1 && PyErr_Occurred()) return FAILED;
-        if (overflow) return NOT_HANDLED; /* the general path says it is outside int64 */
-        *id = (int64_t)value;
-        return GATHERED;
-    }
-    if (!PyUnicode_Check(token)) return NOT_HANDLED;
-    *id = bs_number_token(g->numbering, token);
-    return *id < 0 ? FAILED : GATHERED;
+    return special->set && PyUnicode_Compare(token, special->token) == 0;
 }
 
 /* the integer format of a 1-D array's items: its size in bytes and signedness, or 0 */
@@ -173,10 +202,10 @@ array_item(const Py_buffer *view, int size, int is_signed, Py_ssize_t i, int64_t
     }
 }
 
-/* one token's id appended (padding dropped, cut at eos): 1 to go on, 0 at the sentence's
- * end (its eos) */
+/* one int token's id appended (padding dropped, cut at eos): 1 to go on, 0 at the
+ * sentence's end (its eos) */
 static inline int
-keep_token(Gathering *g, int64_t id, int *started, Py_ssize_t *kept)
+keep_id(Gathering *g, int64_t id, int *started, Py_ssize_t *kept)
 {
     int padding = g->pad.set && id == g->pad.id;
     *started |= !padding;
@@ -214,7 +243,7 @@ gather_array(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_
     for (Py_ssize_t i = 0; i < view.shape[0]; i++) {
         int64_t id = 0;
         if (!array_item(&view, size, is_signed, i, &id)) goto done;
-        if (!keep_token(g, id, &started, &kept)) break;
+        if (!keep_id(g, id, &started, &kept)) break;
     }
     g->ids.size += kept;
     *length = kept;
@@ -225,8 +254,59 @@ done:
     return outcome;
 }
 
-/* the ids of a sentence of tokens appended, padding dropped and cut at eos; its length,
- * and whether it is nothing but padding (a reference that is so is absent) */
+/* a sentence of int tokens: their ids */
+static Outcome
+int_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
+           int *padding_only)
+{
+    if (reserve(g, size) != GATHERED) return FAILED;
+    int started = 0;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        if (!PyLong_Check(items[i])) return NOT_HANDLED;
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+        if (value == -1 && PyErr_Occurred()) return FAILED;
+        if (overflow) return NOT_HANDLED; /* the general path says it is outside int64 */
+        if (!keep_id(g, (int64_t)value, &started, &kept)) break;
+    }
+    g->ids.size += kept;
+    *length = kept;
+    *padding_only = size > 0 && !started;
+    return GATHERED;
+}
+
+/* a sentence of str tokens: held for the second pass (padding dropped, cut at eos); the
+ * number held */
+static Outcome
+str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
+           int *padding_only)
+{
+    int started = 0, specials = g->pad.set || g->eos.set;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *token = items[i];
+        if (!PyUnicode_Check(token)) return NOT_HANDLED;
+        if (specials) {
+            int padding = same_str(&g->pad, token);
+            if (PyErr_Occurred()) return FAILED;
+            started |= !padding;
+            int end = started && same_str(&g->eos, token);
+            if (PyErr_Occurred()) return FAILED;
+            if (end) break;
+            if (padding) continue;
+        }
+        started = 1;
+        if (hold(g, token) != GATHERED) return FAILED;
+        kept++;
+    }
+    *length = kept;
+    *padding_only = size > 0 && !started;
+    return GATHERED;
+}
+
+/* a sentence of tokens: ids (int tokens, arrays) or held (str tokens); its length (ids or
+ * str held), and whether it is nothing but padding (a reference that is so is absent) */
 static Outcome
 gather_tokens(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_only)
 {
@@ -239,47 +319,38 @@ gather_tokens(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding
             return gather_array(g, sentence, length, padding_only);
         return NOT_HANDLED;
     }
-    /* no Python code runs below (ints and str are read as they are): the items stay */
+    /* no Python code runs below but str comparisons: the items stay */
     Py_ssize_t size = PySequence_Fast_GET_SIZE(sentence);
     PyObject **items = PySequence_Fast_ITEMS(sentence);
-    if (reserve(g, size) != GATHERED) return FAILED;
-    int started = 0;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
-        int64_t id = 0;
-        Outcome outcome = token_id(g, items[i], &id);
+    if (size > 0 && g->kind == KIND_UNKNOWN) {
+        Outcome outcome = set_kind(g, items[0]);
         if (outcome != GATHERED) return outcome;
-        if (!keep_token(g, id, &started, &kept)) break;
     }
-    g->ids.size += kept;
-    *length = kept;
-    *padding_only = size > 0 && !started;
-    return GATHERED;
+    if (g->kind == KIND_STR) return str_tokens(g, items, size, length, padding_only);
+    return int_tokens(g, items, size, length, padding_only);
 }
 
-/* the ids of a line of text appended; its number of tokens */
+/* a line of text: held (after transform) for the second pass */
 static Outcome
 gather_line(Gathering *g, PyObject *line, Py_ssize_t *length)
 {
     if (!PyUnicode_Check(line)) return NOT_HANDLED;
-    PyObject *held = Py_NewRef(line);
-    if (g->transform != NULL) {
-        PyObject *changed = PyObject_CallOneArg(g->transform, held);
-        Py_DECREF(held);
-        if (changed == NULL) return FAILED;
-        if (!PyUnicode_Check(changed)) {
-            PyErr_Format(PyExc_TypeError, "transform must return a str, not %.100s",
-                         Py_TYPE(changed)->tp_name);
-            Py_DECREF(changed);
-            return FAILED;
-        }
-        held = changed;
+    if (g->transform == NULL) {
+        *length = 1;
+        return hold(g, line);
     }
-    Py_ssize_t count = bs_number_line(g->numbering, held, &g->ids);
-    Py_DECREF(held);
-    if (count < 0) return FAILED;
-    *length = count;
-    return GATHERED;
+    PyObject *changed = PyObject_CallOneArg(g->transform, line);
+    if (changed == NULL) return FAILED;
+    if (!PyUnicode_Check(changed)) {
+        PyErr_Format(PyExc_TypeError, "transform must return a str, not %.100s",
+                     Py_TYPE(changed)->tp_name);
+        Py_DECREF(changed);
+        return FAILED;
+    }
+    Outcome outcome = hold(g, changed);
+    Py_DECREF(changed);
+    *length = 1;
+    return outcome;
 }
 
 static Outcome
@@ -316,46 +387,38 @@ row_item(const Gathering *g, PyObject *row, Py_ssize_t k)
     return k < PySequence_Fast_GET_SIZE(row) ? PySequence_Fast_ITEMS(row)[k] : NULL;
 }
 
-typedef struct {
-    Py_ssize_t rows, refs;
-    int64_t *layout; /* hyp_starts, hyp_lengths, ref_starts, ref_lengths */
-    unsigned char *present;
-    Py_ssize_t missing;
-} Layout;
-
+/* the first pass: every row read; the layout's starts and lengths count ids (int tokens)
+ * or str held (the second pass makes them ids) */
 static Outcome
-gather_rows(Gathering *g, PyObject *hypotheses, PyObject *references, Layout *out)
+read_rows(Gathering *g, PyObject *hypotheses, PyObject *references, Layout *out)
 {
     Py_ssize_t rows = out->rows, refs = out->refs;
     int64_t *hyp_starts = out->layout, *hyp_lengths = hyp_starts + rows;
     int64_t *ref_starts = hyp_lengths + rows, *ref_lengths = ref_starts + rows * refs;
-    for (Py_ssize_t b = 0; b < rows; b++) {
-        if (b >= PySequence_Fast_GET_SIZE(hypotheses)) return NOT_HANDLED;
+    out->missing = -1;
+    for (Py_ssize_t b = 0; b < rows; b++) { /* row after row: its hypothesis, its references */
+        if (b >= PySequence_Fast_GET_SIZE(hypotheses) || b >= PySequence_Fast_GET_SIZE(references))
+            return NOT_HANDLED;
         Py_ssize_t length = 0;
         int padding_only = 0;
-        hyp_starts[b] = g->ids.size;
+        g->side = 0;
+        hyp_starts[b] = g->ids.size + g->held.size;
         Outcome outcome = gather_sentence(g, PySequence_Fast_ITEMS(hypotheses)[b], &length,
                                           &padding_only);
         if (outcome != GATHERED) return outcome;
         hyp_lengths[b] = length;
-    }
-    out->missing = -1;
-    g->side = 1;
-    for (Py_ssize_t b = 0; b < rows; b++) {
-        if (b >= PySequence_Fast_GET_SIZE(references)) return NOT_HANDLED;
+        g->side = 1;
         PyObject *row = Py_NewRef(PySequence_Fast_ITEMS(references)[b]);
         int found = 0;
-        Outcome outcome = row_size(g, row) < 0 ? NOT_HANDLED : GATHERED;
+        outcome = row_size(g, row) < 0 ? NOT_HANDLED : GATHERED;
         for (Py_ssize_t k = 0; k < refs && outcome == GATHERED; k++) {
-            Py_ssize_t slot = b * refs + k, length = 0;
-            int padding_only = 0;
-            ref_starts[slot] = g->ids.size;
+            Py_ssize_t slot = b * refs + k;
+            ref_starts[slot] = g->ids.size + g->held.size;
             ref_lengths[slot] = 0;
             PyObject *sentence = row_item(g, row, k);
             if (sentence == NULL || (g->text && sentence == Py_None)) continue;
             outcome = gather_sentence(g, sentence, &length, &padding_only);
-            if (padding_only) {
-                g->ids.size = ref_starts[slot];
+            if (padding_only) { /* absent: whatever it held goes (nothing but padding) */
                 continue;
             }
             ref_lengths[slot] = length;
@@ -369,8 +432,58 @@ gather_rows(Gathering *g, PyObject *hypotheses, PyObject *references, Layout *ou
     return GATHERED;
 }
 
+/* the token ids of held items [first, first + count) appended (a line each in text mode,
+ * a token each otherwise): their number, or < 0 (-1 no memory, -2 an exception is set,
+ * the GIL held) */
+static Py_ssize_t
+number_held(Gathering *g, Py_ssize_t first, Py_ssize_t count)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t k = first; k < first + count; k++) {
+        PyObject *item = g->held.items[k];
+        if (g->text) {
+            Py_ssize_t n = bs_number_line_raw(g->numbering, item, &g->ids);
+            if (n < 0) return n;
+            total += n;
+        }
+        else {
+            int64_t id = bs_number_token_raw(g->numbering, item);
+            if (id < 0 || bs_int64s_reserve(&g->ids, 1) < 0) return -1;
+            g->ids.items[g->ids.size++] = id;
+            total++;
+        }
+    }
+    return total;
+}
+
+/* the second pass: what is held numbered row after row, the layout made of ids */
+static Py_ssize_t
+number_rows(Gathering *g, Layout *out)
+{
+    Py_ssize_t rows = out->rows, refs = out->refs;
+    int64_t *hyp_starts = out->layout, *hyp_lengths = hyp_starts + rows;
+    int64_t *ref_starts = hyp_lengths + rows, *ref_lengths = ref_starts + rows * refs;
+    for (Py_ssize_t b = 0; b < rows; b++) {
+        if (g->by_row) bs_numbering_next_row(g->numbering);
+        Py_ssize_t start = g->ids.size;
+        Py_ssize_t n = number_held(g, hyp_starts[b], hyp_lengths[b]);
+        if (n < 0) return n;
+        hyp_starts[b] = start;
+        hyp_lengths[b] = n;
+        for (Py_ssize_t k = 0; k < refs; k++) {
+            Py_ssize_t slot = b * refs + k;
+            start = g->ids.size;
+            n = out->present[slot] ? number_held(g, ref_starts[slot], ref_lengths[slot]) : 0;
+            if (n < 0) return n;
+            ref_starts[slot] = start;
+            ref_lengths[slot] = n;
+        }
+    }
+    return 0;
+}
+
 const char bs_gather_doc[] =
-    "gather(hypotheses, references, numbering, text, pad, eos, transform, /)\n--\n\n"
+    "gather(hypotheses, references, numbering, text, pad, eos, transform, by_row, /)\n--\n\n"
     "The sentences of a scoring call as flat int64 ids in rows: (ids, layout, present, R,\n"
     "missing), or None where the input is not of the accepted forms (see gather.c).";
 
@@ -378,13 +491,15 @@ PyObject *
 bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 7) {
-        PyErr_Format(PyExc_TypeError, "gather() takes 7 arguments (%zd given)", nargs);
+    if (nargs != 8) {
+        PyErr_Format(PyExc_TypeError, "gather() takes 8 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *hypotheses = args[0], *references = args[1], *numbering = args[2];
     int text = PyObject_IsTrue(args[3]);
     if (text < 0) return NULL;
+    int by_row = PyObject_IsTrue(args[7]);
+    if (by_row < 0) return NULL;
     if (!is_sentence(hypotheses) || !is_sentence(references)
         || PySequence_Fast_GET_SIZE(hypotheses) != PySequence_Fast_GET_SIZE(references))
         Py_RETURN_NONE;
@@ -398,7 +513,8 @@ bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                    .transform = args[6] == Py_None ? NULL : args[6],
                    .kind = KIND_UNKNOWN,
                    .pad = {args[4], 0, 0},
-                   .eos = {args[5], 0, 0}};
+                   .eos = {args[5], 0, 0},
+                   .by_row = by_row && numbering != Py_None};
     Layout out = {PySequence_Fast_GET_SIZE(hypotheses), 1, NULL, NULL, -1};
     for (Py_ssize_t b = 0; b < out.rows; b++) {
         Py_ssize_t size = row_size(&g, PySequence_Fast_ITEMS(references)[b]);
@@ -406,6 +522,10 @@ bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (size > out.refs) out.refs = size;
     }
     if (g.numbering != NULL && bs_numbering_begin(g.numbering, !text) < 0) return NULL;
+    if (g.by_row && bs_numbering_rows(g.numbering) < 0) {
+        bs_numbering_end(g.numbering);
+        return NULL;
+    }
     PyObject *result = NULL, *ids = NULL, *layout = NULL, *present = NULL;
     Py_ssize_t slots = bs_checked_mul(out.rows, out.refs);
     Py_ssize_t entries = slots < 0 ? -1 : bs_checked_mul(2, out.rows + slots);
@@ -417,18 +537,34 @@ bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     out.layout = (int64_t *)PyByteArray_AS_STRING(layout);
     out.present = (unsigned char *)PyByteArray_AS_STRING(present);
     memset(out.present, 0, (size_t)slots);
-    Outcome outcome = gather_rows(&g, hypotheses, references, &out);
+    Outcome outcome = read_rows(&g, hypotheses, references, &out);
     if (outcome == NOT_HANDLED) {
         result = Py_NewRef(Py_None);
         goto done;
     }
     if (outcome == FAILED) goto done;
+    if (g.text || g.kind == KIND_STR) {
+        Py_ssize_t failed;
+        if (bs_numbering_pure(g.numbering)) { /* no Python code: other threads run */
+            bs_numbering_free_gil(g.numbering, 1);
+            Py_BEGIN_ALLOW_THREADS
+            failed = number_rows(&g, &out);
+            Py_END_ALLOW_THREADS
+            bs_numbering_free_gil(g.numbering, 0);
+        }
+        else failed = number_rows(&g, &out);
+        if (failed == -1) PyErr_NoMemory();
+        if (failed < 0) goto done;
+    }
     ids = PyBytes_FromStringAndSize((const char *)g.ids.items,
                                     g.ids.size * (Py_ssize_t)sizeof(int64_t));
     if (ids != NULL)
         result = Py_BuildValue("(OOOnn)", ids, layout, present, out.refs, out.missing);
 done:
+    if (g.by_row) bs_numbering_rows_end(g.numbering);
     if (g.numbering != NULL) bs_numbering_end(g.numbering);
+    for (Py_ssize_t k = 0; k < g.held.size; k++) Py_DECREF(g.held.items[k]);
+    PyMem_RawFree(g.held.items);
     PyMem_RawFree(g.ids.items);
     Py_XDECREF(ids);
     Py_XDECREF(layout);

@@ -41,10 +41,20 @@ extern PyTypeObject bs_NumberingType;
  * marks it busy, end frees it; each returns -1 with an exception set on failure */
 int bs_numbering_begin(PyObject *numbering, int plain);
 void bs_numbering_end(PyObject *numbering);
-/* the token ids of a str line appended to ids: their number, or -1 with an exception */
-Py_ssize_t bs_number_line(PyObject *numbering, PyObject *line, bs_Int64s *ids);
-/* the id of a str as one whole token (a plain Numbering's), or -1 with an exception */
-int64_t bs_number_token(PyObject *numbering, PyObject *token);
+/* rows numbered one at a time (ids only within a row; the built-in rules alone): begin
+ * (-1 with an exception), the next row, the end */
+int bs_numbering_rows(PyObject *numbering);
+void bs_numbering_next_row(PyObject *numbering);
+void bs_numbering_rows_end(PyObject *numbering);
+/* whether the numbering runs no Python code (no Python tokenize): its work needs no GIL */
+int bs_numbering_pure(PyObject *numbering);
+/* mark the numbering busy without the GIL (released 1) or with it (0), between begin and end */
+void bs_numbering_free_gil(PyObject *numbering, int released);
+/* the token ids of a str line (a ready str, held) appended to ids: their number, or -1 (no
+ * memory, no exception set) or -2 (an exception of a Python tokenize, set: GIL held) */
+Py_ssize_t bs_number_line_raw(PyObject *numbering, PyObject *line, bs_Int64s *ids);
+/* the id of a str (ready, held) as one whole token, or -1 (no memory, no exception set) */
+int64_t bs_number_token_raw(PyObject *numbering, PyObject *token);
 PyObject *bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_gather_doc[];
 PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -134,7 +134,19 @@ static uint64_t
 hash_text(Text text)
 {
     uint64_t h = FNV_OFFSET;
-    for (Py_ssize_t i = 0; i < text.length; i++) h = (h ^ text_at(text, i)) * FNV_PRIME;
+    switch (text.kind) { /* the loop of each width, not a switch per character */
+    case PyUnicode_1BYTE_KIND:
+        for (Py_ssize_t i = 0; i < text.length; i++)
+            h = (h ^ ((const Py_UCS1 *)text.data)[i]) * FNV_PRIME;
+        break;
+    case PyUnicode_2BYTE_KIND:
+        for (Py_ssize_t i = 0; i < text.length; i++)
+            h = (h ^ ((const Py_UCS2 *)text.data)[i]) * FNV_PRIME;
+        break;
+    default:
+        for (Py_ssize_t i = 0; i < text.length; i++)
+            h = (h ^ ((const Py_UCS4 *)text.data)[i]) * FNV_PRIME;
+    }
     return finish_hash(h, text.length);
 }
 
@@ -145,13 +157,25 @@ typedef struct {
     int64_t count;     /* units: their number of tokens */
 } Slot;
 
-/* strings numbered by first appearance: string `id` is pool[start[id] : start[id + 1]] */
+/* strings numbered by first appearance: string `id` is pool[start[id] : start[id + 1]].
+ * A row's table (generation > 0) numbers the strings of one row at a time: each row is a
+ * generation, a slot of an older one counts as empty (its `count` holds its generation),
+ * and the ids start again at 0, so that a row costs no clearing of the table. */
 typedef struct {
     Slot *slots;
     size_t mask; /* capacity - 1, a power of two */
     Chars pool;
     Int64s start; /* size + 1 entries once initialised */
+    uint32_t generation; /* 0: one numbering for every row */
 } StrTable;
+
+/* whether a slot holds a string of the table's current numbering */
+static inline int
+slot_live(const StrTable *table, const Slot *slot)
+{
+    return slot->number != 0
+           && (table->generation == 0 || (uint32_t)slot->count == table->generation);
+}
 
 static inline Py_ssize_t
 strtable_size(const StrTable *table)
@@ -207,7 +231,7 @@ strtable_reserve(StrTable *table)
     if (slots == NULL) return NO_MEMORY;
     for (size_t k = 0; k <= table->mask; k++) {
         Slot slot = table->slots[k];
-        if (slot.number == 0) continue;
+        if (!slot_live(table, &slot)) continue;
         size_t at = (size_t)slot.hash & (capacity - 1);
         while (slots[at].number != 0) at = (at + 1) & (capacity - 1);
         slots[at] = slot;
@@ -226,7 +250,7 @@ strtable_slot(const StrTable *table, Text text, uint64_t hash)
     size_t at = (size_t)hash & table->mask;
     for (;;) {
         Slot *slot = &table->slots[at];
-        if (slot->number == 0
+        if (!slot_live(table, slot)
             || (slot->hash == hash && same_text(table, slot->number - 1, text)))
             return slot;
         at = (at + 1) & table->mask;
@@ -247,7 +271,8 @@ strtable_insert(StrTable *table, Slot *slot, Text text, uint64_t hash)
     }
     slot->hash = hash;
     slot->number = strtable_size(table);
-    slot->first = slot->count = 0;
+    slot->first = 0;
+    slot->count = table->generation;
     return 0;
 }
 
@@ -258,8 +283,21 @@ strtable_id(StrTable *table, Text text)
     if (strtable_reserve(table) < 0) return NO_MEMORY;
     uint64_t hash = hash_text(text);
     Slot *slot = strtable_slot(table, text, hash);
-    if (slot->number == 0 && strtable_insert(table, slot, text, hash) < 0) return NO_MEMORY;
+    if (!slot_live(table, slot) && strtable_insert(table, slot, text, hash) < 0)
+        return NO_MEMORY;
     return slot->number - 1;
+}
+
+/* a row's table: the next row (its ids start at 0 again) */
+static void
+strtable_next_row(StrTable *table)
+{
+    if (++table->generation == 0) { /* after 2^32 rows: the slots cleared once */
+        memset(table->slots, 0, (table->mask + 1) * sizeof(Slot));
+        table->generation = 1;
+    }
+    table->pool.size = 0;
+    table->start.size = 1;
 }
 
 /* the built-in tokenizers (rules=...): none, sacrebleu's 13a, its char (each character a
@@ -275,6 +313,8 @@ typedef struct {
     StrTable tokens;     /* with a tokenizer: the tokens */
     Int64s unit_tokens;  /* the token ids of units of several tokens, unit after unit */
     Chars work[2];       /* 13a's scratch */
+    StrTable *local;     /* gather's row tables: the tokens of one row at a time, or NULL */
+    Int64s row_tokens;   /* the tokens of one unit, for the row's table */
     PyObject *made;      /* list: the str of each token numbered so far, made after calls */
     int ready, busy; /* busy: 1 while a call numbers, 2 while it does without the GIL */
 } Numbering;
@@ -283,6 +323,13 @@ static inline StrTable *
 vocabulary(Numbering *self)
 {
     return self->tokenize != NULL || self->rules != RULES_NONE ? &self->tokens : &self->units;
+}
+
+/* the table tokens go to: the row's (gather's rows), else the numbering's own */
+static inline StrTable *
+token_table(Numbering *self)
+{
+    return self->local != NULL ? self->local : &self->tokens;
 }
 
 /* split `text` on whitespace; each token's id appended to unit_tokens */
@@ -296,7 +343,7 @@ add_tokens(Numbering *self, Text text)
         Py_ssize_t start = i;
         while (i < text.length && !is_space(text_at(text, i))) i++;
         Text token = {text.kind, (const char *)text.data + start * text.kind, i - start};
-        int64_t id = strtable_id(&self->tokens, token);
+        int64_t id = strtable_id(token_table(self), token);
         if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
     }
 }
@@ -444,7 +491,7 @@ tokenize_char(Numbering *self, Text unit)
     for (Py_ssize_t i = 0; i < unit.length; i++) {
         if (is_space(text_at(unit, i))) continue;
         Text one = {unit.kind, (const char *)unit.data + i * unit.kind, 1};
-        int64_t id = strtable_id(&self->tokens, one);
+        int64_t id = strtable_id(token_table(self), one);
         if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
     }
     return 0;
@@ -470,7 +517,7 @@ punctuation_word(Numbering *self, Text word)
     for (int k = cut == 0 ? 1 : 0; k < 2; k++) {
         Text part = {word.kind, (const char *)word.data + starts[k] * word.kind,
                      ends[k] - starts[k]};
-        int64_t id = strtable_id(&self->tokens, part);
+        int64_t id = strtable_id(token_table(self), part);
         if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
     }
     return 0;
@@ -508,7 +555,7 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
         for (Py_ssize_t i = 0; i < unit.length && plain; i++)
             plain = !acts_on(text_at(unit, i)) && !is_space(text_at(unit, i));
         if (plain) { /* one word, no symbol: the word itself */
-            int64_t id = strtable_id(&self->tokens, unit);
+            int64_t id = strtable_id(token_table(self), unit);
             if (id < 0) return NO_MEMORY;
             *first = id;
             *count = 1;
@@ -600,6 +647,87 @@ number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
         Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
         Py_ssize_t count = number_unit(self, word, finish_hash(h, i - start), object, start,
                                        ids);
+        if (count < 0) return count;
+        total += count;
+    }
+}
+
+/* ------------------------------------------------------ a row at a time (gather's rows)
+ * Where only the sentences of a row are compared with each other (a hypothesis and its
+ * references), their tokens need ids only within the row: a small table, cleared at each
+ * row for free (strtable_next_row), stays in the cache whatever the vocabulary, where one
+ * table for every row would miss it at each token. Each word is tokenised where it is met
+ * (no table of units): a plain word (13a: no punctuation or symbol) is its own token. */
+
+static inline int
+plain_13a(Text unit)
+{
+    if (unit.length == 0) return 0;
+    for (Py_ssize_t i = 0; i < unit.length; i++)
+        if (acts_on(text_at(unit, i)) || is_space(text_at(unit, i))) return 0;
+    return 1;
+}
+
+/* the token ids of one unit appended to ids: their number, or < 0. A 13a unit with
+ * punctuation or symbols is tokenised once per distinct unit, as a whole-table numbering
+ * does (number_unit: its tokens kept in the numbering's own tables), and its tokens are
+ * then numbered in the row's table by their text. */
+static Py_ssize_t
+row_unit(Numbering *self, Text unit, Int64s *ids)
+{
+    if (self->rules == RULES_NONE || (self->rules == RULES_13A && plain_13a(unit))) {
+        int64_t id = strtable_id(self->local, unit);
+        return id < 0 || push(ids, id) < 0 ? NO_MEMORY : 1;
+    }
+    if (self->rules == RULES_13A) {
+        StrTable *row = self->local;
+        Int64s *kept = &self->row_tokens;
+        kept->size = 0;
+        self->local = NULL; /* the unit's tokens in the numbering's own tables */
+        Py_ssize_t count = number_unit(self, unit, hash_text(unit), NULL, 0, kept);
+        self->local = row;
+        if (count < 0) return count;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            const StrTable *all = &self->tokens;
+            int64_t token = kept->items[k];
+            Text text = text_of(&all->pool, all->start.items[token], all->start.items[token + 1]);
+            int64_t id = strtable_id(row, text);
+            if (id < 0 || push(ids, id) < 0) return NO_MEMORY;
+        }
+        return count;
+    }
+    Py_ssize_t begin = self->unit_tokens.size;
+    int failed = self->rules == RULES_13A ? tokenize_13a(self, unit)
+                 : self->rules == RULES_CHAR ? tokenize_char(self, unit)
+                                             : tokenize_punctuation(self, unit);
+    Py_ssize_t count = self->unit_tokens.size - begin;
+    for (Py_ssize_t k = 0; k < count && !failed; k++)
+        if (push(ids, self->unit_tokens.items[begin + k]) < 0) failed = NO_MEMORY;
+    self->unit_tokens.size = begin;
+    return failed ? NO_MEMORY : count;
+}
+
+/* number_line with the row's table */
+static Py_ssize_t
+row_line(Numbering *self, Text line, Int64s *ids)
+{
+    if (self->rules != RULES_NONE) {
+        int newline = 0;
+        for (Py_ssize_t i = 0; i < line.length && !newline; i++)
+            newline = text_at(line, i) == '\n';
+        if (newline) { /* one unit: the line without its trailing whitespace */
+            while (line.length > 0 && is_space(text_at(line, line.length - 1))) line.length--;
+            return row_unit(self, line, ids);
+        }
+    }
+    Py_ssize_t i = 0, total = 0;
+    for (;;) {
+        while (i < line.length && is_space(text_at(line, i))) i++;
+        if (i == line.length) return total;
+        Py_ssize_t start = i;
+        while (i < line.length && !is_space(text_at(line, i))) i++;
+        Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
+        Py_ssize_t count = row_unit(self, word, ids);
         if (count < 0) return count;
         total += count;
     }
@@ -777,6 +905,8 @@ Numbering_clear_tables(Numbering *self)
     strtable_free(&self->tokens);
     PyMem_RawFree(self->unit_tokens.items);
     memset(&self->unit_tokens, 0, sizeof(Int64s));
+    PyMem_RawFree(self->row_tokens.items);
+    memset(&self->row_tokens, 0, sizeof(Int64s));
     for (int k = 0; k < 2; k++) {
         PyMem_RawFree(self->work[k].items);
         memset(&self->work[k], 0, sizeof(Chars));
@@ -850,6 +980,7 @@ static void
 Numbering_dealloc(Numbering *self)
 {
     PyObject_GC_UnTrack(self);
+    bs_numbering_rows_end((PyObject *)self);
     Numbering_clear(self);
     Numbering_clear_tables(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -946,32 +1077,68 @@ bs_numbering_end(PyObject *object)
     ((Numbering *)object)->busy = 0;
 }
 
-Py_ssize_t
-bs_number_line(PyObject *object, PyObject *line, bs_Int64s *ids)
+int
+bs_numbering_rows(PyObject *object)
 {
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(line) < 0) return -1;
-#endif
-    Py_ssize_t count = number_line((Numbering *)object, text_of_str(line), line, ids);
-    if (count == NO_MEMORY) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
+    Numbering *self = (Numbering *)object;
+    if (self->tokenize != NULL) {
+        PyErr_SetString(PyExc_ValueError, "rows are numbered by the built-in rules only");
         return -1;
     }
-    return count < 0 ? -1 : count;
-}
-
-int64_t
-bs_number_token(PyObject *object, PyObject *token)
-{
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(token) < 0) return -1;
-#endif
-    int64_t id = strtable_id(&((Numbering *)object)->units, text_of_str(token));
-    if (id < 0) {
+    StrTable *table = PyMem_RawMalloc(sizeof(StrTable));
+    if (table == NULL || strtable_init(table) < 0) {
+        if (table != NULL) strtable_free(table);
+        PyMem_RawFree(table);
         PyErr_NoMemory();
         return -1;
     }
-    return id;
+    table->generation = 1;
+    self->local = table;
+    return 0;
+}
+
+void
+bs_numbering_next_row(PyObject *object)
+{
+    strtable_next_row(((Numbering *)object)->local);
+}
+
+void
+bs_numbering_rows_end(PyObject *object)
+{
+    Numbering *self = (Numbering *)object;
+    if (self->local == NULL) return;
+    strtable_free(self->local);
+    PyMem_RawFree(self->local);
+    self->local = NULL;
+}
+
+int
+bs_numbering_pure(PyObject *object)
+{
+    return ((Numbering *)object)->tokenize == NULL;
+}
+
+void
+bs_numbering_free_gil(PyObject *object, int released)
+{
+    ((Numbering *)object)->busy = released ? 2 : 1;
+}
+
+Py_ssize_t
+bs_number_line_raw(PyObject *object, PyObject *line, bs_Int64s *ids)
+{
+    Numbering *self = (Numbering *)object;
+    Text text = text_of_str(line);
+    if (self->local != NULL) return row_line(self, text, ids);
+    return number_line(self, text, self->tokenize != NULL ? line : NULL, ids);
+}
+
+int64_t
+bs_number_token_raw(PyObject *object, PyObject *token)
+{
+    Numbering *self = (Numbering *)object;
+    return strtable_id(self->local != NULL ? self->local : &self->units, text_of_str(token));
 }
 
 void

@@ -17,13 +17,14 @@ for text: the same rows.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from bleusuite import backends, native
+from bleusuite import backends, native, threads
 from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import (
     ArgNames,
@@ -41,6 +42,68 @@ __all__ = ["from_text", "from_token_lists", "gathered_batch"]
 _NUMPY = backends.get_backend()
 #: what gather returns: (ids, layout, present, R, missing)
 Gathered = tuple[bytes, bytearray, bytearray, int, int]
+
+
+#: rows from which a call that numbers words or str tokens row by row is split into blocks,
+#: numbered on the worker threads (``gather`` releases the GIL while it numbers)
+THREADED_GATHER_ROWS = 4096
+
+
+def gather(compiled: Any, hypotheses: Any, references: Any, numbering: Callable[[], Any] | None,
+           text: bool, pad: Any, eos: Any, transform: Callable[[str], str] | None,
+           by_row: bool) -> Gathered | None:
+    """The compiled part's ``gather`` (``numbering`` makes the Numbering of a call), on
+    blocks of rows on the worker threads where it numbers row by row a large batch (each
+    block with a Numbering of its own: the ids hold within each row), joined."""
+    rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
+    workers = threads.worker_threads()
+    if (not by_row or numbering is None or workers <= 1 or rows < THREADED_GATHER_ROWS
+            or not isinstance(references, list | tuple) or len(references) != rows):
+        return compiled.gather(hypotheses, references, None if numbering is None else
+                               numbering(), text, pad, eos, transform, by_row)
+    blocks = min(rows // (THREADED_GATHER_ROWS // 4), 4 * workers)
+    bounds = [rows * k // blocks for k in range(blocks + 1)]
+
+    def block(index: int) -> Gathered | None:
+        a, b = bounds[index], bounds[index + 1]
+        result: Gathered | None = compiled.gather(hypotheses[a:b], references[a:b],
+                                                  numbering(), text, pad, eos, transform, True)
+        return result
+
+    parts = threads.run_blocks(block, range(blocks), workers)
+    if any(part is None for part in parts):
+        return None
+    return _joined([part for part in parts if part is not None],
+                   [b - a for a, b in itertools.pairwise(bounds)])
+
+
+def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:
+    """The ``gather`` results of consecutive blocks of rows as one."""
+    num_refs = max(part[3] for part in parts)
+    rows = sum(sizes)
+    hyp_starts, hyp_lengths = np.empty(rows, np.int64), np.empty(rows, np.int64)
+    ref_starts = np.zeros((rows, num_refs), np.int64)
+    ref_lengths = np.zeros((rows, num_refs), np.int64)
+    present = np.zeros((rows, num_refs), np.uint8)
+    missing, row, offset = -1, 0, 0
+    for (ids, layout_bytes, present_bytes, refs, block_missing), size in zip(
+            parts, sizes, strict=True):
+        layout = np.frombuffer(layout_bytes, dtype=np.int64)
+        slots = size * refs
+        block = slice(row, row + size)
+        hyp_starts[block] = layout[:size] + offset
+        hyp_lengths[block] = layout[size : 2 * size]
+        ref_starts[block, :refs] = layout[2 * size : 2 * size + slots].reshape(size, refs) + offset
+        ref_lengths[block, :refs] = layout[2 * size + slots :].reshape(size, refs)
+        present[block, :refs] = np.frombuffer(present_bytes, np.uint8).reshape(size, refs)
+        if missing < 0 <= block_missing:
+            missing = row + block_missing
+        row += size
+        offset += len(ids) // 8
+    layout = np.concatenate([hyp_starts, hyp_lengths, ref_starts.reshape(-1),
+                             ref_lengths.reshape(-1)])
+    return (b"".join(part[0] for part in parts), bytearray(layout.tobytes()),
+            bytearray(present.tobytes()), num_refs, missing)
 
 
 def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True) -> Batch:
@@ -64,14 +127,15 @@ def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = T
 
 
 def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
-                     names: ArgNames) -> Batch:
+                     names: ArgNames, global_ids: bool = False) -> Batch:
     """The host batch of NLTK-form token lists (any hashable tokens); ``pad`` / ``eos``
     are tokens as the lists hold them (an int id, a str token, None); messages call the
-    two sides ``names``."""
+    two sides ``names``. str tokens get ids within each row (a hypothesis and its
+    references), or, with ``global_ids``, ids that compare across rows."""
     compiled = native.module()
     if compiled is not None:
-        gathered = compiled.gather(hypotheses, references, compiled.Numbering(), False, pad,
-                                   eos, None)
+        gathered = gather(compiled, hypotheses, references, compiled.Numbering, False, pad,
+                          eos, None, not global_ids)
         if gathered is not None:
             return gathered_batch(gathered, len(hypotheses), names[1])
     check_token_lists(hypotheses, references, names)
@@ -148,7 +212,8 @@ def _gather(hyps: list[list[int]], refs: list[list[list[int]]], pad: int | None,
     """``gather`` of lists of int ids: the compiled part's, else :func:`python_gather`."""
     compiled = native.module()
     if compiled is not None:
-        gathered: Gathered | None = compiled.gather(hyps, refs, None, False, pad, eos, None)
+        gathered: Gathered | None = compiled.gather(hyps, refs, None, False, pad, eos, None,
+                                                    False)
         assert gathered is not None, "int id lists are gather's own form"
         return gathered
     return python_gather(hyps, refs, pad, eos)
@@ -180,10 +245,9 @@ def python_gather(hyps: list[list[int]], refs: list[list[list[int] | None]],
                 ids.append(token)
         return start, len(ids) - start, bool(sentence) and not started
 
-    for b, hyp in enumerate(hyps):
-        layout[b], layout[rows + b] = add(hyp)[:2]
     missing, base = -1, 2 * rows
-    for b, row in enumerate(refs):
+    for b, (hyp, row) in enumerate(zip(hyps, refs, strict=True)):  # row after row
+        layout[b], layout[rows + b] = add(hyp)[:2]
         found = False
         for k in range(num_refs):
             slot = b * num_refs + k
@@ -205,23 +269,24 @@ def python_gather(hyps: list[list[int]], refs: list[list[list[int] | None]],
 # ------------------------------------------------------------------------------ text
 
 
-def text_numbering(tokenizer: Tokenizer, lowercase: bool) -> tuple[Any, Callable[[str], str]
-                                                                   | None]:
+def text_numbering(tokenizer: Tokenizer, lowercase: bool) -> tuple[
+        Callable[[], Any], Callable[[str], str] | None]:
     """The compiled numbering of a tokenizer and the transform of each line before it:
     sacrebleu's ``tokenize(line.lower().rstrip())`` (lowercasing first with
     ``lowercase``), applied once per distinct word where the tokenizer acts on each word
     alone (:attr:`Tokenizer.word_local`; by the compiled part's own rules where it has
-    them: ``13a``, ``char``, chrF++'s words)."""
+    them: ``13a``, ``char``, chrF++'s words). The first is a function that makes a new
+    Numbering."""
     compiled = native.module()
     assert compiled is not None
     transform: Callable[[str], str] | None = str.lower if lowercase else None
     if tokenizer.splits_only:
-        return compiled.Numbering(), transform
+        return compiled.Numbering, transform
     if tokenizer.word_local:
         if tokenizer.rules is not None:
-            return compiled.Numbering(rules=tokenizer.rules), transform
-        return compiled.Numbering(tokenizer.tokenize), transform
-    return compiled.Numbering(), _line_transform(tokenizer, lowercase)
+            return functools.partial(compiled.Numbering, rules=tokenizer.rules), transform
+        return functools.partial(compiled.Numbering, tokenizer.tokenize), transform
+    return compiled.Numbering, _line_transform(tokenizer, lowercase)
 
 
 def _line_transform(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], str]:
@@ -238,24 +303,33 @@ def _line_transform(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], st
 
 
 def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lowercase: bool,
-              names: ArgNames, check: bool = True) -> tuple[Batch, list[str]]:
+              names: ArgNames, check: bool = True,
+              global_ids: bool = False) -> tuple[Batch, list[str]]:
     """The host batch of text (per hypothesis, a reference string or a list of them,
     ``None`` for no reference), tokenised as sacrebleu does (``tokenize``: a name of
     :data:`~bleusuite.text.TOKENIZERS`, or a :class:`~bleusuite.text.Tokenizer`), and the
-    token of each id; messages call the two sides ``names``; ``check``: raise for a
-    hypothesis without reference."""
+    token of each id where ids compare across rows (``global_ids``; else the ids hold only
+    within each row, numbered by a small table per row, and no token is returned: an empty
+    list); messages call the two sides ``names``; ``check``: raise for a hypothesis
+    without reference."""
     tokenizer = tokenize if isinstance(tokenize, Tokenizer) else load_tokenizer(tokenize)
     compiled = native.module()
     if compiled is not None:
-        numbering, transform = text_numbering(tokenizer, lowercase)
-        gathered = compiled.gather(hypotheses, references, numbering, True, None, None,
-                                   transform)
+        make, transform = text_numbering(tokenizer, lowercase)
+        # a word-local tokenizer in Python is kept once per distinct word: global ids
+        by_row = not global_ids and not (tokenizer.word_local and tokenizer.rules is None
+                                         and not tokenizer.splits_only)
+        numbering = None if by_row else make()
+        kept: Callable[[], Any] = make if by_row else lambda: numbering
+        gathered = gather(compiled, hypotheses, references, kept, True, None, None, transform,
+                          by_row)
         if gathered is None:  # the checks say what is wrong, or the lists are rebuilt
             rows = check_texts(hypotheses, references, names)
-            gathered = compiled.gather(list(hypotheses), rows, numbering, True, None, None,
-                                       transform)
+            gathered = gather(compiled, list(hypotheses), rows, kept, True, None, None,
+                              transform, by_row)
+        assert gathered is not None, "checked text is gather's own form"
         batch = gathered_batch(gathered, len(hypotheses), names[1], check)
-        tokens = numbering.tokens
+        tokens = [] if numbering is None else numbering.tokens
     else:
         batch, tokens = _python_text(hypotheses, references, tokenizer, lowercase, names, check)
     if 2 <= batch.size <= STREAMS_CHECK_LIMIT and batch.ref_present.shape[1] == batch.size:

@@ -35,12 +35,14 @@ def normalize_batch(
     pad_id: Any = None,
     eos_id: Any = None,
     argnames: ArgNames = SCORING_ARGNAMES,
+    global_ids: bool = False,
 ) -> Batch:
     """Check token-id or token-list inputs of a scoring call and bring them to the
     :class:`Batch` form.
 
     ``argnames`` are the caller's names of its two inputs, which every error message uses
-    (an Ignite metric's are ``("y_pred", "y")``).
+    (an Ignite metric's are ``("y_pred", "y")``). ``global_ids``: str tokens get ids that
+    compare across rows (else only within each row: a hypothesis and its references).
 
     Padded arrays on both sides go to the array path as they are. Where either side holds
     arrays (a padded array, or a Python list of 1-D arrays: ragged sentences, or NLTK-form
@@ -66,7 +68,7 @@ def normalize_batch(
     if like is not None:
         return ragged.from_mixed(hypotheses, references, pad_id, eos_id, like, argnames)
     return lists.from_token_lists(hypotheses, references, _list_special(pad_id, "pad_id"),
-                                  _list_special(eos_id, "eos_id"), argnames)
+                                  _list_special(eos_id, "eos_id"), argnames, global_ids)
 
 
 def _list_special(value: Any, argname: str) -> Any:
@@ -83,20 +85,23 @@ def _list_special(value: Any, argname: str) -> Any:
 
 def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
                lowercase: bool = False, argnames: ArgNames = SCORING_ARGNAMES,
-               require_references: bool = True) -> tuple[Batch, list[str]]:
+               require_references: bool = True,
+               global_ids: bool = False) -> tuple[Batch, list[str]]:
     """The batch of text (one string per hypothesis; per hypothesis, a reference string or a
     list of them, ``None`` for none), tokenised as sacrebleu does (``tokenize``: a name of
     :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
-    token of each id. ``require_references``: a hypothesis without reference raises (chrF
-    scores it 0 instead).
+    token of each id where ``global_ids`` (else ids hold only within each row: a
+    hypothesis and its references, numbered by a small table per row; no token is
+    returned). ``require_references``: a hypothesis without reference raises (chrF scores
+    it 0 instead).
 
     >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
-    ...                            tokenize="13a")
+    ...                            tokenize="13a", global_ids=True)
     >>> batch.hyp_len.tolist(), batch.ref_len.tolist(), tokens[:4]
     ([4], [[7]], ['The', 'cat', 'sat', '.'])
     """
     return lists.from_text(hypotheses, references, tokenize, lowercase, argnames,
-                           require_references)
+                           require_references, global_ids)
 
 
 def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) -> None:

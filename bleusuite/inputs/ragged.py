@@ -345,7 +345,7 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
     hyp_padded = backends.backend_name(hypotheses) is not None
     ref_padded = backends.backend_name(references) is not None
     if not hyp_padded and not ref_padded:
-        gathered = compiled.gather(hypotheses, references, None, False, pad, eos, None)
+        gathered = compiled.gather(hypotheses, references, None, False, pad, eos, None, False)
         if gathered is None:
             return None
         batch = lists.gathered_batch(gathered, len(hypotheses), names[1])
@@ -367,7 +367,8 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
                                     names)
     empty = [()] * rows
     gathered = compiled.gather(empty if hyp_padded else hypotheses,
-                               references if hyp_padded else empty, None, False, pad, eos, None)
+                               references if hyp_padded else empty, None, False, pad, eos, None,
+                               False)
     if gathered is None:
         return None
     listed = lists.gathered_batch(gathered, rows, names[1], check=hyp_padded)

@@ -102,7 +102,7 @@ def test_gather_is_python_gather(seed):
     pad = [None, 0, 3][seed % 3]
     eos = [None, 2, 0][seed % 3 - 1]
     compiled = native.module()
-    ours = compiled.gather(hyps, refs, None, False, pad, eos, None)
+    ours = compiled.gather(hyps, refs, None, False, pad, eos, None, False)
     theirs = python_gather(hyps, refs, pad, eos)
     assert ours[0] == theirs[0] and bytes(ours[1]) == bytes(theirs[1])
     assert bytes(ours[2]) == bytes(theirs[2]) and ours[3:] == theirs[3:]

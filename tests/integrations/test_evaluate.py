@@ -168,7 +168,7 @@ def test_the_issues_line_end_is_evaluates(modules):
 @given(data=st.data(), char_order=st.integers(0, 6), word_order=st.integers(0, 2),
        beta=st.sampled_from([0, 1, 2, 3, 0.5, 1.5]), lowercase=st.booleans(),
        whitespace=st.booleans(), eps_smoothing=st.booleans())
-@pytest.mark.filterwarnings("ignore::bleusuite.text.pairs.ReferenceStreamsWarning")
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
 def test_chrf_module_is_sacrebleus_chrf(modules, data, char_order, word_order, beta, lowercase,
                                         whitespace, eps_smoothing):
     """evaluate's ``chrf`` (sacrebleu's ``CHRF(...).corpus_score`` of the strings as given)."""

@@ -118,10 +118,11 @@ def group_sentences(
     names = (sides[0][0], "references")
     if tokenize is not None:  # an empty reference each: only the sentences are wanted
         batch = text_batch(flat, [""] * len(flat), tokenize=tokenize, lowercase=lowercase,
-                           argnames=names)[0].padded()
+                           argnames=names, global_ids=True)[0].padded()
     else:
         batch = normalize_batch(_one_kind(flat, sides[0][0]), [[[]]] * len(flat),
-                                pad_id=pad_id, eos_id=eos_id, argnames=names).padded()
+                                pad_id=pad_id, eos_id=eos_id, argnames=names,
+                                global_ids=True).padded()
     out, start, width = [], 0, int(batch.hyp.shape[-1])
     for side, count in zip(groups, counts, strict=True):
         stop = start + len(side) * count

@@ -50,6 +50,10 @@ class NumpyBackend(NumpyLikeBackend):
         return out
 
 
+    def running_max(self, a: Any) -> Any:
+        return np.maximum.accumulate(a, axis=-1)
+
+
 backend = NumpyBackend(np, "numpy")
 # about a megabyte per int64 temporary: reused by the allocator and cache-friendly
 backend.block_entries = 1 << 17

@@ -11,7 +11,7 @@ from bleusuite.cli.errors import CommandError
 from bleusuite.scores import registry
 from bleusuite.scores.bleu.smoothing import SMOOTHING_NAMES
 from bleusuite.significance.seeding import DEFAULT_SEED
-from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS
 from bleusuite.version import VERSION
 
 __all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
@@ -142,7 +142,7 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help="metrics to compute (default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
                         help="one line of scores per input line")
-    parser.add_argument("--tokenize", "-tok", choices=tuple(TOKENIZERS), default="13a",
+    parser.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default="13a",
                         help="sacrebleu tokenizer (default: 13a)")
     parser.add_argument("--lowercase", "-lc", action="store_true",
                         help="case-insensitive scores (lowercase every line first)")

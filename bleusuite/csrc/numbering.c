@@ -4,6 +4,7 @@
  * interpreter's own whitespace, Py_UNICODE_ISSPACE).
  * - Plain (neither): the words are the tokens.
  * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a).
+ * - `rules="rouge"`: rouge-score's tokenizer without its stemmer (see tokenize_rouge).
  * - `tokenize`, a callable str -> str: called on each new unit; its result is split on
  *   whitespace into tokens.
  * With a tokenizer each word is a unit (a line that holds a "\n" is one unit,
@@ -254,10 +255,12 @@ strtable_id(StrTable *table, Text text)
     return slot->number - 1;
 }
 
+enum { NO_RULES, RULES_13A, RULES_ROUGE };
+
 typedef struct {
     PyObject_HEAD
     PyObject *tokenize; /* NULL: plain, or the built-in rules */
-    int rules_13a;
+    int rules;           /* the built-in rules: NO_RULES, RULES_13A or RULES_ROUGE */
     StrTable units;      /* the words (plain: the tokens) */
     StrTable tokens;     /* with a tokenizer: the tokens */
     Int64s unit_tokens;  /* the token ids of units of several tokens, unit after unit */
@@ -269,7 +272,7 @@ typedef struct {
 static inline StrTable *
 vocabulary(Numbering *self)
 {
-    return self->tokenize != NULL || self->rules_13a ? &self->tokens : &self->units;
+    return self->tokenize != NULL || self->rules != NO_RULES ? &self->tokens : &self->units;
 }
 
 /* split `text` on whitespace; each token's id appended to unit_tokens */
@@ -424,6 +427,38 @@ tokenize_13a(Numbering *self, Text unit)
     return add_tokens(self, text_of(b, 0, b->size));
 }
 
+/* ---------------------------------------------------------------------------- rouge rules
+ * rouge-score's tokenize.tokenize without a stemmer, on a unit: lowercased as str.lower()
+ * does, every run of characters outside [a-z0-9] a separator. Of the characters outside
+ * [A-Za-z0-9], str.lower() gives [a-z0-9] for two only: U+0130 (to "i" and a combining
+ * dot, a separator) and U+212A KELVIN SIGN (to "k"). */
+
+static inline Py_UCS4
+rouge_char(Py_UCS4 c)
+{
+    if (c >= 'A' && c <= 'Z') return c + ('a' - 'A');
+    if ((c >= 'a' && c <= 'z') || is_digit(c)) return c;
+    if (c == 0x130) return 'i';
+    if (c == 0x212A) return 'k';
+    return ' ';
+}
+
+/* the tokens of a unit by the rouge rules, appended to unit_tokens */
+static int
+tokenize_rouge(Numbering *self, Text unit)
+{
+    Chars *a = &self->work[0];
+    a->size = 0;
+    if (unit.length > PY_SSIZE_T_MAX / 2 - 1 || chars_reserve(a, 2 * unit.length + 1) < 0)
+        return NO_MEMORY;
+    for (Py_ssize_t i = 0; i < unit.length; i++) {
+        Py_UCS4 c = text_at(unit, i);
+        a->items[a->size++] = rouge_char(c);
+        if (c == 0x130) a->items[a->size++] = ' ';
+    }
+    return add_tokens(self, text_of(a, 0, a->size));
+}
+
 /* the tokens of a new unit: its token ids (the only one, or an index into unit_tokens) in
  * *first and *count. The built-in rules need no GIL; a Python tokenize does. */
 static int
@@ -433,9 +468,12 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
     Py_ssize_t begin = self->unit_tokens.size;
     int failed = 0;
     if (self->tokenize == NULL) {
-        int plain = unit.length > 0;
-        for (Py_ssize_t i = 0; i < unit.length && plain; i++)
-            plain = !acts_on(text_at(unit, i)) && !is_space(text_at(unit, i));
+        int plain = unit.length > 0, rouge = self->rules == RULES_ROUGE;
+        for (Py_ssize_t i = 0; i < unit.length && plain; i++) {
+            Py_UCS4 c = text_at(unit, i);
+            plain = rouge ? (c >= 'a' && c <= 'z') || is_digit(c)
+                          : !acts_on(c) && !is_space(c);
+        }
         if (plain) { /* one word, no symbol: the word itself */
             int64_t id = strtable_id(&self->tokens, unit);
             if (id < 0) return NO_MEMORY;
@@ -443,7 +481,7 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
             *count = 1;
             return 0;
         }
-        failed = tokenize_13a(self, unit);
+        failed = rouge ? tokenize_rouge(self, unit) : tokenize_13a(self, unit);
     }
     else {
         PyObject *string = PyUnicode_Substring(line, start, start + unit.length);
@@ -727,17 +765,20 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
                      Py_TYPE(tokenize)->tp_name);
         return -1;
     }
-    int rules_13a = 0;
+    int built_in = NO_RULES;
     if (rules != Py_None) {
-        if (!PyUnicode_Check(rules) || PyUnicode_CompareWithASCIIString(rules, "13a") != 0) {
-            PyErr_SetString(PyExc_ValueError, "rules must be None or '13a'");
+        if (PyUnicode_Check(rules) && PyUnicode_CompareWithASCIIString(rules, "13a") == 0)
+            built_in = RULES_13A;
+        else if (PyUnicode_Check(rules) && PyUnicode_CompareWithASCIIString(rules, "rouge") == 0)
+            built_in = RULES_ROUGE;
+        else {
+            PyErr_SetString(PyExc_ValueError, "rules must be None, '13a' or 'rouge'");
             return -1;
         }
         if (tokenize != Py_None) {
             PyErr_SetString(PyExc_ValueError, "give tokenize or rules, not both");
             return -1;
         }
-        rules_13a = 1;
     }
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Numbering.number() is running");
@@ -745,7 +786,7 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
     }
     Numbering_clear_tables(self);
     Py_XSETREF(self->tokenize, tokenize == Py_None ? NULL : Py_NewRef(tokenize));
-    self->rules_13a = rules_13a;
+    self->rules = built_in;
     if (strtable_init(&self->units) < 0 || strtable_init(&self->tokens) < 0
         || (self->made = PyList_New(0)) == NULL) {
         Numbering_clear_tables(self);
@@ -818,10 +859,11 @@ PyDoc_STRVAR(Numbering_doc,
 "Numbering(tokenize=None, *, rules=None)\n--\n\n"
 "Numbers the tokens of lines by first appearance (see number()). Without tokenize or rules\n"
 "the tokens are the whitespace-separated words of each line. rules='13a' is sacrebleu's 13a\n"
-"tokenizer, built in; tokenize (str -> str, whose result is split on whitespace) a Python\n"
-"one. Either is applied once per distinct unit: a word, or a whole line where the line\n"
-"holds a newline (line.rstrip()). Without tokenize the lines are numbered with the GIL\n"
-"released. len() is the number of tokens so far.");
+"tokenizer and rules='rouge' rouge-score's (without its stemmer), built in; tokenize (str ->\n"
+"str, whose result is split on whitespace) a Python one. Either is applied once per\n"
+"distinct unit: a word, or a whole line where the line holds a newline (line.rstrip()).\n"
+"Without tokenize the lines are numbered with the GIL released. len() is the number of\n"
+"tokens so far.");
 
 PyTypeObject bs_NumberingType = {
     PyVarObject_HEAD_INIT(NULL, 0)

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from bleusuite import native
-from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a
+from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a, TokenizerRouge
 
 __all__ = [
     "Encoder",
@@ -194,7 +194,8 @@ def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering |
     """A numbering of tokens for ``tokenize`` (see :class:`PythonNumbering`): the compiled
     one where it is built and not turned off, else :class:`PythonNumbering`. The compiled
     numbering applies sacrebleu's ``13a`` (a :class:`~bleusuite.text.tokenizers.Tokenizer13a`)
-    with its own copy of the rules, without the GIL.
+    and rouge-score's (a :class:`~bleusuite.text.tokenizers.TokenizerRouge`) with its own
+    copy of the rules, without the GIL.
 
     >>> [a.tolist() for a in numbering().number(["b a", "a"])]
     [[0, 1, 1], [2, 1]]
@@ -204,6 +205,8 @@ def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering |
         return PythonNumbering(tokenize)
     if isinstance(tokenize, Tokenizer13a):
         return _CompiledNumbering(compiled.Numbering(rules="13a"))
+    if isinstance(tokenize, TokenizerRouge):
+        return _CompiledNumbering(compiled.Numbering(rules="rouge"))
     return _CompiledNumbering(compiled.Numbering(tokenize))
 
 

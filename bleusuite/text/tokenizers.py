@@ -1,5 +1,5 @@
 """sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, the others loaded
-from sacrebleu.
+from sacrebleu; and rouge-score's (``rouge``), for ROUGE.
 
 sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
 ``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
@@ -24,7 +24,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["TOKENIZERS", "Tokenizer", "Tokenizer13a", "load_tokenizer"]
+__all__ = ["SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "Tokenizer13a", "TokenizerRouge",
+           "load_tokenizer"]
 
 
 class Tokenizer13a:
@@ -62,6 +63,22 @@ class Tokenizer13a:
         return " ".join(line.split())
 
 
+class TokenizerRouge:
+    """rouge-score's tokenizer (its ``tokenize.tokenize`` without a stemmer): the line
+    lowercased, every run of characters other than ``[a-z0-9]`` a separator. It acts on
+    each word alone; ROUGE's ``use_stemmer`` stems its tokens afterwards
+    (:mod:`bleusuite.text.stemming`).
+
+    >>> TokenizerRouge()("The U.S. economy's 3.5% growth!")
+    'the u s economy s 3 5 growth'
+    """
+
+    NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
+
+    def __call__(self, line: str) -> str:
+        return " ".join(self.NON_ALPHANUMERIC.sub(" ", line.lower()).split())
+
+
 def _char(line: str) -> str:
     """sacrebleu's ``char`` tokenizer: every character, separated by spaces."""
     return " ".join(line)
@@ -86,15 +103,18 @@ TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str 
     "zh": ("sacrebleu.tokenizers.tokenizer_zh:TokenizerZh", False, None),
     "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
     "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
+    "rouge": (TokenizerRouge, True, None),
 }
+#: sacrebleu's own tokenizers (the command's ``--tokenize`` choices)
+SACREBLEU_TOKENIZERS = ("13a", "none", "char", "intl", "zh", "ja-mecab", "ko-mecab")
 
 
 @dataclass(frozen=True)
 class Tokenizer:
-    """A sacrebleu tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
+    """A tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
 
     Attributes:
-        name: sacrebleu's name (``tokenize=`` / ``--tokenize``).
+        name: its name (``tokenize=`` / ``--tokenize``): sacrebleu's, or ``rouge``.
         tokenize: the tokenizer.
         signature: the tokenizer's own signature (``tok:`` in the signature line).
         word_local: whether it acts on each whitespace-separated word independently.
@@ -109,7 +129,7 @@ class Tokenizer:
 
 
 def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer ``name`` (made once, and kept).
+    """The tokenizer ``name``, sacrebleu's or ``rouge`` (made once, and kept).
 
     >>> load_tokenizer("char").tokenize("ab c")
     'a b   c'

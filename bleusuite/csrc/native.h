@@ -35,6 +35,9 @@ extern const char bs_libm_map_doc[];
 PyObject *bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_lcs_matches_doc[];
 PyObject *bs_porter_stem(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* the Porter stem (NLTK's) of a lowercased word of `length` code points, in place: its new
+ * length (never more); `scratch` holds `length` bytes */
+Py_ssize_t bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char *scratch);
 extern const char bs_porter_stem_doc[];
 
 #endif

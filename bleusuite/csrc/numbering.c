@@ -4,7 +4,8 @@
  * interpreter's own whitespace, Py_UNICODE_ISSPACE).
  * - Plain (neither): the words are the tokens.
  * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a).
- * - `rules="rouge"`: rouge-score's tokenizer without its stemmer (see tokenize_rouge).
+ * - `rules="rouge"`: rouge-score's tokenizer (see tokenize_rouge); `rules="rouge-porter"`
+ *   with its stemmer, NLTK's Porter stemmer on the tokens of more than 3 characters.
  * - `tokenize`, a callable str -> str: called on each new unit; its result is split on
  *   whitespace into tokens.
  * With a tokenizer each word is a unit (a line that holds a "\n" is one unit,
@@ -255,7 +256,7 @@ strtable_id(StrTable *table, Text text)
     return slot->number - 1;
 }
 
-enum { NO_RULES, RULES_13A, RULES_ROUGE };
+enum { NO_RULES, RULES_13A, RULES_ROUGE, RULES_ROUGE_PORTER };
 
 typedef struct {
     PyObject_HEAD
@@ -443,11 +444,12 @@ rouge_char(Py_UCS4 c)
     return ' ';
 }
 
-/* the tokens of a unit by the rouge rules, appended to unit_tokens */
+/* the tokens of a unit by the rouge rules, appended to unit_tokens (stemmed: those of
+ * more than 3 characters replaced by their Porter stems) */
 static int
-tokenize_rouge(Numbering *self, Text unit)
+tokenize_rouge(Numbering *self, Text unit, int stem)
 {
-    Chars *a = &self->work[0];
+    Chars *a = &self->work[0], *scratch = &self->work[1];
     a->size = 0;
     if (unit.length > PY_SSIZE_T_MAX / 2 - 1 || chars_reserve(a, 2 * unit.length + 1) < 0)
         return NO_MEMORY;
@@ -456,7 +458,22 @@ tokenize_rouge(Numbering *self, Text unit)
         a->items[a->size++] = rouge_char(c);
         if (c == 0x130) a->items[a->size++] = ' ';
     }
-    return add_tokens(self, text_of(a, 0, a->size));
+    if (!stem) return add_tokens(self, text_of(a, 0, a->size));
+    scratch->size = 0;
+    if (chars_reserve(scratch, a->size + 1) < 0) return NO_MEMORY;
+    Py_ssize_t i = 0;
+    for (;;) {
+        while (i < a->size && a->items[i] == ' ') i++;
+        if (i == a->size) return 0;
+        Py_ssize_t start = i;
+        while (i < a->size && a->items[i] != ' ') i++;
+        Py_ssize_t length = i - start;
+        if (length > 3)
+            length = bs_porter_stem_word(a->items + start, length,
+                                         (unsigned char *)scratch->items);
+        int64_t id = strtable_id(&self->tokens, text_of(a, start, start + length));
+        if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
+    }
 }
 
 /* the tokens of a new unit: its token ids (the only one, or an index into unit_tokens) in
@@ -468,7 +485,9 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
     Py_ssize_t begin = self->unit_tokens.size;
     int failed = 0;
     if (self->tokenize == NULL) {
-        int plain = unit.length > 0, rouge = self->rules == RULES_ROUGE;
+        int rouge = self->rules == RULES_ROUGE || self->rules == RULES_ROUGE_PORTER;
+        /* a unit that is its own only token (a stem may differ: not with the stemmer) */
+        int plain = unit.length > 0 && (self->rules != RULES_ROUGE_PORTER || unit.length <= 3);
         for (Py_ssize_t i = 0; i < unit.length && plain; i++) {
             Py_UCS4 c = text_at(unit, i);
             plain = rouge ? (c >= 'a' && c <= 'z') || is_digit(c)
@@ -481,7 +500,8 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
             *count = 1;
             return 0;
         }
-        failed = rouge ? tokenize_rouge(self, unit) : tokenize_13a(self, unit);
+        failed = rouge ? tokenize_rouge(self, unit, self->rules == RULES_ROUGE_PORTER)
+                       : tokenize_13a(self, unit);
     }
     else {
         PyObject *string = PyUnicode_Substring(line, start, start + unit.length);
@@ -771,8 +791,12 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
             built_in = RULES_13A;
         else if (PyUnicode_Check(rules) && PyUnicode_CompareWithASCIIString(rules, "rouge") == 0)
             built_in = RULES_ROUGE;
+        else if (PyUnicode_Check(rules)
+                 && PyUnicode_CompareWithASCIIString(rules, "rouge-porter") == 0)
+            built_in = RULES_ROUGE_PORTER;
         else {
-            PyErr_SetString(PyExc_ValueError, "rules must be None, '13a' or 'rouge'");
+            PyErr_SetString(PyExc_ValueError,
+                            "rules must be None, '13a', 'rouge' or 'rouge-porter'");
             return -1;
         }
         if (tokenize != Py_None) {
@@ -859,8 +883,9 @@ PyDoc_STRVAR(Numbering_doc,
 "Numbering(tokenize=None, *, rules=None)\n--\n\n"
 "Numbers the tokens of lines by first appearance (see number()). Without tokenize or rules\n"
 "the tokens are the whitespace-separated words of each line. rules='13a' is sacrebleu's 13a\n"
-"tokenizer and rules='rouge' rouge-score's (without its stemmer), built in; tokenize (str ->\n"
-"str, whose result is split on whitespace) a Python one. Either is applied once per\n"
+"tokenizer, rules='rouge' rouge-score's and rules='rouge-porter' rouge-score's with its\n"
+"stemmer (NLTK's Porter stemmer), built in; tokenize (str -> str, whose result is split on\n"
+"whitespace) a Python one. Either is applied once per\n"
 "distinct unit: a word, or a whole line where the line holds a newline (line.rstrip()).\n"
 "Without tokenize the lines are numbered with the GIL released. len() is the number of\n"
 "tokens so far.");

@@ -25,9 +25,16 @@ typedef struct {
     unsigned char *consonant;
 } Word;
 
+/* a suffix rule: the suffix and its replacement (with their lengths), and its condition */
 typedef struct {
-    const char *suffix, *replacement;
+    const char *suffix;
+    Py_ssize_t length;
+    const char *replacement;
+    int condition;
 } Rule;
+
+#define RULE(SUFFIX, REPLACEMENT, CONDITION) \
+    {SUFFIX, (Py_ssize_t)sizeof(SUFFIX) - 1, REPLACEMENT, CONDITION}
 
 enum { ANY, MEASURE_1, MEASURE_2, ION, LOGI }; /* the conditions of the rule lists */
 
@@ -101,15 +108,18 @@ ends_cvc(Word *w, Py_ssize_t n)
     return 0;
 }
 
-static int
-ends_with(const Word *w, const char *suffix)
+/* whether the word ends with the `k` characters of `suffix` (compared from the end: most
+ * suffixes differ in their last character) */
+static inline int
+ends_with_n(const Word *w, const char *suffix, Py_ssize_t k)
 {
-    Py_ssize_t k = (Py_ssize_t)strlen(suffix);
     if (k > w->n) return 0;
-    for (Py_ssize_t i = 0; i < k; i++)
-        if (w->c[w->n - k + i] != (Py_UCS4)(unsigned char)suffix[i]) return 0;
+    for (Py_ssize_t i = 1; i <= k; i++)
+        if (w->c[w->n - i] != (Py_UCS4)(unsigned char)suffix[k - i]) return 0;
     return 1;
 }
+
+#define ends_with(W, SUFFIX) ends_with_n(W, SUFFIX, (Py_ssize_t)sizeof(SUFFIX) - 1)
 
 /* the first `stem` characters, then `replacement` (never longer than what it replaces) */
 static void
@@ -134,27 +144,28 @@ holds(Word *w, int condition, Py_ssize_t stem)
 
 /* _apply_rule_list: the first rule whose suffix the word has, if its condition holds */
 static void
-apply_rules(Word *w, const Rule *rules, const int *conditions)
+apply_rules(Word *w, const Rule *rules, size_t count)
 {
-    for (int k = 0; rules[k].suffix != NULL; k++) {
-        if (!ends_with(w, rules[k].suffix)) continue;
-        Py_ssize_t stem = w->n - (Py_ssize_t)strlen(rules[k].suffix);
-        if (holds(w, conditions[k], stem)) set_stem(w, stem, rules[k].replacement);
+    for (size_t k = 0; k < count; k++) {
+        if (!ends_with_n(w, rules[k].suffix, rules[k].length)) continue;
+        Py_ssize_t stem = w->n - rules[k].length;
+        if (holds(w, rules[k].condition, stem)) set_stem(w, stem, rules[k].replacement);
         return;
     }
 }
 
+#define APPLY(W, RULES) apply_rules(W, RULES, sizeof(RULES) / sizeof(RULES[0]))
+
 static void
 step1a(Word *w)
 {
-    static const Rule rules[] = {{"sses", "ss"}, {"ies", "i"}, {"ss", "ss"}, {"s", ""},
-                                 {NULL, NULL}};
-    static const int conditions[] = {ANY, ANY, ANY, ANY};
+    static const Rule rules[] = {RULE("sses", "ss", ANY), RULE("ies", "i", ANY),
+                                 RULE("ss", "ss", ANY), RULE("s", "", ANY)};
     if (w->n == 4 && ends_with(w, "ies")) {
         set_stem(w, 1, "ie");
         return;
     }
-    apply_rules(w, rules, conditions);
+    APPLY(w, rules);
 }
 
 static void
@@ -197,45 +208,44 @@ static void
 step2(Word *w)
 {
     static const Rule rules[] = {
-        {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"}, {"anci", "ance"},
-        {"izer", "ize"}, {"bli", "ble"}, {"alli", "al"}, {"entli", "ent"}, {"eli", "e"},
-        {"ousli", "ous"}, {"ization", "ize"}, {"ation", "ate"}, {"ator", "ate"},
-        {"alism", "al"}, {"iveness", "ive"}, {"fulness", "ful"}, {"ousness", "ous"},
-        {"aliti", "al"}, {"iviti", "ive"}, {"biliti", "ble"}, {"fulli", "ful"},
-        {"logi", "log"}, {NULL, NULL}};
-    static const int conditions[] = {
-        MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1,
-        MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1,
-        MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1, LOGI};
+        RULE("ational", "ate", MEASURE_1), RULE("tional", "tion", MEASURE_1),
+        RULE("enci", "ence", MEASURE_1), RULE("anci", "ance", MEASURE_1),
+        RULE("izer", "ize", MEASURE_1), RULE("bli", "ble", MEASURE_1),
+        RULE("alli", "al", MEASURE_1), RULE("entli", "ent", MEASURE_1),
+        RULE("eli", "e", MEASURE_1), RULE("ousli", "ous", MEASURE_1),
+        RULE("ization", "ize", MEASURE_1), RULE("ation", "ate", MEASURE_1),
+        RULE("ator", "ate", MEASURE_1), RULE("alism", "al", MEASURE_1),
+        RULE("iveness", "ive", MEASURE_1), RULE("fulness", "ful", MEASURE_1),
+        RULE("ousness", "ous", MEASURE_1), RULE("aliti", "al", MEASURE_1),
+        RULE("iviti", "ive", MEASURE_1), RULE("biliti", "ble", MEASURE_1),
+        RULE("fulli", "ful", MEASURE_1), RULE("logi", "log", LOGI)};
     /* NLTK: "alli" with m > 0 before it becomes "al", and step 2 starts again */
     while (ends_with(w, "alli") && measure(w, w->n - 4) > 0) set_stem(w, w->n - 4, "al");
-    apply_rules(w, rules, conditions);
+    APPLY(w, rules);
 }
 
 static void
 step3(Word *w)
 {
-    static const Rule rules[] = {{"icate", "ic"}, {"ative", ""}, {"alize", "al"},
-                                 {"iciti", "ic"}, {"ical", "ic"}, {"ful", ""}, {"ness", ""},
-                                 {NULL, NULL}};
-    static const int conditions[] = {MEASURE_1, MEASURE_1, MEASURE_1, MEASURE_1,
-                                     MEASURE_1, MEASURE_1, MEASURE_1};
-    apply_rules(w, rules, conditions);
+    static const Rule rules[] = {
+        RULE("icate", "ic", MEASURE_1), RULE("ative", "", MEASURE_1),
+        RULE("alize", "al", MEASURE_1), RULE("iciti", "ic", MEASURE_1),
+        RULE("ical", "ic", MEASURE_1), RULE("ful", "", MEASURE_1), RULE("ness", "", MEASURE_1)};
+    APPLY(w, rules);
 }
 
 static void
 step4(Word *w)
 {
     static const Rule rules[] = {
-        {"al", ""}, {"ance", ""}, {"ence", ""}, {"er", ""}, {"ic", ""}, {"able", ""},
-        {"ible", ""}, {"ant", ""}, {"ement", ""}, {"ment", ""}, {"ent", ""}, {"ion", ""},
-        {"ou", ""}, {"ism", ""}, {"ate", ""}, {"iti", ""}, {"ous", ""}, {"ive", ""},
-        {"ize", ""}, {NULL, NULL}};
-    static const int conditions[] = {
-        MEASURE_2, MEASURE_2, MEASURE_2, MEASURE_2, MEASURE_2, MEASURE_2, MEASURE_2,
-        MEASURE_2, MEASURE_2, MEASURE_2, MEASURE_2, ION, MEASURE_2, MEASURE_2, MEASURE_2,
-        MEASURE_2, MEASURE_2, MEASURE_2, MEASURE_2};
-    apply_rules(w, rules, conditions);
+        RULE("al", "", MEASURE_2), RULE("ance", "", MEASURE_2), RULE("ence", "", MEASURE_2),
+        RULE("er", "", MEASURE_2), RULE("ic", "", MEASURE_2), RULE("able", "", MEASURE_2),
+        RULE("ible", "", MEASURE_2), RULE("ant", "", MEASURE_2), RULE("ement", "", MEASURE_2),
+        RULE("ment", "", MEASURE_2), RULE("ent", "", MEASURE_2), RULE("ion", "", ION),
+        RULE("ou", "", MEASURE_2), RULE("ism", "", MEASURE_2), RULE("ate", "", MEASURE_2),
+        RULE("iti", "", MEASURE_2), RULE("ous", "", MEASURE_2), RULE("ive", "", MEASURE_2),
+        RULE("ize", "", MEASURE_2)};
+    APPLY(w, rules);
 }
 
 static void
@@ -248,20 +258,22 @@ step5(Word *w)
     if (ends_with(w, "ll") && measure(w, w->n - 1) > 1) w->n -= 1;
 }
 
-/* NLTK's pool of irregular forms: word -> stem */
-static const char *const IRREGULAR[][2] = {
-    {"sky", "sky"}, {"skies", "sky"}, {"dying", "die"}, {"lying", "lie"}, {"tying", "tie"},
-    {"news", "news"}, {"innings", "inning"}, {"inning", "inning"}, {"outings", "outing"},
-    {"outing", "outing"}, {"cannings", "canning"}, {"canning", "canning"}, {"howe", "howe"},
-    {"proceed", "proceed"}, {"exceed", "exceed"}, {"succeed", "succeed"}};
+/* NLTK's pool of irregular forms: word -> stem (a Rule's condition unused) */
+static const Rule IRREGULAR[] = {
+    RULE("sky", "sky", ANY), RULE("skies", "sky", ANY), RULE("dying", "die", ANY),
+    RULE("lying", "lie", ANY), RULE("tying", "tie", ANY), RULE("news", "news", ANY),
+    RULE("innings", "inning", ANY), RULE("inning", "inning", ANY),
+    RULE("outings", "outing", ANY), RULE("outing", "outing", ANY),
+    RULE("cannings", "canning", ANY), RULE("canning", "canning", ANY),
+    RULE("howe", "howe", ANY), RULE("proceed", "proceed", ANY), RULE("exceed", "exceed", ANY),
+    RULE("succeed", "succeed", ANY)};
 
 static int
 irregular(Word *w)
 {
     for (size_t k = 0; k < sizeof(IRREGULAR) / sizeof(IRREGULAR[0]); k++) {
-        const char *form = IRREGULAR[k][0];
-        if ((Py_ssize_t)strlen(form) == w->n && ends_with(w, form)) {
-            set_stem(w, 0, IRREGULAR[k][1]);
+        if (IRREGULAR[k].length == w->n && ends_with_n(w, IRREGULAR[k].suffix, w->n)) {
+            set_stem(w, 0, IRREGULAR[k].replacement);
             return 1;
         }
     }
@@ -281,6 +293,14 @@ stem_word(Word *w, Py_ssize_t given)
     step3(w);
     step4(w);
     step5(w);
+}
+
+Py_ssize_t
+bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char *scratch)
+{
+    Word w = {chars, length, scratch};
+    stem_word(&w, length);
+    return w.n;
 }
 
 const char bs_porter_stem_doc[] =

@@ -206,7 +206,8 @@ def numbering(tokenize: Callable[[str], str] | None = None) -> PythonNumbering |
     if isinstance(tokenize, Tokenizer13a):
         return _CompiledNumbering(compiled.Numbering(rules="13a"))
     if isinstance(tokenize, TokenizerRouge):
-        return _CompiledNumbering(compiled.Numbering(rules="rouge"))
+        rules = "rouge-porter" if tokenize.stem else "rouge"
+        return _CompiledNumbering(compiled.Numbering(rules=rules))
     return _CompiledNumbering(compiled.Numbering(tokenize))
 
 

@@ -64,19 +64,31 @@ class Tokenizer13a:
 
 
 class TokenizerRouge:
-    """rouge-score's tokenizer (its ``tokenize.tokenize`` without a stemmer): the line
-    lowercased, every run of characters other than ``[a-z0-9]`` a separator. It acts on
-    each word alone; ROUGE's ``use_stemmer`` stems its tokens afterwards
-    (:mod:`bleusuite.text.stemming`).
+    """rouge-score's tokenizer (its ``tokenize.tokenize``): the line lowercased, every run of
+    characters other than ``[a-z0-9]`` a separator; with ``stem``, its stemmer too (NLTK's
+    Porter stemmer on the tokens of more than 3 characters, :mod:`bleusuite.text.stemming`).
+    It acts on each word alone.
 
     >>> TokenizerRouge()("The U.S. economy's 3.5% growth!")
     'the u s economy s 3 5 growth'
+    >>> TokenizerRouge(stem=True)("Relational databases")
+    'relat databas'
     """
 
     NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
 
+    def __init__(self, stem: bool = False) -> None:
+        self.stem = stem
+
     def __call__(self, line: str) -> str:
-        return " ".join(self.NON_ALPHANUMERIC.sub(" ", line.lower()).split())
+        tokens = self.NON_ALPHANUMERIC.sub(" ", line.lower()).split()
+        if self.stem:
+            from bleusuite.text.stemming import MIN_STEMMED_LENGTH, porter_stems
+
+            long = [k for k, token in enumerate(tokens) if len(token) >= MIN_STEMMED_LENGTH]
+            for k, stem in zip(long, porter_stems([tokens[k] for k in long]), strict=True):
+                tokens[k] = stem
+        return " ".join(tokens)
 
 
 def _char(line: str) -> str:

@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 
 from bleusuite.counting import RaggedPairs
-from bleusuite.text import Encoder, load_tokenizer
+from bleusuite.text import Encoder, Tokenizer, load_tokenizer
 from bleusuite.text.stemming import stemmed_ids
+from bleusuite.text.tokenizers import TokenizerRouge
 
 __all__ = ["Documents", "SentenceSplitter", "TextTokenizer", "encode_documents", "lines"]
 
@@ -88,18 +89,18 @@ def encode_documents(
     if shared:  # the documents are their lines' runs: one pass
         parts = [lines(text) for text in texts]
         ids, line_lengths, vocabulary = _encode(list(itertools.chain.from_iterable(parts)),
-                                                tokenize)
+                                                tokenize, use_stemmer)
         counts = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
     else:
         split = sentences or lines
         parts = [list(split(text)) for text in texts] if with_sentences else []
         ids, line_lengths, vocabulary = _encode(
-            texts + list(itertools.chain.from_iterable(parts)), tokenize)
+            texts + list(itertools.chain.from_iterable(parts)), tokenize, use_stemmer)
         counts = np.ones(len(texts), dtype=np.int64)
         if parts:
             counts = np.concatenate([counts, [max(len(p), 1) for p in parts]])
             line_lengths = _with_empty_parts(line_lengths, len(texts), parts)
-    if use_stemmer:
+    if use_stemmer and tokenize != "rouge":  # the rouge tokenizer stems as it goes
         ids = stemmed_ids(ids, vocabulary)
     line_starts = np.cumsum(line_lengths) - line_lengths
     marks = np.zeros(len(ids), dtype=np.int64)
@@ -140,14 +141,17 @@ def _pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray, size: int,
         np.ascontiguousarray(lengths[size:].reshape(width, size).T))
 
 
-def _encode(texts: list[str], tokenize: str | TextTokenizer) -> tuple[
+def _encode(texts: list[str], tokenize: str | TextTokenizer, use_stemmer: bool) -> tuple[
         np.ndarray, np.ndarray, list[Any]]:
     """Token ids of each text, flat, each text's number of tokens, and the token of each
-    id."""
+    id (stemmed as it goes with the rouge tokenizer and ``use_stemmer``)."""
     if isinstance(tokenize, str):
+        tokenizer = load_tokenizer(tokenize)
         if tokenize == "rouge":  # a newline separates as a space does: words stay units
             texts = [text.replace("\n", " ") if "\n" in text else text for text in texts]
-        encoder = Encoder(load_tokenizer(tokenize), lowercase=False)
+            if use_stemmer:
+                tokenizer = Tokenizer("rouge", TokenizerRouge(stem=True), "rouge", True)
+        encoder = Encoder(tokenizer, lowercase=False)
         token_ids = encoder.encode([texts])
         return token_ids.ids, token_ids.lengths[0], token_ids.vocabulary
     index: dict[Any, int] = {}

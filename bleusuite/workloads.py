@@ -205,9 +205,11 @@ def independent_batch(
 
 
 #: the function words of :func:`summary_documents` (the commonest words of English text)
-_FUNCTION_WORDS = ("the of and to a in that is was he for it with as his on be at by had are "
-                   "but from or have an they which one you were her all she there would their "
-                   "we him been has when who will more no if out so said").split(" ")
+_FUNCTION_WORDS = ("the", "of", "and", "to", "a", "in", "that", "is", "was", "he", "for", "it",
+                   "with", "as", "his", "on", "be", "at", "by", "had", "are", "but", "from", "or",
+                   "have", "an", "they", "which", "one", "you", "were", "her", "all", "she",
+                   "there", "would", "their", "we", "him", "been", "has", "when", "who", "will",
+                   "more", "no", "if", "out", "so", "said")
 #: inflections of its content words, with weights (bare words are the most common)
 _SUFFIXES = ("", "s", "ed", "ing", "er", "ers", "ly", "ation", "ations", "ness", "ment",
              "ments", "ful", "ive", "ity", "al", "ous", "ize", "ized", "izing", "ional")
@@ -218,9 +220,10 @@ _SUFFIX_WEIGHTS = (30, 12, 8, 8, 3, 2, 4, 3, 1, 2, 2, 1, 1, 2, 2, 2, 2, 1, 1, 1,
 def _lexicon(size: int, seed: int) -> list[str]:
     """``size`` distinct English-looking stems of one to three syllables."""
     rng = np.random.default_rng(seed)
-    onsets = ("b c d f g h j k l m n p r s t v w bl br ch cl cr dr fl fr gr pl pr sh st th "
-              "tr").split(" ")
-    vowels = "a e i o u a e i o ai ea ee oo ou".split(" ")
+    onsets = ("b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w",
+              "bl", "br", "ch", "cl", "cr", "dr", "fl", "fr", "gr", "pl", "pr", "sh", "st", "th",
+              "tr")
+    vowels = ("a", "e", "i", "o", "u", "a", "e", "i", "o", "ai", "ea", "ee", "oo", "ou")
     codas = ["", "", "", "n", "r", "s", "t", "l", "m", "nd", "nt", "st", "ck", "ng"]
     words: dict[str, None] = {}
     while len(words) < size:

@@ -16,8 +16,9 @@ from bleusuite.version import VERSION
 
 __all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
 
-#: the metrics of ``-m``: every metric of the registry (sacrebleu's TER is not one)
-METRICS = tuple(registry.names())
+#: the metrics of ``-m``: sacrebleu's of the registry (its TER is not one; ROUGE is not
+#: sacrebleu's)
+METRICS = registry.COMMAND_METRICS
 
 
 #: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,

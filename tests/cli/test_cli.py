@@ -44,7 +44,7 @@ from bleusuite.counting.ragged import padded_batches
 from bleusuite.significance.bootstrap import bootstrap_scores
 from bleusuite.significance.draws import multiplicities, resample_indices
 from bleusuite.text import encode_texts, load_tokenizer
-from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS as TOKENIZERS
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from nltk.translate.bleu_score import SmoothingFunction  # noqa: E402

@@ -33,7 +33,7 @@ TOLERANCE = 1e-12
 
 def _runnable_tokenizers() -> list[str]:
     names = []
-    for name in tokenizers.TOKENIZERS:
+    for name in tokenizers.SACREBLEU_TOKENIZERS:
         try:
             tokenizers.load_tokenizer(name)
         except ImportError:  # ja-mecab / ko-mecab without their MeCab packages

@@ -8,7 +8,11 @@ the package (no hub, no network): ``evaluate.load(bleusuite.evaluate.module_path
   the shortest reference length, ``smooth=True``: ``smooth="nmt_smooth"``): ``bleu``
   (0-1), ``precisions``, ``brevity_penalty``, ``length_ratio``, ``translation_length``,
   ``reference_length``;
-* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1).
+* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1);
+* ``rouge``: Google's rouge-score: per type (``rouge1``, ``rouge2``, ``rougeL``,
+  ``rougeLsum``) the F-measure, aggregated by rouge-score's bootstrap
+  (``use_aggregator=True``, the same numbers for the same NumPy random state) or per
+  prediction.
 
 Each module is a directory here with its script (``bleu/bleu.py``, ...); the scripts need
 ``evaluate`` (``pip install "bleusuite[evaluate]"``), this function does not.
@@ -27,7 +31,7 @@ from typing import Any
 __all__ = ["MODULES", "features", "module_path", "per_prediction"]
 
 #: the modules shipped, by evaluate's names
-MODULES = ("sacrebleu", "bleu", "google_bleu")
+MODULES = ("sacrebleu", "bleu", "google_bleu", "rouge")
 
 
 def module_path(name: str) -> str:
@@ -42,8 +46,8 @@ def module_path(name: str) -> str:
 
 
 def features() -> list[Any]:
-    """evaluate's input features of its BLEU modules: a prediction string with a list of
-    reference strings, or with one reference string (needs ``datasets``)."""
+    """evaluate's input features of its BLEU and ROUGE modules: a prediction string with a
+    list of reference strings, or with one reference string (needs ``datasets``)."""
     import datasets
 
     return [

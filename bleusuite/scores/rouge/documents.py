@@ -39,9 +39,8 @@ SentenceSplitter = Callable[[str], Sequence[str]]
 
 
 def lines(document: str) -> list[str]:
-    """rouge-score's sentences of a document: its lines (``split("\\n")``; empty lines hold
-    no token, so keeping them changes nothing)."""
-    return document.split("\n")
+    """rouge-score's sentences of a document: its lines that are not empty."""
+    return [line for line in document.split("\n") if line]
 
 
 @dataclass(frozen=True)
@@ -86,8 +85,8 @@ def encode_documents(
             present[b, r] = reference is not None
             texts.append("" if reference is None else reference)
     shared = tokenize == "rouge" and sentences is None
-    if shared:  # the documents are their lines' runs: one pass
-        parts = [lines(text) for text in texts]
+    if shared:  # the documents are their lines' runs (an empty line has no token): one pass
+        parts = [text.split("\n") for text in texts]
         ids, line_lengths, vocabulary = _encode(list(itertools.chain.from_iterable(parts)),
                                                 tokenize, use_stemmer)
         counts = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))

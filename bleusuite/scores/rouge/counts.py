@@ -126,3 +126,6 @@ def counts_of_documents(documents: Documents, rouge_types: tuple[str, ...],
             ref_totals.append(np.maximum(rows.ref_lengths - n + 1, 0))
     return RougeCounts(_stacked(be, matches), _stacked(be, hyp_totals),
                        _stacked(be, ref_totals), documents.present)
+
+
+backends.register_container(RougeCounts)

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
+import numpy as np
+
 from bleusuite import backends
 from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.scores.rouge.counts import RougeCounts, counts_of_batch, counts_of_documents
@@ -88,6 +90,9 @@ def rouge_counts(
             raise ValueError("tokenize=None is for token ids; text needs a tokenizer "
                              "(tokenize='rouge', rouge-score's)")
         rows = check_texts(hypotheses, references)
+        if not rows:  # no document: no count (one absent reference each)
+            empty = np.zeros((0, 1, len(rouge_types)), dtype=np.int64)
+            return RougeCounts(empty, empty[:, 0], empty, np.zeros((0, 1), bool)), _identity
         for row, refs in enumerate(rows):
             if not refs:
                 raise ValueError(f"references: hypothesis {row} has no reference")
@@ -217,11 +222,11 @@ def corpus_rouge(
     Raises:
         ValueError: for an empty batch.
     """
+    if isinstance(hypotheses, Sequence) and not len(hypotheses):
+        raise ValueError("hypotheses: corpus_rouge needs at least one document; got an empty "
+                         "batch")
     scores = sentence_rouge(hypotheses, references, rouge_type=rouge_type, measure=measure,
                             use_stemmer=use_stemmer, tokenize=tokenize, pad_id=pad_id,
                             eos_id=eos_id)
     be = backends.get_backend(scores)
-    if int(scores.shape[0]) == 0:
-        raise ValueError("hypotheses: corpus_rouge needs at least one document; got an empty "
-                         "batch")
     return be.sum_(scores, axis=0) / int(scores.shape[0])

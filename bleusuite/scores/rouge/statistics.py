@@ -86,3 +86,6 @@ class RougeStats(Generic[A]):
 def _untyped(value: object) -> Any:
     """``value`` for the arithmetic of this module, which works on any array type."""
     return value
+
+
+backends.register_container(RougeStats)

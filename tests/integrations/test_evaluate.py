@@ -159,4 +159,4 @@ def test_the_modules_warn_about_reference_streams(modules):
 
 def test_module_path_refuses_other_names():
     with pytest.raises(ValueError, match="name"):
-        module_path("rouge")
+        module_path("meteor")

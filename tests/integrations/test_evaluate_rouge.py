@@ -75,9 +75,9 @@ def test_aggregated_numbers_are_evaluates_for_the_same_random_state(modules, mul
     predictions, references = rouge_cases(13, 60)
     if not multi:
         references = [refs[0] for refs in references]
-    np.random.seed(2024)
+    np.random.seed(2024)  # noqa: NPY002  (the global state evaluate's rouge draws from)
     got = ours.compute(predictions=predictions, references=references, use_stemmer=use_stemmer)
-    np.random.seed(2024)
+    np.random.seed(2024)  # noqa: NPY002
     expected = reference.compute(predictions=predictions, references=references,
                                  use_stemmer=use_stemmer)
     assert got == expected

@@ -1,6 +1,7 @@
 """ROUGE (``bleusuite.sentence_rouge`` and its siblings) against Google's rouge-score on
-generated documents, every type, measure and stemmer setting; token ids on every backend;
-the fallbacks without the compiled part; the statistics, the result object and the errors.
+generated documents, every type, measure and stemmer setting, other tokenizers; the
+fallbacks without the compiled part; the statistics, the result object and the errors.
+Token ids on every backend: ``test_rouge_ids.py``.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ import json
 
 import numpy as np
 import pytest
-from backend_fixtures import assert_scores_close
 from rouge_cases import rouge_cases
 
 import bleusuite
@@ -119,81 +119,6 @@ def test_the_same_numbers_without_the_compiled_part(cases, monkeypatch):
         for measure in MEASURES:
             assert np.array_equal(getattr(fallback[rouge_type], measure),
                                   getattr(compiled[rouge_type], measure)), rouge_type
-
-
-# ------------------------------------------------------------------------- token ids
-
-def _id_batch(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Token ids (B, L) and (B, 2, L) padded with 0; some second references absent."""
-    rng = np.random.default_rng(seed)
-    rows, width = 14, 18
-    lengths = rng.integers(0, width + 1, size=(rows, 3))
-    tokens = rng.integers(1, 7, size=(rows, 3, width))
-    tokens[np.arange(width) >= lengths[..., None]] = 0
-    tokens[::3, 2] = 0  # no second reference
-    tokens[:, 1][lengths[:, 1] == 0, 0] = 9  # every first reference has a token
-    return tokens[:, 0].copy(), tokens[:, 1:].copy()
-
-
-def _expected_ids(hyp: np.ndarray, refs: np.ndarray, rouge_type: str, measure: str) -> list:
-    out = []
-    for row, row_refs in zip(hyp.tolist(), refs.tolist(), strict=True):
-        h = [t for t in row if t]
-        candidates = [[t for t in r if t] for r in row_refs if any(r)]
-        scores = []
-        for r in candidates:
-            if rouge_type == "rougeL":
-                scores.append(rouge_scorer._score_lcs(r, h))
-            else:
-                n = int(rouge_type[5:])
-                scores.append(rouge_scorer._score_ngrams(rouge_scorer._create_ngrams(r, n),
-                                                         rouge_scorer._create_ngrams(h, n)))
-        best = scores[int(np.argmax([s.fmeasure for s in scores]))]
-        out.append(float(getattr(best, measure)))
-    return out
-
-
-@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL"])
-def test_token_ids_on_every_backend(pipeline, rouge_type):
-    """Padded ids on NumPy, torch (CPU through NumPy, CPU natively: the fixed-shape LCS;
-    CUDA), CuPy and JAX: rouge-score's numbers of the token lists."""
-    hyp, refs = _id_batch(7)
-    for measure in MEASURES:
-        got = bleusuite.sentence_rouge(pipeline(hyp), pipeline(refs), rouge_type=rouge_type,
-                                       measure=measure, tokenize=None, pad_id=0)
-        assert_scores_close(got, np.array(_expected_ids(hyp, refs, rouge_type, measure)),
-                            f"{rouge_type} {measure}")
-
-
-def test_the_fixed_shape_lcs_on_numpy(monkeypatch):
-    """``BLEUSUITE_COUNTING=fixed``: the GPU program on NumPy arrays, the same numbers."""
-    hyp, refs = _id_batch(11)
-    expected = np.array(_expected_ids(hyp, refs, "rougeL", "fmeasure"))
-    monkeypatch.setenv("BLEUSUITE_COUNTING", "fixed")
-    got = bleusuite.sentence_rouge(hyp, refs, tokenize=None, pad_id=0)
-    assert_scores_close(got, expected)
-
-
-def test_token_lists_and_ragged_ids():
-    hyps = [["a", "b", "c", "d"], ["x"]]
-    refs = [[["a", "c", "b", "d"], ["d"]], [["y", "x"]]]
-    got = bleusuite.sentence_rouge(hyps, refs, rouge_type="rougeL", tokenize=None)
-    np.testing.assert_allclose(got, [0.75, 2 / 3], rtol=0, atol=1e-15)
-    ragged = bleusuite.sentence_rouge([np.array([1, 2, 3, 4]), np.array([9])],
-                                      [[np.array([1, 3, 2, 4])], [np.array([8, 9])]],
-                                      tokenize=None)
-    np.testing.assert_allclose(ragged, got, rtol=0, atol=1e-15)
-
-
-def test_jax_under_jit():
-    jax = pytest.importorskip("jax")
-    hyp, refs = _id_batch(3)
-    expected = np.array(_expected_ids(hyp, refs, "rougeL", "recall"))
-    with jax.enable_x64(True):
-        run = jax.jit(lambda h, r: bleusuite.sentence_rouge(h, r, measure="recall",
-                                                            tokenize=None, pad_id=0))
-        got = run(jax.numpy.asarray(hyp), jax.numpy.asarray(refs))
-        assert_scores_close(got, expected)
 
 
 # ------------------------------------------------------------- statistics, results

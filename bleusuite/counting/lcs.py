@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bleusuite import native, threads
+from bleusuite import backends, native, threads
 from bleusuite.backends.base import Backend
+from bleusuite.counting import counting_strategy, ragged_rows
 from bleusuite.counting.ragged import RaggedPairs, padded_batches
 
 if TYPE_CHECKING:
@@ -46,8 +47,6 @@ BLOCKS_PER_THREAD = 4
 def lcs_of_batch(batch: Batch) -> Any:
     """``(B, R)`` int64: the LCS of each hypothesis of ``batch`` and each of its references
     (0 for an absent one), on the batch's backend by the counting strategy."""
-    from bleusuite.counting import counting_strategy, ragged_rows
-
     be = batch.backend
     if counting_strategy(be, batch.hyp) == "fixed":
         run = be.compiled(_lcs_of_batch_fixed, static_argnums=())
@@ -88,8 +87,6 @@ def lcs_pairs(pairs: RaggedPairs, workers: int | None = None) -> np.ndarray:
     NumPy batches of similar length."""
     if native.module() is not None:
         return _compiled(pairs, True, False, None, workers)[0]
-    from bleusuite import backends
-
     be = backends.get_backend(pairs.hyp_lengths)
     out = np.zeros((pairs.rows, pairs.references), dtype=np.int64)
     for rows, batch in padded_batches(pairs):

@@ -64,7 +64,7 @@ typedef struct {
     /* the input */
     const int64_t *hyp_ids, *hyp_starts, *hyp_lengths, *hyp_marks;
     const int64_t *ref_ids, *ref_starts, *ref_lengths, *ref_marks;
-    Py_ssize_t hyp_size, ref_size, refs;
+    Py_ssize_t hyp_size, ref_size, rows, refs;
     int64_t *lcs, *union_hits; /* (B, R) or NULL */
     int64_t scratch_words;
     /* sizes of the call's widest row */
@@ -616,15 +616,71 @@ const char bs_lcs_matches_doc[] =
 "and kept rows used before thinning them (the numbers do not change). The GIL is\n"
 "released while rows are compared.";
 
+/* the buffers of args[0:10] into `c` (views[0:*held] held, to be released by the caller);
+ * -1 with an exception naming the argument */
+static int
+read_buffers(Lcs *c, PyObject *const *args, Py_buffer *views, int *held)
+{
+    const Py_ssize_t any = -1;
+    Py_ssize_t one_dim[1] = {any}, rows_shape[1] = {any}, refs_shape[2] = {any, any};
+    Py_ssize_t hyp_marks_shape[1], ref_marks_shape[1];
+
+    if (bs_int64_buffer(args[0], &views[*held], "hyp_ids", 1, one_dim, 0) < 0) return -1;
+    c->hyp_ids = views[*held].buf;
+    c->hyp_size = views[(*held)++].shape[0];
+    if (bs_int64_buffer(args[1], &views[*held], "hyp_starts", 1, one_dim, 0) < 0) return -1;
+    c->hyp_starts = views[*held].buf;
+    c->rows = rows_shape[0] = views[(*held)++].shape[0];
+    if (bs_int64_buffer(args[2], &views[*held], "hyp_lengths", 1, rows_shape, 0) < 0) return -1;
+    c->hyp_lengths = views[(*held)++].buf;
+    if (bs_int64_buffer(args[3], &views[*held], "ref_ids", 1, one_dim, 0) < 0) return -1;
+    c->ref_ids = views[*held].buf;
+    c->ref_size = views[(*held)++].shape[0];
+    refs_shape[0] = c->rows;
+    if (bs_int64_buffer(args[4], &views[*held], "ref_starts", 2, refs_shape, 0) < 0) return -1;
+    c->ref_starts = views[*held].buf;
+    c->refs = refs_shape[1] = views[(*held)++].shape[1];
+    if (bs_int64_buffer(args[5], &views[*held], "ref_lengths", 2, refs_shape, 0) < 0) return -1;
+    c->ref_lengths = views[(*held)++].buf;
+    if (args[6] != Py_None) {
+        if (bs_int64_buffer(args[6], &views[*held], "lcs", 2, refs_shape, 1) < 0) return -1;
+        c->lcs = views[(*held)++].buf;
+    }
+    if (args[7] != Py_None) {
+        if (bs_int64_buffer(args[7], &views[*held], "union_hits", 2, refs_shape, 1) < 0)
+            return -1;
+        c->union_hits = views[(*held)++].buf;
+    }
+    hyp_marks_shape[0] = c->hyp_size;
+    ref_marks_shape[0] = c->ref_size;
+    if (args[8] != Py_None) {
+        if (bs_int64_buffer(args[8], &views[*held], "hyp_marks", 1, hyp_marks_shape, 0) < 0)
+            return -1;
+        c->hyp_marks = views[(*held)++].buf;
+    }
+    if (args[9] != Py_None) {
+        if (bs_int64_buffer(args[9], &views[*held], "ref_marks", 1, ref_marks_shape, 0) < 0)
+            return -1;
+        c->ref_marks = views[(*held)++].buf;
+    }
+    return 0;
+}
+
 PyObject *
 bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    Py_buffer views[10];
+    int held = 0, fine = 0;
+    PyObject *result = NULL;
+    Py_ssize_t begin, end, scratch = DEFAULT_SCRATCH_WORDS;
+    Lcs c;
+
     (void)module;
+    memset(&c, 0, sizeof(c));
     if (nargs != 12 && nargs != 13) {
         PyErr_Format(PyExc_TypeError, "lcs_matches takes 12 or 13 arguments, not %zd", nargs);
         return NULL;
     }
-    Py_ssize_t begin, end, scratch = DEFAULT_SCRATCH_WORDS;
     if (integer_argument(args[10], "begin", &begin) < 0
         || integer_argument(args[11], "end", &end) < 0
         || (nargs == 13 && integer_argument(args[12], "scratch_words", &scratch) < 0))
@@ -633,59 +689,14 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "scratch_words must be at least 1");
         return NULL;
     }
-    Py_buffer views[10];
-    int held = 0;
-    PyObject *result = NULL;
-    Lcs c;
-    memset(&c, 0, sizeof(c));
-    const Py_ssize_t any = -1;
-    Py_ssize_t one_dim[1] = {any}, refs_shape[2] = {any, any};
-    if (bs_int64_buffer(args[0], &views[held], "hyp_ids", 1, one_dim, 0) < 0) goto done;
-    c.hyp_ids = views[held].buf;
-    c.hyp_size = views[held++].shape[0];
-    if (bs_int64_buffer(args[1], &views[held], "hyp_starts", 1, one_dim, 0) < 0) goto done;
-    c.hyp_starts = views[held].buf;
-    Py_ssize_t rows = views[held++].shape[0];
-    Py_ssize_t rows_shape[1] = {rows};
-    if (bs_int64_buffer(args[2], &views[held], "hyp_lengths", 1, rows_shape, 0) < 0) goto done;
-    c.hyp_lengths = views[held++].buf;
-    if (bs_int64_buffer(args[3], &views[held], "ref_ids", 1, one_dim, 0) < 0) goto done;
-    c.ref_ids = views[held].buf;
-    c.ref_size = views[held++].shape[0];
-    refs_shape[0] = rows;
-    if (bs_int64_buffer(args[4], &views[held], "ref_starts", 2, refs_shape, 0) < 0) goto done;
-    c.ref_starts = views[held].buf;
-    c.refs = views[held++].shape[1];
-    refs_shape[1] = c.refs;
-    if (bs_int64_buffer(args[5], &views[held], "ref_lengths", 2, refs_shape, 0) < 0) goto done;
-    c.ref_lengths = views[held++].buf;
-    if (args[6] != Py_None) {
-        if (bs_int64_buffer(args[6], &views[held], "lcs", 2, refs_shape, 1) < 0) goto done;
-        c.lcs = views[held++].buf;
-    }
-    if (args[7] != Py_None) {
-        if (bs_int64_buffer(args[7], &views[held], "union_hits", 2, refs_shape, 1) < 0)
-            goto done;
-        c.union_hits = views[held++].buf;
-    }
-    if (args[8] != Py_None) {
-        Py_ssize_t shape[1] = {c.hyp_size};
-        if (bs_int64_buffer(args[8], &views[held], "hyp_marks", 1, shape, 0) < 0) goto done;
-        c.hyp_marks = views[held++].buf;
-    }
-    if (args[9] != Py_None) {
-        Py_ssize_t shape[1] = {c.ref_size};
-        if (bs_int64_buffer(args[9], &views[held], "ref_marks", 1, shape, 0) < 0) goto done;
-        c.ref_marks = views[held++].buf;
-    }
-    if (begin < 0 || end < begin || end > rows) {
+    if (read_buffers(&c, args, views, &held) < 0) goto done;
+    if (begin < 0 || end < begin || end > c.rows) {
         PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the rows); got %zd and %zd", rows, begin, end);
+                     "(the rows); got %zd and %zd", c.rows, begin, end);
         goto done;
     }
-    if (bs_checked_mul(rows, c.refs + 1) < 0) goto done;
+    if (bs_checked_mul(c.rows, c.refs + 1) < 0) goto done;
     c.scratch_words = scratch;
-    int fine;
     Py_BEGIN_ALLOW_THREADS
     fine = measure(&c, begin, end) == 0 && allocate(&c) == 0;
     for (Py_ssize_t b = begin; fine && b < end; b++) fine = lcs_row(&c, b) == 0;

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bleusuite.text.tokenizers import TOKENIZERS
+
 __all__ = ["DEFAULT_TYPES", "MEASURES", "ROUGE_TYPES", "RougeSettings", "check_types",
            "type_order"]
 
@@ -85,8 +87,6 @@ class RougeSettings:
     tokenize: str | None = "rouge"
 
     def __post_init__(self) -> None:
-        from bleusuite.text.tokenizers import TOKENIZERS
-
         _check_type(self.rouge_type, "rouge_type")
         if not isinstance(self.measure, str) or self.measure not in MEASURES:
             raise ValueError(f"measure must be one of {', '.join(MEASURES)}; got "

@@ -183,4 +183,7 @@ def test_bad_inputs_are_named():
         bleusuite.rouge_scores(["a"], ["a"], rouge_types=["rouge1", "rouge1"])
     with pytest.raises(ValueError, match="corpus_rouge needs at least one document"):
         bleusuite.corpus_rouge([], [])
+    with pytest.raises(ValueError, match="corpus_rouge needs at least one document"):
+        bleusuite.corpus_rouge(np.zeros((0, 3), np.int64), np.zeros((0, 3), np.int64),
+                               tokenize=None)
     assert bleusuite.sentence_rouge([], []).shape == (0,)

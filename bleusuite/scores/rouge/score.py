@@ -222,11 +222,11 @@ def corpus_rouge(
     Raises:
         ValueError: for an empty batch.
     """
-    if isinstance(hypotheses, Sequence) and not len(hypotheses):
-        raise ValueError("hypotheses: corpus_rouge needs at least one document; got an empty "
-                         "batch")
     scores = sentence_rouge(hypotheses, references, rouge_type=rouge_type, measure=measure,
                             use_stemmer=use_stemmer, tokenize=tokenize, pad_id=pad_id,
                             eos_id=eos_id)
+    if int(scores.shape[0]) == 0:
+        raise ValueError("hypotheses: corpus_rouge needs at least one document; got an empty "
+                         "batch")
     be = backends.get_backend(scores)
     return be.sum_(scores, axis=0) / int(scores.shape[0])

@@ -67,12 +67,11 @@ def modules(tmp_path_factory):
     return evaluate.load(module_path("rouge")), evaluate.load(str(folder))
 
 
-@pytest.mark.parametrize("multi", [False, True])
-@pytest.mark.parametrize("use_stemmer", [False, True])
+@pytest.mark.parametrize(("multi", "use_stemmer"), [(False, True), (True, False)])
 def test_aggregated_numbers_are_evaluates_for_the_same_random_state(modules, multi,
                                                                      use_stemmer):
     ours, reference = modules
-    predictions, references = rouge_cases(13, 60)
+    predictions, references = rouge_cases(13, 40)
     if not multi:
         references = [refs[0] for refs in references]
     np.random.seed(2024)  # noqa: NPY002  (the global state evaluate's rouge draws from)

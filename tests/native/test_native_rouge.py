@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 REFUSALS = (TypeError, ValueError, OverflowError)
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +162,7 @@ VALUES = st.sampled_from([0, 1, 2, 3, -1, 2**63 - 1, -(2**63), 7, 7, 7])
 def test_lcs_matches_with_valid_slices_is_exact(native, data, rows, refs, scratch):
     """Slices anywhere (overlapping, shared, empty), sentence marks anywhere, and scratch
     budgets that force the mask lists and the thinned rows: plain Python's numbers."""
-    ids = np.array(data.draw(st.lists(VALUES, max_size=60)), dtype=np.int64)
+    ids = np.array(data.draw(st.lists(VALUES, max_size=40)), dtype=np.int64)
     marks = np.array(data.draw(st.lists(st.sampled_from([0, 0, 1, -5]), min_size=len(ids),
                                         max_size=len(ids))), dtype=np.int64)
     size = len(ids)

@@ -69,16 +69,20 @@ def _expected_ids(hyp: np.ndarray, refs: np.ndarray, rouge_type: str, measure: s
     return out
 
 
-@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL"])
-def test_token_ids_on_every_backend(pipeline, rouge_type):
+def test_token_ids_on_every_backend(pipeline):
     """Padded ids on NumPy, torch (CPU through NumPy, CPU natively: the fixed-shape LCS;
-    CUDA), CuPy and JAX: rouge-score's numbers of the token lists."""
+    CUDA), CuPy and JAX: rouge-score's numbers of the token lists, every measure of rouge1,
+    rouge2 and rougeL from one call (one compiled program on JAX; ``sentence_rouge`` on
+    JAX: :func:`test_jax_under_jit`)."""
     hyp, refs = _id_batch(7)
-    for measure in MEASURES:
-        got = bleusuite.sentence_rouge(pipeline(hyp), pipeline(refs), rouge_type=rouge_type,
-                                       measure=measure, tokenize=None, pad_id=0)
-        assert_scores_close(got, np.array(_expected_ids(hyp, refs, rouge_type, measure)),
-                            f"{rouge_type} {measure}")
+    types = ("rouge1", "rouge2", "rougeL")
+    scores = bleusuite.rouge_scores(pipeline(hyp), pipeline(refs), rouge_types=types,
+                                    tokenize=None, pad_id=0)
+    for rouge_type in types:
+        for measure in MEASURES:
+            assert_scores_close(getattr(scores[rouge_type], measure),
+                                np.array(_expected_ids(hyp, refs, rouge_type, measure)),
+                                f"{rouge_type} {measure}")
 
 
 def test_the_fixed_shape_lcs_on_numpy(monkeypatch):

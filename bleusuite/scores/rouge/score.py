@@ -23,7 +23,7 @@ reports its resampled median: :mod:`bleusuite.evaluate`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import numpy as np
 
@@ -41,8 +41,19 @@ from bleusuite.scores.rouge.settings import (
 from bleusuite.scores.rouge.statistics import RougeStats
 from bleusuite.text.pairs import check_texts
 
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+
 __all__ = ["corpus_rouge", "is_text", "rouge_counts", "rouge_score", "rouge_scores",
            "sentence_rouge", "statistics_by_type"]
+
+
+@overload
+def rouge_score(stats: RougeStats[NumpyArray], measure: str = "fmeasure") -> Scores: ...
+
+
+@overload
+def rouge_score(stats: RougeStats[ArrayT], measure: str = "fmeasure") -> ArrayT: ...
 
 
 def rouge_score(stats: RougeStats[Any], measure: str = "fmeasure") -> Any:
@@ -131,9 +142,35 @@ def statistics_by_type(precision: Any, recall: Any, fscore: Any, rouge_types: tu
             for t, rouge_type in enumerate(rouge_types)}
 
 
+@overload
 def rouge_scores(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
+    *,
+    rouge_types: Sequence[str] = DEFAULT_TYPES,
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> dict[str, RougeStats[Scores]]: ...
+
+
+@overload
+def rouge_scores(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    rouge_types: Sequence[str] = DEFAULT_TYPES,
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> dict[str, RougeStats[ArrayT]]: ...
+
+
+def rouge_scores(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
     *,
     rouge_types: Sequence[str] = DEFAULT_TYPES,
     use_stemmer: bool = False,
@@ -171,9 +208,37 @@ def rouge_scores(
     return statistics_by_type(*best_reference(counts), types, to_caller)
 
 
+@overload
 def sentence_rouge(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
+    *,
+    rouge_type: str = "rougeL",
+    measure: str = "fmeasure",
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> Scores: ...
+
+
+@overload
+def sentence_rouge(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    rouge_type: str = "rougeL",
+    measure: str = "fmeasure",
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> ArrayT: ...
+
+
+def sentence_rouge(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
     *,
     rouge_type: str = "rougeL",
     measure: str = "fmeasure",
@@ -201,9 +266,37 @@ def sentence_rouge(
     return to_caller(picked[:, 0])
 
 
+@overload
 def corpus_rouge(
-    hypotheses: Any,
-    references: Any,
+    hypotheses: Hypotheses[NumpyArray],
+    references: References[NumpyArray],
+    *,
+    rouge_type: str = "rougeL",
+    measure: str = "fmeasure",
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> Scores: ...
+
+
+@overload
+def corpus_rouge(
+    hypotheses: Hypotheses[ArrayT],
+    references: References[ArrayT],
+    *,
+    rouge_type: str = "rougeL",
+    measure: str = "fmeasure",
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> ArrayT: ...
+
+
+def corpus_rouge(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
     *,
     rouge_type: str = "rougeL",
     measure: str = "fmeasure",

@@ -152,6 +152,17 @@ def test_the_registry_entry_scores_text_rows():
     assert "rouge" not in parser.METRICS  # sacrebleu's command has no ROUGE
 
 
+def test_the_command_refuses_rouge_by_name(tmp_path, capsys):
+    from bleusuite import cli
+
+    (tmp_path / "hyp.txt").write_text("a b\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("a b\n", encoding="utf-8")
+    for flags in (["-m", "rouge"], ["-tok", "rouge"]):
+        status = cli.main(["score", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+                           *flags])
+        assert status == 2 and "invalid choice: 'rouge'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("kwargs", "error", "match"), [
     ({"rouge_type": "rouge0"}, ValueError, "rouge_type must be one of"),
     ({"rouge_type": "rougeW"}, ValueError, "rouge_type must be one of"),

@@ -1,4 +1,4 @@
-"""bleusuite: exact, vectorised BLEU, GLEU and chrF on batches of token ids and text.
+"""bleusuite: exact, vectorised BLEU, GLEU, chrF and ROUGE on batches of token ids and text.
 
 The same definitions run on NumPy, PyTorch (CPU or CUDA) and CuPy arrays, chosen by the
 type of the input. Each smoothing name reproduces one reference library's numbers exactly
@@ -34,6 +34,14 @@ if TYPE_CHECKING:
     from bleusuite.scores.gleu.result import GleuResult, corpus_gleu_result
     from bleusuite.scores.gleu.score import corpus_gleu, gleu_score, sentence_gleu
     from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics
+    from bleusuite.scores.rouge.result import RougeResult, corpus_rouge_result
+    from bleusuite.scores.rouge.score import (
+        corpus_rouge,
+        rouge_score,
+        rouge_scores,
+        sentence_rouge,
+    )
+    from bleusuite.scores.rouge.statistics import RougeStats
 
 from bleusuite.version import VERSION as __version__
 
@@ -46,6 +54,8 @@ __all__ = [
     "GleuResult",
     "GleuStats",
     "PaddingWarning",
+    "RougeResult",
+    "RougeStats",
     "__version__",
     "bleu_score",
     "bleu_statistics",
@@ -56,14 +66,19 @@ __all__ = [
     "corpus_chrf_result",
     "corpus_gleu",
     "corpus_gleu_result",
+    "corpus_rouge",
+    "corpus_rouge_result",
     "gleu_score",
     "gleu_statistics",
     "pairwise_sentence_bleu",
     "prefix_sentence_bleu",
+    "rouge_score",
+    "rouge_scores",
     "self_bleu",
     "sentence_bleu",
     "sentence_chrf",
     "sentence_gleu",
+    "sentence_rouge",
 ]
 
 #: the module of each public name, imported on first access
@@ -81,6 +96,10 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("corpus_gleu", "gleu_score", "sentence_gleu"), "bleusuite.scores.gleu.score"),
     **dict.fromkeys(("GleuResult", "corpus_gleu_result"), "bleusuite.scores.gleu.result"),
     **dict.fromkeys(("GleuStats", "gleu_statistics"), "bleusuite.scores.gleu.statistics"),
+    **dict.fromkeys(("corpus_rouge", "rouge_score", "rouge_scores", "sentence_rouge"),
+                    "bleusuite.scores.rouge.score"),
+    **dict.fromkeys(("RougeResult", "corpus_rouge_result"), "bleusuite.scores.rouge.result"),
+    "RougeStats": "bleusuite.scores.rouge.statistics",
 }
 
 

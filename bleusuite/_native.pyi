@@ -41,3 +41,16 @@ def libm_map(function: str, values: Any, out: Any, /) -> int:
     """``out[i] = log(values[i])`` or ``exp(values[i])`` (``function`` "log" or "exp"), the C
     library's functions that ``math.log`` and ``math.exp`` call (float64 buffers of as many
     items); the number of values where ``math`` would raise or a value is not finite."""
+
+def lcs_matches(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, lcs: Any | None, union_hits: Any | None, hyp_marks: Any | None,
+    ref_marks: Any | None, begin: SupportsIndex, end: SupportsIndex,
+    scratch_words: SupportsIndex = ..., /,
+) -> None:
+    """ROUGE-L's LCS of rows begin..end-1 into ``lcs`` (B, R) or None, and ROUGE-Lsum's
+    union-LCS hits into ``union_hits`` (B, R) or None, sentences starting where
+    ``hyp_marks`` / ``ref_marks`` are not 0 (int64 buffers; see the C docstring)."""
+
+def porter_stem(words: list[str], /) -> list[str]:
+    """``[nltk.stem.PorterStemmer().stem(word) for word in words]`` (NLTK_EXTENSIONS)."""

@@ -191,7 +191,7 @@ class _Metric:
                 raise ValueError(f"references[{j}] has {checks.counted(len(stream), 'line')} "
                                  f"for {checks.counted(len(hypotheses), 'hypothesis')} (a "
                                  "stream holds one reference per hypothesis)")
-        return hypotheses, list(zip(*streams))
+        return hypotheses, list(zip(*streams, strict=True))
 
     def _sentence(self, hypothesis: Any, references: Any) -> tuple[Sequence[str], list[Any]]:
         if not isinstance(hypothesis, str):

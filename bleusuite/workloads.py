@@ -15,6 +15,9 @@ Three kinds, all right-padded with ``pad_id`` (0) to a common width, so a call p
 * :func:`independent_batch`: hypotheses and references drawn independently (Zipf law folded
   into the vocabulary; the draw the older benchmarks used). They share almost no n-gram
   above unigrams: a best case for any counting pipeline that drops what cannot match.
+* :func:`summary_documents`: summarisation-like text for ROUGE: documents of sentences (one
+  per line) of English-looking words with inflections, capitals, digits and punctuation;
+  each hypothesis is its reference with sentences dropped, moved and edited.
 
 >>> hyp, refs = mt_like_batch(3, 40, refs=2)
 >>> hyp.shape, refs.shape
@@ -32,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PAD_ID", "independent_batch", "mt_like_batch", "wmt_sample_batch"]
+__all__ = ["PAD_ID", "independent_batch", "mt_like_batch", "summary_documents",
+           "wmt_sample_batch"]
 
 #: the padding id of every batch made here (no word gets it)
 PAD_ID = 0
@@ -198,3 +202,114 @@ def independent_batch(
     hyp = (rng.zipf(1.2, size=(batch, length)) % vocab).astype(np.int64)
     ref = (rng.zipf(1.2, size=(batch, refs, length)) % vocab).astype(np.int64)
     return hyp, ref
+
+
+#: the function words of :func:`summary_documents` (the commonest words of English text)
+_FUNCTION_WORDS = ("the", "of", "and", "to", "a", "in", "that", "is", "was", "he", "for", "it",
+                   "with", "as", "his", "on", "be", "at", "by", "had", "are", "but", "from", "or",
+                   "have", "an", "they", "which", "one", "you", "were", "her", "all", "she",
+                   "there", "would", "their", "we", "him", "been", "has", "when", "who", "will",
+                   "more", "no", "if", "out", "so", "said")
+#: inflections of its content words, with weights (bare words are the most common)
+_SUFFIXES = ("", "s", "ed", "ing", "er", "ers", "ly", "ation", "ations", "ness", "ment",
+             "ments", "ful", "ive", "ity", "al", "ous", "ize", "ized", "izing", "ional")
+_SUFFIX_WEIGHTS = (30, 12, 8, 8, 3, 2, 4, 3, 1, 2, 2, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1)
+
+
+@lru_cache(maxsize=4)
+def _lexicon(size: int, seed: int) -> list[str]:
+    """``size`` distinct English-looking stems of one to three syllables."""
+    rng = np.random.default_rng(seed)
+    onsets = ("b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w",
+              "bl", "br", "ch", "cl", "cr", "dr", "fl", "fr", "gr", "pl", "pr", "sh", "st", "th",
+              "tr")
+    vowels = ("a", "e", "i", "o", "u", "a", "e", "i", "o", "ai", "ea", "ee", "oo", "ou")
+    codas = ["", "", "", "n", "r", "s", "t", "l", "m", "nd", "nt", "st", "ck", "ng"]
+    words: dict[str, None] = {}
+    while len(words) < size:
+        syllables = int(rng.choice([1, 1, 2, 2, 2, 3]))
+        word = "".join(str(rng.choice(onsets)) + str(rng.choice(vowels)) + str(rng.choice(codas))
+                       for _ in range(syllables))
+        words.setdefault(word)
+    return list(words)
+
+
+def summary_documents(
+    count: int, words: int = 120, refs: int = 1, vocab: int = 20_000, seed: int = 0
+) -> tuple[list[str], list[list[str]]]:
+    """``count`` summarisation-like hypotheses and, for each, ``refs`` references: text
+    documents of about ``words`` words in sentences of 8 - 30 words, one sentence per line
+    (ROUGE-Lsum's convention).
+
+    The words are English-looking: function words about 40% of the time, else content
+    words of a lexicon of ``vocab`` stems (Zipf-distributed) with inflections (-s, -ed,
+    -ing, -ation, -ness, ...), so that a stemmer has work to do; a sentence starts with a
+    capital and ends with punctuation, with commas, numbers and quotes between. Each
+    hypothesis is its first reference with a sentence dropped or moved at times, words
+    dropped, substituted and capitalised, and words added; further references are
+    paraphrases of the first.
+
+    >>> hyps, refs = summary_documents(2, words=40, refs=2)
+    >>> len(hyps), len(refs[0]), 30 <= len(refs[0][0].split()) <= 70
+    (2, 2, True)
+    """
+    if count < 0 or words < 1 or refs < 1 or vocab < 10:
+        raise ValueError(f"summary_documents needs count >= 0, words >= 1, refs >= 1, "
+                         f"vocab >= 10; got count={count}, words={words}, refs={refs}, "
+                         f"vocab={vocab}")
+    rng = np.random.default_rng(seed)
+    lexicon = _lexicon(vocab, seed)
+    weights = np.asarray(_SUFFIX_WEIGHTS, dtype=np.float64)
+    weights /= weights.sum()
+
+    def word() -> str:
+        if rng.random() < 0.4:
+            return str(_FUNCTION_WORDS[(int(rng.zipf(1.3)) - 1) % len(_FUNCTION_WORDS)])
+        if rng.random() < 0.03:
+            return str(rng.choice(["3.5", "1,000", "2024", "42", "U.S.", "e-mail", "\"quoted\""]))
+        stem = lexicon[(int(rng.zipf(1.1)) - 1) % vocab]
+        return stem + str(rng.choice(_SUFFIXES, p=weights))
+
+    def sentence() -> list[str]:
+        tokens = [word() for _ in range(int(rng.integers(8, 31)))]
+        for k in np.flatnonzero(rng.random(len(tokens)) < 0.06):
+            tokens[k] += ","
+        tokens[0] = tokens[0].capitalize()
+        tokens[-1] += str(rng.choice([".", ".", ".", "!", "?"]))
+        return tokens
+
+    def document() -> list[list[str]]:
+        sentences: list[list[str]] = []
+        while sum(map(len, sentences)) < words * 0.9:
+            sentences.append(sentence())
+        return sentences
+
+    def edited(sentences: list[list[str]], rate: float) -> list[list[str]]:
+        sentences = [list(s) for s in sentences]
+        if len(sentences) > 1 and rng.random() < 0.3:
+            sentences.pop(int(rng.integers(len(sentences))))
+        if len(sentences) > 1 and rng.random() < 0.3:
+            moved = sentences.pop(int(rng.integers(len(sentences))))
+            sentences.insert(int(rng.integers(len(sentences) + 1)), moved)
+        out = []
+        for tokens in sentences:
+            kept = []
+            for token in tokens:
+                draw = rng.random()
+                if draw < rate / 3:
+                    continue
+                kept.append(word() if draw < 2 * rate / 3 else
+                            token.upper() if draw < 0.7 * rate else token)
+                if rng.random() < rate / 4:
+                    kept.append(word())
+            out.append(kept or tokens[:1])
+        return out
+
+    hypotheses, references = [], []
+    for _ in range(count):
+        first = document()
+        row = [first, *(edited(first, 0.2) for _ in range(refs - 1))]
+        hypothesis = edited(first, float(rng.uniform(0.2, 0.6)))
+        hypotheses.append("\n".join(" ".join(s) for s in hypothesis))
+        references.append(["\n".join(" ".join(s) for s in doc) for doc in row])
+    return hypotheses, references

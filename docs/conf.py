@@ -83,6 +83,15 @@ from bleusuite.cli.io import *
 from bleusuite.cli.statistics import *
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
+from bleusuite.counting.lcs import *
+from bleusuite.text.stemming import *
+from bleusuite.scores.rouge.settings import *
+from bleusuite.scores.rouge.statistics import *
+from bleusuite.scores.rouge.counts import *
+from bleusuite.scores.rouge.documents import *
+from bleusuite.scores.rouge.formula import *
+from bleusuite.scores.rouge.aggregate import *
+from bleusuite.scores.rouge.metric import *
 try:
     import torch
 except ImportError:

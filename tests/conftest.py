@@ -8,6 +8,7 @@ generators live in ``parity.py``; the fixtures below hand them to any test.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,8 @@ from bleusuite import environment  # noqa: E402
 def _reload_environment() -> None:
     """Let bleusuite read its variables again (it reads them once); a bad value is left for
     the call under test to raise."""
-    try:
+    with contextlib.suppress(ValueError):
         environment.reload()
-    except ValueError:
-        pass
 
 
 def _forget_kept() -> None:

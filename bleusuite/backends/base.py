@@ -230,3 +230,24 @@ class Backend:
 
     def abs_(self, a: Any) -> Any:
         raise NotImplementedError
+
+    # ------------------------------------- fixed-shape loops (the LCS of counting/lcs.py)
+
+    def running_max(self, a: Any) -> Any:
+        """Running maximum along the last axis (``out[..., j] = max(a[..., :j + 1])``): here
+        in ceil(log2 L) steps of ``maximum`` with the array shifted by 1, 2, 4, ...; the
+        libraries that have one call theirs."""
+        shift, width = 1, a.shape[-1]
+        while shift < width:
+            a = self.concat([a[..., :shift], self.maximum(a[..., shift:], a[..., :-shift])],
+                            axis=-1)
+            shift *= 2
+        return a
+
+    def fold(self, body: Callable[[Any, Any], Any], init: Any, count: int) -> Any:
+        """``carry = body(i, carry)`` for i = 0..count-1 from ``init``, the final carry (a
+        Python loop; JAX's is one ``fori_loop``, whose ``i`` is traced)."""
+        carry = init
+        for i in range(count):
+            carry = body(i, carry)
+        return carry

@@ -263,6 +263,12 @@ class JaxBackend(Backend):
     def abs_(self, a: Any) -> Any:
         return jnp.abs(a)
 
+    def running_max(self, a: Any) -> Any:
+        return jax.lax.cummax(a, axis=a.ndim - 1)
+
+    def fold(self, body: Callable[[Any, Any], Any], init: Any, count: int) -> Any:
+        return jax.lax.fori_loop(0, count, body, init)
+
 
 def register_container(cls: type, meta_fields: tuple[str, ...]) -> None:
     """A dataclass of arrays (statistics, a normalised batch) as a JAX pytree: it can be

@@ -67,6 +67,9 @@ class NumpyBackend(NumpyLikeBackend):
             np.maximum(out, a[..., k], out=out)
         return out
 
+    def running_max(self, a: Any) -> Any:
+        return np.maximum.accumulate(a, axis=-1)
+
 
 def _libm(name: str, a: Any) -> Any:
     """The C library's ``name`` (``log`` or ``exp``) of every value, as float64 of ``a``'s

@@ -217,5 +217,8 @@ class TorchBackend(Backend):
     def abs_(self, a: Any) -> Any:
         return torch.abs(a)
 
+    def running_max(self, a: Any) -> Any:
+        return torch.cummax(a, dim=-1).values if a.shape[-1] else a
+
 
 backend = TorchBackend()

@@ -11,13 +11,14 @@ from bleusuite.cli.errors import CommandError
 from bleusuite.scores import registry
 from bleusuite.scores.bleu.smoothing import SMOOTHING_NAMES
 from bleusuite.significance.seeding import DEFAULT_SEED
-from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS
 from bleusuite.version import VERSION
 
 __all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
 
-#: the metrics of ``-m``: every metric of the registry (sacrebleu's TER is not one)
-METRICS = tuple(registry.names())
+#: the metrics of ``-m``: sacrebleu's of the registry (its TER is not one; ROUGE is not
+#: sacrebleu's)
+METRICS = registry.COMMAND_METRICS
 
 
 #: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,
@@ -142,7 +143,7 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help="metrics to compute (default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
                         help="one line of scores per input line")
-    parser.add_argument("--tokenize", "-tok", choices=tuple(TOKENIZERS), default="13a",
+    parser.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default="13a",
                         help="sacrebleu tokenizer (default: 13a)")
     parser.add_argument("--lowercase", "-lc", action="store_true",
                         help="case-insensitive scores (lowercase every line first)")

@@ -4,8 +4,8 @@
 Metrics of tokenised words (BLEU, GLEU) share one pass: the lines are read in chunks, each
 chunk tokenised and numbered in this thread while the chunk before it is counted in
 another (:func:`bleusuite.counting.count_matches` of the host batch of the chunk's streams,
-:func:`bleusuite.inputs.streams_batch`: ragged token ids, no padding); each metric then builds its statistics from the counts. Metrics of
-characters (chrF) take the lines themselves.
+(:func:`bleusuite.inputs.streams_batch`: ragged token ids, no padding); each metric then
+builds its statistics from the counts. Metrics of characters (chrF) take the lines themselves.
 """
 
 from __future__ import annotations

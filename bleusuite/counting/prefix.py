@@ -46,8 +46,8 @@ from typing import Any
 from bleusuite.backends.base import Backend
 from bleusuite.counting import counting_strategy, kernel
 from bleusuite.counting.matches import shift_left
-from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.inputs import Batch
+from bleusuite.inputs.batch import RaggedPairs
 
 __all__ = ["prefix_matches"]
 

@@ -3,7 +3,9 @@
  * Numbering (numbering.c) turns lines of text into token ids; gather (gather.c) brings the
  * token lists and text of a scoring call to flat ids in rows; count_matches (counting.c)
  * counts the clipped n-gram matches of every CPU path of the library and of the command;
- * libm_map (libm.c) maps the C library's log or exp over an array (sacrebleu's digits).
+ * libm_map (libm.c) maps the C library's log or exp over an array (sacrebleu's digits);
+ * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
+ * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
 #include "native.h"
@@ -15,6 +17,10 @@ static PyMethodDef native_functions[] = {
      bs_count_matches_doc},
     {"libm_map", (PyCFunction)(void (*)(void))bs_libm_map, METH_FASTCALL, bs_libm_map_doc},
     {"gather", (PyCFunction)(void (*)(void))bs_gather, METH_FASTCALL, bs_gather_doc},
+    {"lcs_matches", (PyCFunction)(void (*)(void))bs_lcs_matches, METH_FASTCALL,
+     bs_lcs_matches_doc},
+    {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
+     bs_porter_stem_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -23,6 +29,8 @@ static struct PyModuleDef native_module = {
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
              "libm_map.",
+    .m_doc = "bleusuite's compiled part: Numbering (text to token ids), count_matches, "
+             "libm_map, lcs_matches, porter_stem.",
     .m_size = -1,
     .m_methods = native_functions,
 };

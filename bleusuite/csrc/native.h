@@ -6,6 +6,8 @@
  * gather.c    gather: the token lists and text of a scoring call -> flat ids in rows
  * counting.c  count_matches: clipped n-gram matches per row, the GIL released
  * libm.c      libm_map: the C library's log or exp of each value (math.log's, math.exp's)
+ * lcs.c       lcs_matches: ROUGE-L's LCS and ROUGE-Lsum's union-LCS hits per row
+ * stem.c      porter_stem: NLTK's Porter stemmer (ROUGE's use_stemmer)
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -61,5 +63,12 @@ PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t n
 extern const char bs_count_matches_doc[];
 PyObject *bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_libm_map_doc[];
+PyObject *bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_lcs_matches_doc[];
+PyObject *bs_porter_stem(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* the Porter stem (NLTK's) of a lowercased word of `length` code points, in place: its new
+ * length (never more); `scratch` holds `length` bytes */
+Py_ssize_t bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char *scratch);
+extern const char bs_porter_stem_doc[];
 
 #endif

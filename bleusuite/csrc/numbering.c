@@ -5,7 +5,9 @@
  * - Plain (neither): the words are the tokens.
  * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a);
  *   `rules="char"`: each character a token (sacrebleu's char); `rules="punctuation"`:
- *   chrF++'s words (a punctuation character split off a word's end or start).
+ *   chrF++'s words (a punctuation character split off a word's end or start);
+ *   `rules="rouge"`: rouge-score's tokenizer (see tokenize_rouge); `rules="rouge-porter"`
+ *   with its stemmer, NLTK's Porter stemmer on the tokens of more than 3 characters.
  * - `tokenize`, a callable str -> str: called on each new unit; its result is split on
  *   whitespace into tokens.
  * With a tokenizer each word is a unit (a line that holds a "\n" is one unit,
@@ -302,8 +304,10 @@ strtable_next_row(StrTable *table)
 
 /* the built-in tokenizers (rules=...): none, sacrebleu's 13a, its char (each character a
  * token), chrF++'s words (one punctuation character split off the end, or else the start,
- * of a word of two or more characters) */
-typedef enum { RULES_NONE, RULES_13A, RULES_CHAR, RULES_PUNCTUATION } Rules;
+ * of a word of two or more characters), rouge-score's (with its stemmer or without) */
+typedef enum {
+    RULES_NONE, RULES_13A, RULES_CHAR, RULES_PUNCTUATION, RULES_ROUGE, RULES_ROUGE_PORTER
+} Rules;
 
 typedef struct {
     PyObject_HEAD
@@ -484,6 +488,71 @@ tokenize_13a(Numbering *self, Text unit)
     return add_tokens(self, text_of(b, 0, b->size));
 }
 
+/* ---------------------------------------------------------------------------- rouge rules
+ * rouge-score's tokenize.tokenize without a stemmer, on a unit: lowercased as str.lower()
+ * does, every run of characters outside [a-z0-9] a separator. Of the characters outside
+ * [A-Za-z0-9], str.lower() gives [a-z0-9] for two only: U+0130 (to "i" and a combining
+ * dot, a separator) and U+212A KELVIN SIGN (to "k"). */
+
+static inline Py_UCS4
+rouge_char(Py_UCS4 c)
+{
+    if (c >= 'A' && c <= 'Z') return c + ('a' - 'A');
+    if ((c >= 'a' && c <= 'z') || is_digit(c)) return c;
+    if (c == 0x130) return 'i';
+    if (c == 0x212A) return 'k';
+    return ' ';
+}
+
+/* the tokens of a unit by the rouge rules, appended to unit_tokens (stemmed: those of
+ * more than 3 characters replaced by their Porter stems) */
+static int
+tokenize_rouge(Numbering *self, Text unit, int stem)
+{
+    Chars *a = &self->work[0], *scratch = &self->work[1];
+    a->size = 0;
+    if (unit.length > PY_SSIZE_T_MAX / 2 - 1 || chars_reserve(a, 2 * unit.length + 1) < 0)
+        return NO_MEMORY;
+    for (Py_ssize_t i = 0; i < unit.length; i++) {
+        Py_UCS4 c = text_at(unit, i);
+        a->items[a->size++] = rouge_char(c);
+        if (c == 0x130) a->items[a->size++] = ' ';
+    }
+    if (!stem) return add_tokens(self, text_of(a, 0, a->size));
+    scratch->size = 0;
+    if (chars_reserve(scratch, a->size + 1) < 0) return NO_MEMORY;
+    Py_ssize_t i = 0;
+    for (;;) {
+        while (i < a->size && a->items[i] == ' ') i++;
+        if (i == a->size) return 0;
+        Py_ssize_t start = i;
+        while (i < a->size && a->items[i] != ' ') i++;
+        Py_ssize_t length = i - start;
+        if (length > 3)
+            length = bs_porter_stem_word(a->items + start, length,
+                                         (unsigned char *)scratch->items);
+        int64_t id = strtable_id(token_table(self), text_of(a, start, start + length));
+        if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
+    }
+}
+
+/* whether a unit is its own only token under the rules (13a: no punctuation or symbol;
+ * rouge: lowercase letters and digits, and with the stemmer at most 3 of them) */
+static inline int
+plain_unit(const Numbering *self, Text unit)
+{
+    if (unit.length == 0) return 0;
+    int rouge = self->rules == RULES_ROUGE || self->rules == RULES_ROUGE_PORTER;
+    if (self->rules == RULES_ROUGE_PORTER && unit.length > 3) return 0;
+    for (Py_ssize_t i = 0; i < unit.length; i++) {
+        Py_UCS4 c = text_at(unit, i);
+        int plain = rouge ? (c >= 'a' && c <= 'z') || is_digit(c)
+                          : !acts_on(c) && !is_space(c);
+        if (!plain) return 0;
+    }
+    return 1;
+}
+
 /* sacrebleu's char rules on a unit: each character that is not whitespace a token */
 static int
 tokenize_char(Numbering *self, Text unit)
@@ -546,22 +615,22 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
 {
     Py_ssize_t begin = self->unit_tokens.size;
     int failed = 0;
-    if (self->tokenize == NULL && self->rules != RULES_13A) {
+    if (self->tokenize == NULL
+        && (self->rules == RULES_CHAR || self->rules == RULES_PUNCTUATION)) {
         failed = self->rules == RULES_CHAR ? tokenize_char(self, unit)
                                            : tokenize_punctuation(self, unit);
     }
     else if (self->tokenize == NULL) {
-        int plain = unit.length > 0;
-        for (Py_ssize_t i = 0; i < unit.length && plain; i++)
-            plain = !acts_on(text_at(unit, i)) && !is_space(text_at(unit, i));
-        if (plain) { /* one word, no symbol: the word itself */
+        if (plain_unit(self, unit)) { /* one word, no symbol: the word itself */
             int64_t id = strtable_id(token_table(self), unit);
             if (id < 0) return NO_MEMORY;
             *first = id;
             *count = 1;
             return 0;
         }
-        failed = tokenize_13a(self, unit);
+        failed = self->rules == RULES_13A
+                     ? tokenize_13a(self, unit)
+                     : tokenize_rouge(self, unit, self->rules == RULES_ROUGE_PORTER);
     }
     else {
         PyObject *string = PyUnicode_Substring(line, start, start + unit.length);
@@ -659,27 +728,21 @@ number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
  * table for every row would miss it at each token. Each word is tokenised where it is met
  * (no table of units): a plain word (13a: no punctuation or symbol) is its own token. */
 
-static inline int
-plain_13a(Text unit)
-{
-    if (unit.length == 0) return 0;
-    for (Py_ssize_t i = 0; i < unit.length; i++)
-        if (acts_on(text_at(unit, i)) || is_space(text_at(unit, i))) return 0;
-    return 1;
-}
-
-/* the token ids of one unit appended to ids: their number, or < 0. A 13a unit with
- * punctuation or symbols is tokenised once per distinct unit, as a whole-table numbering
- * does (number_unit: its tokens kept in the numbering's own tables), and its tokens are
- * then numbered in the row's table by their text. */
+/* the token ids of one unit appended to ids: their number, or < 0. A unit that is not
+ * its own token (13a: with punctuation or symbols; chrF++'s words; rouge's) is tokenised
+ * once per distinct unit, as a whole-table numbering does (number_unit: its tokens kept in
+ * the numbering's own tables), and its tokens are then numbered in the row's table by
+ * their text; characters (char) are tokenised where they are met. */
 static Py_ssize_t
 row_unit(Numbering *self, Text unit, Int64s *ids)
 {
-    if (self->rules == RULES_NONE || (self->rules == RULES_13A && plain_13a(unit))) {
+    if (self->rules == RULES_NONE
+        || (self->rules != RULES_CHAR && self->rules != RULES_PUNCTUATION
+            && plain_unit(self, unit))) {
         int64_t id = strtable_id(self->local, unit);
         return id < 0 || push(ids, id) < 0 ? NO_MEMORY : 1;
     }
-    if (self->rules == RULES_13A) {
+    if (self->rules != RULES_CHAR) {
         StrTable *row = self->local;
         Int64s *kept = &self->row_tokens;
         kept->size = 0;
@@ -697,9 +760,7 @@ row_unit(Numbering *self, Text unit, Int64s *ids)
         return count;
     }
     Py_ssize_t begin = self->unit_tokens.size;
-    int failed = self->rules == RULES_13A ? tokenize_13a(self, unit)
-                 : self->rules == RULES_CHAR ? tokenize_char(self, unit)
-                                             : tokenize_punctuation(self, unit);
+    int failed = tokenize_char(self, unit);
     Py_ssize_t count = self->unit_tokens.size - begin;
     for (Py_ssize_t k = 0; k < count && !failed; k++)
         if (push(ids, self->unit_tokens.items[begin + k]) < 0) failed = NO_MEMORY;
@@ -930,12 +991,12 @@ Numbering_init(Numbering *self, PyObject *args, PyObject *kwargs)
     }
     Rules chosen = RULES_NONE;
     if (rules != Py_None) {
-        static const char *names[] = {"13a", "char", "punctuation"};
-        for (int k = 0; k < 3 && PyUnicode_Check(rules); k++)
+        static const char *names[] = {"13a", "char", "punctuation", "rouge", "rouge-porter"};
+        for (int k = 0; k < 5 && PyUnicode_Check(rules); k++)
             if (PyUnicode_CompareWithASCIIString(rules, names[k]) == 0) chosen = (Rules)(k + 1);
         if (chosen == RULES_NONE) {
-            PyErr_SetString(PyExc_ValueError,
-                            "rules must be None, '13a', 'char' or 'punctuation'");
+            PyErr_SetString(PyExc_ValueError, "rules must be None, '13a', 'char', "
+                            "'punctuation', 'rouge' or 'rouge-porter'");
             return -1;
         }
         if (tokenize != Py_None) {
@@ -1023,8 +1084,9 @@ PyDoc_STRVAR(Numbering_doc,
 "Numbering(tokenize=None, *, rules=None)\n--\n\n"
 "Numbers the tokens of lines by first appearance (see number()). Without tokenize or rules\n"
 "the tokens are the whitespace-separated words of each line. rules='13a', 'char' (each\n"
-"character) and 'punctuation' (chrF++'s words) are built in; tokenize (str -> str, whose\n"
-"result is split on whitespace) is a Python one. Either is applied once per distinct unit: a word, or a whole line where the line\n"
+"character), 'punctuation' (chrF++'s words), 'rouge' and 'rouge-porter' (rouge-score's,\n"
+"with its stemmer) are built in; tokenize (str -> str, whose result is split on\n"
+"whitespace) is a Python one. Either is applied once per distinct unit: a word, or a whole line where the line\n"
 "holds a newline (line.rstrip()). Without tokenize the lines are numbered with the GIL\n"
 "released. len() is the number of tokens so far.");
 

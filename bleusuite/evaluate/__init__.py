@@ -1,5 +1,6 @@
-"""evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu`` and
-``chrf`` with the inputs, keys, scales and numbers of evaluate's own modules of those names,
+"""evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu``,
+``chrf`` and ``rouge`` with the inputs, keys, scales and numbers of evaluate's own modules of
+those names,
 loaded from the package (no hub, no network):
 ``evaluate.load(bleusuite.evaluate.module_path(name))``.
 
@@ -11,7 +12,11 @@ loaded from the package (no hub, no network):
   ``reference_length``;
 * ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1);
 * ``chrf``: sacrebleu's ``CHRF(...).corpus_score`` (:class:`bleusuite.sacrebleu.CHRF`):
-  ``score`` (0-100), ``char_order``, ``word_order``, ``beta``.
+  ``score`` (0-100), ``char_order``, ``word_order``, ``beta``;
+* ``rouge``: Google's rouge-score: per type (``rouge1``, ``rouge2``, ``rougeL``,
+  ``rougeLsum``) the F-measure, aggregated by rouge-score's bootstrap
+  (``use_aggregator=True``, the same numbers for the same NumPy random state) or per
+  prediction.
 
 ``bleu`` and ``google_bleu`` tokenise the raw strings as evaluate's ``Tokenizer13a`` does
 (a line that ends in ``"-\\n"`` loses the dash: :func:`as_evaluate_13a`); ``sacrebleu`` and
@@ -34,7 +39,7 @@ from typing import Any
 __all__ = ["MODULES", "as_evaluate_13a", "features", "module_path", "per_prediction"]
 
 #: the modules shipped, by evaluate's names
-MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf")
+MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf", "rouge")
 
 
 def module_path(name: str) -> str:
@@ -49,8 +54,8 @@ def module_path(name: str) -> str:
 
 
 def features() -> list[Any]:
-    """evaluate's input features of its BLEU modules: a prediction string with a list of
-    reference strings, or with one reference string (needs ``datasets``)."""
+    """evaluate's input features of its BLEU and ROUGE modules: a prediction string with a
+    list of reference strings, or with one reference string (needs ``datasets``)."""
     import datasets
 
     return [

@@ -18,7 +18,8 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
-__all__ = ["Batch", "RaggedPairs", "identity", "mark_unreferenced", "padded_rows", "rows_batch"]
+__all__ = ["Batch", "RaggedPairs", "identity", "mark_unreferenced", "padded_rows", "rows_batch",
+           "stream_pairs"]
 
 
 class Streams(Protocol):
@@ -193,6 +194,23 @@ def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarra
                         ref_tokens.reshape(-1), ref_index * ref_tokens.shape[1], ref_len)
     present = np.ones(ref_len.shape, dtype=bool)
     return Batch(backends.get_backend(), identity, hyp_len, ref_len, present, pairs)
+
+
+def stream_pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                 rows: int) -> RaggedPairs:
+    """The ragged rows of sentences laid out in one id array as streams: the ``rows``
+    hypotheses, then reference stream after reference stream (``starts`` and ``lengths``
+    flat, ``(1 + R) * rows`` long), as ROUGE's documents are.
+
+    >>> pairs = stream_pairs(np.array([1, 2, 1, 3]), np.array([0, 2]), np.array([2, 2]), 1)
+    >>> pairs.hyp_lengths.tolist(), pairs.ref_starts.tolist()
+    ([2], [[2]])
+    """
+    references = (len(starts) - rows) // rows if rows else 0
+    return RaggedPairs(
+        ids, np.ascontiguousarray(starts[:rows]), np.ascontiguousarray(lengths[:rows]), ids,
+        np.ascontiguousarray(starts[rows:].reshape(references, rows).T),
+        np.ascontiguousarray(lengths[rows:].reshape(references, rows).T))
 
 
 def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,

@@ -186,8 +186,9 @@ def corpus_scores(
         hypotheses: a hypothesis column, or several (one per system, scored at once against
             the same references; the first is the baseline of the paired tests).
         references: the reference columns.
-        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``), or a mapping of names
-            to settings of their own, e.g. ``{"bleu": {}, "chrf": {"word_order": 2}}``.
+        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"rouge"``: text only,
+            the mean over the rows, without ``paired``), or a mapping of names to settings
+            of their own, e.g. ``{"bleu": {}, "chrf": {"word_order": 2}}``.
         paired: ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization) to test
             each system against the baseline, as ``bleusuite score --paired-bs/-ar``.
         n_resamples: resamples (``bs``, default 1000) or trials (``ar``, default 10000).
@@ -232,6 +233,10 @@ def corpus_scores(
     known = check_columns(dataset, {"hypotheses": systems, "references": refs,
                                     "order_by": [order_by] if order_by else []})
     plan = make_plan(metrics, options, pad_id=pad_id, eos_id=eos_id)
+    if paired is not None and "rouge" in plan.metrics:
+        raise ValueError("paired: the paired tests resample integer statistics; ROUGE's are "
+                         "the documents' scores (test the other metrics, or score ROUGE "
+                         "without paired=)")
     kinds: tuple[Kind, ...] = ("text", "ids") if known is None else (known,)
     for kind in kinds:  # the settings, checked before any task starts
         refusal = plan.refusal(kind)

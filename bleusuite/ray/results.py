@@ -23,6 +23,8 @@ from bleusuite.scores.chrf.result import ChrfResult
 from bleusuite.scores.chrf.statistics import ChrfStats
 from bleusuite.scores.gleu.result import GleuResult
 from bleusuite.scores.gleu.statistics import GleuStats
+from bleusuite.scores.rouge.result import RougeResult
+from bleusuite.scores.rouge.statistics import RougeStats
 from bleusuite.significance.paired import (
     PairedResult,
     paired_approximate_randomization,
@@ -33,7 +35,7 @@ __all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result"
            "corpus_result", "paired_results"]
 
 #: a corpus result of any metric
-Result = BleuResult | GleuResult | ChrfResult
+Result = BleuResult | GleuResult | ChrfResult | RougeResult
 #: the paired tests: sacrebleu's ``--paired-bs`` and ``--paired-ar``
 Paired = Literal["bs", "ar"]
 PAIRED_TESTS: tuple[Paired, ...] = ("bs", "ar")
@@ -84,6 +86,8 @@ def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str) -> 
             ChrfStats.from_array(total), char_order=settings.char_order,
             word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
             whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
+    if metric == "rouge":
+        return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)
     raise ValueError(f"metrics: {metric} has no result object here")
 
 

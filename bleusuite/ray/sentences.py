@@ -44,7 +44,9 @@ class SentenceScorer:
     Args:
         hypotheses: the hypothesis column.
         references: the reference columns.
-        metric: ``"bleu"``, ``"gleu"`` or ``"chrf"``.
+        metric: ``"bleu"``, ``"gleu"``, ``"chrf"`` or ``"rouge"`` (text only; settings
+            ``rouge_type``, ``measure``, ``use_stemmer``, ``tokenize``; rouge-score's
+            numbers times 100).
         output: the new column (default: the metric's name); a column of that name is
             replaced.
         pad_id, eos_id: token ids: padding (dropped anywhere) and end of sentence.

@@ -8,7 +8,7 @@ its own (:class:`~bleusuite.scores.bleu.metric.BleuSettings`, ...), with the def
 library it reproduces.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
-['BLEU', 'chrF2', 'GLEU']
+['BLEU', 'chrF2', 'GLEU', 'ROUGE-L']
 """
 
 from __future__ import annotations
@@ -21,14 +21,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["METRICS", "Metric", "WordCounting", "get", "names", "of_statistics"]
+__all__ = ["COMMAND_METRICS", "METRICS", "Metric", "WordCounting", "get", "names",
+           "of_statistics"]
 
 #: name -> the module that holds the metric's entry (``METRIC``), imported on first use
 METRICS = {
     "bleu": "bleusuite.scores.bleu.metric",
     "chrf": "bleusuite.scores.chrf.metric",
     "gleu": "bleusuite.scores.gleu.metric",
+    "rouge": "bleusuite.scores.rouge.metric",
 }
+
+
+#: the metrics of the command (sacrebleu's: it has no ROUGE)
+COMMAND_METRICS = ("bleu", "chrf", "gleu")
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,7 @@ class Metric(Protocol):
 
 
 def names() -> list[str]:
-    """The metric names, in sacrebleu's order of reports (sorted)."""
+    """The metric names, sorted (sacrebleu's order of reports)."""
     return sorted(METRICS)
 
 

@@ -10,4 +10,5 @@ from bleusuite.text.token_ids import (
 )
 from bleusuite.text.tokenizers import TOKENIZERS, Tokenizer, load_tokenizer
 
-__all__ = ["TOKENIZERS", "Encoder", "PythonNumbering", "TokenIds", "Tokenizer", "encode_texts", "load_tokenizer", "lowercased", "numbering"]
+__all__ = ["TOKENIZERS", "Encoder", "PythonNumbering", "TokenIds", "Tokenizer", "encode_texts",
+           "load_tokenizer", "lowercased", "numbering"]

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bleusuite import checks
+
 __all__ = ["STREAMS_CHECK_LIMIT", "STREAMS_HINT", "ReferenceStreamsWarning", "read_as_streams",
            "warn_if_streams"]
 

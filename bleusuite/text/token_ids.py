@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from bleusuite import native
-from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a
+from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a, TokenizerRouge
 
 __all__ = [
     "Encoder",
@@ -196,8 +196,10 @@ def numbering(tokenize: Callable[[str], str] | None = None,
     """A numbering of tokens for ``tokenize`` (see :class:`PythonNumbering`): the compiled
     one where it is built and not turned off, else :class:`PythonNumbering`. The compiled
     numbering applies its own copy of a tokenizer's ``rules`` (``13a``, ``char``,
-    ``punctuation``: :attr:`~bleusuite.text.tokenizers.Tokenizer.rules`; a
-    :class:`~bleusuite.text.tokenizers.Tokenizer13a` is ``13a``), without the GIL.
+    ``punctuation``, ``rouge``: :attr:`~bleusuite.text.tokenizers.Tokenizer.rules`; a
+    :class:`~bleusuite.text.tokenizers.Tokenizer13a` is ``13a``, a
+    :class:`~bleusuite.text.tokenizers.TokenizerRouge` ``rouge`` or ``rouge-porter``),
+    without the GIL.
 
     >>> [a.tolist() for a in numbering().number(["b a", "a"])]
     [[0, 1, 1], [2, 1]]
@@ -209,6 +211,9 @@ def numbering(tokenize: Callable[[str], str] | None = None,
         return _CompiledNumbering(compiled.Numbering(rules=rules))
     if isinstance(tokenize, Tokenizer13a):
         return _CompiledNumbering(compiled.Numbering(rules="13a"))
+    if isinstance(tokenize, TokenizerRouge):
+        rules = "rouge-porter" if tokenize.stem else "rouge"
+        return _CompiledNumbering(compiled.Numbering(rules=rules))
     return _CompiledNumbering(compiled.Numbering(tokenize))
 
 

@@ -1,5 +1,5 @@
 """sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, the others loaded
-from sacrebleu.
+from sacrebleu; and rouge-score's (``rouge``), for ROUGE.
 
 sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
 ``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["CHRF_CHARACTERS", "CHRF_CHARACTERS_WHITESPACE", "CHRF_WORDS", "PUNCTUATION",
-           "TOKENIZERS", "Tokenizer", "Tokenizer13a", "load_tokenizer", "split_punctuation"]
+           "SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "Tokenizer13a", "TokenizerRouge",
+           "load_tokenizer", "split_punctuation"]
 
 
 class Tokenizer13a:
@@ -61,6 +62,34 @@ class Tokenizer13a:
         for rule, replacement in self.RULES:
             line = rule.sub(replacement, line)
         return " ".join(line.split())
+
+
+class TokenizerRouge:
+    """rouge-score's tokenizer (its ``tokenize.tokenize``): the line lowercased, every run of
+    characters other than ``[a-z0-9]`` a separator; with ``stem``, its stemmer too (NLTK's
+    Porter stemmer on the tokens of more than 3 characters, :mod:`bleusuite.text.stemming`).
+    It acts on each word alone.
+
+    >>> TokenizerRouge()("The U.S. economy's 3.5% growth!")
+    'the u s economy s 3 5 growth'
+    >>> TokenizerRouge(stem=True)("Relational databases")
+    'relat databas'
+    """
+
+    NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
+
+    def __init__(self, stem: bool = False) -> None:
+        self.stem = stem
+
+    def __call__(self, line: str) -> str:
+        tokens = self.NON_ALPHANUMERIC.sub(" ", line.lower()).split()
+        if self.stem:
+            from bleusuite.text.stemming import MIN_STEMMED_LENGTH, porter_stems
+
+            long = [k for k, token in enumerate(tokens) if len(token) >= MIN_STEMMED_LENGTH]
+            for k, stem in zip(long, porter_stems([tokens[k] for k in long]), strict=True):
+                tokens[k] = stem
+        return " ".join(tokens)
 
 
 def _char(line: str) -> str:
@@ -117,15 +146,18 @@ TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str 
     "zh": ("sacrebleu.tokenizers.tokenizer_zh:TokenizerZh", False, None),
     "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
     "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
+    "rouge": (TokenizerRouge, True, None),
 }
+#: sacrebleu's own tokenizers (the command's ``--tokenize`` choices)
+SACREBLEU_TOKENIZERS = ("13a", "none", "char", "intl", "zh", "ja-mecab", "ko-mecab")
 
 
 @dataclass(frozen=True)
 class Tokenizer:
-    """A sacrebleu tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
+    """A tokenizer: ``tokenize(line) -> str`` whose output is split on whitespace.
 
     Attributes:
-        name: sacrebleu's name (``tokenize=`` / ``--tokenize``).
+        name: its name (``tokenize=`` / ``--tokenize``): sacrebleu's, or ``rouge``.
         tokenize: the tokenizer.
         signature: the tokenizer's own signature (``tok:`` in the signature line).
         word_local: whether it acts on each whitespace-separated word independently.
@@ -156,7 +188,7 @@ CHRF_WORDS = Tokenizer("chrf-word", lambda line: " ".join(split_punctuation(line
 
 
 def load_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's tokenizer ``name`` (made once, and kept).
+    """The tokenizer ``name``, sacrebleu's or ``rouge`` (made once, and kept).
 
     >>> load_tokenizer("char").tokenize("ab c")
     'a b   c'
@@ -176,7 +208,7 @@ def _load_tokenizer(name: str) -> Tokenizer:
     source, word_local, extra = TOKENIZERS[name]
     if not isinstance(source, str):
         return Tokenizer(name, source(), name, word_local, splits_only=name == "none",
-                         rules=name if name in ("13a", "char") else None)
+                         rules=name if name in ("13a", "char", "rouge") else None)
     module_name, class_name = source.split(":")
     try:
         module = importlib.import_module(module_name)

@@ -48,7 +48,8 @@ def _tables(rng: np.random.Generator, rows: int, order: int) -> np.ndarray:
 
 SETTINGS = [
     *(BleuSettings.of(smooth=name) for name in smoothing.SMOOTHING_NAMES if name != "method6"),
-    *(BleuSettings.of(smooth=name, effective_order=True) for name in ("none", "floor", "add-k", "exp")),
+    *(BleuSettings.of(smooth=name, effective_order=True)
+      for name in ("none", "floor", "add-k", "exp")),
     BleuSettings.of(smooth="floor", smooth_value=0.3),
     BleuSettings.of(smooth="add-k", smooth_value=2),
     BleuSettings.of(smooth="method1", smooth_value=0.25),
@@ -118,7 +119,7 @@ def test_float_sums_take_numpy_order() -> None:
 
 def test_what_the_trace_refuses() -> None:
     with pytest.raises(TraceError, match="host"):
-        row_function(lambda be, x: x if be.to_bool(x[0] > 0) else x, (), [((), "i")])
+        row_function(lambda be, x: x + 1 if be.to_bool(x[0] > 0) else x, (), [((), "i")])
     with pytest.raises(TraceError, match="branches"):
         row_function(lambda be, x: x if x[0] > 0 else -x, (), [((), "i")])
     with pytest.raises(TraceError, match="not traced"):

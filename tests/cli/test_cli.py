@@ -39,13 +39,13 @@ from bleusuite.cli.parser import build_parser
 from bleusuite.cli.scoring import score_function
 from bleusuite.cli.statistics import systems_statistics
 from bleusuite.counting import count_pairs
-from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.counting.compact import count_matches_compact
 from bleusuite.counting.ragged import padded_batches
+from bleusuite.inputs.batch import RaggedPairs
 from bleusuite.significance.bootstrap import bootstrap_scores
 from bleusuite.significance.draws import multiplicities, resample_indices
 from bleusuite.text import encode_texts, load_tokenizer
-from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS as TOKENIZERS
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from nltk.translate.bleu_score import SmoothingFunction  # noqa: E402

@@ -182,7 +182,7 @@ def check_sentence_level(capsys: pytest.CaptureFixture[str], texts: dict[str, An
 
 def check_tokenize(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     from bleusuite import text
-    from bleusuite.text.tokenizers import TOKENIZERS
+    from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS as TOKENIZERS
 
     for name in TOKENIZERS:
         try:

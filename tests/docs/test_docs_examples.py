@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPTIONAL = {"torch", "ignite", "cupy", "sacrebleu", "nltk", "trl", "transformers", "datasets",
             "matplotlib", "tqdm", "jax", "tabulate", "lightning", "evaluate", "torchmetrics",
-            "ray", "pyarrow", "pandas", "verl"}
+            "ray", "pyarrow", "pandas", "verl", "rouge_score"}
 FENCE = re.compile(r"^```(?P<kind>python|\{doctest\})[ \t]*\n(?P<body>.*?)^```[ \t]*$",
                    re.MULTILINE | re.DOTALL)
 SKIP = re.compile(r"<!--\s*skip:\s*(?P<reason>.*?)\s*-->\s*$")

@@ -67,7 +67,8 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text(encoding="utf-8"))
     # evaluate names a module after its class, as evaluate's own (ChrF: chr_f)
-    assert [result[name][0] for name in MODULES] == ["sacrebleu", "bleu", "google_bleu", "chr_f"]
+    assert [result[name][0] for name in MODULES] == ["sacrebleu", "bleu", "google_bleu", "chr_f",
+                                                  "rouge"]
     assert set(result["sacrebleu"][1]) == {"score", "counts", "totals", "precisions", "bp",
                                            "sys_len", "ref_len"}
     assert set(result["bleu"][1]) == {"bleu", "precisions", "brevity_penalty", "length_ratio",
@@ -203,4 +204,4 @@ def test_the_modules_warn_about_reference_streams(modules):
 
 def test_module_path_refuses_other_names():
     with pytest.raises(ValueError, match="name"):
-        module_path("rouge")
+        module_path("meteor")

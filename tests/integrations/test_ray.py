@@ -116,6 +116,36 @@ def test_several_systems_and_every_metric() -> None:
     assert scores.paired == {}
 
 
+def test_rouge_corpus_and_sentence_scores() -> None:
+    """ROUGE of text columns: the corpus result is the single process's (the mean of the
+    documents' scores), the per-row column 100 x :func:`bleusuite.sentence_rouge`; token-id
+    columns and the paired tests are refused by name."""
+    from bleusuite.workloads import summary_documents
+
+    hyps, refs = summary_documents(120, words=60, refs=2, seed=3)
+    table = pa.table({"sys0": hyps, "sys1": hyps[::-1], "ref0": [r[0] for r in refs],
+                      "ref1": [r[1] for r in refs]})
+    dataset = ray.data.from_arrow(_blocks(table, [40, 0, 37]))
+    scores = corpus_scores(dataset, hypotheses=["sys0"], references=["ref0", "ref1"],
+                           metrics={"rouge": {"rouge_type": "rougeLsum", "use_stemmer": True},
+                                    "bleu": {}})
+    expected = bleusuite.corpus_rouge_result(hyps, refs, rouge_type="rougeLsum",
+                                             use_stemmer=True)
+    result = scores["sys0"]["rouge"]
+    assert result.score == pytest.approx(expected.score, abs=1e-12)
+    assert result.signature == expected.signature and result.documents == 120
+    scorer = SentenceScorer(hypotheses="sys0", references=["ref0", "ref1"], metric="rouge",
+                            rouge_type="rouge2", measure="recall")
+    per_row = 100 * bleusuite.sentence_rouge(hyps, refs, rouge_type="rouge2", measure="recall")
+    assert scorer(table).column("rouge").to_pylist() == pytest.approx(per_row.tolist(),
+                                                                      abs=1e-12)
+    with pytest.raises(ValueError, match="paired: the paired tests resample integer"):
+        corpus_scores(dataset, hypotheses=["sys0", "sys1"], references=["ref0"],
+                      metrics=["rouge"], paired="bs")
+    with pytest.raises(ValueError, match="rouge needs text columns"):
+        SentenceScorer(hypotheses="hyp", references=["ref"], metric="rouge")(_id_batch())
+
+
 def _ragged(rng: np.random.Generator, rows: int, pad: int, eos: int) -> list[np.ndarray]:
     """Token-id sentences of 0-30 ids, some with padding or an eos and junk after it."""
     sentences = []

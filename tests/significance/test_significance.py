@@ -17,11 +17,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bleusuite import bleu_statistics, gleu_statistics
+from bleusuite.backends.numpy import python_row_sums
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.statistics import systems_statistics
 from bleusuite.scores.bleu.sacrebleu import LOG_ZERO, exact_bleu
-from bleusuite.backends.numpy import python_row_sums
 from bleusuite.significance import bootstrap, draws
 from bleusuite.significance import paired as sig
 from bleusuite.significance import sums as summing

@@ -24,8 +24,7 @@ sacrebleu = pytest.importorskip("sacrebleu")
 from compiled_part import require_compiled  # noqa: E402
 
 import bleusuite  # noqa: E402
-from bleusuite import environment  # noqa: E402
-from bleusuite import text  # noqa: E402
+from bleusuite import environment, text  # noqa: E402
 from bleusuite.text import tokenizers  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
@@ -34,7 +33,7 @@ TOLERANCE = 1e-12
 
 def _runnable_tokenizers() -> list[str]:
     names = []
-    for name in tokenizers.TOKENIZERS:
+    for name in tokenizers.SACREBLEU_TOKENIZERS:
         try:
             tokenizers.load_tokenizer(name)
         except ImportError:  # ja-mecab / ko-mecab without their MeCab packages

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from typing_extensions import assert_type
 
     import bleusuite
-    from bleusuite import BleuResult, BleuStats, GleuResult, GleuStats
+    from bleusuite import BleuResult, BleuStats, GleuResult, GleuStats, RougeResult, RougeStats
     from bleusuite.array_types import Scores
     from bleusuite.losses import BleuLoss, soft_bleu, soft_gleu
     from bleusuite.rewards import BleuReward, GleuReward
@@ -56,6 +56,12 @@ def python_lists() -> None:
     assert_type(bleusuite.sentence_gleu(["a b"], ["a b"], tokenize="13a"), Scores)
     assert_type(bleusuite.corpus_gleu(["a b"], [["a b", "a c"]], tokenize="13a"), Scores)
     assert_type(bleusuite.bleu_statistics([[1, 2]], [[[1, 2]]]), BleuStats[Counts])
+    assert_type(bleusuite.sentence_rouge(["a b"], [["a b", "a"]], use_stemmer=True), Scores)
+    assert_type(bleusuite.corpus_rouge(["a b"], ["a b"], rouge_type="rouge2"), Scores)
+    rouge = bleusuite.rouge_scores(["a b"], ["a b"])
+    assert_type(rouge, dict[str, RougeStats[Scores]])
+    assert_type(bleusuite.rouge_score(rouge["rougeL"].sum()), Scores)
+    assert_type(bleusuite.corpus_rouge_result(["a b"], ["a b"]), RougeResult)
 
 
 def torch_tensors(hyp: torch.Tensor, refs: torch.Tensor, rows: list[torch.Tensor]) -> None:
@@ -71,6 +77,9 @@ def torch_tensors(hyp: torch.Tensor, refs: torch.Tensor, rows: list[torch.Tensor
     assert_type(bleusuite.bleu_score(stats.sum()), torch.Tensor)
     assert_type(BleuStats.from_array(stats.to_array()), BleuStats[torch.Tensor])
     assert_type(bleusuite.gleu_score(bleusuite.gleu_statistics(hyp, refs)), torch.Tensor)
+    assert_type(bleusuite.sentence_rouge(hyp, refs, tokenize=None), torch.Tensor)
+    rouge = bleusuite.rouge_scores(hyp, refs, rouge_types=["rouge1"], tokenize=None)
+    assert_type(bleusuite.rouge_score(rouge["rouge1"]), torch.Tensor)
 
 
 def jax_arrays(hyp: jax.Array) -> None:

@@ -20,8 +20,8 @@ from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu import exact_bleu
-from bleusuite.scores.bleu.settings import SACREBLEU_DEFAULTS, BleuSettings
 from bleusuite.scores.bleu.score import score_of
+from bleusuite.scores.bleu.settings import SACREBLEU_DEFAULTS, BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
 from bleusuite.scores.registry import WordCounting
 from bleusuite.scores.reports import GIVEN_TOKENS

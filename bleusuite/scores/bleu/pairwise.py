@@ -16,12 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
-import numpy as np
-
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches, counting_strategy
-from bleusuite.inputs.batch import rows_batch
 from bleusuite.inputs import Batch
+from bleusuite.inputs.batch import rows_batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
 from bleusuite.scores.bleu.score import score_of

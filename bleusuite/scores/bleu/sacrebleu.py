@@ -34,7 +34,8 @@ from bleusuite import backends
 from bleusuite.backends.base import Backend
 from bleusuite.scores import rows, rules
 
-__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores", "smoothed_precisions"]
+__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores",
+           "smoothed_precisions"]
 
 #: sacrebleu's smoothing methods
 METHODS = ("none", "floor", "add-k", "exp")

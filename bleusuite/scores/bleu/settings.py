@@ -13,7 +13,8 @@ sacrebleu's ``exp`` for text); the command and the sacrebleu API pass sacrebleu'
 (4, 'nltk', 4)
 >>> BleuSettings.of(smooth="method1") is settings
 True
->>> BleuSettings.of(tokenize="13a").smooth, BleuSettings.of(tokenize="13a", sentence=True).effective_order
+>>> text = BleuSettings.of(tokenize="13a")
+>>> text.smooth, BleuSettings.of(tokenize="13a", sentence=True).effective_order
 ('exp', True)
 """
 

@@ -15,7 +15,7 @@ import numpy as np
 from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
-from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
+from bleusuite.scores.chrf.statistics import ChrfStats
 
 __all__ = ["METRIC"]
 

@@ -23,8 +23,8 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 from bleusuite.inputs import normalize_batch, text_batch
-from bleusuite.inputs.normalize import check_text_options
 from bleusuite.inputs.checks import check_sentence, kind_of
+from bleusuite.inputs.normalize import check_text_options
 
 __all__ = ["Groups", "Sentences", "group_sentences"]
 

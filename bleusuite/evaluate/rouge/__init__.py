@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``rouge`` (its script: ``rouge.py``)."""

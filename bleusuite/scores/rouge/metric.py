@@ -1,0 +1,81 @@
+"""ROUGE as an entry of the metric registry (:mod:`bleusuite.scores.registry`): one ROUGE
+type and measure, on text (``bleusuite.ray``'s scorers; the command has no ROUGE, as
+sacrebleu has none).
+
+>>> settings = METRIC.settings(rouge_type="rougeLsum", use_stemmer=True)
+>>> METRIC.title(settings), METRIC.signature(settings)["stem"]
+('ROUGE-Lsum', 'porter')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bleusuite.scores.rouge.settings import RougeSettings
+from bleusuite.scores.rouge.statistics import RougeStats
+
+__all__ = ["METRIC", "title"]
+
+
+def title(rouge_type: str) -> str:
+    """The printed name of a ROUGE type: ``ROUGE-1``, ``ROUGE-L``, ``ROUGE-Lsum``.
+
+    >>> title("rouge2"), title("rougeL")
+    ('ROUGE-2', 'ROUGE-L')
+    """
+    return f"ROUGE-{rouge_type[5:]}"
+
+
+class _Rouge:
+    name = "rouge"
+    statistics = RougeStats
+
+    def settings(self, **values: Any) -> RougeSettings:
+        return RougeSettings(**values)
+
+    def title(self, settings: RougeSettings) -> str:
+        return title(settings.rouge_type)
+
+    def signature(self, settings: RougeSettings) -> dict[str, Any]:
+        return {"measure": settings.measure, "tok": settings.tokenize or "given",
+                "stem": "porter" if settings.use_stemmer else "no", "multiref": "best-f"}
+
+    def scores(self, table: np.ndarray, settings: RougeSettings,
+               resampled: bool = False) -> np.ndarray:
+        from bleusuite.scores.rouge.score import rouge_score
+
+        stats = RougeStats.from_array(np.atleast_2d(np.asarray(table, dtype=np.float64)))
+        return np.atleast_1d(100.0 * rouge_score(stats, settings.measure))
+
+    def verbose(self, table: np.ndarray, settings: RougeSettings) -> list[str]:
+        from bleusuite.scores.rouge.score import rouge_score
+
+        stats = RougeStats.from_array(np.atleast_2d(np.asarray(table, dtype=np.float64)))
+        parts = [100.0 * rouge_score(stats, measure) for measure in
+                 ("precision", "recall", "fmeasure")]
+        return [f"(P {p:.2f} R {r:.2f} F {f:.2f})" for p, r, f in zip(*parts, strict=True)]
+
+    def word_counting(self, settings: RougeSettings) -> None:
+        return None
+
+    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
+                        lengths: np.ndarray, settings: RougeSettings) -> np.ndarray:
+        raise NotImplementedError("ROUGE's statistics come from the text")
+
+    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
+                        settings: RougeSettings) -> np.ndarray:
+        from bleusuite.scores.rouge.score import rouge_scores
+
+        rows = [list(refs) for refs in zip(*references, strict=True)] if references else \
+            [[] for _ in hypotheses]
+        stats = rouge_scores(hypotheses, rows, rouge_types=(settings.rouge_type,),
+                             use_stemmer=settings.use_stemmer, tokenize=settings.tokenize)
+        table: np.ndarray = stats[settings.rouge_type].to_array()
+        return table
+
+
+#: the registry's entry
+METRIC = _Rouge()

@@ -1,0 +1,121 @@
+"""ROUGE's result object for corpus scores (:class:`RougeResult`): the mean precision,
+recall and F-measure of the documents, the measure asked for, and a signature.
+
+>>> result = corpus_rouge_result(["the cat sat on the mat"], [["the cat was on the mat"]])
+>>> print(result.format(signature=False))
+ROUGE-L = 83.33 (P 83.33 R 83.33 F 83.33)
+>>> result.signature.rsplit("|", 1)[0]
+'nrefs:1|measure:fmeasure|tok:rouge|stem:no|multiref:best-f'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, SupportsIndex
+
+import numpy as np
+
+from bleusuite.scores.reports import host, signature_of, version_field
+from bleusuite.scores.rouge.metric import METRIC
+from bleusuite.scores.rouge.score import rouge_score, rouge_scores
+from bleusuite.scores.rouge.settings import RougeSettings
+from bleusuite.scores.rouge.statistics import RougeStats
+
+__all__ = ["RougeResult", "corpus_rouge_result"]
+
+
+@dataclass(frozen=True)
+class RougeResult:
+    """A corpus ROUGE score with its parts, on the 0-1 scale (``format`` prints 0-100).
+
+    Attributes:
+        score: the mean ``measure`` of the documents (:func:`bleusuite.corpus_rouge`).
+        name: ``ROUGE-1``, ..., ``ROUGE-L``, ``ROUGE-Lsum``.
+        rouge_type: rouge-score's name of the type (``rouge1``, ``rougeL``, ...).
+        measure: ``precision``, ``recall`` or ``fmeasure``.
+        precision, recall, fmeasure: the documents' means of each.
+        documents: the number of documents.
+        signature: every setting that changes the number.
+    """
+
+    score: float
+    name: str
+    rouge_type: str
+    measure: str
+    precision: float
+    recall: float
+    fmeasure: float
+    documents: int
+    signature: str
+
+    def __float__(self) -> float:
+        return self.score
+
+    @classmethod
+    def from_stats(cls, stats: RougeStats[Any], settings: RougeSettings | None = None, *,
+                   nrefs: int | str | None = None) -> RougeResult:
+        """The result of statistics made with ``settings`` (summed if per document)."""
+        if not isinstance(stats, RougeStats):
+            raise TypeError(f"stats must be a RougeStats; got {type(stats).__name__}")
+        settings = settings or RougeSettings()
+        if np.ndim(host(stats.documents)) > 0:
+            stats = stats.sum()
+        summed = RougeStats(*(np.asarray(host(a), dtype=np.float64) for a in (
+            stats.precision, stats.recall, stats.fmeasure, stats.documents)))
+        means = {measure: float(rouge_score(summed, measure))
+                 for measure in ("precision", "recall", "fmeasure")}
+        signature = signature_of({"nrefs": nrefs, **METRIC.signature(settings),
+                                  "version": version_field()})
+        return cls(means[settings.measure], METRIC.title(settings), settings.rouge_type,
+                   settings.measure, means["precision"], means["recall"], means["fmeasure"],
+                   int(summed.documents), signature)
+
+    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
+        """The line of a report (0-100 scale): ``ROUGE-L|signature = 45.20 (P ... F ...)``."""
+        score = f"{100 * self.score:.{width}f}"
+        if score_only:
+            return score
+        name = f"{self.name}|{self.signature}" if signature else self.name
+        parts = " ".join(f"{label} {100 * value:.{width}f}" for label, value in
+                         (("P", self.precision), ("R", self.recall), ("F", self.fmeasure)))
+        return f"{name} = {score} ({parts})"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (``json.dumps`` takes them), the scores on the 0-1 scale."""
+        return {"name": self.name, "score": self.score, "rouge_type": self.rouge_type,
+                "measure": self.measure, "precision": self.precision, "recall": self.recall,
+                "fmeasure": self.fmeasure, "documents": self.documents,
+                "signature": self.signature}
+
+
+def corpus_rouge_result(
+    hypotheses: Any,
+    references: Any,
+    *,
+    rouge_type: str = "rougeL",
+    measure: str = "fmeasure",
+    use_stemmer: bool = False,
+    tokenize: str | None = "rouge",
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> RougeResult:
+    """:func:`bleusuite.corpus_rouge` as a :class:`RougeResult` (same arguments, same
+    score).
+
+    Raises:
+        ValueError: for an empty batch, or a bad argument (named).
+    """
+    settings = RougeSettings(rouge_type, measure, use_stemmer, tokenize)
+    stats = rouge_scores(hypotheses, references, rouge_types=(rouge_type,),
+                         use_stemmer=use_stemmer, tokenize=tokenize, pad_id=pad_id,
+                         eos_id=eos_id)[rouge_type]
+    if len(stats) == 0:
+        raise ValueError("hypotheses: corpus_rouge_result needs at least one document; got "
+                         "an empty batch")
+    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
+              for refs in references} if isinstance(references, list) else set()
+    nrefs = str(counts.pop()) if len(counts) == 1 else "var" if counts else None
+    return RougeResult.from_stats(stats, settings, nrefs=nrefs)

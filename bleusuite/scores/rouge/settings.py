@@ -1,0 +1,104 @@
+"""ROUGE's settings (:class:`RougeSettings`), checked once where they are made, and the
+names of its types and measures.
+
+>>> RougeSettings("rouge2", use_stemmer=True).order
+2
+>>> RougeSettings("rouge0")
+Traceback (most recent call last):
+...
+ValueError: rouge_type must be one of rouge1, ..., rouge9, rougeL, rougeLsum; got 'rouge0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bleusuite.text.tokenizers import TOKENIZERS
+
+__all__ = ["DEFAULT_TYPES", "MEASURES", "ROUGE_TYPES", "RougeSettings", "check_types",
+           "type_order"]
+
+#: rouge-score's types: n-grams of order 1..9, the LCS (rougeL) and the summary-level LCS
+#: over newline-separated sentences (rougeLsum)
+ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
+#: the types evaluate's ``rouge`` and torchmetrics' ``ROUGEScore`` compute by default
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+#: the fields of rouge-score's ``Score``
+MEASURES = ("precision", "recall", "fmeasure")
+
+
+def type_order(rouge_type: str) -> int | None:
+    """The n-gram order of ``rougeN``; None for ``rougeL`` and ``rougeLsum``.
+
+    >>> type_order("rouge4"), type_order("rougeLsum")
+    (4, None)
+    """
+    return None if rouge_type.startswith("rougeL") else int(rouge_type[5:])
+
+
+def _check_type(value: Any, argname: str) -> str:
+    if not isinstance(value, str) or value not in ROUGE_TYPES:
+        raise ValueError(f"{argname} must be one of rouge1, ..., rouge9, rougeL, rougeLsum; "
+                         f"got {value!r}")
+    return value
+
+
+def check_types(values: Any, argname: str = "rouge_types") -> tuple[str, ...]:
+    """A non-empty list of distinct ROUGE types (a single name is one type).
+
+    >>> check_types("rougeL"), check_types(["rouge1", "rougeLsum"])
+    (('rougeL',), ('rouge1', 'rougeLsum'))
+    """
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, Sequence) or not values:
+        raise ValueError(f"{argname} must be a non-empty list of ROUGE types (rouge1, ..., "
+                         f"rouge9, rougeL, rougeLsum); got {values!r}")
+    types = tuple(_check_type(value, f"{argname}[{k}]") for k, value in enumerate(values))
+    if len(set(types)) != len(types):
+        raise ValueError(f"{argname}: each type once; got {list(types)}")
+    return types
+
+
+@dataclass(frozen=True)
+class RougeSettings:
+    """The settings of a ROUGE score (:func:`bleusuite.sentence_rouge`, its result object
+    and its registry entry), with rouge-score's defaults.
+
+    Attributes:
+        rouge_type: ``rouge1``..``rouge9`` (n-grams), ``rougeL`` (the longest common
+            subsequence) or ``rougeLsum`` (rouge-score's summary-level LCS over
+            newline-separated sentences).
+        measure: ``precision``, ``recall`` or ``fmeasure``.
+        use_stemmer: NLTK's Porter stemmer on the tokens of more than 3 characters.
+        tokenize: the tokenizer of text: ``rouge`` (rouge-score's: lowercase, everything
+            outside ``[a-z0-9]`` a separator) or any of :data:`bleusuite.text.TOKENIZERS`;
+            None for token ids.
+
+    Raises:
+        TypeError, ValueError: a bad setting; the message names it.
+    """
+
+    rouge_type: str = "rougeL"
+    measure: str = "fmeasure"
+    use_stemmer: bool = False
+    tokenize: str | None = "rouge"
+
+    def __post_init__(self) -> None:
+        _check_type(self.rouge_type, "rouge_type")
+        if not isinstance(self.measure, str) or self.measure not in MEASURES:
+            raise ValueError(f"measure must be one of {', '.join(MEASURES)}; got "
+                             f"{self.measure!r}")
+        if not isinstance(self.use_stemmer, bool):
+            raise TypeError(f"use_stemmer must be a bool; got {self.use_stemmer!r}")
+        if self.tokenize is not None and (not isinstance(self.tokenize, str)
+                                          or self.tokenize not in TOKENIZERS):
+            raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} or None (token "
+                             f"ids); got {self.tokenize!r}")
+
+    @property
+    def order(self) -> int | None:
+        """The n-gram order of ``rougeN``; None for the LCS types."""
+        return type_order(self.rouge_type)

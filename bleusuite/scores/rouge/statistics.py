@@ -1,0 +1,91 @@
+"""ROUGE's summable statistics (:class:`RougeStats`): each document's precision, recall and
+F-measure and the number of documents.
+
+rouge-score, pytorch-ignite and torchmetrics all score a corpus by the mean of its
+documents' scores (pytorch-ignite keeps their sums and a count as its state; rouge-score's
+``BootstrapAggregator`` reports the middle of resampled means): those sums are the
+statistics here, so batches and processes add their statistics before scoring, as with
+BLEU's counts. The sums are of floats: in another order they can differ in the last bits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Generic, TypeVar
+
+from bleusuite import backends
+from bleusuite.backends.base import Backend
+
+__all__ = ["RougeStats"]
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class RougeStats(Generic[A]):
+    """Per-document (or summed) ROUGE statistics of one ROUGE type, float64 each.
+
+    Attributes:
+        precision: the document's precision (summed: the sum over the documents).
+        recall: the document's recall.
+        fmeasure: the document's F-measure.
+        documents: 1 per document (summed: their number).
+
+    >>> import numpy as np
+    >>> stats = RougeStats(np.array([0.5, 1.0]), np.array([0.25, 1.0]),
+    ...                    np.array([1 / 3, 1.0]), np.ones(2))
+    >>> stats.sum().to_array().tolist()
+    [1.5, 1.25, 1.3333333333333333, 2.0]
+    """
+
+    precision: A
+    recall: A
+    fmeasure: A
+    documents: A
+
+    @property
+    def backend(self) -> Backend:
+        return backends.get_backend(self.documents)
+
+    def __len__(self) -> int:
+        shape = _untyped(self.documents).shape
+        if len(shape) < 1:
+            raise TypeError("summed RougeStats have no length")
+        return int(shape[0])
+
+    def sum(self) -> RougeStats[A]:
+        """Corpus statistics: the sum over the document axis."""
+        be = self.backend
+        return RougeStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
+
+    def __add__(self, other: RougeStats[A]) -> RougeStats[A]:
+        if not isinstance(other, RougeStats):
+            return NotImplemented
+        return RougeStats(*(_untyped(getattr(self, f.name)) + getattr(other, f.name)
+                            for f in fields(self)))
+
+    def __getitem__(self, index: Any) -> RougeStats[A]:
+        return RougeStats(*(getattr(self, f.name)[index] for f in fields(self)))
+
+    def to_array(self) -> A:
+        """``(..., 4)`` float64: ``[precision, recall, fmeasure, documents]``."""
+        be, s = self.backend, _untyped(self)
+        result: A = be.concat([s.precision[..., None], s.recall[..., None],
+                               s.fmeasure[..., None], s.documents[..., None]], axis=-1)
+        return result
+
+    @classmethod
+    def from_array(cls, array: A) -> RougeStats[A]:
+        """Inverse of :meth:`to_array`."""
+        a = _untyped(array)
+        if int(a.shape[-1]) != 4:
+            raise ValueError(f"array: expected a last axis of 4 entries; got {a.shape[-1]}")
+        return cls(a[..., 0], a[..., 1], a[..., 2], a[..., 3])
+
+
+def _untyped(value: object) -> Any:
+    """``value`` for the arithmetic of this module, which works on any array type."""
+    return value
+
+
+backends.register_container(RougeStats)

@@ -48,7 +48,7 @@ from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
-from bleusuite.text import TOKENIZERS, load_tokenizer
+from bleusuite.text import TOKENIZERS, Tokenizer, load_tokenizer
 
 __all__ = ["BLEUScore", "GLEUScore", "ROUGEScore", "SacreBLEUScore"]
 
@@ -79,6 +79,33 @@ def _check_tokenize(tokenize: object, lowercase: object) -> tuple[str, bool]:
     return tokenize, lowercase
 
 
+def _raw_13a(lines: Sequence[str]) -> Sequence[str]:
+    """Lines that bleusuite's 13a (which strips each line's end, as sacrebleu's BLEU) reads
+    as 13a reads the raw lines (:func:`bleusuite.evaluate.as_evaluate_13a`); the list itself
+    where no line holds a line break."""
+    if not any("\n" in line for line in lines):
+        return lines
+    from bleusuite.evaluate import as_evaluate_13a
+
+    return [as_evaluate_13a(line) for line in lines]
+
+
+def _raw_13a_target(target: Any) -> Any:
+    """:func:`_raw_13a` of each hypothesis' references (left as they are where malformed:
+    the checks name the fault)."""
+    if not isinstance(target, Sequence) or isinstance(target, str):
+        return target
+    out = []
+    for refs in target:
+        if isinstance(refs, str):
+            out.append(_raw_13a([refs])[0])
+        elif isinstance(refs, Sequence) and all(isinstance(r, str) for r in refs):
+            out.append(_raw_13a(refs))
+        else:
+            out.append(refs)
+    return out
+
+
 class _StatisticsMetric(Metric):
     """One state, the summed statistics (int64 ``(F,)``); subclasses count and score."""
 
@@ -99,9 +126,17 @@ class _StatisticsMetric(Metric):
         self.add_state("statistics", torch.zeros(width, dtype=torch.int64),
                        dist_reduce_fx="sum")
 
+    #: whether a tokenizer reads the raw line, as torchmetrics' ``SacreBLEUScore`` does
+    #: (sacrebleu's BLEU strips the end of each line first; it matters to 13a's ``"-\n"``)
+    _raw_lines = False
+
     def _counted(self, batch: Batch) -> Any:
         """The summed statistics of one batch, as one int64 array of its backend."""
         raise NotImplementedError
+
+    def _text_tokenizer(self) -> tuple[str | Tokenizer, bool]:
+        """The tokenizer of text and whether to lowercase each line before it."""
+        return self.tokenize, self.lowercase
 
     def update(self, preds: Any, target: Any) -> None:
         """Add a batch.
@@ -118,7 +153,10 @@ class _StatisticsMetric(Metric):
                 ``target``.
         """
         if _is_text(preds):
-            batch = text_batch(preds, target, tokenize=self.tokenize, lowercase=self.lowercase,
+            tokenize, lowercase = self._text_tokenizer()
+            if tokenize == "13a" and self._raw_lines:
+                preds, target = _raw_13a(preds), _raw_13a_target(target)
+            batch = text_batch(preds, target, tokenize=tokenize, lowercase=lowercase,
                                argnames=_ARGNAMES)[0]
         else:
             batch = normalize_batch(preds, target, pad_id=self.pad_id, eos_id=self.eos_id,
@@ -213,6 +251,12 @@ class SacreBLEUScore(BLEUScore):
     ``smooth=True`` adding one from the second order on); for sacrebleu's own numbers pass
     ``smooth="exp", ref_length="closest"`` (sacrebleu's ``corpus_bleu`` / 100).
 
+    Text is read as torchmetrics reads it, which differs from sacrebleu in two ways: the
+    tokenizer gets the raw line (sacrebleu's BLEU strips its end first: ``"mat .-\\n"``
+    ends in ``"."`` here and in ``"-"`` there), and ``lowercase=True`` lowercases the tokens
+    after tokenising (sacrebleu lowercases first, so that ``"&QUOT;"`` and ``"<SKIPPED>"``
+    are 13a's ``"&quot;"`` and ``"<skipped>"``; here, as in torchmetrics, they are not).
+
     Args are those of :class:`BLEUScore` in torchmetrics' order (``n_gram``, ``smooth``,
     ``tokenize``, ``lowercase``, ``weights``).
 
@@ -236,6 +280,21 @@ class SacreBLEUScore(BLEUScore):
     ) -> None:
         super().__init__(n_gram, smooth, weights, tokenize=tokenize, lowercase=lowercase,
                          ref_length=ref_length, pad_id=pad_id, eos_id=eos_id, **kwargs)
+        self._raw_lines = True
+        self._lowered: Tokenizer | None = None
+        if self.lowercase:  # torchmetrics: tokenize the raw line, then lowercase the tokens
+            base = load_tokenizer(self.tokenize).tokenize
+
+            def tokenize_then_lower(line: str) -> str:
+                return base(line).lower()
+
+            self._lowered = Tokenizer(self.tokenize, tokenize_then_lower, self.tokenize,
+                                      word_local=False, rstrip=False)
+
+    def _text_tokenizer(self) -> tuple[str | Tokenizer, bool]:
+        if self._lowered is not None:
+            return self._lowered, False
+        return self.tokenize, False
 
 
 class GLEUScore(_StatisticsMetric):
@@ -246,7 +305,7 @@ class GLEUScore(_StatisticsMetric):
         min_len: the lowest n-gram order pooled.
         max_len: the highest n-gram order pooled.
         tokenize: how text is split (``"none"``: on whitespace; ``"13a"``: as evaluate's
-            ``google_bleu`` does).
+            ``google_bleu`` does, on the raw line: ``"-\\n"`` at its end joined away).
         lowercase: lowercase text first.
         pad_id: with token ids, the padding id.
         eos_id: with token ids, the id that ends a sentence.
@@ -272,6 +331,7 @@ class GLEUScore(_StatisticsMetric):
     ) -> None:
         self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
         super().__init__(2, tokenize, lowercase, pad_id, eos_id, **kwargs)
+        self._raw_lines = True
 
     def _counted(self, batch: Batch) -> Any:
         return gleu_statistics_of_batch(batch, self.min_len, self.max_len).sum().to_array()

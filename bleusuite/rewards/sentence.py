@@ -59,7 +59,10 @@ class BleuReward(ReferenceReward):
     ``sentence_bleu(completion, references).score / 100``; ``smooth="no_smooth",
     effective_order=False, ref_length="shortest"`` gives evaluate's
     ``evaluate.load("bleu").compute(predictions=[completion], references=[references])``
-    (its ``smooth=True``: ``smooth="nmt_smooth"``), the reward of BLEUBERI-style training.
+    (its ``smooth=True``: ``smooth="nmt_smooth"``), the reward of BLEUBERI-style training,
+    for every completion that does not end in ``"-\\n"`` (evaluate tokenises the raw string,
+    sacrebleu and bleusuite the line without its trailing whitespace;
+    :func:`bleusuite.evaluate.as_evaluate_13a` of each string gives evaluate's tokens).
 
     >>> reward = BleuReward(tokenize="13a", smooth="no_smooth", effective_order=False,
     ...                     ref_length="shortest")          # evaluate's bleu, per completion

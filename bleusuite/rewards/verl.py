@@ -16,7 +16,8 @@ The score is ``sentence_bleu`` of the response against the ground truth (a strin
 list of reference strings) as text, tokenised with sacrebleu's ``13a`` by default: with the
 default settings, sacrebleu's ``sentence_bleu(response, references).score / 100``;
 ``smooth="no_smooth", effective_order=False, ref_length="shortest"`` gives evaluate's
-``bleu``. ``data_source`` and ``extra_info`` are not used.
+``bleu`` (for a response that does not end in ``"-\\n"``, which evaluate's tokenizer, reading
+the raw string, joins away). ``data_source`` and ``extra_info`` are not used.
 
 >>> from bleusuite.rewards.verl import compute_score, compute_score_batch
 >>> compute_score("wmt", "The cat sat on the mat.", "The cat sat on a mat.")

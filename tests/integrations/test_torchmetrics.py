@@ -34,8 +34,14 @@ def _float64_default() -> Iterator[None]:
 
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog,", "(hello)", "x.", "!", "é", "東京",
-         "A", "The", "a-b", "'s", "1,000", "", "\t"]
-LINE = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+         "A", "The", "a-b", "'s", "1,000", "", "\t",
+         # 13a's entities and <skipped>, in either case: lowercasing before or after
+         # tokenising tells them apart (issue 35, item 6)
+         "&QUOT;yes&quot;", "&AMP;", "&lt;b&GT;", "<SKIPPED>", "<skipped>", "HE", "said"]
+#: line ends: 13a of the raw line joins "-\n" away, sacrebleu strips the end first
+ENDINGS = st.sampled_from(["", "", "-\n", "\n", " ", ".-\n"])
+LINE = st.tuples(st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join),
+                 ENDINGS).map("".join)
 ARGS = st.sampled_from([dict(), dict(smooth=True), dict(n_gram=2), dict(n_gram=3, smooth=True),
                         dict(n_gram=2, weights=[0.8, 0.2]), dict(n_gram=1)])
 
@@ -75,6 +81,19 @@ def test_sacrebleu_score_is_torchmetrics(data, args, tokenize, lowercase):
         ours.update(preds, target)
         theirs.update(preds, target)
     assert float(ours.compute()) == pytest.approx(float(theirs.compute()), abs=1e-12)
+
+
+@pytest.mark.parametrize(("lowercase", "pred", "ref", "expected"), [
+    (True, "he said &QUOT;yes&QUOT; today ok", "he said &quot;yes&quot; today ok", 0.0),
+    (True, "<SKIPPED> he said yes today", "<skipped> he said yes today", 0.4111336169),
+    (False, "the cat sat on the mat .-\n", "the cat sat on the mat .", 1.0),
+])
+def test_sacrebleu_score_reads_text_as_torchmetrics(lowercase, pred, ref, expected):
+    """Issue 35, item 6: torchmetrics tokenises the raw line, then lowercases the tokens."""
+    ours = SacreBLEUScore(lowercase=lowercase)
+    theirs = TorchmetricsSacreBLEU(lowercase=lowercase)
+    assert float(theirs([pred], [[ref]])) == pytest.approx(expected, abs=1e-9)
+    assert float(ours([pred], [[ref]])) == pytest.approx(expected, abs=1e-9)
 
 
 def test_sacrebleu_score_can_give_sacrebleus_numbers():

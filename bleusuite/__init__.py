@@ -1,4 +1,4 @@
-"""bleusuite: exact, vectorised BLEU, GLEU and chrF on batches of token ids and text.
+"""bleusuite: exact, vectorised BLEU, GLEU, chrF and TER on batches of token ids and text.
 
 The same definitions run on NumPy, PyTorch (CPU or CUDA) and CuPy arrays, chosen by the
 type of the input. Each smoothing name reproduces one reference library's numbers exactly
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from bleusuite.scores.gleu.result import GleuResult, corpus_gleu_result
     from bleusuite.scores.gleu.score import corpus_gleu, gleu_score, sentence_gleu
     from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics
+    from bleusuite.scores.ter.result import TerResult, corpus_ter_result
+    from bleusuite.scores.ter.score import corpus_ter, sentence_ter, ter_score, ter_statistics
+    from bleusuite.scores.ter.statistics import TerStats
 
 from bleusuite.version import VERSION as __version__
 
@@ -44,6 +47,8 @@ __all__ = [
     "ChrfStats",
     "GleuResult",
     "GleuStats",
+    "TerResult",
+    "TerStats",
     "__version__",
     "bleu_score",
     "bleu_statistics",
@@ -54,6 +59,8 @@ __all__ = [
     "corpus_chrf_result",
     "corpus_gleu",
     "corpus_gleu_result",
+    "corpus_ter",
+    "corpus_ter_result",
     "gleu_score",
     "gleu_statistics",
     "pairwise_sentence_bleu",
@@ -62,6 +69,9 @@ __all__ = [
     "sentence_bleu",
     "sentence_chrf",
     "sentence_gleu",
+    "sentence_ter",
+    "ter_score",
+    "ter_statistics",
 ]
 
 #: the module of each public name, imported on first access
@@ -78,6 +88,10 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("corpus_gleu", "gleu_score", "sentence_gleu"), "bleusuite.scores.gleu.score"),
     **dict.fromkeys(("GleuResult", "corpus_gleu_result"), "bleusuite.scores.gleu.result"),
     **dict.fromkeys(("GleuStats", "gleu_statistics"), "bleusuite.scores.gleu.statistics"),
+    **dict.fromkeys(("corpus_ter", "sentence_ter", "ter_score", "ter_statistics"),
+                    "bleusuite.scores.ter.score"),
+    **dict.fromkeys(("TerResult", "corpus_ter_result"), "bleusuite.scores.ter.result"),
+    "TerStats": "bleusuite.scores.ter.statistics",
 }
 
 

@@ -32,3 +32,11 @@ def libm_map(function: str, values: Any, out: Any, /) -> int:
     """``out[i] = log(values[i])`` or ``exp(values[i])`` (``function`` "log" or "exp"), the C
     library's functions that ``math.log`` and ``math.exp`` call (float64 buffers of as many
     items); the number of values where ``math`` would raise or a value is not finite."""
+
+def ter_edits(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, edits: Any, begin: SupportsIndex, end: SupportsIndex, /,
+) -> None:
+    """TER's edits (sacrebleu's ``translation_edit_rate``) of rows begin..end-1 against each
+    reference into ``edits`` (B, R); a reference length of -1 is an absent reference (its
+    edits -1). int64 buffers; see the C docstring."""

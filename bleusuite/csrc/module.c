@@ -2,7 +2,8 @@
  *
  * Numbering (numbering.c) turns lines of text into token ids; count_matches (counting.c)
  * counts the clipped n-gram matches of every CPU path of the library and of the command;
- * libm_map (libm.c) maps the C library's log or exp over an array (sacrebleu's digits).
+ * libm_map (libm.c) maps the C library's log or exp over an array (sacrebleu's digits);
+ * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
 #include "native.h"
@@ -13,13 +14,15 @@ static PyMethodDef native_functions[] = {
     {"count_matches", (PyCFunction)(void (*)(void))bs_count_matches, METH_FASTCALL,
      bs_count_matches_doc},
     {"libm_map", (PyCFunction)(void (*)(void))bs_libm_map, METH_FASTCALL, bs_libm_map_doc},
+    {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
-    .m_doc = "bleusuite's compiled part: Numbering (text to token ids), count_matches, libm_map.",
+    .m_doc = "bleusuite's compiled part: Numbering (text to token ids), count_matches, libm_map, "
+             "ter_edits.",
     .m_size = -1,
     .m_methods = native_functions,
 };

@@ -5,6 +5,7 @@
  * numbering.c Numbering: lines -> token ids (split, tokenised once per word, numbered)
  * counting.c  count_matches: clipped n-gram matches per row, the GIL released
  * libm.c      libm_map: the C library's log or exp of each value (math.log's, math.exp's)
+ * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -30,5 +31,7 @@ PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t n
 extern const char bs_count_matches_doc[];
 PyObject *bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_libm_map_doc[];
+PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_ter_edits_doc[];
 
 #endif

@@ -9,15 +9,16 @@ characters and CJK punctuation as words of their own); ``no_punct``: ASCII punct
 removed (with ``asian_support`` CJK and full-width punctuation too). ``asian_support``
 alone changes nothing.
 
-:func:`tercom_ids` gives the token ids of lines, each distinct word tokenised once
-(:func:`bleusuite.text.numbering`, the numbering every text path uses): the rules act on
-each word alone, except tercom's possessive rule (``'s`` followed by a space), which looks
-at the character after a word; a normalised line where ``'s`` is followed by other
-whitespace (a tab, a no-break space) is tokenised whole, as sacrebleu does.
+:func:`tercom_ids` gives the token ids of hypothesis and reference lines, each distinct
+word tokenised once (:func:`bleusuite.text.numbering`, the numbering every text path uses):
+the rules act on each word alone, except tercom's possessive rule (``'s`` followed by a
+space), which looks at the character after a word; a normalised line where ``'s`` is
+followed by other whitespace (a tab, a no-break space) is tokenised whole, as sacrebleu
+does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
 
 >>> TercomTokenizer(normalized=True)("He said: &quot;It's John's car.&quot;")
 'he said : " it \\'s john \\'s car . "'
->>> ids, lengths = tercom_ids(["The cat", "the CAT sat"])
+>>> ids, lengths = tercom_ids(["The cat"], ["the CAT sat"])
 >>> ids.tolist(), lengths.tolist()
 ([0, 1, 0, 1, 2], [2, 3])
 """
@@ -115,26 +116,47 @@ class TercomTokenizer:
         return "tercom"
 
 
-def tercom_ids(lines: Sequence[str], *, normalized: bool = False, no_punct: bool = False,
-               asian_support: bool = False, case_sensitive: bool = False) -> tuple[
-                   np.ndarray, np.ndarray]:
-    """The token ids of ``lines`` tokenised as sacrebleu's ``TER`` tokenises them
-    (``TercomTokenizer(...)(line.rstrip()).split()``): ``(ids, lengths)``, int64, the ids
-    of every line one after the other and the number of tokens of each; equal tokens get
-    equal ids. Each distinct word is tokenised once (see the module's description).
+def tercom_ids(hypotheses: Sequence[str], references: Sequence[str] = (), *,
+               normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+               case_sensitive: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids of hypothesis and reference lines tokenised as sacrebleu's ``TER``
+    tokenises them: ``(ids, lengths)``, int64, the ids of every hypothesis then every
+    reference line, one after the other, and the number of tokens of each line; equal
+    tokens get equal ids. Each distinct word is tokenised once (see the module's
+    description).
+
+    A hypothesis is ``TercomTokenizer(...)(line.rstrip()).split()``. sacrebleu tokenises
+    a reference twice (``TER._cache_references``, then ``_extract_reference_info`` on the
+    result), which ``normalized`` does not always leave as it was: a possessive after a
+    word, ``John's.`` or ``It's`` before a no-break space, is split on the second pass; so
+    is it here.
 
     >>> ids, lengths = tercom_ids(["a, b", "A b"], no_punct=True)
     >>> ids.tolist(), lengths.tolist()
     ([0, 1, 0, 1], [2, 2])
+    >>> ids, lengths = tercom_ids(["John's."], ["John's."], normalized=True)
+    >>> ids.tolist(), lengths.tolist()
+    ([0, 1, 2, 3, 1], [2, 3])
     """
-    lines = list(lines)
+    hyps, refs = list(hypotheses), list(references)
     if not case_sensitive:
-        lines = lowercased(lines)
+        hyps, refs = lowercased(hyps), lowercased(refs)
     if not (normalized or no_punct):  # lowercasing and whitespace only: the words are tokens
-        return numbering().number(lines)
+        return numbering().number(hyps + refs)
     tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive=True)
-    if normalized:
-        # numbering() tokenises a line that holds a newline whole (its rstrip)
-        lines = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line
-                 for line in lines]
-    return numbering(tokenizer).number(lines)
+    if not normalized:  # removing punctuation twice removes nothing more
+        return numbering(tokenizer).number(hyps + refs)
+    # numbering() tokenises a line that holds a newline whole (its rstrip)
+    hyps = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line for line in hyps]
+    refs = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line for line in refs]
+    hyp_numbering = numbering(tokenizer)
+    hyp_ids, hyp_lengths = hyp_numbering.number(hyps)
+    ref_numbering = numbering(lambda unit: tokenizer(tokenizer(unit)))
+    ref_ids, ref_lengths = ref_numbering.number(refs)
+    # one vocabulary: each reference token gets the id of the same hypothesis token
+    vocabulary = {token: i for i, token in enumerate(hyp_numbering.tokens)}
+    to_hyp_ids = np.fromiter((vocabulary.setdefault(token, len(vocabulary))
+                              for token in ref_numbering.tokens), dtype=np.int64,
+                             count=len(ref_numbering))
+    return (np.concatenate([hyp_ids, to_hyp_ids[ref_ids]]),
+            np.concatenate([hyp_lengths, ref_lengths]))

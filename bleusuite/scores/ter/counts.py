@@ -3,7 +3,8 @@ references (:mod:`bleusuite.scores.ter.edits`) and their average length.
 
 Text is tokenised as sacrebleu's ``TER`` does (:func:`bleusuite.text.tercom.tercom_ids`:
 every line of the hypotheses and the references numbered with one vocabulary, each distinct
-word tokenised once); token ids and token lists are compared as they are.
+word tokenised once, references twice as sacrebleu does); token ids and token lists are
+compared as they are.
 
 >>> from bleusuite.scores.ter.metric import TerSettings
 >>> stats = ter_statistics_of_texts(["a b c d"], [["c d a b", "a b"]], TerSettings())
@@ -36,14 +37,14 @@ def ter_statistics_of_texts(hypotheses: list[str], references: list[list[str | N
     such reference), tokenised with ``settings``' tercom options."""
     rows = len(hypotheses)
     width = max((len(refs) for refs in references), default=0)
-    lines = list(hypotheses)
+    lines: list[str] = []
     slot = np.full((rows, width), -1, dtype=np.int64)  # each reference's line, -1: absent
     for b, refs in enumerate(references):
         for r, line in enumerate(refs):
             if line is not None:
-                slot[b, r] = len(lines)
+                slot[b, r] = rows + len(lines)
                 lines.append(line)
-    ids, lengths = tercom_ids(lines, normalized=settings.normalized,
+    ids, lengths = tercom_ids(hypotheses, lines, normalized=settings.normalized,
                               no_punct=settings.no_punct, asian_support=settings.asian_support,
                               case_sensitive=settings.case_sensitive)
     starts = np.cumsum(lengths) - lengths

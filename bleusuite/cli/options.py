@@ -62,6 +62,9 @@ class ScoreOptions:
     force: bool = False
     color: bool = False
     chrf: tuple[int, int, int, bool, bool, bool] = (6, 0, 2, False, False, False)
+    #: ``--ter-normalized``, ``--ter-no-punct``, ``--ter-asian-support``,
+    #: ``--ter-case-sensitive``
+    ter: tuple[bool, bool, bool, bool] = (False, False, False, False)
 
     @property
     def hyp(self) -> str | None:
@@ -80,7 +83,7 @@ class ScoreOptions:
     def settings(self, metric: str) -> Any:
         """The settings of ``metric`` (:mod:`bleusuite.scores.registry`) that the flags give:
         BLEU's ``-tok -lc -s -sv`` (and sacrebleu's effective order at sentence level),
-        GLEU's ``-tok -lc``, chrF's ``--chrf-*``."""
+        GLEU's ``-tok -lc``, chrF's ``--chrf-*``, TER's ``--ter-*``."""
         entry = registry.get(metric)
         if metric == "bleu":
             return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
@@ -89,6 +92,10 @@ class ScoreOptions:
         if metric == "gleu":
             return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
                                   min_len=GLEU_ORDERS[0], max_len=GLEU_ORDERS[1])
+        if metric == "ter":
+            normalized, no_punct, asian_support, case_sensitive = self.ter
+            return entry.settings(normalized=normalized, no_punct=no_punct,
+                                  asian_support=asian_support, case_sensitive=case_sensitive)
         char_order, word_order, beta, whitespace, lowercase, eps_smoothing = self.chrf
         return entry.settings(char_order=char_order, word_order=word_order, beta=beta,
                               lowercase=lowercase, whitespace=whitespace,
@@ -158,6 +165,8 @@ class ScoreOptions:
             output_format, args.width, args.score_only, args.short, args.confidence,
             args.confidence_n, seed, args.quiet, args.num_refs, encoding,
             paired, paired_n, paired_n_shown, args.force, color, chrf,
+            (args.ter_normalized, args.ter_no_punct, args.ter_asian_support,
+             args.ter_case_sensitive),
         )
 
 

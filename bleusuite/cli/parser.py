@@ -16,7 +16,7 @@ from bleusuite.version import VERSION
 
 __all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
 
-#: the metrics of ``-m``: every metric of the registry (sacrebleu's TER is not one)
+#: the metrics of ``-m``: every metric of the registry
 METRICS = tuple(registry.names())
 
 
@@ -32,10 +32,6 @@ UNSUPPORTED = {
     ("--list",): "listing test sets",
     ("--citation", "--cite"): "test-set citations",
     ("--detail", "-d"): "the per-domain detail of test sets",
-    ("--ter-case-sensitive",): "TER",
-    ("--ter-asian-support",): "TER",
-    ("--ter-no-punct",): "TER",
-    ("--ter-normalized",): "TER",
 }
 
 
@@ -169,6 +165,15 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
     chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
     chrf.add_argument("--chrf-eps-smoothing", action="store_true",
                       help="chrF++.py's averaging (an order without n-grams counts 1e-16)")
+    ter = parser.add_argument_group("TER (-m ter)")
+    ter.add_argument("--ter-case-sensitive", action="store_true",
+                     help="case-sensitive TER (default: lowercase first)")
+    ter.add_argument("--ter-asian-support", action="store_true",
+                     help="CJK characters and punctuation in --ter-normalized and "
+                     "--ter-no-punct")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument("--ter-normalized", action="store_true",
+                     help="tercom's normalisation (XML entities, punctuation split off)")
     parser.add_argument("--format", "-f", dest="output_format",
                         choices=("json", "text", "latex"), default=None,
                         help="output format (default: json, or text with --sentence-level, as "

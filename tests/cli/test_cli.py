@@ -513,7 +513,7 @@ def files(tmp_path: Path) -> dict[str, str]:
         (["score", "{ref}", "-i", "{hyp}", "-s", "method3", "-sv", "0.5"], None,
          ["--smooth-value"]),
         (["score", "{ref}", "-i", "{hyp}", "-sl", "-ci"], None, ["--confidence"]),
-        (["score", "{ref}", "-i", "{hyp}", "-m", "ter"], None, ["invalid choice: 'ter'"]),
+        (["score", "{ref}", "-i", "{hyp}", "-m", "meteor"], None, ["invalid choice: 'meteor'"]),
         (["score", "{ref}", "-i", "{hyp}", "--seed", "x"], None, ["--seed"]),
         (["--hyp", "{hyp}", "--ref", "{bad_ref}"], None, ["not valid UTF-8 (line 2"]),
         (["--hyp", "{hyp}", "--ref", "{short}"], None, ["short.txt has 1 lines"]),
@@ -695,11 +695,11 @@ def test_codecs_that_are_not_text_encodings_are_one_line_errors(files, codec):
      (["-l", "en-de"], "-l is sacrebleu's option"),
      (["-t", "wmt14"], "-t is sacrebleu's option"),
      (["--echo", "src"], "--echo is sacrebleu's option"),
-     (["--ter-normalized"], "TER"),
+     (["--subset", "x"], "--subset is sacrebleu's option for downloading test sets"),
      (["-d"], "-d is sacrebleu's option"),
      (["--smooth", "exp"], "unrecognized arguments: --smooth"),
      (["--token", "13a"], "unrecognized arguments: --token")],
-    ids=["l", "l-en-de", "t", "echo", "ter", "detail", "abbreviated-smooth", "abbreviated-tok"])
+    ids=["l", "l-en-de", "t", "echo", "subset", "detail", "abbreviated-smooth", "abbreviated-tok"])
 def test_sacrebleus_other_flags_are_named_not_misread(files, flags, fragment):
     """-l once became -lc (lowercase) silently; no flag is taken for a prefix of another."""
     message = assert_fails(run_command("score", files["ref"], "-i", files["hyp"], *flags),

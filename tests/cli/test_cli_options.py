@@ -294,6 +294,24 @@ def check_chrf(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> Non
         assert out["signature"].rsplit("|", 1)[0] == theirs, flags
 
 
+def check_ter(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--ter-*: each setting gives sacrebleu's TER with that setting, and its signature."""
+    from sacrebleu.metrics import TER
+
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"], "-m", "ter", "-w", "13")
+    for flags, settings in (([], {}),
+                            (["--ter-normalized", "--ter-asian-support"],
+                             {"normalized": True, "asian_support": True}),
+                            (["--ter-no-punct", "--ter-case-sensitive"],
+                             {"no_punct": True, "case_sensitive": True})):
+        out = score_json(capsys, *args, *flags)
+        metric = TER(**settings)
+        expected = metric.corpus_score(texts["hyp"], texts["refs"])
+        assert out["score"] == float(f"{expected.score:.13f}"), flags
+        theirs = metric.get_signature().format().rsplit("|", 1)[0]
+        assert out["signature"].rsplit("|", 1)[0] == theirs, flags
+
+
 def check_quiet(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     args = (*texts["ref_paths"], "-i", texts["hyp_path"])
     assert score_json(capsys, *args, "-q") == score_json(capsys, *args)
@@ -399,6 +417,10 @@ SCORE_CHECKS: dict[str, Check] = {
     "chrf_whitespace": check_chrf,
     "chrf_lowercase": check_chrf,
     "chrf_eps_smoothing": check_chrf,
+    "ter_case_sensitive": check_ter,
+    "ter_asian_support": check_ter,
+    "ter_no_punct": check_ter,
+    "ter_normalized": check_ter,
     "quiet": check_quiet,
     "paired_bs": check_paired,
     "paired_bs_n": check_paired,

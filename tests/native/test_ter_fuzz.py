@@ -78,10 +78,10 @@ def test_ter_edits_refuses_what_does_not_fit(native, data):
     except REFUSALS:
         return
     for b in range(begin, end):  # accepted: every slice read fits
-        assert 0 <= hyp_starts[b] and 0 <= hyp_lengths[b] <= len(ids) - hyp_starts[b]
+        assert hyp_starts[b] >= 0 and 0 <= hyp_lengths[b] <= len(ids) - hyp_starts[b]
         for r in range(refs):
             n = ref_lengths[b, r]
-            assert n == -1 or (0 <= ref_starts[b, r] and 0 <= n <= len(ids) - ref_starts[b, r])
+            assert n == -1 or (ref_starts[b, r] >= 0 and 0 <= n <= len(ids) - ref_starts[b, r])
 
 
 @pytest.mark.parametrize("change", ["float ids", "2-d ids", "short lengths", "read-only out",

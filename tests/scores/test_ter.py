@@ -42,14 +42,15 @@ once = pytest.mark.skipif(os.environ.get("BLEUSUITE_COUNTING") == "fixed",
 OPTIONS = [dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), flags,
                     strict=True)) for flags in itertools.product((False, True), repeat=4)]
 CJK = ["東京タワーに行きました。", "我们的朋友，你好！", "日本語のテキスト（テスト）です",
-       "北京是中国的首都。 Beijing", "ひらがな カタカナ 漢字、記号・", "ｆｕｌｌ－ｗｉｄｔｈ，ｔｅｘｔ．",
-       "㈱会社 ㍻ 﨑 ︰"]
+       "北京是中国的首都。 Beijing", "ひらがな カタカナ 漢字、記号・",
+       "ｆｕｌｌ－ｗｉｄｔｈ，ｔｅｘｔ．", "㈱会社 ㍻ 﨑 ︰"]
 ODD = ["John's\tcar is here.", "It's\u00a0fine, isn't it's ok", "a &amp; b &quot;c&quot; &lt;d&gt;",
        "3.14, 1,000 and 10-20 e-mail.", "line\nbreak-\ning", "", "   ", "U.S. (paren) [x] {y}",
        "ΟΔΟΣ Straße İstanbul", "what? yes! no; a:b \"q\""]
 
 
-def text_cases(seed: int, rows: int, max_words: int = 30) -> tuple[list[str], list[list[str | None]]]:
+def text_cases(seed: int, rows: int, max_words: int = 30) -> tuple[
+        list[str], list[list[str | None]]]:
     """Hypotheses and, for each, 1-4 references (an absent one now and then, empty lines):
     edited WMT lines of at most ``max_words`` words (the real reference, other edits as
     further references), CJK and odd lines mixed in."""

@@ -1,6 +1,7 @@
-"""evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu`` and ``google_bleu`` with
-the inputs, keys, scales and numbers of evaluate's own modules of those names, loaded from
-the package (no hub, no network): ``evaluate.load(bleusuite.evaluate.module_path(name))``.
+"""evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu`` and
+``ter`` with the inputs, keys, scales and numbers of evaluate's own modules of those names,
+loaded from the package (no hub, no network):
+``evaluate.load(bleusuite.evaluate.module_path(name))``.
 
 * ``sacrebleu``: sacrebleu's ``corpus_bleu`` (:class:`bleusuite.sacrebleu.BLEU`): ``score``
   (0-100), ``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``;
@@ -8,7 +9,9 @@ the package (no hub, no network): ``evaluate.load(bleusuite.evaluate.module_path
   the shortest reference length, ``smooth=True``: ``smooth="nmt_smooth"``): ``bleu``
   (0-1), ``precisions``, ``brevity_penalty``, ``length_ratio``, ``translation_length``,
   ``reference_length``;
-* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1).
+* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1);
+* ``ter``: sacrebleu's ``TER`` (:class:`bleusuite.sacrebleu.TER`): ``score`` (0-100),
+  ``num_edits``, ``ref_length``.
 
 Each module is a directory here with its script (``bleu/bleu.py``, ...); the scripts need
 ``evaluate`` (``pip install "bleusuite[evaluate]"``), this function does not.
@@ -27,7 +30,7 @@ from typing import Any
 __all__ = ["MODULES", "features", "module_path", "per_prediction"]
 
 #: the modules shipped, by evaluate's names
-MODULES = ("sacrebleu", "bleu", "google_bleu")
+MODULES = ("sacrebleu", "bleu", "google_bleu", "ter")
 
 
 def module_path(name: str) -> str:

@@ -12,9 +12,12 @@ resamples (``SACREBLEU_SEED``, 12345 by default) and gives its mean and interval
 
 Differences: hypotheses and every reference stream must have the same length (sacrebleu's
 ``zip`` drops the extra lines without a word), and an empty corpus is a ``ValueError``.
-Signatures end with ``version:bleusuite-<version>``. sacrebleu's ``spm`` / ``flores``
-tokenizers are not offered. sacrebleu's warnings (tokenised-looking hypotheses, sentence
-BLEU without effective order) are not repeated.
+Signatures end with ``version:bleusuite-<version>``. sacrebleu's SentencePiece tokenizers
+(``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``) read sacrebleu's model files from its
+folder and download nothing. With a number of references that is not a power of two, TER's
+corpus score can differ from sacrebleu's in its last bits (sacrebleu sums rounded average
+reference lengths, bleusuite exact ones). sacrebleu's warnings (tokenised-looking
+hypotheses, sentence BLEU without effective order) are not repeated.
 
 >>> from bleusuite.sacrebleu import BLEU
 >>> bleu = BLEU()

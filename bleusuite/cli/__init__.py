@@ -82,7 +82,8 @@ def _run(argv: Sequence[str] | None) -> str | int:
         from bleusuite.cli.plain import run_plain
 
         return run_plain(args)
-    except (ValueError, TypeError, ImportError) as error:  # the library's checks, a tokenizer
+    except (ValueError, TypeError, ImportError, FileNotFoundError) as error:
+        # the library's checks, a tokenizer (its package, or its model file)
         raise CommandError(str(error)) from None
 
 

@@ -142,7 +142,7 @@ def test_cached_references_and_the_sample(sample):
     (lambda: BLEU().sentence_score(["a"], ["a"]), TypeError, "hypothesis"),
     (lambda: BLEU(smooth_method="add-one"), ValueError, "smooth_method"),
     (lambda: BLEU(smooth_method="floor", smooth_value=-1), ValueError, "smooth_value"),
-    (lambda: BLEU(tokenize="spm"), ValueError, "tokenize"),
+    (lambda: BLEU(tokenize="moses"), ValueError, "tokenize"),
     (lambda: BLEU(max_ngram_order=0), ValueError, "max_ngram_order"),
     (lambda: BLEU(lowercase=1), TypeError, "lowercase"),
     (lambda: CHRF(char_order=0, word_order=0), ValueError, "char_order"),

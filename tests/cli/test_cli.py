@@ -334,7 +334,7 @@ TRICKY = st.sampled_from(
 def test_tokens_equal_sacrebleu_line_by_line(lines, lowercase):
     """Word-by-word tokenising (13a, none, char) gives sacrebleu's per-line tokens."""
     for name in TOKENIZERS:
-        if name in MECAB_TOKENIZERS and not mecab_installed(name) or name in SPM_MODELS:
+        if (name in MECAB_TOKENIZERS and not mecab_installed(name)) or name in SPM_MODELS:
             continue  # the SentencePiece ones: tests/text/test_spm.py, on a model it trains
         token_ids = encode_texts([lines], load_tokenizer(name), lowercase)
         expected = tokenize_like_sacrebleu(lines, name, lowercase)

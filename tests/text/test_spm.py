@@ -111,7 +111,7 @@ def test_the_command_is_sacrebleus_and_names_a_missing_model(model_folder, tmp_p
 
 def test_a_missing_model_or_package_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
-    with pytest.raises(FileNotFoundError, match="'spbleu-1k_tokenizer_spm.model' in "):
+    with pytest.raises(FileNotFoundError, match=r"'spbleu-1k_tokenizer_spm\.model' in "):
         load_tokenizer("spBLEU-1K")
     with pytest.raises(FileNotFoundError, match="run sacrebleu once with -tok flores101"):
         bleusuite.sentence_bleu(["a"], ["a"], tokenize="flores101")

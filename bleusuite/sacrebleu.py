@@ -55,11 +55,10 @@ from bleusuite.scores.ter.statistics import TerStats
 from bleusuite.significance.bootstrap import Confidence, bootstrap_scores
 from bleusuite.significance.seeding import seed_from_environment
 from bleusuite.text import TOKENIZERS, encode_texts, load_tokenizer
+from bleusuite.text.tokenizers import TOKENIZER_OF_LANGUAGE
 
 __all__ = ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "Score", "Signature", "TERScore"]
 
-#: sacrebleu's default tokenizer for a target language (``trg_lang``), else ``13a``
-_TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 #: reference streams: ``streams[j][i]``, the ``j``-th reference of line ``i`` (None: none)
 Streams = list[list[str | None]]
 #: sacrebleu's short signature keys
@@ -290,7 +289,7 @@ class BLEU(_Metric):
         if not isinstance(trg_lang, str):
             raise TypeError(f"trg_lang must be a str; got {trg_lang!r}")
         self.trg_lang = trg_lang
-        name = _TOKENIZER_OF_LANGUAGE.get(trg_lang, "13a") if tokenize is None else tokenize
+        name = TOKENIZER_OF_LANGUAGE.get(trg_lang, "13a") if tokenize is None else tokenize
         if name not in TOKENIZERS:
             raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)}; got {name!r}")
         self.tokenize = name

@@ -23,15 +23,10 @@ METRICS = tuple(registry.names())
 #: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,
 #: they are a usage error that says so (never read as another flag)
 UNSUPPORTED = {
-    ("--test-set", "-t"): "downloading test sets",
-    ("--language-pair", "-l"): "downloading test sets",
     ("--origlang", "-ol"): "downloading test sets",
     ("--subset",): "downloading test sets",
     ("--download",): "downloading test sets",
     ("--echo",): "printing test sets",
-    ("--list",): "listing test sets",
-    ("--citation", "--cite"): "test-set citations",
-    ("--detail", "-d"): "the per-domain detail of test sets",
 }
 
 
@@ -138,8 +133,23 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help="metrics to compute (default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
                         help="one line of scores per input line")
-    parser.add_argument("--tokenize", "-tok", choices=tuple(TOKENIZERS), default="13a",
-                        help="sacrebleu tokenizer (default: 13a)")
+    parser.add_argument("--tokenize", "-tok", choices=tuple(TOKENIZERS), default=None,
+                        help="sacrebleu tokenizer (default: zh, ja-mecab or ko-mecab for that "
+                        "target language of -l, else 13a)")
+    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                        metavar="SRC-TRG",
+                        help="the language pair: its target language picks BLEU's tokenizer "
+                        "(as sacrebleu); with --list, the test sets of that pair")
+    parser.add_argument("--test-set", "-t", dest="test_set", default=None, metavar="NAMES",
+                        help="with --citation: the test sets (comma-separated) to cite; "
+                        "scoring against a test set (a download) is sacrebleu's")
+    parser.add_argument("--list", action="store_true",
+                        help="print sacrebleu's test sets (of the pair of -l) and quit")
+    parser.add_argument("--citation", "--cite", action="store_true",
+                        help="print the citation of the -t test sets and quit")
+    parser.add_argument("--detail", "-d", action="store_true",
+                        help="as sacrebleu without a test set: text output, and its note that "
+                        "no subset information is found")
     parser.add_argument("--lowercase", "-lc", action="store_true",
                         help="case-insensitive scores (lowercase every line first)")
     parser.add_argument("--force", action="store_true",

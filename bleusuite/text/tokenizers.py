@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SPM_MODELS", "TOKENIZERS", "SentencePieceTokenizer", "Tokenizer", "Tokenizer13a",
-           "load_tokenizer", "spm_model_path"]
+__all__ = ["SPM_MODELS", "TOKENIZERS", "TOKENIZER_OF_LANGUAGE", "SentencePieceTokenizer",
+           "Tokenizer", "Tokenizer13a", "load_tokenizer", "spm_model_path"]
 
 
 class Tokenizer13a:
@@ -97,6 +97,10 @@ TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str 
     "flores200": ("sentencepiece", False, "spm"),
     "spBLEU-1K": ("sentencepiece", False, "spm"),
 }
+
+#: sacrebleu's BLEU tokenizer for a target language (``trg_lang``, the command's ``-l``)
+#: where none is named; ``13a`` for the others
+TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 #: sacrebleu's SentencePiece tokenizers: name -> (the model's file in sacrebleu's model
 #: folder, the tokenizer's signature). ``spm`` is sacrebleu's old name of ``flores101``.

@@ -691,15 +691,16 @@ def test_codecs_that_are_not_text_encodings_are_one_line_errors(files, codec):
 
 @pytest.mark.parametrize(
     ("flags", "fragment"),
-    [(["-l"], "-l is sacrebleu's option for downloading test sets"),
-     (["-l", "en-de"], "-l is sacrebleu's option"),
+    [(["-ol"], "-ol is sacrebleu's option for downloading test sets"),
+     (["-ol", "de"], "-ol is sacrebleu's option"),
      (["-t", "wmt14"], "-t is sacrebleu's option"),
      (["--echo", "src"], "--echo is sacrebleu's option"),
      (["--subset", "x"], "--subset is sacrebleu's option for downloading test sets"),
-     (["-d"], "-d is sacrebleu's option"),
+     (["-t", "wmt14", "-d"], "-t is sacrebleu's option"),
      (["--smooth", "exp"], "unrecognized arguments: --smooth"),
      (["--token", "13a"], "unrecognized arguments: --token")],
-    ids=["l", "l-en-de", "t", "echo", "subset", "detail", "abbreviated-smooth", "abbreviated-tok"])
+    ids=["ol", "ol-de", "t", "echo", "subset", "t-detail", "abbreviated-smooth",
+         "abbreviated-tok"])
 def test_sacrebleus_other_flags_are_named_not_misread(files, flags, fragment):
     """-l once became -lc (lowercase) silently; no flag is taken for a prefix of another."""
     message = assert_fails(run_command("score", files["ref"], "-i", files["hyp"], *flags),

@@ -314,6 +314,33 @@ def check_ter(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None
         assert out["signature"].rsplit("|", 1)[0] == theirs, flags
 
 
+def check_language_pair(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """-l: its target language picks BLEU's tokenizer where -tok does not (sacrebleu's)."""
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"])
+    zh = score_json(capsys, *args, "-l", "en-zh")
+    assert zh["score"] == pytest.approx(sacrebleu_score(texts["hyp"], texts["refs"],
+                                                        tokenize="zh"), abs=TOLERANCE)
+    assert zh["tok"] == "zh"
+    assert score_json(capsys, *args, "-l", "en-zh", "-tok", "intl")["tok"] == "intl"
+    assert score_json(capsys, *args, "-l", "de-en") == score_json(capsys, *args)
+
+
+def check_test_sets(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--list, --citation and -t print sacrebleu's table of test sets (no download);
+    --detail without a test set is sacrebleu's text output with its note."""
+    from sacrebleu.dataset import DATASETS
+
+    listed = run(capsys, "score", "--list").splitlines()
+    assert listed[0] == "The available test sets are:" and len(listed) == len(DATASETS) + 1
+    assert run(capsys, "score", "--list", "-l", "en-de").startswith(
+        "The available test sets for en-de are:")
+    assert run(capsys, "score", "-t", "wmt14", "--citation").strip() == \
+        DATASETS["wmt14"].citation.strip()
+    detailed = run(capsys, "score", *texts["ref_paths"], "-i", texts["hyp_path"], "-d")
+    assert detailed.startswith("BLEU|") and detailed.rstrip().endswith(
+        "Consider using --origlang argument.")
+
+
 def check_quiet(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     args = (*texts["ref_paths"], "-i", texts["hyp_path"])
     assert score_json(capsys, *args, "-q") == score_json(capsys, *args)
@@ -423,6 +450,11 @@ SCORE_CHECKS: dict[str, Check] = {
     "ter_asian_support": check_ter,
     "ter_no_punct": check_ter,
     "ter_normalized": check_ter,
+    "langpair": check_language_pair,
+    "test_set": check_test_sets,
+    "list": check_test_sets,
+    "citation": check_test_sets,
+    "detail": check_test_sets,
     "quiet": check_quiet,
     "paired_bs": check_paired,
     "paired_bs_n": check_paired,

@@ -407,3 +407,16 @@ def test_ter_of_several_systems_and_paired_tests(ter_files, test):
     systems = [ter_files["base"], ter_files["sys0"], ter_files["sys1"], ter_files["sys2"]]
     assert_same_output([ter_files["ref"], "-i", *systems, *test], {"SACREBLEU_SEED": "5"}
                        if "--paired-ar" in test else None)
+
+
+# ------------------------------------------------------------- flags without a download
+
+
+@pytest.mark.parametrize("flags", [["-l", "en-zh", "-f", "text"], ["-d", "-m", "bleu", "chrf"],
+                                   ["--list", "-l", "en-de"], ["--list"]])
+def test_flags_that_need_no_download(files, flags):
+    """-l with one's own references (BLEU's tokenizer of the target language), --detail
+    without a test set, --list; sacrebleu's --citation fails (a TypeError in 2.6.0), its
+    citation is checked in test_cli_options.py."""
+    files_args = [] if "--list" in flags else [files["ref"], "-i", files["sys0"]]
+    assert_same_output([*files_args, *flags])

@@ -209,11 +209,11 @@ _PUNCTUATION = ",.;:!?\"()"
 
 
 def _edited_words(rng: np.random.Generator, words: list[str], vocabulary: list[str],
-                  rate: float) -> list[str]:
-    """``words`` with blocks of 1-6 words moved (one move per 12 words or so), and about
-    ``rate`` of the words each dropped, replaced, recased or re-punctuated."""
+                  rate: float, moves: float) -> list[str]:
+    """``words`` with blocks of 1-6 words moved (``moves`` moves per word on average), and
+    about ``rate`` of the words each dropped, replaced, recased or re-punctuated."""
     words = list(words)
-    for _ in range(int(rng.poisson(len(words) / 12))):
+    for _ in range(int(rng.poisson(len(words) * moves))):
         if len(words) < 2:
             break
         length = int(rng.integers(1, min(6, len(words) - 1) + 1))
@@ -239,16 +239,17 @@ def _edited_words(rng: np.random.Generator, words: list[str], vocabulary: list[s
     return out
 
 
-def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0.15
-                    ) -> tuple[list[list[str]], list[str]]:
+def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0.15,
+                    moves: float = 1 / 12) -> tuple[list[list[str]], list[str]]:
     """WMT-like text for TER and the command: ``systems`` lists of hypothesis lines and one
     list of reference lines, ``lines`` each.
 
     Line ``i`` is pair ``i % 100`` of the shipped WMT15 English-Russian sample (the Google
     Translate output and its reference, 19 words on average): the reference as it is, each
-    system's hypothesis the real output edited (:func:`_edited_words`: moved blocks of 1-6
-    words, and about ``rate`` of the words dropped, replaced by another word of the sample,
-    recased or re-punctuated), with its own seeded edits per line and system.
+    system's hypothesis the real output edited (:func:`_edited_words`: blocks of 1-6 words
+    moved, ``moves`` per word on average, and about ``rate`` of the words dropped, replaced
+    by another word of the sample, recased or re-punctuated), with its own seeded edits per
+    line and system.
 
     >>> hyps, refs = edited_wmt_text(3, systems=2)
     >>> len(hyps), len(hyps[0]), len(refs)
@@ -262,5 +263,6 @@ def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0
     vocabulary = sorted({word for line in hyp_lines + ref_lines for word in line.split()})
     rng = np.random.default_rng(seed)
     hyps = [[" ".join(_edited_words(rng, hyp_lines[i % len(hyp_lines)].split(), vocabulary,
-                                    rate)) for i in range(lines)] for _ in range(systems)]
+                                    rate, moves)) for i in range(lines)]
+            for _ in range(systems)]
     return hyps, [ref_lines[i % len(ref_lines)] for i in range(lines)]

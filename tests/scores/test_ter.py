@@ -361,3 +361,17 @@ def test_empty_sides_and_the_edge_scores():
     scores = bleusuite.sentence_ter(["", "a b", "", "x"], [[""], [""], ["a b"], ["y z"]])
     assert scores.tolist() == [0.0, 1.0, 1.0, 1.0]  # sacrebleu: 0, 100, 100, 100
     assert float(bleusuite.corpus_ter(["", "a b"], [[""], [""]])) == 1.0
+
+
+@pytest.mark.gpu
+def test_cuda_tensors_come_back_on_their_device():
+    """TER runs on the host; scores of CUDA tensors come back as CUDA tensors."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA")
+    hyp = torch.tensor([[1, 2, 3, 4, 0], [5, 6, 0, 0, 0]], device="cuda")
+    ref = torch.tensor([[3, 4, 1, 2, 5], [5, 7, 6, 0, 0]], device="cuda")
+    scores = bleusuite.sentence_ter(hyp, ref, pad_id=0)
+    assert scores.device.type == "cuda"
+    assert scores.tolist() == bleusuite.sentence_ter(hyp.cpu(), ref.cpu(), pad_id=0).tolist()
+    assert bleusuite.corpus_ter(hyp, ref, pad_id=0).device.type == "cuda"

@@ -83,8 +83,8 @@ def to_caller(batch: Batch | None, scores: np.ndarray) -> Any:
     """Scores computed on the host, in the caller's array type and device."""
     if batch is None:
         return scores
-    if not batch.backend.reads_are_free(batch.hyp):
-        return batch.to_caller(batch.backend.from_host(scores, like=batch.hyp))
+    if not isinstance(batch.hyp, np.ndarray):  # a device's (or JAX's) batch: back there
+        return batch.to_caller(batch.backend.asarray(scores, like=batch.hyp))
     return batch.to_caller(scores)
 
 

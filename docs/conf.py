@@ -83,6 +83,11 @@ from bleusuite.cli.io import *
 from bleusuite.cli.statistics import *
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
+import os
+from bleusuite.text.tercom import *
+from bleusuite.scores.ter.statistics import *
+from bleusuite.scores.ter.edits import *
+from bleusuite.scores.ter.metric import *
 try:
     import torch
 except ImportError:

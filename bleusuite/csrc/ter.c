@@ -289,18 +289,17 @@ fill_bits(Pair *p, int32_t from)
     }
 }
 
-/* row i of the matrix of a hypothesis whose word i - 1 is `word`, from row i - 1 (`prev`,
- * valid in its band); `how` (or NULL) gets how each cell was reached. Returns the row's
- * least cost plus the length difference left to cover: no path through the row ends
- * cheaper. */
-static int32_t
+/* row i of the current hypothesis' matrix (its word i - 1 is `word`) from row i - 1
+ * (`prev`, valid in its band), with how each cell was reached (`how`): sacrebleu's order of
+ * preference on ties, each way taken only where strictly cheaper */
+static void
 compute_row(const Pair *p, int32_t i, int64_t word, const int32_t *prev, int32_t *row,
             uint8_t *how)
 {
     const int32_t prev_lo = p->lo[i - 1], prev_hi = p->hi[i - 1];
-    const int32_t lo = p->lo[i], hi = p->hi[i], rest = p->n - i;
+    const int32_t lo = p->lo[i], hi = p->hi[i];
     const int64_t *ref = p->ref;
-    int32_t left = FAR, bound = UNBOUNDED;
+    int32_t left = FAR;
     for (int32_t j = lo; j < hi; j++) {
         int32_t value;
         uint8_t op;
@@ -328,13 +327,20 @@ compute_row(const Pair *p, int32_t i, int64_t word, const int32_t *prev, int32_t
             }
         }
         row[j] = value;
-        if (how != NULL) how[j] = op;
+        how[j] = op;
         left = value;
-        int32_t gap = (p->m - j) - rest;
-        gap = gap < 0 ? -gap : gap;
-        if (value + gap < bound) bound = value + gap;
     }
-    return bound;
+}
+
+/* "far" in the cells of row i just outside its band that row i + 1 reads (the one before
+ * the band, and those up to the next row's band end), so that a candidate's row reads its
+ * previous one without a check per cell (beam_row) */
+static inline void
+pad_row(const Pair *p, int32_t i, int32_t *row)
+{
+    if (p->lo[i] > 0) row[p->lo[i] - 1] = FAR;
+    if (i == p->n) return;
+    for (int32_t j = p->hi[i]; j < p->hi[i + 1]; j++) row[j] = FAR;
 }
 
 /* rows from + 1 .. n of the current hypothesis' matrix (rows 0 .. from are kept) */
@@ -342,9 +348,41 @@ static void
 fill_rows(Pair *p, int32_t from)
 {
     const size_t width = (size_t)p->width;
-    for (int32_t i = from + 1; i <= p->n; i++)
-        compute_row(p, i, p->words[i - 1], p->cost + (size_t)(i - 1) * width,
-                    p->cost + (size_t)i * width, p->how + (size_t)i * width);
+    for (int32_t i = from + 1; i <= p->n; i++) {
+        int32_t *row = p->cost + (size_t)i * width;
+        compute_row(p, i, p->words[i - 1], row - width, row, p->how + (size_t)i * width);
+        pad_row(p, i, row);
+    }
+}
+
+/* row i of a candidate's matrix without how the cells were reached: the cells' values
+ * alone (the least of the three ways, "far" above), read from a padded previous row
+ * (pad_row) with no check per cell; the row is padded in turn. Returns the row's least
+ * cost plus the length difference left to cover: no path through the row ends cheaper. */
+static int32_t
+beam_row(const Pair *p, int32_t i, int64_t word, const int32_t *prev, int32_t *row)
+{
+    const int32_t lo = p->lo[i], hi = p->hi[i], rest = p->n - i, m = p->m;
+    const int64_t *ref = p->ref;
+    int32_t left = FAR, bound = UNBOUNDED, j = lo;
+    if (j == 0) {
+        left = row[0] = prev[0] + 1; /* the band of row i - 1 starts at 0 too */
+        bound = left + (m - rest < 0 ? rest - m : m - rest);
+        j = 1;
+    }
+    for (; j < hi; j++) {
+        const int32_t diagonal = prev[j - 1] + (word != ref[j - 1]), up = prev[j] + 1;
+        int32_t value = diagonal < up ? diagonal : up;
+        value = value < left + 1 ? value : left + 1;
+        value = value < FAR ? value : FAR;
+        row[j] = value;
+        left = value;
+        const int32_t gap = m - j - rest;
+        const int32_t least = value + (gap < 0 ? -gap : gap);
+        bound = least < bound ? least : bound;
+    }
+    pad_row(p, i, row);
+    return bound;
 }
 
 /* the trace of the current hypothesis' matrix, read as sacrebleu reads the flipped one:
@@ -474,7 +512,7 @@ candidate_distance(Pair *p, int32_t start, int32_t length, int32_t target, int32
     const int32_t *prev = p->cost + (size_t)from * width;
     for (int32_t i = from + 1; i <= p->n; i++) {
         int32_t *row = i & 1 ? p->row_a : p->row_b;
-        if (compute_row(p, i, p->shifted[i - 1], prev, row, NULL) > bound) return UNBOUNDED;
+        if (beam_row(p, i, p->shifted[i - 1], prev, row) > bound) return UNBOUNDED;
         prev = row;
     }
     return prev[p->m];

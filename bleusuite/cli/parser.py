@@ -96,8 +96,8 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_score_arguments(commands.add_parser(
         "score", help="sacrebleu-compatible scoring: bleusuite score REF [REF ...] -i HYP",
-        description="BLEU and GLEU with sacrebleu's flags, tokenizers and output formats. "
-        "Reads the hypotheses from -i HYP, or from standard input.",
+        description="BLEU, chrF, TER and GLEU with sacrebleu's flags, tokenizers and output "
+        "formats. Reads the hypotheses from -i HYP, or from standard input.",
     ))
     bench = load_bench_module() if with_bench else None
     if bench is not None:

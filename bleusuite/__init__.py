@@ -1,4 +1,5 @@
-"""bleusuite: exact, vectorised BLEU, GLEU, chrF and ROUGE on batches of token ids and text.
+"""bleusuite: exact, vectorised BLEU, GLEU, chrF, TER and ROUGE on batches of token ids and
+text.
 
 The same definitions run on NumPy, PyTorch (CPU or CUDA) and CuPy arrays, chosen by the
 type of the input. Each smoothing name reproduces one reference library's numbers exactly
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
         sentence_rouge,
     )
     from bleusuite.scores.rouge.statistics import RougeStats
+    from bleusuite.scores.ter.result import TerResult, corpus_ter_result
+    from bleusuite.scores.ter.score import corpus_ter, sentence_ter, ter_score, ter_statistics
+    from bleusuite.scores.ter.statistics import TerStats
 
 from bleusuite.version import VERSION as __version__
 
@@ -56,6 +60,8 @@ __all__ = [
     "PaddingWarning",
     "RougeResult",
     "RougeStats",
+    "TerResult",
+    "TerStats",
     "__version__",
     "bleu_score",
     "bleu_statistics",
@@ -68,6 +74,8 @@ __all__ = [
     "corpus_gleu_result",
     "corpus_rouge",
     "corpus_rouge_result",
+    "corpus_ter",
+    "corpus_ter_result",
     "gleu_score",
     "gleu_statistics",
     "pairwise_sentence_bleu",
@@ -79,6 +87,9 @@ __all__ = [
     "sentence_chrf",
     "sentence_gleu",
     "sentence_rouge",
+    "sentence_ter",
+    "ter_score",
+    "ter_statistics",
 ]
 
 #: the module of each public name, imported on first access
@@ -100,6 +111,10 @@ _HOMES: dict[str, str] = {
                     "bleusuite.scores.rouge.score"),
     **dict.fromkeys(("RougeResult", "corpus_rouge_result"), "bleusuite.scores.rouge.result"),
     "RougeStats": "bleusuite.scores.rouge.statistics",
+    **dict.fromkeys(("corpus_ter", "sentence_ter", "ter_score", "ter_statistics"),
+                    "bleusuite.scores.ter.score"),
+    **dict.fromkeys(("TerResult", "corpus_ter_result"), "bleusuite.scores.ter.result"),
+    "TerStats": "bleusuite.scores.ter.statistics",
 }
 
 

@@ -54,3 +54,10 @@ def lcs_matches(
 
 def porter_stem(words: list[str], /) -> list[str]:
     """``[nltk.stem.PorterStemmer().stem(word) for word in words]`` (NLTK_EXTENSIONS)."""
+def ter_edits(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, edits: Any, begin: SupportsIndex, end: SupportsIndex, /,
+) -> None:
+    """TER's edits (sacrebleu's ``translation_edit_rate``) of rows begin..end-1 against each
+    reference into ``edits`` (B, R); a reference length of -1 is an absent reference (its
+    edits -1). int64 buffers; see the C docstring."""

@@ -1,5 +1,5 @@
-"""sacrebleu's Python API on bleusuite's counting: ``BLEU`` and ``CHRF`` with sacrebleu's
-constructor arguments, ``corpus_score(hypotheses, reference_streams)`` and
+"""sacrebleu's Python API on bleusuite's counting: ``BLEU``, ``CHRF`` and ``TER`` with
+sacrebleu's constructor arguments, ``corpus_score(hypotheses, reference_streams)`` and
 ``sentence_score(hypothesis, references)`` in sacrebleu's layout, and score objects with
 sacrebleu's fields, ``format()`` and ``str()``.
 
@@ -12,9 +12,12 @@ resamples (``SACREBLEU_SEED``, 12345 by default) and gives its mean and interval
 
 Differences: hypotheses and every reference stream must have the same length (sacrebleu's
 ``zip`` drops the extra lines without a word), and an empty corpus is a ``ValueError``.
-Signatures end with ``version:bleusuite-<version>``. sacrebleu's ``spm`` / ``flores``
-tokenizers are not offered. sacrebleu's warnings (tokenised-looking hypotheses, sentence
-BLEU without effective order) are not repeated.
+Signatures end with ``version:bleusuite-<version>``. sacrebleu's SentencePiece tokenizers
+(``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``) read sacrebleu's model files from its
+folder and download nothing. With a number of references that is not a power of two, TER's
+corpus score can differ from sacrebleu's in its last bits (sacrebleu sums rounded average
+reference lengths, bleusuite exact ones). sacrebleu's warnings (tokenised-looking
+hypotheses, sentence BLEU without effective order) are not repeated.
 
 >>> from bleusuite.sacrebleu import BLEU
 >>> bleu = BLEU()
@@ -47,14 +50,17 @@ from bleusuite.scores.chrf.counts import chrf_counts, statistics_from_counts
 from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.reports import version_field
+from bleusuite.scores.ter.counts import ter_statistics_of_texts
+from bleusuite.scores.ter.metric import METRIC as TER_METRIC
+from bleusuite.scores.ter.metric import TerSettings
+from bleusuite.scores.ter.statistics import TerStats
 from bleusuite.significance.bootstrap import Confidence, bootstrap_scores
 from bleusuite.significance.seeding import seed_from_environment
 from bleusuite.text import TOKENIZERS
+from bleusuite.text.tokenizers import TOKENIZER_OF_LANGUAGE
 
-__all__ = ["BLEU", "CHRF", "BLEUScore", "CHRFScore", "Score", "Signature"]
+__all__ = ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "Score", "Signature", "TERScore"]
 
-#: sacrebleu's default tokenizer for a target language (``trg_lang``), else ``13a``
-_TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 #: sacrebleu's short signature keys
 _ABBREVIATIONS = {"version": "v", "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs",
                   "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "nc": "nc", "nw": "nw",
@@ -299,7 +305,7 @@ class BLEU(_Metric):
         if not isinstance(trg_lang, str):
             raise TypeError(f"trg_lang must be a str; got {trg_lang!r}")
         self.trg_lang = trg_lang
-        name = _TOKENIZER_OF_LANGUAGE.get(trg_lang, "13a") if tokenize is None else tokenize
+        name = TOKENIZER_OF_LANGUAGE.get(trg_lang, "13a") if tokenize is None else tokenize
         if name not in TOKENIZERS:
             raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)}; got {name!r}")
         self.tokenize = name
@@ -393,3 +399,75 @@ class CHRF(_Metric):
     def get_signature(self) -> Signature:
         """sacrebleu's chrF signature (``nrefs`` known after the first score)."""
         return self._signature(CHRF_METRIC.signature(self._settings))
+
+
+# ------------------------------------------------------------------------------- TER
+
+
+class TERScore(Score):
+    """sacrebleu's ``TERScore``: ``score`` (0-100), ``num_edits`` (summed edits),
+    ``ref_length`` (summed average reference lengths)."""
+
+    def __init__(self, score: float, num_edits: float, ref_length: float) -> None:
+        super().__init__("TER", score)
+        self.num_edits = int(num_edits)
+        self.ref_length = ref_length
+
+
+class TERSignature(Signature):
+    """sacrebleu's ``TERSignature``: TER's short keys (``tok`` is ``t``)."""
+
+    def format(self, short: bool = False) -> str:
+        if not short:
+            return super().format()
+        keys = [key for key in self.info if key != "version"] + ["version"]
+        names = {**_ABBREVIATIONS, **TER_METRIC.abbreviations}
+        return "|".join(f"{names.get(key, key)}:{value}"
+                        for key in keys if (value := self.info.get(key)) is not None)
+
+
+class TER(_Metric):
+    """sacrebleu's ``TER`` (same arguments and defaults: the options of its ``tercom``
+    tokenizer), its edits counted by bleusuite (:mod:`bleusuite.scores.ter.edits`).
+
+    >>> ter = TER()
+    >>> print(ter.corpus_score(["the cat sat on the mat"], [["on the mat the cat sat"]]))
+    TER = 16.67
+    >>> ter.get_signature().format(short=True).rsplit("|", 1)[0]
+    '#:1|c:lc|t:tercom|nr:no|pn:yes|as:no'
+    """
+
+    def __init__(self, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False,
+                 references: Sequence[Sequence[str | None]] | None = None) -> None:
+        self._settings = TerSettings(normalized=normalized, no_punct=no_punct,
+                                         asian_support=asian_support,
+                                         case_sensitive=case_sensitive)
+        self.normalized, self.no_punct = normalized, no_punct
+        self.asian_support, self.case_sensitive = asian_support, case_sensitive
+        self.tokenizer_signature = "tercom"
+        super().__init__(references)
+
+    def _table(self, hypotheses: Sequence[str], rows: list[Any]) -> np.ndarray:
+        try:
+            stats = ter_statistics_of_texts(list(hypotheses), [list(refs) for refs in rows],
+                                            self._settings)
+        except TypeError:
+            raise self._text_error(hypotheses, rows) from None
+        self._count_references(np.array([[ref is not None for ref in refs] for refs in rows],
+                                        dtype=bool))
+        table: np.ndarray = stats.to_array()
+        return table
+
+    def _score(self, summed: np.ndarray) -> TERScore:
+        score = float(TER_METRIC.scores(summed[None, :], self._settings)[0])
+        stats = TerStats.from_array(summed)
+        return TERScore(score, int(stats.edits), float(stats.ref_length))
+
+    def _resampled(self, table: np.ndarray) -> np.ndarray:
+        return TER_METRIC.scores(table, self._settings, resampled=True)
+
+    def get_signature(self) -> Signature:
+        """sacrebleu's TER signature (``nrefs`` known after the first score)."""
+        signature = self._signature(TER_METRIC.signature(self._settings))
+        return TERSignature(signature.info)

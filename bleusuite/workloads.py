@@ -12,6 +12,9 @@ Three kinds, all right-padded with ``pad_id`` (0) to a common width, so a call p
 * :func:`wmt_sample_batch`: the WMT15 English-Russian sample shipped in ``bleusuite/data``
   (a real system output and its reference, BLEU 23.2), scaled up: each row is a "document"
   of consecutive sentence pairs, cycling through the sample, as long as fits in the width.
+* :func:`edited_wmt_text`: the same sample as text, for TER and the command: the real
+  system output cycled and edited (blocks of words moved, words dropped and replaced, case
+  and punctuation changed), one set of edits per system.
 * :func:`independent_batch`: hypotheses and references drawn independently (Zipf law folded
   into the vocabulary; the draw the older benchmarks used). They share almost no n-gram
   above unigrams: a best case for any counting pipeline that drops what cannot match.
@@ -35,8 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PAD_ID", "independent_batch", "mt_like_batch", "summary_documents",
-           "wmt_sample_batch"]
+__all__ = ["PAD_ID", "edited_wmt_text", "independent_batch", "mt_like_batch",
+           "summary_documents", "wmt_sample_batch"]
 
 #: the padding id of every batch made here (no word gets it)
 PAD_ID = 0
@@ -313,3 +316,65 @@ def summary_documents(
         hypotheses.append("\n".join(" ".join(s) for s in hypothesis))
         references.append(["\n".join(" ".join(s) for s in doc) for doc in row])
     return hypotheses, references
+#: punctuation that :func:`edited_wmt_text` adds to or strips from words
+_PUNCTUATION = ",.;:!?\"()"
+
+
+def _edited_words(rng: np.random.Generator, words: list[str], vocabulary: list[str],
+                  rate: float, moves: float) -> list[str]:
+    """``words`` with blocks of 1-6 words moved (``moves`` moves per word on average), and
+    about ``rate`` of the words each dropped, replaced, recased or re-punctuated."""
+    words = list(words)
+    for _ in range(int(rng.poisson(len(words) * moves))):
+        if len(words) < 2:
+            break
+        length = int(rng.integers(1, min(6, len(words) - 1) + 1))
+        start = int(rng.integers(0, len(words) - length + 1))
+        block = words[start : start + length]
+        del words[start : start + length]
+        target = int(rng.integers(0, len(words) + 1))
+        words[target:target] = block
+    out = []
+    for word in words:
+        draw = rng.random()
+        if draw < rate / 4:
+            continue  # dropped
+        if draw < rate / 2:
+            word = vocabulary[int(rng.integers(len(vocabulary)))]
+        elif draw < 3 * rate / 4:
+            word = word.upper() if rng.random() < 0.3 else word.capitalize()
+        elif draw < rate:
+            stripped = word.strip(_PUNCTUATION)
+            word = stripped if stripped != word and stripped else (
+                word + _PUNCTUATION[int(rng.integers(len(_PUNCTUATION)))])
+        out.append(word)
+    return out
+
+
+def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0.15,
+                    moves: float = 1 / 12) -> tuple[list[list[str]], list[str]]:
+    """WMT-like text for TER and the command: ``systems`` lists of hypothesis lines and one
+    list of reference lines, ``lines`` each.
+
+    Line ``i`` is pair ``i % 100`` of the shipped WMT15 English-Russian sample (the Google
+    Translate output and its reference, 19 words on average): the reference as it is, each
+    system's hypothesis the real output edited (:func:`_edited_words`: blocks of 1-6 words
+    moved, ``moves`` per word on average, and about ``rate`` of the words dropped, replaced
+    by another word of the sample, recased or re-punctuated), with its own seeded edits per
+    line and system.
+
+    >>> hyps, refs = edited_wmt_text(3, systems=2)
+    >>> len(hyps), len(hyps[0]), len(refs)
+    (2, 3, 3)
+    """
+    if lines < 0 or systems < 1:
+        raise ValueError(f"edited_wmt_text needs lines >= 0 and systems >= 1; got "
+                         f"lines={lines}, systems={systems}")
+    hyp_lines = (_DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
+    ref_lines = (_DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    vocabulary = sorted({word for line in hyp_lines + ref_lines for word in line.split()})
+    rng = np.random.default_rng(seed)
+    hyps = [[" ".join(_edited_words(rng, hyp_lines[i % len(hyp_lines)].split(), vocabulary,
+                                    rate, moves)) for i in range(lines)]
+            for _ in range(systems)]
+    return hyps, [ref_lines[i % len(ref_lines)] for i in range(lines)]

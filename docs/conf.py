@@ -92,6 +92,11 @@ from bleusuite.scores.rouge.documents import *
 from bleusuite.scores.rouge.formula import *
 from bleusuite.scores.rouge.aggregate import *
 from bleusuite.scores.rouge.metric import *
+import os
+from bleusuite.text.tercom import *
+from bleusuite.scores.ter.statistics import *
+from bleusuite.scores.ter.edits import *
+from bleusuite.scores.ter.metric import *
 try:
     import torch
 except ImportError:

@@ -74,6 +74,10 @@ def _run(argv: Sequence[str] | None) -> str | int:
     if args.command == "bench":
         return int(load_bench_module().run(args))
     try:
+        if args.command == "score" and (args.list or args.citation):
+            from bleusuite.cli.testsets import run_test_sets
+
+            return run_test_sets(args)
         if args.command == "score":
             from bleusuite.cli.options import ScoreOptions
             from bleusuite.cli.score import run_score
@@ -82,7 +86,8 @@ def _run(argv: Sequence[str] | None) -> str | int:
         from bleusuite.cli.plain import run_plain
 
         return run_plain(args)
-    except (ValueError, TypeError, ImportError) as error:  # the library's checks, a tokenizer
+    except (ValueError, TypeError, ImportError, FileNotFoundError) as error:
+        # the library's checks, a tokenizer (its package, or its model file)
         raise CommandError(str(error)) from None
 
 

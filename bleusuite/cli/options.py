@@ -16,6 +16,7 @@ from bleusuite.cli.errors import CommandError
 from bleusuite.scores import registry
 from bleusuite.scores.bleu import smoothing
 from bleusuite.significance.seeding import seed_from_environment
+from bleusuite.text.tokenizers import TOKENIZER_OF_LANGUAGE
 
 __all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "WIDTH_MAX",
            "ScoreOptions", "check_encoding"]
@@ -67,6 +68,11 @@ class ScoreOptions:
     force: bool = False
     color: bool = False
     chrf: tuple[int, int, int, bool, bool, bool] = (6, 0, 2, False, False, False)
+    #: ``--ter-normalized``, ``--ter-no-punct``, ``--ter-asian-support``,
+    #: ``--ter-case-sensitive``
+    ter: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    #: ``--detail`` without a test set: sacrebleu's note under the scores of one system
+    detail: bool = False
 
     @property
     def hyp(self) -> str | None:
@@ -85,7 +91,7 @@ class ScoreOptions:
     def settings(self, metric: str) -> Any:
         """The settings of ``metric`` (:mod:`bleusuite.scores.registry`) that the flags give:
         BLEU's ``-tok -lc -s -sv`` (and sacrebleu's effective order at sentence level),
-        GLEU's ``-tok -lc``, chrF's ``--chrf-*``."""
+        GLEU's ``-tok -lc``, chrF's ``--chrf-*``, TER's ``--ter-*``."""
         entry = registry.get(metric)
         if metric == "bleu":
             return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
@@ -94,6 +100,10 @@ class ScoreOptions:
         if metric == "gleu":
             return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
                                   min_len=GLEU_ORDERS[0], max_len=GLEU_ORDERS[1])
+        if metric == "ter":
+            normalized, no_punct, asian_support, case_sensitive = self.ter
+            return entry.settings(normalized=normalized, no_punct=no_punct,
+                                  asian_support=asian_support, case_sensitive=case_sensitive)
         char_order, word_order, beta, whitespace, lowercase, eps_smoothing = self.chrf
         return entry.settings(char_order=char_order, word_order=word_order, beta=beta,
                               lowercase=lowercase, whitespace=whitespace,
@@ -106,10 +116,22 @@ class ScoreOptions:
         if args.hyp is not None or args.ref:
             raise CommandError("--hyp/--ref are options of the plain command; write "
                                "'bleusuite score REF [REF ...] -i HYP'")
+        if args.test_set is not None:
+            raise CommandError("-t is sacrebleu's option for downloading test sets, which "
+                               "bleusuite score does not support (see 'bleusuite score --help')",
+                               status=2)
         if not args.refs:
             raise CommandError("no reference files: give them before -i/--input "
                                "(bleusuite score REF [REF ...] -i HYP); test-set downloads "
                                "(-t) are not supported")
+        tokenize = args.tokenize
+        if args.langpair is not None:
+            pair = args.langpair.split("-")
+            if len(pair) < 2 or not all(pair):
+                raise CommandError(f"--language-pair must be two language codes, SRC-TRG; "
+                                   f"got {args.langpair!r}")
+            if tokenize is None:
+                tokenize = TOKENIZER_OF_LANGUAGE.get(pair[1], "13a")
         smooth_value = args.smooth_value
         if args.smooth_method in ("exp", "none"):
             smooth_value = None  # sacrebleu ignores the value of a method without one
@@ -135,6 +157,8 @@ class ScoreOptions:
             # sacrebleu's sentence-level output is always text, whatever the variable says
             # (bleusuite's -sl -f json, an extension, needs the flag)
             output_format = shown_format
+        if args.detail and output_format == "json" and not args.sentence_level:
+            output_format = "text"  # sacrebleu's --detail: its note would not be JSON
         paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
         paired_n_shown = args.paired_bs_n if paired == "bs" else args.paired_ar_n
         paired_n = paired_n_shown if paired_n_shown > 0 else PAIRED_DEFAULTS.get(paired or "", 0)
@@ -163,11 +187,13 @@ class ScoreOptions:
         color = (not args.no_color and not environ.get("NO_COLOR")
                  and sys.stdout.isatty())
         return cls(
-            tuple(args.refs), hyps, tuple(dict.fromkeys(args.metrics)), args.tokenize,
+            tuple(args.refs), hyps, tuple(dict.fromkeys(args.metrics)), tokenize or "13a",
             args.lowercase, args.smooth_method, smooth_value, args.sentence_level,
             output_format, args.width, args.score_only, args.short, args.confidence,
             args.confidence_n, seed, args.quiet, args.num_refs, encoding,
             paired, paired_n, paired_n_shown, args.force, color, chrf,
+            (args.ter_normalized, args.ter_no_punct, args.ter_asian_support,
+             args.ter_case_sensitive), args.detail,
         )
 
 

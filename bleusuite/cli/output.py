@@ -29,15 +29,18 @@ SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "
 
 
 class Signature:
-    """A sacrebleu-style signature: every setting that changes the number, in one line."""
+    """A sacrebleu-style signature: every setting that changes the number, in one line
+    (``abbreviations``: a metric's own short keys, over the shared ones)."""
 
-    def __init__(self, items: dict[str, Any]) -> None:
+    def __init__(self, items: dict[str, Any], abbreviations: dict[str, str] | None = None
+                 ) -> None:
         self.items = {key: value for key, value in items.items() if value is not None}
+        self.abbreviations = {**SIGNATURE_ABBREVIATIONS, **(abbreviations or {})}
 
     def format(self, short: bool = False) -> str:
         """``key:value|...``; ``short`` uses sacrebleu's abbreviations."""
         return "|".join(
-            f"{SIGNATURE_ABBREVIATIONS.get(key, key) if short else key}:{value}"
+            f"{self.abbreviations.get(key, key) if short else key}:{value}"
             for key, value in self.items.items()
         )
 
@@ -51,9 +54,10 @@ def make_signature(options: ScoreOptions, metric: str, num_refs: int) -> Signatu
         resampling = "bs" if options.confidence else options.paired
         items[str(resampling)] = options.confidence_n if options.confidence else options.paired_n
         items["seed"] = "none" if options.seed is None else options.seed
-    items.update(registry.get(metric).signature(options.settings(metric)))
+    entry = registry.get(metric)
+    items.update(entry.signature(options.settings(metric)))
     items["version"] = version_field()
-    return Signature(items)
+    return Signature(items, getattr(entry, "abbreviations", None))
 
 
 @dataclass(frozen=True)

@@ -16,27 +16,17 @@ from bleusuite.version import VERSION
 
 __all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
 
-#: the metrics of ``-m``: sacrebleu's of the registry (its TER is not one; ROUGE is not
-#: sacrebleu's)
+#: the metrics of ``-m``: sacrebleu's of the registry, and GLEU (ROUGE is not sacrebleu's)
 METRICS = registry.COMMAND_METRICS
 
 
 #: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,
 #: they are a usage error that says so (never read as another flag)
 UNSUPPORTED = {
-    ("--test-set", "-t"): "downloading test sets",
-    ("--language-pair", "-l"): "downloading test sets",
     ("--origlang", "-ol"): "downloading test sets",
     ("--subset",): "downloading test sets",
     ("--download",): "downloading test sets",
     ("--echo",): "printing test sets",
-    ("--list",): "listing test sets",
-    ("--citation", "--cite"): "test-set citations",
-    ("--detail", "-d"): "the per-domain detail of test sets",
-    ("--ter-case-sensitive",): "TER",
-    ("--ter-asian-support",): "TER",
-    ("--ter-no-punct",): "TER",
-    ("--ter-normalized",): "TER",
 }
 
 
@@ -106,8 +96,8 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_score_arguments(commands.add_parser(
         "score", help="sacrebleu-compatible scoring: bleusuite score REF [REF ...] -i HYP",
-        description="BLEU, chrF/chrF++ (-m chrf) and GLEU with sacrebleu's flags, tokenizers "
-        "and output formats. Reads the hypotheses from -i HYP, or from standard input.",
+        description="BLEU, chrF/chrF++ (-m chrf), TER and GLEU with sacrebleu's flags, "
+        "tokenizers and output formats. Reads the hypotheses from -i HYP, or from standard input.",
     ))
     bench = load_bench_module() if with_bench else None
     if bench is not None:
@@ -143,8 +133,23 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help="metrics to compute (default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
                         help="one line of scores per input line")
-    parser.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default="13a",
-                        help="sacrebleu tokenizer (default: 13a)")
+    parser.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None,
+                        help="sacrebleu tokenizer (default: zh, ja-mecab or ko-mecab for that "
+                        "target language of -l, else 13a)")
+    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                        metavar="SRC-TRG",
+                        help="the language pair: its target language picks BLEU's tokenizer "
+                        "(as sacrebleu); with --list, the test sets of that pair")
+    parser.add_argument("--test-set", "-t", dest="test_set", default=None, metavar="NAMES",
+                        help="with --citation: the test sets (comma-separated) to cite; "
+                        "scoring against a test set (a download) is sacrebleu's")
+    parser.add_argument("--list", action="store_true",
+                        help="print sacrebleu's test sets (of the pair of -l) and quit")
+    parser.add_argument("--citation", "--cite", action="store_true",
+                        help="print the citation of the -t test sets and quit")
+    parser.add_argument("--detail", "-d", action="store_true",
+                        help="as sacrebleu without a test set: text output, and its note that "
+                        "no subset information is found")
     parser.add_argument("--lowercase", "-lc", action="store_true",
                         help="case-insensitive scores (lowercase every line first)")
     parser.add_argument("--force", action="store_true",
@@ -171,6 +176,15 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
     chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
     chrf.add_argument("--chrf-eps-smoothing", action="store_true",
                       help="chrF++.py's averaging (an order without n-grams counts 1e-16)")
+    ter = parser.add_argument_group("TER (-m ter)")
+    ter.add_argument("--ter-case-sensitive", action="store_true",
+                     help="case-sensitive TER (default: lowercase first)")
+    ter.add_argument("--ter-asian-support", action="store_true",
+                     help="CJK characters and punctuation in --ter-normalized and "
+                     "--ter-no-punct")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument("--ter-normalized", action="store_true",
+                     help="tercom's normalisation (XML entities, punctuation split off)")
     parser.add_argument("--format", "-f", dest="output_format",
                         choices=("json", "text", "latex"), default=None,
                         help="output format (default: json, or text with --sentence-level, as "

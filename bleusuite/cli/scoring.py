@@ -166,4 +166,8 @@ def report(inputs: ScoreInputs, stats: Sequence[dict[str, np.ndarray]], options:
     reports = [metric_report(metric, stats[0][metric], options, signature(metric),
                              summaries.get(metric))
                for metric in order]
+    if options.detail and not options.sentence_level:
+        from bleusuite.cli.testsets import NO_SUBSETS
+
+        return f"{render(reports, options)}\n{NO_SUBSETS}"
     return render(reports, options)

@@ -100,8 +100,9 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
 
 
 def ragged_rows(batch: Batch) -> RaggedPairs:
-    """The rows of a batch on the host (NumPy arrays) as :class:`RaggedPairs`, the form the
-    compiled kernels read (an absent reference has length 0).
+    """The rows of a batch as :class:`RaggedPairs` on the host, the form the compiled kernels
+    read (an absent reference has length 0): a host batch's own rows, a device batch's
+    copied to the host.
 
     >>> from bleusuite.inputs import normalize_batch
     >>> batch = normalize_batch(np.array([[5, 6, 0]]), np.array([[5, 7, 0]]), pad_id=0)
@@ -111,7 +112,9 @@ def ragged_rows(batch: Batch) -> RaggedPairs:
     """
     if batch.pairs is not None:
         return batch.pairs
-    return RaggedPairs.from_padded(batch.hyp, batch.hyp_len, batch.refs, batch.ref_len)
+    to_numpy = batch.backend.to_numpy
+    return RaggedPairs.from_padded(to_numpy(batch.hyp), to_numpy(batch.hyp_len),
+                                   to_numpy(batch.refs), to_numpy(batch.ref_len))
 
 
 def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,

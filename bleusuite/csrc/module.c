@@ -6,6 +6,7 @@
  * libm_map (libm.c) maps the C library's log or exp over an array (sacrebleu's digits);
  * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
+ * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
 #include "native.h"
@@ -21,6 +22,7 @@ static PyMethodDef native_functions[] = {
      bs_lcs_matches_doc},
     {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
      bs_porter_stem_doc},
+    {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -28,9 +30,7 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map.",
-    .m_doc = "bleusuite's compiled part: Numbering (text to token ids), count_matches, "
-             "libm_map, lcs_matches, porter_stem.",
+             "libm_map, lcs_matches, porter_stem, ter_edits.",
     .m_size = -1,
     .m_methods = native_functions,
 };

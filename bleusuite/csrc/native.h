@@ -8,6 +8,7 @@
  * libm.c      libm_map: the C library's log or exp of each value (math.log's, math.exp's)
  * lcs.c       lcs_matches: ROUGE-L's LCS and ROUGE-Lsum's union-LCS hits per row
  * stem.c      porter_stem: NLTK's Porter stemmer (ROUGE's use_stemmer)
+ * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -70,5 +71,7 @@ PyObject *bs_porter_stem(PyObject *module, PyObject *const *args, Py_ssize_t nar
  * length (never more); `scratch` holds `length` bytes */
 Py_ssize_t bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char *scratch);
 extern const char bs_porter_stem_doc[];
+PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_ter_edits_doc[];
 
 #endif

@@ -1,6 +1,6 @@
 """evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu``,
-``chrf`` and ``rouge`` with the inputs, keys, scales and numbers of evaluate's own modules of
-those names,
+``chrf``, ``ter`` and ``rouge`` with the inputs, keys, scales and numbers of evaluate's own
+modules of those names,
 loaded from the package (no hub, no network):
 ``evaluate.load(bleusuite.evaluate.module_path(name))``.
 
@@ -13,6 +13,8 @@ loaded from the package (no hub, no network):
 * ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1);
 * ``chrf``: sacrebleu's ``CHRF(...).corpus_score`` (:class:`bleusuite.sacrebleu.CHRF`):
   ``score`` (0-100), ``char_order``, ``word_order``, ``beta``;
+* ``ter``: sacrebleu's ``TER`` (:class:`bleusuite.sacrebleu.TER`): ``score`` (0-100),
+  ``num_edits``, ``ref_length``;
 * ``rouge``: Google's rouge-score: per type (``rouge1``, ``rouge2``, ``rougeL``,
   ``rougeLsum``) the F-measure, aggregated by rouge-score's bootstrap
   (``use_aggregator=True``, the same numbers for the same NumPy random state) or per
@@ -20,7 +22,7 @@ loaded from the package (no hub, no network):
 
 ``bleu`` and ``google_bleu`` tokenise the raw strings as evaluate's ``Tokenizer13a`` does
 (a line that ends in ``"-\\n"`` loses the dash: :func:`as_evaluate_13a`); ``sacrebleu`` and
-``chrf`` read them as sacrebleu's API does, as evaluate's modules call it.
+``chrf`` and ``ter`` read them as sacrebleu's API does, as evaluate's modules call it.
 
 Each module is a directory here with its script (``bleu/bleu.py``, ...); the scripts need
 ``evaluate`` (``pip install "bleusuite[evaluate]"``), this function does not.
@@ -39,7 +41,7 @@ from typing import Any
 __all__ = ["MODULES", "as_evaluate_13a", "features", "module_path", "per_prediction"]
 
 #: the modules shipped, by evaluate's names
-MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf", "rouge")
+MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf", "ter", "rouge")
 
 
 def module_path(name: str) -> str:

@@ -17,11 +17,12 @@ if TYPE_CHECKING:
         scoring_batch,
         streams_batch,
         text_batch,
+        text_rows,
     )
     from bleusuite.inputs.ragged import pack_sentences
 
 __all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
-           "scoring_batch", "streams_batch", "text_batch"]
+           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
 
 _HOMES = {
     "Batch": "batch",
@@ -31,6 +32,7 @@ _HOMES = {
     "scoring_batch": "normalize",
     "text_batch": "normalize",
     "streams_batch": "normalize",
+    "text_rows": "normalize",
     "pack_sentences": "ragged",
 }
 

@@ -21,11 +21,12 @@ import numpy as np
 from bleusuite import backends, checks
 from bleusuite.inputs import arrays, lists, ragged
 from bleusuite.inputs.batch import Batch, RaggedPairs, Streams, identity
-from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special
+from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special, check_texts
+from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 from bleusuite.text.tokenizers import Tokenizer
 
 __all__ = ["check_text_options", "normalize_batch", "scoring_batch", "streams_batch",
-           "text_batch"]
+           "text_batch", "text_rows"]
 
 
 def normalize_batch(
@@ -102,6 +103,22 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
     """
     return lists.from_text(hypotheses, references, tokenize, lowercase, argnames,
                            require_references, global_ids)
+
+
+def text_rows(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
+              ) -> list[list[str]]:
+    """Text for a metric with a tokenizer of its own (ROUGE's documents, TER's tercom): the
+    references of each hypothesis as a list of strings (``None`` ones dropped), with the
+    checks of :func:`text_batch` (messages name ``names``) and its warning where the lists
+    read better as sacrebleu's reference streams.
+
+    >>> text_rows(["a b", "c"], ["a b", ["c", None, "d"]])
+    [['a b'], ['c', 'd']]
+    """
+    rows = check_texts(hypotheses, references, names)
+    if 2 <= len(rows) <= STREAMS_CHECK_LIMIT and max(map(len, rows)) == len(rows):
+        warn_if_streams(hypotheses, references)
+    return rows
 
 
 def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) -> None:

@@ -266,7 +266,8 @@ def _results(plan: Plan, kind: Kind, totals: Mapping[str, Sequence[np.ndarray]],
              systems: Sequence[str], nrefs: str) -> dict[str, dict[str, Result]]:
     """Each system's result of each metric from the totals (per metric, per system)."""
     return {system: {name: corpus_result(name, plan.settings(kind, name),
-                                         np.asarray(totals[name][k]).reshape(-1), nrefs)
+                                         np.asarray(totals[name][k]).reshape(-1), nrefs,
+                                         given_tokens=kind == "ids")
                      for name in plan.metrics}
             for k, system in enumerate(systems)}
 

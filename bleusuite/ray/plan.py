@@ -148,7 +148,14 @@ def make_plan(
                 smoothing.family_of(values.get("smooth", entry.settings().smooth)) == "sacrebleu":
             values["effective_order"] = True
         text[name] = entry.settings(**values)
-        if entry.word_counting(text[name]) is None:
+        if name == "ter":  # TER compares token ids as given: its tokenizer's options are text's
+            if text[name].normalized or text[name].no_punct or text[name].asian_support:
+                refusals.setdefault("ids", "normalized, no_punct and asian_support apply to "
+                                           "text columns (tercom's tokenizer); token ids are "
+                                           "compared as given")
+            else:
+                ids[name] = text[name]
+        elif entry.word_counting(text[name]) is None:
             refusals.setdefault("ids", f"{name} needs text columns")
         elif values.get("tokenize") is not None:
             refusals.setdefault("ids", f"tokenize={values['tokenize']!r} applies to text "

@@ -25,6 +25,8 @@ from bleusuite.scores.gleu.result import GleuResult
 from bleusuite.scores.gleu.statistics import GleuStats
 from bleusuite.scores.rouge.result import RougeResult
 from bleusuite.scores.rouge.statistics import RougeStats
+from bleusuite.scores.ter.result import TerResult
+from bleusuite.scores.ter.statistics import TerStats
 from bleusuite.significance.paired import (
     PairedResult,
     paired_approximate_randomization,
@@ -36,6 +38,7 @@ __all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result"
 
 #: a corpus result of any metric
 Result = BleuResult | GleuResult | ChrfResult | RougeResult
+Result = BleuResult | GleuResult | ChrfResult | TerResult
 #: the paired tests: sacrebleu's ``--paired-bs`` and ``--paired-ar``
 Paired = Literal["bs", "ar"]
 PAIRED_TESTS: tuple[Paired, ...] = ("bs", "ar")
@@ -69,9 +72,11 @@ class CorpusScores(Mapping[str, dict[str, Result]]):
         return len(self.results)
 
 
-def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str) -> Result:
+def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str,
+                  given_tokens: bool = False) -> Result:
     """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``, the
-    ``to_array`` form), as the single-process ``corpus_*_result`` functions build it."""
+    ``to_array`` form), as the single-process ``corpus_*_result`` functions build it
+    (``given_tokens``: of token-id columns, for the metrics whose settings do not say so)."""
     if metric == "bleu":
         return BleuResult.from_stats(
             BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
@@ -88,6 +93,11 @@ def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str) -> 
             whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
     if metric == "rouge":
         return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)
+    if metric == "ter":
+        return TerResult.from_stats(
+            TerStats.from_array(total), normalized=settings.normalized,
+            no_punct=settings.no_punct, asian_support=settings.asian_support,
+            case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)
     raise ValueError(f"metrics: {metric} has no result object here")
 
 

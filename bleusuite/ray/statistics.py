@@ -6,7 +6,7 @@ Text takes ``bleusuite score``'s route: each distinct word of the batch tokenise
 matches of every system counted in one call from the ragged ids
 (:func:`bleusuite.counting.count_matches` of :func:`bleusuite.inputs.streams_batch`), and
 each metric's statistics built by its registry entry (``word_statistics``, or
-``text_statistics`` for chrF). Token ids take the scoring functions' route
+``text_statistics`` for chrF and TER). Token ids take the scoring functions' route
 (:func:`bleusuite.inputs.normalize_batch`: padding dropped, a sentence cut at its first
 ``eos_id``, an all-padding reference absent), on the CPU or on a torch device.
 Either way the statistics are those of the single-process functions, row for row.
@@ -37,6 +37,7 @@ from bleusuite.scores import registry
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
 from bleusuite.scores.gleu.statistics import gleu_statistics_of_batch
 from bleusuite.scores.reports import host
+from bleusuite.scores.ter.counts import ter_statistics_of_batch
 from bleusuite.text import Encoder, load_tokenizer
 
 __all__ = ["BlockStatistics", "block_statistics", "sample_statistics"]
@@ -156,6 +157,8 @@ def _id_statistics(columns: Columns, plan: Plan) -> BlockStatistics:
                 stats: Any = bleu_statistics_of_batch(batch, settings.counted_orders)
             elif name == "gleu":
                 stats = gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
+            elif name == "ter":
+                stats = ter_statistics_of_batch(batch)
             else:
                 raise ValueError(f"metrics: {name} is not counted on token ids; give text columns")
             tables[name].append(np.asarray(host(stats.to_array()), dtype=np.int64))

@@ -1,14 +1,14 @@
 """Every metric as one unit, found by its name.
 
 A metric (:class:`Metric`) is its statistics type, its formulas, its title and signature
-fields, and how its statistics come from text: the command (``-m bleu gleu chrf``), the
+fields, and how its statistics come from text: the command (``-m bleu gleu chrf ter``), the
 result objects, the paired tests and the Ignite metrics look it up here, so a new metric is
 its own files plus one line of :data:`METRICS`. Each metric's settings are a dataclass of
 its own (:class:`~bleusuite.scores.bleu.metric.BleuSettings`, ...), with the defaults of the
 library it reproduces.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
-['BLEU', 'chrF2', 'GLEU', 'ROUGE-L']
+['BLEU', 'chrF2', 'GLEU', 'ROUGE-L', 'TER']
 """
 
 from __future__ import annotations
@@ -30,11 +30,12 @@ METRICS = {
     "chrf": "bleusuite.scores.chrf.metric",
     "gleu": "bleusuite.scores.gleu.metric",
     "rouge": "bleusuite.scores.rouge.metric",
+    "ter": "bleusuite.scores.ter.metric",
 }
 
 
-#: the metrics of the command (sacrebleu's: it has no ROUGE)
-COMMAND_METRICS = ("bleu", "chrf", "gleu")
+#: the metrics of the command (sacrebleu's, and GLEU: it has no ROUGE)
+COMMAND_METRICS = ("bleu", "chrf", "gleu", "ter")
 
 
 @dataclass(frozen=True)

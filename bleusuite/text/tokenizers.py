@@ -1,15 +1,18 @@
-"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, the others loaded
-from sacrebleu; and rouge-score's (``rouge``), for ROUGE.
+"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, ``spm``,
+``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models, the
+others loaded from sacrebleu; and rouge-score's (``rouge``), for ROUGE.
 
 sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
-``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed) and splits the result
-on whitespace. The three tokenizers that need nothing but Python's ``re`` are written here,
-rule for rule as sacrebleu 2 writes them (its ``Tokenizer13a``, ``TokenizerRegexp``,
-``NoneTokenizer`` and ``TokenizerChar``; the tests compare them with sacrebleu's on generated
-text), so that the default ``13a`` needs neither sacrebleu nor the time its package takes to
-import; ``intl``, ``zh`` and the MeCab ones are sacrebleu's own objects. A
-:class:`Tokenizer` also says whether it acts on each whitespace-separated word on its own
-(then :mod:`bleusuite.text` tokenises each distinct word of a corpus once).
+``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed, the SentencePiece
+ones where ``sentencepiece`` is) and splits the result on whitespace. The three tokenizers
+that need nothing but Python's ``re`` are written here, rule for rule as sacrebleu 2 writes
+them (its ``Tokenizer13a``, ``TokenizerRegexp``, ``NoneTokenizer`` and ``TokenizerChar``;
+the tests compare them with sacrebleu's on generated text), so that the default ``13a``
+needs neither sacrebleu nor the time its package takes to import; ``intl``, ``zh`` and the
+MeCab ones are sacrebleu's own objects; the SentencePiece ones run sacrebleu's model files
+with the ``sentencepiece`` package (:class:`SentencePieceTokenizer`). A :class:`Tokenizer`
+also says whether it acts on each whitespace-separated word on its own (then
+:mod:`bleusuite.text` tokenises each distinct word of a corpus once).
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local
@@ -20,13 +23,29 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["CHRF_CHARACTERS", "CHRF_CHARACTERS_WHITESPACE", "CHRF_WORDS", "PUNCTUATION",
-           "SACREBLEU_TOKENIZERS", "TOKENIZERS", "Tokenizer", "Tokenizer13a", "TokenizerRouge",
-           "load_tokenizer", "split_punctuation"]
+__all__ = [
+    "CHRF_CHARACTERS",
+    "CHRF_CHARACTERS_WHITESPACE",
+    "CHRF_WORDS",
+    "PUNCTUATION",
+    "SACREBLEU_TOKENIZERS",
+    "SPM_MODELS",
+    "TOKENIZERS",
+    "TOKENIZER_OF_LANGUAGE",
+    "SentencePieceTokenizer",
+    "Tokenizer",
+    "Tokenizer13a",
+    "TokenizerRouge",
+    "load_tokenizer",
+    "split_punctuation",
+    "spm_model_path",
+]
 
 
 class Tokenizer13a:
@@ -136,8 +155,8 @@ def _none(line: str) -> str:
 #: ``"module:Class"`` of sacrebleu. ``word_local``: the tokenizer acts on each
 #: whitespace-separated word independently of its neighbours, so tokenising every distinct
 #: word once gives the same tokens as tokenising every line (see :mod:`bleusuite.text`).
-#: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any. sacrebleu's
-#: ``spm`` / ``flores*`` tokenizers are left out: they download their model at first use.
+#: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any (``spm`` for the
+#: SentencePiece tokenizers: bleusuite's extra, the ``sentencepiece`` package).
 TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
     "13a": (Tokenizer13a, True, None),
     "none": (lambda: _none, True, None),
@@ -147,9 +166,76 @@ TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str 
     "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
     "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
     "rouge": (TokenizerRouge, True, None),
+    "spm": ("sentencepiece", False, "spm"),
+    "flores101": ("sentencepiece", False, "spm"),
+    "flores200": ("sentencepiece", False, "spm"),
+    "spBLEU-1K": ("sentencepiece", False, "spm"),
 }
 #: sacrebleu's own tokenizers (the command's ``--tokenize`` choices)
-SACREBLEU_TOKENIZERS = ("13a", "none", "char", "intl", "zh", "ja-mecab", "ko-mecab")
+SACREBLEU_TOKENIZERS = tuple(name for name in TOKENIZERS if name != "rouge")
+
+#: sacrebleu's BLEU tokenizer for a target language (``trg_lang``, the command's ``-l``)
+#: where none is named; ``13a`` for the others
+TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+#: sacrebleu's SentencePiece tokenizers: name -> (the model's file in sacrebleu's model
+#: folder, the tokenizer's signature). ``spm`` is sacrebleu's old name of ``flores101``.
+SPM_MODELS = {
+    "spm": ("sacrebleu_tokenizer_spm.model", "flores101"),
+    "flores101": ("sacrebleu_tokenizer_spm.model", "flores101"),
+    "flores200": ("flores200sacrebleuspm", "flores200"),
+    "spBLEU-1K": ("spbleu-1k_tokenizer_spm.model", "spBLEU-1K"),
+}
+
+
+def spm_model_path(name: str) -> str:
+    """Where sacrebleu keeps the model of the SentencePiece tokenizer ``name``:
+    ``$SACREBLEU/models/FILE``, ``~/.sacrebleu/models/FILE`` without ``SACREBLEU`` (the file
+    sacrebleu downloads at its first use of the tokenizer).
+
+    >>> os.path.basename(spm_model_path("flores200"))
+    'flores200sacrebleuspm'
+    """
+    folder = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
+    return os.path.join(folder, "models", SPM_MODELS[name][0])
+
+
+class SentencePieceTokenizer:
+    """sacrebleu's ``TokenizerSPM``: the pieces of a line of a SentencePiece model, joined
+    by spaces (``" ".join(model.EncodeAsPieces(line))``). A piece depends on the words
+    around it, so lines are tokenised whole: each distinct line once (the last 2**16 kept,
+    as sacrebleu's cache). ``sentencepiece`` is imported here, when such a tokenizer is
+    made.
+
+    Raises:
+        ImportError: ``sentencepiece`` is not installed.
+        FileNotFoundError: no model at ``path``.
+    """
+
+    def __init__(self, path: str, name: str = "spm") -> None:
+        try:
+            import sentencepiece
+        except ImportError:
+            raise ImportError(
+                f"the {name!r} tokenizer needs the sentencepiece package: pip install "
+                "'bleusuite[spm]' (or pip install sentencepiece)") from None
+        if not os.path.isfile(path):
+            folder, file = os.path.split(path)
+            raise FileNotFoundError(
+                f"the {name!r} tokenizer needs sacrebleu's SentencePiece model {file!r} in "
+                f"{folder} (the folder $SACREBLEU/models, else ~/.sacrebleu/models): place the "
+                f"file there, or run sacrebleu once with -tok {name} to download it")
+        self.path = path
+        self.processor: Any = sentencepiece.SentencePieceProcessor()
+        self.processor.Load(path)
+        self._encoded = functools.lru_cache(maxsize=1 << 16)(self._encode)
+
+    def _encode(self, line: str) -> str:
+        return " ".join(self.processor.EncodeAsPieces(line))
+
+    def __call__(self, line: str) -> str:
+        result: str = self._encoded(line)
+        return result
 
 
 @dataclass(frozen=True)
@@ -193,14 +279,30 @@ def load_tokenizer(name: str) -> Tokenizer:
     >>> load_tokenizer("char").tokenize("ab c")
     'a b   c'
 
+    A SentencePiece tokenizer (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``) reads
+    sacrebleu's model from sacrebleu's folder (:func:`spm_model_path`), as sacrebleu finds
+    it: a model sacrebleu has downloaded is used as it is; bleusuite downloads nothing.
+
     Raises:
         ValueError: ``name`` is not one of :data:`TOKENIZERS`.
-        ImportError: sacrebleu (or the MeCab packages a tokenizer needs) is not installed;
-            the message says what to install.
+        ImportError: sacrebleu (or the MeCab packages, or sentencepiece, that a tokenizer
+            needs) is not installed; the message says what to install.
+        FileNotFoundError: a SentencePiece tokenizer's model is not in sacrebleu's folder;
+            the message says which file to place where.
     """
     if not isinstance(name, str) or name not in TOKENIZERS:
         raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
+    if name in SPM_MODELS:
+        return _load_sentencepiece(name, spm_model_path(name))
     return _load_tokenizer(name)
+
+
+@functools.cache
+def _load_sentencepiece(name: str, path: str) -> Tokenizer:
+    """The SentencePiece tokenizer ``name`` on the model at ``path`` (kept per path: a
+    process that changes ``SACREBLEU`` gets the model of the new folder)."""
+    return Tokenizer(name, SentencePieceTokenizer(path, name), SPM_MODELS[name][1],
+                     word_local=False)
 
 
 @functools.cache

@@ -183,8 +183,11 @@ def check_sentence_level(capsys: pytest.CaptureFixture[str], texts: dict[str, An
 def check_tokenize(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     from bleusuite import text
     from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS as TOKENIZERS
+    from bleusuite.text.tokenizers import SPM_MODELS
 
     for name in TOKENIZERS:
+        if name in SPM_MODELS:  # tests/text/test_spm.py, on a model it trains
+            continue
         try:
             text.load_tokenizer(name)
         except ImportError:  # ja-mecab / ko-mecab without their MeCab packages
@@ -300,6 +303,51 @@ def check_chrf(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> Non
         assert out["signature"].rsplit("|", 1)[0] == theirs, flags
 
 
+def check_ter(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--ter-*: each setting gives sacrebleu's TER with that setting, and its signature."""
+    from sacrebleu.metrics import TER
+
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"], "-m", "ter", "-w", "13")
+    for flags, settings in (([], {}),
+                            (["--ter-normalized", "--ter-asian-support"],
+                             {"normalized": True, "asian_support": True}),
+                            (["--ter-no-punct", "--ter-case-sensitive"],
+                             {"no_punct": True, "case_sensitive": True})):
+        out = score_json(capsys, *args, *flags)
+        metric = TER(**settings)
+        expected = metric.corpus_score(texts["hyp"], texts["refs"])
+        assert out["score"] == float(f"{expected.score:.13f}"), flags
+        theirs = metric.get_signature().format().rsplit("|", 1)[0]
+        assert out["signature"].rsplit("|", 1)[0] == theirs, flags
+
+
+def check_language_pair(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """-l: its target language picks BLEU's tokenizer where -tok does not (sacrebleu's)."""
+    args = (*texts["ref_paths"], "-i", texts["hyp_path"])
+    zh = score_json(capsys, *args, "-l", "en-zh")
+    assert zh["score"] == pytest.approx(sacrebleu_score(texts["hyp"], texts["refs"],
+                                                        tokenize="zh"), abs=TOLERANCE)
+    assert zh["tok"] == "zh"
+    assert score_json(capsys, *args, "-l", "en-zh", "-tok", "intl")["tok"] == "intl"
+    assert score_json(capsys, *args, "-l", "de-en") == score_json(capsys, *args)
+
+
+def check_test_sets(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
+    """--list, --citation and -t print sacrebleu's table of test sets (no download);
+    --detail without a test set is sacrebleu's text output with its note."""
+    from sacrebleu.dataset import DATASETS
+
+    listed = run(capsys, "score", "--list").splitlines()
+    assert listed[0] == "The available test sets are:" and len(listed) == len(DATASETS) + 1
+    assert run(capsys, "score", "--list", "-l", "en-de").startswith(
+        "The available test sets for en-de are:")
+    assert run(capsys, "score", "-t", "wmt14", "--citation").strip() == \
+        DATASETS["wmt14"].citation.strip()
+    detailed = run(capsys, "score", *texts["ref_paths"], "-i", texts["hyp_path"], "-d")
+    assert detailed.startswith("BLEU|") and detailed.rstrip().endswith(
+        "Consider using --origlang argument.")
+
+
 def check_quiet(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]) -> None:
     args = (*texts["ref_paths"], "-i", texts["hyp_path"])
     assert score_json(capsys, *args, "-q") == score_json(capsys, *args)
@@ -405,6 +453,15 @@ SCORE_CHECKS: dict[str, Check] = {
     "chrf_whitespace": check_chrf,
     "chrf_lowercase": check_chrf,
     "chrf_eps_smoothing": check_chrf,
+    "ter_case_sensitive": check_ter,
+    "ter_asian_support": check_ter,
+    "ter_no_punct": check_ter,
+    "ter_normalized": check_ter,
+    "langpair": check_language_pair,
+    "test_set": check_test_sets,
+    "list": check_test_sets,
+    "citation": check_test_sets,
+    "detail": check_test_sets,
     "quiet": check_quiet,
     "paired_bs": check_paired,
     "paired_bs_n": check_paired,

@@ -68,7 +68,7 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
     result = json.loads(out.read_text(encoding="utf-8"))
     # evaluate names a module after its class, as evaluate's own (ChrF: chr_f)
     assert [result[name][0] for name in MODULES] == ["sacrebleu", "bleu", "google_bleu", "chr_f",
-                                                  "rouge"]
+                                                  "ter", "rouge"]
     assert set(result["sacrebleu"][1]) == {"score", "counts", "totals", "precisions", "bp",
                                            "sys_len", "ref_len"}
     assert set(result["bleu"][1]) == {"bleu", "precisions", "brevity_penalty", "length_ratio",
@@ -76,6 +76,7 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
     assert set(result["google_bleu"][1]) == {"google_bleu"}
     assert result["chrf"][1] == {"score": pytest.approx(72.0848, abs=1e-4), "char_order": 6,
                                  "word_order": 0, "beta": 2}
+    assert set(result["ter"][1]) == {"score", "num_edits", "ref_length"}
 
 
 def _corpus(data: st.DataObject, same_count: bool) -> tuple[list[str], list[list[str]]]:
@@ -205,3 +206,29 @@ def test_the_modules_warn_about_reference_streams(modules):
 def test_module_path_refuses_other_names():
     with pytest.raises(ValueError, match="name"):
         module_path("meteor")
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), options=st.fixed_dictionaries({
+    "normalized": st.booleans(), "ignore_punct": st.booleans(),
+    "support_zh_ja_chars": st.booleans(), "case_sensitive": st.booleans()}))
+@pytest.mark.filterwarnings("ignore::bleusuite.text.streams.ReferenceStreamsWarning")
+def test_ter_module_is_sacrebleus_ter(modules, data, options):
+    """evaluate's ``ter``: sacrebleu's ``TER`` with evaluate's names of its options (three
+    references: sacrebleu sums their rounded averages, bleusuite sums them exactly, so the
+    last bits of a score can differ)."""
+    predictions, references = _corpus(data, same_count=True)
+    ours = modules["ter"].compute(predictions=predictions, references=references, **options)
+    streams = [[refs[i] for refs in references] for i in range(len(references[0]))]
+    theirs = sacrebleu.metrics.TER(
+        normalized=options["normalized"], no_punct=options["ignore_punct"],
+        asian_support=options["support_zh_ja_chars"],
+        case_sensitive=options["case_sensitive"]).corpus_score(predictions, streams)
+    assert ours == {"score": pytest.approx(theirs.score, rel=1e-13),
+                    "num_edits": theirs.num_edits,
+                    "ref_length": pytest.approx(theirs.ref_length, rel=1e-13)}
+
+
+def test_ter_module_needs_as_many_references_for_each_prediction(modules):
+    with pytest.raises(ValueError, match="same number of references"):
+        modules["ter"].compute(predictions=["a", "b"], references=[["a"], ["b", "c"]])

@@ -538,3 +538,32 @@ def test_the_examples_of_docs_scale_md_run(line: int, code: str, tmp_path: Path,
              if comment.startswith("# [") or comment.startswith("# '")]
     for expected in shown:  # a result written as a comment under the code
         assert expected in printed
+
+
+# ------------------------------------------------------------------------------- TER
+
+
+def test_ter_of_text_and_token_id_columns() -> None:
+    """TER of text (two systems, two references, a tercom option) and of token ids: the
+    single-process results (sacrebleu's, tests/scores/test_ter.py); a tercom option refuses
+    ids."""
+    systems, references = _texts(600, systems=2, references=2, seed=4)
+    dataset = ray.data.from_arrow(_blocks(_table(systems, references), [200, 0, 77]))
+    scores = corpus_scores(dataset, hypotheses=["sys0", "sys1"], references=["ref0", "ref1"],
+                           metrics={"ter": {"normalized": True}, "bleu": {}})
+    rows = _per_row(references)
+    for k, lines in enumerate(systems):
+        assert scores[f"sys{k}"]["ter"] == bleusuite.corpus_ter_result(lines, rows,
+                                                                       normalized=True)
+    rng = np.random.default_rng(5)
+    hyp, ref = _ragged(rng, 600, 0, 2), _ragged(rng, 600, 0, 2)
+    ref = [s if (s != 0).any() else np.array([5]) for s in ref]
+    table = pa.table({"hyp": pa.array([s.tolist() for s in hyp], pa.list_(pa.int64())),
+                      "ref": pa.array([s.tolist() for s in ref], pa.list_(pa.int64()))})
+    ids = corpus_scores(ray.data.from_arrow(_blocks(table, [200])), hypotheses="hyp",
+                        references=["ref"], metrics="ter", pad_id=0, eos_id=2)
+    expected = bleusuite.corpus_ter_result(hyp, [[r] for r in ref], pad_id=0, eos_id=2)
+    assert ids["hyp"]["ter"] == expected and "tok:given" in expected.signature
+    with pytest.raises(ValueError, match="no_punct"):
+        corpus_scores(ray.data.from_arrow(table), hypotheses="hyp", references=["ref"],
+                      metrics={"ter": {"no_punct": True}}, pad_id=0)

@@ -144,7 +144,7 @@ def test_cached_references_and_the_sample(sample):
     (lambda: BLEU().sentence_score(["a"], ["a"]), TypeError, "hypothesis"),
     (lambda: BLEU(smooth_method="add-one"), ValueError, "smooth_method"),
     (lambda: BLEU(smooth_method="floor", smooth_value=-1), ValueError, "smooth_value"),
-    (lambda: BLEU(tokenize="spm"), ValueError, "tokenize"),
+    (lambda: BLEU(tokenize="moses"), ValueError, "tokenize"),
     (lambda: BLEU(max_ngram_order=0), ValueError, "max_ngram_order"),
     (lambda: BLEU(lowercase=1), TypeError, "lowercase"),
     (lambda: CHRF(char_order=0, word_order=0), ValueError, "char_order"),
@@ -242,3 +242,41 @@ def test_references_per_hypothesis_do_not_warn(sample):
     # rows of other lengths are never read as streams
     assert not read_as_streams(["a b", "c d"], [["c d", "a b", "x"], ["a b", "c d"]])
     assert not read_as_streams(["a b"], [["a b"]])
+
+
+@pytest.mark.parametrize("options", [{}, {"normalized": True, "asian_support": True},
+                                     {"no_punct": True, "case_sensitive": True}])
+def test_ter_is_sacrebleus_to_the_bit(sample, options, monkeypatch):
+    """Fields, ``str``, signatures (long and short), sentence scores, cached references and
+    the bootstrap interval of ``TER`` (lines of at most 25 words: sacrebleu's TER is slow)."""
+    from sacrebleu.metrics import TER as SacreTER
+
+    from bleusuite.sacrebleu import TER
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    hyps, refs = sample
+    keep = [i for i, line in enumerate(refs) if len(line.split()) <= 25][:30]
+    streams = [[refs[i] for i in keep], [None if k % 3 else hyps[i].upper() for k, i in
+                                         enumerate(keep)]]
+    hyps = [hyps[i] for i in keep]
+    ours, theirs = TER(**options), SacreTER(**options)
+    mine, reference = ours.corpus_score(hyps, streams), theirs.corpus_score(hyps, streams)
+    assert (mine.score, mine.num_edits, str(mine)) == (reference.score, reference.num_edits,
+                                                       str(reference))
+    assert mine.ref_length == pytest.approx(reference.ref_length, abs=1e-9)
+    for short in (False, True):
+        assert _without_version(ours.get_signature().format(short)) == _without_version(
+            theirs.get_signature().format(short))
+    for k in (0, 1):
+        sentence_refs = [s[k] for s in streams if s[k] is not None]
+        assert ours.sentence_score(hyps[k], sentence_refs).score == \
+            theirs.sentence_score(hyps[k], sentence_refs).score
+    cached = TER(references=streams, **options).corpus_score(hyps, None)
+    assert cached.score == reference.score
+    mine = ours.corpus_score(hyps, streams, n_bootstrap=100)
+    reference = theirs.corpus_score(hyps, streams, n_bootstrap=100)
+    assert (mine._mean, mine._ci) == (reference._mean, reference._ci)
+    signature = ours.get_signature().format()
+    assert "|bs:100|seed:12345|" in signature
+    assert json.loads(mine.format(signature=signature, is_json=True)) == json.loads(
+        reference.format(signature=signature, is_json=True))

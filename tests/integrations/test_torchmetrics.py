@@ -208,3 +208,44 @@ def test_bad_inputs_are_named(preds, target, argument):
 def test_an_empty_metric_scores_zero_as_torchmetrics():
     assert float(BLEUScore().compute()) == float(TorchmetricsBLEU().compute()) == 0.0
     assert float(GLEUScore().compute()) == corpus_gleu([], []) == 0.0
+
+
+def test_translation_edit_rate_is_sacrebleus_and_pins_where_torchmetrics_differs():
+    """sacrebleu's corpus and sentence TER over several updates; token ids and text add up;
+    on this pair torchmetrics' own TER (another tercom) gives 0.7 where sacrebleu gives
+    0.8, and bleusuite gives sacrebleu's."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from torchmetrics.text import TranslationEditRate as TorchmetricsTER
+
+    from bleusuite.torchmetrics import TranslationEditRate
+    from bleusuite.workloads import edited_wmt_text
+
+    (hyps,), refs = edited_wmt_text(40, seed=2)
+    keep = [i for i in range(40) if len(refs[i].split()) <= 25]
+    hyps, refs = [hyps[i] for i in keep], [refs[i] for i in keep]
+    for options, theirs in (({}, {}), ({"normalize": True, "lowercase": False},
+                                       {"normalized": True, "case_sensitive": True})):
+        metric = TranslationEditRate(**options, return_sentence_level_score=True)
+        half = len(hyps) // 2
+        metric.update(hyps[:half], [[r] for r in refs[:half]])
+        metric.update(hyps[half:], refs[half:])  # torchmetrics' flat list: one per string
+        corpus, sentences = metric.compute()
+        expected = sacrebleu.corpus_ter(hyps, [refs], **theirs).score / 100
+        assert corpus.dtype == torch.float64 and float(corpus) == pytest.approx(expected,
+                                                                                abs=1e-12)
+        assert sentences.tolist() == pytest.approx(
+            [sacrebleu.sentence_ter(h, [r], **theirs).score / 100 for h, r in
+             zip(hyps, refs, strict=True)], abs=1e-12)
+    hyp = "Житель Ленинградской области осужден прохождение Фальшивых за, денег в уголовного"
+    ref = "В Карелии за сбыт фальшивых денег осужден житель Ленинградской области"
+    assert float(TranslationEditRate()(hyp, [ref])) == pytest.approx(0.8, abs=1e-12)
+    assert sacrebleu.sentence_ter(hyp, [ref]).score == pytest.approx(80.0, abs=1e-9)
+    assert float(TorchmetricsTER()(hyp, [ref])) == pytest.approx(0.7, abs=1e-6)
+    ids = TranslationEditRate(pad_id=0)
+    ids.update(torch.tensor([[1, 2, 3, 4, 0]]), torch.tensor([[3, 4, 1, 2, 5]]))
+    ids.update(["a b"], [["a c"]])
+    assert float(ids.compute()) == pytest.approx((2 + 1) / (5 + 2), abs=1e-12)
+    with pytest.raises(TypeError, match="normalize"):
+        TranslationEditRate(normalize=1)
+    with pytest.warns(UserWarning, match="before the ``update``"):  # torchmetrics' warning
+        assert float(TranslationEditRate().compute()) == 0.0

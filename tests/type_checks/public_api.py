@@ -19,7 +19,16 @@ if TYPE_CHECKING:
     from typing_extensions import assert_type
 
     import bleusuite
-    from bleusuite import BleuResult, BleuStats, GleuResult, GleuStats, RougeResult, RougeStats
+    from bleusuite import (
+        BleuResult,
+        BleuStats,
+        GleuResult,
+        GleuStats,
+        RougeResult,
+        RougeStats,
+        TerResult,
+        TerStats,
+    )
     from bleusuite.array_types import Scores
     from bleusuite.losses import BleuLoss, soft_bleu, soft_gleu
     from bleusuite.rewards import BleuReward, GleuReward
@@ -86,6 +95,16 @@ def jax_arrays(hyp: jax.Array) -> None:
     """Any other array library's type comes back as itself (JAX where it is installed)."""
     assert_type(bleusuite.sentence_bleu(hyp, jnp.asarray(hyp)), jax.Array)
     assert_type(bleusuite.corpus_gleu(hyp, hyp), jax.Array)
+
+
+def ter(hyp: npt.NDArray[np.int64], refs: npt.NDArray[np.int32], tensor: torch.Tensor) -> None:
+    """TER: text and NumPy give NumPy, a tensor a tensor; its statistics are NumPy's."""
+    assert_type(bleusuite.sentence_ter(["a b"], ["a c"], normalized=True), Scores)
+    assert_type(bleusuite.corpus_ter(hyp, refs, pad_id=0), Scores)
+    assert_type(bleusuite.sentence_ter(tensor, tensor), torch.Tensor)
+    stats = bleusuite.ter_statistics(["a b"], [["a c", "b"]])
+    assert_type(stats, TerStats[np.ndarray])
+    assert_type(bleusuite.corpus_ter_result(["a b"], ["a c"]), TerResult)
 
 
 def losses_and_rewards(probs: torch.Tensor, refs: torch.Tensor) -> None:

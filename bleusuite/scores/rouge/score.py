@@ -29,7 +29,7 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.inputs import mark_unreferenced, normalize_batch
-from bleusuite.inputs.checks import check_texts
+from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.rouge.counts import RougeCounts, counts_of_batch, counts_of_documents
 from bleusuite.scores.rouge.documents import encode_documents
 from bleusuite.scores.rouge.formula import best_reference
@@ -40,7 +40,6 @@ from bleusuite.scores.rouge.settings import (
     check_types,
 )
 from bleusuite.scores.rouge.statistics import RougeStats
-from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
@@ -101,9 +100,7 @@ def rouge_counts(
         if settings.tokenize is None:
             raise ValueError("tokenize=None is for token ids; text needs a tokenizer "
                              "(tokenize='rouge', rouge-score's)")
-        rows = check_texts(hypotheses, references)
-        if 2 <= len(rows) <= STREAMS_CHECK_LIMIT and max(map(len, rows)) == len(rows):
-            warn_if_streams(hypotheses, references)
+        rows = text_rows(hypotheses, references)
         if not rows:  # no document: no count (one absent reference each)
             empty = np.zeros((0, 1, len(rouge_types)), dtype=np.int64)
             return RougeCounts(empty, empty[:, 0], empty, np.zeros((0, 1), bool)), _identity

@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``ter`` (its script: ``ter.py``)."""

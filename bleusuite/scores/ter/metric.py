@@ -1,0 +1,99 @@
+"""TER as an entry of the metric registry (:mod:`bleusuite.scores.registry`), and its
+settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the command's
+``--ter-*`` flags).
+
+>>> settings = METRIC.settings(case_sensitive=True)
+>>> METRIC.title(settings), METRIC.signature(settings)
+('TER', {'case': 'mixed', 'tok': 'tercom', 'norm': 'no', 'punct': 'yes', 'asian': 'no'})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bleusuite.scores.ter.counts import ter_statistics_of_texts
+from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.statistics import TerStats
+
+__all__ = ["METRIC", "TerSettings"]
+
+
+@dataclass(frozen=True)
+class TerSettings:
+    """sacrebleu's ``TER(...)`` settings, its defaults (checked once, here): the options of
+    its ``tercom`` tokenizer (:class:`bleusuite.text.tercom.TercomTokenizer`).
+
+    >>> TerSettings(normalized=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: normalized must be a bool; got 1
+    """
+
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if not isinstance(value, bool):
+                raise TypeError(f"{field.name} must be a bool; got {value!r}")
+
+    @property
+    def default(self) -> bool:
+        """Whether every option is sacrebleu's default (lowercased, whitespace-split)."""
+        return self == TerSettings()
+
+
+class _Ter:
+    name = "ter"
+    statistics = TerStats
+    #: sacrebleu's short signature keys of TER (its ``TERSignature``: ``tok`` is ``t``)
+    abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "t", "norm": "nr",
+                                               "punct": "pn", "asian": "as"}
+
+    def settings(self, **values: Any) -> TerSettings:
+        return TerSettings(**values)
+
+    def title(self, settings: TerSettings) -> str:
+        return "TER"
+
+    def signature(self, settings: TerSettings) -> dict[str, Any]:
+        def yes(value: bool) -> str:
+            return "yes" if value else "no"
+
+        return {"case": "mixed" if settings.case_sensitive else "lc", "tok": "tercom",
+                "norm": yes(settings.normalized), "punct": yes(not settings.no_punct),
+                "asian": yes(settings.asian_support)}
+
+    def scores(self, table: np.ndarray, settings: TerSettings,
+               resampled: bool = False) -> np.ndarray:
+        # sacrebleu's resampled TER scores are float32 scalars: so are their mean and
+        # interval (bleusuite.significance.bootstrap keeps float32 scores float32)
+        return np.atleast_1d(ter_scores(np.atleast_2d(table), float32=resampled))
+
+    def verbose(self, table: np.ndarray, settings: TerSettings) -> list[str]:
+        return [""] * len(np.atleast_2d(table))
+
+    def word_counting(self, settings: TerSettings) -> None:
+        return None
+
+    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
+                        lengths: np.ndarray, settings: TerSettings) -> np.ndarray:
+        raise NotImplementedError("TER's statistics come from the text")
+
+    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
+                        settings: TerSettings) -> np.ndarray:
+        rows = [list(refs) for refs in zip(*references, strict=True)] if references else \
+            [[] for _ in hypotheses]
+        table: np.ndarray = ter_statistics_of_texts(hypotheses, rows, settings).to_array()
+        return table
+
+
+#: the registry's entry
+METRIC = _Ter()

@@ -1,0 +1,110 @@
+"""TER's result object for corpus scores (:class:`TerResult`), like sacrebleu's
+``TERScore``.
+
+>>> from bleusuite.scores.ter.result import corpus_ter_result
+>>> result = corpus_ter_result(["the cat sat on the mat"], [["on the mat the cat sat"]])
+>>> print(result.format(signature=False))    # sacrebleu.corpus_ter(...)
+TER = 16.67
+>>> result.signature.rsplit("|", 1)[0]
+'nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+import numpy as np
+
+from bleusuite.scores.reports import GIVEN_TOKENS, signature_of, version_field
+from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.metric import METRIC, TerSettings
+from bleusuite.scores.ter.score import (
+    batch_num_refs,
+    num_refs_of,
+    settings_of,
+    statistics_and_batch,
+)
+from bleusuite.scores.ter.statistics import TerStats
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import Hypotheses, References
+
+__all__ = ["TerResult", "corpus_ter_result"]
+
+
+@dataclass(frozen=True)
+class TerResult:
+    """A corpus TER score with its parts, on the 0-1 scale (``format`` prints 0-100).
+
+    Attributes:
+        score: the TER score, as :func:`bleusuite.corpus_ter` returns it.
+        num_edits: the edits, summed over the sentences (sacrebleu's ``num_edits``).
+        ref_length: the references' average lengths, summed (sacrebleu's ``ref_length``).
+        signature: every setting that changes the number.
+    """
+
+    score: float
+    num_edits: int
+    ref_length: float
+    signature: str
+    name: str = "TER"
+
+    def __float__(self) -> float:
+        return self.score
+
+    @classmethod
+    def from_stats(cls, stats: TerStats[Any], *, normalized: bool = False,
+                   no_punct: bool = False, asian_support: bool = False,
+                   case_sensitive: bool = False, nrefs: int | str | None = None,
+                   given_tokens: bool = False) -> TerResult:
+        """The result of statistics (per sentence, summed here, or summed already) made
+        with these options; ``given_tokens``: of token ids or token lists (``tok:given``)."""
+        if not isinstance(stats, TerStats):
+            raise TypeError(f"stats must be a TerStats; got {type(stats).__name__}")
+        if np.ndim(stats.edits) > 0:
+            stats = stats.sum()
+        settings = TerSettings(normalized, no_punct, asian_support, case_sensitive)
+        fields = METRIC.signature(settings)
+        if given_tokens:
+            fields["tok"] = GIVEN_TOKENS
+        signature = signature_of({"nrefs": nrefs, **fields, "version": version_field()})
+        return cls(float(ter_scores(stats)) / 100.0, int(np.asarray(stats.edits)),
+                   float(np.asarray(stats.ref_length)), signature)
+
+    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
+        """sacrebleu's line (0-100 scale): ``TER|signature = 59.34``."""
+        score = f"{100 * self.score:.{width}f}"
+        if score_only:
+            return score
+        name = f"{self.name}|{self.signature}" if signature else self.name
+        return f"{name} = {score}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (``json.dumps`` takes them), the score on the 0-1 scale."""
+        return {"name": self.name, "score": self.score, "num_edits": self.num_edits,
+                "ref_length": self.ref_length, "signature": self.signature}
+
+
+def corpus_ter_result(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> TerResult:
+    """:func:`bleusuite.corpus_ter` as a :class:`TerResult` (same arguments, same score)."""
+    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
+    stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
+                                        corpus="corpus_ter_result")
+    nrefs = num_refs_of(references) if batch is None else batch_num_refs(batch)
+    return TerResult.from_stats(stats, normalized=normalized, no_punct=no_punct,
+                                asian_support=asian_support, case_sensitive=case_sensitive,
+                                nrefs=nrefs, given_tokens=batch is not None)

@@ -1,0 +1,232 @@
+"""TER of text or token ids: the public functions, and scores from statistics (0-1 scale,
+sacrebleu's ``TER`` scores divided by 100; lower is better).
+
+>>> hyps = ["the cat sat on the mat", "a dog ran"]
+>>> refs = [["on the mat the cat sat"], ["a dog ran home", "the dog ran"]]
+>>> sentence_ter(hyps, refs).round(4).tolist()   # sacrebleu.sentence_ter(...).score / 100
+[0.1667, 0.2857]
+>>> round(float(corpus_ter(hyps, refs)), 4)
+0.2105
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+
+import numpy as np
+
+from bleusuite.inputs import scoring_batch
+from bleusuite.inputs.normalize import text_rows
+from bleusuite.scores.reports import host
+from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
+from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.metric import TerSettings
+from bleusuite.scores.ter.statistics import TerStats
+
+if TYPE_CHECKING:
+    from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+    from bleusuite.inputs.batch import Batch
+
+__all__ = ["corpus_ter", "sentence_ter", "ter_score", "ter_statistics"]
+
+
+def ter_score(stats: TerStats[Any]) -> Any:
+    """TER from statistics (0-1): one score per entry of ``stats``; ``stats.sum()`` gives
+    the corpus score.
+
+    >>> float(ter_score(ter_statistics(["a b c"], [["a c"]]).sum()))
+    0.5
+    """
+    if not isinstance(stats, TerStats):
+        raise TypeError(f"stats must be a TerStats; got {type(stats).__name__}")
+    scores = ter_scores(stats) / 100.0
+    return scores if scores.ndim else np.float64(scores)[()]
+
+
+def is_text(hypotheses: Any) -> bool:
+    """Whether ``hypotheses`` are text (a list of strings), not token ids or token lists."""
+    return (isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
+            and all(isinstance(h, str) for h in hypotheses))
+
+
+def settings_of(normalized: bool, no_punct: bool, asian_support: bool,
+              case_sensitive: bool) -> TerSettings:
+    return TerSettings(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                       case_sensitive=case_sensitive)
+
+
+def statistics_and_batch(
+    hypotheses: Any, references: Any, settings: TerSettings, pad_id: Any, eos_id: Any,
+    corpus: str | None = None,
+) -> tuple[TerStats[np.ndarray], Batch | None]:
+    """The statistics of text (tokenised with ``settings``) or token ids (then with their
+    normalised batch, whose ``to_caller`` brings scores back to the caller's arrays)."""
+    if is_text(hypotheses):
+        if pad_id is not None or eos_id is not None:
+            raise ValueError("pad_id and eos_id apply to token ids; the hypotheses are strings")
+        rows: list[list[str | None]] = [list(refs) for refs in text_rows(hypotheses,
+                                                                          references)]
+        if corpus is not None and not rows:
+            raise ValueError(f"hypotheses: {corpus} needs at least one sentence; got an empty "
+                             "batch")
+        return ter_statistics_of_texts(list(hypotheses), rows, settings), None
+    if settings.normalized or settings.no_punct or settings.asian_support:
+        raise ValueError("normalized, no_punct and asian_support apply to text (tercom's "
+                         "tokenizer); token ids and token lists are compared as they are")
+    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id, tokenize=None,
+                          lowercase=False, corpus=corpus)
+    return ter_statistics_of_batch(batch), batch
+
+
+def to_caller(batch: Batch | None, scores: np.ndarray) -> Any:
+    """Scores computed on the host, in the caller's array type and device."""
+    if batch is None:
+        return scores
+    if batch.pairs is None:  # a device's (or JAX's) batch: back there
+        return batch.to_caller(batch.backend.asarray(scores, like=batch.hyp))
+    return batch.to_caller(scores)
+
+
+def ter_statistics(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> TerStats[np.ndarray]:
+    """Per-sentence TER statistics (NumPy): the fewest edits against any reference and the
+    references' average length. Inputs and options as in :func:`sentence_ter`.
+
+    >>> stats = ter_statistics(["a b c d"], [["c d a b"]])
+    >>> stats.edits.tolist(), stats.ref_length.tolist()
+    ([1], [4.0])
+    """
+    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
+    return statistics_and_batch(hypotheses, references, settings, pad_id, eos_id)[0]
+
+
+@overload
+def sentence_ter(
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray], *,
+    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> Scores: ...
+
+
+@overload
+def sentence_ter(
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT], *,
+    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> ArrayT: ...
+
+
+def sentence_ter(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> Any:
+    """TER of every hypothesis against its own references: shape (B,), float64, 0-1 (or
+    more: TER counts edits, and a hypothesis can need more than its reference has words).
+
+    Each equals ``sacrebleu.sentence_ter(hypothesis, references, ...).score / 100`` with the
+    same options: the fewest edits (block shifts, insertions, deletions, substitutions, as
+    tercom counts them) against any reference, over the references' average length.
+
+    Args:
+        hypotheses: one string per sentence; or token ids / token lists in any form
+            :func:`bleusuite.sentence_bleu` takes (compared as they are, no tokenizer).
+        references: for each hypothesis, a reference string or a list of them (``None``
+            entries are no reference); or token ids / token lists.
+        normalized: tercom's normalisation (XML entities, punctuation split off; with
+            ``asian_support`` CJK characters split).
+        no_punct: remove punctuation (with ``asian_support``, CJK punctuation too).
+        asian_support: the CJK rules of ``normalized`` and ``no_punct``.
+        case_sensitive: do not lowercase.
+        pad_id, eos_id: padding and end-of-sentence ids of token-id arrays.
+
+    TER runs on the host: device arrays (CUDA, CuPy, JAX) are copied there and the scores
+    come back on the caller's device (not under ``jax.jit``).
+
+    >>> import numpy as np
+    >>> sentence_ter(np.array([[1, 2, 3, 4, 0]]), np.array([[3, 4, 1, 2, 5]]), pad_id=0)
+    array([0.4])
+    """
+    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
+    stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id)
+    return to_caller(batch, ter_scores(stats) / 100.0)
+
+
+@overload
+def corpus_ter(
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray], *,
+    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> Scores: ...
+
+
+@overload
+def corpus_ter(
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT], *,
+    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> ArrayT: ...
+
+
+def corpus_ter(
+    hypotheses: Hypotheses[Any],
+    references: References[Any],
+    *,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+    pad_id: SupportsIndex | None = None,
+    eos_id: SupportsIndex | None = None,
+) -> Any:
+    """Corpus TER (0-d float64, 0-1): the edits of all sentences over the sum of their
+    references' average lengths, as ``sacrebleu.corpus_ter(hypotheses, reference_streams,
+    ...).score / 100`` (whose references are streams: ``list(zip(*streams))`` gives them
+    per hypothesis). Same arguments as :func:`sentence_ter`;
+    :func:`bleusuite.corpus_ter_result` returns the same score as a
+    :class:`bleusuite.TerResult`.
+
+    sacrebleu sums the average reference lengths as floats in sentence order; bleusuite
+    sums them exactly, so with a number of references that is not a power of two (3, 5...)
+    a corpus score can differ from sacrebleu's in the last bits.
+
+    Raises:
+        ValueError: for an empty batch.
+    """
+    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
+    stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
+                                        corpus="corpus_ter")
+    return to_caller(batch, np.asarray(ter_scores(stats.sum()) / 100.0))
+
+
+def num_refs_of(stats_rows: Sequence[Any]) -> str:
+    """``nrefs:`` of references given per hypothesis (text): their number, or ``var``."""
+    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
+              for refs in stats_rows}
+    return str(counts.pop()) if len(counts) == 1 else "var"
+
+
+def batch_num_refs(batch: Batch) -> str:
+    """``nrefs:`` of a batch of token ids."""
+    counts = np.unique(np.asarray(host(batch.ref_present)).sum(axis=1))
+    return str(int(counts[0])) if len(counts) == 1 else "var"

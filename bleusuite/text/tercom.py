@@ -1,0 +1,162 @@
+"""TER's text: sacrebleu's ``tercom`` tokenizer, rule for rule, and the token ids of lines
+tokenised by it.
+
+sacrebleu's ``TER`` tokenises each line with its ``TercomTokenizer`` (a copy of tercom's
+``Normalizer.java``) and splits the result on whitespace: lowercased unless
+``case_sensitive``; ``normalized``: XML entities read, punctuation split off, possessives,
+periods and commas split off unless beside a digit (and with ``asian_support`` CJK
+characters and CJK punctuation as words of their own); ``no_punct``: ASCII punctuation
+removed (with ``asian_support`` CJK and full-width punctuation too). ``asian_support``
+alone changes nothing.
+
+:func:`tercom_ids` gives the token ids of hypothesis and reference lines, each distinct
+word tokenised once (:func:`bleusuite.text.numbering`, the numbering every text path uses):
+the rules act on each word alone, except tercom's possessive rule (``'s`` followed by a
+space), which looks at the character after a word; a normalised line where ``'s`` is
+followed by other whitespace (a tab, a no-break space) is tokenised whole, as sacrebleu
+does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
+
+>>> TercomTokenizer(normalized=True)("He said: &quot;It's John's car.&quot;")
+'he said : " it \\'s john \\'s car . "'
+>>> ids, lengths = tercom_ids(["The cat"], ["the CAT sat"])
+>>> ids.tolist(), lengths.tolist()
+([0, 1, 0, 1, 2], [2, 3])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from bleusuite.text.token_ids import lowercased, numbering
+
+__all__ = ["TercomTokenizer", "tercom_ids"]
+
+_GENERAL_RULES = (
+    (re.compile(r"\n-"), ""),  # end-of-line hyphenation
+    (re.compile(r"\n"), " "),  # lines joined
+    (re.compile(r"&quot;"), '"'),
+    (re.compile(r"&amp;"), "&"),
+    (re.compile(r"&lt;"), "<"),
+    (re.compile(r"&gt;"), ">"),
+)
+_WESTERN_RULES = (
+    (re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "),  # punctuation
+    (re.compile(r"'s "), r" 's "),  # possessives
+    (re.compile(r"'s$"), r" 's"),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period and comma unless after a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... or before one
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # a dash after a digit
+)
+_ASIAN_PUNCTUATION = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
+_FULL_WIDTH_PUNCTUATION = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
+_ASIAN_RULES = (
+    # CJK ideographs (unified, extension A), strokes, radicals, compatibility forms and
+    # ideographs, enclosed letters and months: one word each
+    (re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
+    (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
+    (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
+    (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
+    # hiragana, katakana and their extensions, in sacrebleu's form: its ``^`` anchors match
+    # only at the start of a line, which normalisation pads with a space, so these never
+    # apply (kept for fidelity)
+    (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
+    (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
+    (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
+    (re.compile(_ASIAN_PUNCTUATION), r" \1 "),
+    (re.compile(_FULL_WIDTH_PUNCTUATION), r" \1 "),
+)
+_PUNCTUATION = re.compile(r"[\.,\?:;!\"\(\)]")
+_ASIAN_REMOVED = (re.compile(_ASIAN_PUNCTUATION), re.compile(_FULL_WIDTH_PUNCTUATION))
+#: a possessive followed by whitespace other than a space: tercom's rule sees the character
+#: after the word there, so such a line is tokenised whole
+_POSSESSIVE_BEFORE_ODD_SPACE = re.compile(r"'s[^\S ]")
+
+
+class TercomTokenizer:
+    """sacrebleu's ``TercomTokenizer`` (its signature is ``tercom``), rule for rule.
+
+    >>> TercomTokenizer(no_punct=True)("Hello, World!")
+    'hello world'
+    >>> TercomTokenizer(normalized=True, asian_support=True)("東京タワー。")
+    '東 京 タワー 。'
+    """
+
+    def __init__(self, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False) -> None:
+        self.normalized = normalized
+        self.no_punct = no_punct
+        self.asian_support = asian_support
+        self.case_sensitive = case_sensitive
+
+    def __call__(self, line: str) -> str:
+        if not line:
+            return ""
+        if not self.case_sensitive:
+            line = line.lower()
+        if self.normalized:
+            for rule, replacement in _GENERAL_RULES:
+                line = rule.sub(replacement, line)
+            line = f" {line} "
+            for rule, replacement in _WESTERN_RULES:
+                line = rule.sub(replacement, line)
+            if self.asian_support:
+                for rule, replacement in _ASIAN_RULES:
+                    line = rule.sub(replacement, line)
+        if self.no_punct:
+            line = _PUNCTUATION.sub("", line)
+            if self.asian_support:
+                for rule in _ASIAN_REMOVED:
+                    line = rule.sub("", line)
+        return " ".join(line.split())
+
+    def signature(self) -> str:
+        return "tercom"
+
+
+def tercom_ids(hypotheses: Sequence[str], references: Sequence[str] = (), *,
+               normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+               case_sensitive: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids of hypothesis and reference lines tokenised as sacrebleu's ``TER``
+    tokenises them: ``(ids, lengths)``, int64, the ids of every hypothesis then every
+    reference line, one after the other, and the number of tokens of each line; equal
+    tokens get equal ids. Each distinct word is tokenised once (see the module's
+    description).
+
+    A hypothesis is ``TercomTokenizer(...)(line.rstrip()).split()``. sacrebleu tokenises
+    a reference twice (``TER._cache_references``, then ``_extract_reference_info`` on the
+    result), which ``normalized`` does not always leave as it was: a possessive after a
+    word, ``John's.`` or ``It's`` before a no-break space, is split on the second pass; so
+    is it here.
+
+    >>> ids, lengths = tercom_ids(["a, b", "A b"], no_punct=True)
+    >>> ids.tolist(), lengths.tolist()
+    ([0, 1, 0, 1], [2, 2])
+    >>> ids, lengths = tercom_ids(["John's."], ["John's."], normalized=True)
+    >>> ids.tolist(), lengths.tolist()
+    ([0, 1, 2, 3, 1], [2, 3])
+    """
+    hyps, refs = list(hypotheses), list(references)
+    if not case_sensitive:
+        hyps, refs = lowercased(hyps), lowercased(refs)
+    if not (normalized or no_punct):  # lowercasing and whitespace only: the words are tokens
+        return numbering().number(hyps + refs)
+    tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive=True)
+    if not normalized:  # removing punctuation twice removes nothing more
+        return numbering(tokenizer).number(hyps + refs)
+    # numbering() tokenises a line that holds a newline whole (its rstrip)
+    hyps = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line for line in hyps]
+    refs = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line for line in refs]
+    hyp_numbering = numbering(tokenizer)
+    hyp_ids, hyp_lengths = hyp_numbering.number(hyps)
+    ref_numbering = numbering(lambda unit: tokenizer(tokenizer(unit)))
+    ref_ids, ref_lengths = ref_numbering.number(refs)
+    # one vocabulary: each reference token gets the id of the same hypothesis token
+    vocabulary = {token: i for i, token in enumerate(hyp_numbering.tokens)}
+    to_hyp_ids = np.fromiter((vocabulary.setdefault(token, len(vocabulary))
+                              for token in ref_numbering.tokens), dtype=np.int64,
+                             count=len(ref_numbering))
+    return (np.concatenate([hyp_ids, to_hyp_ids[ref_ids]]),
+            np.concatenate([hyp_lengths, ref_lengths]))

@@ -32,7 +32,6 @@ BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,16 +39,17 @@ import numpy as np
 
 from bleusuite import backends, checks
 from bleusuite.inputs import text_batch
+from bleusuite.scores import reports
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.metric import METRIC as BLEU_METRIC
-from bleusuite.scores.bleu.metric import tokens_field
+from bleusuite.scores.bleu.metric import tokens_field, verbose_line
 from bleusuite.scores.bleu.sacrebleu import METHODS, exact_bleu
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
 from bleusuite.scores.chrf.counts import chrf_counts, statistics_from_counts
 from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
 from bleusuite.scores.chrf.settings import ChrfSettings
-from bleusuite.scores.reports import version_field
+from bleusuite.scores.reports import Signature
 from bleusuite.scores.ter.counts import ter_statistics_of_texts
 from bleusuite.scores.ter.metric import METRIC as TER_METRIC
 from bleusuite.scores.ter.metric import TerSettings
@@ -60,12 +60,6 @@ from bleusuite.text import TOKENIZERS
 from bleusuite.text.tokenizers import TOKENIZER_OF_LANGUAGE
 
 __all__ = ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "Score", "Signature", "TERScore"]
-
-#: sacrebleu's short signature keys
-_ABBREVIATIONS = {"version": "v", "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs",
-                  "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "nc": "nc", "nw": "nw",
-                  "space": "s"}
-
 
 class Score:
     """sacrebleu's ``Score``: a name, a score (0-100) and what ``format`` prints."""
@@ -80,29 +74,17 @@ class Score:
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
         """sacrebleu's ``Score.format``: ``NAME|signature = score (μ = m ± ci) verbose``, or
-        the score alone, or sacrebleu's JSON."""
-        record: dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"),
-                                  "signature": signature}
-        text = f"{self.score:.{width}f}"
-        if self._mean > 0:
-            mean, half = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            text += f" (μ = {mean} ± {half})"
-            if is_json:
-                record.update(confidence_mean=float(mean), confidence_var=float(half),
-                              confidence=f"μ = {mean} ± {half}")
-        line = f"{self.name}|{signature}" if signature else self.name
-        line = f"{line} = {text}"
-        if self._verbose:
-            line += f" {self._verbose}"
-            record["verbose_score"] = self._verbose
+        the score alone, or sacrebleu's JSON (:mod:`bleusuite.scores.reports`)."""
+        confidence = (Confidence(self._mean, self._ci, self._mean, self._mean, 0)
+                      if self._mean > 0 else None)
+        text = reports.score_text(self.score, width, confidence)
         if score_only:
             return text
         if is_json:
-            for item in signature.split("|") if signature else []:
-                key, value = item.split(":")
-                record[key] = value
-            return json.dumps(record, indent=1, ensure_ascii=False)
-        return line
+            record = reports.score_record(self.name, self.score, width, signature,
+                                          self._verbose, confidence)
+            return reports.json_text(record, indent=1)
+        return reports.score_line(self.name, signature, text, self._verbose)
 
     def estimate_ci(self, scores: np.ndarray) -> None:
         """Keep the mean and half the 95% interval of resampled scores (sacrebleu's)."""
@@ -128,8 +110,7 @@ class BLEUScore(Score):
         self.sys_len, self.ref_len, self.precisions = sys_len, ref_len, precisions
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
-        self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
-                         f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
+        self._verbose = verbose_line(precisions, bp, sys_len, ref_len)
 
 
 class CHRFScore(Score):
@@ -141,29 +122,13 @@ class CHRFScore(Score):
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
 
-class Signature:
-    """sacrebleu's signature: ``info`` (every setting that changes the number) and
-    ``format(short)``; the version is bleusuite's."""
-
-    def __init__(self, info: dict[str, Any]) -> None:
-        self.info = info
-
-    def format(self, short: bool = False) -> str:
-        keys = [key for key in self.info if key != "version"] + ["version"]
-        return "|".join(f"{_ABBREVIATIONS.get(key, key) if short else key}:{value}"
-                        for key in keys if (value := self.info.get(key)) is not None)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def __repr__(self) -> str:
-        return self.format()
-
-
 class _Metric:
-    """What BLEU and CHRF share: the arguments, reference streams, bootstrap, signature."""
+    """What BLEU, CHRF and TER share: the arguments, reference streams, bootstrap,
+    signature."""
 
-    lowercase: bool
+    #: the metric's name in :mod:`bleusuite.scores.registry`, and its settings
+    _metric: str
+    _settings: Any
 
     def __init__(self, references: Sequence[Sequence[str | None]] | None) -> None:
         self.num_refs: int | None = None
@@ -269,12 +234,15 @@ class _Metric:
         """The score of one hypothesis against its references (a list of strings)."""
         return self._score(self._table(*self._sentence(hypothesis, references))[0])
 
-    def _signature(self, items: dict[str, Any]) -> Signature:
+    def get_signature(self) -> Signature:
+        """sacrebleu's signature of the metric (``nrefs`` known after the first score):
+        :func:`bleusuite.scores.reports.make_signature`."""
         if self.num_refs is None:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return Signature({"nrefs": "var" if self.num_refs == -1 else self.num_refs,
-                          "bs": self.n_bootstrap, "ar": None, "seed": self.seed, **items,
-                          "version": version_field()})
+        return reports.make_signature(
+            self._metric, self._settings, nrefs="var" if self.num_refs == -1 else self.num_refs,
+            resampling=None if self.n_bootstrap is None else ("bs", self.n_bootstrap),
+            seed=self.seed)
 
 
 class BLEU(_Metric):
@@ -285,6 +253,8 @@ class BLEU(_Metric):
     >>> round(score.score, 4), score.counts, score.totals
     (48.8923, [6, 4, 2, 1], [7, 6, 5, 4])
     """
+
+    _metric = "bleu"
 
     def __init__(self, lowercase: bool = False, force: bool = False,
                  tokenize: str | None = None, smooth_method: str = "exp",
@@ -345,14 +315,6 @@ class BLEU(_Metric):
     def _resampled(self, table: np.ndarray) -> np.ndarray:
         return BLEU_METRIC.scores(table, self._settings, resampled=True)
 
-    def get_signature(self) -> Signature:
-        """sacrebleu's BLEU signature (``nrefs`` known after the first score)."""
-        return self._signature({
-            "case": "lc" if self.lowercase else "mixed",
-            "eff": "yes" if self.effective_order else "no",
-            "tok": self.tokenizer_signature,
-            "smooth": smoothing.signature_item(self.smooth_method, self.smooth_value)})
-
 
 class CHRF(_Metric):
     """sacrebleu's ``CHRF`` (same arguments and defaults; ``word_order=2`` is chrF++).
@@ -361,6 +323,8 @@ class CHRF(_Metric):
     >>> round(chrf.corpus_score(["The cat sat on the mat."], [["The cat sat on a mat."]]).score, 4)
     72.6591
     """
+
+    _metric = "chrf"
 
     def __init__(self, char_order: int = 6, word_order: int = 0, beta: float = 2,
                  lowercase: bool = False, whitespace: bool = False,
@@ -396,10 +360,6 @@ class CHRF(_Metric):
     def _resampled(self, table: np.ndarray) -> np.ndarray:
         return CHRF_METRIC.scores(table, self._settings, resampled=True)
 
-    def get_signature(self) -> Signature:
-        """sacrebleu's chrF signature (``nrefs`` known after the first score)."""
-        return self._signature(CHRF_METRIC.signature(self._settings))
-
 
 # ------------------------------------------------------------------------------- TER
 
@@ -414,18 +374,6 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-class TERSignature(Signature):
-    """sacrebleu's ``TERSignature``: TER's short keys (``tok`` is ``t``)."""
-
-    def format(self, short: bool = False) -> str:
-        if not short:
-            return super().format()
-        keys = [key for key in self.info if key != "version"] + ["version"]
-        names = {**_ABBREVIATIONS, **TER_METRIC.abbreviations}
-        return "|".join(f"{names.get(key, key)}:{value}"
-                        for key in keys if (value := self.info.get(key)) is not None)
-
-
 class TER(_Metric):
     """sacrebleu's ``TER`` (same arguments and defaults: the options of its ``tercom``
     tokenizer), its edits counted by bleusuite (:mod:`bleusuite.scores.ter.edits`).
@@ -436,6 +384,8 @@ class TER(_Metric):
     >>> ter.get_signature().format(short=True).rsplit("|", 1)[0]
     '#:1|c:lc|t:tercom|nr:no|pn:yes|as:no'
     """
+
+    _metric = "ter"
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
@@ -467,7 +417,3 @@ class TER(_Metric):
     def _resampled(self, table: np.ndarray) -> np.ndarray:
         return TER_METRIC.scores(table, self._settings, resampled=True)
 
-    def get_signature(self) -> Signature:
-        """sacrebleu's TER signature (``nrefs`` known after the first score)."""
-        signature = self._signature(TER_METRIC.signature(self._settings))
-        return TERSignature(signature.info)

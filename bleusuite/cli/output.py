@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import ScoreOptions
-from bleusuite.scores import registry
-from bleusuite.scores.reports import version_field
+from bleusuite.scores import reports
+from bleusuite.scores.reports import Signature, json_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,42 +22,18 @@ __all__ = ["MetricReport", "Signature", "format_json", "format_line", "make_sign
            "paired_note", "render", "results_table"]
 
 
-#: sacrebleu's short signature keys (``--short``)
-SIGNATURE_ABBREVIATIONS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c",
-                           "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "nc": "nc",
-                           "nw": "nw", "space": "s", "version": "v"}
-
-
-class Signature:
-    """A sacrebleu-style signature: every setting that changes the number, in one line
-    (``abbreviations``: a metric's own short keys, over the shared ones)."""
-
-    def __init__(self, items: dict[str, Any], abbreviations: dict[str, str] | None = None
-                 ) -> None:
-        self.items = {key: value for key, value in items.items() if value is not None}
-        self.abbreviations = {**SIGNATURE_ABBREVIATIONS, **(abbreviations or {})}
-
-    def format(self, short: bool = False) -> str:
-        """``key:value|...``; ``short`` uses sacrebleu's abbreviations."""
-        return "|".join(
-            f"{self.abbreviations.get(key, key) if short else key}:{value}"
-            for key, value in self.items.items()
-        )
-
-
 def make_signature(options: ScoreOptions, metric: str, num_refs: int) -> Signature:
-    """The signature of one metric: sacrebleu's fields in sacrebleu's order (the number of
-    references, the resampling, the metric's own fields from its registry entry) and
-    bleusuite's version."""
-    items: dict[str, Any] = {"nrefs": num_refs}
-    if options.confidence or options.paired:
-        resampling = "bs" if options.confidence else options.paired
-        items[str(resampling)] = options.confidence_n if options.confidence else options.paired_n
-        items["seed"] = "none" if options.seed is None else options.seed
-    entry = registry.get(metric)
-    items.update(entry.signature(options.settings(metric)))
-    items["version"] = version_field()
-    return Signature(items, getattr(entry, "abbreviations", None))
+    """The signature of one metric (:func:`bleusuite.scores.reports.make_signature`): the
+    number of references, the resampling of ``-ci`` or the paired test and its seed, the
+    metric's own fields for the command's settings, and bleusuite's version."""
+    resampling: tuple[str, int] | None = None
+    if options.confidence:
+        resampling = ("bs", options.confidence_n)
+    elif options.paired:
+        resampling = (str(options.paired), options.paired_n)
+    seed = "none" if options.seed is None else options.seed
+    return reports.make_signature(metric, options.settings(metric), nrefs=num_refs,
+                                  resampling=resampling, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -71,43 +47,20 @@ class MetricReport:
     confidence: Confidence | None = None
 
 
-def _score_text(report: MetricReport, index: int, width: int) -> str:
-    text = f"{report.scores[index]:.{width}f}"
-    if report.confidence is not None:
-        c = report.confidence
-        text += (f" (μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}, "
-                 f"95% CI [{c.low:.{width}f}, {c.high:.{width}f}])")
-    return text
-
-
 def format_line(report: MetricReport, index: int, options: ScoreOptions) -> str:
     """One score as sacrebleu's text format: ``NAME|signature = score verbose``."""
-    score = _score_text(report, index, options.width)
+    score = reports.score_text(report.scores[index], options.width, report.confidence,
+                               interval=True)
     if options.score_only:
         return score
-    line = f"{report.name}|{report.signature.format(options.short)} = {score}"
-    verbose = report.verbose[index]
-    return f"{line} {verbose}" if verbose else line
+    return reports.score_line(report.name, report.signature.format(options.short), score,
+                              report.verbose[index])
 
 
 def format_json(report: MetricReport, index: int, width: int) -> dict[str, Any]:
     """One score as sacrebleu's JSON: name, score, signature, verbose_score, signature keys."""
-    entry: dict[str, Any] = {
-        "name": report.name,
-        "score": float(f"{report.scores[index]:.{width}f}"),
-        "signature": report.signature.format(),
-    }
-    if report.confidence is not None:
-        c = report.confidence
-        entry["confidence_mean"] = float(f"{c.mean:.{width}f}")
-        entry["confidence_var"] = float(f"{c.half_width:.{width}f}")
-        entry["confidence"] = f"μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
-        entry["confidence_low"] = float(f"{c.low:.{width}f}")
-        entry["confidence_high"] = float(f"{c.high:.{width}f}")
-    if report.verbose[index]:
-        entry["verbose_score"] = report.verbose[index]
-    entry.update({key: str(value) for key, value in report.signature.items.items()})
-    return entry
+    return reports.score_record(report.name, report.scores[index], width, report.signature,
+                                report.verbose[index], report.confidence, interval=True)
 
 
 def _align(lines: list[str]) -> list[str]:
@@ -121,7 +74,7 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
     sacrebleu: the bare scores, in a list of several metrics where the format is JSON)."""
     if not options.sentence_level:
         if options.output_format == "json" and not options.score_only:
-            entries = [_json_text(format_json(report, 0, options.width), indent=1)
+            entries = [json_text(format_json(report, 0, options.width), indent=1)
                        for report in reports]
             # sacrebleu's list of several: its entries as they are, one after the other
             return entries[0] if len(entries) == 1 else "[\n" + ",\n".join(entries) + "\n]"
@@ -136,7 +89,7 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
             items = [format_json(report, i, options.width) for report in reports]
             return items[0] if len(items) == 1 else items
 
-        return "\n".join(_json_text(entry(i)) for i in rows)
+        return "\n".join(json_text(entry(i)) for i in rows)
     return "\n".join("\t".join(format_line(report, i, options) for report in reports)
                      for i in rows)
 
@@ -230,11 +183,3 @@ def paired_note(options: ScoreOptions, baseline: str) -> list[str]:
         "delta.",
         "",
     ]
-
-
-def _json_text(value: Any, indent: int | None = None) -> str:
-    """``value`` in JSON as sacrebleu prints it (json is imported here, for ``-f json``
-    only: the import costs a millisecond of every start)."""
-    import json
-
-    return json.dumps(value, indent=indent, ensure_ascii=False)

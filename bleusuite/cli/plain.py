@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 
 import bleusuite
-from bleusuite import backends
 from bleusuite.checks import counted
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import read_lines
-from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
+from bleusuite.scores.bleu.metric import verbose_line
+from bleusuite.scores.bleu.result import BleuResult
 
 __all__ = ["Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",
            "sample_corpus"]
@@ -72,11 +72,7 @@ def corpus_report(corpus: Corpus, max_order: int, smooth: str) -> dict[str, Any]
     stats_order = max(max_order, smoothing.extra_orders(smooth))  # NLTK method5/7: 5-grams
     stats = bleusuite.bleu_statistics(corpus.hypotheses, corpus.references, max_order=stats_order)
     total = stats.sum()
-    bleu = float(bleusuite.bleu_score(total, max_order=max_order, smooth=smooth))
-    matches = np.asarray(total.matches[:max_order], dtype=np.float64)
-    totals = np.asarray(total.totals[:max_order], dtype=np.float64)
-    precisions = np.divide(matches, totals, out=np.zeros_like(matches), where=totals > 0)
-    hyp_len, ref_len = int(total.hyp_len), int(total.ref_len)
+    bleu = BleuResult.from_stats(total, max_order=max_order, smooth=smooth)
     sentence = bleusuite.bleu_score(stats, smooth="exp", max_order=max_order,
                                     effective_order=True)
     gleu = float(bleusuite.corpus_gleu(corpus.hypotheses, corpus.references))
@@ -85,15 +81,14 @@ def corpus_report(corpus: Corpus, max_order: int, smooth: str) -> dict[str, Any]
         "sentences": len(corpus.hypotheses),
         "tokenize": TOKENIZATION,
         "bleu": {
-            "score": 100 * bleu,
+            "score": bleu.score,
             "smooth": smooth,
             "max_order": max_order,
-            "precisions": [100 * p for p in precisions.tolist()],
-            "brevity_penalty": float(rules.brevity_penalty(
-                backends.get_backend(), np.int64(hyp_len), np.int64(ref_len))),
-            "ratio": hyp_len / ref_len if ref_len else 0.0,
-            "hyp_len": hyp_len,
-            "ref_len": ref_len,
+            "precisions": list(bleu.precisions),
+            "brevity_penalty": bleu.brevity_penalty,
+            "ratio": bleu.ratio,
+            "hyp_len": bleu.hyp_len,
+            "ref_len": bleu.ref_len,
         },
         "mean_sentence_bleu": 100 * float(np.mean(sentence)),
         "gleu": {"score": 100 * gleu, "min_len": 1, "max_len": 4},
@@ -103,12 +98,11 @@ def corpus_report(corpus: Corpus, max_order: int, smooth: str) -> dict[str, Any]
 def format_report(result: dict[str, Any]) -> str:
     """The text output of the plain command."""
     bleu = result["bleu"]
-    precisions = "/".join(f"{p:.1f}" for p in bleu["precisions"])
+    verbose = verbose_line(bleu["precisions"], bleu["brevity_penalty"], bleu["hyp_len"],
+                           bleu["ref_len"])
     return "\n".join([
         f"{result['corpus']} ({result['sentences']} sentences, tokens: {result['tokenize']})",
-        f"BLEU = {bleu['score']:.2f} {precisions} (BP={bleu['brevity_penalty']:.3f}, "
-        f"ratio={bleu['ratio']:.3f}, hyp_len={bleu['hyp_len']}, ref_len={bleu['ref_len']}; "
-        f"smooth={bleu['smooth']})",
+        f"BLEU = {bleu['score']:.2f} {verbose}, smooth={bleu['smooth']}",
         f"GLEU = {result['gleu']['score']:.2f} (orders 1-4)",
         f"mean sentence BLEU = {result['mean_sentence_bleu']:.2f} "
         "(smooth=exp, effective order, as sacrebleu's sentence_bleu)",

@@ -154,7 +154,7 @@ def _id_statistics(columns: Columns, plan: Plan) -> BlockStatistics:
         for name in plan.metrics:
             settings = plan.settings("ids", name)
             if name == "bleu":
-                stats: Any = bleu_statistics_of_batch(batch, settings.counted_orders)
+                stats: Any = bleu_statistics_of_batch(batch, settings.stats_order)
             elif name == "gleu":
                 stats = gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
             elif name == "ter":

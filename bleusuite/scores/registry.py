@@ -14,7 +14,7 @@ library it reproduces.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -57,6 +57,9 @@ class Metric(Protocol):
 
     name: str
     statistics: Any  # the statistics type: to_array, from_array, sum
+    #: the short keys of its signature fields (sacrebleu's, ``--short``); the shared ones
+    #: (``nrefs``, ``version``, ...) are :data:`bleusuite.scores.reports.SHARED_ABBREVIATIONS`
+    abbreviations: Mapping[str, str]
 
     def settings(self, **values: Any) -> Any:
         """The metric's settings, its defaults where not given."""

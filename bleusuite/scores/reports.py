@@ -1,14 +1,23 @@
-"""What the result objects of every metric share: the signature's form, and the
-statistics brought to the host.
+"""Scores as they are printed, in sacrebleu's formats: one signature (:class:`Signature`,
+built by :func:`make_signature`), one score line (:func:`score_line`), one JSON record
+(:func:`score_record`). The result objects (:class:`bleusuite.BleuResult`, ...), the
+sacrebleu API (:mod:`bleusuite.sacrebleu`) and ``bleusuite score`` print with them.
 
-A result object (:class:`bleusuite.BleuResult`, :class:`bleusuite.GleuResult`,
-:class:`bleusuite.ChrfResult`) holds a corpus score with everything that explains it, and a
-sacrebleu-style signature: every setting that changes the number, ``key:value`` joined by
-``|``, ending with bleusuite's version.
+A signature holds every setting that changes the number, ``key:value`` joined by ``|``:
+the number of references, the resampling, the metric's own fields (its registry entry's
+``signature``), and the version (bleusuite's, last). Printed numbers are on the 0-100 scale,
+as sacrebleu prints them; the result objects hold the numbers they print.
+
+>>> signature = make_signature("bleu", {"tokenize": "13a"}, nrefs=1)
+>>> signature.format(short=True).rsplit("|", 1)[0]
+'#:1|c:mixed|e:no|tok:13a|s:exp'
+>>> score_line("BLEU", "", score_text(48.8923, 2), "85.7/66.7/40.0/25.0 (BP = 1.000 ...)")
+'BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ...)'
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,11 +27,20 @@ from bleusuite.version import VERSION
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
+    from bleusuite.significance.bootstrap import Confidence
 
-__all__ = ["GIVEN_TOKENS", "host", "num_refs", "signature_of", "version_field"]
+__all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "Signature", "host", "json_text",
+           "make_signature", "num_refs", "result_line", "score_line", "score_record",
+           "score_text", "version_field"]
 
 #: ``tok:`` of the signature when the caller gives tokens (ids or token lists)
 GIVEN_TOKENS = "given"
+
+#: sacrebleu's short keys of the fields every metric's signature may hold (its
+#: ``Signature._abbr``); a metric's own are its registry entry's ``abbreviations``
+SHARED_ABBREVIATIONS: dict[str, str] = {
+    "version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o",
+    "bs": "bs", "ar": "ar", "seed": "rs"}
 
 
 def version_field() -> str:
@@ -30,13 +48,147 @@ def version_field() -> str:
     return f"bleusuite-{VERSION}"
 
 
-def signature_of(items: dict[str, Any]) -> str:
-    """``key:value|...`` of the items that are not None, in their order.
+class Signature:
+    """sacrebleu's signature: ``info`` (every setting that changes the number, in order; a
+    None value is left out) and :meth:`format` (``short``: the abbreviated keys). The
+    version is always printed last; True and False print as ``yes`` and ``no``.
 
-    >>> signature_of({"nrefs": 1, "case": "mixed", "w": None})
-    'nrefs:1|case:mixed'
+    >>> signature = Signature({"nrefs": 1, "version": "bleusuite-X", "case": "lc"},
+    ...                       {"case": "c"})
+    >>> signature.format(), signature.format(short=True)
+    ('nrefs:1|case:lc|version:bleusuite-X', '#:1|c:lc|v:bleusuite-X')
     """
-    return "|".join(f"{key}:{value}" for key, value in items.items() if value is not None)
+
+    def __init__(self, info: Mapping[str, Any],
+                 abbreviations: Mapping[str, str] | None = None) -> None:
+        self.info = dict(info)
+        self.abbreviations = {**SHARED_ABBREVIATIONS, **(abbreviations or {})}
+
+    def format(self, short: bool = False) -> str:
+        """``key:value|...``; ``short`` uses sacrebleu's abbreviations."""
+        keys = [key for key in self.info if key != "version"]
+        if "version" in self.info:
+            keys.append("version")
+        parts = []
+        for key in keys:
+            value = self.info[key]
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            parts.append(f"{self.abbreviations.get(key, key) if short else key}:{value}")
+        return "|".join(parts)
+
+    def update(self, key: str, value: Any) -> None:
+        """Add a field or change one (sacrebleu's ``Signature.update``)."""
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+def make_signature(metric: str, settings: Any, *, nrefs: int | str | None,
+                   resampling: tuple[str, int] | None = None, seed: int | str | None = None,
+                   extra: Mapping[str, Any] | None = None) -> Signature:
+    """The signature of a score of ``metric`` (a name of :mod:`bleusuite.scores.registry`):
+    ``nrefs`` (``var``: a varying number), the resampling (``("bs", 1000)`` or ``("ar",
+    n)``) and its ``seed``, the metric's fields for ``settings`` (its settings object, or a
+    mapping of settings over the metric's defaults), ``extra`` fields (bleusuite's own, such
+    as BLEU's weights) and the version.
+
+    >>> make_signature("chrf", {}, nrefs=2).format().rsplit("|", 1)[0]
+    'nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no'
+    """
+    from bleusuite.scores import registry
+
+    entry = registry.get(metric)
+    if isinstance(settings, Mapping):
+        settings = entry.settings(**settings)
+    info: dict[str, Any] = {"nrefs": nrefs}
+    if resampling is not None:
+        info[resampling[0]] = resampling[1]
+        info["seed"] = seed
+    info.update(entry.signature(settings))
+    info.update(extra or {})
+    info["version"] = version_field()
+    return Signature(info, entry.abbreviations)
+
+
+def score_text(score: float, width: int, confidence: Confidence | None = None,
+               interval: bool = False) -> str:
+    """A score as sacrebleu prints it, ``width`` digits after the point, with its bootstrap
+    summary (``(μ = mean ± half-width)``; ``interval``: and bleusuite's ``, 95% CI [low,
+    high]`` inside the brackets).
+
+    >>> score_text(48.8923, 2), score_text(48.8923, 1)
+    ('48.89', '48.9')
+    """
+    text = f"{score:.{width}f}"
+    if confidence is not None:
+        c = confidence
+        text += f" (μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
+        if interval:
+            text += f", 95% CI [{c.low:.{width}f}, {c.high:.{width}f}]"
+        text += ")"
+    return text
+
+
+def score_line(name: str, signature: str, score: str, verbose: str = "") -> str:
+    """sacrebleu's text line: ``NAME|signature = score verbose`` (no ``|signature`` where
+    ``signature`` is empty, no verbose part where ``verbose`` is)."""
+    line = f"{name}|{signature}" if signature else name
+    line = f"{line} = {score}"
+    return f"{line} {verbose}" if verbose else line
+
+
+def score_record(name: str, score: float, width: int, signature: Signature | str,
+                 verbose: str = "", confidence: Confidence | None = None,
+                 interval: bool = False) -> dict[str, Any]:
+    """sacrebleu's JSON record of a score: ``name``, ``score`` (rounded to ``width``
+    digits), ``signature``, the bootstrap summary (``confidence_mean``, ``confidence_var``,
+    ``confidence``; ``interval``: bleusuite's ``confidence_low`` and ``confidence_high``
+    too), ``verbose_score``, and each signature field as a string.
+
+    >>> record = score_record("chrF2", 59.6123, 1, Signature({"nrefs": 1}))
+    >>> record
+    {'name': 'chrF2', 'score': 59.6, 'signature': 'nrefs:1', 'nrefs': '1'}
+    """
+    record: dict[str, Any] = {"name": name, "score": float(f"{score:.{width}f}"),
+                              "signature": signature if isinstance(signature, str)
+                              else signature.format()}
+    if confidence is not None:
+        c = confidence
+        mean, half = f"{c.mean:.{width}f}", f"{c.half_width:.{width}f}"
+        record.update(confidence_mean=float(mean), confidence_var=float(half),
+                      confidence=f"μ = {mean} ± {half}")
+        if interval:
+            record.update(confidence_low=float(f"{c.low:.{width}f}"),
+                          confidence_high=float(f"{c.high:.{width}f}"))
+    if verbose:
+        record["verbose_score"] = verbose
+    for item in record["signature"].split("|") if record["signature"] else []:
+        key, value = item.split(":", 1)
+        record[key] = value
+    return record
+
+
+def result_line(name: str, score: float, signature: str, verbose: str, width: int,
+                score_only: bool) -> str:
+    """The line a result object prints: :func:`score_line` of its score (``score_only``:
+    the score alone)."""
+    text = score_text(score, width)
+    return text if score_only else score_line(name, signature, text, verbose)
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` in JSON as sacrebleu prints it (``json`` is imported here, where JSON is
+    asked for: the import costs a millisecond of the command's start)."""
+    import json
+
+    return json.dumps(value, indent=indent, ensure_ascii=False)
 
 
 def host(a: Any) -> np.ndarray:

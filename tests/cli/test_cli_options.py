@@ -129,7 +129,7 @@ def check_plain_format(capsys: pytest.CaptureFixture[str], texts: dict[str, Any]
     text = run(capsys, *args, "--format", "text")
     assert f"BLEU = {report['bleu']['score']:.2f} " in text
     assert f"GLEU = {report['gleu']['score']:.2f} " in text
-    assert f"BP={report['bleu']['brevity_penalty']:.3f}" in text
+    assert f"BP = {report['bleu']['brevity_penalty']:.3f}" in text
 
 
 # ----------------------------------------------------------------------- score command

@@ -117,7 +117,7 @@ def test_quickstart_says_which_tokenizers_need_the_cli_extra():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "1.0"
+    assert done.stdout.strip() == "100.0"
 
 
 def test_score_help_names_chrf():

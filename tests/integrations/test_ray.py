@@ -109,9 +109,10 @@ def test_several_systems_and_every_metric() -> None:
             lines, rows, tokenize="13a", lowercase=True)
         assert result["chrf"] == bleusuite.corpus_chrf_result(
             lines, rows, word_order=2, lowercase=True)
-        assert 100 * result["bleu"].score == sacrebleu.metrics.BLEU(
+        # the results hold the numbers they print: sacrebleu's .score, 0-100
+        assert result["bleu"].score == sacrebleu.metrics.BLEU(
             lowercase=True).corpus_score(lines, references).score
-        assert 100 * result["chrf"].score == sacrebleu.metrics.CHRF(
+        assert result["chrf"].score == sacrebleu.metrics.CHRF(
             word_order=2, lowercase=True).corpus_score(lines, references).score
     assert scores.paired == {}
 
@@ -349,19 +350,20 @@ def test_workers_count_on_the_cpus_ray_gave_them() -> None:
         """The most threads that one block of the counting of a SentenceScorer's batch ran on,
         text and token ids (batches large enough for every thread of the node); defined
         here, Ray ships it by value to a worker that cannot import this test module."""
-        from bleusuite import threads
         from bleusuite.bench.corpus import make_corpus
+        from bleusuite.counting import kernel
         from bleusuite.ray import SentenceScorer
         from bleusuite.workloads import mt_like_batch
 
         seen: list[int] = []
-        original = threads.run_blocks
+        original = kernel._blocks
 
-        def spy(work: Any, blocks: Any, count: int) -> Any:
-            seen.append(count)
-            return original(work, blocks, count)
+        def spy(pairs: Any, most: int) -> Any:
+            bounds, workers = original(pairs, most)
+            seen.append(workers)
+            return bounds, workers
 
-        threads.run_blocks = spy
+        kernel._blocks = spy
         used = {}
         try:
             hyp_lines, ref_lines = make_corpus(6_000, 1, seed=3)
@@ -373,7 +375,7 @@ def test_workers_count_on_the_cpus_ray_gave_them() -> None:
                 {"hyp": hyp, "ref": refs[:, 0]})
             used["ids"] = max(seen)
         finally:
-            threads.run_blocks = original
+            kernel._blocks = original
         return used
 
     task = ray.remote(_threads_of_a_scorer)

@@ -323,7 +323,7 @@ def test_brevity_penalty_of_empty_corpus_is_one(capsys, tmp_path):
     report = json.loads(_plain(capsys, "--hyp", str(empty), "--ref", str(empty), "--format",
                                "json"))
     assert report["bleu"]["brevity_penalty"] == 1.0
-    assert "BP=1.000" in _plain(capsys, "--hyp", str(empty), "--ref", str(empty))
+    assert "BP = 1.000" in _plain(capsys, "--hyp", str(empty), "--ref", str(empty))
     score = json.loads(_plain(capsys, "score", str(empty), "-i", str(empty)))
     theirs = SacreBLEU().corpus_score(["", ""], [["", ""]])
     assert score["verbose_score"] == theirs._verbose

@@ -135,8 +135,9 @@ def test_corpus_scores_are_means_of_the_statistics(cases):
     again = bleusuite.RougeStats.from_array(stats.to_array())
     assert np.array_equal(again.to_array(), stats.to_array())
     result = bleusuite.corpus_rouge_result(hyps, refs, rouge_type="rouge2", measure="recall")
-    assert result.score == float(corpus) and result.documents == len(hyps)
-    assert result.format(signature=False).startswith(f"ROUGE-2 = {100 * result.score:.2f} (P ")
+    assert result.score == pytest.approx(100 * float(corpus), rel=1e-15)
+    assert result.documents == len(hyps)
+    assert result.format(signature=False).startswith(f"ROUGE-2 = {result.score:.2f} (P ")
     assert "nrefs:var|measure:recall|tok:rouge|stem:no" in result.signature
     assert json.loads(json.dumps(result.to_dict()))["recall"] == result.recall
 

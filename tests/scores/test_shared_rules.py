@@ -131,9 +131,9 @@ def command_bleu_paired(tmp_path: Path) -> float:
 
 
 def result_bleu(tmp_path: Path) -> float:
-    """The result object's score."""
+    """The result object's score (0-100, as it prints it)."""
     return bleusuite.corpus_bleu_result([HYP], [list(REFS)], tokenize="none",
-                                        smooth="exp").score
+                                        smooth="exp").score / 100
 
 
 def result_brevity_penalty(tmp_path: Path) -> float:

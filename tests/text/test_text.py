@@ -109,10 +109,10 @@ def test_corpus_bleu_of_text_equals_sacrebleu(sample, generated, name, lowercase
             assert abs(float(got) - expected.score / 100) <= TOLERANCE, (label, smooth)
             result = bleusuite.corpus_bleu_result(hyps, per_hypothesis, smooth=smooth,
                                                   tokenize=name, lowercase=lowercase)
-            assert result.score == float(got)
+            assert result.score == expected.score  # sacrebleu's .score, to the bit
+            assert result.score / 100 == float(got)
             assert result.format(signature=False) == str(expected), (label, smooth)
-            np.testing.assert_allclose(result.precisions, np.array(expected.precisions) / 100,
-                                       rtol=0, atol=TOLERANCE)
+            assert list(result.precisions) == expected.precisions
             assert (result.hyp_len, result.ref_len) == (expected.sys_len, expected.ref_len)
             assert abs(result.brevity_penalty - expected.bp) <= TOLERANCE
             # sacrebleu's add-k adds k to its own counts in place (orders >= 2); ours stay raw
@@ -167,8 +167,8 @@ def test_gleu_of_text_is_gleu_of_sacrebleu_tokens(generated):
     expected = [nltk_gleu.sentence_gleu(r, h) for r, h in zip(ref_tokens, hyp_tokens, strict=True)]
     np.testing.assert_allclose(got, expected, rtol=0, atol=TOLERANCE)
     result = bleusuite.corpus_gleu_result(hyps, per_hypothesis, tokenize="intl", lowercase=True)
-    assert result.score == float(
-        bleusuite.corpus_gleu(hyps, per_hypothesis, tokenize="intl", lowercase=True))
+    assert result.score == pytest.approx(100 * float(
+        bleusuite.corpus_gleu(hyps, per_hypothesis, tokenize="intl", lowercase=True)), rel=1e-15)
     assert "tok:intl" in result.signature and "case:lc" in result.signature
 
 
@@ -204,25 +204,27 @@ def test_result_to_dict_is_json_and_matches_the_array_path():
                     [[1, 2, 3, 4, 0, 0], [1, 2, 0, 0, 0, 0]]])
     for smooth in ("no_smooth", "method1", "method4", "smooth2", "exp", "floor"):
         result = bleusuite.corpus_bleu_result(hyp, ref, pad_id=0, smooth=smooth)
-        assert result.score == float(bleusuite.corpus_bleu(hyp, ref, pad_id=0, smooth=smooth))
+        score = float(bleusuite.corpus_bleu(hyp, ref, pad_id=0, smooth=smooth))
+        assert result.score == pytest.approx(100 * score, rel=1e-15, abs=0)
         dumped = json.loads(json.dumps(result.to_dict()))
         assert dumped["score"] == result.score and dumped["smooth"] == smooth
         assert result.signature.startswith("nrefs:var|case:mixed|eff:no|tok:given|")
     gleu = bleusuite.corpus_gleu_result(hyp, ref, pad_id=0)
-    assert gleu.score == float(bleusuite.corpus_gleu(hyp, ref, pad_id=0))
+    assert gleu.score == pytest.approx(100 * float(bleusuite.corpus_gleu(hyp, ref, pad_id=0)),
+                                       rel=1e-15)
     assert json.loads(json.dumps(gleu.to_dict()))["score"] == gleu.score
     stats = bleusuite.bleu_statistics(hyp, ref, pad_id=0)
     from_stats = bleusuite.BleuResult.from_stats(stats, smooth="method1")
     assert from_stats.score == bleusuite.corpus_bleu_result(hyp, ref, pad_id=0,
                                                             smooth="method1").score
-    assert f"{float(from_stats):.6f}" in f"{from_stats.score:.6f}"
+    assert float(from_stats) == from_stats.score  # the printed number, 0-100
 
 
 def test_result_of_torch_inputs_is_plain_python():
     torch = pytest.importorskip("torch")
     result = bleusuite.corpus_bleu_result([torch.tensor([1, 2, 3])], [torch.tensor([1, 2, 3])],
                                           max_order=2, weights=(0.25, 0.75))
-    assert result.score == 1.0 and type(result.hyp_len) is int
+    assert result.score == 100.0 and type(result.hyp_len) is int
     assert "|w:0.25/0.75|" in result.signature
     json.dumps(result.to_dict())
 

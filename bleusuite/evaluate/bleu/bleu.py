@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends, bleu_statistics
+from bleusuite import backends, bleu_score, bleu_statistics
 from bleusuite.evaluate import as_evaluate_13a, features, per_prediction
 from bleusuite.scores.bleu.addone import addone_precisions
+from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.result import BleuResult
 
 try:
@@ -65,15 +66,19 @@ else:
                 refs = [[tokenizer(r) for r in row] for row in rows]
                 stats = bleu_statistics(hyps, refs, max_order=max_order, ref_length="shortest")
             name = "nmt_smooth" if smooth else "no_smooth"
-            result = BleuResult.from_stats(stats.sum(), max_order=max_order, smooth=name,
+            summed = stats.sum()
+            result = BleuResult.from_stats(summed, max_order=max_order, smooth=name,
                                            ref_length="shortest")
-            precisions = list(result.precisions)
+            # evaluate's scale is 0-1: the score and precisions of the statistics
+            # themselves, not the result's 0-100 ones divided
             if smooth:
-                summed = stats.sum()
                 precisions = np.asarray(addone_precisions(
                     backends.get_backend(summed.matches), summed.matches, summed.totals,
                     name)).tolist()
-            return {"bleu": result.score, "precisions": precisions,
+            else:
+                precisions = shown_precisions(summed, max_order, name, None).tolist()
+            score = float(bleu_score(summed, max_order=max_order, smooth=name))
+            return {"bleu": score, "precisions": precisions,
                     "brevity_penalty": result.brevity_penalty,
                     "length_ratio": result.ratio,
                     "translation_length": result.hyp_len,

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -48,6 +48,9 @@ def tokens_field(tokenize: str | None) -> str:
 
 class _Bleu:
     name = "bleu"
+    #: sacrebleu's short keys of its signature fields
+    abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
+                                                 "smooth": "s"}
     statistics = BleuStats
 
     def settings(self, **values: Any) -> BleuSettings:

@@ -15,16 +15,19 @@ builds one from statistics already summed. The score inside is the one
 BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
 >>> result.signature.rsplit("|", 1)[0]     # then version:bleusuite-<version>
 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp'
->>> round(float(result), 6), result.brevity_penalty
-(0.488923, 1.0)
+>>> round(result.score, 4), result.brevity_penalty     # sacrebleu's .score, 0-100
+(48.8923, 1.0)
 >>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
-[0.8571428571428571, 0.6666666666666666]
+[85.71428571428571, 66.66666666666667]
+
+Like sacrebleu's ``BLEUScore``, a result holds the numbers it prints: ``score`` and
+``precisions`` on the 0-100 scale (:func:`bleusuite.corpus_bleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
@@ -33,12 +36,13 @@ from bleusuite import backends
 from bleusuite.inputs import scoring_batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.metric import METRIC
+from bleusuite.scores.bleu.metric import METRIC, verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
+from bleusuite.scores.bleu.sacrebleu import exact_bleu
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
-from bleusuite.scores.reports import host, num_refs, signature_of, version_field
+from bleusuite.scores.reports import host, make_signature, num_refs, result_line
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses, References
@@ -50,12 +54,16 @@ __all__ = ["BleuResult", "corpus_bleu_result"]
 
 @dataclass(frozen=True)
 class BleuResult:
-    """A corpus BLEU score with its parts, on the 0-1 scale (``format`` prints 0-100).
+    """A corpus BLEU score with its parts, the numbers :meth:`format` prints: ``score`` and
+    ``precisions`` on sacrebleu's 0-100 scale.
 
     Attributes:
-        score: the BLEU score, as :func:`bleusuite.corpus_bleu` returns it.
-        precisions: per order, the precisions reported beside the score (sacrebleu's
-            smoothed ones for its smoothing names; see :func:`shown_precisions`).
+        score: the BLEU score, 0-100: :func:`bleusuite.corpus_bleu` times 100 (with the
+            sacrebleu smoothing names, sacrebleu's ``score`` itself, to the last bit).
+        precisions: per order, the precisions reported beside the score, 0-100, computed
+            as sacrebleu computes them (``100 * m / t``, which can round otherwise than
+            ``100 * precision``: 23/80 prints 28.8, not 28.7; sacrebleu's smoothed ones for
+            its smoothing names; see :func:`shown_precisions`).
         brevity_penalty: ``exp(1 - ref_len / hyp_len)`` when shorter, else 1 (0 if empty).
         hyp_len: hypothesis tokens in the corpus.
         ref_len: the chosen reference lengths (``ref_length``), summed.
@@ -67,10 +75,6 @@ class BleuResult:
         effective_order: sacrebleu's effective order.
         signature: every setting that changes the number, sacrebleu-style (with
             ``reflen:<rule>`` where ``ref_length`` is not ``"closest"``).
-        percent_precisions: the precisions on sacrebleu's 0-100 scale, computed as sacrebleu
-            computes them (``100 * m / t``, which can round otherwise than ``100 *
-            precision``: 23/80 prints 28.8, not 28.7): what :meth:`format` prints. Empty
-            for a result built without them; ``format`` then scales ``precisions``.
         ref_length: the rule that chose each sentence's reference length (a name of
             :data:`bleusuite.scores.rules.REF_LENGTHS`).
     """
@@ -87,7 +91,6 @@ class BleuResult:
     smooth_value: float | None
     effective_order: bool
     signature: str
-    percent_precisions: tuple[float, ...] = field(default=(), repr=False, compare=False)
     ref_length: str = "closest"
 
     @property
@@ -123,8 +126,8 @@ class BleuResult:
         >>> from bleusuite import bleu_statistics
         >>> stats = bleu_statistics(np.array([[1, 2, 3, 4, 5]]), np.array([[1, 2, 3, 4, 6]]))
         >>> result = BleuResult.from_stats(stats, smooth="method1")
-        >>> round(result.score, 6), result.matches, result.totals
-        (0.66874, (4, 3, 2, 1), (5, 4, 3, 2))
+        >>> round(result.score, 4), result.matches, result.totals
+        (66.874, (4, 3, 2, 1), (5, 4, 3, 2))
         """
         if not isinstance(stats, BleuStats):
             raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
@@ -134,22 +137,24 @@ class BleuResult:
                                  smooth_value=smooth_value, effective_order=effective_order,
                                  ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
         smooth, effective_order = config.smooth, config.effective_order
-        score = float(host(score_of(stats, config)))
         order = config.order
+        if config.family == "sacrebleu" and weights is None:  # sacrebleu's digits
+            score = float(exact_bleu(stats, smooth, smooth_value, effective_order,
+                                     max_order=order).scores[0])
+        else:
+            score = 100.0 * float(host(score_of(stats, config)))
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
         value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
                  else smooth_value)
         settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, smooth=smooth,
                                    smooth_value=smooth_value, effective_order=effective_order,
                                    ref_length=ref_length)
-        signature = signature_of({
-            "nrefs": nrefs, **METRIC.signature(settings),
-            "w": None if weights is None else "/".join(f"{w:g}" for w in config.weights or ()),
-            "version": version_field(),
-        })
+        signature = make_signature("bleu", settings, nrefs=nrefs, extra={
+            "w": None if weights is None else "/".join(f"{w:g}" for w in config.weights or ())})
         return cls(
             score=score,
-            precisions=tuple(shown_precisions(stats, order, smooth, smooth_value).tolist()),
+            precisions=tuple(
+                shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
             brevity_penalty=float(rules.brevity_penalty(backends.get_backend(),
                                                         np.int64(hyp_len), np.int64(ref_len))),
             hyp_len=hyp_len,
@@ -160,36 +165,28 @@ class BleuResult:
             smooth=smooth,
             smooth_value=value,
             effective_order=effective_order,
-            signature=signature,
-            percent_precisions=tuple(
-                shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
+            signature=signature.format(),
             ref_length=ref_length,
         )
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """sacrebleu's text line (0-100 scale): ``BLEU|signature = 30.81 60.2/... (BP = ...)``.
+        """sacrebleu's text line: ``BLEU|signature = 30.81 60.2/... (BP = ...)``.
 
         Args:
             width: digits after the decimal point of the score.
             score_only: only the score.
             signature: include the signature after ``BLEU|``.
         """
-        score = f"{100 * self.score:.{width}f}"
-        if score_only:
-            return score
-        shown = self.percent_precisions or tuple(100 * p for p in self.precisions)
-        precisions = "/".join(f"{p:.1f}" for p in shown)
-        name = f"BLEU|{self.signature}" if signature else "BLEU"
-        return (
-            f"{name} = {score} {precisions} (BP = {self.brevity_penalty:.3f} ratio = "
-            f"{self.ratio:.3f} hyp_len = {self.hyp_len:d} ref_len = {self.ref_len:d})"
-        )
+        verbose = verbose_line(self.precisions, self.brevity_penalty, self.hyp_len,
+                               self.ref_len)
+        return result_line("BLEU", self.score, self.signature if signature else "", verbose,
+                           width, score_only)
 
     def __str__(self) -> str:
         return self.format()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), scores on the 0-1 scale."""
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
         return {
             "name": "BLEU",
             "score": self.score,
@@ -230,8 +227,8 @@ def corpus_bleu_result(
     >>> hyp = np.array([[11, 12, 13, 14, 15], [11, 12, 13, 14, 17]])
     >>> ref = np.array([[11, 12, 13, 14, 16], [11, 12, 13, 14, 16]])
     >>> result = corpus_bleu_result(hyp, ref)
-    >>> round(result.score, 6), result.hyp_len, result.signature.split("|")[:4]
-    (0.66874, 10, ['nrefs:1', 'case:mixed', 'eff:no', 'tok:given'])
+    >>> round(result.score, 4), result.hyp_len, result.signature.split("|")[:4]
+    (66.874, 10, ['nrefs:1', 'case:mixed', 'eff:no', 'tok:given'])
     >>> corpus_bleu_result(hyp, ref, ref_length="shortest").signature.split("|")[4:6]
     ['smooth:ignite/no_smooth', 'reflen:shortest']
 

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -22,6 +22,9 @@ __all__ = ["METRIC"]
 
 class _Chrf:
     name = "chrf"
+    #: sacrebleu's short keys of its signature fields
+    abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "nc": "nc",
+                                                 "nw": "nw", "space": "s"}
     statistics = ChrfStats
 
     def settings(self, **values: Any) -> ChrfSettings:

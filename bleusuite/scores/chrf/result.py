@@ -7,6 +7,8 @@
 chrF2++ = 68.36
 >>> result.signature.rsplit("|", 1)[0]
 'nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no'
+>>> round(result.score, 4)                   # sacrebleu's .score, 0-100
+68.3557
 """
 
 from __future__ import annotations
@@ -21,17 +23,18 @@ from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.score import chrf_statistics_of_texts
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
-from bleusuite.scores.reports import signature_of, version_field
+from bleusuite.scores.reports import make_signature, result_line
 
 __all__ = ["ChrfResult", "corpus_chrf_result"]
 
 
 @dataclass(frozen=True)
 class ChrfResult:
-    """A corpus chrF score with its settings, on the 0-1 scale (``format`` prints 0-100).
+    """A corpus chrF score with its settings, the numbers :meth:`format` prints.
 
     Attributes:
-        score: the chrF score, as :func:`bleusuite.corpus_chrf` returns it.
+        score: the chrF score, 0-100: sacrebleu's ``score`` (:func:`bleusuite.corpus_chrf`
+            returns ``score / 100``).
         name: sacrebleu's name of the score (``chrF2``, ``chrF2++``).
         char_order, word_order, beta: the settings of the score.
         hyp_counts, ref_counts, matches: the summed statistics, per order.
@@ -67,27 +70,23 @@ class ChrfResult:
         settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
                                    lowercase=lowercase, whitespace=whitespace,
                                    eps_smoothing=eps_smoothing)
-        signature = signature_of({"nrefs": nrefs, **METRIC.signature(settings),
-                                  "version": version_field()})
-        return cls(float(chrf_scores(stats, beta, eps_smoothing)) / 100.0,
+        signature = make_signature("chrf", settings, nrefs=nrefs).format()
+        return cls(float(chrf_scores(stats, beta, eps_smoothing)),
                    METRIC.title(settings), char_order, word_order, beta,
                    tuple(np.asarray(stats.hyp_counts).tolist()),
                    tuple(np.asarray(stats.ref_counts).tolist()),
                    tuple(np.asarray(stats.matches).tolist()), signature)
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """sacrebleu's line (0-100 scale): ``chrF2|signature = 59.61``."""
-        score = f"{100 * self.score:.{width}f}"
-        if score_only:
-            return score
-        name = f"{self.name}|{self.signature}" if signature else self.name
-        return f"{name} = {score}"
+        """sacrebleu's line: ``chrF2|signature = 59.61``; ``score_only``: the score alone."""
+        return result_line(self.name, self.score, self.signature if signature else "", "",
+                           width, score_only)
 
     def __str__(self) -> str:
         return self.format()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), the score on the 0-1 scale."""
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
         return {"name": self.name, "score": self.score, "char_order": self.char_order,
                 "word_order": self.word_order, "beta": self.beta,
                 "hyp_counts": list(self.hyp_counts), "ref_counts": list(self.ref_counts),
@@ -105,7 +104,8 @@ def corpus_chrf_result(
     whitespace: bool = False,
     eps_smoothing: bool = False,
 ) -> ChrfResult:
-    """:func:`bleusuite.corpus_chrf` as a :class:`ChrfResult` (same arguments, same score)."""
+    """:func:`bleusuite.corpus_chrf` as a :class:`ChrfResult` (same arguments; the score
+    times 100, sacrebleu's)."""
     stats = chrf_statistics_of_texts(
         hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
         lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing)

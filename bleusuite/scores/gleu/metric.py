@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -25,6 +25,8 @@ __all__ = ["METRIC"]
 
 class _Gleu:
     name = "gleu"
+    #: sacrebleu's short keys of its signature fields
+    abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "tok", "ngram": "n"}
     statistics = GleuStats
 
     def settings(self, **values: Any) -> GleuSettings:

@@ -3,7 +3,10 @@
 >>> from bleusuite import corpus_gleu_result
 >>> print(corpus_gleu_result(["the cat sat"], [["the cat sat down"]], tokenize="13a")
 ...       .format(signature=False))
-GLEU = 60.00 (6/10)
+GLEU = 60.00 (matches = 6 total = 10)
+
+A result holds the numbers it prints: ``score`` on the 0-100 scale
+(:func:`bleusuite.corpus_gleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -11,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
+import numpy as np
+
 from bleusuite import checks
 from bleusuite.inputs import scoring_batch
 from bleusuite.scores.gleu.metric import METRIC
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
-from bleusuite.scores.reports import host, num_refs, signature_of, version_field
+from bleusuite.scores.reports import host, make_signature, num_refs, result_line
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses, References
@@ -26,10 +31,11 @@ __all__ = ["GleuResult", "corpus_gleu_result"]
 
 @dataclass(frozen=True)
 class GleuResult:
-    """A corpus GLEU score with its parts (0-1 scale; ``format`` prints 0-100).
+    """A corpus GLEU score with its parts, the numbers :meth:`format` prints.
 
     Attributes:
-        score: ``matches / totals`` (0 when ``totals`` is 0), as :func:`bleusuite.corpus_gleu`.
+        score: ``100 * matches / totals`` (0 when ``totals`` is 0): 100 times
+            :func:`bleusuite.corpus_gleu`.
         matches: shared n-grams, summed over sentences.
         totals: ``max(hypothesis n-grams, reference n-grams)``, summed.
         min_len: lowest n-gram order.
@@ -64,7 +70,7 @@ class GleuResult:
         >>> from bleusuite import gleu_statistics
         >>> stats = gleu_statistics(np.array([[1, 2, 3, 4]]), np.array([[1, 2, 3, 5]]))
         >>> GleuResult.from_stats(stats).format(signature=False)
-        'GLEU = 60.00 (6/10)'
+        'GLEU = 60.00 (matches = 6 total = 10)'
         """
         if not isinstance(stats, GleuStats):
             raise TypeError(f"stats must be a GleuStats; got {type(stats).__name__}")
@@ -73,24 +79,22 @@ class GleuResult:
             stats = stats.sum()
         settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, min_len=min_len,
                                    max_len=max_len)
-        signature = signature_of({"nrefs": nrefs, **METRIC.signature(settings),
-                                  "version": version_field()})
-        return cls(float(host(gleu_score(stats))), int(host(stats.matches)),
+        signature = make_signature("gleu", settings, nrefs=nrefs).format()
+        return cls(100.0 * float(host(gleu_score(stats))), int(host(stats.matches)),
                    int(host(stats.totals)), min_len, max_len, signature)
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """``GLEU|signature = 61.54 (8/13)`` (0-100 scale; matches/totals in brackets)."""
-        score = f"{100 * self.score:.{width}f}"
-        if score_only:
-            return score
-        name = f"GLEU|{self.signature}" if signature else "GLEU"
-        return f"{name} = {score} ({self.matches}/{self.totals})"
+        """``GLEU|signature = 61.54 (matches = 8 total = 13)`` (as ``bleusuite score -m
+        gleu`` prints it); ``score_only``: the score alone."""
+        verbose = METRIC.verbose(np.array([[self.matches, self.totals]]), None)[0]
+        return result_line("GLEU", self.score, self.signature if signature else "", verbose,
+                           width, score_only)
 
     def __str__(self) -> str:
         return self.format()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), the score on the 0-1 scale."""
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
         return {
             "name": "GLEU", "score": self.score, "matches": self.matches,
             "totals": self.totals, "min_len": self.min_len, "max_len": self.max_len,
@@ -109,11 +113,12 @@ def corpus_gleu_result(
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> GleuResult:
-    """:func:`bleusuite.corpus_gleu` as a :class:`GleuResult` (same arguments, same score).
+    """:func:`bleusuite.corpus_gleu` as a :class:`GleuResult` (same arguments; the score
+    times 100).
 
     >>> result = corpus_gleu_result(["the cat sat"], [["the cat sat down"]], tokenize="13a")
     >>> result.format(signature=False), result.to_dict()["matches"]
-    ('GLEU = 60.00 (6/10)', 6)
+    ('GLEU = 60.00 (matches = 6 total = 10)', 6)
     """
     min_len, max_len = checks.gleu_orders(min_len, max_len)
     batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,

@@ -10,7 +10,7 @@ sacrebleu has none).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -29,8 +29,19 @@ def title(rouge_type: str) -> str:
     return f"ROUGE-{rouge_type[5:]}"
 
 
+def verbose_line(precision: float, recall: float, fmeasure: float) -> str:
+    """What follows a ROUGE score in a report: the three means, 0-100.
+
+    >>> verbose_line(50.0, 100.0, 66.666)
+    '(P 50.00 R 100.00 F 66.67)'
+    """
+    return f"(P {precision:.2f} R {recall:.2f} F {fmeasure:.2f})"
+
+
 class _Rouge:
     name = "rouge"
+    #: sacrebleu's short keys of its signature fields
+    abbreviations: ClassVar[dict[str, str]] = {}
     statistics = RougeStats
 
     def settings(self, **values: Any) -> RougeSettings:
@@ -56,7 +67,7 @@ class _Rouge:
         stats = RougeStats.from_array(np.atleast_2d(np.asarray(table, dtype=np.float64)))
         parts = [100.0 * rouge_score(stats, measure) for measure in
                  ("precision", "recall", "fmeasure")]
-        return [f"(P {p:.2f} R {r:.2f} F {f:.2f})" for p, r, f in zip(*parts, strict=True)]
+        return [verbose_line(p, r, f) for p, r, f in zip(*parts, strict=True)]
 
     def word_counting(self, settings: RougeSettings) -> None:
         return None

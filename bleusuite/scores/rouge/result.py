@@ -6,6 +6,9 @@ recall and F-measure of the documents, the measure asked for, and a signature.
 ROUGE-L = 83.33 (P 83.33 R 83.33 F 83.33)
 >>> result.signature.rsplit("|", 1)[0]
 'nrefs:1|measure:fmeasure|tok:rouge|stem:no|multiref:best-f'
+
+A result holds the numbers it prints, on the 0-100 scale (:func:`bleusuite.corpus_rouge`
+returns ``score / 100``, rouge-score's scale).
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import host, signature_of, version_field
-from bleusuite.scores.rouge.metric import METRIC
+from bleusuite.scores.reports import host, make_signature, result_line
+from bleusuite.scores.rouge.metric import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
 from bleusuite.scores.rouge.settings import RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
@@ -26,14 +29,15 @@ __all__ = ["RougeResult", "corpus_rouge_result"]
 
 @dataclass(frozen=True)
 class RougeResult:
-    """A corpus ROUGE score with its parts, on the 0-1 scale (``format`` prints 0-100).
+    """A corpus ROUGE score with its parts, the numbers :meth:`format` prints (0-100).
 
     Attributes:
-        score: the mean ``measure`` of the documents (:func:`bleusuite.corpus_rouge`).
+        score: the mean ``measure`` of the documents, 0-100 (100 times
+            :func:`bleusuite.corpus_rouge`).
         name: ``ROUGE-1``, ..., ``ROUGE-L``, ``ROUGE-Lsum``.
         rouge_type: rouge-score's name of the type (``rouge1``, ``rougeL``, ...).
         measure: ``precision``, ``recall`` or ``fmeasure``.
-        precision, recall, fmeasure: the documents' means of each.
+        precision, recall, fmeasure: the documents' means of each, 0-100.
         documents: the number of documents.
         signature: every setting that changes the number.
     """
@@ -62,29 +66,25 @@ class RougeResult:
             stats = stats.sum()
         summed = RougeStats(*(np.asarray(host(a), dtype=np.float64) for a in (
             stats.precision, stats.recall, stats.fmeasure, stats.documents)))
-        means = {measure: float(rouge_score(summed, measure))
+        means = {measure: 100.0 * float(rouge_score(summed, measure))
                  for measure in ("precision", "recall", "fmeasure")}
-        signature = signature_of({"nrefs": nrefs, **METRIC.signature(settings),
-                                  "version": version_field()})
+        signature = make_signature("rouge", settings, nrefs=nrefs).format()
         return cls(means[settings.measure], METRIC.title(settings), settings.rouge_type,
                    settings.measure, means["precision"], means["recall"], means["fmeasure"],
                    int(summed.documents), signature)
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """The line of a report (0-100 scale): ``ROUGE-L|signature = 45.20 (P ... F ...)``."""
-        score = f"{100 * self.score:.{width}f}"
-        if score_only:
-            return score
-        name = f"{self.name}|{self.signature}" if signature else self.name
-        parts = " ".join(f"{label} {100 * value:.{width}f}" for label, value in
-                         (("P", self.precision), ("R", self.recall), ("F", self.fmeasure)))
-        return f"{name} = {score} ({parts})"
+        """The line of a report: ``ROUGE-L|signature = 45.20 (P ... R ... F ...)``;
+        ``score_only``: the score alone."""
+        verbose = verbose_line(self.precision, self.recall, self.fmeasure)
+        return result_line(self.name, self.score, self.signature if signature else "",
+                           verbose, width, score_only)
 
     def __str__(self) -> str:
         return self.format()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), the scores on the 0-1 scale."""
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
         return {"name": self.name, "score": self.score, "rouge_type": self.rouge_type,
                 "measure": self.measure, "precision": self.precision, "recall": self.recall,
                 "fmeasure": self.fmeasure, "documents": self.documents,
@@ -102,8 +102,8 @@ def corpus_rouge_result(
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
 ) -> RougeResult:
-    """:func:`bleusuite.corpus_rouge` as a :class:`RougeResult` (same arguments, same
-    score).
+    """:func:`bleusuite.corpus_rouge` as a :class:`RougeResult` (same arguments; the score
+    times 100).
 
     Raises:
         ValueError: for an empty batch, or a bad argument (named).

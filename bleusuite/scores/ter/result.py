@@ -7,6 +7,8 @@
 TER = 16.67
 >>> result.signature.rsplit("|", 1)[0]
 'nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no'
+>>> round(result.score, 4)                   # sacrebleu's .score, 0-100
+16.6667
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import GIVEN_TOKENS, signature_of, version_field
+from bleusuite.scores.reports import GIVEN_TOKENS, make_signature, result_line
 from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.metric import METRIC, TerSettings
+from bleusuite.scores.ter.metric import TerSettings
 from bleusuite.scores.ter.score import (
     batch_num_refs,
     num_refs_of,
@@ -35,10 +37,11 @@ __all__ = ["TerResult", "corpus_ter_result"]
 
 @dataclass(frozen=True)
 class TerResult:
-    """A corpus TER score with its parts, on the 0-1 scale (``format`` prints 0-100).
+    """A corpus TER score with its parts, the numbers :meth:`format` prints.
 
     Attributes:
-        score: the TER score, as :func:`bleusuite.corpus_ter` returns it.
+        score: the TER score, 0-100: sacrebleu's ``score`` (:func:`bleusuite.corpus_ter`
+            returns ``score / 100``).
         num_edits: the edits, summed over the sentences (sacrebleu's ``num_edits``).
         ref_length: the references' average lengths, summed (sacrebleu's ``ref_length``).
         signature: every setting that changes the number.
@@ -65,26 +68,21 @@ class TerResult:
         if np.ndim(stats.edits) > 0:
             stats = stats.sum()
         settings = TerSettings(normalized, no_punct, asian_support, case_sensitive)
-        fields = METRIC.signature(settings)
-        if given_tokens:
-            fields["tok"] = GIVEN_TOKENS
-        signature = signature_of({"nrefs": nrefs, **fields, "version": version_field()})
-        return cls(float(ter_scores(stats)) / 100.0, int(np.asarray(stats.edits)),
-                   float(np.asarray(stats.ref_length)), signature)
+        signature = make_signature("ter", settings, nrefs=nrefs,
+                                   extra={"tok": GIVEN_TOKENS} if given_tokens else None)
+        return cls(float(ter_scores(stats)), int(np.asarray(stats.edits)),
+                   float(np.asarray(stats.ref_length)), signature.format())
 
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """sacrebleu's line (0-100 scale): ``TER|signature = 59.34``."""
-        score = f"{100 * self.score:.{width}f}"
-        if score_only:
-            return score
-        name = f"{self.name}|{self.signature}" if signature else self.name
-        return f"{name} = {score}"
+        """sacrebleu's line: ``TER|signature = 59.34``; ``score_only``: the score alone."""
+        return result_line(self.name, self.score, self.signature if signature else "", "",
+                           width, score_only)
 
     def __str__(self) -> str:
         return self.format()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), the score on the 0-1 scale."""
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
         return {"name": self.name, "score": self.score, "num_edits": self.num_edits,
                 "ref_length": self.ref_length, "signature": self.signature}
 
@@ -100,7 +98,8 @@ def corpus_ter_result(
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
 ) -> TerResult:
-    """:func:`bleusuite.corpus_ter` as a :class:`TerResult` (same arguments, same score)."""
+    """:func:`bleusuite.corpus_ter` as a :class:`TerResult` (same arguments; the score times
+    100, sacrebleu's)."""
     settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
     stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
                                         corpus="corpus_ter_result")

@@ -28,7 +28,7 @@ the array face on many rows.
 >>> def formula(be, x, y):
 ...     return be.where(y > 0, be.log(x) / y, 0.0)
 >>> f = row_function(formula, (), [((), "f"), ((), "i")])
->>> f(2.0, 4) == np.log(2.0) / 4, f(2.0, 0)
+>>> f(2.0, 4) == float(np.log(2.0)) / 4, f(2.0, 0)
 (True, 0.0)
 """
 

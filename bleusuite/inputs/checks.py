@@ -161,8 +161,8 @@ def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGN
             )
     if isinstance(references, str) or not isinstance(references, Sequence):
         raise TypeError(
-            f"{ref_name} must be a list with, for each hypothesis, a reference string or a "
-            f"list of reference strings; got {kind_of(references)}"
+            f"{ref_name} must be a list with, for each sentence of {hyp_name}, a reference "
+            f"string or a list of them; got {kind_of(references)}"
         )
     if len(references) != len(hypotheses):
         raise ValueError(

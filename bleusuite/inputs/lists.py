@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -147,19 +147,19 @@ def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
 def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,
               names: ArgNames) -> tuple[list[list[int]], list[list[list[int]]], Any, Any]:
     """The general path: every token as an int id (ints keep their value; where any token
-    is not an int, every token is numbered by a dictionary, so tokens compare as Python's
-    ``==`` does), with pad and eos mapped the same way (None where they never occur)."""
+    is not an int, or an int beyond int64, every token is numbered by a dictionary, so
+    tokens compare as Python's ``==`` does), with pad and eos mapped the same way (None
+    where they never occur)."""
     sentences = list(itertools.chain(hyps, itertools.chain.from_iterable(refs)))
     flat = list(itertools.chain.from_iterable(sentences))
-    ints = all(isinstance(t, int | np.integer) for t in flat)
-    if ints:
+    ids: np.ndarray | None = None
+    vocabulary: dict[Any, int] | None = None
+    if all(isinstance(t, int | np.integer) for t in flat):
         try:
             ids = np.asarray(flat, dtype=np.int64) if flat else np.zeros(0, np.int64)
-        except OverflowError:
-            side = names[0] if any(_out_of_range(s) for s in hyps) else names[1]
-            raise ValueError(f"{side} holds token ids outside the int64 range") from None
-        vocabulary: dict[Any, int] | None = None
-    else:
+        except OverflowError:  # Python ints beyond int64: numbered, as any other token
+            ids = None
+    if ids is None:
         vocabulary = {}
         try:
             ids = np.fromiter(map(vocabulary.setdefault, flat, range(len(flat))),
@@ -173,10 +173,6 @@ def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,
     per_row = [numbered[len(hyps) + a : len(hyps) + b] for a, b in
                itertools.pairwise(itertools.accumulate(map(len, refs), initial=0))]
     return numbered[: len(hyps)], per_row, _mapped(pad, vocabulary), _mapped(eos, vocabulary)
-
-
-def _out_of_range(sentence: Sequence[Any]) -> bool:
-    return any(not -(1 << 63) <= int(t) < 1 << 63 for t in sentence)
 
 
 def _mapped(token: Any, vocabulary: dict[Any, int] | None) -> int | None:

@@ -215,6 +215,7 @@ def test_verl_reward_kwargs_and_extra_arguments():
                         **dict.fromkeys(VERL_ARGUMENTS[:2]))
     want = bleusuite.sentence_bleu(["The cat sat on the mat."],
                                    [["The cat sat on a mat.", "A cat sat."]], tokenize="13a",
+                                   smooth="no_smooth", effective_order=False,
                                    ref_length="shortest")
     assert got == float(want[0])
     with pytest.raises(TypeError, match=r"unexpected keyword argument.*smoothing"):

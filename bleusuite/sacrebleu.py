@@ -157,6 +157,7 @@ class _Metric:
         if references is None and self._references is None:
             raise ValueError("references: none given, and none cached (BLEU(references=))")
         streams = self._references if references is None else self._streams(references)
+        assert streams is not None  # given, or cached
         for j, stream in enumerate(streams):
             if len(stream) != len(hypotheses):
                 raise ValueError(f"references[{j}] has {checks.counted(len(stream), 'line')} "

@@ -97,7 +97,7 @@ def _raw_13a_target(target: Any) -> Any:
     the checks name the fault)."""
     if not isinstance(target, Sequence) or isinstance(target, str):
         return target
-    out = []
+    out: list[Any] = []
     for refs in target:
         if isinstance(refs, str):
             out.append(_raw_13a([refs])[0])

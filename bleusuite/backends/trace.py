@@ -34,6 +34,7 @@ the array face on many rows.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -57,7 +58,7 @@ class TraceError(Exception):
 def _div(x: Any, y: Any) -> float:
     """NumPy's float64 ``x / y``: IEEE ``inf``/``nan`` where ``y`` is 0."""
     try:
-        return x / y  # type: ignore[no-any-return]
+        return x / y
     except ZeroDivisionError:
         x = float(x)
         if x != x or x == 0.0:
@@ -185,6 +186,11 @@ def _promote(*kinds: str) -> str:
     return "f" if "f" in kinds else "i" if "i" in kinds else "b"
 
 
+def _converted(program: _Program, kind: str, to: str, item: Any) -> Any:
+    """:func:`_as_kind` with the item last (for ``functools.partial``)."""
+    return _as_kind(program, item, kind, to)
+
+
 def _as_kind(program: _Program, item: Any, kind: str, to: str) -> Any:
     """An element of ``kind`` as NumPy casts it to ``to``."""
     if kind == to:
@@ -271,7 +277,7 @@ class Sym:
             raise TraceError("the negative of a bool array")
         return _map(self, lambda x: self.program.value(f"(-{_text(x)})", [x]), self.kind)
 
-    def __lt__(self, other: Any) -> Sym:  # type: ignore[override]
+    def __lt__(self, other: Any) -> Sym:
         return _compare(self, other, "<")
 
     def __le__(self, other: Any) -> Sym:
@@ -630,7 +636,8 @@ class TraceBackend:
             for k, item in enumerate(items[index]):
                 item = _as_kind(program, item, a.kind, "i")
                 total = program.value(f"({_text(total)} + {_text(item)})", [total, item])
-                out[(*index, k)] = total
+                key = (*index, k)
+                out[key] = total
         return Sym(program, np.moveaxis(out, -1, axis), "i")
 
     def argmax(self, a: Sym, axis: int) -> Sym:
@@ -668,7 +675,7 @@ class TraceBackend:
         program = self.program
         parts = [_operand(program, a) for a in arrays]
         kind = _promote(*(p.kind for p in parts))
-        converted = [_map(p, lambda x, p=p: _as_kind(program, x, p.kind, kind), kind)
+        converted = [_map(p, functools.partial(_converted, program, p.kind, kind), kind)
                      for p in parts]
         return Sym(program, np.concatenate([p.items for p in converted], axis=axis), kind)
 

@@ -99,7 +99,7 @@ class RaggedPairs:
         return cls(ids, starts[:num_systems].reshape(-1), lengths[:num_systems].reshape(-1),
                    ids, ref_starts, ref_lengths)
 
-    def take(self, rows: np.ndarray) -> RaggedPairs:
+    def take(self, rows: np.ndarray | slice) -> RaggedPairs:
         """The rows ``rows`` (an index array, or a slice), sharing the id arrays."""
         return RaggedPairs(self.hyp_ids, self.hyp_starts[rows], self.hyp_lengths[rows],
                            self.ref_ids, self.ref_starts[rows], self.ref_lengths[rows])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -215,7 +215,7 @@ def _gather(hyps: list[list[int]], refs: list[list[list[int]]], pad: int | None,
     return python_gather(hyps, refs, pad, eos)
 
 
-def python_gather(hyps: list[list[int]], refs: list[list[list[int] | None]],
+def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int] | None]],
                   pad: int | None, eos: int | None) -> Gathered:
     """``gather`` (``bleusuite/csrc/gather.c``) in Python, on lists of int ids (None: an
     absent reference), for installs without the compiled part: the same result.
@@ -230,9 +230,9 @@ def python_gather(hyps: list[list[int]], refs: list[list[list[int] | None]],
     layout = np.zeros(2 * rows + 2 * rows * num_refs, dtype=np.int64)
     present = np.zeros(rows * num_refs, dtype=np.uint8)
 
-    def add(sentence: list[int]) -> tuple[int, int, bool]:
+    def add(sentence: Sequence[int] | None) -> tuple[int, int, bool]:
         start, started = len(ids), False
-        for token in sentence:
+        for token in sentence or ():
             padding = pad is not None and token == pad
             started = started or not padding
             if eos is not None and token == eos and started:
@@ -250,7 +250,7 @@ def python_gather(hyps: list[list[int]], refs: list[list[list[int] | None]],
             layout[base + slot] = len(ids)
             if k >= len(row) or row[k] is None:
                 continue
-            start, length, padding_only = add(row[k])  # type: ignore[arg-type]
+            start, length, padding_only = add(row[k])
             if padding_only:
                 del ids[start:]
                 continue
@@ -345,5 +345,5 @@ def _python_text(hypotheses: Any, references: Any, tokenizer: Tokenizer, lowerca
     sentences = [token_ids.line(0, i).tolist() for i in range(len(lines))]
     bounds = itertools.accumulate(map(len, rows), initial=len(hypotheses))
     refs = [sentences[a:b] for a, b in itertools.pairwise(bounds)]
-    gathered = python_gather(sentences[: len(hypotheses)], refs, None, None)  # type: ignore[arg-type]
+    gathered = python_gather(sentences[: len(hypotheses)], refs, None, None)
     return gathered_batch(gathered, len(hypotheses), names[1], check), token_ids.vocabulary

@@ -37,8 +37,7 @@ __all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result"
            "corpus_result", "paired_results"]
 
 #: a corpus result of any metric
-Result = BleuResult | GleuResult | ChrfResult | RougeResult
-Result = BleuResult | GleuResult | ChrfResult | TerResult
+Result = BleuResult | GleuResult | ChrfResult | TerResult | RougeResult
 #: the paired tests: sacrebleu's ``--paired-bs`` and ``--paired-ar``
 Paired = Literal["bs", "ar"]
 PAIRED_TESTS: tuple[Paired, ...] = ("bs", "ar")

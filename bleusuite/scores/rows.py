@@ -17,7 +17,7 @@ and ``exp`` on both; ``tests/backends/test_trace.py``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,7 @@ def _traced(fn: Callable[..., Any], static: tuple[Any, ...],
 
 
 def by_rows(fn: Callable[..., Any], static: tuple[Any, ...],
-            arrays: list[np.ndarray]) -> np.ndarray | None:
+            arrays: Sequence[np.ndarray]) -> np.ndarray | None:
     """``fn(be, *arrays, *static)`` (element-wise over the rows: one number per row, or a
     row of numbers) row by row, or None where the batch is empty or too large for that or
     ``fn`` cannot be traced: the caller then runs it on its NumPy backend. ``static`` must

@@ -43,7 +43,8 @@ __all__ = ["ChrfCounts", "chrf_counts", "chrf_statistics", "statistics_from_coun
 
 #: the counts of a batch: present (B, R); then for characters and for words, the
 #: hypothesis lengths (B,), reference lengths (B, R) and matches per reference (B, R, O)
-ChrfCounts = list[np.ndarray]
+ChrfCounts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                   np.ndarray]
 
 
 def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
@@ -51,7 +52,7 @@ def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
     """The counts chrF's statistics come from (:data:`ChrfCounts`), of hypothesis strings
     against their references (a string or a list of them per hypothesis; ``None``: no such
     reference; a hypothesis without any scores 0)."""
-    sides = []
+    sides: list[list[np.ndarray] | None] = []
     present = None
     for tokenizer, orders in (
             (CHRF_CHARACTERS_WHITESPACE if settings.whitespace else CHRF_CHARACTERS,
@@ -68,7 +69,8 @@ def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
     rows, refs = present.shape
     empty = [np.zeros(rows, np.int64), np.zeros((rows, refs), np.int64),
              np.zeros((rows, refs, 0), np.int64)]
-    return [present, *(array for side in sides for array in (empty if side is None else side))]
+    char, word = (empty if side is None else side for side in sides)
+    return present, char[0], char[1], char[2], word[0], word[1], word[2]
 
 
 def _counted(batch: Batch, orders: int) -> list[np.ndarray]:

@@ -86,7 +86,8 @@ class GleuResult:
     def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
         """``GLEU|signature = 61.54 (matches = 8 total = 13)`` (as ``bleusuite score -m
         gleu`` prints it); ``score_only``: the score alone."""
-        verbose = METRIC.verbose(np.array([[self.matches, self.totals]]), None)[0]
+        settings = METRIC.settings(min_len=self.min_len, max_len=self.max_len)
+        verbose = METRIC.verbose(np.array([[self.matches, self.totals]]), settings)[0]
         return result_line("GLEU", self.score, self.signature if signature else "", verbose,
                            width, score_only)
 

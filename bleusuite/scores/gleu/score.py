@@ -67,6 +67,7 @@ def sentence_scores(batch: Batch, settings: GleuSettings) -> Any:
     by row, by the traced formulas)."""
     if batch.on_host and batch.size <= rows.ROW_LIMIT:
         counts = count_matches(batch, settings.max_len, per_reference=True).per_reference
+        assert counts is not None  # asked for
         scores = rows.by_rows(scores_from_counts, (settings.min_len, settings.max_len), [
             batch.hyp_len, batch.ref_len, batch.ref_present, counts])
         if scores is not None:

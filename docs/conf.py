@@ -51,6 +51,11 @@ autodoc_typehints = "signature"
 # (not failed) where torch is not installed.
 doctest_global_setup = """
 import numpy as np
+from bleusuite.environment import *
+from bleusuite.scores.reports import *
+from bleusuite.inputs.normalize import *
+from bleusuite.inputs.batch import *
+from bleusuite.text.streams import *
 from bleusuite import *
 from bleusuite.scores.bleu.statistics import *
 from bleusuite.scores.gleu.statistics import *

@@ -2,6 +2,7 @@
 settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the command's
 ``--ter-*`` flags).
 
+>>> from bleusuite.scores.ter.metric import METRIC
 >>> settings = METRIC.settings(case_sensitive=True)
 >>> METRIC.title(settings), METRIC.signature(settings)
 ('TER', {'case': 'mixed', 'tok': 'tercom', 'norm': 'no', 'punct': 'yes', 'asian': 'no'})

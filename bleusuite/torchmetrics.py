@@ -44,13 +44,14 @@ except ImportError as _error:
 
 from bleusuite import checks
 from bleusuite.inputs import Batch, normalize_batch, text_batch
+from bleusuite.inputs.checks import check_tokenizer_name, is_text
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
-from bleusuite.text import TOKENIZERS, Tokenizer, load_tokenizer
+from bleusuite.text import Tokenizer, load_tokenizer
 
 __all__ = ["BLEUScore", "GLEUScore", "ROUGEScore", "SacreBLEUScore", "TranslationEditRate"]
 
@@ -58,27 +59,12 @@ __all__ = ["BLEUScore", "GLEUScore", "ROUGEScore", "SacreBLEUScore", "Translatio
 _ARGNAMES = ("preds", "target")
 
 
-def _kind(obj: object) -> str:
-    return type(obj).__name__
-
-
 def _is_text(preds: object) -> bool:
     """A non-empty list of strings (text), rather than token ids or token lists."""
     if isinstance(preds, str):
         raise TypeError("preds must be a list of strings (one per sentence): wrap a single "
                         "sentence in a list")
-    return isinstance(preds, Sequence) and len(preds) > 0 and all(
-        isinstance(p, str) for p in preds)
-
-
-def _check_tokenize(tokenize: object, lowercase: object) -> tuple[str, bool]:
-    if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
-        raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} (sacrebleu's "
-                         f"tokenizers); got {tokenize!r}")
-    if not isinstance(lowercase, bool):
-        raise TypeError(f"lowercase must be a bool; got {lowercase!r}")
-    load_tokenizer(tokenize)  # ImportError now, not at the first update, without sacrebleu
-    return tokenize, lowercase
+    return is_text(preds)
 
 
 def _raw_13a(lines: Sequence[str]) -> Sequence[str]:
@@ -122,7 +108,10 @@ class _StatisticsMetric(Metric):
     def __init__(self, width: int, tokenize: str, lowercase: bool, pad_id: int | None,
                  eos_id: int | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.tokenize, self.lowercase = _check_tokenize(tokenize, lowercase)
+        name = check_tokenizer_name(tokenize)
+        assert name is not None  # None is refused without allow_none
+        self.tokenize: str = name
+        self.lowercase = checks.boolean(lowercase, "lowercase")
         self.pad_id = None if pad_id is None else checks.token_id(pad_id, "pad_id")
         self.eos_id = None if eos_id is None else checks.token_id(eos_id, "eos_id")
         self.add_state("statistics", torch.zeros(width, dtype=torch.int64),

@@ -25,6 +25,40 @@ ArgNames = tuple[str, str]
 SCORING_ARGNAMES: ArgNames = ("hypotheses", "references")
 
 
+def is_text(hypotheses: Any, allow_empty: bool = False) -> bool:
+    """Whether ``hypotheses`` are text: a list of strings (``allow_empty``: an empty list
+    too), not token ids or token lists.
+
+    >>> is_text(["a b", "c"]), is_text([[1, 2]]), is_text([]), is_text([], allow_empty=True)
+    (True, False, False, True)
+    """
+    return (isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
+            and (allow_empty or len(hypotheses) > 0)
+            and all(isinstance(h, str) for h in hypotheses))
+
+
+def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
+    """A tokenizer's name (``tokenize=``), checked and its tokenizer loaded (an
+    ``ImportError`` now where it needs a package, not at the first text).
+
+    >>> check_tokenizer_name("13a")
+    '13a'
+    >>> check_tokenizer_name("bpe")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: tokenize must be one of 13a, none, char, ... (sacrebleu's tokenizers); got 'bpe'
+    """
+    from bleusuite.text.tokenizers import TOKENIZERS, load_tokenizer
+
+    if tokenize is None and allow_none:
+        return None
+    if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
+        raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} (sacrebleu's "
+                         f"tokenizers){' or None' if allow_none else ''}; got {tokenize!r}")
+    load_tokenizer(tokenize)
+    return tokenize
+
+
 def kind_of(obj: object) -> str:
     return f"{type(obj).__module__}.{type(obj).__qualname__}".replace("builtins.", "")
 

@@ -15,8 +15,8 @@ import numpy as np
 import torch
 
 from bleusuite import checks
+from bleusuite.inputs.checks import check_tokenizer_name
 from bleusuite.inputs.normalize import check_text_options
-from bleusuite.text.tokenizers import TOKENIZERS, load_tokenizer
 
 __all__ = ["ARGNAMES", "as_input", "check_special", "check_text_settings"]
 
@@ -52,13 +52,7 @@ def check_text_settings(
     check_text_options(tokenize, lowercase, pad_id, eos_id)
     if tokenize is None:
         return None, False
-    if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
-        raise ValueError(
-            f"tokenize must be one of {', '.join(TOKENIZERS)} (sacrebleu's tokenizers) or "
-            f"None; got {tokenize!r}"
-        )
-    load_tokenizer(tokenize)  # ImportError now, not at the first update, without sacrebleu
-    return tokenize, lowercase
+    return check_tokenizer_name(tokenize), lowercase
 
 
 def as_input(value: Any, argname: str) -> Any:

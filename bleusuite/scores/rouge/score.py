@@ -29,6 +29,7 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.inputs import mark_unreferenced, normalize_batch
+from bleusuite.inputs.checks import is_text
 from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.rouge.counts import RougeCounts, counts_of_batch, counts_of_documents
 from bleusuite.scores.rouge.documents import encode_documents
@@ -44,7 +45,7 @@ from bleusuite.scores.rouge.statistics import RougeStats
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
 
-__all__ = ["corpus_rouge", "is_text", "rouge_counts", "rouge_score", "rouge_scores",
+__all__ = ["corpus_rouge", "rouge_counts", "rouge_score", "rouge_scores",
            "sentence_rouge", "statistics_by_type"]
 
 
@@ -74,12 +75,6 @@ def rouge_score(stats: RougeStats[Any], measure: str = "fmeasure") -> Any:
     documents = be.to_float64(stats.documents)
     value = be.to_float64(getattr(stats, measure))
     return be.where(documents > 0, value / be.where(documents > 0, documents, 1.0), 0.0)
-
-
-def is_text(hypotheses: Any) -> bool:
-    """Whether hypotheses are text (a list of strings), not token ids or token lists."""
-    return (isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
-            and len(hypotheses) > 0 and all(isinstance(h, str) for h in hypotheses))
 
 
 def rouge_counts(

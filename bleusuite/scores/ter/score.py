@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 import numpy as np
 
 from bleusuite.inputs import scoring_batch
+from bleusuite.inputs.checks import is_text
 from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.reports import host
 from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
@@ -44,12 +45,6 @@ def ter_score(stats: TerStats[Any]) -> Any:
     return scores if scores.ndim else np.float64(scores)[()]
 
 
-def is_text(hypotheses: Any) -> bool:
-    """Whether ``hypotheses`` are text (a list of strings), not token ids or token lists."""
-    return (isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
-            and all(isinstance(h, str) for h in hypotheses))
-
-
 def settings_of(normalized: bool, no_punct: bool, asian_support: bool,
               case_sensitive: bool) -> TerSettings:
     return TerSettings(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
@@ -62,7 +57,7 @@ def statistics_and_batch(
 ) -> tuple[TerStats[np.ndarray], Batch | None]:
     """The statistics of text (tokenised with ``settings``) or token ids (then with their
     normalised batch, whose ``to_caller`` brings scores back to the caller's arrays)."""
-    if is_text(hypotheses):
+    if is_text(hypotheses, allow_empty=True):
         if pad_id is not None or eos_id is not None:
             raise ValueError("pad_id and eos_id apply to token ids; the hypotheses are strings")
         rows: list[list[str | None]] = [list(refs) for refs in text_rows(hypotheses,

@@ -14,6 +14,7 @@ matrices with explicit lengths, on the caller's device. Each form has one route:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,8 @@ from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special, c
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 from bleusuite.text.tokenizers import Tokenizer
 
-__all__ = ["check_text_options", "normalize_batch", "scoring_batch", "streams_batch",
-           "text_batch", "text_rows"]
+__all__ = ["CORPUS_BLOCK_ROWS", "check_text_options", "corpus_batches", "normalize_batch",
+           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
 
 
 def normalize_batch(
@@ -192,3 +193,53 @@ def scoring_batch(
         raise ValueError(f"{argnames[0]}: {corpus} needs at least one sentence; got an empty "
                          "batch")
     return batch
+
+
+#: rows per block of a corpus score of lists or text (:func:`corpus_batches`): each block's
+#: ids are counted and dropped before the next is read
+CORPUS_BLOCK_ROWS = 1 << 16
+
+
+def corpus_batches(
+    hypotheses: Any,
+    references: Any,
+    *,
+    pad_id: Any,
+    eos_id: Any,
+    tokenize: str | None,
+    lowercase: bool,
+    corpus: str,
+    argnames: ArgNames = SCORING_ARGNAMES,
+) -> Iterator[Batch]:
+    """The batches of a corpus score, whose statistics the caller sums: the one batch of
+    :func:`scoring_batch`, or, for lists or text of more than :data:`CORPUS_BLOCK_ROWS`
+    rows, consecutive blocks of rows, so that memory holds one block's token ids at a time
+    (as ``bleusuite score`` reads files), not the corpus's. A fault in a block is reported
+    as the whole input's (the row it names is the caller's).
+
+    >>> hyps, refs = [[1, 2, 3]] * 5, [[[1, 2, 4]]] * 5
+    >>> [batch.size for batch in corpus_batches(hyps, refs, pad_id=None, eos_id=None,
+    ...  tokenize=None, lowercase=False, corpus="corpus_bleu")]
+    [5]
+    """
+    rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
+    if rows <= CORPUS_BLOCK_ROWS or not isinstance(references, list | tuple) or (
+            len(references) != rows):
+        yield scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                            tokenize=tokenize, lowercase=lowercase, corpus=corpus,
+                            argnames=argnames)
+        return
+    for start in range(0, rows, CORPUS_BLOCK_ROWS):
+        stop = start + CORPUS_BLOCK_ROWS
+        try:
+            batch = scoring_batch(hypotheses[start:stop], references[start:stop],
+                                  pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
+                                  lowercase=lowercase, corpus=corpus, argnames=argnames)
+        except (TypeError, ValueError):
+            # the whole input's checks name the caller's row; raise the block's otherwise
+            scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                          tokenize=tokenize, lowercase=lowercase, corpus=corpus,
+                          argnames=argnames)
+            raise
+        yield batch
+

@@ -9,13 +9,16 @@ statistics type lives with the metric (:class:`bleusuite.BleuStats`,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bleusuite.backends.base import Backend
 
-__all__ = ["map_arrays", "ngram_totals"]
+if TYPE_CHECKING:
+    from bleusuite.inputs.batch import Batch
+
+__all__ = ["corpus_statistics", "map_arrays", "ngram_totals"]
 
 _Stats = TypeVar("_Stats")
 
@@ -35,3 +38,36 @@ def ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
     """
     orders = be.arange(last - first + 1, like=lengths) + first
     return be.maximum(lengths[..., None] - orders + 1, 0)
+
+
+def corpus_statistics(batches: Iterable[Batch], statistics: Callable[[Batch], Any],
+                      with_nrefs: bool = False) -> tuple[Any, Batch, str | None]:
+    """The statistics of a corpus given in batches (:func:`bleusuite.inputs.corpus_batches`)
+    summed, the last batch (whose backend and ``to_caller`` the score takes: a corpus of
+    several batches is lists or text, on the host), and with ``with_nrefs`` the corpus's
+    ``nrefs:`` (one number of references, or ``var``).
+
+    >>> import numpy as np
+    >>> from bleusuite.inputs import normalize_batch
+    >>> from bleusuite.scores.gleu.statistics import gleu_statistics_of_batch
+    >>> batches = [normalize_batch(np.array([[1, 2]]), np.array([[1, 2]])),
+    ...            normalize_batch(np.array([[1, 3]]), np.array([[[1, 2], [1, 3]]]))]
+    >>> stats, _, nrefs = corpus_statistics(
+    ...     batches, lambda b: gleu_statistics_of_batch(b, 1, 2), with_nrefs=True)
+    >>> stats.matches.tolist(), stats.totals.tolist(), nrefs
+    (6, 6, 'var')
+    """
+    from bleusuite.scores.reports import num_refs
+
+    total: Any = None
+    batch: Batch | None = None
+    counts: set[str] = set()
+    for batch in batches:
+        stats = statistics(batch).sum()
+        total = stats if total is None else total + stats
+        if with_nrefs:
+            counts.add(num_refs(batch))
+    assert batch is not None, "a corpus has one batch at least"
+    nrefs = (counts.pop() if len(counts) == 1 else "var") if with_nrefs else None
+    return total, batch, nrefs
+

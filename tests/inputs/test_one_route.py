@@ -142,3 +142,31 @@ def test_text_takes_sacrebleus_smoothing_by_default():
         sacrebleu.corpus_bleu(hyps, [[r[0] for r in refs]]).score / 100, abs=1e-12)
     # token ids keep ignite's no_smooth
     assert bleusuite.sentence_bleu([[1, 2, 3]], [[[1, 2, 4]]])[0] == 0.0
+
+
+@pytest.mark.parametrize("form", ["token lists", "text"])
+def test_a_corpus_in_blocks_gives_the_whole_corpus_score(form, monkeypatch):
+    """A corpus score of many rows of lists or text is counted block by block (memory for
+    one block's ids, not the corpus's): the same numbers as in one block, the same nrefs,
+    and a fault named at the caller's row."""
+    from bleusuite.inputs import normalize
+
+    rng = np.random.default_rng(11)
+    hyps, refs = _cases(rng, 40)
+    if form == "text":
+        hyps = [" ".join(f"w{t}" for t in h) for h in hyps]
+        refs = [[" ".join(f"w{t}" for t in r) for r in rs] for rs in refs]
+    options = {"tokenize": "13a"} if form == "text" else {}
+    whole = (bleusuite.corpus_bleu(hyps, refs, **options),
+             bleusuite.corpus_gleu(hyps, refs, **options),
+             bleusuite.corpus_bleu_result(hyps, refs, **options).signature,
+             bleusuite.corpus_gleu_result(hyps, refs, **options).score)
+    monkeypatch.setattr(normalize, "CORPUS_BLOCK_ROWS", 7)
+    blocks = (bleusuite.corpus_bleu(hyps, refs, **options),
+              bleusuite.corpus_gleu(hyps, refs, **options),
+              bleusuite.corpus_bleu_result(hyps, refs, **options).signature,
+              bleusuite.corpus_gleu_result(hyps, refs, **options).score)
+    assert blocks == whole
+    refs[23] = []
+    with pytest.raises(ValueError, match="hypothesis 23 has no reference"):
+        bleusuite.corpus_bleu(hyps, refs, **options)

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 
 from bleusuite import backends
-from bleusuite.inputs import scoring_batch
+from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.metric import METRIC, verbose_line
@@ -42,7 +42,8 @@ from bleusuite.scores.bleu.sacrebleu import exact_bleu
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
-from bleusuite.scores.reports import host, make_signature, num_refs, result_line
+from bleusuite.scores.reports import host, make_signature, result_line
+from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses, References
@@ -239,11 +240,12 @@ def corpus_bleu_result(
                              smooth_value=smooth_value, effective_order=effective_order,
                              ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
     smooth, effective_order = config.smooth, config.effective_order
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
-    stats = bleu_statistics_of_batch(batch, config.stats_order, ref_length).sum()
+    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
+    stats, _, nrefs = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
+        b, config.stats_order, ref_length), with_nrefs=True)
     return BleuResult.from_stats(
         stats, max_order=max_order, weights=weights, smooth=smooth, smooth_value=smooth_value,
-        effective_order=effective_order, nrefs=num_refs(batch), tokenize=tokenize,
+        effective_order=effective_order, nrefs=nrefs, tokenize=tokenize,
         lowercase=lowercase, ref_length=ref_length,
     )

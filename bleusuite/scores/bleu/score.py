@@ -10,6 +10,7 @@ import numpy as np
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
+from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores import rows, rules
 from bleusuite.scores.bleu import addone, ignite, nltk, sacrebleu, smoothing
 from bleusuite.scores.bleu.settings import BleuSettings
@@ -18,6 +19,7 @@ from bleusuite.scores.bleu.statistics import (
     bleu_statistics_from_counts,
     bleu_statistics_of_batch,
 )
+from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
@@ -353,8 +355,8 @@ def corpus_bleu(
     settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
                                smooth_value=smooth_value, effective_order=effective_order,
                                ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
-    stats = bleu_statistics_of_batch(batch, settings.stats_order, settings.ref_length)
-    return batch.to_caller(mark_unreferenced(batch, score_of(stats.sum(), settings),
-                                             corpus=True))
+    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
+    stats, batch, _ = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
+        b, settings.stats_order, settings.ref_length))
+    return batch.to_caller(mark_unreferenced(batch, score_of(stats, settings), corpus=True))

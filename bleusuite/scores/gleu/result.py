@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import numpy as np
 
 from bleusuite import checks
-from bleusuite.inputs import scoring_batch
+from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores.gleu.metric import METRIC
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
-from bleusuite.scores.reports import host, make_signature, num_refs, result_line
+from bleusuite.scores.reports import host, make_signature, result_line
+from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses, References
@@ -122,8 +123,9 @@ def corpus_gleu_result(
     ('GLEU = 60.00 (matches = 6 total = 10)', 6)
     """
     min_len, max_len = checks.gleu_orders(min_len, max_len)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
-    stats = gleu_statistics_of_batch(batch, min_len, max_len).sum()
-    return GleuResult.from_stats(stats, min_len=min_len, max_len=max_len, nrefs=num_refs(batch),
+    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
+    stats, _, nrefs = corpus_statistics(
+        batches, lambda b: gleu_statistics_of_batch(b, min_len, max_len), with_nrefs=True)
+    return GleuResult.from_stats(stats, min_len=min_len, max_len=max_len, nrefs=nrefs,
                                  tokenize=tokenize, lowercase=lowercase)

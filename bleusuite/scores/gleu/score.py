@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
+from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores import rows
 from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import (
@@ -15,6 +16,7 @@ from bleusuite.scores.gleu.statistics import (
     gleu_statistics_from_counts,
     gleu_statistics_of_batch,
 )
+from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
@@ -190,8 +192,8 @@ def corpus_gleu(
     """
     settings = GleuSettings.of(min_len=min_len, max_len=max_len, tokenize=tokenize,
                                lowercase=lowercase)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
-    score = gleu_score(gleu_statistics_of_batch(batch, settings.min_len,
-                                                settings.max_len).sum())
-    return batch.to_caller(mark_unreferenced(batch, score, corpus=True))
+    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
+    stats, batch, _ = corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
+        b, settings.min_len, settings.max_len))
+    return batch.to_caller(mark_unreferenced(batch, gleu_score(stats), corpus=True))

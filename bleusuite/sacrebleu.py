@@ -45,7 +45,7 @@ from bleusuite.scores.bleu.metric import METRIC as BLEU_METRIC
 from bleusuite.scores.bleu.metric import tokens_field, verbose_line
 from bleusuite.scores.bleu.sacrebleu import METHODS, exact_bleu
 from bleusuite.scores.bleu.settings import BleuSettings
-from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
+from bleusuite.scores.bleu.statistics import bleu_table_of_batch
 from bleusuite.scores.chrf.counts import chrf_counts, statistics_from_counts
 from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
 from bleusuite.scores.chrf.settings import ChrfSettings
@@ -64,12 +64,14 @@ __all__ = ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "Score", "Signature"
 class Score:
     """sacrebleu's ``Score``: a name, a score (0-100) and what ``format`` prints."""
 
+    #: what follows the score in its line (sacrebleu's ``_verbose``)
+    _verbose = ""
+
     def __init__(self, name: str, score: float) -> None:
         self.name = name
         self.score = score
         self._mean = -1.0
         self._ci = -1.0
-        self._verbose = ""
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
@@ -108,9 +110,16 @@ class BLEUScore(Score):
         super().__init__("BLEU", score)
         self.bp, self.counts, self.totals = bp, counts, totals
         self.sys_len, self.ref_len, self.precisions = sys_len, ref_len, precisions
-        self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
-        self._verbose = verbose_line(precisions, bp, sys_len, ref_len)
+
+    @property
+    def prec_str(self) -> str:
+        """The precisions as sacrebleu prints them (``60.2/35.1/...``)."""
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @property
+    def _verbose(self) -> str:  # type: ignore[override]  # written when printed
+        return verbose_line(self.precisions, self.bp, self.sys_len, self.ref_len)
 
 
 class CHRFScore(Score):
@@ -179,6 +188,9 @@ class _Metric:
     def _count_references(self, present: np.ndarray) -> None:
         """``nrefs`` of the signature from which references each line has; a line without
         any is refused."""
+        if len(present) == 1 and present.all():  # a sentence with all its references
+            self.num_refs = int(present.shape[1])
+            return
         counts = present.sum(axis=1)
         low, high = int(counts.min()), int(counts.max())
         if low == 0:
@@ -295,9 +307,7 @@ class BLEU(_Metric):
         except TypeError:
             raise self._text_error(hypotheses, rows) from None
         self._count_references(batch.ref_present)
-        stats = bleu_statistics_of_batch(batch, self.max_ngram_order)
-        table: np.ndarray = stats.to_array()
-        return table
+        return bleu_table_of_batch(batch, self.max_ngram_order)
 
     def _score(self, summed: np.ndarray) -> BLEUScore:
         n = self.max_ngram_order

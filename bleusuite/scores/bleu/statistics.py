@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
 
 __all__ = ["BleuStats", "bleu_statistics", "bleu_statistics_from_counts",
-           "bleu_statistics_of_batch"]
+           "bleu_statistics_of_batch", "bleu_table_of_batch"]
 
 #: the array type of statistics (typed: ``BleuStats[torch.Tensor]``, ...)
 A = TypeVar("A")
@@ -161,14 +161,34 @@ def bleu_statistics_of_batch(batch: Batch, max_order: int,
                              ref_length: str = "closest") -> BleuStats[Any]:
     """The statistics of a normalised batch (``ref_length`` checked by the caller); a small
     host batch's by the traced rules, row by row (:mod:`bleusuite.scores.rows`)."""
-    if batch.on_host and batch.size <= rows.ROW_LIMIT:
-        clipped = count_matches(batch, max_order).clipped
-        table = rows.by_rows(_table_from_counts, (ref_length,), [
-            batch.hyp_len, batch.ref_len, batch.ref_present, clipped])
-        if table is not None:
-            return BleuStats.from_array(table.reshape(batch.size, -1).astype(np.int64))
+    table = _small_table(batch, max_order, ref_length)
+    if table is not None:
+        return BleuStats.from_array(table)
     run = batch.backend.compiled(_bleu_statistics, static_argnums=(1, 2))
     return run(batch, max_order, ref_length)
+
+
+def bleu_table_of_batch(batch: Batch, max_order: int, ref_length: str = "closest"
+                        ) -> np.ndarray:
+    """:func:`bleu_statistics_of_batch` of a host batch in its ``to_array`` form ``(B,
+    2 + 3N)`` int64 (a small batch's table as the traced rules give it, without the
+    statistics object between: the sacrebleu API's sentence scores take it so)."""
+    table = _small_table(batch, max_order, ref_length)
+    if table is not None:
+        return table
+    array: np.ndarray = bleu_statistics_of_batch(batch, max_order, ref_length).to_array()
+    return array
+
+
+def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | None:
+    """The statistics table of a host batch of at most :data:`rows.ROW_LIMIT` rows by the
+    traced rules, else None."""
+    if not batch.on_host or batch.size > rows.ROW_LIMIT:
+        return None
+    clipped = count_matches(batch, max_order).clipped
+    table = rows.by_rows(_table_from_counts, (ref_length,), [
+        batch.hyp_len, batch.ref_len, batch.ref_present, clipped])
+    return None if table is None else table.reshape(batch.size, -1).astype(np.int64)
 
 
 def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,

@@ -358,5 +358,5 @@ def test_format_rounds_precisions_as_sacrebleu(smooth):
     theirs = str(SacreBLEU(tokenize="none", smooth_method=smooth).corpus_score([hyp], [[ref]]))
     assert result.format(signature=False).split(" = ", 1)[1] == theirs.split(" = ", 1)[1]
     assert "28.8/" in theirs
-    assert result.precisions[0] == 23 / 80  # the field stays on the 0-1 scale
-    assert result.to_dict()["precisions"][0] == 23 / 80
+    assert result.precisions[0] == 100.0 * 23 / 80  # the number printed, sacrebleu's
+    assert result.to_dict()["precisions"][0] == 28.75

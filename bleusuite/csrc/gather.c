@@ -277,11 +277,16 @@ gather_array(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_
         goto done;
     }
     int started = 0;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < view.shape[0]; i++) {
+    Py_ssize_t kept = 0, i = 0;
+    for (; i < view.shape[0]; i++) {
         int64_t id = 0;
         if (!array_item(&view, size, is_signed, i, &id)) goto done;
         if (!keep_id(g, id, &started, &kept)) break;
+    }
+    /* after the end too, an id above int64 is refused by the general path (see rest_of_kind) */
+    for (i++; i < view.shape[0] && size == 8 && !is_signed; i++) {
+        int64_t id = 0;
+        if (!array_item(&view, size, is_signed, i, &id)) goto done;
     }
     g->ids.size += kept;
     *length = kept;
@@ -292,6 +297,37 @@ done:
     return outcome;
 }
 
+/* an int token's id; NOT_HANDLED for a token that is not an int, or an int outside int64
+ * (the general path says it is outside int64) */
+static inline Outcome
+int_value(PyObject *token, int64_t *id)
+{
+    if (!is_int_token(token)) return NOT_HANDLED;
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(token, &overflow);
+    if (value == -1 && PyErr_Occurred()) return FAILED;
+    if (overflow) return NOT_HANDLED;
+    *id = (int64_t)value;
+    return GATHERED;
+}
+
+/* the tokens of a sentence after its end (its eos), items[from:size]: no ids, but tokens of
+ * the sentence all the same. One that is not of the sentences' kind, or an int outside
+ * int64, makes the input not this form as it would before the end: the general path reads
+ * every token (it refuses an int outside int64, and numbers tokens of other types, or says
+ * they are not hashable), wherever the eos is */
+static Outcome
+rest_of_kind(const Gathering *g, PyObject **items, Py_ssize_t from, Py_ssize_t size)
+{
+    for (Py_ssize_t i = from; i < size; i++) {
+        int64_t id = 0;
+        Outcome outcome = g->kind == KIND_STR ? (is_str_token(items[i]) ? GATHERED : NOT_HANDLED)
+                                              : int_value(items[i], &id);
+        if (outcome != GATHERED) return outcome;
+    }
+    return GATHERED;
+}
+
 /* a sentence of int tokens: their ids */
 static Outcome
 int_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
@@ -299,14 +335,16 @@ int_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
 {
     if (reserve(g, size) != GATHERED) return FAILED;
     int started = 0;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
-        if (!is_int_token(items[i])) return NOT_HANDLED;
-        int overflow = 0;
-        long long value = PyLong_AsLongLongAndOverflow(items[i], &overflow);
-        if (value == -1 && PyErr_Occurred()) return FAILED;
-        if (overflow) return NOT_HANDLED; /* the general path says it is outside int64 */
-        if (!keep_id(g, (int64_t)value, &started, &kept)) break;
+    Py_ssize_t kept = 0, i = 0;
+    for (; i < size; i++) {
+        int64_t id = 0;
+        Outcome outcome = int_value(items[i], &id);
+        if (outcome != GATHERED) return outcome;
+        if (!keep_id(g, id, &started, &kept)) break;
+    }
+    if (i < size) {
+        Outcome outcome = rest_of_kind(g, items, i + 1, size);
+        if (outcome != GATHERED) return outcome;
     }
     g->ids.size += kept;
     *length = kept;
@@ -321,8 +359,8 @@ str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
            int *padding_only)
 {
     int started = 0, specials = g->pad.set || g->eos.set;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
+    Py_ssize_t kept = 0, i = 0;
+    for (; i < size; i++) {
         PyObject *token = items[i];
         if (!is_str_token(token)) return NOT_HANDLED;
         if (specials) {
@@ -337,6 +375,10 @@ str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
         started = 1;
         if (hold(g, token) != GATHERED) return FAILED;
         kept++;
+    }
+    if (i < size) {
+        Outcome outcome = rest_of_kind(g, items, i + 1, size);
+        if (outcome != GATHERED) return outcome;
     }
     *length = kept;
     *padding_only = size > 0 && !started;

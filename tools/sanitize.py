@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the tests that drive the C entry points (the fuzz test included)
 TESTS = ["tests/native/test_native.py", "tests/native/test_native_fuzz.py",
          "tests/native/test_native_rouge.py", "tests/native/test_ter_fuzz.py",
+         "tests/native/test_gather_fuzz.py", "tests/inputs/test_one_route.py",
          "tests/text/test_text.py"]
 FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer",
          "-g", "-O1"]

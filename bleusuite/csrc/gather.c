@@ -36,6 +36,9 @@
  * or None where the input is not of these forms (a token of another type, int and str
  * tokens mixed, an int outside int64, a sentence or a row of another type, or batch sizes
  * that differ): the caller takes its general path, which raises where the input is wrong.
+ * Lists, tuples, int and str are those types themselves (and bool): a subclass may give
+ * Python code another length, other items or another == than the ones read here, so it
+ * goes the general path, which reads it as Python does.
  * An exception of transform or of a Python tokenizer, and MemoryError, propagate.
  *
  * The first pass holds every item while it reads it and reads every size again, since
@@ -84,10 +87,29 @@ typedef struct {
     Py_ssize_t missing;
 } Layout;
 
+/* a list or tuple itself: a subclass may give Python code other items or another length
+ * than the ones read here (its __len__, __iter__), so it goes the general path, which reads
+ * it as Python does */
 static inline int
 is_sentence(PyObject *object)
 {
-    return PyList_Check(object) || PyTuple_Check(object);
+    return PyList_CheckExact(object) || PyTuple_CheckExact(object);
+}
+
+/* an int token: an int or a bool, whose value is its id. A subclass of int goes the
+ * general path, which reads it as NumPy does (its __int__) */
+static inline int
+is_int_token(PyObject *object)
+{
+    return PyLong_CheckExact(object) || PyBool_Check(object);
+}
+
+/* a str token: a str itself, compared by its characters. A subclass may compare (and
+ * hash) otherwise; the general path numbers it as Python's == sees it */
+static inline int
+is_str_token(PyObject *object)
+{
+    return PyUnicode_CheckExact(object);
 }
 
 static Outcome
@@ -126,7 +148,8 @@ hold(Gathering *g, PyObject *object)
     return GATHERED;
 }
 
-/* pad or eos, once the sentences' kind is known */
+/* pad or eos, once the sentences' kind is known (NOT_HANDLED: a str that is a subclass, which
+ * may compare otherwise) */
 static Outcome
 resolve(Gathering *g, Special *special)
 {
@@ -141,8 +164,18 @@ resolve(Gathering *g, Special *special)
             special->set = 1;
         }
     }
-    else if (g->kind == KIND_STR && PyUnicode_Check(token)) special->set = 1;
+    else if (g->kind == KIND_STR && PyUnicode_Check(token)) {
+        if (!is_str_token(token)) return NOT_HANDLED;
+        special->set = 1;
+    }
     return GATHERED;
+}
+
+static Outcome
+resolve_both(Gathering *g)
+{
+    Outcome outcome = resolve(g, &g->pad);
+    return outcome == GATHERED ? resolve(g, &g->eos) : outcome;
 }
 
 /* the kind of the first token met; NOT_HANDLED for a token that is neither int nor str,
@@ -150,11 +183,10 @@ resolve(Gathering *g, Special *special)
 static Outcome
 set_kind(Gathering *g, PyObject *token)
 {
-    if (PyLong_Check(token)) g->kind = KIND_INT;
-    else if (PyUnicode_Check(token) && g->numbering != NULL) g->kind = KIND_STR;
+    if (is_int_token(token)) g->kind = KIND_INT;
+    else if (is_str_token(token) && g->numbering != NULL) g->kind = KIND_STR;
     else return NOT_HANDLED;
-    if (resolve(g, &g->pad) != GATHERED || resolve(g, &g->eos) != GATHERED) return FAILED;
-    return GATHERED;
+    return resolve_both(g);
 }
 
 /* whether a str token is a special one (compared as Python's == compares str) */
@@ -164,17 +196,24 @@ same_str(const Special *special, PyObject *token)
     return special->set && PyUnicode_Compare(token, special->token) == 0;
 }
 
-/* the integer format of a 1-D array's items: its size in bytes and signedness, or 0 */
+/* the integer format of a 1-D array's items: its size in bytes and signedness, or 0 (items
+ * of another byte order than the machine's, or of a size array_item does not read, are
+ * left to the general path) */
 static int
 integer_format(const Py_buffer *view, int *is_signed)
 {
     const char *format = view->format ? view->format : "B";
+#if PY_LITTLE_ENDIAN
     if (format[0] == '@' || format[0] == '=' || format[0] == '<') format++;
+#else
+    if (format[0] == '@' || format[0] == '=' || format[0] == '>' || format[0] == '!') format++;
+#endif
     if (format[0] == '\0' || format[1] != '\0') return 0;
     const char *signed_codes = "bhilq", *unsigned_codes = "BHILQ";
     *is_signed = strchr(signed_codes, format[0]) != NULL;
     if (!*is_signed && strchr(unsigned_codes, format[0]) == NULL) return 0;
-    return (int)view->itemsize;
+    Py_ssize_t size = view->itemsize;
+    return size == 1 || size == 2 || size == 4 || size == 8 ? (int)size : 0;
 }
 
 /* item i of a 1-D integer array as an int64; 0 where an unsigned value does not fit */
@@ -229,21 +268,25 @@ gather_array(Gathering *g, PyObject *sentence, Py_ssize_t *length, int *padding_
     if (g->kind == KIND_STR) goto done;
     if (g->kind == KIND_UNKNOWN) {
         g->kind = KIND_INT;
-        if (resolve(g, &g->pad) != GATHERED || resolve(g, &g->eos) != GATHERED) {
-            outcome = FAILED;
-            goto done;
-        }
+        outcome = resolve_both(g);
+        if (outcome != GATHERED) goto done;
+        outcome = NOT_HANDLED;
     }
     if (reserve(g, view.shape[0]) != GATHERED) {
         outcome = FAILED;
         goto done;
     }
     int started = 0;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < view.shape[0]; i++) {
+    Py_ssize_t kept = 0, i = 0;
+    for (; i < view.shape[0]; i++) {
         int64_t id = 0;
         if (!array_item(&view, size, is_signed, i, &id)) goto done;
         if (!keep_id(g, id, &started, &kept)) break;
+    }
+    /* after the end too, an id above int64 is refused by the general path (see rest_of_kind) */
+    for (i++; i < view.shape[0] && size == 8 && !is_signed; i++) {
+        int64_t id = 0;
+        if (!array_item(&view, size, is_signed, i, &id)) goto done;
     }
     g->ids.size += kept;
     *length = kept;
@@ -254,6 +297,37 @@ done:
     return outcome;
 }
 
+/* an int token's id; NOT_HANDLED for a token that is not an int, or an int outside int64
+ * (the general path says it is outside int64) */
+static inline Outcome
+int_value(PyObject *token, int64_t *id)
+{
+    if (!is_int_token(token)) return NOT_HANDLED;
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(token, &overflow);
+    if (value == -1 && PyErr_Occurred()) return FAILED;
+    if (overflow) return NOT_HANDLED;
+    *id = (int64_t)value;
+    return GATHERED;
+}
+
+/* the tokens of a sentence after its end (its eos), items[from:size]: no ids, but tokens of
+ * the sentence all the same. One that is not of the sentences' kind, or an int outside
+ * int64, makes the input not this form as it would before the end: the general path reads
+ * every token (it refuses an int outside int64, and numbers tokens of other types, or says
+ * they are not hashable), wherever the eos is */
+static Outcome
+rest_of_kind(const Gathering *g, PyObject **items, Py_ssize_t from, Py_ssize_t size)
+{
+    for (Py_ssize_t i = from; i < size; i++) {
+        int64_t id = 0;
+        Outcome outcome = g->kind == KIND_STR ? (is_str_token(items[i]) ? GATHERED : NOT_HANDLED)
+                                              : int_value(items[i], &id);
+        if (outcome != GATHERED) return outcome;
+    }
+    return GATHERED;
+}
+
 /* a sentence of int tokens: their ids */
 static Outcome
 int_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
@@ -261,14 +335,16 @@ int_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
 {
     if (reserve(g, size) != GATHERED) return FAILED;
     int started = 0;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
-        if (!PyLong_Check(items[i])) return NOT_HANDLED;
-        int overflow = 0;
-        long long value = PyLong_AsLongLongAndOverflow(items[i], &overflow);
-        if (value == -1 && PyErr_Occurred()) return FAILED;
-        if (overflow) return NOT_HANDLED; /* the general path says it is outside int64 */
-        if (!keep_id(g, (int64_t)value, &started, &kept)) break;
+    Py_ssize_t kept = 0, i = 0;
+    for (; i < size; i++) {
+        int64_t id = 0;
+        Outcome outcome = int_value(items[i], &id);
+        if (outcome != GATHERED) return outcome;
+        if (!keep_id(g, id, &started, &kept)) break;
+    }
+    if (i < size) {
+        Outcome outcome = rest_of_kind(g, items, i + 1, size);
+        if (outcome != GATHERED) return outcome;
     }
     g->ids.size += kept;
     *length = kept;
@@ -283,10 +359,10 @@ str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
            int *padding_only)
 {
     int started = 0, specials = g->pad.set || g->eos.set;
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t i = 0; i < size; i++) {
+    Py_ssize_t kept = 0, i = 0;
+    for (; i < size; i++) {
         PyObject *token = items[i];
-        if (!PyUnicode_Check(token)) return NOT_HANDLED;
+        if (!is_str_token(token)) return NOT_HANDLED;
         if (specials) {
             int padding = same_str(&g->pad, token);
             if (PyErr_Occurred()) return FAILED;
@@ -299,6 +375,10 @@ str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
         started = 1;
         if (hold(g, token) != GATHERED) return FAILED;
         kept++;
+    }
+    if (i < size) {
+        Outcome outcome = rest_of_kind(g, items, i + 1, size);
+        if (outcome != GATHERED) return outcome;
     }
     *length = kept;
     *padding_only = size > 0 && !started;

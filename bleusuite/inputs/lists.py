@@ -28,6 +28,7 @@ from bleusuite import backends, native, threads
 from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import (
     ArgNames,
+    check_batch,
     check_missing,
     check_texts,
     check_token_lists,
@@ -139,8 +140,10 @@ def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
         if gathered is not None:
             return gathered_batch(gathered, len(hypotheses), names[1])
     check_token_lists(hypotheses, references, names)
-    hyps, refs, pad_id, eos_id = _numbered(list(hypotheses), [list(r) for r in references],
-                                           pad, eos, names)
+    listed, rows = list(hypotheses), [list(r) for r in references]
+    # the sizes read, which a __len__ that lies would not give
+    check_batch(len(listed), len(rows), "entries of references", names)
+    hyps, refs, pad_id, eos_id = _numbered(listed, rows, pad, eos, names)
     return gathered_batch(_gather(hyps, refs, pad_id, eos_id), len(hyps), names[1])
 
 
@@ -150,7 +153,9 @@ def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,
     is not an int, or an int beyond int64, every token is numbered by a dictionary, so
     tokens compare as Python's ``==`` does), with pad and eos mapped the same way (None
     where they never occur)."""
-    sentences = list(itertools.chain(hyps, itertools.chain.from_iterable(refs)))
+    # each sentence read once, as a list: its length is that of its tokens (a __len__ that
+    # lies would shift every sentence after it)
+    sentences = list(map(list, itertools.chain(hyps, itertools.chain.from_iterable(refs))))
     flat = list(itertools.chain.from_iterable(sentences))
     ids: np.ndarray | None = None
     vocabulary: dict[Any, int] | None = None
@@ -320,9 +325,9 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
         gathered = gather(compiled, hypotheses, references, kept, True, None, None, transform,
                           by_row)
         if gathered is None:  # the checks say what is wrong, or the lists are rebuilt
-            rows = check_texts(hypotheses, references, names)
-            gathered = gather(compiled, list(hypotheses), rows, kept, True, None, None,
-                              transform, by_row)
+            hypotheses, rows = _checked_texts(hypotheses, references, names)
+            gathered = gather(compiled, hypotheses, rows, kept, True, None, None, transform,
+                              by_row)
         assert gathered is not None, "checked text is gather's own form"
         batch = gathered_batch(gathered, len(hypotheses), names[1], check)
         tokens = [] if numbering is None else numbering.tokens
@@ -339,11 +344,21 @@ def _python_text(hypotheses: Any, references: Any, tokenizer: Tokenizer, lowerca
     numbering of every line, then :func:`python_gather`."""
     from bleusuite.text import Encoder
 
-    rows = check_texts(hypotheses, references, names)
-    lines = list(hypotheses) + list(itertools.chain.from_iterable(rows))
+    hyps, rows = _checked_texts(hypotheses, references, names)
+    lines = hyps + list(itertools.chain.from_iterable(rows))
     token_ids = Encoder(tokenizer, lowercase).encode([lines])
     sentences = [token_ids.line(0, i).tolist() for i in range(len(lines))]
-    bounds = itertools.accumulate(map(len, rows), initial=len(hypotheses))
+    bounds = itertools.accumulate(map(len, rows), initial=len(hyps))
     refs = [sentences[a:b] for a, b in itertools.pairwise(bounds)]
-    gathered = python_gather(sentences[: len(hypotheses)], refs, None, None)
-    return gathered_batch(gathered, len(hypotheses), names[1], check), token_ids.vocabulary
+    gathered = python_gather(sentences[: len(hyps)], refs, None, None)
+    return gathered_batch(gathered, len(hyps), names[1], check), token_ids.vocabulary
+
+
+def _checked_texts(hypotheses: Any, references: Any, names: ArgNames) -> tuple[
+        list[str], list[list[str]]]:
+    """The hypotheses and the references of each (:func:`check_texts`) as lists, of the
+    sizes read (which a ``__len__`` that lies would not give)."""
+    rows = check_texts(hypotheses, references, names)
+    hyps = list(hypotheses)
+    check_batch(len(hyps), len(rows), "entries of references", names)
+    return hyps, rows

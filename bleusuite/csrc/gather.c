@@ -303,6 +303,19 @@ static inline Outcome
 int_value(PyObject *token, int64_t *id)
 {
     if (!is_int_token(token)) return NOT_HANDLED;
+    /* an int of one digit (every id below 2**30) read in place, without a call */
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)token)) {
+        *id = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)token);
+        return GATHERED;
+    }
+#else
+    Py_ssize_t digits = Py_SIZE(token);
+    if (digits >= -1 && digits <= 1) {
+        *id = (int64_t)digits * (int64_t)((PyLongObject *)token)->ob_digit[0];
+        return GATHERED;
+    }
+#endif
     int overflow = 0;
     long long value = PyLong_AsLongLongAndOverflow(token, &overflow);
     if (value == -1 && PyErr_Occurred()) return FAILED;

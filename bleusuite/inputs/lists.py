@@ -62,7 +62,9 @@ def gather(compiled: Any, hypotheses: Any, references: Any, numbering: Callable[
             or not isinstance(references, list | tuple) or len(references) != rows):
         return compiled.gather(hypotheses, references, None if numbering is None else
                                numbering(), text, pad, eos, transform, by_row)
-    blocks = min(rows // (THREADED_GATHER_ROWS // 4), 4 * workers)
+    # blocks of at least 512 rows, 16 per thread: a block's str objects, read in the first
+    # pass, are still in the cache when the second numbers them
+    blocks = min(rows // (THREADED_GATHER_ROWS // 8), 16 * workers)
     bounds = [rows * k // blocks for k in range(blocks + 1)]
 
     def block(index: int) -> Gathered | None:
@@ -135,7 +137,9 @@ def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
     references), or, with ``global_ids``, ids that compare across rows."""
     compiled = native.module()
     if compiled is not None:
-        gathered = gather(compiled, hypotheses, references, compiled.Numbering, False, pad,
+        # int ids (lists or arrays) need no numbering: one call, no blocks on threads
+        numbering = compiled.Numbering if _may_hold_str(hypotheses) else None
+        gathered = gather(compiled, hypotheses, references, numbering, False, pad,
                           eos, None, not global_ids)
         if gathered is not None:
             return gathered_batch(gathered, len(hypotheses), names[1])
@@ -145,6 +149,20 @@ def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
     check_batch(len(listed), len(rows), "entries of references", names)
     hyps, refs, pad_id, eos_id = _numbered(listed, rows, pad, eos, names)
     return gathered_batch(_gather(hyps, refs, pad_id, eos_id), len(hyps), names[1])
+
+
+def _may_hold_str(hypotheses: Any) -> bool:
+    """Whether the first token of the first non-empty of a few hypotheses is a str (or
+    none is found): then the lists are numbered; else they are taken as int ids (where
+    they are not, ``gather`` says so and the general path takes them)."""
+    if not isinstance(hypotheses, list | tuple):
+        return True
+    for sentence in hypotheses[:64]:
+        if isinstance(sentence, list | tuple) and sentence:
+            return isinstance(sentence[0], str)
+        if isinstance(sentence, np.ndarray) and sentence.size:
+            return False
+    return True
 
 
 def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,

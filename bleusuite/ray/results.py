@@ -5,7 +5,7 @@ are theirs to the last digit.
 >>> from bleusuite.ray.plan import make_plan
 >>> settings = make_plan("gleu", {}).settings("text", "gleu")
 >>> corpus_result("gleu", settings, np.array([6, 10]), "1").format(signature=False)
-'GLEU = 60.00 (6/10)'
+'GLEU = 60.00 (matches = 6 total = 10)'
 """
 
 from __future__ import annotations

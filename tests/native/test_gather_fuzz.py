@@ -503,7 +503,9 @@ def test_blocks_of_rows_give_the_general_paths_rows(native, blocks):
             return made[-1]
 
         split = lists.gather(native, hyps, refs, numbering, False, "<p>", "c", None, True)
-        assert split is not None and len(numberings) > 1  # gathered in blocks
+        assert len(numberings) > 1  # gathered in blocks
+        # a block of one form is gathered (a block that holds both goes the general path)
+        assert split is not None or row_kinds is mixed
         assert _tokens_both_ways(hyps, refs, pad_id="<p>", eos_id="c")[0] == "rows"
     bad = [*hyps[:-1], [*hyps[-1], 1.5, None]]  # tokens the general path numbers
     assert _tokens_both_ways(bad, refs)[0] == "rows"

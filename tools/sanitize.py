@@ -64,7 +64,8 @@ def main(arguments: list[str]) -> int:
             BLEUSUITE_NATIVE="1",
             PYTHONDONTWRITEBYTECODE="1",
         )
-        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+        # both cores: the workers inherit the sanitizers (LD_PRELOAD)
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "auto",
                    *(arguments or TESTS)]
         return subprocess.run(command, cwd=tree, env=environment, check=False).returncode
 

@@ -120,13 +120,18 @@ class BleuSettings:
             # the types are part of the key: 1 and True are equal, yet one is no bool
             given = None if weights is None else tuple(weights)
             kinds = None if given is None else tuple(map(type, given))
-            key = (max_order, given, kinds, smooth, smooth_value, effective_order, ref_length,
-                   tokenize, lowercase, sentence)
-            hash(key)
-        except TypeError:  # weights of an array library, or unhashable settings: no cache
-            return _settings(max_order, weights, smooth, smooth_value, effective_order,
-                             ref_length, tokenize, lowercase, sentence)
-        return _kept(*key)
+        except TypeError:  # weights that are no sequence: the checks say so
+            given, kinds = weights, None
+        try:
+            # (no builtin hash() here: torch.compile traces through the cache's wrapper,
+            # not through every builtin)
+            return _kept(max_order, given, kinds, smooth, smooth_value, effective_order,
+                         ref_length, tokenize, lowercase, sentence)
+        except TypeError as error:  # weights of an array library, unhashable settings
+            if "unhashable" not in str(error):
+                raise
+        return _settings(max_order, weights, smooth, smooth_value, effective_order,
+                         ref_length, tokenize, lowercase, sentence)
 
     @property
     def order(self) -> int:

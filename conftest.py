@@ -17,5 +17,6 @@ for path, module in _OPTIONAL.items():
     if importlib.util.find_spec(module) is None:
         collect_ignore.append(path)
 
-# the backend fixture (`pipeline`) for every test file
-pytest_plugins = ["backend_fixtures"]
+# the backend fixture (`pipeline`) for every test file, and the monkeypatch whose changes of
+# the environment reach bleusuite (tests and benchmarks alike)
+pytest_plugins = ["backend_fixtures", "environment_patch"]

@@ -84,9 +84,9 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
         strategy = counting_strategy(batch.backend, batch.hyp_len)
         if strategy == "compiled":
             return kernel.count_pairs(batch.pairs, max_order, per_reference, workers)
-        if strategy == "compact":
+        if strategy == "compact" and batch.hyp is None:  # ragged rows: padded by length
             return _count_padded_batches(batch.pairs, max_order, per_reference, strategy)
-        batch = batch.padded()
+        batch = batch.padded()  # (padded arrays keep their matrices)
     strategy = counting_strategy(batch.backend, batch.hyp)
     if strategy == "fixed":
         from bleusuite.counting import fixed

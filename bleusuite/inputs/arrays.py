@@ -202,7 +202,8 @@ def finish(
                 f"row is padding or the list is empty); {len(missing)} such row(s) in all"
             )
     if be.name == "numpy":
+        # the rows read in place; the matrices kept too, for the NumPy pipeline (compact)
         pairs = RaggedPairs.from_padded(hyp, hyp_len, refs, ref_len)
         return Batch(be, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present, pairs,
-                     hyp_width=int(hyp.shape[1]))
+                     hyp, refs, hyp_width=int(hyp.shape[1]))
     return Batch(be, to_caller, hyp_len, ref_len, present, None, hyp, refs, unchecked)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,6 +18,7 @@ if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
 from parity import encode, make_cases, split_corpora, to_arrays, to_lists  # noqa: E402
+
 
 @pytest.fixture(name="encode", scope="session")
 def _encode_fixture():

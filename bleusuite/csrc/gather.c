@@ -21,10 +21,12 @@
  * small table per row); false: one numbering for every row (the Numbering's).
  *
  * It works in two passes. The first reads the lists with the GIL: int tokens and arrays
- * become ids at once; str tokens and lines of text (after transform) are held. The second
- * numbers what is held, row after row, with the GIL released where the numbering runs no
- * Python code (its built-in rules, or none): so that calls on separate blocks of rows, each
- * with its own Numbering, run on several threads at once (bleusuite/inputs/lists.py).
+ * become ids at once; str tokens and lines of text (after transform) are held (a str token
+ * of 1 to 8 one-byte characters numbered by row as the word of its characters, any other
+ * str by a reference to it). The second numbers what is held, row after row, with the GIL
+ * released where the numbering runs no Python code (its built-in rules, or none): so that
+ * calls on separate blocks of rows, each with its own Numbering, run on several threads at
+ * once (bleusuite/inputs/lists.py).
  *
  * Returns (ids, layout, present, R, missing):
  *   ids      bytes of int64: row after row, its hypothesis and its references;
@@ -60,9 +62,9 @@ typedef struct {
     int set; /* 1 once the sentences' kind is known and the token is of it */
 } Special;
 
-/* str objects held for the second pass */
+/* str tokens and lines held for the second pass */
 typedef struct {
-    PyObject **items;
+    bs_Token *items;
     Py_ssize_t size, capacity;
 } Held;
 
@@ -122,30 +124,56 @@ reserve(Gathering *g, Py_ssize_t more)
     return GATHERED;
 }
 
-/* hold one more str (a new reference) */
+/* room to hold `more` str */
 static Outcome
-hold(Gathering *g, PyObject *object)
+hold_room(Gathering *g, Py_ssize_t more)
+{
+    Held *held = &g->held;
+    if (more <= held->capacity - held->size) return GATHERED;
+    Py_ssize_t grown = held->capacity ? held->capacity : 1024;
+    while (grown - held->size < more) {
+        if (grown > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(bs_Token)) {
+            PyErr_NoMemory();
+            return FAILED;
+        }
+        grown *= 2;
+    }
+    bs_Token *items = PyMem_RawRealloc(held->items, (size_t)grown * sizeof(bs_Token));
+    if (items == NULL) {
+        PyErr_NoMemory();
+        return FAILED;
+    }
+    held->items = items;
+    held->capacity = grown;
+    return GATHERED;
+}
+
+/* hold one more str, where hold_room made room for it: a token of 1 to 8 one-byte
+ * characters numbered row by row as its word (no reference: the second pass, without the
+ * GIL, reads no str object for it), anything else as a new reference */
+static inline Outcome
+hold_in_room(Gathering *g, PyObject *object)
 {
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(object) < 0) return FAILED;
 #endif
-    Held *held = &g->held;
-    if (held->size == held->capacity) {
-        Py_ssize_t grown = held->capacity ? held->capacity * 2 : 1024;
-        if (grown > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(PyObject *)) {
-            PyErr_NoMemory();
-            return FAILED;
-        }
-        PyObject **items = PyMem_RawRealloc(held->items, (size_t)grown * sizeof(PyObject *));
-        if (items == NULL) {
-            PyErr_NoMemory();
-            return FAILED;
-        }
-        held->items = items;
-        held->capacity = grown;
+    bs_Token *token = &g->held.items[g->held.size++];
+    Py_ssize_t length = PyUnicode_GET_LENGTH(object);
+    if (g->by_row && !g->text && length >= 1 && length <= 8
+        && PyUnicode_KIND(object) == PyUnicode_1BYTE_KIND) {
+        token->object = NULL;
+        token->word = bs_short_word(PyUnicode_DATA(object), length);
+        token->length = length;
     }
-    held->items[held->size++] = Py_NewRef(object);
+    else token->object = Py_NewRef(object);
     return GATHERED;
+}
+
+/* hold one more str (a new reference) */
+static Outcome
+hold(Gathering *g, PyObject *object)
+{
+    return hold_room(g, 1) == GATHERED ? hold_in_room(g, object) : FAILED;
 }
 
 /* pad or eos, once the sentences' kind is known (NOT_HANDLED: a str that is a subclass, which
@@ -373,6 +401,7 @@ str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
 {
     int started = 0, specials = g->pad.set || g->eos.set;
     Py_ssize_t kept = 0, i = 0;
+    if (hold_room(g, size) != GATHERED) return FAILED;
     for (; i < size; i++) {
         PyObject *token = items[i];
         if (!is_str_token(token)) return NOT_HANDLED;
@@ -386,7 +415,7 @@ str_tokens(Gathering *g, PyObject **items, Py_ssize_t size, Py_ssize_t *length,
             if (padding) continue;
         }
         started = 1;
-        if (hold(g, token) != GATHERED) return FAILED;
+        if (hold_in_room(g, token) != GATHERED) return FAILED;
         kept++;
     }
     if (i < size) {
@@ -531,20 +560,13 @@ read_rows(Gathering *g, PyObject *hypotheses, PyObject *references, Layout *out)
 static Py_ssize_t
 number_held(Gathering *g, Py_ssize_t first, Py_ssize_t count)
 {
+    if (!g->text) return bs_number_tokens_raw(g->numbering, g->held.items + first, count, &g->ids) < 0
+                             ? -1 : count;
     Py_ssize_t total = 0;
     for (Py_ssize_t k = first; k < first + count; k++) {
-        PyObject *item = g->held.items[k];
-        if (g->text) {
-            Py_ssize_t n = bs_number_line_raw(g->numbering, item, &g->ids);
-            if (n < 0) return n;
-            total += n;
-        }
-        else {
-            int64_t id = bs_number_token_raw(g->numbering, item);
-            if (id < 0 || bs_int64s_reserve(&g->ids, 1) < 0) return -1;
-            g->ids.items[g->ids.size++] = id;
-            total++;
-        }
+        Py_ssize_t n = bs_number_line_raw(g->numbering, g->held.items[k].object, &g->ids);
+        if (n < 0) return n;
+        total += n;
     }
     return total;
 }
@@ -656,7 +678,7 @@ bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     if (g.by_row) bs_numbering_rows_end(g.numbering);
     if (g.numbering != NULL) bs_numbering_end(g.numbering);
-    for (Py_ssize_t k = 0; k < g.held.size; k++) Py_DECREF(g.held.items[k]);
+    for (Py_ssize_t k = 0; k < g.held.size; k++) Py_XDECREF(g.held.items[k].object);
     PyMem_RawFree(g.held.items);
     PyMem_RawFree(g.ids.items);
     Py_XDECREF(ids);

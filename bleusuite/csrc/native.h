@@ -15,6 +15,8 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include <string.h>
 #include <stdint.h>
 
 /* a C-contiguous int64 buffer of `ndim` dimensions (shape[k] < 0: any size there); sets
@@ -39,6 +41,36 @@ typedef struct {
 /* room for `more` items more: 0, or -1 (no memory, no exception set) */
 int bs_int64s_reserve(bs_Int64s *array, Py_ssize_t more);
 
+/* a str token as gather holds it for the numbering: the str (a reference held), or, where
+ * object is NULL, a str of `length` (1 to 8) one-byte characters as bs_short_word's word,
+ * which needs no str while it is numbered (row by row only) */
+typedef struct {
+    PyObject *object;
+    uint64_t word;
+    Py_ssize_t length;
+} bs_Token;
+
+/* the word of `n` (1 to 8) one-byte characters at `data`: 8 bytes as they are; 4 to 7 the
+ * first 4 and the last 4 (overlapping); 1 to 3 the first, middle and last. For a given
+ * length every character is in the word: two texts of the same length and word are equal */
+static inline uint64_t
+bs_short_word(const void *data, Py_ssize_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    if (n == 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        return w;
+    }
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return (uint64_t)lo | (uint64_t)hi << 32;
+    }
+    return (uint64_t)p[0] | (uint64_t)p[n >> 1] << 8 | (uint64_t)p[n - 1] << 16;
+}
+
 extern PyTypeObject bs_NumberingType;
 /* gather.c's use of a Numbering (numbering.c): begin (plain: it must have no tokenizer)
  * marks it busy, end frees it; each returns -1 with an exception set on failure */
@@ -56,8 +88,10 @@ void bs_numbering_free_gil(PyObject *numbering, int released);
 /* the token ids of a str line (a ready str, held) appended to ids: their number, or -1 (no
  * memory, no exception set) or -2 (an exception of a Python tokenize, set: GIL held) */
 Py_ssize_t bs_number_line_raw(PyObject *numbering, PyObject *line, bs_Int64s *ids);
-/* the id of a str (ready, held) as one whole token, or -1 (no memory, no exception set) */
-int64_t bs_number_token_raw(PyObject *numbering, PyObject *token);
+/* the ids of `count` str tokens (a str ready and held, or a short word: row by row only) as
+ * whole tokens appended to ids: 0, or -1 (no memory, no exception set) */
+int bs_number_tokens_raw(PyObject *numbering, const bs_Token *tokens, Py_ssize_t count,
+                         bs_Int64s *ids);
 PyObject *bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_gather_doc[];
 PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -22,6 +22,13 @@
  * object is made while a call numbers; the str of each new token is made once the lines are
  * numbered. So a plain or 13a numbering runs without the GIL (other threads run meanwhile);
  * with a Python `tokenize` the GIL is held throughout.
+ *
+ * A row's table (gather's rows, where ids need only compare within a row) keeps a string
+ * of 1 to 8 code points below 256, most tokens, in its slot as one 64-bit word of its
+ * characters (bs_short_word) beside its length: found and added with one multiply for its
+ * hash and one comparison of words, with no characters copied to the pool or compared
+ * there. gather holds such str tokens as their words, so that the numbering reads no str
+ * object for them.
  */
 #include "native.h"
 
@@ -29,6 +36,14 @@
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
+#if defined(__GNUC__) || defined(__clang__)
+#define BS_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define BS_NOINLINE __declspec(noinline)
+#else
+#define BS_NOINLINE
+#endif
+#define WORD_PRIME 0x9e3779b97f4a7c15ULL
 
 /* whether each of the first 256 code points is whitespace (Py_UNICODE_ISSPACE) */
 static unsigned char latin1_space[256];
@@ -118,8 +133,8 @@ text_of(const Chars *chars, Py_ssize_t start, Py_ssize_t end)
     return text;
 }
 
-/* the hash of code points, FNV-1a with a finaliser that mixes in the length and spreads the
- * bits (the table's index takes the low bits) */
+/* the end of a hash of code points: the length mixed in and the bits spread (the table's
+ * index takes the low bits) */
 static inline uint64_t
 finish_hash(uint64_t h, Py_ssize_t length)
 {
@@ -132,24 +147,69 @@ finish_hash(uint64_t h, Py_ssize_t length)
     return h;
 }
 
+/* bs_short_word's word of `n` (1 to 8) code points of a text, from `at`, where they are all
+ * below 256 (each a byte), whatever the width of the text's characters */
 static uint64_t
-hash_text(Text text)
+bytes_word(Text text, Py_ssize_t at, Py_ssize_t n)
 {
+    if (text.kind == PyUnicode_1BYTE_KIND) return bs_short_word((const char *)text.data + at, n);
+    uint64_t w = 0;
+    if (n == 8)
+        for (int j = 0; j < 8; j++) w |= (uint64_t)text_at(text, at + j) << (8 * j);
+    else if (n >= 4)
+        for (int j = 0; j < 4; j++)
+            w |= (uint64_t)text_at(text, at + j) << (8 * j)
+                 | (uint64_t)text_at(text, at + n - 4 + j) << (8 * j + 32);
+    else
+        w = (uint64_t)text_at(text, at) | (uint64_t)text_at(text, at + (n >> 1)) << 8
+            | (uint64_t)text_at(text, at + n - 1) << 16;
+    return w;
+}
+
+/* the hash of code points. A text whose code points are all below 256 (whatever the width
+ * of its str) is hashed 8 characters at a time, a multiply each; any other text (which no
+ * such text equals) a code point at a time, FNV-1a. A finaliser mixes in the length and
+ * spreads the bits (the table's index takes the low bits) */
+static BS_NOINLINE uint64_t
+hash_general(Text text)
+{
+    int narrow = text.kind == PyUnicode_1BYTE_KIND;
+    if (!narrow) {
+        Py_UCS4 high = 0;
+        if (text.kind == PyUnicode_2BYTE_KIND)
+            for (Py_ssize_t i = 0; i < text.length; i++) high |= ((const Py_UCS2 *)text.data)[i];
+        else
+            for (Py_ssize_t i = 0; i < text.length; i++) high |= ((const Py_UCS4 *)text.data)[i];
+        narrow = high < 256;
+    }
     uint64_t h = FNV_OFFSET;
-    switch (text.kind) { /* the loop of each width, not a switch per character */
-    case PyUnicode_1BYTE_KIND:
-        for (Py_ssize_t i = 0; i < text.length; i++)
-            h = (h ^ ((const Py_UCS1 *)text.data)[i]) * FNV_PRIME;
-        break;
-    case PyUnicode_2BYTE_KIND:
+    if (narrow) {
+        Py_ssize_t at = 0, n = text.length;
+        for (; n > 8; at += 8, n -= 8) {
+            h = (h ^ bytes_word(text, at, 8)) * WORD_PRIME;
+            h ^= h >> 29;
+        }
+        if (n > 0) h = (h ^ bytes_word(text, at, n)) * WORD_PRIME;
+        return finish_hash(h, text.length);
+    }
+    if (text.kind == PyUnicode_2BYTE_KIND)
         for (Py_ssize_t i = 0; i < text.length; i++)
             h = (h ^ ((const Py_UCS2 *)text.data)[i]) * FNV_PRIME;
-        break;
-    default:
+    else
         for (Py_ssize_t i = 0; i < text.length; i++)
             h = (h ^ ((const Py_UCS4 *)text.data)[i]) * FNV_PRIME;
-    }
     return finish_hash(h, text.length);
+}
+
+/* hash_general, with the common case inline: a str of one byte per character, of at most
+ * 8 of them (one word) */
+static inline uint64_t
+hash_text(Text text)
+{
+    if (text.kind == PyUnicode_1BYTE_KIND && text.length <= 8 && text.length > 0)
+        return finish_hash((FNV_OFFSET ^ bs_short_word(text.data, text.length)) * WORD_PRIME,
+                           text.length);
+    return hash_general(text);
 }
 
 typedef struct {
@@ -224,10 +284,9 @@ same_text(const StrTable *table, Py_ssize_t id, Text text)
 }
 
 /* room for one more string at a load of at most 1/2 */
-static int
-strtable_reserve(StrTable *table)
+static BS_NOINLINE int
+strtable_grow(StrTable *table)
 {
-    if ((size_t)(strtable_size(table) + 1) * 2 <= table->mask + 1) return 0;
     size_t capacity = (table->mask + 1) * 2;
     Slot *slots = PyMem_RawCalloc(capacity, sizeof(Slot));
     if (slots == NULL) return NO_MEMORY;
@@ -244,6 +303,13 @@ strtable_reserve(StrTable *table)
     return 0;
 }
 
+static inline int
+strtable_reserve(StrTable *table)
+{
+    if ((size_t)(strtable_size(table) + 1) * 2 <= table->mask + 1) return 0;
+    return strtable_grow(table);
+}
+
 /* the slot of `text` (after strtable_reserve): where it is, or the empty slot where it would
  * go */
 static inline Slot *
@@ -253,7 +319,8 @@ strtable_slot(const StrTable *table, Text text, uint64_t hash)
     for (;;) {
         Slot *slot = &table->slots[at];
         if (!slot_live(table, slot)
-            || (slot->hash == hash && same_text(table, slot->number - 1, text)))
+            || (slot->hash == hash && (table->generation == 0 || (slot->count >> 32) == 0)
+                && same_text(table, slot->number - 1, text)))
             return slot;
         at = (at + 1) & table->mask;
     }
@@ -278,10 +345,63 @@ strtable_insert(StrTable *table, Slot *slot, Text text, uint64_t hash)
     return 0;
 }
 
+/* the length of `text` where a row's table keeps it in its slot (1 to 8 code points, all
+ * below 256: the word of bytes_word), else 0 */
+static inline int64_t
+short_length(Text text)
+{
+    if (text.length < 1 || text.length > 8) return 0;
+    if (text.kind != PyUnicode_1BYTE_KIND)
+        for (Py_ssize_t i = 0; i < text.length; i++)
+            if (text_at(text, i) > 255) return 0;
+    return (int64_t)text.length;
+}
+
+/* the id of a short text (short_length) in a row's table: the text is kept in its slot
+ * (`first` its word, `count` its generation and its length above the 32 bits), not in the
+ * pool, so that neither finding nor adding it reads or writes characters; a text of
+ * another length or width is never in such a slot (its `count` has no length) */
+static inline int64_t
+short_word_id(StrTable *table, uint64_t word, int64_t length)
+{
+    if (strtable_reserve(table) < 0) return NO_MEMORY;
+    /* one multiply, its high half folded onto the low bits the index takes */
+    uint64_t hash = (word ^ (uint64_t)length << 58) * WORD_PRIME;
+    hash ^= hash >> 32;
+    int64_t tag = (int64_t)table->generation | length << 32;
+    size_t at = (size_t)hash & table->mask;
+    for (;;) {
+        Slot *slot = &table->slots[at];
+        if (!slot_live(table, slot)) {
+            if (push(&table->start, table->pool.size) < 0) return NO_MEMORY;
+            slot->hash = hash;
+            slot->number = strtable_size(table);
+            slot->first = (int64_t)word;
+            slot->count = tag;
+            return slot->number - 1;
+        }
+        if (slot->hash == hash && slot->count == tag && slot->first == (int64_t)word)
+            return slot->number - 1;
+        at = (at + 1) & table->mask;
+    }
+}
+
+static inline int64_t
+short_id(StrTable *table, Text text, int64_t length)
+{
+    return short_word_id(table, text.kind == PyUnicode_1BYTE_KIND
+                                    ? bs_short_word(text.data, text.length)
+                                    : bytes_word(text, 0, text.length), length);
+}
+
 /* the id of `text`, numbering it if new; < 0 on failure */
 static int64_t
 strtable_id(StrTable *table, Text text)
 {
+    if (table->generation != 0) {
+        int64_t length = short_length(text);
+        if (length) return short_id(table, text, length);
+    }
     if (strtable_reserve(table) < 0) return NO_MEMORY;
     uint64_t hash = hash_text(text);
     Slot *slot = strtable_slot(table, text, hash);
@@ -710,12 +830,9 @@ number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
         while (i < line.length && is_space(text_at(line, i))) i++;
         if (i == line.length) return total;
         Py_ssize_t start = i;
-        uint64_t h = FNV_OFFSET;
-        while (i < line.length && !is_space(text_at(line, i)))
-            h = (h ^ text_at(line, i++)) * FNV_PRIME;
+        while (i < line.length && !is_space(text_at(line, i))) i++;
         Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
-        Py_ssize_t count = number_unit(self, word, finish_hash(h, i - start), object, start,
-                                       ids);
+        Py_ssize_t count = number_unit(self, word, hash_text(word), object, start, ids);
         if (count < 0) return count;
         total += count;
     }
@@ -1196,11 +1313,26 @@ bs_number_line_raw(PyObject *object, PyObject *line, bs_Int64s *ids)
     return number_line(self, text, self->tokenize != NULL ? line : NULL, ids);
 }
 
-int64_t
-bs_number_token_raw(PyObject *object, PyObject *token)
+int
+bs_number_tokens_raw(PyObject *object, const bs_Token *tokens, Py_ssize_t count,
+                     bs_Int64s *ids)
 {
     Numbering *self = (Numbering *)object;
-    return strtable_id(self->local != NULL ? self->local : &self->units, text_of_str(token));
+    StrTable *table = self->local != NULL ? self->local : &self->units;
+    if (bs_int64s_reserve(ids, count) < 0) return NO_MEMORY;
+    int64_t *to = ids->items + ids->size;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const bs_Token *token = &tokens[k];
+        /* a short word: a row's table, where strtable_id would find it by the same word */
+        int64_t id = token->object == NULL && table->generation != 0
+                         ? short_word_id(table, token->word, token->length)
+                     : token->object == NULL ? NO_MEMORY
+                                             : strtable_id(table, text_of_str(token->object));
+        if (id < 0) return NO_MEMORY;
+        to[k] = id;
+    }
+    ids->size += count;
+    return 0;
 }
 
 void

@@ -73,7 +73,7 @@ def _rows(batch: Any, tokens: list[str] | None = None) -> Rows:
     ``tokens`` gives the token of each id, else their ids renumbered within each row by
     first appearance (ids that are numbered row by row compare only there)."""
     pairs, present = batch.pairs, np.asarray(batch.ref_present)
-    assert batch.hyp is None and present.shape == pairs.ref_starts.shape
+    assert pairs is not None and present.shape == pairs.ref_starts.shape
     hyp_ids, ref_ids = pairs.hyp_ids.tolist(), pairs.ref_ids.tolist()
     rows: Rows = []
     for start, length, ref_starts, ref_lengths, here in zip(
@@ -149,7 +149,10 @@ INT_TOKENS = st.one_of(st.integers(-3, 6), st.sampled_from(
 BEYOND_INT64 = st.sampled_from([2**63, -(2**63) - 1, 2**64, 2**64 + 1, -(2**100)])
 STR_TOKENS = st.one_of(st.sampled_from(
     ["a", "b", "A", "", " ", "\t", "\u3000", "é", "e\u0301", "東", "😀", "\U0010ffff", "<pad>",
-     "</s>", "a b", "0", "1"]), st.text(max_size=3))
+     "</s>", "a b", "0", "1"]), st.text(max_size=3),
+    # 1 to 8 one-byte characters are numbered by a word of them (bs_short_word): words that
+    # share characters, around the 8-character edge, and wide ones that are never short
+    st.text(alphabet="abé東", min_size=1, max_size=10))
 #: odd tokens that the compiled gather leaves to the general path (which numbers them as
 #: hashable tokens, or says what is wrong)
 ODD_TOKENS = st.sampled_from([np.int64(1), np.int32(-1), np.uint64(2**64 - 1), np.uint8(0),
@@ -399,7 +402,8 @@ PIECES = st.sampled_from(
      "\x85", "\u2028", ".", ",", "-", "3", "3.5", "1,000", "U.S.", "don't", "&amp;", "&quot;",
      "&lt;", "&gt;", "&", ";", "<skipped>", "-\n", "$", "(", ")", "!", "?", "'", '"', "é",
      "e\u0301", "ß", "İ", "\u212a", "東京", "😀", "\U0010ffff", "a-b", "x.", ".x", "ÉCOLE",
-     "relational", "databases", "running", ""])
+     "relational", "databases", "running", "", "ab", "abb", "aab", "abab", "abcdefgh",
+     "abcdefghi", "abcdefgha", "bcdefgha"])
 LINES = st.lists(PIECES, max_size=10).map("".join)
 TEXT_TOKENIZERS = [
     "13a", "none", "char", "intl", "zh", "rouge", tokenizers.CHRF_CHARACTERS,
@@ -537,6 +541,33 @@ def test_long_rows_grow_the_row_tables(native, seed):
             assert _text_both_ways([" ".join(h) for h in hyps],
                                    [[" ".join(r) for r in row] for row in refs],
                                    global_ids=global_ids, tokenize=tokenizer)[0] == "rows"
+
+
+def test_short_tokens_are_numbered_by_all_their_characters(native):
+    """Tokens of 1 to 8 one-byte characters are numbered row by row by a word of their
+    characters (``bs_short_word``, which reads some characters twice where there are
+    fewer than 8): tokens that share that word's bytes at other lengths stay apart, and a
+    short word met as a str token, in a line of one-byte characters, in a line of wider
+    characters and as a token split off by 13a is one token."""
+    short = ["ab", "abb", "aab", "aaab", "abab", "abbb", "abcdefgh", "abcdefghi",
+             "abcdefgha", "bcdefgha", "a", "aa", "aaa", "é", "éé", "abcd", "abcdbcd"]
+    pairs = normalize_batch([short + short[::-1]], [[short]]).pairs
+    hyp = pairs.hyp_ids[pairs.hyp_starts[0] : pairs.hyp_starts[0] + pairs.hyp_lengths[0]]
+    ref = pairs.ref_ids[pairs.ref_starts[0, 0] : pairs.ref_starts[0, 0] + len(short)]
+    assert hyp.tolist() == list(range(len(short))) + list(range(len(short)))[::-1]
+    assert ref.tolist() == list(range(len(short)))
+    assert _tokens_both_ways([short + short[::-1]], [[short, short[::2]]])[0] == "rows"
+    # "cat" and "sat." in ASCII lines, in lines that hold wider characters, and 13a's
+    # tokens of "sat." (numbered in the numbering's own table, as UCS4)
+    for tokenizer in ("13a", "none", "rouge"):
+        outcome = _text_both_ways(["the cat sat.", "東京 cat sat"],
+                                  [["cat sat . 東京", "the cat"], ["the cat sat.", "cat"]],
+                                  tokenize=tokenizer)
+        assert outcome[0] == "rows"
+    pairs = text_batch(["the cat sat."], [["東京 the cat sat ."]], tokenize="13a")[0].pairs
+    hyp = pairs.hyp_ids[pairs.hyp_starts[0] : pairs.hyp_starts[0] + pairs.hyp_lengths[0]]
+    ref = pairs.ref_ids[pairs.ref_starts[0, 0] : pairs.ref_starts[0, 0] + 5]
+    assert ref.tolist()[1:] == hyp.tolist() == [0, 1, 2, 3]  # one token across widths
 
 
 # ------------------------------------------------------------------- hostile input

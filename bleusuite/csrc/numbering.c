@@ -47,6 +47,13 @@
 
 /* whether each of the first 256 code points is whitespace (Py_UNICODE_ISSPACE) */
 static unsigned char latin1_space[256];
+/* the classes of the first 256 code points, for a scan of one-byte text that splits words
+ * and classifies them at once (row_line): whitespace, a character 13a's rules act on, a
+ * character that is not rouge's (a-z, 0-9) */
+#define CLASS_SPACE 1
+#define CLASS_13A 2
+#define CLASS_NOT_ROUGE 4
+static unsigned char latin1_class[256];
 
 static inline int
 is_space(Py_UCS4 c)
@@ -787,6 +794,16 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
     return 0;
 }
 
+/* whether a line holds a "\n" (then it is one unit) */
+static inline int
+has_newline(Text line)
+{
+    if (line.kind == PyUnicode_1BYTE_KIND) return memchr(line.data, '\n', (size_t)line.length) != NULL;
+    for (Py_ssize_t i = 0; i < line.length; i++)
+        if (text_at(line, i) == '\n') return 1;
+    return 0;
+}
+
 /* append the token ids of one unit, line[start:start + unit.length], to ids: their number,
  * or < 0 */
 static inline Py_ssize_t
@@ -817,10 +834,7 @@ static Py_ssize_t
 number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
 {
     if (vocabulary(self) == &self->tokens) {
-        int newline = 0;
-        for (Py_ssize_t i = 0; i < line.length && !newline; i++)
-            newline = text_at(line, i) == '\n';
-        if (newline) { /* one unit: the line without its trailing whitespace */
+        if (has_newline(line)) { /* one unit: the line without its trailing whitespace */
             while (line.length > 0 && is_space(text_at(line, line.length - 1))) line.length--;
             return number_unit(self, line, hash_text(line), object, 0, ids);
         }
@@ -851,11 +865,11 @@ number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
  * the numbering's own tables), and its tokens are then numbered in the row's table by
  * their text; characters (char) are tokenised where they are met. */
 static Py_ssize_t
-row_unit(Numbering *self, Text unit, Int64s *ids)
+row_unit(Numbering *self, Text unit, int plain, Int64s *ids)
 {
+    if (plain < 0) plain = plain_unit(self, unit);
     if (self->rules == RULES_NONE
-        || (self->rules != RULES_CHAR && self->rules != RULES_PUNCTUATION
-            && plain_unit(self, unit))) {
+        || (self->rules != RULES_CHAR && self->rules != RULES_PUNCTUATION && plain)) {
         int64_t id = strtable_id(self->local, unit);
         return id < 0 || push(ids, id) < 0 ? NO_MEMORY : 1;
     }
@@ -890,22 +904,40 @@ static Py_ssize_t
 row_line(Numbering *self, Text line, Int64s *ids)
 {
     if (self->rules != RULES_NONE) {
-        int newline = 0;
-        for (Py_ssize_t i = 0; i < line.length && !newline; i++)
-            newline = text_at(line, i) == '\n';
-        if (newline) { /* one unit: the line without its trailing whitespace */
+        if (has_newline(line)) { /* one unit: the line without its trailing whitespace */
             while (line.length > 0 && is_space(text_at(line, line.length - 1))) line.length--;
-            return row_unit(self, line, ids);
+            return row_unit(self, line, -1, ids);
         }
     }
     Py_ssize_t i = 0, total = 0;
+    if (line.kind == PyUnicode_1BYTE_KIND) { /* words split and classified in one scan */
+        const unsigned char *chars = line.data;
+        for (;;) {
+            while (i < line.length && (latin1_class[chars[i]] & CLASS_SPACE)) i++;
+            if (i == line.length) return total;
+            Py_ssize_t start = i;
+            unsigned classes = 0;
+            for (; i < line.length; i++) {
+                unsigned c = latin1_class[chars[i]];
+                if (c & CLASS_SPACE) break;
+                classes |= c;
+            }
+            Text word = {line.kind, chars + start, i - start};
+            int plain = self->rules == RULES_13A ? !(classes & CLASS_13A)
+                        : self->rules == RULES_ROUGE ? !(classes & CLASS_NOT_ROUGE)
+                                                      : -1;
+            Py_ssize_t count = row_unit(self, word, plain, ids);
+            if (count < 0) return count;
+            total += count;
+        }
+    }
     for (;;) {
         while (i < line.length && is_space(text_at(line, i))) i++;
         if (i == line.length) return total;
         Py_ssize_t start = i;
         while (i < line.length && !is_space(text_at(line, i))) i++;
         Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
-        Py_ssize_t count = row_unit(self, word, ids);
+        Py_ssize_t count = row_unit(self, word, -1, ids);
         if (count < 0) return count;
         total += count;
     }
@@ -1338,5 +1370,11 @@ bs_number_tokens_raw(PyObject *object, const bs_Token *tokens, Py_ssize_t count,
 void
 bs_numbering_ready(void)
 {
-    for (Py_UCS4 c = 0; c < 256; c++) latin1_space[c] = Py_UNICODE_ISSPACE(c) ? 1 : 0;
+    for (Py_UCS4 c = 0; c < 256; c++) {
+        latin1_space[c] = Py_UNICODE_ISSPACE(c) ? 1 : 0;
+        latin1_class[c] = (unsigned char)((latin1_space[c] ? CLASS_SPACE : 0)
+                                          | (acts_on(c) ? CLASS_13A : 0)
+                                          | ((c >= 'a' && c <= 'z') || is_digit(c)
+                                                 ? 0 : CLASS_NOT_ROUGE));
+    }
 }

@@ -103,7 +103,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         for name, seconds in sorted(results.items(), key=lambda item: item[1]):
             ratio = ""
             if base in results and name != base:
-                ratio = f"   {results[base] / seconds:8.1f}x faster than {base}"
+                speedup = results[base] / seconds
+                ratio = (f"   {speedup:8.1f}x faster than {base}" if speedup >= 1 else
+                         f"   {1 / speedup:8.2f}x the time of {base}")
             if reference in results and name not in (base, reference):
                 ratio += f"   {results[reference] / seconds:8.1f}x vs {reference}"
             write(f"    {name:40s} {seconds * 1e3:10.2f} ms{ratio}")

@@ -272,19 +272,28 @@ class SacreBLEUScore(BLEUScore):
         super().__init__(n_gram, smooth, weights, tokenize=tokenize, lowercase=lowercase,
                          ref_length=ref_length, pad_id=pad_id, eos_id=eos_id, **kwargs)
         self._raw_lines = True
-        self._lowered: Tokenizer | None = None
+        # torchmetrics tokenizes the raw line, where bleusuite's tokenizers (as sacrebleu's
+        # BLEU) read the line without its trailing whitespace: a tokenizer of whole lines
+        # (intl, zh, ja-mecab, ko-mecab, SentencePiece) is given the raw line (intl splits
+        # the "-" of "1,000-\n" off, not that of "1,000-"); 13a reads it as _raw_13a makes
+        # it; the word-local ones (none, char) split the line end away either way
+        self._raw: Tokenizer | None = None
+        base = load_tokenizer(self.tokenize)
         if self.lowercase:  # torchmetrics: tokenize the raw line, then lowercase the tokens
-            base = load_tokenizer(self.tokenize).tokenize
+            tokenize = base.tokenize
 
             def tokenize_then_lower(line: str) -> str:
-                return base(line).lower()
+                return tokenize(line).lower()
 
-            self._lowered = Tokenizer(self.tokenize, tokenize_then_lower, self.tokenize,
-                                      word_local=False, rstrip=False)
+            self._raw = Tokenizer(self.tokenize, tokenize_then_lower, self.tokenize,
+                                  word_local=False, rstrip=False)
+        elif not base.word_local:
+            self._raw = Tokenizer(self.tokenize, base.tokenize, base.signature,
+                                  word_local=False, rstrip=False)
 
     def _text_tokenizer(self) -> tuple[str | Tokenizer, bool]:
-        if self._lowered is not None:
-            return self._lowered, False
+        if self._raw is not None:
+            return self._raw, False
         return self.tokenize, False
 
 

@@ -280,10 +280,10 @@ class SacreBLEUScore(BLEUScore):
         self._raw: Tokenizer | None = None
         base = load_tokenizer(self.tokenize)
         if self.lowercase:  # torchmetrics: tokenize the raw line, then lowercase the tokens
-            tokenize = base.tokenize
+            tokenize_line = base.tokenize
 
             def tokenize_then_lower(line: str) -> str:
-                return tokenize(line).lower()
+                return tokenize_line(line).lower()
 
             self._raw = Tokenizer(self.tokenize, tokenize_then_lower, self.tokenize,
                                   word_local=False, rstrip=False)

@@ -22,12 +22,19 @@ from contextvars import ContextVar
 from queue import SimpleQueue
 from typing import Generic, TypeVar
 
+import numpy as np
+
 from bleusuite import checks, environment
 
-__all__ = ["InOrder", "cpus_given", "run_blocks", "worker_threads"]
+__all__ = ["BLOCKS_PER_THREAD", "InOrder", "cpus_given", "run_blocks", "work_blocks",
+           "worker_threads"]
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
+
+#: blocks per thread of :func:`work_blocks`: rows differ in work, so more blocks than threads
+#: even out the work
+BLOCKS_PER_THREAD = 4
 
 #: the CPUs a scheduler gave the work running in this thread (:func:`cpus_given`)
 _given: ContextVar[int | None] = ContextVar("bleusuite_cpus_given", default=None)
@@ -154,6 +161,28 @@ def run_blocks(
         if error is not None:
             raise error
     return call.results  # type: ignore[return-value]
+
+
+def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:
+    """Row bounds of blocks of about equal work for :func:`run_blocks`, and the threads to
+    run them on: ``cumulative`` is the running total of each row's work; one thread per
+    ``min_per_thread`` of work at most (below that, handing work to a thread costs about
+    what it saves), ``most`` threads at most, :data:`BLOCKS_PER_THREAD` blocks per thread;
+    one block in the caller's thread where there is too little work for two.
+
+    >>> work_blocks(np.cumsum([5, 5, 5, 5]), most=2, min_per_thread=10)
+    ([0, 1, 2, 3, 4], 2)
+    >>> work_blocks(np.cumsum([5, 5]), most=2, min_per_thread=10)
+    ([0, 2], 1)
+    """
+    rows = len(cumulative)
+    total = int(cumulative[-1]) if rows else 0
+    workers = min(most, total // min_per_thread, rows)
+    if workers <= 1:
+        return [0, rows], 1
+    blocks = min(rows, workers * BLOCKS_PER_THREAD)
+    cuts = np.searchsorted(cumulative, np.arange(1, blocks) * (total / blocks), side="left")
+    return [0, *sorted({int(cut) + 1 for cut in cuts} - {0, rows}), rows], workers
 
 
 class InOrder(Generic[_Item, _Result]):

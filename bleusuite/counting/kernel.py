@@ -23,8 +23,6 @@ __all__ = ["MIN_TOKENS_PER_THREAD", "available", "count_pairs", "count_prefixes"
 #: tokens (hypotheses and references) that each thread of a call gets at least: below
 #: that, handing work to a thread costs about what it saves (see docs/benchmarks.md)
 MIN_TOKENS_PER_THREAD = 1 << 16
-#: blocks per thread: rows differ in length, so more blocks than threads even out the work
-BLOCKS_PER_THREAD = 4
 
 
 def available() -> bool:
@@ -89,18 +87,12 @@ def _count(pairs: RaggedPairs, max_order: int, per_ref: np.ndarray | None,
 def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
     """Row bounds of the blocks of a call, and the threads to count them on: one block in
     the caller's thread for a call of fewer than twice :data:`MIN_TOKENS_PER_THREAD` tokens
-    (or with one worker thread), else blocks of about equal tokens,
-    :data:`BLOCKS_PER_THREAD` per thread."""
+    (or with one worker thread), else blocks of about equal tokens
+    (:func:`bleusuite.threads.work_blocks`)."""
     rows = pairs.rows
     # the id arrays hold every token (and maybe more): a small call needs no count
     bound = pairs.hyp_ids.size + (0 if pairs.ref_ids is pairs.hyp_ids else pairs.ref_ids.size)
     if most <= 1 or rows <= 1 or bound < 2 * MIN_TOKENS_PER_THREAD:
         return [0, rows], 1
     tokens = np.cumsum(pairs.hyp_lengths + pairs.ref_lengths.sum(axis=1))
-    total = int(tokens[-1])
-    workers = min(most, total // MIN_TOKENS_PER_THREAD, rows)
-    if workers <= 1:
-        return [0, rows], 1
-    blocks = min(rows, workers * BLOCKS_PER_THREAD)
-    cuts = np.searchsorted(tokens, np.arange(1, blocks) * (total / blocks), side="left")
-    return [0, *sorted({int(cut) + 1 for cut in cuts} - {0, rows}), rows], workers
+    return threads.work_blocks(tokens, most, MIN_TOKENS_PER_THREAD)

@@ -41,8 +41,6 @@ __all__ = ["MIN_WORK_PER_THREAD", "lcs_fixed", "lcs_of_batch", "lcs_pairs", "uni
 #: hypothesis-token x reference-word steps (a bit-parallel step does 64 columns) that each
 #: thread of a call gets at least: below that a thread's hand-over costs what it saves
 MIN_WORK_PER_THREAD = 1 << 16
-#: blocks per thread: rows differ in length, so more blocks than threads even out the work
-BLOCKS_PER_THREAD = 4
 
 
 def lcs_of_batch(batch: Batch) -> Any:
@@ -143,16 +141,9 @@ def _compiled(pairs: RaggedPairs, lengths: bool, union: bool, marks: np.ndarray 
 def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
     """Row bounds of blocks of about equal work (hypothesis words x reference tokens), and
     the threads to run them on: one block in the caller's thread for a small call."""
-    rows = pairs.rows
     reference_tokens = pairs.ref_lengths.sum(axis=1)
     work = np.cumsum((pairs.hyp_lengths // 64 + 1) * reference_tokens + pairs.hyp_lengths)
-    total = int(work[-1]) if rows else 0
-    workers = min(most, total // MIN_WORK_PER_THREAD, rows)
-    if workers <= 1:
-        return [0, rows], 1
-    blocks = min(rows, workers * BLOCKS_PER_THREAD)
-    cuts = np.searchsorted(work, np.arange(1, blocks) * (total / blocks), side="left")
-    return [0, *sorted({int(cut) + 1 for cut in cuts} - {0, rows}), rows], workers
+    return threads.work_blocks(work, most, MIN_WORK_PER_THREAD)
 
 
 # ------------------------------------------------------------- ROUGE-Lsum without C

@@ -1,8 +1,27 @@
 /* The checks that every entry point of bleusuite._native makes of its arguments: int64
- * and float64 buffers of the right shape, and sizes whose products fit (see native.h). */
+ * and float64 buffers of the right shape, integers, and sizes whose products fit (see
+ * native.h). */
 #include "native.h"
 
 #include <string.h>
+
+int
+bs_index_argument(PyObject *object, const char *name, Py_ssize_t *value)
+{
+    PyObject *index = PyNumber_Index(object);
+    if (index == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", name,
+                     Py_TYPE(object)->tp_name);
+        return -1;
+    }
+    *value = PyLong_AsSsize_t(index);
+    Py_DECREF(index);
+    if (*value == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_OverflowError, "%s is out of range", name);
+        return -1;
+    }
+    return 0;
+}
 
 Py_ssize_t
 bs_checked_mul(Py_ssize_t a, Py_ssize_t b)

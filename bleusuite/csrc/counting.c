@@ -619,24 +619,6 @@ release(Counter *c)
     table_free(&c->grams);
 }
 
-/* an integer argument that names a row; -1 with an exception naming `name` */
-static int
-row_index(PyObject *object, const char *name, Py_ssize_t *value)
-{
-    PyObject *index = PyNumber_Index(object);
-    if (index == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", name,
-                     Py_TYPE(object)->tp_name);
-        return -1;
-    }
-    *value = PyLong_AsSsize_t(index);
-    Py_DECREF(index);
-    if (*value == -1 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_OverflowError, "%s is out of range", name);
-        return -1;
-    }
-    return 0;
-}
 
 const char bs_count_matches_doc[] =
 "count_matches(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths,\n"
@@ -664,7 +646,8 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t begin, end;
-    if (row_index(args[8], "begin", &begin) < 0 || row_index(args[9], "end", &end) < 0)
+    if (bs_index_argument(args[8], "begin", &begin) < 0
+        || bs_index_argument(args[9], "end", &end) < 0)
         return NULL;
     Py_buffer views[9];
     int held = 0;

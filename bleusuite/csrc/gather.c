@@ -560,8 +560,10 @@ read_rows(Gathering *g, PyObject *hypotheses, PyObject *references, Layout *out)
 static Py_ssize_t
 number_held(Gathering *g, Py_ssize_t first, Py_ssize_t count)
 {
-    if (!g->text) return bs_number_tokens_raw(g->numbering, g->held.items + first, count, &g->ids) < 0
-                             ? -1 : count;
+    if (!g->text)
+        return bs_number_tokens_raw(g->numbering, g->held.items + first, count, &g->ids) < 0
+                   ? -1
+                   : count;
     Py_ssize_t total = 0;
     for (Py_ssize_t k = first; k < first + count; k++) {
         Py_ssize_t n = bs_number_line_raw(g->numbering, g->held.items[k].object, &g->ids);

@@ -580,24 +580,6 @@ raise_failure(const Lcs *c)
     }
 }
 
-/* an integer argument; -1 with an exception naming `name` */
-static int
-integer_argument(PyObject *object, const char *name, Py_ssize_t *value)
-{
-    PyObject *index = PyNumber_Index(object);
-    if (index == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", name,
-                     Py_TYPE(object)->tp_name);
-        return -1;
-    }
-    *value = PyLong_AsSsize_t(index);
-    Py_DECREF(index);
-    if (*value == -1 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_OverflowError, "%s is out of range", name);
-        return -1;
-    }
-    return 0;
-}
 
 const char bs_lcs_matches_doc[] =
 "lcs_matches(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, lcs,\n"
@@ -681,9 +663,9 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "lcs_matches takes 12 or 13 arguments, not %zd", nargs);
         return NULL;
     }
-    if (integer_argument(args[10], "begin", &begin) < 0
-        || integer_argument(args[11], "end", &end) < 0
-        || (nargs == 13 && integer_argument(args[12], "scratch_words", &scratch) < 0))
+    if (bs_index_argument(args[10], "begin", &begin) < 0
+        || bs_index_argument(args[11], "end", &end) < 0
+        || (nargs == 13 && bs_index_argument(args[12], "scratch_words", &scratch) < 0))
         return NULL;
     if (scratch < 1) {
         PyErr_SetString(PyExc_ValueError, "scratch_words must be at least 1");

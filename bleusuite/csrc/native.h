@@ -28,6 +28,10 @@ int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndi
  * anything else */
 int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable);
 
+/* an integer argument (anything with __index__) as a Py_ssize_t: 0, or -1 with a TypeError
+ * or OverflowError naming `name` */
+int bs_index_argument(PyObject *object, const char *name, Py_ssize_t *value);
+
 /* a * b, or -1 with an OverflowError where it does not fit in Py_ssize_t */
 Py_ssize_t bs_checked_mul(Py_ssize_t a, Py_ssize_t b);
 

@@ -798,7 +798,8 @@ tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, int6
 static inline int
 has_newline(Text line)
 {
-    if (line.kind == PyUnicode_1BYTE_KIND) return memchr(line.data, '\n', (size_t)line.length) != NULL;
+    if (line.kind == PyUnicode_1BYTE_KIND)
+        return memchr(line.data, '\n', (size_t)line.length) != NULL;
     for (Py_ssize_t i = 0; i < line.length; i++)
         if (text_at(line, i) == '\n') return 1;
     return 0;

@@ -704,23 +704,6 @@ raise_failure(Failure failure, Py_ssize_t row)
     }
 }
 
-static int
-index_argument(PyObject *object, const char *name, Py_ssize_t *value)
-{
-    PyObject *index = PyNumber_Index(object);
-    if (index == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", name,
-                     Py_TYPE(object)->tp_name);
-        return -1;
-    }
-    *value = PyLong_AsSsize_t(index);
-    Py_DECREF(index);
-    if (*value == -1 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_OverflowError, "%s is out of range", name);
-        return -1;
-    }
-    return 0;
-}
 
 const char bs_ter_edits_doc[] =
 "ter_edits(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, edits,\n"
@@ -743,7 +726,8 @@ bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t begin, end;
-    if (index_argument(args[7], "begin", &begin) < 0 || index_argument(args[8], "end", &end) < 0)
+    if (bs_index_argument(args[7], "begin", &begin) < 0
+        || bs_index_argument(args[8], "end", &end) < 0)
         return NULL;
     Py_buffer views[7];
     int held = 0;

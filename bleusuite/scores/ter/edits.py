@@ -47,8 +47,6 @@ __all__ = ["MIN_WORK_PER_THREAD", "pair_edits", "ter_edits"]
 #: word pairs (hypothesis words x reference words, summed over the rows) that each thread of
 #: a call gets at least: below that a thread's hand-over costs about what it saves
 MIN_WORK_PER_THREAD = 1 << 16
-#: blocks per thread: rows differ in work, so more blocks than threads even out the work
-BLOCKS_PER_THREAD = 4
 
 _MAX_SHIFT_SIZE = 10
 _MAX_SHIFT_DIST = 50
@@ -94,15 +92,8 @@ def _blocks(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, most: int) -> tupl
     """Row bounds of the blocks of a call and the threads to count them on (see
     :data:`MIN_WORK_PER_THREAD`): the work of a row is its hypothesis length times its
     references' lengths."""
-    rows = len(hyp_lengths)
     work = np.cumsum(hyp_lengths * np.maximum(ref_lengths, 0).sum(axis=1) + 1)
-    total = int(work[-1]) if rows else 0
-    workers = min(most, total // MIN_WORK_PER_THREAD, rows)
-    if workers <= 1:
-        return [0, rows], 1
-    blocks = min(rows, workers * BLOCKS_PER_THREAD)
-    cuts = np.searchsorted(work, np.arange(1, blocks) * (total / blocks), side="left")
-    return [0, *sorted({int(cut) + 1 for cut in cuts} - {0, rows}), rows], workers
+    return threads.work_blocks(work, most, MIN_WORK_PER_THREAD)
 
 
 # ------------------------------------------------------------------ the Python twin

@@ -463,20 +463,38 @@ token_table(Numbering *self)
     return self->local != NULL ? self->local : &self->tokens;
 }
 
+/* text[start:end] */
+static inline Text
+text_slice(Text text, Py_ssize_t start, Py_ssize_t end)
+{
+    Text slice = {text.kind, (const char *)text.data + start * text.kind, end - start};
+    return slice;
+}
+
+/* the next word of `text` (split on whitespace, as str.split()) from *at: its start, *at
+ * moved to its end; -1 where no word is left */
+static inline Py_ssize_t
+next_word(Text text, Py_ssize_t *at)
+{
+    Py_ssize_t i = *at;
+    while (i < text.length && is_space(text_at(text, i))) i++;
+    if (i == text.length) return -1;
+    Py_ssize_t start = i;
+    while (i < text.length && !is_space(text_at(text, i))) i++;
+    *at = i;
+    return start;
+}
+
 /* split `text` on whitespace; each token's id appended to unit_tokens */
 static int
 add_tokens(Numbering *self, Text text)
 {
-    Py_ssize_t i = 0;
-    for (;;) {
-        while (i < text.length && is_space(text_at(text, i))) i++;
-        if (i == text.length) return 0;
-        Py_ssize_t start = i;
-        while (i < text.length && !is_space(text_at(text, i))) i++;
-        Text token = {text.kind, (const char *)text.data + start * text.kind, i - start};
-        int64_t id = strtable_id(token_table(self), token);
+    Py_ssize_t at = 0;
+    for (Py_ssize_t start; (start = next_word(text, &at)) >= 0;) {
+        int64_t id = strtable_id(token_table(self), text_slice(text, start, at));
         if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
     }
+    return 0;
 }
 
 /* ---------------------------------------------------------------------------- 13a rules
@@ -686,7 +704,7 @@ tokenize_char(Numbering *self, Text unit)
 {
     for (Py_ssize_t i = 0; i < unit.length; i++) {
         if (is_space(text_at(unit, i))) continue;
-        Text one = {unit.kind, (const char *)unit.data + i * unit.kind, 1};
+        Text one = text_slice(unit, i, i + 1);
         int64_t id = strtable_id(token_table(self), one);
         if (id < 0 || push(&self->unit_tokens, id) < 0) return NO_MEMORY;
     }
@@ -723,15 +741,10 @@ punctuation_word(Numbering *self, Text word)
 static int
 tokenize_punctuation(Numbering *self, Text unit)
 {
-    Py_ssize_t i = 0;
-    for (;;) {
-        while (i < unit.length && is_space(text_at(unit, i))) i++;
-        if (i == unit.length) return 0;
-        Py_ssize_t start = i;
-        while (i < unit.length && !is_space(text_at(unit, i))) i++;
-        Text word = {unit.kind, (const char *)unit.data + start * unit.kind, i - start};
-        if (punctuation_word(self, word) < 0) return NO_MEMORY;
-    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t start; (start = next_word(unit, &at)) >= 0;)
+        if (punctuation_word(self, text_slice(unit, start, at)) < 0) return NO_MEMORY;
+    return 0;
 }
 
 /* the tokens of a new unit: its token ids (the only one, or an index into unit_tokens) in
@@ -840,17 +853,14 @@ number_line(Numbering *self, Text line, PyObject *object, Int64s *ids)
             return number_unit(self, line, hash_text(line), object, 0, ids);
         }
     }
-    Py_ssize_t i = 0, total = 0;
-    for (;;) {
-        while (i < line.length && is_space(text_at(line, i))) i++;
-        if (i == line.length) return total;
-        Py_ssize_t start = i;
-        while (i < line.length && !is_space(text_at(line, i))) i++;
-        Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
+    Py_ssize_t at = 0, total = 0;
+    for (Py_ssize_t start; (start = next_word(line, &at)) >= 0;) {
+        Text word = text_slice(line, start, at);
         Py_ssize_t count = number_unit(self, word, hash_text(word), object, start, ids);
         if (count < 0) return count;
         total += count;
     }
+    return total;
 }
 
 /* ------------------------------------------------------ a row at a time (gather's rows)
@@ -923,7 +933,7 @@ row_line(Numbering *self, Text line, Int64s *ids)
                 if (c & CLASS_SPACE) break;
                 classes |= c;
             }
-            Text word = {line.kind, chars + start, i - start};
+            Text word = text_slice(line, start, i);
             int plain = self->rules == RULES_13A ? !(classes & CLASS_13A)
                         : self->rules == RULES_ROUGE ? !(classes & CLASS_NOT_ROUGE)
                                                       : -1;
@@ -932,16 +942,12 @@ row_line(Numbering *self, Text line, Int64s *ids)
             total += count;
         }
     }
-    for (;;) {
-        while (i < line.length && is_space(text_at(line, i))) i++;
-        if (i == line.length) return total;
-        Py_ssize_t start = i;
-        while (i < line.length && !is_space(text_at(line, i))) i++;
-        Text word = {line.kind, (const char *)line.data + start * line.kind, i - start};
-        Py_ssize_t count = row_unit(self, word, -1, ids);
+    for (Py_ssize_t start; (start = next_word(line, &i)) >= 0;) {
+        Py_ssize_t count = row_unit(self, text_slice(line, start, i), -1, ids);
         if (count < 0) return count;
         total += count;
     }
+    return total;
 }
 
 /* a str made for each token numbered since the last call: 0, or -1 with an exception */

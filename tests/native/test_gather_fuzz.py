@@ -20,19 +20,17 @@ UndefinedBehaviorSanitizer.
 from __future__ import annotations
 
 import array
-import contextlib
-import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pytest
-from compiled_part import require_compiled
+from compiled_part import compiled_on, require_compiled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleusuite import environment, threads
+from bleusuite import threads
 from bleusuite.inputs import lists, normalize_batch, text_batch
 from bleusuite.inputs.lists import THREADED_GATHER_ROWS, python_gather
 from bleusuite.text import tokenizers
@@ -47,22 +45,6 @@ NAMES = [("hypotheses", "references"), ("y_pred", "y")]
 @pytest.fixture(scope="module")
 def native():
     return require_compiled()
-
-
-@contextlib.contextmanager
-def _compiled(on: bool) -> Iterator[None]:
-    """The compiled part on (``BLEUSUITE_NATIVE=1``) or off (``0``: the general path)."""
-    saved = os.environ.get("BLEUSUITE_NATIVE")
-    os.environ["BLEUSUITE_NATIVE"] = "1" if on else "0"
-    environment.reload()
-    try:
-        yield
-    finally:
-        if saved is None:
-            del os.environ["BLEUSUITE_NATIVE"]
-        else:
-            os.environ["BLEUSUITE_NATIVE"] = saved
-        environment.reload()
 
 
 Rows = list[tuple[list[Any], list[list[Any] | None]]]
@@ -114,9 +96,9 @@ def _outcome(call: Callable[[], Rows], names: tuple[str, str], lying: bool) -> t
 def _both_ways(call: Callable[[], Rows], names: tuple[str, str],
                lying: bool = False) -> tuple[Any, ...]:
     """The outcome of a call with the compiled part, checked against the general path's."""
-    with _compiled(True):
+    with compiled_on(True):
         compiled = _outcome(call, names, lying)
-    with _compiled(False):
+    with compiled_on(False):
         general = _outcome(call, names, lying)
     assert compiled == general
     return compiled

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 from importlib import resources
 from typing import Any
 
@@ -21,10 +20,10 @@ from hypothesis import strategies as st
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from compiled_part import require_compiled  # noqa: E402
+from compiled_part import compiled_on, require_compiled  # noqa: E402
 
 import bleusuite  # noqa: E402
-from bleusuite import environment, text  # noqa: E402
+from bleusuite import text  # noqa: E402
 from bleusuite.text import tokenizers  # noqa: E402
 
 SACREBLEU_SMOOTHS = ("none", "floor", "add-k", "exp")
@@ -294,19 +293,10 @@ NUMBERINGS = ["compiled", "python"]
 def _numbering(kind: str) -> Any:
     """Number words the ``kind`` way (``BLEUSUITE_NATIVE``). Without the compiled part,
     ``compiled`` is skipped, unless ``BLEUSUITE_NATIVE=1`` (tox) says it must be built."""
-    saved = os.environ.get("BLEUSUITE_NATIVE")
     if kind == "compiled":
         require_compiled()
-    os.environ["BLEUSUITE_NATIVE"] = "1" if kind == "compiled" else "0"
-    environment.reload()
-    try:
+    with compiled_on(kind == "compiled"):
         yield
-    finally:
-        if saved is None:
-            del os.environ["BLEUSUITE_NATIVE"]
-        else:
-            os.environ["BLEUSUITE_NATIVE"] = saved
-        environment.reload()
 
 
 def _check_tokens(streams: list[list[str]], name: str, lowercase: bool,

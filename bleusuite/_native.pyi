@@ -61,3 +61,12 @@ def ter_edits(
     """TER's edits (sacrebleu's ``translation_edit_rate``) of rows begin..end-1 against each
     reference into ``edits`` (B, R); a reference length of -1 is an absent reference (its
     edits -1). int64 buffers; see the C docstring."""
+def edit_counts(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, counts: Any, chunks: Any, chunk_starts: Any, begin: SupportsIndex,
+    end: SupportsIndex, /,
+) -> None:
+    """The Levenshtein alignment (rapidfuzz's, as jiwer takes it) of rows begin..end-1:
+    hits, substitutions, deletions, insertions and opcode count into ``counts`` (B, 5), and
+    the opcodes into ``chunks`` (C, 5) from ``chunk_starts`` (or None). int64 buffers; see
+    the C docstring."""

@@ -7,6 +7,7 @@
  * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
+ * edit_counts (edits.c) aligns words as jiwer's WER, MER, WIL, WIP and CER do.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
 #include "native.h"
@@ -23,6 +24,8 @@ static PyMethodDef native_functions[] = {
     {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
      bs_porter_stem_doc},
     {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
+    {"edit_counts", (PyCFunction)(void (*)(void))bs_edit_counts, METH_FASTCALL,
+     bs_edit_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -30,7 +33,7 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map, lcs_matches, porter_stem, ter_edits.",
+             "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts.",
     .m_size = -1,
     .m_methods = native_functions,
 };

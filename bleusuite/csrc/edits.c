@@ -1,0 +1,386 @@
+/* edit_counts: the Levenshtein alignment of each row's hypothesis against its reference, as
+ * jiwer 4.0 takes it from rapidfuzz's Levenshtein.opcodes(reference, hypothesis): the
+ * hits, substitutions, deletions and insertions of the one alignment rapidfuzz's backtrace
+ * picks among those of least cost, and (optionally) its opcodes, with the GIL released.
+ *
+ * A pair (a reference of n words, a hypothesis of m words; a word is an int64 id) is
+ * aligned in steps:
+ *
+ * 1. The common prefix and suffix are matched and set aside (rapidfuzz does so, and the
+ *    choice among equal-cost alignments depends on it).
+ * 2. The vertical deltas of every column of the edit-distance matrix of what is left (the
+ *    reference down, 64 reference words per machine word; one column per hypothesis word)
+ *    by Myers' bit-parallel algorithm in Hyyrö's block form: plus (+1) and minus (-1).
+ * 3. rapidfuzz's backtrace from the last cell: a deletion where the column's delta above
+ *    the cell is +1; else one hypothesis word back, and an insertion where that column's
+ *    delta is -1; else the diagonal (a substitution where the words differ, a hit where
+ *    they are equal). What is left at an edge is deleted or inserted.
+ * 4. The edits in order, runs of one kind (and the hits between them) as opcodes:
+ *    equal, substitute, delete, insert.
+ *
+ * Rows longer than about a thousand words may be aligned otherwise by rapidfuzz (its
+ * banded and Hirschberg forms pick other equal-cost alignments); the counts of edits
+ * (the distance) never differ.
+ */
+#include "native.h"
+
+#define MAX_WORDS ((int64_t)1 << 40)
+/* rows between two looks for a pending Ctrl-C (the GIL taken back for it) */
+#define SIGNAL_ROWS 1024
+
+enum { TAG_EQUAL = 0, TAG_SUBSTITUTE = 1, TAG_DELETE = 2, TAG_INSERT = 3 };
+
+typedef enum {
+    EDITS_DONE = 0,
+    EDITS_NO_MEMORY,
+    EDITS_BAD_SLICE,
+    EDITS_INTERRUPTED,
+} Failure;
+
+/* the scratch of a block of rows, grown as pairs need it */
+typedef struct {
+    uint64_t *masks;  /* blocks: where a hypothesis word is in the reference */
+    uint64_t *plus, *minus; /* m x blocks: each column's vertical deltas */
+    uint8_t *ops;     /* n + m: the edits, last first (tag) */
+    int64_t *ref_at, *hyp_at; /* n + m: their positions */
+    size_t plus_capacity, minus_capacity, masks_capacity, ops_capacity;
+} Scratch;
+
+typedef struct {
+    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
+    const int64_t *ref_ids, *ref_starts, *ref_lengths;
+    int64_t *counts;      /* B x 5: hits, substitutions, deletions, insertions, opcodes */
+    int64_t *chunks;      /* NULL, or (C, 5): tag, ref_start, ref_end, hyp_start, hyp_end */
+    const int64_t *chunk_starts; /* B: the first chunk of each row (room for n + m + 1) */
+    Py_ssize_t hyp_size, ref_size, chunk_size;
+} Call;
+
+static int
+grow(void **items, size_t *capacity, size_t needed, size_t item)
+{
+    if (needed <= *capacity) return 0;
+    if (needed > (size_t)PY_SSIZE_T_MAX / item) return -1;
+    void *bigger = PyMem_RawRealloc(*items, needed * item);
+    if (bigger == NULL) return -1;
+    *items = bigger;
+    *capacity = needed;
+    return 0;
+}
+
+/* room for `needed` edits (ops, ref_at and hyp_at share one capacity) */
+static int
+reserve_ops(Scratch *s, size_t needed)
+{
+    if (needed <= s->ops_capacity) return 0;
+    if (needed > (size_t)PY_SSIZE_T_MAX / 8) return -1;
+    uint8_t *ops = PyMem_RawRealloc(s->ops, needed);
+    if (ops == NULL) return -1;
+    s->ops = ops;
+    int64_t *ref_at = PyMem_RawRealloc(s->ref_at, needed * 8);
+    if (ref_at == NULL) return -1;
+    s->ref_at = ref_at;
+    int64_t *hyp_at = PyMem_RawRealloc(s->hyp_at, needed * 8);
+    if (hyp_at == NULL) return -1;
+    s->hyp_at = hyp_at;
+    s->ops_capacity = needed;
+    return 0;
+}
+
+static void
+scratch_release(Scratch *s)
+{
+    PyMem_RawFree(s->masks);
+    PyMem_RawFree(s->plus);
+    PyMem_RawFree(s->minus);
+    PyMem_RawFree(s->ops);
+    PyMem_RawFree(s->ref_at);
+    PyMem_RawFree(s->hyp_at);
+}
+
+/* one hypothesis word more: the next column's vertical deltas from this column's (in
+ * place). Hyyrö's block form of Myers' algorithm (ter.c's advance), the first row counting
+ * insertions (a global distance: the carry into the first block is +1). */
+static inline void
+advance(uint64_t *plus, uint64_t *minus, const uint64_t *mask, size_t blocks)
+{
+    uint64_t plus_carry = 1, minus_carry = 0;
+    for (size_t k = 0; k < blocks; k++) {
+        const uint64_t vp = plus[k], vn = minus[k];
+        const uint64_t x = mask[k] | minus_carry;
+        const uint64_t d0 = (((x & vp) + vp) ^ vp) | x | vn;
+        uint64_t hp = vn | ~(d0 | vp);
+        uint64_t hn = d0 & vp;
+        const uint64_t plus_in = plus_carry, minus_in = minus_carry;
+        plus_carry = hp >> 63;
+        minus_carry = hn >> 63;
+        hp = (hp << 1) | plus_in;
+        hn = (hn << 1) | minus_in;
+        plus[k] = hn | ~(d0 | hp);
+        minus[k] = hp & d0;
+    }
+}
+
+static inline int
+bit(const uint64_t *column, int64_t position)
+{
+    return (int)(column[position >> 6] >> (position & 63) & 1);
+}
+
+/* the edits of ref (n words) -> hyp (m words) into s->ops, last first: their number, or
+ * -1 (no memory) */
+static int64_t
+pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t m,
+         int64_t *prefix_out)
+{
+    int64_t prefix = 0, suffix = 0;
+    while (prefix < n && prefix < m && ref[prefix] == hyp[prefix]) prefix++;
+    while (suffix < n - prefix && suffix < m - prefix
+           && ref[n - 1 - suffix] == hyp[m - 1 - suffix])
+        suffix++;
+    *prefix_out = prefix;
+    const int64_t *s1 = ref + prefix, *s2 = hyp + prefix;
+    const int64_t len1 = n - prefix - suffix, len2 = m - prefix - suffix;
+    if (reserve_ops(s, (size_t)(len1 + len2) + 1) < 0) return -1;
+    int64_t count = 0, col = len1, row = len2;
+    if (len1 > 0 && len2 > 0) {
+        const size_t blocks = (size_t)((len1 + 63) / 64);
+        if ((size_t)len2 > (size_t)PY_SSIZE_T_MAX / 8 / blocks) return -1;
+        const size_t cells = (size_t)len2 * blocks;
+        if (grow((void **)&s->plus, &s->plus_capacity, cells, 8) < 0) return -1;
+        if (grow((void **)&s->minus, &s->minus_capacity, cells, 8) < 0) return -1;
+        if (grow((void **)&s->masks, &s->masks_capacity, blocks, 8) < 0) return -1;
+        uint64_t *plus = s->plus, *minus = s->minus;
+        for (size_t k = 0; k < blocks; k++) {
+            plus[k] = ~(uint64_t)0;
+            minus[k] = 0;
+        }
+        for (int64_t j = 0; j < len2; j++) {
+            uint64_t *p = plus + (size_t)j * blocks, *q = minus + (size_t)j * blocks;
+            if (j > 0) {
+                memcpy(p, p - blocks, blocks * 8);
+                memcpy(q, q - blocks, blocks * 8);
+            }
+            memset(s->masks, 0, blocks * 8);
+            const int64_t word = s2[j];
+            for (int64_t i = 0; i < len1; i++)
+                if (s1[i] == word) s->masks[i >> 6] |= (uint64_t)1 << (i & 63);
+            advance(p, q, s->masks, blocks);
+        }
+        while (row != 0 && col != 0) {
+            if (bit(plus + (size_t)(row - 1) * blocks, col - 1)) {
+                col--;
+                s->ops[count] = TAG_DELETE;
+            }
+            else {
+                row--;
+                if (row != 0 && bit(minus + (size_t)(row - 1) * blocks, col - 1)) {
+                    s->ops[count] = TAG_INSERT;
+                }
+                else {
+                    col--;
+                    s->ops[count] = s1[col] == s2[row] ? TAG_EQUAL : TAG_SUBSTITUTE;
+                }
+            }
+            s->ref_at[count] = col;
+            s->hyp_at[count] = row;
+            count++;
+        }
+    }
+    while (col != 0) {
+        col--;
+        s->ops[count] = TAG_DELETE;
+        s->ref_at[count] = col;
+        s->hyp_at[count] = row;
+        count++;
+    }
+    while (row != 0) {
+        row--;
+        s->ops[count] = TAG_INSERT;
+        s->ref_at[count] = col;
+        s->hyp_at[count] = row;
+        count++;
+    }
+    return count;
+}
+
+static Failure
+check_slice(int64_t start, int64_t length, Py_ssize_t size)
+{
+    if (start < 0 || length < 0 || start > size || length > size - start
+        || length > MAX_WORDS)
+        return EDITS_BAD_SLICE;
+    return EDITS_DONE;
+}
+
+/* the counts (and opcodes) of row `row` */
+static Failure
+row_edits(Scratch *s, const Call *c, Py_ssize_t row)
+{
+    const int64_t hyp_start = c->hyp_starts[row], m = c->hyp_lengths[row];
+    const int64_t ref_start = c->ref_starts[row], n = c->ref_lengths[row];
+    if (check_slice(hyp_start, m, c->hyp_size) != EDITS_DONE
+        || check_slice(ref_start, n, c->ref_size) != EDITS_DONE)
+        return EDITS_BAD_SLICE;
+    int64_t prefix;
+    const int64_t count = pair_ops(s, c->ref_ids + ref_start, n, c->hyp_ids + hyp_start, m,
+                                   &prefix);
+    if (count < 0) return EDITS_NO_MEMORY;
+    int64_t tally[4] = {0, 0, 0, 0};
+    for (int64_t k = 0; k < count; k++) tally[s->ops[k]]++;
+    /* the prefix and suffix set aside are hits */
+    tally[TAG_EQUAL] = n - tally[TAG_SUBSTITUTE] - tally[TAG_DELETE];
+    int64_t *counts = c->counts + (size_t)row * 5;
+    int64_t chunks = 0;
+    if (c->chunks != NULL) {
+        const int64_t first = c->chunk_starts[row];
+        if (first < 0 || first > c->chunk_size || n + m + 1 > c->chunk_size - first)
+            return EDITS_BAD_SLICE;
+        int64_t *out = c->chunks + (size_t)first * 5;
+        int64_t src = 0, dst = 0;
+        /* the edits first to last (ops holds them last first); hits are not edits but
+         * the diagonal moves between them, as rapidfuzz's editops leave them out */
+        int64_t k = count - 1;
+        while (k >= 0) {
+            if (s->ops[k] == TAG_EQUAL) {
+                k--;
+                continue;
+            }
+            const int tag = s->ops[k];
+            const int64_t at_src = s->ref_at[k] + prefix, at_dst = s->hyp_at[k] + prefix;
+            if (src < at_src || dst < at_dst) {
+                int64_t *o = out + chunks++ * 5;
+                o[0] = TAG_EQUAL, o[1] = src, o[2] = at_src, o[3] = dst, o[4] = at_dst;
+                src = at_src, dst = at_dst;
+            }
+            const int64_t src_begin = src, dst_begin = dst;
+            while (k >= 0 && s->ops[k] == tag && s->ref_at[k] + prefix == src
+                   && s->hyp_at[k] + prefix == dst) {
+                if (tag != TAG_INSERT) src++;
+                if (tag != TAG_DELETE) dst++;
+                k--;
+            }
+            int64_t *o = out + chunks++ * 5;
+            o[0] = tag, o[1] = src_begin, o[2] = src, o[3] = dst_begin, o[4] = dst;
+        }
+        if (src < n || dst < m) {
+            int64_t *o = out + chunks++ * 5;
+            o[0] = TAG_EQUAL, o[1] = src, o[2] = n, o[3] = dst, o[4] = m;
+        }
+    }
+    counts[0] = tally[TAG_EQUAL];
+    counts[1] = tally[TAG_SUBSTITUTE];
+    counts[2] = tally[TAG_DELETE];
+    counts[3] = tally[TAG_INSERT];
+    counts[4] = chunks;
+    return EDITS_DONE;
+}
+
+const char bs_edit_counts_doc[] =
+"edit_counts(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, counts,\n"
+"            chunks, chunk_starts, begin, end, /)\n--\n\n"
+"The Levenshtein alignment (rapidfuzz's, as jiwer takes it) of rows begin..end-1.\n\n"
+"Every argument but the last two is a C-contiguous int64 buffer (chunks and chunk_starts\n"
+"may be None). Row b's hypothesis is hyp_ids[hyp_starts[b] : hyp_starts[b] +\n"
+"hyp_lengths[b]], its reference the same slice of ref_ids, all of shape (B,). counts, of\n"
+"shape (B, 5), receives the hits, substitutions, deletions, insertions and the number of\n"
+"opcodes; chunks, of shape (C, 5), the opcodes of row b from row chunk_starts[b] on (room\n"
+"for n + m + 1): tag (0 equal, 1 substitute, 2 delete, 3 insert), reference start and\n"
+"end, hypothesis start and end. The GIL is released while rows are aligned.";
+
+PyObject *
+bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "edit_counts takes 11 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_ssize_t begin, end;
+    if (bs_index_argument(args[9], "begin", &begin) < 0
+        || bs_index_argument(args[10], "end", &end) < 0)
+        return NULL;
+    Py_buffer views[9];
+    int held = 0;
+    PyObject *result = NULL;
+    const Py_ssize_t any = -1;
+    Py_ssize_t one_dim[1] = {any};
+    static const char *names[6] = {"hyp_ids", "hyp_starts", "hyp_lengths", "ref_ids",
+                                   "ref_starts", "ref_lengths"};
+    Py_ssize_t rows = 0;
+    for (int k = 0; k < 6; k++) {
+        Py_ssize_t rows_shape[1] = {rows};
+        const int ids = k == 0 || k == 3;
+        if (bs_int64_buffer(args[k], &views[held], names[k], 1, ids || k == 1 ? one_dim
+                            : rows_shape, 0) < 0)
+            goto done;
+        if (k == 1) rows = views[held].shape[0];
+        held++;
+    }
+    Py_ssize_t counts_shape[2] = {rows, 5};
+    if (bs_int64_buffer(args[6], &views[held], "counts", 2, counts_shape, 1) < 0) goto done;
+    held++;
+    int64_t *chunks = NULL;
+    const int64_t *chunk_starts = NULL;
+    Py_ssize_t chunk_size = 0;
+    if (args[7] != Py_None) {
+        Py_ssize_t chunks_shape[2] = {any, 5};
+        if (bs_int64_buffer(args[7], &views[held], "chunks", 2, chunks_shape, 1) < 0)
+            goto done;
+        chunks = views[held].buf;
+        chunk_size = views[held].shape[0];
+        held++;
+        Py_ssize_t rows_shape[1] = {rows};
+        if (bs_int64_buffer(args[8], &views[held], "chunk_starts", 1, rows_shape, 0) < 0)
+            goto done;
+        chunk_starts = views[held].buf;
+        held++;
+    }
+    if (begin < 0 || end < begin || end > rows) {
+        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
+                     "(the rows); got %zd and %zd", rows, begin, end);
+        goto done;
+    }
+    Call c = {
+        .hyp_ids = views[0].buf, .hyp_starts = views[1].buf, .hyp_lengths = views[2].buf,
+        .ref_ids = views[3].buf, .ref_starts = views[4].buf, .ref_lengths = views[5].buf,
+        .counts = views[6].buf, .chunks = chunks, .chunk_starts = chunk_starts,
+        .hyp_size = views[0].len / 8, .ref_size = views[3].len / 8, .chunk_size = chunk_size,
+    };
+    Scratch scratch;
+    memset(&scratch, 0, sizeof(scratch));
+    Failure failure = EDITS_DONE;
+    Py_ssize_t row = begin;
+    Py_BEGIN_ALLOW_THREADS
+    for (; row < end; row++) {
+        if ((row - begin) % SIGNAL_ROWS == SIGNAL_ROWS - 1) {
+            /* a pending Ctrl-C ends the call (the GIL taken back for the look) */
+            Py_BLOCK_THREADS
+            const int interrupted = PyErr_CheckSignals() < 0;
+            Py_UNBLOCK_THREADS
+            if (interrupted) {
+                failure = EDITS_INTERRUPTED;
+                break;
+            }
+        }
+        if ((failure = row_edits(&scratch, &c, row)) != EDITS_DONE) break;
+    }
+    Py_END_ALLOW_THREADS
+    scratch_release(&scratch);
+    switch (failure) {
+    case EDITS_NO_MEMORY:
+        PyErr_NoMemory();
+        goto done;
+    case EDITS_BAD_SLICE:
+        PyErr_Format(PyExc_ValueError, "row %zd: an offset or a length is outside its "
+                     "buffer", row);
+        goto done;
+    case EDITS_INTERRUPTED:
+        goto done;
+    case EDITS_DONE:
+        break;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return result;
+}

@@ -23,6 +23,7 @@ lists of strings can be given as ``reference_transform`` / ``hypothesis_transfor
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,7 +35,9 @@ from bleusuite.scores.wer.counts import (
     Alignments,
     default_chars,
     default_words,
+    split_lines,
     statistics_of_chars,
+    statistics_of_lines,
     statistics_of_words,
 )
 from bleusuite.scores.wer.edits import TAGS
@@ -48,25 +51,18 @@ Transform = Callable[[Any], Any]
 Sentences = str | list[str]
 
 
-@dataclass
+@dataclass(slots=True)
 class AlignmentChunk:
     """jiwer's ``AlignmentChunk``: ``type`` (``equal``, ``substitute``, ``insert`` or
     ``delete``) of ``reference[ref_start_idx:ref_end_idx]`` and
-    ``hypothesis[hyp_start_idx:hyp_end_idx]``."""
+    ``hypothesis[hyp_start_idx:hyp_end_idx]`` (made here, valid as made: jiwer's checks of
+    its arguments are not repeated)."""
 
     type: str
     ref_start_idx: int
     ref_end_idx: int
     hyp_start_idx: int
     hyp_end_idx: int
-
-    def __post_init__(self) -> None:
-        if self.type == "replace":  # rapidfuzz's name, as jiwer renames it
-            self.type = "substitute"
-        if self.type not in TAGS:
-            raise ValueError(f"type must be one of {TAGS}; got {self.type!r}")
-        if self.ref_start_idx > self.ref_end_idx or self.hyp_start_idx > self.hyp_end_idx:
-            raise ValueError("a chunk's start index is larger than its end index")
 
 
 @dataclass
@@ -132,9 +128,15 @@ def process_words(reference: Sentences, hypothesis: Sentences,
         ValueError: a transform that does not give a list of lists of str, or numbers of
             references and hypotheses that differ (after the transforms).
     """
-    refs, hyps = _transformed(reference, hypothesis, reference_transform,
-                              hypothesis_transform, words=True)
-    stats, alignments = statistics_of_words(hyps, refs, alignments=True)
+    if _default_of(reference_transform) is wer_default and _default_of(
+            hypothesis_transform) is wer_default:
+        ref_lines, hyp_lines = _both_lines(reference, hypothesis)
+        stats, alignments = statistics_of_lines(hyp_lines, ref_lines, alignments=True)
+        refs, hyps = split_lines(ref_lines), split_lines(hyp_lines)
+    else:
+        refs, hyps = _transformed(reference, hypothesis, reference_transform,
+                                  hypothesis_transform, words=True)
+        stats, alignments = statistics_of_words(hyps, refs, alignments=True)
     totals, measures = _measures(stats)
     return WordOutput(refs, hyps, _chunks(alignments), measures["wer"], measures["mer"],
                       measures["wil"], measures["wip"], *totals)
@@ -208,9 +210,31 @@ def cer(reference: Sentences, hypothesis: Sentences,
 
 def _word_measure(name: str, reference: Sentences, hypothesis: Sentences,
                   reference_transform: Transform, hypothesis_transform: Transform) -> Any:
+    if _default_of(reference_transform) is wer_default and _default_of(
+            hypothesis_transform) is wer_default:
+        # the lines as they are: split and numbered at once (the words are not returned)
+        refs, hyps = _both_lines(reference, hypothesis)
+        return _measures(statistics_of_lines(hyps, refs)[0])[1][name]
     refs, hyps = _transformed(reference, hypothesis, reference_transform,
                               hypothesis_transform, words=True)
     return _measures(statistics_of_words(hyps, refs)[0])[1][name]
+
+
+def _both_lines(reference: Any, hypothesis: Any) -> tuple[list[str], list[str]]:
+    """Both sides as lists of lines (an empty list: one empty line, as jiwer's transforms
+    make it), checked as jiwer checks them."""
+    refs = _lines([reference] if isinstance(reference, str) else reference) or [""]
+    hyps = _lines([hypothesis] if isinstance(hypothesis, str) else hypothesis) or [""]
+    _check_lengths(refs, hyps)
+    return refs, hyps
+
+
+def _check_lengths(refs: list[Any], hyps: list[Any]) -> None:
+    if len(refs) != len(hyps):
+        raise ValueError(
+            "After applying the transforms on the reference and hypothesis sentences, their "
+            f"lengths must match. Instead got {len(refs)} reference and {len(hyps)} "
+            "hypothesis sentences.")
 
 
 def _lines(sentences: Any) -> list[str]:
@@ -266,11 +290,7 @@ def _transformed(reference: Any, hypothesis: Any, reference_transform: Transform
                 "the given transformation reduces the input to a list of list strings.")
         sides.append(out)
     refs, hyps = sides
-    if len(refs) != len(hyps):
-        raise ValueError(
-            "After applying the transforms on the reference and hypothesis sentences, their "
-            f"lengths must match. Instead got {len(refs)} reference and {len(hyps)} "
-            "hypothesis sentences.")
+    _check_lengths(refs, hyps)
     return refs, hyps
 
 
@@ -308,15 +328,11 @@ def _chunks(alignments: Alignments | None) -> list[list[AlignmentChunk]]:
     """jiwer's chunk objects of each row's opcodes."""
     assert alignments is not None
     chunks, starts, counts = alignments
-    flat = chunks.tolist()
-    new = object.__new__
-    result = []
-    for start, count in zip(starts.tolist(), counts.tolist(), strict=True):
-        row = []
-        for tag, i1, i2, j1, j2 in flat[start: start + count]:
-            chunk = new(AlignmentChunk)
-            chunk.__dict__.update(type=TAGS[tag], ref_start_idx=i1, ref_end_idx=i2,
-                                  hyp_start_idx=j1, hyp_end_idx=j2)
-            row.append(chunk)
-        result.append(row)
-    return result
+    # the rows of chunks in use, each row's after the other's
+    first = np.cumsum(counts) - counts
+    used = np.arange(int(counts.sum())) - np.repeat(first - starts, counts)
+    rows = chunks[used]
+    tags = np.array(TAGS, dtype=object)[rows[:, 0]].tolist()
+    made = list(itertools.starmap(AlignmentChunk, zip(
+        tags, *(rows[:, k].tolist() for k in range(1, 5)), strict=True)))
+    return [made[a: a + k] for a, k in zip(first.tolist(), counts.tolist(), strict=True)]

@@ -44,7 +44,7 @@ def corrupt(line: str, rng: random.Random, vocabulary: list[str]) -> str:
             words[k] = words[k].upper() if rng.random() < 0.5 else words[k].capitalize()
         elif op == 6 and words:
             words[k] = words[k][::-1]
-    glue = [rng.choice([" ", " ", " ", "  ", "\t ", " \n"]) for _ in words]
+    glue = [rng.choice([" ", " ", " ", "  ", "\t ", " \n", "\t"]) for _ in words]
     text = "".join(w + g for w, g in zip(words, glue, strict=True))
     return rng.choice(["", " ", "  "]) + text
 

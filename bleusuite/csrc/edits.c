@@ -39,7 +39,15 @@ typedef enum {
 
 /* the scratch of a block of rows, grown as pairs need it */
 typedef struct {
-    uint64_t *masks;  /* blocks: where a hypothesis word is in the reference */
+    uint64_t *masks;  /* (distinct reference words + 1) x blocks: where each is (the last:
+                       * none, for a word not in the reference) */
+    /* the reference's words -> their mask: open addressing, a slot in use where its stamp
+     * is the pair's (no clearing between pairs) */
+    int64_t *keys;
+    int32_t *slot_mask;
+    uint32_t *stamps;
+    uint32_t stamp;
+    size_t table_capacity;
     uint64_t *plus, *minus; /* m x blocks: each column's vertical deltas */
     uint8_t *ops;     /* n + m: the edits, last first (tag) */
     int64_t *ref_at, *hyp_at; /* n + m: their positions */
@@ -90,6 +98,9 @@ static void
 scratch_release(Scratch *s)
 {
     PyMem_RawFree(s->masks);
+    PyMem_RawFree(s->keys);
+    PyMem_RawFree(s->slot_mask);
+    PyMem_RawFree(s->stamps);
     PyMem_RawFree(s->plus);
     PyMem_RawFree(s->minus);
     PyMem_RawFree(s->ops);
@@ -120,6 +131,41 @@ advance(uint64_t *plus, uint64_t *minus, const uint64_t *mask, size_t blocks)
     }
 }
 
+/* a table of at least twice `words` slots, none in use: 0, or -1 (no memory) */
+static int
+table_reset(Scratch *s, size_t words)
+{
+    size_t capacity = 16;
+    while (capacity < 2 * words) capacity *= 2;
+    if (capacity > s->table_capacity) {
+        PyMem_RawFree(s->keys);
+        PyMem_RawFree(s->slot_mask);
+        PyMem_RawFree(s->stamps);
+        s->keys = PyMem_RawMalloc(capacity * sizeof(int64_t));
+        s->slot_mask = PyMem_RawMalloc(capacity * sizeof(int32_t));
+        s->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
+        s->table_capacity = 0;
+        s->stamp = 0;
+        if (s->keys == NULL || s->slot_mask == NULL || s->stamps == NULL) return -1;
+        s->table_capacity = capacity;
+    }
+    if (++s->stamp == 0) { /* the stamps wrapped: clear them once */
+        memset(s->stamps, 0, s->table_capacity * sizeof(uint32_t));
+        s->stamp = 1;
+    }
+    return 0;
+}
+
+/* the slot of `word`: where it is, or the free slot where it goes */
+static inline size_t
+table_slot(const Scratch *s, int64_t word)
+{
+    const size_t mask = s->table_capacity - 1;
+    size_t k = (size_t)(((uint64_t)word * 0x9e3779b97f4a7c15ULL) >> 17) & mask;
+    while (s->stamps[k] == s->stamp && s->keys[k] != word) k = (k + 1) & mask;
+    return k;
+}
+
 static inline int
 bit(const uint64_t *column, int64_t position)
 {
@@ -148,7 +194,24 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
         const size_t cells = (size_t)len2 * blocks;
         if (grow((void **)&s->plus, &s->plus_capacity, cells, 8) < 0) return -1;
         if (grow((void **)&s->minus, &s->minus_capacity, cells, 8) < 0) return -1;
-        if (grow((void **)&s->masks, &s->masks_capacity, blocks, 8) < 0) return -1;
+        /* the masks of the reference's distinct words, and an empty one at index 0 */
+        if (table_reset(s, (size_t)len1) < 0) return -1;
+        if ((size_t)len1 + 1 > (size_t)PY_SSIZE_T_MAX / 8 / blocks) return -1;
+        if (grow((void **)&s->masks, &s->masks_capacity, ((size_t)len1 + 1) * blocks, 8) < 0)
+            return -1;
+        memset(s->masks, 0, blocks * 8);
+        int32_t distinct = 0;
+        for (int64_t i = 0; i < len1; i++) {
+            const size_t k = table_slot(s, s1[i]);
+            if (s->stamps[k] != s->stamp) {
+                s->stamps[k] = s->stamp;
+                s->keys[k] = s1[i];
+                s->slot_mask[k] = ++distinct;
+                memset(s->masks + (size_t)distinct * blocks, 0, blocks * 8);
+            }
+            s->masks[(size_t)s->slot_mask[k] * blocks + (size_t)(i >> 6)] |=
+                (uint64_t)1 << (i & 63);
+        }
         uint64_t *plus = s->plus, *minus = s->minus;
         for (size_t k = 0; k < blocks; k++) {
             plus[k] = ~(uint64_t)0;
@@ -160,11 +223,9 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
                 memcpy(p, p - blocks, blocks * 8);
                 memcpy(q, q - blocks, blocks * 8);
             }
-            memset(s->masks, 0, blocks * 8);
-            const int64_t word = s2[j];
-            for (int64_t i = 0; i < len1; i++)
-                if (s1[i] == word) s->masks[i >> 6] |= (uint64_t)1 << (i & 63);
-            advance(p, q, s->masks, blocks);
+            const size_t k = table_slot(s, s2[j]);
+            const size_t at = s->stamps[k] == s->stamp ? (size_t)s->slot_mask[k] : 0;
+            advance(p, q, s->masks + at * blocks, blocks);
         }
         while (row != 0 && col != 0) {
             if (bit(plus + (size_t)(row - 1) * blocks, col - 1)) {

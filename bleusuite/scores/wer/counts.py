@@ -21,22 +21,37 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bleusuite import native
 from bleusuite.counting import ragged_rows
-from bleusuite.inputs.lists import from_token_lists
+from bleusuite.inputs.lists import from_token_lists, gather, gathered_batch
 from bleusuite.scores.wer.edits import edit_counts
 from bleusuite.scores.wer.statistics import WerStats
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
-__all__ = ["Alignments", "default_chars", "default_words", "statistics_of_batch",
-           "statistics_of_chars", "statistics_of_words"]
+__all__ = [
+    "Alignments",
+    "default_chars",
+    "default_words",
+    "split_lines",
+    "splits_as_jiwer",
+    "statistics_of_batch",
+    "statistics_of_chars",
+    "statistics_of_lines",
+    "statistics_of_words",
+]
 
 #: opcodes of each row: ``(chunks (C, 5), chunk_starts (B,), counts (B,))`` (see
 #: :func:`bleusuite.scores.wer.edits.edit_counts`)
 Alignments = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 _SPACES = re.compile(r"\s\s+")
+#: a whitespace character other than a space, alone between two others: jiwer's default
+#: keeps it inside a word, where ``str.split()`` splits there
+_LONE_SPACE = re.compile(r"(?<!\s)[^\S ](?!\s)")
+#: Python's whitespace characters (``str.isspace``; none is above U+3000) but the space
+_OTHER_SPACES = tuple(c for c in map(chr, range(0x3001)) if c.isspace() and c != " ")
 
 
 def default_words(line: str) -> list[str]:
@@ -66,6 +81,46 @@ def statistics_of_words(hypotheses: list[list[str]], references: list[list[str]]
     rows = [[reference] for reference in references]
     batch = from_token_lists(hypotheses, rows, None, None, ("hypotheses", "references"))
     return statistics_of_batch(batch, alignments)
+
+
+def splits_as_jiwer(lines: list[str]) -> bool:
+    """Whether ``str.split()`` splits every line as jiwer's default does (no lone
+    whitespace character but the space in them).
+
+    >>> splits_as_jiwer(["a  b", " c\\t\\td "]), splits_as_jiwer(["a\\tb"])
+    (True, False)
+    """
+    text = "  ".join(lines)
+    others = _OTHER_SPACES[:9] if text.isascii() else _OTHER_SPACES
+    return not any(c in text for c in others) or not _LONE_SPACE.search(text)
+
+
+def split_lines(lines: list[str]) -> list[list[str]]:
+    """:func:`default_words` of each line (``str.split()`` where that is the same).
+
+    >>> split_lines([" a  b ", "c"])
+    [['a', 'b'], ['c']]
+    """
+    if splits_as_jiwer(lines):
+        return [line.split() for line in lines]
+    return [default_words(line) for line in lines]
+
+
+def statistics_of_lines(hypotheses: list[str], references: list[str],
+                        alignments: bool = False) -> tuple[WerStats[np.ndarray],
+                                                           Alignments | None]:
+    """The counts of each hypothesis line's words (jiwer's default split,
+    :func:`default_words`) against its reference line's: split and numbered in C where the
+    compiled part is built and no line holds a lone whitespace character other than a
+    space (then jiwer's split is ``str.split()``'s)."""
+    compiled = native.module()
+    if compiled is not None and splits_as_jiwer(hypotheses + references):
+        gathered = gather(compiled, hypotheses, references, compiled.Numbering, True, None,
+                          None, None, True)
+        if gathered is not None:
+            return statistics_of_batch(gathered_batch(gathered, len(hypotheses), "references"),
+                                       alignments)
+    return statistics_of_words(split_lines(hypotheses), split_lines(references), alignments)
 
 
 def statistics_of_chars(hypotheses: list[str], references: list[str],

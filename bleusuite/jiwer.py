@@ -213,8 +213,8 @@ def _word_measure(name: str, reference: Sentences, hypothesis: Sentences,
     if _default_of(reference_transform) is wer_default and _default_of(
             hypothesis_transform) is wer_default:
         # the lines as they are: split and numbered at once (the words are not returned)
-        refs, hyps = _both_lines(reference, hypothesis)
-        return _measures(statistics_of_lines(hyps, refs)[0])[1][name]
+        ref_lines, hyp_lines = _both_lines(reference, hypothesis)
+        return _measures(statistics_of_lines(hyp_lines, ref_lines)[0])[1][name]
     refs, hyps = _transformed(reference, hypothesis, reference_transform,
                               hypothesis_transform, words=True)
     return _measures(statistics_of_words(hyps, refs)[0])[1][name]
@@ -268,7 +268,7 @@ def _transformed(reference: Any, hypothesis: Any, reference_transform: Transform
                                                                         list[Any]]:
     """Both sides transformed (characters as str where the default made them) and
     checked as jiwer checks them."""
-    sides = []
+    sides: list[list[Any]] = []
     for side, transform, is_reference in ((reference, reference_transform, True),
                                           (hypothesis, hypothesis_transform, False)):
         if isinstance(side, str):

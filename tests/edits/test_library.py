@@ -82,3 +82,21 @@ def test_checks() -> None:
         bleusuite.sentence_wer(["a"], ["a"], transform=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="pad_id"):
         bleusuite.sentence_wer(["a"], ["a"], pad_id=0)
+
+
+def test_registry_entry_and_paired_test() -> None:
+    from bleusuite.scores import registry
+    from bleusuite.significance import paired_bootstrap
+
+    entry = registry.get("wer")
+    assert registry.of_statistics(bleusuite.wer_statistics(HYPS, REFS)) is entry
+    table = entry.text_statistics(HYPS, [REFS], entry.settings())
+    assert entry.scores(table.sum(axis=0), entry.settings())[0] == pytest.approx(
+        100 * jiwer.wer(REFS, HYPS), abs=1e-9)
+    chars = entry.text_statistics(HYPS, [REFS], entry.settings(characters=True))
+    assert entry.scores(chars.sum(axis=0), entry.settings(characters=True))[0] == \
+        pytest.approx(100 * jiwer.cer(REFS, HYPS), abs=1e-9)
+    baseline = bleusuite.wer_statistics(HYPS, REFS)
+    other = bleusuite.wer_statistics([r.lower() for r in REFS], REFS)
+    results = paired_bootstrap(baseline, [other], n_resamples=50)
+    assert results[0].score == pytest.approx(100 * jiwer.wer(REFS, HYPS), abs=1e-9)

@@ -52,8 +52,17 @@ from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
 from bleusuite.text import Tokenizer, load_tokenizer
+from bleusuite.torchmetrics_edits import (
+    CharErrorRate,
+    MatchErrorRate,
+    WordErrorRate,
+    WordInfoLost,
+    WordInfoPreserved,
+)
 
-__all__ = ["BLEUScore", "GLEUScore", "ROUGEScore", "SacreBLEUScore", "TranslationEditRate"]
+__all__ = ["BLEUScore", "CharErrorRate", "GLEUScore", "MatchErrorRate", "ROUGEScore",
+           "SacreBLEUScore", "TranslationEditRate", "WordErrorRate", "WordInfoLost",
+           "WordInfoPreserved"]
 
 #: the names of the two inputs, in every error message
 _ARGNAMES = ("preds", "target")

@@ -107,19 +107,22 @@ def split_lines(lines: list[str]) -> list[list[str]]:
 
 
 def statistics_of_lines(hypotheses: list[str], references: list[str],
-                        alignments: bool = False) -> tuple[WerStats[np.ndarray],
-                                                           Alignments | None]:
-    """The counts of each hypothesis line's words (jiwer's default split,
-    :func:`default_words`) against its reference line's: split and numbered in C where the
-    compiled part is built and no line holds a lone whitespace character other than a
-    space (then jiwer's split is ``str.split()``'s)."""
+                        alignments: bool = False, plain: bool = False) -> tuple[
+                            WerStats[np.ndarray], Alignments | None]:
+    """The counts of each hypothesis line's words against its reference line's: jiwer's
+    default split (:func:`default_words`), or with ``plain`` ``str.split()``'s
+    (torchmetrics'). Split and numbered in C where the compiled part is built and the two
+    splits agree (no line holds a lone whitespace character other than a space)."""
     compiled = native.module()
-    if compiled is not None and splits_as_jiwer(hypotheses + references):
+    if compiled is not None and (plain or splits_as_jiwer(hypotheses + references)):
         gathered = gather(compiled, hypotheses, references, compiled.Numbering, True, None,
                           None, None, True)
         if gathered is not None:
             return statistics_of_batch(gathered_batch(gathered, len(hypotheses), "references"),
                                        alignments)
+    if plain:
+        return statistics_of_words([h.split() for h in hypotheses],
+                                   [r.split() for r in references], alignments)
     return statistics_of_words(split_lines(hypotheses), split_lines(references), alignments)
 
 

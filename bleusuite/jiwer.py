@@ -41,7 +41,7 @@ from bleusuite.scores.wer.counts import (
     statistics_of_words,
 )
 from bleusuite.scores.wer.edits import TAGS
-from bleusuite.scores.wer.formula import edit_measures
+from bleusuite.scores.wer.formula import measures_of_totals
 from bleusuite.scores.wer.statistics import WerStats
 
 __all__ = ["AlignmentChunk", "CharacterOutput", "WordOutput", "cer", "cer_default", "mer",
@@ -310,18 +310,10 @@ def _char_statistics(refs: list[Any], hyps: list[Any], alignments: bool) -> tupl
 
 def _measures(stats: WerStats[np.ndarray]) -> tuple[tuple[int, int, int, int], dict[str, Any]]:
     """The summed counts (hits, substitutions, insertions, deletions: jiwer's field order)
-    and the measures as jiwer returns them (int where the references are empty)."""
-    total = stats.sum()
-    hits, subs, dels, ins = (int(x) for x in total.to_array())
-    measures: dict[str, Any] = {k: float(v) for k, v in edit_measures(
-        np.array([hits, subs, dels, ins])).items()}
-    if hits + subs + dels == 0:  # jiwer's ints of its edge case
-        empty = hits + subs + ins == 0
-        measures = {"wer": ins, "mer": 0 if empty else 1, "wip": 1 if empty else 0,
-                    "wil": 0 if empty else 1}
-    elif hits + subs + ins == 0:  # an empty hypothesis side: jiwer's int WIP and WIL
-        measures.update(wip=0, wil=1)
-    return (hits, subs, ins, dels), measures
+    and the measures as jiwer returns them (int where its edge rules give ints)."""
+    hits, subs, dels, ins = (sum(x.tolist()) for x in (
+        stats.hits, stats.substitutions, stats.deletions, stats.insertions))
+    return (hits, subs, ins, dels), measures_of_totals(hits, subs, dels, ins)
 
 
 def _chunks(alignments: Alignments | None) -> list[list[AlignmentChunk]]:

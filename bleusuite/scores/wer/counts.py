@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
 __all__ = [
+    "SMALL_CALL_ROWS",
     "Alignments",
     "default_chars",
     "default_words",
@@ -41,6 +42,10 @@ __all__ = [
     "statistics_of_lines",
     "statistics_of_words",
 ]
+
+#: calls of at most this many rows are numbered by a dict and aligned in one call (no
+#: threads): a pair takes microseconds
+SMALL_CALL_ROWS = 8
 
 #: opcodes of each row: ``(chunks (C, 5), chunk_starts (B,), counts (B,))`` (see
 #: :func:`bleusuite.scores.wer.edits.edit_counts`)
@@ -78,6 +83,8 @@ def statistics_of_words(hypotheses: list[list[str]], references: list[list[str]]
                                                            Alignments | None]:
     """The counts of each hypothesis' words against its reference's (and with
     ``alignments`` their opcodes)."""
+    if len(hypotheses) <= SMALL_CALL_ROWS:
+        return _small_call(hypotheses, references, alignments)
     rows = [[reference] for reference in references]
     batch = from_token_lists(hypotheses, rows, None, None, ("hypotheses", "references"))
     return statistics_of_batch(batch, alignments)
@@ -113,6 +120,10 @@ def statistics_of_lines(hypotheses: list[str], references: list[str],
     default split (:func:`default_words`), or with ``plain`` ``str.split()``'s
     (torchmetrics'). Split and numbered in C where the compiled part is built and the two
     splits agree (no line holds a lone whitespace character other than a space)."""
+    if len(hypotheses) <= SMALL_CALL_ROWS:
+        split = str.split if plain else default_words
+        return _small_call([split(h) for h in hypotheses], [split(r) for r in references],
+                           alignments)
     compiled = native.module()
     if compiled is not None and (plain or splits_as_jiwer(hypotheses + references)):
         gathered = gather(compiled, hypotheses, references, compiled.Numbering, True, None,
@@ -144,6 +155,20 @@ def statistics_of_batch(batch: Batch, alignments: bool = False) -> tuple[
     pairs = ragged_rows(batch)
     return _statistics(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
                        pairs.ref_starts[:, 0], pairs.ref_lengths[:, 0], alignments)
+
+
+def _small_call(hypotheses: list[list[str]], references: list[list[str]],
+                alignments: bool) -> tuple[WerStats[np.ndarray], Alignments | None]:
+    """:func:`statistics_of_words` of a few rows: words numbered by one dict."""
+    vocabulary: dict[str, int] = {}
+    number = vocabulary.setdefault
+    hyp_ids = [number(w, len(vocabulary)) for words in hypotheses for w in words]
+    ref_ids = [number(w, len(vocabulary)) for words in references for w in words]
+    hyp_lengths = np.array([len(words) for words in hypotheses], dtype=np.int64)
+    ref_lengths = np.array([len(words) for words in references], dtype=np.int64)
+    return _statistics(np.array(hyp_ids, dtype=np.int64), np.cumsum(hyp_lengths) - hyp_lengths,
+                       hyp_lengths, np.array(ref_ids, dtype=np.int64),
+                       np.cumsum(ref_lengths) - ref_lengths, ref_lengths, alignments)
 
 
 def _code_points(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -80,6 +80,11 @@ def edit_counts(hyp_ids: np.ndarray, hyp_starts: np.ndarray, hyp_lengths: np.nda
                     chunks[chunk_starts[b]: chunk_starts[b] + len(opcodes)] = opcodes
         return counts, None if chunks is None or chunk_starts is None else (
             chunks, chunk_starts)
+    if rows <= 8:  # one call in the caller's thread
+        module.edit_counts(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths,
+                           counts, chunks, chunk_starts, 0, rows)
+        return counts, None if chunks is None or chunk_starts is None else (
+            chunks, chunk_starts)
     work = np.cumsum(hyp_lengths * ref_lengths + hyp_lengths + ref_lengths + 1)
     bounds, workers = threads.work_blocks(
         work, threads.worker_threads() if workers is None else workers, MIN_WORK_PER_THREAD)

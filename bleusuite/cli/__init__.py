@@ -25,6 +25,9 @@ __all__ = ["CommandError", "command", "main"]
 #: the exit status when the reader of the output has gone (``bleusuite score ... | head``):
 #: sacrebleu's, which dies of SIGPIPE (128 + 13)
 BROKEN_PIPE_STATUS = 141
+#: the exit status when the input needs more memory than the process can have (sacrebleu
+#: has none: it dies with a traceback and 1)
+MEMORY_STATUS = 1
 
 
 def command() -> NoReturn:
@@ -34,8 +37,8 @@ def command() -> NoReturn:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (sacrebleu's: 2 for a usage error, 1 for
-    other errors, each reported in one line on standard error; 141 when the reader of the
-    output has gone).
+    other errors, an input too large for the memory among them, each reported in one line
+    on standard error; 141 when the reader of the output has gone).
 
     The output is written whole (:func:`bleusuite.cli.io.write_output`), or the command
     fails: an output that cannot take it (a full disk, a file size limit) is an error with
@@ -52,6 +55,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{program}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError as error:
+        # the library's message names the input that needed the memory (where it knows it)
+        reason = f": {error}" if str(error) else ""
+        print(f"{program}: error: out of memory{reason}", file=sys.stderr)
+        return MEMORY_STATUS
     from bleusuite.cli.io import write_output
 
     try:

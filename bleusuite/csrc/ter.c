@@ -682,11 +682,21 @@ row_edits(Pair *p, const Call *c, Py_ssize_t row)
 /* ------------------------------------------------------------------------ the entry */
 
 static void
-raise_failure(Failure failure, Py_ssize_t row)
+raise_failure(Failure failure, const Call *c, Py_ssize_t row)
 {
+    int64_t longest = 0;
     switch (failure) {
     case TER_NO_MEMORY:
-        PyErr_NoMemory();
+        /* the matrices grow with the words of the row's two sides: name them */
+        for (Py_ssize_t r = 0; r < c->refs; r++) {
+            const int64_t length = c->ref_lengths[row * c->refs + r];
+            if (length > longest) longest = length;
+        }
+        PyErr_Format(PyExc_MemoryError, "hypothesis %zd: TER's edit matrices of its "
+                     "%lld words against a reference of %lld words (%lld GB) do not fit in "
+                     "memory", row, (long long)c->hyp_lengths[row], (long long)longest,
+                     (long long)(((double)c->hyp_lengths[row] + 1.0)
+                                 * ((double)longest + 1.0) * 5.0 / 1e9));
         break;
     case TER_BAD_SLICE:
         PyErr_Format(PyExc_ValueError, "row %zd: an offset or a length is outside its id "
@@ -774,7 +784,7 @@ bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     pair_release(&pair);
     if (failure != TER_DONE) {
-        raise_failure(failure, row);
+        raise_failure(failure, &c, row);
         goto done;
     }
     result = Py_NewRef(Py_None);

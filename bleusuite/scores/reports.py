@@ -120,20 +120,28 @@ def make_signature(metric: str, settings: Any, *, nrefs: int | str | None,
 def score_text(score: float, width: int, confidence: Confidence | None = None,
                interval: bool = False) -> str:
     """A score as sacrebleu prints it, ``width`` digits after the point, with its bootstrap
-    summary (``(μ = mean ± half-width)``; ``interval``: and bleusuite's ``, 95% CI [low,
-    high]`` inside the brackets).
+    summary (``(μ = mean ± half-width)``) where sacrebleu prints one: a bootstrap mean above
+    0 (``Score.format``). ``interval``: bleusuite's ``, 95% CI [low, high]`` inside the
+    brackets (not sacrebleu's line: the command never asks for it).
 
     >>> score_text(48.8923, 2), score_text(48.8923, 1)
     ('48.89', '48.9')
     """
     text = f"{score:.{width}f}"
-    if confidence is not None:
+    if shows_confidence(confidence):
+        assert confidence is not None
         c = confidence
         text += f" (μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
         if interval:
             text += f", 95% CI [{c.low:.{width}f}, {c.high:.{width}f}]"
         text += ")"
     return text
+
+
+def shows_confidence(confidence: Confidence | None) -> bool:
+    """Whether a score prints its bootstrap summary: sacrebleu's ``Score.format`` prints it
+    (and its JSON keys) only where the bootstrap mean is above 0."""
+    return confidence is not None and confidence.mean > 0
 
 
 def score_line(name: str, signature: str, score: str, verbose: str = "") -> str:
@@ -149,8 +157,9 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
                  interval: bool = False) -> dict[str, Any]:
     """sacrebleu's JSON record of a score: ``name``, ``score`` (rounded to ``width``
     digits), ``signature``, the bootstrap summary (``confidence_mean``, ``confidence_var``,
-    ``confidence``; ``interval``: bleusuite's ``confidence_low`` and ``confidence_high``
-    too), ``verbose_score``, and each signature field as a string.
+    ``confidence``, where the bootstrap mean is above 0, as sacrebleu; ``interval``:
+    bleusuite's ``confidence_low`` and ``confidence_high`` too, keys sacrebleu does not
+    have), ``verbose_score``, and each signature field as a string.
 
     >>> record = score_record("chrF2", 59.6123, 1, Signature({"nrefs": 1}))
     >>> record
@@ -159,7 +168,8 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
     record: dict[str, Any] = {"name": name, "score": float(f"{score:.{width}f}"),
                               "signature": signature if isinstance(signature, str)
                               else signature.format()}
-    if confidence is not None:
+    if shows_confidence(confidence):
+        assert confidence is not None
         c = confidence
         mean, half = f"{c.mean:.{width}f}", f"{c.half_width:.{width}f}"
         record.update(confidence_mean=float(mean), confidence_var=float(half),

@@ -389,7 +389,7 @@ def test_text_output_and_options(capsys, small):
     default = json.loads(run_main(capsys, "score", *refs, "-i", hyp))  # json by default
     assert default["score"] == round(default["score"], 1)
     ci = run_main(capsys, "score", *refs, "-i", hyp, "-f", "text", "-ci", "-cin", "50")
-    assert "(μ = " in ci and "95% CI [" in ci and "|bs:50|seed:12345|" in ci
+    assert "(μ = " in ci and "95% CI" not in ci and "|bs:50|seed:12345|" in ci
 
 
 def test_the_whole_output_arrives(tmp_path, capsys):

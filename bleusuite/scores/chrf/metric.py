@@ -41,11 +41,21 @@ class _Chrf:
 
     def scores(self, table: np.ndarray, settings: ChrfSettings,
                resampled: bool = False) -> np.ndarray:
-        scores = chrf_scores(np.atleast_2d(table), settings.beta, settings.eps_smoothing,
-                             float32=resampled)
-        # sacrebleu's resampled chrF scores are float32 scalars: so are their mean and
-        # interval (bleusuite.significance.bootstrap keeps float32 scores float32)
-        return np.atleast_1d(scores.astype(np.float32) if resampled else scores)
+        table = np.atleast_2d(table)
+        scores = chrf_scores(table, settings.beta, settings.eps_smoothing, float32=resampled)
+        if not resampled:
+            return np.atleast_1d(scores)
+        # sacrebleu's resampled chrF scores are float32 scalars, but a Python float where
+        # its formula takes a branch of Python constants: NumPy's array of them is float32
+        # (and so are its mean and interval) only where no row took such a branch
+        python_float = _python_float_rows(table, settings)
+        if not python_float.any():
+            return np.atleast_1d(scores.astype(np.float32))
+        # those rows' arithmetic is Python's: float64 throughout
+        scores = np.atleast_1d(scores).astype(np.float64)
+        scores[python_float] = chrf_scores(table[python_float], settings.beta,
+                                           settings.eps_smoothing)
+        return scores
 
     def verbose(self, table: np.ndarray, settings: ChrfSettings) -> list[str]:
         return [""] * len(np.atleast_2d(table))
@@ -64,6 +74,23 @@ class _Chrf:
         stats = chrf_statistics(hypotheses, rows, settings)
         table: np.ndarray = stats.to_array()
         return table
+
+
+def _python_float_rows(table: np.ndarray, settings: ChrfSettings) -> np.ndarray:
+    """The rows whose score sacrebleu's ``CHRF._compute_f_score`` returns as a Python float
+    (not a float32 scalar) on float32 statistics: without eps smoothing, a score of 0 (its
+    ``return 0.0``); with it, a row where no order adds a term of float32 counts (each order
+    adds its Python ``eps``)."""
+    hyp, ref, match = table[:, 0::3], table[:, 1::3], table[:, 2::3]
+    if not settings.eps_smoothing:
+        # precision and recall are both 0 where no order has matches (or none counts)
+        counted = (hyp > 0) & (ref > 0)
+        return ~((counted & (match > 0)).any(axis=1))
+    factor_zero = settings.beta == 0
+    denominator_zero = (ref > 0) & (match == 0) & (factor_zero | (hyp > 0))
+    float32_term = ~denominator_zero & ((hyp > 0) | (ref > 0))
+    result: np.ndarray = ~float32_term.any(axis=1)
+    return result
 
 
 #: the registry's entry

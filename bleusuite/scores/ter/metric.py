@@ -74,9 +74,14 @@ class _Ter:
 
     def scores(self, table: np.ndarray, settings: TerSettings,
                resampled: bool = False) -> np.ndarray:
-        # sacrebleu's resampled TER scores are float32 scalars: so are their mean and
-        # interval (bleusuite.significance.bootstrap keeps float32 scores float32)
-        return np.atleast_1d(ter_scores(np.atleast_2d(table), float32=resampled))
+        table = np.atleast_2d(table)
+        scores = np.atleast_1d(ter_scores(table, float32=resampled))
+        if resampled and (TerStats.from_array(table).ref_length_units == 0).any():
+            # sacrebleu's resampled TER scores are float32 scalars but a Python float (its
+            # 1.0 or 0.0) where the references are empty: NumPy's array of them is float32
+            # (and so are its mean and interval) only where no row is such a row
+            return scores.astype(np.float64)
+        return scores
 
     def verbose(self, table: np.ndarray, settings: TerSettings) -> list[str]:
         return [""] * len(np.atleast_2d(table))

@@ -72,7 +72,8 @@ def check_int_array(be: Backend, a: Any, argname: str) -> Any:
         )
     # ids above 2**63 - 1 would wrap to negative int64 values: still one distinct value per
     # id (the counts stay exact), but refused where the check costs no device read
-    unsigned_64 = be.describe_dtype(a) in ("uint64", "torch.uint64")
+    # (NumPy names a uint64 array of the other byte order ">u8" or "<u8")
+    unsigned_64 = be.describe_dtype(a) in ("uint64", ">u8", "<u8", "torch.uint64")
     if (unsigned_64 and be.numel(a) and be.reads_are_free(a)
             and be.to_int(be.max_(a)) > _INT64_MAX):
         raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")

@@ -71,6 +71,11 @@ class SettingsCache(Generic[T]):
     def __len__(self) -> int:
         return len(self._kept)
 
+    def clear(self) -> None:
+        """Forget every kept object (a test that replaces a rule the settings check)."""
+        with self._lock:
+            self._kept.clear()
+
     def get(self, *arguments: Any) -> T:
         """``build(*arguments)``, kept where the arguments are plain values.
 

@@ -34,6 +34,7 @@ T = TypeVar("T")
 
 #: the types whose values are kept as they are in a key (equal values hash alike)
 _PLAIN = (type(None), bool, int, float, str)
+_PLAIN_KINDS = frozenset(_PLAIN)
 
 
 def _key_of(value: Any) -> Any:
@@ -54,8 +55,7 @@ _UNCACHED: Any = object()
 def _tracing() -> bool:
     """Whether ``torch.compile`` is tracing the call (torch is looked up, never imported)."""
     torch = sys.modules.get("torch")
-    compiler = getattr(torch, "compiler", None)
-    return compiler is not None and bool(compiler.is_compiling())
+    return torch is not None and bool(torch.compiler.is_compiling())
 
 
 class SettingsCache(Generic[T]):
@@ -84,7 +84,9 @@ class SettingsCache(Generic[T]):
         """
         if _tracing():
             return self._build(*arguments)
-        key = _key_of(arguments)
+        kinds = tuple(map(type, arguments))
+        # the common call, plain scalars only: the arguments and their types are the key
+        key = (arguments, kinds) if _PLAIN_KINDS.issuperset(kinds) else _key_of(arguments)
         if key is _UNCACHED:
             return self._build(*arguments)
         found = self._kept.get(key)

@@ -64,7 +64,7 @@ def _is_text(preds: object) -> bool:
     if isinstance(preds, str):
         raise TypeError("preds must be a list of strings (one per sentence): wrap a single "
                         "sentence in a list")
-    return is_text(preds)
+    return is_text(preds, argname="preds")
 
 
 def _raw_13a(lines: Sequence[str]) -> Sequence[str]:

@@ -15,15 +15,23 @@ from bleusuite.threads import InOrder, run_blocks
 
 
 def test_run_blocks_gives_the_results_in_order_from_several_threads() -> None:
+    """The caller and a helper each run a block, whatever the scheduling: a block on either
+    side holds its thread until the other side has run one (the helpers hold at most one
+    block each, so blocks are left for the caller); no sleep, no race."""
     seen: set[str] = set()
+    caller = threading.current_thread()
+    caller_ran, helper_ran = threading.Event(), threading.Event()
 
     def work(block: int) -> int:
         seen.add(threading.current_thread().name)
-        time.sleep(0.002)  # long enough that the helpers take some blocks
+        mine, other = ((caller_ran, helper_ran) if threading.current_thread() is caller
+                       else (helper_ran, caller_ran))
+        mine.set()
+        other.wait(timeout=60)  # set at once where run_blocks shares the blocks
         return block * block
 
     assert run_blocks(work, range(40), threads=3) == [b * b for b in range(40)]
-    assert threading.current_thread().name in seen  # the caller works too
+    assert caller_ran.is_set() and helper_ran.is_set(), seen  # the caller works too
     assert len(seen) > 1
 
 

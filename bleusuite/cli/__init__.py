@@ -57,8 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except MemoryError as error:
         # the library's message names the input that needed the memory (where it knows it)
-        reason = f": {error}" if str(error) else ""
-        print(f"{program}: error: out of memory{reason}", file=sys.stderr)
+        what = f": {error}" if str(error) else ""
+        print(f"{program}: error: out of memory{what}", file=sys.stderr)
         return MEMORY_STATUS
     from bleusuite.cli.io import write_output
 

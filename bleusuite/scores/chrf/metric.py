@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -16,6 +16,7 @@ from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import ChrfStats
+from bleusuite.scores.registry import text_only, word_id_settings
 
 __all__ = ["METRIC"]
 
@@ -56,6 +57,31 @@ class _Chrf:
         scores[python_float] = chrf_scores(table[python_float], settings.beta,
                                            settings.eps_smoothing)
         return scores
+
+    command_flags: ClassVar[dict[str, str]] = {
+        "char_order": "chrf_char_order", "word_order": "chrf_word_order", "beta": "chrf_beta",
+        "lowercase": "chrf_lowercase", "whitespace": "chrf_whitespace",
+        "eps_smoothing": "chrf_eps_smoothing"}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+    paired_tests = True
+
+    def result(self, total: np.ndarray, settings: ChrfSettings, nrefs: str,
+               given_tokens: bool = False) -> Any:
+        from bleusuite.scores.chrf.result import ChrfResult
+
+        return ChrfResult.from_stats(
+            ChrfStats.from_array(total), char_order=settings.char_order,
+            word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
+            whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: ChrfSettings, given: Mapping[str, Any]) -> ChrfSettings:
+        return word_id_settings(self, settings, given)  # chrF counts characters: it refuses ids
+
+    def token_id_statistics(self, batch: Any, settings: ChrfSettings) -> Any:
+        return text_only(self)
 
     def verbose(self, table: np.ndarray, settings: ChrfSettings) -> list[str]:
         return [""] * len(np.atleast_2d(table))

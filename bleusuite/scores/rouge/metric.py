@@ -10,11 +10,12 @@ sacrebleu has none).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
+from bleusuite.scores.registry import text_only, word_id_settings
 from bleusuite.scores.rouge.settings import RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
 
@@ -69,6 +70,27 @@ class _Rouge:
         parts = [100.0 * rouge_score(stats, measure) for measure in
                  ("precision", "recall", "fmeasure")]
         return [verbose_line(p, r, f) for p, r, f in zip(*parts, strict=True)]
+
+    #: ROUGE's statistics are the documents' scores, not integer counts that resamples sum
+    paired_tests = False
+    #: not a metric of the command (sacrebleu has no ROUGE)
+    command_flags: ClassVar[dict[str, str]] = {}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+
+    def result(self, total: np.ndarray, settings: RougeSettings, nrefs: str,
+               given_tokens: bool = False) -> Any:
+        from bleusuite.scores.rouge.result import RougeResult  # it builds on this entry
+
+        return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: RougeSettings, given: Mapping[str, Any]) -> RougeSettings:
+        return word_id_settings(self, settings, given)  # ROUGE's corpus scores are of text
+
+    def token_id_statistics(self, batch: Any, settings: RougeSettings) -> Any:
+        return text_only(self)
 
     def word_counting(self, settings: RougeSettings) -> None:
         return None

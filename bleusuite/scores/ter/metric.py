@@ -10,13 +10,13 @@ settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the comma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.ter.counts import ter_statistics_of_texts
+from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
 from bleusuite.scores.ter.statistics import TerStats
 
@@ -82,6 +82,34 @@ class _Ter:
             # (and so are its mean and interval) only where no row is such a row
             return scores.astype(np.float64)
         return scores
+
+    command_flags: ClassVar[dict[str, str]] = {
+        "normalized": "ter_normalized", "no_punct": "ter_no_punct",
+        "asian_support": "ter_asian_support", "case_sensitive": "ter_case_sensitive"}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+    paired_tests = True
+
+    def result(self, total: np.ndarray, settings: TerSettings, nrefs: str,
+               given_tokens: bool = False) -> Any:
+        from bleusuite.scores.ter.result import TerResult  # it builds on this entry
+
+        return TerResult.from_stats(
+            TerStats.from_array(total), normalized=settings.normalized,
+            no_punct=settings.no_punct, asian_support=settings.asian_support,
+            case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:
+        # TER compares token ids as given: its tokenizer's options are text's
+        if settings.normalized or settings.no_punct or settings.asian_support:
+            raise ValueError("normalized, no_punct and asian_support apply to text columns "
+                             "(tercom's tokenizer); token ids are compared as given")
+        return settings
+
+    def token_id_statistics(self, batch: Any, settings: TerSettings) -> TerStats[Any]:
+        return ter_statistics_of_batch(batch)
 
     def verbose(self, table: np.ndarray, settings: TerSettings) -> list[str]:
         return [""] * len(np.atleast_2d(table))

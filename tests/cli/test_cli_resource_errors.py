@@ -105,3 +105,30 @@ def test_the_process_reports_one_line_and_status_1(ref, unbuffered, module, name
     assert result.returncode == 1, result.stderr.decode()
     assert result.stdout == b""
     assert result.stderr.decode() == f"bleusuite score: error: {message}\n"
+
+
+def test_no_thread_to_draw_ahead_gives_the_same_output(monkeypatch, capsys, tmp_path):
+    """``-ci`` draws its resamples on a thread while the text is counted; where the system
+    gives no thread (a process limit), the resampling draws as it sums: the same numbers,
+    not a traceback."""
+    import threading
+
+    lines = [f"w{k} the cat sat on the mat {k % 3}" for k in range(30)]
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    hyp.write_text("".join(f"{line.replace('cat', 'dog', k % 2)}\n"
+                           for k, line in enumerate(lines)), encoding="utf-8")
+    args = ["score", str(ref), "-i", str(hyp), "-m", "bleu", "chrf", "-ci", "-cin", "40"]
+    assert cli.main(args) == 0
+    expected = capsys.readouterr().out
+    start = threading.Thread.start
+
+    def refused(self: threading.Thread) -> None:
+        if self.name == "bleusuite-in-order":
+            raise RuntimeError("can't start new thread")
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    assert cli.main(args) == 0
+    captured = capsys.readouterr()
+    assert captured.out == expected and captured.err == ""

@@ -61,3 +61,7 @@ def ter_edits(
     """TER's edits (sacrebleu's ``translation_edit_rate``) of rows begin..end-1 against each
     reference into ``edits`` (B, R); a reference length of -1 is an absent reference (its
     edits -1). int64 buffers; see the C docstring."""
+
+def stop_calls() -> None:
+    """Stop every compiled call running now, in any thread (each raises KeyboardInterrupt
+    in its own thread); calls that begin afterwards are not affected."""

@@ -101,16 +101,33 @@ class _Call(Generic[_Item, _Result]):
         self.left = len(items)
         self.lock = threading.Lock()
         self.done = threading.Event()
+        #: the last block to run: after an error, the blocks after the first that failed are
+        #: skipped (every block before it runs: its error is the one raised); -1 once the
+        #: caller is interrupted
+        self.last = len(items)
+        #: the threads in :meth:`run` now
+        self.active = 0
 
     def run(self) -> None:
-        while (index := next(self.next)) < len(self.items):
-            try:
-                self.results[index] = self.work(self.items[index])
-            except BaseException as error:  # re-raised in the caller's thread
-                self.errors[index] = error
+        with self.lock:
+            self.active += 1
+        try:
+            while (index := next(self.next)) < len(self.items):
+                if index <= self.last:
+                    try:
+                        self.results[index] = self.work(self.items[index])
+                    except BaseException as error:  # re-raised in the caller's thread
+                        self.errors[index] = error
+                        with self.lock:
+                            self.last = min(self.last, index)
+                with self.lock:
+                    self.left -= 1
+        finally:
+            # done once every block has ended and every thread that took some has left:
+            # nothing of the call is running or held by a helper when the caller returns
             with self.lock:
-                self.left -= 1
-                if self.left == 0:
+                self.active -= 1
+                if self.left == 0 and self.active == 0:
                     self.done.set()
 
 
@@ -142,7 +159,10 @@ def run_blocks(
 ) -> list[_Result]:
     """``[work(block) for block in blocks]``, on up to ``threads`` threads: the caller's
     and ``threads - 1`` helpers. The first error, in the order of the blocks, is raised once
-    every block has run.
+    the blocks before it have run (those after it are skipped where not begun). Where the
+    caller is interrupted (Ctrl-C) while the helpers work, the compiled calls they run are
+    stopped (:func:`bleusuite.native.stop_calls`) and the interrupt is raised once they
+    have returned, so that nothing goes on computing after the call.
 
     >>> run_blocks(lambda b: b * b, range(4), threads=2)
     [0, 1, 4, 9]
@@ -155,12 +175,31 @@ def run_blocks(
     queue = _helper_queue(threads - 1)
     for _ in range(threads - 1):
         queue.put(call)  # type: ignore[arg-type]
-    call.run()
-    call.done.wait()
+    try:
+        call.run()
+        call.done.wait()
+    except BaseException:
+        call.last = -1
+        _stop_compiled_calls()
+        while not call.done.is_set():  # the helpers' calls return at their next poll
+            try:
+                call.done.wait()
+            except KeyboardInterrupt:
+                _stop_compiled_calls()
+        raise
     for error in call.errors:
         if error is not None:
             raise error
     return call.results  # type: ignore[return-value]
+
+
+def _stop_compiled_calls() -> None:
+    """Stop the compiled calls running now (the helpers' blocks of an interrupted call)."""
+    from bleusuite import native
+
+    module = native.module()
+    if module is not None:
+        module.stop_calls()
 
 
 def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:

@@ -7,6 +7,7 @@
  * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
+ * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
 #include "native.h"
@@ -23,6 +24,7 @@ static PyMethodDef native_functions[] = {
     {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
      bs_porter_stem_doc},
     {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
+    {"stop_calls", bs_stop_calls, METH_NOARGS, bs_stop_calls_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -30,7 +32,7 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map, lcs_matches, porter_stem, ter_edits.",
+             "libm_map, lcs_matches, porter_stem, ter_edits, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };
@@ -39,6 +41,7 @@ PyMODINIT_FUNC
 PyInit__native(void)
 {
     bs_numbering_ready();
+    bs_interrupt_ready();
     if (PyType_Ready(&bs_NumberingType) < 0) return NULL;
     PyObject *module = PyModule_Create(&native_module);
     if (module == NULL) return NULL;

@@ -35,7 +35,7 @@ def test_run_blocks_gives_the_results_in_order_from_several_threads() -> None:
     assert len(seen) > 1
 
 
-def test_run_blocks_raises_the_first_error_after_every_block_ran() -> None:
+def test_run_blocks_raises_the_first_error_once_the_blocks_before_it_ran() -> None:
     ran: list[int] = []
 
     def work(block: int) -> int:
@@ -46,7 +46,8 @@ def test_run_blocks_raises_the_first_error_after_every_block_ran() -> None:
 
     with pytest.raises(ValueError, match="block 3"):
         run_blocks(work, range(10), threads=2)
-    assert sorted(ran) == list(range(10))
+    # every block before the first error ran; those after it may have been skipped
+    assert set(range(4)) <= set(ran) <= set(range(10))
 
 
 def test_nested_calls_on_the_same_threads_finish() -> None:

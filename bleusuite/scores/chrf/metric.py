@@ -85,8 +85,7 @@ def _python_float_rows(table: np.ndarray, settings: ChrfSettings) -> np.ndarray:
     if not settings.eps_smoothing:
         # precision and recall are both 0 where no order has matches (or none counts)
         counted = (hyp > 0) & (ref > 0)
-        matched = counted & (match > 0)
-        zero: np.ndarray = np.asarray(~matched.any(axis=1))
+        zero: np.ndarray = np.logical_not((counted & (match > 0)).any(axis=1))
         return zero
     factor_zero = settings.beta == 0
     denominator_zero = (ref > 0) & (match == 0) & (factor_zero | (hyp > 0))

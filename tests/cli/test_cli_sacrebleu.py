@@ -606,3 +606,15 @@ def test_score_only_lines_of_several_metrics_are_aligned_as_sacrebleus(tiny, tmp
                         "-b", "-ci", "-cin", "20"])
     assert_same_output([ref, "-i", hyp, "-m", "bleu", "chrf", "ter", "-f", "text", "-ci",
                         "-cin", "20"])
+
+
+def test_score_only_lines_keep_each_score_where_sacrebleu_loses_one(tiny):
+    """A documented difference (docs/cli.md): with ``-b -ci``, sacrebleu zips the widths of
+    the lines that hold ``=`` with the first lines of all, so a mean-0 line before a line
+    with a summary takes that line's place and its score is lost. bleusuite keeps sacrebleu's
+    order and alignment and prints every score."""
+    theirs, ours = both([tiny["ref"], "-i", tiny["none"], "-m", "bleu", "chrf", "ter", "-f",
+                         "text", "-b", "-ci", "-cin", "10"])
+    assert theirs.returncode == ours.returncode == 0, ours.stderr
+    assert theirs.stdout.decode() == "0.0\n0.0\n     0.0\n"  # sacrebleu 2.6.0's
+    assert ours.stdout.decode() == "0.0\n0.0\n133.3 (μ = 133.3 ± 0.0)\n"  # TER: 4 edits / 3

@@ -15,7 +15,7 @@ _OPTIONAL = {
     "bleusuite/losses": "torch",
     "bleusuite/metrics": "ignite",
     "bleusuite/ray": "ray",
-    "bleusuite/torchmetrics.py": "torchmetrics",
+    "bleusuite/torchmetrics": "torchmetrics",
 }
 for path, module in _OPTIONAL.items():
     if importlib.util.find_spec(module) is None:

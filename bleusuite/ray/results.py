@@ -71,8 +71,8 @@ def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str,
     """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``, the
     ``to_array`` form), as the single-process ``corpus_*_result`` functions build it
     (``given_tokens``: of token-id columns, for the metrics whose settings do not say so):
-    the registry entry's :meth:`~bleusuite.scores.registry.Metric.result`."""
-    result: Result = registry.get(metric).result(total, settings, nrefs, given_tokens)
+    :func:`bleusuite.scores.registry.result`."""
+    result: Result = registry.result(metric, total, settings, nrefs, given_tokens)
     return result
 
 

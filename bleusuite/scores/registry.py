@@ -29,6 +29,7 @@ __all__ = [
     "get",
     "names",
     "of_statistics",
+    "result",
     "text_only",
     "word_id_settings",
 ]
@@ -112,11 +113,10 @@ class Metric(Protocol):
     #: are integer counts that resamples sum
     paired_tests: bool
 
-    def result(self, total: np.ndarray, settings: Any, nrefs: str,
-               given_tokens: bool = False) -> Any:
-        """The result object of summed statistics ``total`` (``(F,)``, the ``to_array``
-        form), as the library's ``corpus_*_result`` builds it (``given_tokens``: of token
-        ids, for the metrics whose settings do not say so)."""
+    #: the module of its result object (imported by :func:`result`, by name as the entries
+    #: are: the result object builds on the entry), with ``result_of_table(total, settings,
+    #: nrefs, given_tokens)``
+    result_module: str
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """The setting values of sentence-level scores where ``values`` were given (BLEU of
@@ -134,6 +134,15 @@ class Metric(Protocol):
     def token_id_statistics(self, batch: Any, settings: Any) -> Any:
         """The statistics (its statistics type) of a normalised token-id batch
         (:class:`bleusuite.inputs.Batch`) with the settings of :meth:`token_id_settings`."""
+
+
+def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
+           given_tokens: bool = False) -> Any:
+    """The result object of metric ``name`` (``BleuResult``, ...) of summed statistics
+    ``total`` (``(F,)``, the ``to_array`` form), as the library's ``corpus_*_result`` builds
+    it (``given_tokens``: of token ids, for the metrics whose settings do not say so)."""
+    module = importlib.import_module(get(name).result_module)
+    return module.result_of_table(total, settings, nrefs, given_tokens)
 
 
 def word_id_settings(entry: Any, settings: Any, given: Mapping[str, Any]) -> Any:

@@ -18,7 +18,7 @@ as sacrebleu prints them; the result objects hold the numbers they print.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -27,7 +27,6 @@ from bleusuite.version import VERSION
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
-    from bleusuite.significance.bootstrap import Confidence
 
 __all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "Signature", "host", "json_text",
            "make_signature", "num_refs", "result_line", "score_line", "score_record",
@@ -46,6 +45,24 @@ SHARED_ABBREVIATIONS: dict[str, str] = {
 def version_field() -> str:
     """``bleusuite-<version>``: the last field of every signature."""
     return f"bleusuite-{VERSION}"
+
+
+class Confidence(Protocol):
+    """A bootstrap summary as a report prints it (the significance code's
+    :class:`bleusuite.significance.bootstrap.Confidence` is one): the mean of the resampled
+    scores, half the width of their 95% interval, and the interval's ends."""
+
+    @property
+    def mean(self) -> float: ...
+
+    @property
+    def half_width(self) -> float: ...
+
+    @property
+    def low(self) -> float: ...
+
+    @property
+    def high(self) -> float: ...
 
 
 class Signature:

@@ -102,14 +102,9 @@ class _Bleu:
     command_fixed: ClassVar[dict[str, Any]] = {"max_order": 4}
     paired_tests = True
 
-    def result(self, total: np.ndarray, settings: BleuSettings, nrefs: str,
-               given_tokens: bool = False) -> Any:
-        from bleusuite.scores.bleu.result import BleuResult  # it builds on this entry
-
-        return BleuResult.from_stats(
-            BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
-            smooth_value=settings.smooth_value, effective_order=settings.effective_order,
-            nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.bleu.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         if "effective_order" not in values and smoothing.family_of(

@@ -65,14 +65,9 @@ class _Chrf:
     command_fixed: ClassVar[dict[str, Any]] = {}
     paired_tests = True
 
-    def result(self, total: np.ndarray, settings: ChrfSettings, nrefs: str,
-               given_tokens: bool = False) -> Any:
-        from bleusuite.scores.chrf.result import ChrfResult
-
-        return ChrfResult.from_stats(
-            ChrfStats.from_array(total), char_order=settings.char_order,
-            word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
-            whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.chrf.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values

@@ -54,13 +54,9 @@ class _Gleu:
     command_fixed: ClassVar[dict[str, Any]] = {"min_len": 1, "max_len": 4}
     paired_tests = True
 
-    def result(self, total: np.ndarray, settings: GleuSettings, nrefs: str,
-               given_tokens: bool = False) -> Any:
-        from bleusuite.scores.gleu.result import GleuResult  # it builds on this entry
-
-        return GleuResult.from_stats(
-            GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
-            nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.gleu.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values

@@ -20,6 +20,7 @@ from bleusuite import checks
 from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores.gleu.metric import METRIC
 from bleusuite.scores.gleu.score import gleu_score
+from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
 from bleusuite.scores.reports import host, make_signature, result_line
 from bleusuite.scores.statistics import corpus_statistics
@@ -129,3 +130,13 @@ def corpus_gleu_result(
         batches, lambda b: gleu_statistics_of_batch(b, min_len, max_len), with_nrefs=True)
     return GleuResult.from_stats(stats, min_len=min_len, max_len=max_len, nrefs=nrefs,
                                  tokenize=tokenize, lowercase=lowercase)
+
+
+def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
+    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
+    token ids, for settings that do not say so): its registry entry's ``result``."""
+    return GleuResult.from_stats(
+        GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
+        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)

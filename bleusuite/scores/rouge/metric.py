@@ -77,11 +77,9 @@ class _Rouge:
     command_flags: ClassVar[dict[str, str]] = {}
     command_fixed: ClassVar[dict[str, Any]] = {}
 
-    def result(self, total: np.ndarray, settings: RougeSettings, nrefs: str,
-               given_tokens: bool = False) -> Any:
-        from bleusuite.scores.rouge.result import RougeResult  # it builds on this entry
-
-        return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.rouge.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values

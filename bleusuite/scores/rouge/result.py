@@ -119,3 +119,11 @@ def corpus_rouge_result(
               for refs in references} if isinstance(references, list) else set()
     nrefs = str(counts.pop()) if len(counts) == 1 else "var" if counts else None
     return RougeResult.from_stats(stats, settings, nrefs=nrefs)
+
+
+def result_of_table(total: np.ndarray, settings: RougeSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
+    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
+    token ids, for settings that do not say so): its registry entry's ``result``."""
+    return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)

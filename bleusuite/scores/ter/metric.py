@@ -1,6 +1,4 @@
-"""TER as an entry of the metric registry (:mod:`bleusuite.scores.registry`), and its
-settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the command's
-``--ter-*`` flags).
+"""TER as an entry of the metric registry (:mod:`bleusuite.scores.registry`).
 
 >>> from bleusuite.scores.ter.metric import METRIC
 >>> settings = METRIC.settings(case_sensitive=True)
@@ -11,44 +9,16 @@ settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the comma
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 import numpy as np
 
 from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
-__all__ = ["METRIC", "TerSettings"]
-
-
-@dataclass(frozen=True)
-class TerSettings:
-    """sacrebleu's ``TER(...)`` settings, its defaults (checked once, here): the options of
-    its ``tercom`` tokenizer (:class:`bleusuite.text.tercom.TercomTokenizer`).
-
-    >>> TerSettings(normalized=1)
-    Traceback (most recent call last):
-    ...
-    TypeError: normalized must be a bool; got 1
-    """
-
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
-
-    def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if not isinstance(value, bool):
-                raise TypeError(f"{field.name} must be a bool; got {value!r}")
-
-    @property
-    def default(self) -> bool:
-        """Whether every option is sacrebleu's default (lowercased, whitespace-split)."""
-        return self == TerSettings()
+__all__ = ["METRIC"]
 
 
 class _Ter:
@@ -89,14 +59,9 @@ class _Ter:
     command_fixed: ClassVar[dict[str, Any]] = {}
     paired_tests = True
 
-    def result(self, total: np.ndarray, settings: TerSettings, nrefs: str,
-               given_tokens: bool = False) -> Any:
-        from bleusuite.scores.ter.result import TerResult  # it builds on this entry
-
-        return TerResult.from_stats(
-            TerStats.from_array(total), normalized=settings.normalized,
-            no_punct=settings.no_punct, asian_support=settings.asian_support,
-            case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.ter.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values

@@ -20,13 +20,13 @@ import numpy as np
 
 from bleusuite.scores.reports import GIVEN_TOKENS, make_signature, result_line
 from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.metric import TerSettings
 from bleusuite.scores.ter.score import (
     batch_num_refs,
     num_refs_of,
     settings_of,
     statistics_and_batch,
 )
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
 if TYPE_CHECKING:
@@ -107,3 +107,14 @@ def corpus_ter_result(
     return TerResult.from_stats(stats, normalized=normalized, no_punct=no_punct,
                                 asian_support=asian_support, case_sensitive=case_sensitive,
                                 nrefs=nrefs, given_tokens=batch is not None)
+
+
+def result_of_table(total: np.ndarray, settings: TerSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
+    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
+    token ids, for settings that do not say so): its registry entry's ``result``."""
+    return TerResult.from_stats(
+        TerStats.from_array(total), normalized=settings.normalized,
+        no_punct=settings.no_punct, asian_support=settings.asian_support,
+        case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)

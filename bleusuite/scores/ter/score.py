@@ -22,7 +22,7 @@ from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.reports import host
 from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.metric import TerSettings
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
 if TYPE_CHECKING:

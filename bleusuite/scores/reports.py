@@ -18,7 +18,8 @@ as sacrebleu prints them; the result objects hold the numbers they print.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from bleusuite.version import VERSION
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
-__all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "Signature", "host", "json_text",
+__all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "ScoreResult", "Signature", "host", "json_text",
            "make_signature", "num_refs", "result_line", "score_line", "score_record",
            "score_text", "version_field"]
 
@@ -200,6 +201,57 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
         key, value = item.split(":", 1)
         record[key] = value
     return record
+
+
+class ScoreResult:
+    """The base of every result object (sacrebleu's ``Score`` is the model): a frozen
+    dataclass with a ``score`` on the 0-100 scale and a ``signature``, and a ``name`` field
+    or the class's :attr:`title`. It prints sacrebleu's line (:meth:`format`, ``str``),
+    converts to its score (``float``) and to plain values (:meth:`to_dict`); a subclass says
+    what its line shows after the score (:meth:`verbose`)."""
+
+    #: the name printed before the score, where the result has no ``name`` field
+    title: ClassVar[str] = ""
+
+    @property
+    def shown_name(self) -> str:
+        """The name the line and :meth:`to_dict` give (``BLEU``, ``chrF2++``, ...)."""
+        name: str = getattr(self, "name", "") or self.title
+        return name
+
+    def verbose(self) -> str:
+        """What the line shows after the score (``''``: nothing)."""
+        return ""
+
+    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
+        """sacrebleu's line: ``NAME|signature = 59.61`` and what follows the score.
+
+        Args:
+            width: digits after the decimal point of the score.
+            score_only: only the score.
+            signature: include the signature after ``NAME|``.
+        """
+        values: Any = self
+        return result_line(self.shown_name, values.score,
+                           values.signature if signature else "", self.verbose(), width,
+                           score_only)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __float__(self) -> float:
+        values: Any = self
+        return float(values.score)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them (tuples
+        as lists), the name first."""
+        out: dict[str, Any] = {"name": self.shown_name}
+        for item in fields(self):  # type: ignore[arg-type]
+            if item.name != "name":
+                value = getattr(self, item.name)
+                out[item.name] = list(value) if isinstance(value, tuple) else value
+        return out
 
 
 def result_line(name: str, score: float, signature: str, verbose: str, width: int,

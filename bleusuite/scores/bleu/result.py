@@ -240,9 +240,7 @@ def corpus_bleu_result(
 
 def result_of_table(total: np.ndarray, settings: BleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
-    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
-    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
-    token ids, for settings that do not say so): its registry entry's ``result``."""
+    """:func:`bleusuite.scores.registry.result` of this metric."""
     return BleuResult.from_stats(
         BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
         smooth_value=settings.smooth_value, effective_order=settings.effective_order,

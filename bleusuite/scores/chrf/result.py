@@ -105,9 +105,7 @@ def corpus_chrf_result(
 
 def result_of_table(total: np.ndarray, settings: ChrfSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
-    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
-    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
-    token ids, for settings that do not say so): its registry entry's ``result``."""
+    """:func:`bleusuite.scores.registry.result` of this metric."""
     return ChrfResult.from_stats(
         ChrfStats.from_array(total), char_order=settings.char_order,
         word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,

@@ -120,9 +120,7 @@ def corpus_gleu_result(
 
 def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
-    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
-    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
-    token ids, for settings that do not say so): its registry entry's ``result``."""
+    """:func:`bleusuite.scores.registry.result` of this metric."""
     return GleuResult.from_stats(
         GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
         nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)

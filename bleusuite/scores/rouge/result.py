@@ -107,7 +107,5 @@ def corpus_rouge_result(
 
 def result_of_table(total: np.ndarray, settings: RougeSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
-    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
-    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
-    token ids, for settings that do not say so): its registry entry's ``result``."""
+    """:func:`bleusuite.scores.registry.result` of this metric."""
     return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)

@@ -96,9 +96,7 @@ def corpus_ter_result(
 
 def result_of_table(total: np.ndarray, settings: TerSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
-    """The result object of summed statistics ``total`` (``(F,)``, the ``to_array`` form)
-    made with ``settings``, as the library's corpus function builds it (``given_tokens``: of
-    token ids, for settings that do not say so): its registry entry's ``result``."""
+    """:func:`bleusuite.scores.registry.result` of this metric."""
     return TerResult.from_stats(
         TerStats.from_array(total), normalized=settings.normalized,
         no_punct=settings.no_punct, asian_support=settings.asian_support,

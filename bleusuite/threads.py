@@ -242,19 +242,24 @@ class InOrder(Generic[_Item, _Result]):
         self._results: list[_Result] = []
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        self._finished = threading.Event()
 
     def _serve(self) -> None:
-        while (item := self._items.get()) is not None:
-            if self._error is None:  # after an error the rest is skipped
-                try:
-                    self._results.append(self._work(item[0]))
-                except BaseException as error:
-                    self._error = error
+        try:
+            while (item := self._items.get()) is not None:
+                if self._error is None:  # after an error the rest is skipped
+                    try:
+                        self._results.append(self._work(item[0]))
+                    except BaseException as error:
+                        self._error = error
+        finally:
+            self._finished.set()
 
     def add(self, item: _Item) -> None:
         """Queue ``work(item)`` after the items added before it (the thread starts with
         the first)."""
         if self._thread is None:
+            self._finished = threading.Event()
             self._thread = threading.Thread(target=self._serve, name="bleusuite-in-order",
                                             daemon=True)
             self._thread.start()
@@ -266,8 +271,19 @@ class InOrder(Generic[_Item, _Result]):
         Meant to be called once, after the last :meth:`add`."""
         if self._thread is not None:
             self._items.put(None)
-            self._thread.join()
-            self._thread = None
+            try:
+                self._finished.wait()  # not join(): an interrupted join marks it ended (3.11)
+            except BaseException:  # interrupted: stop the item's compiled call, skip the rest
+                self._error = self._error or KeyboardInterrupt()
+                _stop_compiled_calls()
+                while not self._finished.is_set():
+                    try:
+                        self._finished.wait()
+                    except KeyboardInterrupt:
+                        _stop_compiled_calls()
+                raise
+            finally:
+                self._thread = None
         if self._error is not None:
             raise self._error
         return self._results

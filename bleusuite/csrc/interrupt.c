@@ -32,10 +32,23 @@ monotonic_ns(void)
     return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 }
 
+/* Python's main thread (threading.main_thread()), where signal handlers run; the importing
+ * thread where it cannot be read */
 void
 bs_interrupt_ready(void)
 {
     main_thread = PyThread_get_thread_ident();
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+    if (ident != NULL && PyLong_Check(ident)) {
+        const unsigned long value = PyLong_AsUnsignedLong(ident);
+        if (!PyErr_Occurred()) main_thread = value;
+    }
+    PyErr_Clear();
+    Py_XDECREF(ident);
+    Py_XDECREF(main);
+    Py_XDECREF(threading);
 }
 
 void

@@ -89,3 +89,44 @@ def test_ctrl_c_stops_a_long_compiled_call(case, threads):
         result.stdout
     for line in lines:  # the scratch of the call (hundreds of MB for TER) is freed
         assert int(line.split(", ")[1].split()[0]) < 2**20, line
+
+
+IN_ORDER = """
+import os, random, signal, threading, time
+import bleusuite
+from bleusuite import threads
+rng = random.Random(7)
+words = [f"w{rng.randrange(3000)}" for _ in range(20000)]
+hyp = [w if rng.random() < 0.8 else f"v{rng.randrange(3000)}" for w in words]
+hyp = hyp[5000:] + hyp[:5000]
+def work(item):
+    return bleusuite.sentence_ter([" ".join(hyp)] * 12, [[" ".join(words)]] * 12)
+def interrupt():
+    time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=interrupt, daemon=True).start()
+order = threads.InOrder(work)
+order.add(0)
+order.add(1)
+try:
+    order.results()
+    print("finished")
+except KeyboardInterrupt:
+    # the thread's compiled call was stopped: it ends at once (uninterrupted, it would run
+    # on for a minute)
+    helpers = [t for t in threading.enumerate() if t.name == "bleusuite-in-order"]
+    for helper in helpers:
+        helper.join(timeout=20)
+    print("interrupted", [t.name for t in helpers if t.is_alive()])
+"""
+
+
+def test_ctrl_c_stops_work_run_in_order_beside_the_caller():
+    """:class:`bleusuite.threads.InOrder`: the caller waits in ``results()`` while its thread
+    runs a long compiled call; Ctrl-C stops that call too, and the thread has ended when
+    the interrupt reaches the caller."""
+    require_compiled()
+    result = subprocess.run([sys.executable, "-c", IN_ORDER], capture_output=True,
+                            timeout=TIMEOUT, text=True,
+                            env={**os.environ, "BLEUSUITE_NUM_THREADS": "1"})
+    assert result.stdout == "interrupted []\n", result.stdout + result.stderr

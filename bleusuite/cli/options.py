@@ -19,13 +19,8 @@ from bleusuite.scores.bleu import smoothing
 from bleusuite.significance.seeding import seed_from_environment
 from bleusuite.text.tokenizers import TOKENIZER_OF_LANGUAGE
 
-__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "WIDTH_MAX",
-           "ScoreOptions", "check_encoding"]
+__all__ = ["OUTPUT_FORMATS", "PAIRED_DEFAULTS", "WIDTH_MAX", "ScoreOptions", "check_encoding"]
 
-#: sacrebleu's BLEU order (the score command has no option to change it)
-MAX_ORDER = 4
-#: GLEU orders of the score command (NLTK's defaults)
-GLEU_ORDERS = (1, 4)
 #: sacrebleu's output formats (``-f`` and ``SACREBLEU_FORMAT``)
 OUTPUT_FORMATS = ("json", "text", "latex")
 #: the most digits ``--width`` prints after the point: sacrebleu prints as many as asked,

@@ -70,3 +70,7 @@ def edit_counts(
     hits, substitutions, deletions, insertions and opcode count into ``counts`` (B, 5), and
     the opcodes into ``chunks`` (C, 5) from ``chunk_starts`` (or None). int64 buffers; see
     the C docstring."""
+
+def stop_calls() -> None:
+    """Stop every compiled call running now, in any thread (each raises KeyboardInterrupt
+    in its own thread); calls that begin afterwards are not affected."""

@@ -52,7 +52,7 @@ from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.reports import Signature
 from bleusuite.scores.ter.counts import ter_statistics_of_texts
 from bleusuite.scores.ter.metric import METRIC as TER_METRIC
-from bleusuite.scores.ter.metric import TerSettings
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 from bleusuite.significance.bootstrap import Confidence, bootstrap_scores
 from bleusuite.significance.seeding import seed_from_environment
@@ -356,7 +356,8 @@ class CHRF(_Metric):
 
     def _table(self, hypotheses: Sequence[str], rows: list[Any]) -> np.ndarray:
         try:
-            counts = chrf_counts(hypotheses, rows, self._settings)
+            # (its own check below names a line of the reference streams)
+            counts = chrf_counts(hypotheses, rows, self._settings, require_references=False)
         except TypeError:
             raise self._text_error(hypotheses, rows) from None
         self._count_references(counts[0])

@@ -101,16 +101,33 @@ class _Call(Generic[_Item, _Result]):
         self.left = len(items)
         self.lock = threading.Lock()
         self.done = threading.Event()
+        #: the last block to run: after an error, the blocks after the first that failed are
+        #: skipped (every block before it runs: its error is the one raised); -1 once the
+        #: caller is interrupted
+        self.last = len(items)
+        #: the threads in :meth:`run` now
+        self.active = 0
 
     def run(self) -> None:
-        while (index := next(self.next)) < len(self.items):
-            try:
-                self.results[index] = self.work(self.items[index])
-            except BaseException as error:  # re-raised in the caller's thread
-                self.errors[index] = error
+        with self.lock:
+            self.active += 1
+        try:
+            while (index := next(self.next)) < len(self.items):
+                if index <= self.last:
+                    try:
+                        self.results[index] = self.work(self.items[index])
+                    except BaseException as error:  # re-raised in the caller's thread
+                        self.errors[index] = error
+                        with self.lock:
+                            self.last = min(self.last, index)
+                with self.lock:
+                    self.left -= 1
+        finally:
+            # done once every block has ended and every thread that took some has left:
+            # nothing of the call is running or held by a helper when the caller returns
             with self.lock:
-                self.left -= 1
-                if self.left == 0:
+                self.active -= 1
+                if self.left == 0 and self.active == 0:
                     self.done.set()
 
 
@@ -142,7 +159,10 @@ def run_blocks(
 ) -> list[_Result]:
     """``[work(block) for block in blocks]``, on up to ``threads`` threads: the caller's
     and ``threads - 1`` helpers. The first error, in the order of the blocks, is raised once
-    every block has run.
+    the blocks before it have run (those after it are skipped where not begun). Where the
+    caller is interrupted (Ctrl-C) while the helpers work, the compiled calls they run are
+    stopped (:func:`bleusuite.native.stop_calls`) and the interrupt is raised once they
+    have returned, so that nothing goes on computing after the call.
 
     >>> run_blocks(lambda b: b * b, range(4), threads=2)
     [0, 1, 4, 9]
@@ -155,12 +175,31 @@ def run_blocks(
     queue = _helper_queue(threads - 1)
     for _ in range(threads - 1):
         queue.put(call)  # type: ignore[arg-type]
-    call.run()
-    call.done.wait()
+    try:
+        call.run()
+        call.done.wait()
+    except BaseException:
+        call.last = -1
+        _stop_compiled_calls()
+        while not call.done.is_set():  # the helpers' calls return at their next poll
+            try:
+                call.done.wait()
+            except KeyboardInterrupt:
+                _stop_compiled_calls()
+        raise
     for error in call.errors:
         if error is not None:
             raise error
     return call.results  # type: ignore[return-value]
+
+
+def _stop_compiled_calls() -> None:
+    """Stop the compiled calls running now (the helpers' blocks of an interrupted call)."""
+    from bleusuite import native
+
+    module = native.module()
+    if module is not None:
+        module.stop_calls()
 
 
 def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:
@@ -203,19 +242,24 @@ class InOrder(Generic[_Item, _Result]):
         self._results: list[_Result] = []
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        self._finished = threading.Event()
 
     def _serve(self) -> None:
-        while (item := self._items.get()) is not None:
-            if self._error is None:  # after an error the rest is skipped
-                try:
-                    self._results.append(self._work(item[0]))
-                except BaseException as error:
-                    self._error = error
+        try:
+            while (item := self._items.get()) is not None:
+                if self._error is None:  # after an error the rest is skipped
+                    try:
+                        self._results.append(self._work(item[0]))
+                    except BaseException as error:
+                        self._error = error
+        finally:
+            self._finished.set()
 
     def add(self, item: _Item) -> None:
         """Queue ``work(item)`` after the items added before it (the thread starts with
         the first)."""
         if self._thread is None:
+            self._finished = threading.Event()
             self._thread = threading.Thread(target=self._serve, name="bleusuite-in-order",
                                             daemon=True)
             self._thread.start()
@@ -227,8 +271,19 @@ class InOrder(Generic[_Item, _Result]):
         Meant to be called once, after the last :meth:`add`."""
         if self._thread is not None:
             self._items.put(None)
-            self._thread.join()
-            self._thread = None
+            try:
+                self._finished.wait()  # not join(): an interrupted join marks it ended (3.11)
+            except BaseException:  # interrupted: stop the item's compiled call, skip the rest
+                self._error = self._error or KeyboardInterrupt()
+                _stop_compiled_calls()
+                while not self._finished.is_set():
+                    try:
+                        self._finished.wait()
+                    except KeyboardInterrupt:
+                        _stop_compiled_calls()
+                raise
+            finally:
+                self._thread = None
         if self._error is not None:
             raise self._error
         return self._results

@@ -102,6 +102,7 @@ from bleusuite.text.tercom import *
 from bleusuite.scores.ter.statistics import *
 from bleusuite.scores.ter.edits import *
 from bleusuite.scores.ter.metric import *
+from bleusuite.scores.ter.settings import *
 try:
     import torch
 except ImportError:

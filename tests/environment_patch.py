@@ -28,7 +28,7 @@ def _forget_kept() -> None:
 
     rows._traced.cache_clear()
     for module in (bleu_settings, chrf_settings, gleu_settings):
-        module._kept.cache_clear()
+        module._KEPT.clear()
 
 
 class EnvironmentPatch(pytest.MonkeyPatch):

@@ -25,6 +25,9 @@ __all__ = ["CommandError", "command", "main"]
 #: the exit status when the reader of the output has gone (``bleusuite score ... | head``):
 #: sacrebleu's, which dies of SIGPIPE (128 + 13)
 BROKEN_PIPE_STATUS = 141
+#: the exit status when the input needs more memory than the process can have (sacrebleu
+#: has none: it dies with a traceback and 1)
+MEMORY_STATUS = 1
 
 
 def command() -> NoReturn:
@@ -34,8 +37,8 @@ def command() -> NoReturn:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (sacrebleu's: 2 for a usage error, 1 for
-    other errors, each reported in one line on standard error; 141 when the reader of the
-    output has gone).
+    other errors, an input too large for the memory among them, each reported in one line
+    on standard error; 141 when the reader of the output has gone).
 
     The output is written whole (:func:`bleusuite.cli.io.write_output`), or the command
     fails: an output that cannot take it (a full disk, a file size limit) is an error with
@@ -47,17 +50,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(text, int):  # bench, which prints its own table
             return text
     except CommandError as error:
-        print(f"{program}: error: {error}", file=sys.stderr)
+        print(f"{program}: error: {_one_line(str(error))}", file=sys.stderr)
         return error.status
     except KeyboardInterrupt:
         print(f"{program}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError as error:
+        # the library's message names the input that needed the memory (where it knows it)
+        return _out_of_memory(program, str(error))
     from bleusuite.cli.io import write_output
 
     try:
         write_output(text)
     except BrokenPipeError:
         return BROKEN_PIPE_STATUS
+    except MemoryError:  # the encoded copy of a very large output
+        return _out_of_memory(program, "writing the output")
     except (OSError, UnicodeEncodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         print(f"{program}: error: cannot write the output: {reason}", file=sys.stderr)
@@ -89,6 +97,28 @@ def _run(argv: Sequence[str] | None) -> str | int:
     except (ValueError, TypeError, ImportError, FileNotFoundError) as error:
         # the library's checks, a tokenizer (its package, or its model file)
         raise CommandError(str(error)) from None
+    except OSError as error:
+        # a resource the system refuses (a model file it may not read, too many open files,
+        # no thread or memory to map): its own words, in one line
+        raise CommandError(_system_reason(error)) from None
+
+
+def _system_reason(error: OSError) -> str:
+    """An operating-system error in one line: its description and the file it names."""
+    reason = error.strerror or str(error) or type(error).__name__
+    return f"{reason}: {error.filename}" if error.filename else reason
+
+
+def _out_of_memory(program: str, reason: str) -> int:
+    """Report that the process ran out of memory (``reason``: what needed it, or empty)."""
+    reason = f": {_one_line(reason)}" if reason else ""
+    print(f"{program}: error: out of memory{reason}", file=sys.stderr)
+    return MEMORY_STATUS
+
+
+def _one_line(message: str) -> str:
+    """``message`` on one line (a library's message may hold line breaks)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 def _program(argv: Iterable[str] | None) -> str:

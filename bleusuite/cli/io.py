@@ -30,6 +30,10 @@ def _read_bytes(path: str) -> bytes:
         return handle.read()
 
 
+#: what a file that does not decode can be read with
+_ENCODING_HINT = "give its encoding with -e/--encoding (e.g. -e latin-1)"
+
+
 def _decoded(data: bytes, encoding: str) -> str:
     """``data`` decoded as a text file of ``encoding`` is read (``open(..., encoding=...)``,
     as sacrebleu reads its files): by the codec's incremental decoder, so a UTF-16 or UTF-32
@@ -73,10 +77,11 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
         line = data[: error.start].decode(encoding, "replace").count("\n") + 1
         name = "UTF-8" if encoding == "utf-8" else encoding
         raise CommandError(f"{describe(path, what)} is not valid {name} (line {line}, byte "
-                           f"{error.start}: {error.reason})") from None
+                           f"{error.start}: {error.reason}); {_ENCODING_HINT}") from None
     except UnicodeError as error:  # UTF-16/32 without a byte order mark, among others
         name = "UTF-8" if encoding == "utf-8" else encoding
-        raise CommandError(f"{describe(path, what)} is not valid {name}: {error}") from None
+        raise CommandError(f"{describe(path, what)} is not valid {name}: {error}; "
+                           f"{_ENCODING_HINT}") from None
     if from_stdin:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")

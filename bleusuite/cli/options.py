@@ -8,7 +8,8 @@ import codecs
 import io
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bleusuite import environment
@@ -18,13 +19,8 @@ from bleusuite.scores.bleu import smoothing
 from bleusuite.significance.seeding import seed_from_environment
 from bleusuite.text.tokenizers import TOKENIZER_OF_LANGUAGE
 
-__all__ = ["GLEU_ORDERS", "MAX_ORDER", "OUTPUT_FORMATS", "PAIRED_DEFAULTS", "WIDTH_MAX",
-           "ScoreOptions", "check_encoding"]
+__all__ = ["OUTPUT_FORMATS", "PAIRED_DEFAULTS", "WIDTH_MAX", "ScoreOptions", "check_encoding"]
 
-#: sacrebleu's BLEU order (the score command has no option to change it)
-MAX_ORDER = 4
-#: GLEU orders of the score command (NLTK's defaults)
-GLEU_ORDERS = (1, 4)
 #: sacrebleu's output formats (``-f`` and ``SACREBLEU_FORMAT``)
 OUTPUT_FORMATS = ("json", "text", "latex")
 #: the most digits ``--width`` prints after the point: sacrebleu prints as many as asked,
@@ -67,10 +63,9 @@ class ScoreOptions:
     paired_n_shown: int = 0
     force: bool = False
     color: bool = False
-    chrf: tuple[int, int, int, bool, bool, bool] = (6, 0, 2, False, False, False)
-    #: ``--ter-normalized``, ``--ter-no-punct``, ``--ter-asian-support``,
-    #: ``--ter-case-sensitive``
-    ter: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    #: the values of the flags of a metric's own (``--chrf-*``, ``--ter-*``) by their
+    #: ``dest`` (``chrf_beta``): what the registry entries' ``command_flags`` name
+    metric_flags: Mapping[str, Any] = field(default_factory=dict)
     #: ``--detail`` without a test set: sacrebleu's note under the scores of one system
     detail: bool = False
 
@@ -90,24 +85,13 @@ class ScoreOptions:
 
     def settings(self, metric: str) -> Any:
         """The settings of ``metric`` (:mod:`bleusuite.scores.registry`) that the flags give:
-        BLEU's ``-tok -lc -s -sv`` (and sacrebleu's effective order at sentence level),
-        GLEU's ``-tok -lc``, chrF's ``--chrf-*``, TER's ``--ter-*``."""
+        the options its entry names (``command_flags``: BLEU's ``-tok -lc -s -sv`` and
+        sacrebleu's effective order at sentence level, GLEU's ``-tok -lc``, chrF's
+        ``--chrf-*``, TER's ``--ter-*``) and those the command fixes (``command_fixed``)."""
         entry = registry.get(metric)
-        if metric == "bleu":
-            return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
-                                  smooth=self.smooth, smooth_value=self.smooth_value,
-                                  effective_order=self.effective_order, max_order=MAX_ORDER)
-        if metric == "gleu":
-            return entry.settings(tokenize=self.tokenize, lowercase=self.lowercase,
-                                  min_len=GLEU_ORDERS[0], max_len=GLEU_ORDERS[1])
-        if metric == "ter":
-            normalized, no_punct, asian_support, case_sensitive = self.ter
-            return entry.settings(normalized=normalized, no_punct=no_punct,
-                                  asian_support=asian_support, case_sensitive=case_sensitive)
-        char_order, word_order, beta, whitespace, lowercase, eps_smoothing = self.chrf
-        return entry.settings(char_order=char_order, word_order=word_order, beta=beta,
-                              lowercase=lowercase, whitespace=whitespace,
-                              eps_smoothing=eps_smoothing)
+        values = {name: self.metric_flags[option] if option in self.metric_flags
+                  else getattr(self, option) for name, option in entry.command_flags.items()}
+        return entry.settings(**values, **entry.command_fixed)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace,
@@ -181,8 +165,11 @@ class ScoreOptions:
                                f"{args.chrf_char_order} and {args.chrf_word_order}")
         if args.chrf_beta < 0:  # 0, precision alone, is sacrebleu's too
             raise CommandError(f"--chrf-beta must not be negative; got {args.chrf_beta}")
-        chrf = (args.chrf_char_order, args.chrf_word_order, args.chrf_beta,
-                args.chrf_whitespace, args.chrf_lowercase, args.chrf_eps_smoothing)
+        own = {item.name for item in fields(cls)} | {
+            name for name, value in vars(cls).items() if isinstance(value, property)}
+        metric_flags = {option: getattr(args, option) for name in dict.fromkeys(args.metrics)
+                        for option in registry.get(name).command_flags.values()
+                        if option not in own}
         hyps = None if args.input is None else tuple(args.input)
         color = (not args.no_color and not environ.get("NO_COLOR")
                  and sys.stdout.isatty())
@@ -191,9 +178,7 @@ class ScoreOptions:
             args.lowercase, args.smooth_method, smooth_value, args.sentence_level,
             output_format, args.width, args.score_only, args.short, args.confidence,
             args.confidence_n, seed, args.quiet, args.num_refs, encoding,
-            paired, paired_n, paired_n_shown, args.force, color, chrf,
-            (args.ter_normalized, args.ter_no_punct, args.ter_asian_support,
-             args.ter_case_sensitive), args.detail,
+            paired, paired_n, paired_n_shown, args.force, color, metric_flags, args.detail,
         )
 
 

@@ -3,6 +3,7 @@ system, or the table of several). Plain Python: no NumPy."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -49,8 +50,7 @@ class MetricReport:
 
 def format_line(report: MetricReport, index: int, options: ScoreOptions) -> str:
     """One score as sacrebleu's text format: ``NAME|signature = score verbose``."""
-    score = reports.score_text(report.scores[index], options.width, report.confidence,
-                               interval=True)
+    score = reports.score_text(report.scores[index], options.width, report.confidence)
     if options.score_only:
         return score
     return reports.score_line(report.name, report.signature.format(options.short), score,
@@ -63,10 +63,25 @@ def format_json(report: MetricReport, index: int, width: int) -> dict[str, Any]:
                                 report.verbose[index], report.confidence, interval=True)
 
 
-def _align(lines: list[str]) -> list[str]:
-    """Right-align the names and signatures on ``=``, as sacrebleu does for several metrics."""
-    width = max(line.index(" = ") for line in lines)
-    return [f"{line[: line.index(' = ')]:>{width}}{line[line.index(' = '):]}" for line in lines]
+def _print_single_results(lines: list[str], color: bool) -> list[str]:
+    """sacrebleu's ``print_single_results`` for text: the bootstrap summaries in cyan on a
+    terminal, then the lines aligned on their first ``=`` (a score-only line's is that of
+    its ``(μ = ...)``; a shorter score gets a leading space); a line without ``=`` is
+    printed as it comes, before the aligned ones, as sacrebleu prints it."""
+    if color and "μ" in lines[0]:
+        lines = [_CONFIDENCE.sub(lambda m: _color(m.group(), "cyan", True), line)
+                 for line in lines]
+    if len(lines) == 1:
+        return lines
+    first = [line for line in lines if "=" not in line]
+    aligned = [line for line in lines if "=" in line]
+    width = max((line.index("=") - 1 for line in aligned), default=0)
+    return first + [f"{line[: line.index('=') - 1]:>{width}}{line[line.index('=') - 1:]}"
+                    for line in aligned]
+
+
+#: sacrebleu's pattern of a bootstrap summary, which it colours
+_CONFIDENCE = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")
 
 
 def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
@@ -82,7 +97,7 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
         if options.score_only and options.output_format == "json" and len(lines) > 1:
             # sacrebleu's JSON list of several metrics holds the bare scores with -b
             return "[\n" + ",\n".join(lines) + "\n]"
-        return "\n".join(lines if options.score_only else _align(lines))
+        return "\n".join(_print_single_results(lines, options.color))
     rows = range(len(reports[0].scores))
     if options.output_format == "json" and not options.score_only:
         def entry(i: int) -> Any:

@@ -720,15 +720,19 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int64_t tokens;
     Py_ssize_t failed_row = -1;
     int prepared, counted = 0;
+    bs_Watch watch;
+    bs_watch_begin(&watch);
     Py_BEGIN_ALLOW_THREADS /* the measuring and the scratch too: threads overlap them */
     prepared = measure(&c, begin, end, &tokens) == 0 && allocate(&c, tokens) == 0;
     for (Py_ssize_t row = begin; prepared && row < end; row++) {
+        if (bs_watch_poll(&watch)) break;
         if ((counted = count_row(&c, row)) < 0) {
             failed_row = row;
             break;
         }
     }
     Py_END_ALLOW_THREADS
+    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
     if (counted == -2) c.failure.kind = 5; /* no memory for a wider lookup table */
     if (!prepared || counted == -2) {
         raise_failure(&c);

@@ -25,8 +25,6 @@
 #include "native.h"
 
 #define MAX_WORDS ((int64_t)1 << 40)
-/* rows between two looks for a pending Ctrl-C (the GIL taken back for it) */
-#define SIGNAL_ROWS 1024
 
 enum { TAG_EQUAL = 0, TAG_SUBSTITUTE = 1, TAG_DELETE = 2, TAG_INSERT = 3 };
 
@@ -34,7 +32,7 @@ typedef enum {
     EDITS_DONE = 0,
     EDITS_NO_MEMORY,
     EDITS_BAD_SLICE,
-    EDITS_INTERRUPTED,
+    EDITS_STOPPED,
 } Failure;
 
 /* the scratch of a block of rows, grown as pairs need it */
@@ -411,21 +409,18 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     memset(&scratch, 0, sizeof(scratch));
     Failure failure = EDITS_DONE;
     Py_ssize_t row = begin;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
+    bs_watch_begin(&watch);
     Py_BEGIN_ALLOW_THREADS
     for (; row < end; row++) {
-        if ((row - begin) % SIGNAL_ROWS == SIGNAL_ROWS - 1) {
-            /* a pending Ctrl-C ends the call (the GIL taken back for the look) */
-            Py_BLOCK_THREADS
-            const int interrupted = PyErr_CheckSignals() < 0;
-            Py_UNBLOCK_THREADS
-            if (interrupted) {
-                failure = EDITS_INTERRUPTED;
-                break;
-            }
+        if (bs_watch_poll(&watch)) {
+            failure = EDITS_STOPPED;
+            break;
         }
         if ((failure = row_edits(&scratch, &c, row)) != EDITS_DONE) break;
     }
     Py_END_ALLOW_THREADS
+    if (bs_watch_end(&watch) < 0) failure = EDITS_STOPPED; /* KeyboardInterrupt is set */
     scratch_release(&scratch);
     switch (failure) {
     case EDITS_NO_MEMORY:
@@ -435,7 +430,7 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_ValueError, "row %zd: an offset or a length is outside its "
                      "buffer", row);
         goto done;
-    case EDITS_INTERRUPTED:
+    case EDITS_STOPPED:
         goto done;
     case EDITS_DONE:
         break;

@@ -80,6 +80,7 @@ typedef struct {
     Special pad, eos;
     bs_Int64s ids; /* int tokens: their ids, in the first pass; the rest: in the second */
     Held held;     /* str tokens and lines, in order */
+    bs_Watch *watch; /* polled once a row while rows are numbered */
 } Gathering;
 
 typedef struct {
@@ -581,6 +582,7 @@ number_rows(Gathering *g, Layout *out)
     int64_t *hyp_starts = out->layout, *hyp_lengths = hyp_starts + rows;
     int64_t *ref_starts = hyp_lengths + rows, *ref_lengths = ref_starts + rows * refs;
     for (Py_ssize_t b = 0; b < rows; b++) {
+        if (bs_watch_poll(g->watch)) return -3; /* stopped: the caller raises */
         if (g->by_row) bs_numbering_next_row(g->numbering);
         Py_ssize_t start = g->ids.size;
         Py_ssize_t n = number_held(g, hyp_starts[b], hyp_lengths[b]);
@@ -662,6 +664,9 @@ bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (outcome == FAILED) goto done;
     if (g.text || g.kind == KIND_STR) {
         Py_ssize_t failed;
+        bs_Watch watch;
+        bs_watch_begin(&watch);
+        g.watch = &watch;
         if (bs_numbering_pure(g.numbering)) { /* no Python code: other threads run */
             bs_numbering_free_gil(g.numbering, 1);
             Py_BEGIN_ALLOW_THREADS
@@ -671,6 +676,7 @@ bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         else failed = number_rows(&g, &out);
         if (failed == -1) PyErr_NoMemory();
+        if (failed == -3) bs_watch_end(&watch); /* KeyboardInterrupt */
         if (failed < 0) goto done;
     }
     ids = PyBytes_FromStringAndSize((const char *)g.ids.items,

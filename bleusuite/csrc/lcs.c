@@ -52,6 +52,7 @@ typedef enum {
     LCS_REFS_TOO_LONG,
     LCS_NO_MEMORY,
     LCS_CHANGED, /* offsets or lengths that changed while the call ran */
+    LCS_STOPPED, /* Ctrl-C, or stop_calls() (interrupt.c) */
 } LcsFailure;
 
 /* a growable array of 64-bit words */
@@ -93,6 +94,7 @@ typedef struct {
     LcsFailure failure;
     Py_ssize_t failed_row, failed_reference;
     int64_t failed_start, failed_length;
+    bs_Watch *watch; /* polled once a reference row or sentence: a long row can be stopped */
 } Lcs;
 
 /* a segment of the hypothesis: its first column and its number of columns */
@@ -268,7 +270,10 @@ lcs_length(Lcs *c, const uint32_t *ref, int64_t m, int64_t columns)
 {
     uint64_t *row = c->row.items;
     memset(row, 0xFF, (size_t)c->words * sizeof(uint64_t));
-    for (int64_t i = 0; i < m; i++) step(c, row, row, ref[i]);
+    for (int64_t i = 0; i < m; i++) {
+        if (bs_watch_poll(c->watch)) return 0; /* stopped: the caller sees it */
+        step(c, row, row, ref[i]);
+    }
     return zeros_before(row, columns);
 }
 
@@ -479,7 +484,8 @@ union_hits_of_row(Lcs *c, int64_t hyp_start, int64_t n, uint32_t alphabet,
             while (at < length) {
                 int64_t sentence = at;
                 int64_t m = next_sentence(c->ref_marks, ref_start, &at, length);
-                if (union_pair(c, c->ref + base + sentence, m, base + sentence, seg) < 0) {
+                if (bs_watch_poll(c->watch)
+                    || union_pair(c, c->ref + base + sentence, m, base + sentence, seg) < 0) {
                     masks_clear(c, seg);
                     return -1;
                 }
@@ -533,13 +539,14 @@ lcs_row(Lcs *c, Py_ssize_t b)
             c->lcs[b * c->refs + r] = lcs_length(c, c->ref + c->ref_offset[r],
                                                  c->ref_offset[r + 1] - c->ref_offset[r], n);
         if (!failed) masks_clear(c, whole);
+        failed = failed || c->watch->stopped;
     }
     if (!failed && c->union_hits != NULL
         && union_hits_of_row(c, hyp_start, n, alphabet, c->union_hits + b * c->refs) < 0)
         failed = 1;
     for (int64_t p = 0; p < n; p++) c->hyp_count[c->hyp[p]] = 0;
     if (failed) {
-        c->failure = LCS_NO_MEMORY;
+        c->failure = c->watch->stopped ? LCS_STOPPED : LCS_NO_MEMORY;
         return -1;
     }
     return 0;
@@ -574,6 +581,8 @@ raise_failure(const Lcs *c)
     case LCS_CHANGED:
         PyErr_Format(PyExc_ValueError, "row %zd: its offsets or lengths changed while it was "
                      "compared (another thread wrote to the input)", c->failed_row);
+        break;
+    case LCS_STOPPED: /* the exception is bs_watch_end's */
         break;
     default:
         PyErr_NoMemory();
@@ -679,10 +688,15 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (bs_checked_mul(c.rows, c.refs + 1) < 0) goto done;
     c.scratch_words = scratch;
+    bs_Watch watch;
+    bs_watch_begin(&watch);
+    c.watch = &watch;
     Py_BEGIN_ALLOW_THREADS
     fine = measure(&c, begin, end) == 0 && allocate(&c) == 0;
-    for (Py_ssize_t b = begin; fine && b < end; b++) fine = lcs_row(&c, b) == 0;
+    for (Py_ssize_t b = begin; fine && b < end; b++)
+        fine = lcs_row(&c, b) == 0 && !bs_watch_poll(&watch);
     Py_END_ALLOW_THREADS
+    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
     if (!fine) {
         raise_failure(&c);
         goto done;

@@ -8,6 +8,7 @@
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
  * edit_counts (edits.c) aligns words as jiwer's WER, MER, WIL, WIP and CER do.
+ * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
 #include "native.h"
@@ -26,6 +27,7 @@ static PyMethodDef native_functions[] = {
     {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
     {"edit_counts", (PyCFunction)(void (*)(void))bs_edit_counts, METH_FASTCALL,
      bs_edit_counts_doc},
+    {"stop_calls", bs_stop_calls, METH_NOARGS, bs_stop_calls_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -33,7 +35,7 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts.",
+             "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };
@@ -42,6 +44,7 @@ PyMODINIT_FUNC
 PyInit__native(void)
 {
     bs_numbering_ready();
+    bs_interrupt_ready();
     if (PyType_Ready(&bs_NumberingType) < 0) return NULL;
     PyObject *module = PyModule_Create(&native_module);
     if (module == NULL) return NULL;

@@ -115,4 +115,31 @@ extern const char bs_ter_edits_doc[];
 PyObject *bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_edit_counts_doc[];
 
+/* ---------------------------------------------------- stopping a long call (interrupt.c) */
+
+/* a call's view of Ctrl-C and of stop_calls(): begun with the GIL, polled without it in
+ * every long loop, ended with the GIL */
+typedef struct {
+    long epoch;          /* the stop epoch when the call began */
+    int main_thread;     /* on Python's main thread: it checks for signals itself */
+    int stopped;         /* the call must stop (a signal's handler raised, or stop_calls) */
+    int signalled;       /* this call's check of the signals raised (the exception is set) */
+    unsigned countdown;  /* polls left before the next look */
+    uint64_t next_ns;    /* when the main thread next checks for signals */
+} bs_Watch;
+void bs_interrupt_ready(void);
+void bs_watch_begin(bs_Watch *watch);
+int bs_watch_look(bs_Watch *watch);
+/* without the GIL: 1 where the call must stop (cheap: a countdown between looks) */
+static inline int
+bs_watch_poll(bs_Watch *watch)
+{
+    if (watch->stopped) return 1;
+    return --watch->countdown ? 0 : bs_watch_look(watch);
+}
+/* with the GIL: 0, or -1 with KeyboardInterrupt (or a signal handler's exception) set */
+int bs_watch_end(bs_Watch *watch);
+PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
+extern const char bs_stop_calls_doc[];
+
 #endif

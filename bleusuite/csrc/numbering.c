@@ -1072,8 +1072,14 @@ Numbering_number(Numbering *self, PyObject *lines)
         ids.capacity = chars;
         ids.fixed = 1;
         self->busy = 2; /* the tables change with the GIL released */
+        bs_Watch watch;
+        bs_watch_begin(&watch);
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < good; k++) {
+            if (bs_watch_poll(&watch)) {
+                failed = RAISED;
+                break;
+            }
             Py_ssize_t count = number_line(self, text_of_str(held[k]), NULL, &ids);
             if (count < 0 || push(&counts, count) < 0) {
                 failed = NO_MEMORY;
@@ -1081,6 +1087,7 @@ Numbering_number(Numbering *self, PyObject *lines)
             }
         }
         Py_END_ALLOW_THREADS
+        bs_watch_end(&watch); /* stopped (failed is RAISED): KeyboardInterrupt */
         if (!failed && bad != NULL) {
             PyErr_Format(PyExc_TypeError, "lines[%zd] must be a str, not %.100s", good,
                          Py_TYPE(bad)->tp_name);

@@ -63,6 +63,7 @@ typedef enum {
     TER_BAD_SLICE,  /* an offset or a length outside its buffer */
     TER_TOO_LONG,   /* a side of more than MAX_WORDS words */
     TER_NO_TRACE,   /* the trace left the band (sacrebleu raises there too) */
+    TER_STOPPED,    /* Ctrl-C, or stop_calls() (interrupt.c) */
 } Failure;
 
 /* the best shift so far: sacrebleu's (gain, length, -start, -target) tuple */
@@ -98,6 +99,7 @@ typedef struct {
     uint64_t *scratch_plus, *scratch_minus; /* blocks each: a candidate's */
     size_t words_capacity, ref_capacity, cells_capacity, trace_capacity, bits_capacity,
         masks_capacity;
+    bs_Watch *watch;     /* polled once a row of every matrix: a long pair can be stopped */
 } Pair;
 
 /* the arguments of a call */
@@ -280,6 +282,7 @@ fill_bits(Pair *p, int32_t from)
 {
     const size_t blocks = (size_t)p->blocks;
     for (int32_t i = from + 1; i <= p->n; i++) {
+        if (bs_watch_poll(p->watch)) return;
         uint64_t *plus = p->plus + (size_t)i * blocks, *minus = p->minus + (size_t)i * blocks;
         memcpy(plus, plus - blocks, blocks * sizeof(uint64_t));
         memcpy(minus, minus - blocks, blocks * sizeof(uint64_t));
@@ -349,6 +352,7 @@ fill_rows(Pair *p, int32_t from)
 {
     const size_t width = (size_t)p->width;
     for (int32_t i = from + 1; i <= p->n; i++) {
+        if (bs_watch_poll(p->watch)) return;
         int32_t *row = p->cost + (size_t)i * width;
         compute_row(p, i, p->words[i - 1], row - width, row, p->how + (size_t)i * width);
         pad_row(p, i, row);
@@ -491,9 +495,11 @@ candidate_levenshtein(Pair *p, int32_t from)
     memcpy(plus, p->plus + (size_t)from * blocks, blocks * sizeof(uint64_t));
     memcpy(minus, p->minus + (size_t)from * blocks, blocks * sizeof(uint64_t));
     int32_t last = p->last[from];
-    for (int32_t i = from; i < p->n; i++)
+    for (int32_t i = from; i < p->n; i++) {
+        if (bs_watch_poll(p->watch)) return UNBOUNDED;
         last += advance(plus, minus, p->masks + (size_t)p->shifted_origin[i] * blocks,
                         p->blocks, p->last_bit);
+    }
     return last;
 }
 
@@ -511,6 +517,7 @@ candidate_distance(Pair *p, int32_t start, int32_t length, int32_t target, int32
     perform_shift(p->words, p->n, start, length, target, p->shifted);
     const int32_t *prev = p->cost + (size_t)from * width;
     for (int32_t i = from + 1; i <= p->n; i++) {
+        if (bs_watch_poll(p->watch)) return UNBOUNDED;
         int32_t *row = i & 1 ? p->row_a : p->row_b;
         if (beam_row(p, i, p->shifted[i - 1], prev, row) > bound) return UNBOUNDED;
         prev = row;
@@ -581,6 +588,7 @@ best_shift(Pair *p, int32_t *checked, Shift *best)
                     && p->ref_errors[ref_start + length] != p->ref_errors[ref_start]
                     && !(start <= aligned && aligned < start + length)) {
                     try_targets(p, score, start, ref_start, length, checked, best);
+                    if (p->watch->stopped) return TER_STOPPED;
                     if (*checked >= MAX_SHIFT_CANDIDATES) return TER_DONE;
                 }
                 if (start + length == n || ref_start + length == m) break;
@@ -622,6 +630,7 @@ pair_edits(Pair *p, const int64_t *hyp, int32_t n, const int64_t *ref, int32_t m
     }
     p->last[0] = m;
     fill_bits(p, 0);
+    if (p->watch->stopped) return TER_STOPPED;
     int32_t checked = 0;
     int64_t shifts = 0;
     for (;;) {
@@ -642,6 +651,7 @@ pair_edits(Pair *p, const int64_t *hyp, int32_t n, const int64_t *ref, int32_t m
         const int32_t from = best.start < best.target ? best.start : best.target;
         fill_rows(p, from);
         fill_bits(p, from);
+        if (p->watch->stopped) return TER_STOPPED;
     }
     *edits = shifts + p->cost[(size_t)n * (size_t)p->width + (size_t)m];
     return TER_DONE;
@@ -682,11 +692,21 @@ row_edits(Pair *p, const Call *c, Py_ssize_t row)
 /* ------------------------------------------------------------------------ the entry */
 
 static void
-raise_failure(Failure failure, Py_ssize_t row)
+raise_failure(Failure failure, const Call *c, Py_ssize_t row)
 {
+    int64_t longest = 0;
     switch (failure) {
     case TER_NO_MEMORY:
-        PyErr_NoMemory();
+        /* the matrices grow with the words of the row's two sides: name them */
+        for (Py_ssize_t r = 0; r < c->refs; r++) {
+            const int64_t length = c->ref_lengths[row * c->refs + r];
+            if (length > longest) longest = length;
+        }
+        PyErr_Format(PyExc_MemoryError, "hypothesis %zd: TER's edit matrices of its "
+                     "%lld words against a reference of %lld words (%lld GB) do not fit in "
+                     "memory", row, (long long)c->hyp_lengths[row], (long long)longest,
+                     (long long)(((double)c->hyp_lengths[row] + 1.0)
+                                 * ((double)longest + 1.0) * 5.0 / 1e9));
         break;
     case TER_BAD_SLICE:
         PyErr_Format(PyExc_ValueError, "row %zd: an offset or a length is outside its id "
@@ -699,6 +719,7 @@ raise_failure(Failure failure, Py_ssize_t row)
         PyErr_Format(PyExc_RuntimeError, "row %zd: the edit trace left the beam (sacrebleu "
                      "raises 'unknown operation' there)", row);
         break;
+    case TER_STOPPED: /* the exception is bs_watch_end's */
     case TER_DONE:
         break;
     }
@@ -765,16 +786,24 @@ bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     };
     Pair pair;
     memset(&pair, 0, sizeof(pair));
+    bs_Watch watch;
+    bs_watch_begin(&watch);
+    pair.watch = &watch;
     Failure failure = TER_DONE;
     Py_ssize_t row = begin;
     Py_BEGIN_ALLOW_THREADS
     for (; row < end; row++) {
         if ((failure = row_edits(&pair, &c, row)) != TER_DONE) break;
+        if (bs_watch_poll(&watch)) {
+            failure = TER_STOPPED;
+            break;
+        }
     }
     Py_END_ALLOW_THREADS
     pair_release(&pair);
+    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
     if (failure != TER_DONE) {
-        raise_failure(failure, row);
+        raise_failure(failure, &c, row);
         goto done;
     }
     result = Py_NewRef(Py_None);

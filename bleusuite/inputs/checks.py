@@ -25,16 +25,37 @@ ArgNames = tuple[str, str]
 SCORING_ARGNAMES: ArgNames = ("hypotheses", "references")
 
 
-def is_text(hypotheses: Any, allow_empty: bool = False) -> bool:
+def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypotheses") -> bool:
     """Whether ``hypotheses`` are text: a list of strings (``allow_empty``: an empty list
     too), not token ids or token lists.
 
     >>> is_text(["a b", "c"]), is_text([[1, 2]]), is_text([]), is_text([], allow_empty=True)
     (True, False, False, True)
+
+    A list that starts as text and holds something else is text with a wrong element, for
+    every metric (not token lists whose first sentence is a string):
+
+    >>> is_text(["a b", None, "c"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: hypotheses[1] must be a string like hypotheses[0] (...); got NoneType
+
+    Raises:
+        TypeError: a list of strings with another element (named after ``argname``).
     """
-    return (isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
-            and (allow_empty or len(hypotheses) > 0)
-            and all(isinstance(h, str) for h in hypotheses))
+    if not isinstance(hypotheses, Sequence) or isinstance(hypotheses, str) or not len(
+            hypotheses):
+        return allow_empty and isinstance(hypotheses, Sequence) and not isinstance(
+            hypotheses, str)
+    if not isinstance(hypotheses[0], str):
+        return False  # token ids or token lists: their checks name a wrong element
+    for row, hyp in enumerate(hypotheses):
+        if not isinstance(hyp, str):
+            raise TypeError(
+                f"{argname}[{row}] must be a string like {argname}[0] (text is one string "
+                f"per sentence, '' for an empty one); got {kind_of(hyp)}"
+            )
+    return True
 
 
 def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
@@ -72,7 +93,8 @@ def check_int_array(be: Backend, a: Any, argname: str) -> Any:
         )
     # ids above 2**63 - 1 would wrap to negative int64 values: still one distinct value per
     # id (the counts stay exact), but refused where the check costs no device read
-    unsigned_64 = be.describe_dtype(a) in ("uint64", "torch.uint64")
+    # (NumPy names a uint64 array of the other byte order ">u8" or "<u8")
+    unsigned_64 = be.describe_dtype(a) in ("uint64", ">u8", "<u8", "torch.uint64")
     if (unsigned_64 and be.numel(a) and be.reads_are_free(a)
             and be.to_int(be.max_(a)) > _INT64_MAX):
         raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
@@ -283,6 +305,20 @@ def warn_if_padded(hyp: np.ndarray, refs: np.ndarray, names: ArgNames) -> None:
         f"repeated; without pad_id it is scored as a token. Pass pad_id={int(last)} (or "
         "filter bleusuite.PaddingWarning where the repetition is real text)",
         PaddingWarning, stacklevel=checks.caller_level())
+
+
+def check_references_present(references: Sequence[Sequence[Any]], ref_name: str) -> None:
+    """Raise, as :func:`check_missing`, for a hypothesis whose list of references (text
+    with ``None`` ones dropped, say) is empty: the one rule of every metric.
+
+    >>> check_references_present([["a"], []], "references")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: references: hypothesis 1 has no reference (...); 1 such row(s) in all
+    """
+    empty = [row for row, refs in enumerate(references) if not len(refs)]
+    if empty:
+        check_missing(empty[0], len(empty), ref_name)
 
 
 def check_missing(missing: int, rows: int, ref_name: str) -> None:

@@ -94,8 +94,9 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
     :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
     token of each id where ``global_ids`` (else ids hold only within each row: a
     hypothesis and its references, numbered by a small table per row; no token is
-    returned). ``require_references``: a hypothesis without reference raises (chrF scores
-    it 0 instead).
+    returned). ``require_references``: a hypothesis without reference raises, as for every
+    metric (False: its counts are 0, for a caller that checks itself, as sacrebleu's
+    ``CHRF`` names a line of its reference streams).
 
     >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
     ...                            tokenize="13a", global_ids=True)

@@ -157,6 +157,11 @@ def _concat_arrays(be: Backend, sentences: list[Any], like: Any, where: Any, sid
                 sentences[position] = be.to_int64(sentence)
                 continue
             check_int_array(be, sentence, where(position))
+    if len({str(s.dtype) for s in sentences}) > 1:
+        # integer arrays of different dtypes (widths, signs, byte orders) concatenate to
+        # float64 where one is uint64: each becomes int64 ids first
+        sentences = [check_int_array(be, s, where(position))
+                     for position, s in enumerate(sentences)]
     flat = be.concat(sentences, axis=0)
     return check_int_array(be, flat, side)
 

@@ -2,6 +2,15 @@
 ``RougeN``, ``RougeL`` and ``CharacterErrorRate``, an NLTK GLEU metric and jiwer's WER,
 computed from summable statistics (macro and micro averages, distributed)."""
 
+try:  # a message that says how to install what is missing, whichever module needs it
+    import ignite  # noqa: F401
+    import torch  # noqa: F401
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.metrics needs torch and pytorch-ignite ({_error}); install them with "
+        "pip install 'bleusuite[ignite]'"
+    ) from _error
+
 from bleusuite.metrics.edits import CharacterErrorRate, WordErrorRate
 from bleusuite.metrics.ignite import Bleu, Gleu
 from bleusuite.metrics.rouge import Rouge, RougeL, RougeN

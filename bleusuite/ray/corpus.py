@@ -38,6 +38,7 @@ from bleusuite.ray.results import (
     paired_results,
 )
 from bleusuite.ray.statistics import block_statistics, sample_statistics
+from bleusuite.scores import registry
 from bleusuite.significance.draws import check_count
 from bleusuite.significance.seeding import DEFAULT_SEED
 
@@ -233,10 +234,11 @@ def corpus_scores(
     known = check_columns(dataset, {"hypotheses": systems, "references": refs,
                                     "order_by": [order_by] if order_by else []})
     plan = make_plan(metrics, options, pad_id=pad_id, eos_id=eos_id)
-    if paired is not None and "rouge" in plan.metrics:
-        raise ValueError("paired: the paired tests resample integer statistics; ROUGE's are "
-                         "the documents' scores (test the other metrics, or score ROUGE "
-                         "without paired=)")
+    unpaired = [name for name in plan.metrics if not registry.get(name).paired_tests]
+    if paired is not None and unpaired:
+        raise ValueError(f"paired: the paired tests resample integer statistics; "
+                         f"{', '.join(unpaired)}'s are not such (test the other metrics, or "
+                         f"score {', '.join(unpaired)} without paired=)")
     kinds: tuple[Kind, ...] = ("text", "ids") if known is None else (known,)
     for kind in kinds:  # the settings, checked before any task starts
         refusal = plan.refusal(kind)

@@ -26,7 +26,6 @@ from typing import Any, Literal
 
 from bleusuite import checks
 from bleusuite.scores import registry
-from bleusuite.scores.bleu import smoothing
 
 __all__ = ["Kind", "MetricsArgument", "Plan", "make_plan"]
 
@@ -144,26 +143,12 @@ def make_plan(
                 raise TypeError(f"metrics[{name!r}]: {name} has no setting {key!r} (its "
                                 f"settings: {', '.join(fields)})")
         values = {key: value for key, value in options.items() if key in fields} | own
-        if sentence_level and name == "bleu" and "effective_order" not in values and \
-                smoothing.family_of(values.get("smooth", entry.settings().smooth)) == "sacrebleu":
-            values["effective_order"] = True
+        if sentence_level:
+            values = entry.sentence_settings(values)
         text[name] = entry.settings(**values)
-        if name == "ter":  # TER compares token ids as given: its tokenizer's options are text's
-            if text[name].normalized or text[name].no_punct or text[name].asian_support:
-                refusals.setdefault("ids", "normalized, no_punct and asian_support apply to "
-                                           "text columns (tercom's tokenizer); token ids are "
-                                           "compared as given")
-            else:
-                ids[name] = text[name]
-        elif entry.word_counting(text[name]) is None:
-            refusals.setdefault("ids", f"{name} needs text columns")
-        elif values.get("tokenize") is not None:
-            refusals.setdefault("ids", f"tokenize={values['tokenize']!r} applies to text "
-                                       "columns; token ids are counted as given (drop tokenize)")
-        elif values.get("lowercase"):
-            refusals.setdefault("ids", "lowercase=True applies to text columns; token ids are "
-                                       "counted as given (drop lowercase)")
-        else:
-            ids[name] = dataclasses.replace(text[name], tokenize=None)
+        try:
+            ids[name] = entry.token_id_settings(text[name], values)
+        except ValueError as refusal:
+            refusals.setdefault("ids", str(refusal))
     return Plan(tuple(named), text, ids if "ids" not in refusals else {}, pad, eos, device,
                 refusals)

@@ -18,15 +18,10 @@ import numpy as np
 
 from bleusuite.scores import registry
 from bleusuite.scores.bleu.result import BleuResult
-from bleusuite.scores.bleu.statistics import BleuStats
 from bleusuite.scores.chrf.result import ChrfResult
-from bleusuite.scores.chrf.statistics import ChrfStats
 from bleusuite.scores.gleu.result import GleuResult
-from bleusuite.scores.gleu.statistics import GleuStats
 from bleusuite.scores.rouge.result import RougeResult
-from bleusuite.scores.rouge.statistics import RougeStats
 from bleusuite.scores.ter.result import TerResult
-from bleusuite.scores.ter.statistics import TerStats
 from bleusuite.significance.paired import (
     PairedResult,
     paired_approximate_randomization,
@@ -75,29 +70,10 @@ def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str,
                   given_tokens: bool = False) -> Result:
     """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``, the
     ``to_array`` form), as the single-process ``corpus_*_result`` functions build it
-    (``given_tokens``: of token-id columns, for the metrics whose settings do not say so)."""
-    if metric == "bleu":
-        return BleuResult.from_stats(
-            BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
-            smooth_value=settings.smooth_value, effective_order=settings.effective_order,
-            nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
-    if metric == "gleu":
-        return GleuResult.from_stats(
-            GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
-            nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
-    if metric == "chrf":
-        return ChrfResult.from_stats(
-            ChrfStats.from_array(total), char_order=settings.char_order,
-            word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
-            whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
-    if metric == "rouge":
-        return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)
-    if metric == "ter":
-        return TerResult.from_stats(
-            TerStats.from_array(total), normalized=settings.normalized,
-            no_punct=settings.no_punct, asian_support=settings.asian_support,
-            case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)
-    raise ValueError(f"metrics: {metric} has no result object here")
+    (``given_tokens``: of token-id columns, for the metrics whose settings do not say so):
+    :func:`bleusuite.scores.registry.result`."""
+    result: Result = registry.result(metric, total, settings, nrefs, given_tokens)
+    return result
 
 
 def paired_results(metric: str, settings: Any, tables: Sequence[np.ndarray], test: Paired,

@@ -34,10 +34,7 @@ from bleusuite.inputs import normalize_batch, streams_batch
 from bleusuite.ray.columns import Columns, IdRows
 from bleusuite.ray.plan import Kind, Plan
 from bleusuite.scores import registry
-from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
-from bleusuite.scores.gleu.statistics import gleu_statistics_of_batch
 from bleusuite.scores.reports import host
-from bleusuite.scores.ter.counts import ter_statistics_of_batch
 from bleusuite.text import Encoder, load_tokenizer
 
 __all__ = ["BlockStatistics", "block_statistics", "sample_statistics"]
@@ -152,15 +149,7 @@ def _id_statistics(columns: Columns, plan: Plan) -> BlockStatistics:
         batch = normalize_batch(hypotheses, references, pad_id=plan.pad_id, eos_id=plan.eos_id)
         present = host(batch.backend.sum_(batch.backend.to_int64(batch.ref_present), axis=1))
         for name in plan.metrics:
-            settings = plan.settings("ids", name)
-            if name == "bleu":
-                stats: Any = bleu_statistics_of_batch(batch, settings.stats_order)
-            elif name == "gleu":
-                stats = gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
-            elif name == "ter":
-                stats = ter_statistics_of_batch(batch)
-            else:
-                raise ValueError(f"metrics: {name} is not counted on token ids; give text columns")
+            stats = registry.get(name).token_id_statistics(batch, plan.settings("ids", name))
             tables[name].append(np.asarray(host(stats.to_array()), dtype=np.int64))
     if not present.all():  # on a device the batch's check waits for this host read
         row = int(np.flatnonzero(present == 0)[0])

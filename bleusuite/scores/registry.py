@@ -21,8 +21,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["COMMAND_METRICS", "METRICS", "Metric", "WordCounting", "get", "names",
-           "of_statistics"]
+__all__ = [
+    "COMMAND_METRICS",
+    "METRICS",
+    "Metric",
+    "WordCounting",
+    "get",
+    "names",
+    "of_statistics",
+    "result",
+    "text_only",
+    "word_id_settings",
+]
 
 #: name -> the module that holds the metric's entry (``METRIC``), imported on first use
 METRICS = {
@@ -93,6 +103,69 @@ class Metric(Protocol):
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: Any) -> np.ndarray:
         """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
+
+    #: its settings from ``bleusuite score``'s flags: setting name -> the command's option
+    #: (an attribute of :class:`bleusuite.cli.options.ScoreOptions`, or the ``dest`` of a
+    #: flag of its own, such as ``chrf_beta``), and the settings the command fixes
+    command_flags: Mapping[str, str]
+    command_fixed: Mapping[str, Any]
+
+    #: whether the paired tests (``--paired-bs``, ``--paired-ar``) apply: its statistics
+    #: are integer counts that resamples sum
+    paired_tests: bool
+
+    #: the module of its result object (imported by :func:`result`, by name as the entries
+    #: are: the result object builds on the entry), with ``result_of_table(total, settings,
+    #: nrefs, given_tokens)``
+    result_module: str
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The setting values of sentence-level scores where ``values`` were given (BLEU of
+        sacrebleu's smoothings takes the effective order unless told otherwise)."""
+
+    def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
+        """The settings that score token-id columns as ``settings`` score text (``given``:
+        the values the caller set, of which they are made).
+
+        Raises:
+            ValueError: why token ids cannot be scored so (the metric needs text, or a
+                setting applies to text only).
+        """
+
+    def token_id_statistics(self, batch: Any, settings: Any) -> Any:
+        """The statistics (its statistics type) of a normalised token-id batch
+        (:class:`bleusuite.inputs.Batch`) with the settings of :meth:`token_id_settings`."""
+
+
+def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
+           given_tokens: bool = False) -> Any:
+    """The result object of metric ``name`` (``BleuResult``, ...) of summed statistics
+    ``total`` (``(F,)``, the ``to_array`` form), as the library's ``corpus_*_result`` builds
+    it (``given_tokens``: of token ids, for the metrics whose settings do not say so)."""
+    module = importlib.import_module(get(name).result_module)
+    return module.result_of_table(total, settings, nrefs, given_tokens)
+
+
+def word_id_settings(entry: Any, settings: Any, given: Mapping[str, Any]) -> Any:
+    """:meth:`Metric.token_id_settings` of a metric counted on words
+    (:meth:`Metric.word_counting`): the ids are the words, so nothing given may tokenise or
+    lowercase them."""
+    import dataclasses
+
+    if entry.word_counting(settings) is None:
+        raise ValueError(f"{entry.name} needs text columns")
+    if given.get("tokenize") is not None:
+        raise ValueError(f"tokenize={given['tokenize']!r} applies to text columns; token ids "
+                         "are counted as given (drop tokenize)")
+    if given.get("lowercase"):
+        raise ValueError("lowercase=True applies to text columns; token ids are counted as "
+                         "given (drop lowercase)")
+    return dataclasses.replace(settings, tokenize=None)
+
+
+def text_only(entry: Any) -> Any:
+    """:meth:`Metric.token_id_statistics` of a metric of text only."""
+    raise ValueError(f"metrics: {entry.name} is not counted on token ids; give text columns")
 
 
 def names() -> list[str]:

@@ -18,7 +18,8 @@ as sacrebleu prints them; the result objects hold the numbers they print.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -27,9 +28,8 @@ from bleusuite.version import VERSION
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
-    from bleusuite.significance.bootstrap import Confidence
 
-__all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "Signature", "host", "json_text",
+__all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "ScoreResult", "Signature", "host", "json_text",
            "make_signature", "num_refs", "result_line", "score_line", "score_record",
            "score_text", "version_field"]
 
@@ -46,6 +46,24 @@ SHARED_ABBREVIATIONS: dict[str, str] = {
 def version_field() -> str:
     """``bleusuite-<version>``: the last field of every signature."""
     return f"bleusuite-{VERSION}"
+
+
+class Confidence(Protocol):
+    """A bootstrap summary as a report prints it (the significance code's
+    :class:`bleusuite.significance.bootstrap.Confidence` is one): the mean of the resampled
+    scores, half the width of their 95% interval, and the interval's ends."""
+
+    @property
+    def mean(self) -> float: ...
+
+    @property
+    def half_width(self) -> float: ...
+
+    @property
+    def low(self) -> float: ...
+
+    @property
+    def high(self) -> float: ...
 
 
 class Signature:
@@ -120,20 +138,28 @@ def make_signature(metric: str, settings: Any, *, nrefs: int | str | None,
 def score_text(score: float, width: int, confidence: Confidence | None = None,
                interval: bool = False) -> str:
     """A score as sacrebleu prints it, ``width`` digits after the point, with its bootstrap
-    summary (``(μ = mean ± half-width)``; ``interval``: and bleusuite's ``, 95% CI [low,
-    high]`` inside the brackets).
+    summary (``(μ = mean ± half-width)``) where sacrebleu prints one: a bootstrap mean above
+    0 (``Score.format``). ``interval``: bleusuite's ``, 95% CI [low, high]`` inside the
+    brackets (not sacrebleu's line: the command never asks for it).
 
     >>> score_text(48.8923, 2), score_text(48.8923, 1)
     ('48.89', '48.9')
     """
     text = f"{score:.{width}f}"
-    if confidence is not None:
+    if shows_confidence(confidence):
+        assert confidence is not None
         c = confidence
         text += f" (μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
         if interval:
             text += f", 95% CI [{c.low:.{width}f}, {c.high:.{width}f}]"
         text += ")"
     return text
+
+
+def shows_confidence(confidence: Confidence | None) -> bool:
+    """Whether a score prints its bootstrap summary: sacrebleu's ``Score.format`` prints it
+    (and its JSON keys) only where the bootstrap mean is above 0."""
+    return confidence is not None and confidence.mean > 0
 
 
 def score_line(name: str, signature: str, score: str, verbose: str = "") -> str:
@@ -149,8 +175,9 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
                  interval: bool = False) -> dict[str, Any]:
     """sacrebleu's JSON record of a score: ``name``, ``score`` (rounded to ``width``
     digits), ``signature``, the bootstrap summary (``confidence_mean``, ``confidence_var``,
-    ``confidence``; ``interval``: bleusuite's ``confidence_low`` and ``confidence_high``
-    too), ``verbose_score``, and each signature field as a string.
+    ``confidence``, where the bootstrap mean is above 0, as sacrebleu; ``interval``:
+    bleusuite's ``confidence_low`` and ``confidence_high`` too, keys sacrebleu does not
+    have), ``verbose_score``, and each signature field as a string.
 
     >>> record = score_record("chrF2", 59.6123, 1, Signature({"nrefs": 1}))
     >>> record
@@ -159,7 +186,8 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
     record: dict[str, Any] = {"name": name, "score": float(f"{score:.{width}f}"),
                               "signature": signature if isinstance(signature, str)
                               else signature.format()}
-    if confidence is not None:
+    if shows_confidence(confidence):
+        assert confidence is not None
         c = confidence
         mean, half = f"{c.mean:.{width}f}", f"{c.half_width:.{width}f}"
         record.update(confidence_mean=float(mean), confidence_var=float(half),
@@ -173,6 +201,57 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
         key, value = item.split(":", 1)
         record[key] = value
     return record
+
+
+class ScoreResult:
+    """The base of every result object (sacrebleu's ``Score`` is the model): a frozen
+    dataclass with a ``score`` on the 0-100 scale and a ``signature``, and a ``name`` field
+    or the class's :attr:`title`. It prints sacrebleu's line (:meth:`format`, ``str``),
+    converts to its score (``float``) and to plain values (:meth:`to_dict`); a subclass says
+    what its line shows after the score (:meth:`verbose`)."""
+
+    #: the name printed before the score, where the result has no ``name`` field
+    title: ClassVar[str] = ""
+
+    @property
+    def shown_name(self) -> str:
+        """The name the line and :meth:`to_dict` give (``BLEU``, ``chrF2++``, ...)."""
+        name: str = getattr(self, "name", "") or self.title
+        return name
+
+    def verbose(self) -> str:
+        """What the line shows after the score (``''``: nothing)."""
+        return ""
+
+    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
+        """sacrebleu's line: ``NAME|signature = 59.61`` and what follows the score.
+
+        Args:
+            width: digits after the decimal point of the score.
+            score_only: only the score.
+            signature: include the signature after ``NAME|``.
+        """
+        values: Any = self
+        return result_line(self.shown_name, values.score,
+                           values.signature if signature else "", self.verbose(), width,
+                           score_only)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __float__(self) -> float:
+        values: Any = self
+        return float(values.score)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them (tuples
+        as lists), the name first."""
+        out: dict[str, Any] = {"name": self.shown_name}
+        for item in fields(self):  # type: ignore[arg-type]
+            if item.name != "name":
+                value = getattr(self, item.name)
+                out[item.name] = list(value) if isinstance(value, tuple) else value
+        return out
 
 
 def result_line(name: str, score: float, signature: str, verbose: str, width: int,

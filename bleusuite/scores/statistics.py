@@ -11,16 +11,59 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from bleusuite import backends
 from bleusuite.backends.base import Backend
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
-__all__ = ["corpus_statistics", "map_arrays", "ngram_totals"]
+__all__ = ["SummableStats", "corpus_statistics", "map_arrays", "ngram_totals"]
 
 _Stats = TypeVar("_Stats")
+A = TypeVar("A")
+S = TypeVar("S", bound="SummableStats[Any]")
+
+
+class SummableStats(Generic[A]):
+    """The base of every metric's statistics type: a frozen dataclass whose fields are arrays
+    of one backend (the type parameter), the sentence axis first (absent once summed). What
+    differs per metric is its fields, their layout in :meth:`to_array` (the subclass's) and
+    which field tells the sentences apart: ``length_field``, whose arrays have
+    ``sentence_ndim`` axes per sentence (``(B,)``: 1; ``(B, N)``: 2)."""
+
+    length_field: ClassVar[str]
+    sentence_ndim: ClassVar[int] = 1
+
+    @property
+    def backend(self) -> Backend:
+        return backends.get_backend(getattr(self, self.length_field))
+
+    def __len__(self) -> int:
+        array: Any = getattr(self, self.length_field)
+        if array.ndim < self.sentence_ndim:
+            raise TypeError(f"summed {type(self).__name__} have no length")
+        return int(array.shape[0])
+
+    def _fields(self) -> list[str]:
+        return [f.name for f in fields(self)]  # type: ignore[arg-type]
+
+    def sum(self: S) -> S:
+        """Corpus statistics: the sum over the sentence axis."""
+        be = self.backend
+        return type(self)(*(be.sum_(getattr(self, name), axis=0) for name in self._fields()))
+
+    def __add__(self: S, other: S) -> S:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        parts: list[Any] = [getattr(self, name) for name in self._fields()]
+        return type(self)(*(part + getattr(other, name)
+                            for part, name in zip(parts, self._fields(), strict=True)))
+
+    def __getitem__(self: S, index: Any) -> S:
+        """Select sentences (an int, a slice, an index array), as in bootstrap resampling."""
+        return type(self)(*(getattr(self, name)[index] for name in self._fields()))
 
 
 def map_arrays(stats: _Stats, fn: Callable[[Any], Any]) -> _Stats:

@@ -149,8 +149,8 @@ class DrawnResamples:
         """:meth:`draw` on a thread of its own, started now, for a program with other work to
         do before it resamples (``bleusuite score`` draws while it tokenises and counts;
         NumPy's generator releases the GIL while it fills). The call returned waits for the
-        draws and gives them, or None where there was no memory for them (the resampling
-        then draws in steps: the same numbers).
+        draws and gives them, or None where there was no memory for them or no thread to
+        draw on (the resampling then draws in steps: the same numbers).
 
         >>> drawn = DrawnResamples.ahead(4, 5, seed=3)
         >>> bool((drawn().weights == DrawnResamples.draw(4, 5, seed=3).weights).all())
@@ -158,7 +158,10 @@ class DrawnResamples:
         """
         drawing: InOrder[None, DrawnResamples] = InOrder(
             lambda _: cls.draw(num_sentences, n_resamples, seed))
-        drawing.add(None)
+        try:
+            drawing.add(None)
+        except RuntimeError:  # no thread to be had (a process or thread limit): the
+            return lambda: None  # resampling draws as it sums, the same numbers
 
         def result() -> DrawnResamples | None:
             try:

@@ -187,13 +187,16 @@ def paired_bootstrap(
     num_sentences = tables[0].shape[0]
     # (B, S x F); a resample's multiplicities sum to B
     sums = WeightedSums.side_by_side(tables, num_sentences)
-    chunks: list[np.ndarray] = []
+    # each system's scores are scored apart: a metric returns float32 scores, or float64
+    # where the library it reproduces made that system's array float64 (sacrebleu's chrF and
+    # TER, where some resample takes a branch of Python floats), and concatenating keeps it
+    chunks: list[list[np.ndarray]] = [[] for _ in tables]
     for summed in sums.resampled(num_sentences, n_resamples, seed, drawn,
                                  max(1, SCORED_ROWS // len(tables))):  # (R, S x F)
-        rows = summed.reshape(len(summed) * len(tables), fields_)  # system-major within a row
-        chunks.append(resampled_score(rows).reshape(len(summed), len(tables)))
+        for k, part in enumerate(chunks):
+            part.append(np.asarray(resampled_score(summed[:, k * fields_:(k + 1) * fields_])))
         bar.update(len(summed))
-    resampled = np.concatenate(chunks).T  # (S, R)
+    resampled = [np.concatenate(part) for part in chunks]  # S x (R,)
     results = []
     for k, scores in enumerate(resampled):
         mean, ci = estimate_ci(scores)

@@ -389,7 +389,7 @@ def test_text_output_and_options(capsys, small):
     default = json.loads(run_main(capsys, "score", *refs, "-i", hyp))  # json by default
     assert default["score"] == round(default["score"], 1)
     ci = run_main(capsys, "score", *refs, "-i", hyp, "-f", "text", "-ci", "-cin", "50")
-    assert "(μ = " in ci and "95% CI [" in ci and "|bs:50|seed:12345|" in ci
+    assert "(μ = " in ci and "95% CI" not in ci and "|bs:50|seed:12345|" in ci
 
 
 def test_the_whole_output_arrives(tmp_path, capsys):
@@ -509,7 +509,8 @@ def files(tmp_path: Path) -> dict[str, str]:
         (["score", "{ref}", "-i", "{hyp}", "-s", "laplace"], None, ["invalid choice: 'laplace'"]),
         (["score", "{ref}", "-i", "{empty}"], None, ["empty.txt is empty"]),
         (["score", "{empty}"], b"", ["standard input (hypothesis) is empty"]),
-        (["score", "{bad_ref}", "-i", "{hyp}"], None, ["bad_ref.txt is not valid UTF-8 (line 2"]),
+        (["score", "{bad_ref}", "-i", "{hyp}"], None, ["bad_ref.txt is not valid UTF-8 (line 2",
+                                                       "-e/--encoding"]),
         (["score", "{ref}"], b"ok\n\xff\n", ["standard input (hypothesis) is not valid UTF-8",
                                              "(line 2"]),
         (["score", "{ref}", "-i", "{hyp}", "-s", "method3", "-sv", "0.5"], None,

@@ -351,8 +351,8 @@ def test_confidence_interval_numbers_are_sacrebleus(files, seed):
 #: trailing whitespace of every kind that sacrebleu's ``line.rstrip()`` removes
 TRAILING = [" ", "  ", "\t", "\r", "\u3000", "\x1c", "\x1d", "\x1e", "\x1f", "\u2029", "\u2028",
             "\x85", "\xa0", "\x0b", "\x0c", " \u3000\t\r"]
-#: bleusuite's interval after sacrebleu's ``(μ = mean ± half)`` (an extension, see docs/cli.md)
-INTERVAL = re.compile(r", 95% CI \[-?[0-9.]+, -?[0-9.]+\]")
+#: the interval's ends that bleusuite's JSON adds to sacrebleu's keys (docs/cli.md)
+INTERVAL = re.compile(r'^ "confidence_(low|high)": -?[0-9.]+,\n', re.MULTILINE)
 
 
 def _spaced(lines: list[str], rng: random.Random, blank: float = 0.1) -> list[str]:
@@ -408,7 +408,7 @@ def test_chrf_whitespace_of_the_issue(spaced):
 ], ids=["corpus", "b-json", "b-text", "sl-w30", "beta0-w100", "beta0-sl-eps", "ci", "ci-b"])
 def test_trailing_whitespace_b_w_and_beta_as_sacrebleu(spaced, args):
     """Files with trailing whitespace of every kind and CRLF ends: the same output, with the
-    flags of items 1-4 of issue 35 (-ci: bleusuite's interval aside)."""
+    flags of items 1-4 of issue 35 (-ci: bleusuite's two JSON keys aside)."""
     theirs, ours = both([spaced["ref"], spaced["ref2"], "-i", spaced["hyp"], *args])
     assert theirs.returncode == ours.returncode == 0, ours.stderr
     expected = VERSION.sub(r"\1\2X", theirs.stdout.decode())
@@ -503,3 +503,118 @@ def test_flags_that_need_no_download(files, flags):
     citation is checked in test_cli_options.py."""
     files_args = [] if "--list" in flags else [files["ref"], "-i", files["sys0"]]
     assert_same_output([*files_args, *flags])
+
+
+# ------------------------------------- issue 46: -ci's line, a zero mean, paired float64
+
+
+def _lines(path: Path, lines: list[str]) -> str:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Four one-word-triple references and systems whose resamples often score exactly 0
+    (sacrebleu's chrF and TER then return Python floats: a float64 array of resamples)."""
+    folder = tmp_path_factory.mktemp("tiny")
+    return {
+        "ref": _lines(folder / "ref.txt", ["a b c", "d e f", "g h i", "j k l"]),
+        "s1": _lines(folder / "s1.txt", ["a b c", "x y z", "x y z", "x y z"]),
+        "s2": _lines(folder / "s2.txt", ["a b x", "d e f", "x y z", "x y z"]),
+        "s3": _lines(folder / "s3.txt", ["x y z", "x y z", "g h i", "x y z"]),
+        "same": _lines(folder / "same.txt", ["a b c", "d e f", "g h i", "j k l"]),
+        "none": _lines(folder / "none.txt", ["x y z w"] * 4),
+        "empty-ref": _lines(folder / "empty-ref.txt", ["a b c", "", "g h i", ""]),
+    }
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
+@pytest.mark.parametrize("output", [["-f", "text"], ["-f", "text", "-b"], ["-f", "json"]])
+def test_confidence_line_is_sacrebleus(files, metric, output):
+    """``-ci``: sacrebleu's line ``= 95.1 (μ = 95.1 ± 0.6)``, nothing added inside it (issue
+    46, item 1); the JSON's extra keys aside."""
+    theirs, ours = both([files["ref"], "-i", files["sys1"], "-m", metric, "-ci", "-cin", "30",
+                         *output])
+    assert theirs.returncode == ours.returncode == 0, ours.stderr
+    got = INTERVAL.sub("", VERSION.sub(r"\1\2X", ours.stdout.decode()))
+    assert got == VERSION.sub(r"\1\2X", theirs.stdout.decode())
+    assert "95% CI" not in ours.stdout.decode()
+
+
+@pytest.mark.parametrize("case", [
+    ["none", "-m", "bleu"], ["none", "-m", "chrf"], ["same", "-m", "ter"],
+])
+@pytest.mark.parametrize("output", [["-f", "text"], ["-f", "text", "-b"], ["-f", "json"],
+                                    ["-f", "json", "-b"]])
+def test_a_bootstrap_mean_of_zero_prints_no_confidence(tiny, case, output):
+    """sacrebleu prints the bootstrap summary only where its mean is above 0: no
+    ``(μ = 0.0 ± 0.0)`` and no ``confidence_*`` key (issue 46, item 2)."""
+    hyp, *metric = case
+    out = assert_same_output([tiny["ref"], "-i", tiny[hyp], *metric, "-ci", "-cin", "10",
+                              *output])
+    assert "μ" not in out and "confidence" not in out
+
+
+@pytest.mark.parametrize("metric", ["chrf", "ter"])
+@pytest.mark.parametrize("test", [["--paired-bs", "-pbsn", "100"],
+                                  ["--paired-bs", "-pbsn", "37", "--chrf-eps-smoothing"],
+                                  ["--paired-ar", "-parn", "50"]])
+def test_paired_means_where_resamples_score_zero(tiny, metric, test):
+    """``--paired-bs -m chrf`` / ``-m ter``: where some resamples score exactly 0 (chrF) or
+    have empty references (TER), sacrebleu's resampled scores are a float64 array, its mean
+    is float64's, to the last printed digit (issue 46, item 3)."""
+    if metric == "ter" and "--chrf-eps-smoothing" in test:
+        test = [*test[:-1], "--ter-normalized"]
+    ref = tiny["empty-ref"] if metric == "ter" and "-pbsn" in test and "37" in test \
+        else tiny["ref"]
+    assert_same_output([ref, "-i", tiny["s1"], tiny["s2"], tiny["s3"], "-m", metric, "-w", "8",
+                        "-f", "text", *test])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_paired_bootstrap_of_generated_systems_with_zero_resamples(tmp_path, seed):
+    """Generated short lines over a small vocabulary: resamples that score 0 in some systems
+    and not in others; chrF, chrF with eps smoothing and TER print sacrebleu's digits."""
+    rng = random.Random(seed)
+    vocab = ["a", "b", "c", "d", "e", "f"]
+    rows = rng.randint(3, 9)
+    refs = [" ".join(rng.choice(vocab) for _ in range(rng.randint(0 if seed % 2 else 1, 4)))
+            for _ in range(rows)]
+    systems = []
+    for k in range(3):
+        lines = [" ".join(rng.choice(vocab[3 * (k % 2):]) for _ in range(rng.randint(1, 3)))
+                 if rng.random() < 0.6 else ref for ref in refs]
+        systems.append(_lines(tmp_path / f"s{k}.txt", lines))
+    ref = _lines(tmp_path / "ref.txt", refs)
+    for metric in (["-m", "chrf"], ["-m", "chrf", "--chrf-eps-smoothing"], ["-m", "ter"]):
+        assert_same_output([ref, "-i", *systems, *metric, "--paired-bs", "-pbsn", "60", "-w",
+                            "10", "-f", "text"])
+
+
+def test_score_only_lines_of_several_metrics_are_aligned_as_sacrebleus(tiny, tmp_path):
+    """``-b -ci`` with several metrics in text: sacrebleu aligns the lines on their first
+    ``=`` (a shorter score gets a leading space: `` 0.6 (μ = ...``; issue 46, item 14)."""
+    refs = [f"w{k} x{k} y{k} z{k} the cat sat on the mat" for k in range(20)]
+    close = [line if k % 5 else line.replace("the", "a", 1) for k, line in enumerate(refs)]
+    ref, hyp = _lines(tmp_path / "ref.txt", refs), _lines(tmp_path / "hyp.txt", close)
+    out = assert_same_output([ref, "-i", hyp, "-m", "chrf", "ter", "-f", "text", "-b", "-ci",
+                              "-cin", "50"])
+    assert out.split("\n")[1].startswith(" ")
+    # a line without "=" (a mean of 0 prints none) comes first, as sacrebleu prints it
+    assert_same_output([tiny["ref"], "-i", tiny["same"], "-m", "chrf", "ter", "-f", "text",
+                        "-b", "-ci", "-cin", "20"])
+    assert_same_output([ref, "-i", hyp, "-m", "bleu", "chrf", "ter", "-f", "text", "-ci",
+                        "-cin", "20"])
+
+
+def test_score_only_lines_keep_each_score_where_sacrebleu_loses_one(tiny):
+    """A documented difference (docs/cli.md): with ``-b -ci``, sacrebleu zips the widths of
+    the lines that hold ``=`` with the first lines of all, so a mean-0 line before a line
+    with a summary takes that line's place and its score is lost. bleusuite keeps sacrebleu's
+    order and alignment and prints every score."""
+    theirs, ours = both([tiny["ref"], "-i", tiny["none"], "-m", "bleu", "chrf", "ter", "-f",
+                         "text", "-b", "-ci", "-cin", "10"])
+    assert theirs.returncode == ours.returncode == 0, ours.stderr
+    assert theirs.stdout.decode() == "0.0\n0.0\n     0.0\n"  # sacrebleu 2.6.0's
+    assert ours.stdout.decode() == "0.0\n0.0\n133.3 (μ = 133.3 ± 0.0)\n"  # TER: 4 edits / 3

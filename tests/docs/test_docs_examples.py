@@ -6,16 +6,20 @@ so here each block runs in a fresh namespace: ```` ```python ```` blocks are exe
 ```` ```{doctest} ```` blocks are checked by doctest (Sphinx's default option flags). A
 block that needs an optional library (torch, ignite, sacrebleu, ...) is skipped where that
 library is not installed, and a block preceded by ``<!-- skip: REASON -->`` (for example
-``<!-- skip: needs CUDA -->``) is skipped with that reason.
+``<!-- skip: needs CUDA -->``) is skipped with that reason. A python block's top-level
+expression whose value is not None (``bleu.compute(...)`` with its output in a comment)
+fails: a copied script would print nothing; the block must print it.
 """
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib.util
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,6 +79,68 @@ def test_the_documents_have_examples():
     assert kinds == {"python", "{doctest}"}
 
 
+#: the name of the check a python block's top-level expressions go through
+_DROPPED = "__dropped_value__"
+
+
+def _dropped_values_checked(code: str) -> ast.Module:
+    """``code`` with each top-level expression statement (``bleu.compute(...)``) passed to
+    the check of :func:`_refuse_dropped`: as a script it would print nothing, whatever the
+    comment beside it shows."""
+    tree = ast.parse(code)
+    for statement in tree.body:
+        if isinstance(statement, ast.Expr) and not isinstance(statement.value, ast.Constant):
+            statement.value = ast.Call(ast.Name(_DROPPED, ast.Load()),
+                                       [statement.value, ast.Constant(statement.lineno)], [])
+    return ast.fix_missing_locations(tree)
+
+
+def _refuse_dropped(block: Block) -> Any:
+    def check(value: object, line: int) -> None:
+        if value is not None:
+            raise AssertionError(
+                f"{block.name}: line {line} of the block is an expression whose value "
+                f"({type(value).__name__}) a copied script drops without a word: print it"
+            )
+
+    return check
+
+
+def test_a_block_that_drops_a_value_fails():
+    """The check above, on a block like docs/rouge.md's first (issue 46 item 10)."""
+    block = Block(ROOT / "docs" / "rouge.md", 1, "python",
+                  "x = [1]\nx.append(2)\nlen(x)  # 2\n", None)
+    namespace: dict[str, object] = {_DROPPED: _refuse_dropped(block)}
+    with pytest.raises(AssertionError, match=r"line 3 .* print it"):
+        exec(compile(_dropped_values_checked(block.code), block.name, "exec"), namespace)
+    assert namespace["x"] == [1, 2]  # a call for its effect (None) passes
+
+
+def _shows_a_dropped_value(code: str) -> bool:
+    """Whether a block ends in an expression (not a ``print``) followed by comments only:
+    the comments show an output a copied script does not print."""
+    body = ast.parse(code).body
+    if not body or not isinstance(body[-1], ast.Expr):
+        return False
+    value = body[-1].value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id == "print":
+        return False
+    after = code.splitlines()[body[-1].end_lineno or 0:]
+    return any(line.strip().startswith("#") for line in after)
+
+
+def test_no_block_ends_in_a_value_that_only_a_comment_shows():
+    """Every python block, the skipped ones too (they run where their library is):
+    ``rouge.compute(...)`` then ``# {'rouge1': 1.0, ...}`` printed nothing (issue 46 item
+    10)."""
+    assert _shows_a_dropped_value("r = {}\nr.get(1)\n# None\n")
+    assert not _shows_a_dropped_value("r = {}\nprint(r.get(1))\n# None\n")
+    wrong = [block.name for block in BLOCKS
+             if block.kind == "python" and _shows_a_dropped_value(block.code)]
+    assert not wrong, wrong
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda block: block.name)
 def test_example_runs_on_its_own(block, tmp_path, monkeypatch):
     if block.skip is not None:
@@ -89,7 +155,8 @@ def test_example_runs_on_its_own(block, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # examples that write files write them here
     namespace: dict[str, object] = {"__name__": "__main__"}  # as a copied script
     if block.kind == "python":
-        exec(compile(block.code, block.name, "exec"), namespace)
+        namespace[_DROPPED] = _refuse_dropped(block)
+        exec(compile(_dropped_values_checked(block.code), block.name, "exec"), namespace)
         return
     test = doctest.DocTestParser().get_doctest(block.code, namespace, block.name,
                                                str(block.path), block.line)

@@ -140,6 +140,44 @@ def test_narrow_integer_dtypes_and_numpy_string_arrays():
     assert bleusuite.sentence_bleu(words, [[np.array(["a", "b", "c"])]], max_order=3)[0] == 1.0
 
 
+#: every NumPy integer dtype, in the machine's byte order and in the other one
+_INTEGER_DTYPES = [np.dtype(code).newbyteorder(order)
+                   for code in ("i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8")
+                   for order in ("=", "S")]
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["general", "compiled"])
+@pytest.mark.parametrize("dtype", _INTEGER_DTYPES, ids=lambda d: d.str)
+def test_integer_arrays_of_any_byte_order_mixed_with_native_ones(dtype, compiled):
+    """Integer arrays are token ids whatever their width, sign and byte order, beside int64
+    ones on both sides (uint64 beside int64 used to concatenate to float64 on the general
+    path: "got dtype float64 (did you pass logits...)")."""
+    from compiled_part import compiled_on, require_compiled
+
+    if compiled:
+        require_compiled()
+    hyps = [np.array([5, 6, 7, 8], dtype=dtype), np.array([5, 9], dtype=np.int64),
+            np.array([100, 101, 102], dtype=dtype)]
+    refs = [[np.array([5, 6, 7, 9], dtype=np.int64), np.array([5, 6], dtype=dtype)],
+            [np.array([5, 9, 9], dtype=dtype)], [np.array([100, 101, 102], dtype=np.int64)]]
+    lists = [[int(t) for t in h] for h in hyps], [[[int(t) for t in r] for r in rs]
+                                                  for rs in refs]
+    expected = bleusuite.sentence_bleu(*lists, smooth="method1")
+    with compiled_on(compiled):
+        got = bleusuite.sentence_bleu(hyps, refs, smooth="method1")
+        corpus = bleusuite.corpus_bleu(hyps, refs)
+    np.testing.assert_array_equal(got, expected)
+    assert float(corpus) == float(bleusuite.corpus_bleu(*lists))
+
+
+def test_uint64_ids_above_int64_are_refused_in_either_byte_order():
+    for dtype in (np.dtype(np.uint64), np.dtype(np.uint64).newbyteorder("S")):
+        huge = np.array([2**63 + 1], dtype=dtype)
+        with pytest.raises(ValueError, match=r"above 2\*\*63 - 1"):
+            bleusuite.sentence_bleu(np.array([huge.tolist()], dtype=dtype),
+                                    np.array([[1]], dtype=np.int64))
+
+
 def test_pack_sentences():
     tokens, lengths = pack_sentences([[4, 5], [], [6]], like=np.zeros(1))
     assert tokens.tolist() == [[4, 5], [0, 0], [6, 0]]

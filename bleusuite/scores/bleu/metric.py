@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,8 +22,12 @@ from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu import exact_bleu
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import SACREBLEU_DEFAULTS, BleuSettings
-from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
-from bleusuite.scores.registry import WordCounting
+from bleusuite.scores.bleu.statistics import (
+    BleuStats,
+    bleu_statistics_from_counts,
+    bleu_statistics_of_batch,
+)
+from bleusuite.scores.registry import WordCounting, word_id_settings
 from bleusuite.scores.reports import GIVEN_TOKENS
 from bleusuite.text import load_tokenizer
 
@@ -91,6 +95,28 @@ class _Bleu:
         return [verbose_line(row, bp, c, r) for row, bp, c, r in zip(
             precisions.tolist(), penalties.tolist(), stats.hyp_len.tolist(),
             stats.ref_len.tolist(), strict=True)]
+
+    command_flags: ClassVar[dict[str, str]] = {
+        "tokenize": "tokenize", "lowercase": "lowercase", "smooth": "smooth",
+        "smooth_value": "smooth_value", "effective_order": "effective_order"}
+    command_fixed: ClassVar[dict[str, Any]] = {"max_order": 4}
+    paired_tests = True
+
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.bleu.result"
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        if "effective_order" not in values and smoothing.family_of(
+                values.get("smooth", self.settings().smooth)) == "sacrebleu":
+            return {**values, "effective_order": True}
+        return values
+
+    def token_id_settings(self, settings: BleuSettings, given: Mapping[str, Any]) -> BleuSettings:
+        return word_id_settings(self, settings, given)
+
+    def token_id_statistics(self, batch: Any, settings: BleuSettings) -> BleuStats[Any]:
+        return bleu_statistics_of_batch(batch, settings.stats_order)
 
     def word_counting(self, settings: BleuSettings) -> WordCounting:
         return WordCounting(settings.tokenize or "none", settings.lowercase,

@@ -42,7 +42,7 @@ from bleusuite.scores.bleu.sacrebleu import exact_bleu
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
-from bleusuite.scores.reports import host, make_signature, result_line
+from bleusuite.scores.reports import ScoreResult, host, make_signature
 from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ __all__ = ["BleuResult", "corpus_bleu_result"]
 
 
 @dataclass(frozen=True)
-class BleuResult:
+class BleuResult(ScoreResult):
     """A corpus BLEU score with its parts, the numbers :meth:`format` prints: ``score`` and
     ``precisions`` on sacrebleu's 0-100 scale.
 
@@ -99,8 +99,7 @@ class BleuResult:
         """``hyp_len / ref_len`` (0 without reference tokens)."""
         return self.hyp_len / self.ref_len if self.ref_len else 0.0
 
-    def __float__(self) -> float:
-        return self.score
+    title = "BLEU"
 
     @classmethod
     def from_stats(
@@ -170,21 +169,9 @@ class BleuResult:
             ref_length=ref_length,
         )
 
-    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """sacrebleu's text line: ``BLEU|signature = 30.81 60.2/... (BP = ...)``.
-
-        Args:
-            width: digits after the decimal point of the score.
-            score_only: only the score.
-            signature: include the signature after ``BLEU|``.
-        """
-        verbose = verbose_line(self.precisions, self.brevity_penalty, self.hyp_len,
-                               self.ref_len)
-        return result_line("BLEU", self.score, self.signature if signature else "", verbose,
-                           width, score_only)
-
-    def __str__(self) -> str:
-        return self.format()
+    def verbose(self) -> str:
+        """``60.2/... (BP = ...)``: sacrebleu's text after the score."""
+        return verbose_line(self.precisions, self.brevity_penalty, self.hyp_len, self.ref_len)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
@@ -249,3 +236,12 @@ def corpus_bleu_result(
         effective_order=effective_order, nrefs=nrefs, tokenize=tokenize,
         lowercase=lowercase, ref_length=ref_length,
     )
+
+
+def result_of_table(total: np.ndarray, settings: BleuSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """:func:`bleusuite.scores.registry.result` of this metric."""
+    return BleuResult.from_stats(
+        BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
+        smooth_value=settings.smooth_value, effective_order=settings.effective_order,
+        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)

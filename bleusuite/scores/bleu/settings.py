@@ -20,14 +20,13 @@ True
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bleusuite import checks
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
+from bleusuite.scores.settings_cache import SettingsCache
 from bleusuite.text.tokenizers import TOKENIZERS
 
 __all__ = ["SACREBLEU_DEFAULTS", "BleuSettings"]
@@ -67,6 +66,12 @@ class BleuSettings:
     family: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.smooth, bool):  # torchmetrics' BLEUScore(smooth=True) spelling
+            raise ValueError(
+                f"smooth takes a smoothing name, not {self.smooth}: torchmetrics' "
+                "smooth=True is smooth='torchmetrics_smooth', its smooth=False is "
+                "smooth='no_smooth'"
+            )
         object.__setattr__(self, "family", smoothing.family_of(self.smooth))
         checks.order(self.max_order, "max_order")
         if self.weights is not None and len(self.weights) != self.max_order:
@@ -116,22 +121,10 @@ class BleuSettings:
         Raises:
             TypeError, ValueError: a setting it cannot take; the message names it.
         """
-        try:
-            # the types are part of the key: 1 and True are equal, yet one is no bool
-            given = None if weights is None else tuple(weights)
-            kinds = None if given is None else tuple(map(type, given))
-        except TypeError:  # weights that are no sequence: the checks say so
-            given, kinds = weights, None
-        try:
-            # (no builtin hash() here: torch.compile traces through the cache's wrapper,
-            # not through every builtin)
-            return _kept(max_order, given, kinds, smooth, smooth_value, effective_order,
-                         ref_length, tokenize, lowercase, sentence)
-        except TypeError as error:  # weights of an array library, unhashable settings
-            if "unhashable" not in str(error):
-                raise
-        return _settings(max_order, weights, smooth, smooth_value, effective_order,
-                         ref_length, tokenize, lowercase, sentence)
+        # a list of weights is kept as the tuple it equals (an array's are not kept)
+        given = tuple(weights) if type(weights) in (list, tuple) else weights
+        return _KEPT.get(max_order, given, smooth, smooth_value, effective_order, ref_length,
+                         tokenize, lowercase, sentence)
 
     @property
     def order(self) -> int:
@@ -181,9 +174,5 @@ def _settings(max_order: Any, weights: Any, smooth: Any, smooth_value: Any,
                         tokenize, lowercase)
 
 
-@functools.lru_cache(maxsize=256, typed=True)
-def _kept(max_order: Any, weights: Sequence[Any] | None, kinds: Any, smooth: Any,
-          smooth_value: Any, effective_order: Any, ref_length: Any, tokenize: Any,
-          lowercase: Any, sentence: bool) -> BleuSettings:
-    return _settings(max_order, weights, smooth, smooth_value, effective_order, ref_length,
-                     tokenize, lowercase, sentence)
+#: the settings of the calls so far, by their keyword arguments
+_KEPT: SettingsCache[BleuSettings] = SettingsCache(_settings, maxsize=256)

@@ -15,8 +15,8 @@ array([[4, 3, 2, 1],
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,7 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, scoring_batch
 from bleusuite.scores import rows, rules
-from bleusuite.scores.statistics import map_arrays, ngram_totals
+from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
@@ -41,7 +41,7 @@ NumpyCounts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class BleuStats(Generic[A]):
+class BleuStats(SummableStats[A]):
     """Per-sentence (or summed) BLEU statistics.
 
     All fields are int64 arrays of the input's backend (the type parameter: NumPy for
@@ -66,18 +66,12 @@ class BleuStats(Generic[A]):
     clamped_totals: A
 
     @property
-    def backend(self) -> Backend:
-        return backends.get_backend(self.matches)
-
-    @property
     def max_order(self) -> int:
         """The highest n-gram order the statistics hold."""
         return int(_untyped(self.matches).shape[-1])
 
-    def __len__(self) -> int:
-        if _untyped(self.matches).ndim < 2:
-            raise TypeError("summed BleuStats have no length")
-        return int(_untyped(self.matches).shape[0])
+    length_field = "matches"
+    sentence_ndim = 2
 
     def sum(self) -> BleuStats[A]:
         """Corpus statistics: the sum over the sentence axis.
@@ -88,8 +82,7 @@ class BleuStats(Generic[A]):
         >>> int(s.sum().hyp_len), s.sum().matches.tolist()
         (4, [3, 1, 0, 0])
         """
-        be = self.backend
-        return BleuStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
+        return super().sum()
 
     def __add__(self, other: BleuStats[A]) -> BleuStats[A]:
         if not isinstance(other, BleuStats):
@@ -98,11 +91,7 @@ class BleuStats(Generic[A]):
             raise ValueError(
                 f"cannot add BleuStats of max_order {self.max_order} and {other.max_order}"
             )
-        return BleuStats(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
-
-    def __getitem__(self, index: Any) -> BleuStats[A]:
-        """Select sentences (an int, a slice, an index array), as in bootstrap resampling."""
-        return BleuStats(*(getattr(self, f.name)[index] for f in fields(self)))
+        return super().__add__(other)
 
     def to_array(self) -> A:
         """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``.

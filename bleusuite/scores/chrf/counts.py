@@ -48,10 +48,11 @@ ChrfCounts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, n
 
 
 def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
-                settings: ChrfSettings) -> ChrfCounts:
+                settings: ChrfSettings, require_references: bool = True) -> ChrfCounts:
     """The counts chrF's statistics come from (:data:`ChrfCounts`), of hypothesis strings
     against their references (a string or a list of them per hypothesis; ``None``: no such
-    reference; a hypothesis without any scores 0)."""
+    reference). A hypothesis without any raises, as for every metric
+    (``require_references=False``: its counts are 0, for a caller that checks itself)."""
     sides: list[list[np.ndarray] | None] = []
     present = None
     for tokenizer, orders in (
@@ -62,7 +63,8 @@ def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
             sides.append(None)
             continue
         batch = text_batch(hypotheses, references, tokenize=tokenizer,
-                           lowercase=settings.lowercase, require_references=False)[0]
+                           lowercase=settings.lowercase,
+                           require_references=require_references)[0]
         present = batch.ref_present
         sides.append(_counted(batch, orders))
     assert present is not None

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -16,6 +16,7 @@ from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import ChrfStats
+from bleusuite.scores.registry import text_only, word_id_settings
 
 __all__ = ["METRIC"]
 
@@ -41,11 +42,41 @@ class _Chrf:
 
     def scores(self, table: np.ndarray, settings: ChrfSettings,
                resampled: bool = False) -> np.ndarray:
-        scores = chrf_scores(np.atleast_2d(table), settings.beta, settings.eps_smoothing,
-                             float32=resampled)
-        # sacrebleu's resampled chrF scores are float32 scalars: so are their mean and
-        # interval (bleusuite.significance.bootstrap keeps float32 scores float32)
-        return np.atleast_1d(scores.astype(np.float32) if resampled else scores)
+        table = np.atleast_2d(table)
+        scores = chrf_scores(table, settings.beta, settings.eps_smoothing, float32=resampled)
+        if not resampled:
+            return np.atleast_1d(scores)
+        # sacrebleu's resampled chrF scores are float32 scalars, but a Python float where
+        # its formula takes a branch of Python constants: NumPy's array of them is float32
+        # (and so are its mean and interval) only where no row took such a branch
+        python_float = _python_float_rows(table, settings)
+        if not python_float.any():
+            return np.atleast_1d(scores.astype(np.float32))
+        # those rows' arithmetic is Python's: float64 throughout
+        scores = np.atleast_1d(scores).astype(np.float64)
+        scores[python_float] = chrf_scores(table[python_float], settings.beta,
+                                           settings.eps_smoothing)
+        return scores
+
+    command_flags: ClassVar[dict[str, str]] = {
+        "char_order": "chrf_char_order", "word_order": "chrf_word_order", "beta": "chrf_beta",
+        "lowercase": "chrf_lowercase", "whitespace": "chrf_whitespace",
+        "eps_smoothing": "chrf_eps_smoothing"}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+    paired_tests = True
+
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.chrf.result"
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: ChrfSettings, given: Mapping[str, Any]) -> ChrfSettings:
+        return word_id_settings(self, settings, given)  # chrF counts characters: it refuses ids
+
+    def token_id_statistics(self, batch: Any, settings: ChrfSettings) -> Any:
+        return text_only(self)
 
     def verbose(self, table: np.ndarray, settings: ChrfSettings) -> list[str]:
         return [""] * len(np.atleast_2d(table))
@@ -64,6 +95,24 @@ class _Chrf:
         stats = chrf_statistics(hypotheses, rows, settings)
         table: np.ndarray = stats.to_array()
         return table
+
+
+def _python_float_rows(table: np.ndarray, settings: ChrfSettings) -> np.ndarray:
+    """The rows whose score sacrebleu's ``CHRF._compute_f_score`` returns as a Python float
+    (not a float32 scalar) on float32 statistics: without eps smoothing, a score of 0 (its
+    ``return 0.0``); with it, a row where no order adds a term of float32 counts (each order
+    adds its Python ``eps``)."""
+    hyp, ref, match = table[:, 0::3], table[:, 1::3], table[:, 2::3]
+    if not settings.eps_smoothing:
+        # precision and recall are both 0 where no order has matches (or none counts)
+        counted = (hyp > 0) & (ref > 0)
+        zero: np.ndarray = np.logical_not((counted & (match > 0)).any(axis=1))
+        return zero
+    factor_zero = settings.beta == 0
+    denominator_zero = (ref > 0) & (match == 0) & (factor_zero | (hyp > 0))
+    float32_term = ~denominator_zero & ((hyp > 0) | (ref > 0))
+    result: np.ndarray = ~float32_term.any(axis=1)
+    return result
 
 
 #: the registry's entry

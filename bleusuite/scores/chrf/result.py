@@ -23,13 +23,13 @@ from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.score import chrf_statistics_of_texts
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
-from bleusuite.scores.reports import make_signature, result_line
+from bleusuite.scores.reports import ScoreResult, make_signature
 
 __all__ = ["ChrfResult", "corpus_chrf_result"]
 
 
 @dataclass(frozen=True)
-class ChrfResult:
+class ChrfResult(ScoreResult):
     """A corpus chrF score with its settings, the numbers :meth:`format` prints.
 
     Attributes:
@@ -50,9 +50,6 @@ class ChrfResult:
     ref_counts: tuple[int, ...]
     matches: tuple[int, ...]
     signature: str
-
-    def __float__(self) -> float:
-        return self.score
 
     @classmethod
     def from_stats(cls, stats: ChrfStats[Any], *, char_order: int = CHAR_ORDER,
@@ -77,20 +74,6 @@ class ChrfResult:
                    tuple(np.asarray(stats.ref_counts).tolist()),
                    tuple(np.asarray(stats.matches).tolist()), signature)
 
-    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """sacrebleu's line: ``chrF2|signature = 59.61``; ``score_only``: the score alone."""
-        return result_line(self.name, self.score, self.signature if signature else "", "",
-                           width, score_only)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {"name": self.name, "score": self.score, "char_order": self.char_order,
-                "word_order": self.word_order, "beta": self.beta,
-                "hyp_counts": list(self.hyp_counts), "ref_counts": list(self.ref_counts),
-                "matches": list(self.matches), "signature": self.signature}
 
 
 def corpus_chrf_result(
@@ -118,3 +101,12 @@ def corpus_chrf_result(
     return ChrfResult.from_stats(stats, char_order=char_order, word_order=word_order,
                                  beta=beta, lowercase=lowercase, whitespace=whitespace,
                                  eps_smoothing=eps_smoothing, nrefs=nrefs)
+
+
+def result_of_table(total: np.ndarray, settings: ChrfSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """:func:`bleusuite.scores.registry.result` of this metric."""
+    return ChrfResult.from_stats(
+        ChrfStats.from_array(total), char_order=settings.char_order,
+        word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
+        whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)

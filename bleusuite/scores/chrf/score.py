@@ -104,12 +104,17 @@ def sentence_chrf(
     Args:
         hypotheses: one string per sentence.
         references: for each hypothesis, a reference string or a list of them (``None``
-            entries are no reference); its statistics come from the best one.
+            entries are no reference; each hypothesis needs one); its statistics come from
+            the best one.
         char_order, word_order: the character and word n-gram orders.
         beta: recall counts ``beta`` times as much as precision.
         lowercase: compare lowercased text.
         whitespace: keep whitespace in the character n-grams.
         eps_smoothing: sacrebleu's ``eps_smoothing`` (chrF++.py's averaging).
+
+    Raises:
+        ValueError: a hypothesis without reference, as for every metric; a bad setting.
+        TypeError: text that is not one string per hypothesis (the element is named).
     """
     settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
                                lowercase=lowercase, whitespace=whitespace,

@@ -7,12 +7,12 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bleusuite import checks
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER
+from bleusuite.scores.settings_cache import SettingsCache
 
 __all__ = ["ChrfSettings"]
 
@@ -63,15 +63,8 @@ class ChrfSettings:
         Raises:
             TypeError, ValueError: a setting it cannot take; the message names it.
         """
-        try:
-            return _kept(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-        except TypeError as error:
-            if "unhashable" not in str(error):
-                raise
-            return cls(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+        return _KEPT.get(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
 
 
-@functools.lru_cache(maxsize=64, typed=True)
-def _kept(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
-          eps_smoothing: Any) -> ChrfSettings:
-    return ChrfSettings(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+#: the settings of the calls so far, by their keyword arguments
+_KEPT: SettingsCache[ChrfSettings] = SettingsCache(ChrfSettings, maxsize=64)

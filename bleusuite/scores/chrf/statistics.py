@@ -7,11 +7,10 @@ whose sentence-level chrF is best (:func:`bleusuite.scores.chrf.counts.chrf_stat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from bleusuite import backends
-from bleusuite.backends.base import Backend
+from bleusuite.scores.statistics import SummableStats
 
 __all__ = ["BETA", "CHAR_ORDER", "EPSILON", "PUNCTUATION", "WORD_ORDER", "ChrfStats"]
 
@@ -26,7 +25,7 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True)
-class ChrfStats(Generic[A]):
+class ChrfStats(SummableStats[A]):
     """Per-sentence (or summed) chrF statistics, ``(..., O)`` int64 each, for the character
     orders 1..C then the word orders 1..W (``O = C + W``).
 
@@ -40,29 +39,8 @@ class ChrfStats(Generic[A]):
     ref_counts: A
     matches: A
 
-    @property
-    def backend(self) -> Backend:
-        return backends.get_backend(self.matches)
-
-    def __len__(self) -> int:
-        shape = _untyped(self.matches).shape
-        if len(shape) < 2:
-            raise TypeError("summed ChrfStats have no length")
-        return int(shape[0])
-
-    def sum(self) -> ChrfStats[A]:
-        """Corpus statistics: the sum over the sentence axis."""
-        be = self.backend
-        return ChrfStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
-
-    def __add__(self, other: ChrfStats[A]) -> ChrfStats[A]:
-        if not isinstance(other, ChrfStats):
-            return NotImplemented
-        return ChrfStats(*(_untyped(getattr(self, f.name)) + getattr(other, f.name)
-                           for f in fields(self)))
-
-    def __getitem__(self, index: Any) -> ChrfStats[A]:
-        return ChrfStats(*(getattr(self, f.name)[index] for f in fields(self)))
+    length_field = "matches"
+    sentence_ndim = 2
 
     def to_array(self) -> A:
         """``(..., 3 O)``: sacrebleu's layout, ``[hyp, ref, match]`` for each order."""

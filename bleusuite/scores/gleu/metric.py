@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,8 +17,12 @@ from bleusuite import backends
 from bleusuite.scores.bleu.metric import tokens_field
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.settings import GleuSettings
-from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_from_counts
-from bleusuite.scores.registry import WordCounting
+from bleusuite.scores.gleu.statistics import (
+    GleuStats,
+    gleu_statistics_from_counts,
+    gleu_statistics_of_batch,
+)
+from bleusuite.scores.registry import WordCounting, word_id_settings
 
 __all__ = ["METRIC"]
 
@@ -45,6 +49,23 @@ class _Gleu:
                resampled: bool = False) -> np.ndarray:
         scores = gleu_score(GleuStats.from_array(table))
         return np.atleast_1d(100.0 * np.asarray(scores, dtype=np.float64))
+
+    command_flags: ClassVar[dict[str, str]] = {"tokenize": "tokenize", "lowercase": "lowercase"}
+    command_fixed: ClassVar[dict[str, Any]] = {"min_len": 1, "max_len": 4}
+    paired_tests = True
+
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.gleu.result"
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: GleuSettings, given: Mapping[str, Any]) -> GleuSettings:
+        return word_id_settings(self, settings, given)
+
+    def token_id_statistics(self, batch: Any, settings: GleuSettings) -> GleuStats[Any]:
+        return gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
 
     def verbose(self, table: np.ndarray, settings: GleuSettings) -> list[str]:
         return [f"(matches = {m:d} total = {t:d})" for m, t in np.atleast_2d(table).tolist()]

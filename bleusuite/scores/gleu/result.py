@@ -20,8 +20,9 @@ from bleusuite import checks
 from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores.gleu.metric import METRIC
 from bleusuite.scores.gleu.score import gleu_score
+from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
-from bleusuite.scores.reports import host, make_signature, result_line
+from bleusuite.scores.reports import ScoreResult, host, make_signature
 from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ __all__ = ["GleuResult", "corpus_gleu_result"]
 
 
 @dataclass(frozen=True)
-class GleuResult:
+class GleuResult(ScoreResult):
     """A corpus GLEU score with its parts, the numbers :meth:`format` prints.
 
     Attributes:
@@ -51,8 +52,7 @@ class GleuResult:
     max_len: int
     signature: str
 
-    def __float__(self) -> float:
-        return self.score
+    title = "GLEU"
 
     @classmethod
     def from_stats(
@@ -84,24 +84,11 @@ class GleuResult:
         return cls(100.0 * float(host(gleu_score(stats))), int(host(stats.matches)),
                    int(host(stats.totals)), min_len, max_len, signature)
 
-    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """``GLEU|signature = 61.54 (matches = 8 total = 13)`` (as ``bleusuite score -m
-        gleu`` prints it); ``score_only``: the score alone."""
+    def verbose(self) -> str:
+        """``(matches = 8 total = 13)`` of the line (as ``bleusuite score -m gleu`` prints
+        it)."""
         settings = METRIC.settings(min_len=self.min_len, max_len=self.max_len)
-        verbose = METRIC.verbose(np.array([[self.matches, self.totals]]), settings)[0]
-        return result_line("GLEU", self.score, self.signature if signature else "", verbose,
-                           width, score_only)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {
-            "name": "GLEU", "score": self.score, "matches": self.matches,
-            "totals": self.totals, "min_len": self.min_len, "max_len": self.max_len,
-            "signature": self.signature,
-        }
+        return METRIC.verbose(np.array([[self.matches, self.totals]]), settings)[0]
 
 
 def corpus_gleu_result(
@@ -129,3 +116,11 @@ def corpus_gleu_result(
         batches, lambda b: gleu_statistics_of_batch(b, min_len, max_len), with_nrefs=True)
     return GleuResult.from_stats(stats, min_len=min_len, max_len=max_len, nrefs=nrefs,
                                  tokenize=tokenize, lowercase=lowercase)
+
+
+def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """:func:`bleusuite.scores.registry.result` of this metric."""
+    return GleuResult.from_stats(
+        GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
+        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)

@@ -9,11 +9,11 @@ True
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bleusuite import checks
+from bleusuite.scores.settings_cache import SettingsCache
 from bleusuite.text.tokenizers import TOKENIZERS
 
 __all__ = ["GleuSettings"]
@@ -51,14 +51,8 @@ class GleuSettings:
         Raises:
             TypeError, ValueError: a setting it cannot take; the message names it.
         """
-        try:
-            return _kept(min_len, max_len, tokenize, lowercase)
-        except TypeError as error:
-            if "unhashable" not in str(error):
-                raise
-            return cls(tokenize, lowercase, min_len, max_len)
+        return _KEPT.get(tokenize, lowercase, min_len, max_len)
 
 
-@functools.lru_cache(maxsize=64, typed=True)
-def _kept(min_len: Any, max_len: Any, tokenize: Any, lowercase: Any) -> GleuSettings:
-    return GleuSettings(tokenize, lowercase, min_len, max_len)
+#: the settings of the calls so far, by their keyword arguments
+_KEPT: SettingsCache[GleuSettings] = SettingsCache(GleuSettings, maxsize=64)

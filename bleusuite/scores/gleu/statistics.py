@@ -4,7 +4,7 @@ statistics of a batch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, SupportsIndex, TypeVar, overload
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -14,7 +14,7 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, scoring_batch
 from bleusuite.scores import rules
-from bleusuite.scores.statistics import map_arrays, ngram_totals
+from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
 if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
@@ -29,7 +29,7 @@ NumpyCounts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
-class GleuStats(Generic[A]):
+class GleuStats(SummableStats[A]):
     """Per-sentence (or summed) GLEU statistics (NLTK's ``gleu_score``).
 
     Attributes:
@@ -40,29 +40,7 @@ class GleuStats(Generic[A]):
     matches: A
     totals: A
 
-    @property
-    def backend(self) -> Backend:
-        return backends.get_backend(self.matches)
-
-    def __len__(self) -> int:
-        if _untyped(self.matches).ndim < 1:
-            raise TypeError("summed GleuStats have no length")
-        return int(_untyped(self.matches).shape[0])
-
-    def sum(self) -> GleuStats[A]:
-        """Corpus statistics: the sum over the sentence axis."""
-        be = self.backend
-        return GleuStats(be.sum_(self.matches, axis=0), be.sum_(self.totals, axis=0))
-
-    def __add__(self, other: GleuStats[A]) -> GleuStats[A]:
-        if not isinstance(other, GleuStats):
-            return NotImplemented
-        s, o = _untyped(self), _untyped(other)
-        return GleuStats(s.matches + o.matches, s.totals + o.totals)
-
-    def __getitem__(self, index: Any) -> GleuStats[A]:
-        s = _untyped(self)
-        return GleuStats(s.matches[index], s.totals[index])
+    length_field = "matches"
 
     def to_array(self) -> A:
         """``(..., 2)`` int64: ``[matches, totals]``."""

@@ -10,11 +10,12 @@ sacrebleu has none).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
+from bleusuite.scores.registry import text_only, word_id_settings
 from bleusuite.scores.rouge.settings import RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
 
@@ -69,6 +70,25 @@ class _Rouge:
         parts = [100.0 * rouge_score(stats, measure) for measure in
                  ("precision", "recall", "fmeasure")]
         return [verbose_line(p, r, f) for p, r, f in zip(*parts, strict=True)]
+
+    #: ROUGE's statistics are the documents' scores, not integer counts that resamples sum
+    paired_tests = False
+    #: not a metric of the command (sacrebleu has no ROUGE)
+    command_flags: ClassVar[dict[str, str]] = {}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.rouge.result"
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: RougeSettings, given: Mapping[str, Any]) -> RougeSettings:
+        return word_id_settings(self, settings, given)  # ROUGE's corpus scores are of text
+
+    def token_id_statistics(self, batch: Any, settings: RougeSettings) -> Any:
+        return text_only(self)
 
     def word_counting(self, settings: RougeSettings) -> None:
         return None

@@ -18,7 +18,7 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import host, make_signature, result_line
+from bleusuite.scores.reports import ScoreResult, host, make_signature
 from bleusuite.scores.rouge.metric import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
 from bleusuite.scores.rouge.settings import RougeSettings
@@ -28,7 +28,7 @@ __all__ = ["RougeResult", "corpus_rouge_result"]
 
 
 @dataclass(frozen=True)
-class RougeResult:
+class RougeResult(ScoreResult):
     """A corpus ROUGE score with its parts, the numbers :meth:`format` prints (0-100).
 
     Attributes:
@@ -52,9 +52,6 @@ class RougeResult:
     documents: int
     signature: str
 
-    def __float__(self) -> float:
-        return self.score
-
     @classmethod
     def from_stats(cls, stats: RougeStats[Any], settings: RougeSettings | None = None, *,
                    nrefs: int | str | None = None) -> RougeResult:
@@ -73,22 +70,9 @@ class RougeResult:
                    settings.measure, means["precision"], means["recall"], means["fmeasure"],
                    int(summed.documents), signature)
 
-    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """The line of a report: ``ROUGE-L|signature = 45.20 (P ... R ... F ...)``;
-        ``score_only``: the score alone."""
-        verbose = verbose_line(self.precision, self.recall, self.fmeasure)
-        return result_line(self.name, self.score, self.signature if signature else "",
-                           verbose, width, score_only)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {"name": self.name, "score": self.score, "rouge_type": self.rouge_type,
-                "measure": self.measure, "precision": self.precision, "recall": self.recall,
-                "fmeasure": self.fmeasure, "documents": self.documents,
-                "signature": self.signature}
+    def verbose(self) -> str:
+        """``(P = ... R = ... F = ...)`` of the line."""
+        return verbose_line(self.precision, self.recall, self.fmeasure)
 
 
 def corpus_rouge_result(
@@ -119,3 +103,9 @@ def corpus_rouge_result(
               for refs in references} if isinstance(references, list) else set()
     nrefs = str(counts.pop()) if len(counts) == 1 else "var" if counts else None
     return RougeResult.from_stats(stats, settings, nrefs=nrefs)
+
+
+def result_of_table(total: np.ndarray, settings: RougeSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """:func:`bleusuite.scores.registry.result` of this metric."""
+    return RougeResult.from_stats(RougeStats.from_array(total), settings, nrefs=nrefs)

@@ -29,7 +29,7 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.inputs import mark_unreferenced, normalize_batch
-from bleusuite.inputs.checks import is_text
+from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.rouge.counts import RougeCounts, counts_of_batch, counts_of_documents
 from bleusuite.scores.rouge.documents import encode_documents
@@ -99,9 +99,7 @@ def rouge_counts(
         if not rows:  # no document: no count (one absent reference each)
             empty = np.zeros((0, 1, len(rouge_types)), dtype=np.int64)
             return RougeCounts(empty, empty[:, 0], empty, np.zeros((0, 1), bool)), _identity
-        for row, refs in enumerate(rows):
-            if not refs:
-                raise ValueError(f"references: hypothesis {row} has no reference")
+        check_references_present(rows, "references")
         documents = encode_documents(list(hypotheses), rows, tokenize=settings.tokenize,
                                      use_stemmer=settings.use_stemmer,
                                      with_sentences="rougeLsum" in rouge_types)

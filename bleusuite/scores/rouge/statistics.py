@@ -10,11 +10,11 @@ BLEU's counts. The sums are of floats: in another order they can differ in the l
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from bleusuite import backends
-from bleusuite.backends.base import Backend
+from bleusuite.scores.statistics import SummableStats
 
 __all__ = ["RougeStats"]
 
@@ -22,7 +22,7 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True)
-class RougeStats(Generic[A]):
+class RougeStats(SummableStats[A]):
     """Per-document (or summed) ROUGE statistics of one ROUGE type, float64 each.
 
     Attributes:
@@ -43,29 +43,7 @@ class RougeStats(Generic[A]):
     fmeasure: A
     documents: A
 
-    @property
-    def backend(self) -> Backend:
-        return backends.get_backend(self.documents)
-
-    def __len__(self) -> int:
-        shape = _untyped(self.documents).shape
-        if len(shape) < 1:
-            raise TypeError("summed RougeStats have no length")
-        return int(shape[0])
-
-    def sum(self) -> RougeStats[A]:
-        """Corpus statistics: the sum over the document axis."""
-        be = self.backend
-        return RougeStats(*(be.sum_(getattr(self, f.name), axis=0) for f in fields(self)))
-
-    def __add__(self, other: RougeStats[A]) -> RougeStats[A]:
-        if not isinstance(other, RougeStats):
-            return NotImplemented
-        return RougeStats(*(_untyped(getattr(self, f.name)) + getattr(other, f.name)
-                            for f in fields(self)))
-
-    def __getitem__(self, index: Any) -> RougeStats[A]:
-        return RougeStats(*(getattr(self, f.name)[index] for f in fields(self)))
+    length_field = "documents"
 
     def to_array(self) -> A:
         """``(..., 4)`` float64: ``[precision, recall, fmeasure, documents]``."""

@@ -6,7 +6,7 @@ every line of the hypotheses and the references numbered with one vocabulary, ea
 word tokenised once, references twice as sacrebleu does); token ids and token lists are
 compared as they are.
 
->>> from bleusuite.scores.ter.metric import TerSettings
+>>> from bleusuite.scores.ter.settings import TerSettings
 >>> stats = ter_statistics_of_texts(["a b c d"], [["c d a b", "a b"]], TerSettings())
 >>> stats.edits.tolist(), stats.ref_length.tolist()
 ([1], [3.0])
@@ -26,7 +26,7 @@ from bleusuite.text.tercom import tercom_ids
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
-    from bleusuite.scores.ter.metric import TerSettings
+    from bleusuite.scores.ter.settings import TerSettings
 
 __all__ = ["ter_statistics_of_batch", "ter_statistics_of_texts"]
 

@@ -1,6 +1,4 @@
-"""TER as an entry of the metric registry (:mod:`bleusuite.scores.registry`), and its
-settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the command's
-``--ter-*`` flags).
+"""TER as an entry of the metric registry (:mod:`bleusuite.scores.registry`).
 
 >>> from bleusuite.scores.ter.metric import METRIC
 >>> settings = METRIC.settings(case_sensitive=True)
@@ -10,45 +8,17 @@ settings (:class:`TerSettings`, sacrebleu's ``TER(...)`` arguments and the comma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.ter.counts import ter_statistics_of_texts
+from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
-__all__ = ["METRIC", "TerSettings"]
-
-
-@dataclass(frozen=True)
-class TerSettings:
-    """sacrebleu's ``TER(...)`` settings, its defaults (checked once, here): the options of
-    its ``tercom`` tokenizer (:class:`bleusuite.text.tercom.TercomTokenizer`).
-
-    >>> TerSettings(normalized=1)
-    Traceback (most recent call last):
-    ...
-    TypeError: normalized must be a bool; got 1
-    """
-
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
-
-    def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if not isinstance(value, bool):
-                raise TypeError(f"{field.name} must be a bool; got {value!r}")
-
-    @property
-    def default(self) -> bool:
-        """Whether every option is sacrebleu's default (lowercased, whitespace-split)."""
-        return self == TerSettings()
+__all__ = ["METRIC"]
 
 
 class _Ter:
@@ -74,9 +44,37 @@ class _Ter:
 
     def scores(self, table: np.ndarray, settings: TerSettings,
                resampled: bool = False) -> np.ndarray:
-        # sacrebleu's resampled TER scores are float32 scalars: so are their mean and
-        # interval (bleusuite.significance.bootstrap keeps float32 scores float32)
-        return np.atleast_1d(ter_scores(np.atleast_2d(table), float32=resampled))
+        table = np.atleast_2d(table)
+        scores = np.atleast_1d(ter_scores(table, float32=resampled))
+        if resampled and (TerStats.from_array(table).ref_length_units == 0).any():
+            # sacrebleu's resampled TER scores are float32 scalars but a Python float (its
+            # 1.0 or 0.0) where the references are empty: NumPy's array of them is float32
+            # (and so are its mean and interval) only where no row is such a row
+            return scores.astype(np.float64)
+        return scores
+
+    command_flags: ClassVar[dict[str, str]] = {
+        "normalized": "ter_normalized", "no_punct": "ter_no_punct",
+        "asian_support": "ter_asian_support", "case_sensitive": "ter_case_sensitive"}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+    paired_tests = True
+
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
+    result_module = "bleusuite.scores.ter.result"
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:
+        # TER compares token ids as given: its tokenizer's options are text's
+        if settings.normalized or settings.no_punct or settings.asian_support:
+            raise ValueError("normalized, no_punct and asian_support apply to text columns "
+                             "(tercom's tokenizer); token ids are compared as given")
+        return settings
+
+    def token_id_statistics(self, batch: Any, settings: TerSettings) -> TerStats[Any]:
+        return ter_statistics_of_batch(batch)
 
     def verbose(self, table: np.ndarray, settings: TerSettings) -> list[str]:
         return [""] * len(np.atleast_2d(table))

@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import GIVEN_TOKENS, make_signature, result_line
+from bleusuite.scores.reports import GIVEN_TOKENS, ScoreResult, make_signature
 from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.metric import TerSettings
 from bleusuite.scores.ter.score import (
     batch_num_refs,
     num_refs_of,
     settings_of,
     statistics_and_batch,
 )
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ __all__ = ["TerResult", "corpus_ter_result"]
 
 
 @dataclass(frozen=True)
-class TerResult:
+class TerResult(ScoreResult):
     """A corpus TER score with its parts, the numbers :meth:`format` prints.
 
     Attributes:
@@ -52,9 +52,6 @@ class TerResult:
     ref_length: float
     signature: str
     name: str = "TER"
-
-    def __float__(self) -> float:
-        return self.score
 
     @classmethod
     def from_stats(cls, stats: TerStats[Any], *, normalized: bool = False,
@@ -73,18 +70,6 @@ class TerResult:
         return cls(float(ter_scores(stats)), int(np.asarray(stats.edits)),
                    float(np.asarray(stats.ref_length)), signature.format())
 
-    def format(self, width: int = 2, *, score_only: bool = False, signature: bool = True) -> str:
-        """sacrebleu's line: ``TER|signature = 59.34``; ``score_only``: the score alone."""
-        return result_line(self.name, self.score, self.signature if signature else "", "",
-                           width, score_only)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {"name": self.name, "score": self.score, "num_edits": self.num_edits,
-                "ref_length": self.ref_length, "signature": self.signature}
 
 
 def corpus_ter_result(
@@ -107,3 +92,12 @@ def corpus_ter_result(
     return TerResult.from_stats(stats, normalized=normalized, no_punct=no_punct,
                                 asian_support=asian_support, case_sensitive=case_sensitive,
                                 nrefs=nrefs, given_tokens=batch is not None)
+
+
+def result_of_table(total: np.ndarray, settings: TerSettings, nrefs: str,
+                    given_tokens: bool = False) -> Any:
+    """:func:`bleusuite.scores.registry.result` of this metric."""
+    return TerResult.from_stats(
+        TerStats.from_array(total), normalized=settings.normalized,
+        no_punct=settings.no_punct, asian_support=settings.asian_support,
+        case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 import numpy as np
 
 from bleusuite.inputs import scoring_batch
-from bleusuite.inputs.checks import is_text
+from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.reports import host
 from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.metric import TerSettings
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ def statistics_and_batch(
             raise ValueError("pad_id and eos_id apply to token ids; the hypotheses are strings")
         rows: list[list[str | None]] = [list(refs) for refs in text_rows(hypotheses,
                                                                           references)]
+        check_references_present(rows, "references")  # every metric's rule and message
         if corpus is not None and not rows:
             raise ValueError(f"hypotheses: {corpus} needs at least one sentence; got an empty "
                              "batch")

@@ -18,12 +18,11 @@ tests, sums across processes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
-from bleusuite import backends
-from bleusuite.backends.base import Backend
+from bleusuite.scores.statistics import SummableStats
 
 __all__ = ["REF_LENGTH_UNIT", "TerStats", "ref_length_units"]
 
@@ -34,7 +33,7 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True)
-class TerStats(Generic[A]):
+class TerStats(SummableStats[A]):
     """Per-sentence (or summed) TER statistics, int64 each.
 
     Attributes:
@@ -46,35 +45,13 @@ class TerStats(Generic[A]):
     edits: A
     ref_length_units: A
 
-    @property
-    def backend(self) -> Backend:
-        return backends.get_backend(self.edits)
+    length_field = "edits"
 
     @property
     def ref_length(self) -> Any:
         """The average reference length in words (float64), sacrebleu's ``ref_length``."""
         units = _untyped(self.ref_length_units)
         return self.backend.to_float64(units) / REF_LENGTH_UNIT
-
-    def __len__(self) -> int:
-        if _untyped(self.edits).ndim < 1:
-            raise TypeError("summed TerStats have no length")
-        return int(_untyped(self.edits).shape[0])
-
-    def sum(self) -> TerStats[A]:
-        """Corpus statistics: the sum over the sentence axis."""
-        be = self.backend
-        return TerStats(be.sum_(self.edits, axis=0), be.sum_(self.ref_length_units, axis=0))
-
-    def __add__(self, other: TerStats[A]) -> TerStats[A]:
-        if not isinstance(other, TerStats):
-            return NotImplemented
-        s, o = _untyped(self), _untyped(other)
-        return TerStats(s.edits + o.edits, s.ref_length_units + o.ref_length_units)
-
-    def __getitem__(self, index: Any) -> TerStats[A]:
-        s = _untyped(self)
-        return TerStats(s.edits[index], s.ref_length_units[index])
 
     def to_array(self) -> A:
         """``(..., 2)`` int64: ``[edits, ref_length_units]``."""

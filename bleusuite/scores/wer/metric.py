@@ -14,13 +14,18 @@ front end that takes metrics by name reach it here. Its score is jiwer's WER (CE
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.wer.counts import default_chars, statistics_of_chars, statistics_of_lines
+from bleusuite.scores.wer.counts import (
+    default_chars,
+    statistics_of_batch,
+    statistics_of_chars,
+    statistics_of_lines,
+)
 from bleusuite.scores.wer.formula import edit_measures
 from bleusuite.scores.wer.statistics import WerStats
 
@@ -72,6 +77,20 @@ class _Wer:
     def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
                         lengths: np.ndarray, settings: WerSettings) -> np.ndarray:
         raise NotImplementedError("WER's statistics come from the text")
+
+    command_flags: ClassVar[dict[str, str]] = {}  # not a metric of the command
+    command_fixed: ClassVar[dict[str, Any]] = {}
+    paired_tests = True  # integer counts: resamples sum them
+    result_module = "bleusuite.scores.wer.score"
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: WerSettings, given: Mapping[str, Any]) -> WerSettings:
+        return settings  # ids are the units, words or characters alike
+
+    def token_id_statistics(self, batch: Any, settings: WerSettings) -> WerStats[Any]:
+        return statistics_of_batch(batch)[0]
 
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: WerSettings) -> np.ndarray:

@@ -20,7 +20,7 @@ token lists are compared as they are (for CER too: each id is a unit).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -28,7 +28,7 @@ import numpy as np
 from bleusuite.inputs import scoring_batch
 from bleusuite.inputs.checks import is_text
 from bleusuite.inputs.normalize import text_rows
-from bleusuite.scores.reports import host
+from bleusuite.scores.reports import GIVEN_TOKENS, ScoreResult, host, make_signature
 from bleusuite.scores.wer.counts import (
     default_chars,
     statistics_of_batch,
@@ -45,11 +45,13 @@ Transform = Callable[[str], str] | None
 
 
 @dataclass(frozen=True)
-class EditResult:
+class EditResult(ScoreResult):
     """Every measure and count of a set of sentences (jiwer's ``process_words`` numbers):
     ``wer`` (CER for characters), ``mer``, ``wil``, ``wip``, the summed ``hits``,
     ``substitutions``, ``deletions``, ``insertions``, and the words (or characters) of the
-    references and hypotheses. ``float(result)`` is ``wer``."""
+    references and hypotheses. ``float(result)`` is ``wer`` (jiwer's scale, 0-1); ``score``
+    is ``100 * wer`` and :meth:`format` prints it as every bleusuite result does (``WER =
+    28.57``), with its ``signature`` where the registry made it (:func:`result_of_table`)."""
 
     wer: float
     mer: float
@@ -61,12 +63,20 @@ class EditResult:
     insertions: int
     ref_words: int
     hyp_words: int
+    signature: str = ""
+    name: str = "WER"
+
+    @property
+    def score(self) -> float:
+        """``100 * wer``: the scale of every bleusuite result line."""
+        return 100.0 * self.wer
 
     def __float__(self) -> float:
         return self.wer
 
     @classmethod
-    def from_stats(cls, stats: WerStats[Any]) -> EditResult:
+    def from_stats(cls, stats: WerStats[Any], *, signature: str = "",
+                   name: str = "WER") -> EditResult:
         """The result of statistics (per sentence, summed here, or summed already)."""
         if not isinstance(stats, WerStats):
             raise TypeError(f"stats must be a WerStats; got {type(stats).__name__}")
@@ -76,11 +86,19 @@ class EditResult:
         measures = {name: float(value) for name, value in edit_measures(table).items()}
         hits, subs, dels, ins = (int(x) for x in table)
         return cls(hits=hits, substitutions=subs, deletions=dels, insertions=ins,
-                   ref_words=hits + subs + dels, hyp_words=hits + subs + ins, **measures)
+                   ref_words=hits + subs + dels, hyp_words=hits + subs + ins,
+                   signature=signature, name=name, **measures)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them)."""
-        return asdict(self)
+
+def result_of_table(total: np.ndarray, settings: Any, nrefs: str,
+                    given_tokens: bool = False) -> EditResult:
+    """:func:`bleusuite.scores.registry.result` of this metric (``settings``: its
+    :class:`~bleusuite.scores.wer.metric.WerSettings`)."""
+    signature = make_signature("wer", settings, nrefs=nrefs,
+                               extra={"split": GIVEN_TOKENS} if given_tokens else None)
+    return EditResult.from_stats(WerStats.from_array(np.asarray(total, dtype=np.int64)),
+                                 signature=signature.format(),
+                                 name="CER" if settings.characters else "WER")
 
 
 def wer_statistics(hypotheses: Any, references: Any, *, characters: bool = False,

@@ -16,10 +16,9 @@ sums across processes are sums of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from bleusuite import backends
-from bleusuite.backends.base import Backend
+from bleusuite.scores.statistics import SummableStats
 
 __all__ = ["FIELDS", "WerStats"]
 
@@ -30,7 +29,7 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True)
-class WerStats(Generic[A]):
+class WerStats(SummableStats[A]):
     """Per-sentence (or summed) alignment counts, int64 each (jiwer's ``hits``,
     ``substitutions``, ``deletions``, ``insertions``); the reference has ``hits +
     substitutions + deletions`` words, the hypothesis ``hits + substitutions +
@@ -41,9 +40,7 @@ class WerStats(Generic[A]):
     deletions: A
     insertions: A
 
-    @property
-    def backend(self) -> Backend:
-        return backends.get_backend(self.hits)
+    length_field: ClassVar[str] = "hits"
 
     @property
     def errors(self) -> Any:
@@ -60,26 +57,6 @@ class WerStats(Generic[A]):
     def hyp_words(self) -> Any:
         s = _untyped(self)
         return s.hits + s.substitutions + s.insertions
-
-    def __len__(self) -> int:
-        if _untyped(self.hits).ndim < 1:
-            raise TypeError("summed WerStats have no length")
-        return int(_untyped(self.hits).shape[0])
-
-    def sum(self) -> WerStats[A]:
-        """Corpus statistics: the sum over the sentence axis."""
-        be = self.backend
-        return WerStats(*(be.sum_(getattr(self, name), axis=0) for name in FIELDS))
-
-    def __add__(self, other: WerStats[A]) -> WerStats[A]:
-        if not isinstance(other, WerStats):
-            return NotImplemented
-        s, o = _untyped(self), _untyped(other)
-        return WerStats(*(getattr(s, name) + getattr(o, name) for name in FIELDS))
-
-    def __getitem__(self, index: Any) -> WerStats[A]:
-        s = _untyped(self)
-        return WerStats(*(getattr(s, name)[index] for name in FIELDS))
 
     def to_array(self) -> A:
         """``(..., 4)`` int64: ``[hits, substitutions, deletions, insertions]``."""

@@ -20,14 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-try:
-    import torch
-    from torchmetrics import Metric
-except ImportError as _error:
-    raise ImportError(
-        f"bleusuite.torchmetrics needs torch and torchmetrics ({_error}); install them with "
-        "pip install 'bleusuite[torchmetrics]'"
-    ) from _error
+import torch
+from torchmetrics import Metric
 
 from bleusuite.scores.wer.counts import statistics_of_chars, statistics_of_lines
 

@@ -71,6 +71,24 @@ def edit_counts(
     the opcodes into ``chunks`` (C, 5) from ``chunk_starts`` (or None). int64 buffers; see
     the C docstring."""
 
+class AlignmentChunk:
+    """jiwer's ``AlignmentChunk`` (see ``bleusuite/csrc/alignment.c``)."""
+
+    type: str
+    ref_start_idx: int
+    ref_end_idx: int
+    hyp_start_idx: int
+    hyp_end_idx: int
+    def __init__(self, type: str, ref_start_idx: int, ref_end_idx: int, hyp_start_idx: int,
+                 hyp_end_idx: int) -> None: ...
+
+def alignment_chunks(chunks: Any, chunk_starts: Any, counts: Any,
+                     tags: tuple[str, str, str, str], /) -> list[list[AlignmentChunk]]:
+    """jiwer's alignments of ``edit_counts``'s opcodes: a list per row of AlignmentChunk."""
+
+def word_lists(ids: Any, counts: Any, tokens: list[str], /) -> list[list[str]]:
+    """Each line's words, ``tokens[id]`` of its ids (a Numbering's output), shared str."""
+
 def stop_calls() -> None:
     """Stop every compiled call running now, in any thread (each raises KeyboardInterrupt
     in its own thread); calls that begin afterwards are not affected."""

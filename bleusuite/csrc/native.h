@@ -10,6 +10,7 @@
  * stem.c      porter_stem: NLTK's Porter stemmer (ROUGE's use_stemmer)
  * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
  * edits.c     edit_counts: jiwer's (rapidfuzz's) Levenshtein alignment per row, the GIL released
+ * alignment.c AlignmentChunk, alignment_chunks: jiwer's alignment objects of those opcodes
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -141,5 +142,11 @@ bs_watch_poll(bs_Watch *watch)
 int bs_watch_end(bs_Watch *watch);
 PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
 extern const char bs_stop_calls_doc[];
+
+extern PyTypeObject bs_AlignmentChunkType;
+PyObject *bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_alignment_chunks_doc[];
+PyObject *bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_word_lists_doc[];
 
 #endif

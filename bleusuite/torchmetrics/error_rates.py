@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 from torchmetrics import Metric
 
@@ -59,10 +60,9 @@ class _EditMetric(Metric):
             stats = statistics_of_chars(preds, target)[0]
         else:
             stats = statistics_of_lines(preds, target, plain=True)[0]
-        table = torch.from_numpy(stats.to_array()).sum(dim=0)
-        hits, subs, dels, ins = (int(x) for x in table)
-        longer = int(torch.maximum(torch.from_numpy(stats.ref_words),
-                                   torch.from_numpy(stats.hyp_words)).sum())
+        # summed on the host, in NumPy: a call of torch's would cost more than the sums
+        hits, subs, dels, ins = (int(x) for x in stats.to_array().sum(axis=0))
+        longer = int(np.maximum(stats.ref_words, stats.hyp_words).sum())
         for name, value in (("errors", subs + dels + ins), ("target_total", hits + subs + dels),
                             ("preds_total", hits + subs + ins), ("longer_total", longer)):
             state: torch.Tensor = getattr(self, name)

@@ -41,6 +41,7 @@ __all__ = [
     "statistics_of_chars",
     "statistics_of_lines",
     "statistics_of_words",
+    "words_and_statistics",
 ]
 
 #: calls of at most this many rows are numbered by a dict and aligned in one call (no
@@ -135,6 +136,32 @@ def statistics_of_lines(hypotheses: list[str], references: list[str],
         return statistics_of_words([h.split() for h in hypotheses],
                                    [r.split() for r in references], alignments)
     return statistics_of_words(split_lines(hypotheses), split_lines(references), alignments)
+
+
+def words_and_statistics(hypotheses: list[str], references: list[str],
+                         alignments: bool = False) -> tuple[
+                             list[list[str]], list[list[str]], WerStats[np.ndarray],
+                             Alignments | None]:
+    """jiwer's default split of each hypothesis and reference line (its ``process_words``
+    returns them), and the counts of the words (with ``alignments`` their opcodes). Where
+    the compiled part is built and ``str.split()`` splits as jiwer, the lines are numbered
+    once and equal words share one str (no str is made per word)."""
+    compiled = native.module()
+    lines = hypotheses + references
+    if compiled is None or len(hypotheses) <= SMALL_CALL_ROWS or not splits_as_jiwer(lines):
+        hyp_words, ref_words = split_lines(hypotheses), split_lines(references)
+        return (hyp_words, ref_words,
+                *statistics_of_words(hyp_words, ref_words, alignments))
+    numbering = compiled.Numbering()
+    ids_bytes, counts_bytes = numbering.number(lines)
+    ids = np.frombuffer(ids_bytes, dtype=np.int64)
+    counts = np.frombuffer(counts_bytes, dtype=np.int64)
+    words = compiled.word_lists(ids, counts, numbering.tokens)
+    starts = np.cumsum(counts) - counts
+    rows = len(hypotheses)
+    stats, chunks = _statistics(ids, starts[:rows], counts[:rows], ids, starts[rows:],
+                                counts[rows:], alignments)
+    return words[:rows], words[rows:], stats, chunks
 
 
 def statistics_of_chars(hypotheses: list[str], references: list[str],

@@ -50,10 +50,12 @@ def _check(group: str, name: str, value: Any) -> Any:
 
 
 def _pair(timed: Callable[..., Any], group: str, fn: Callable[[], Any], peer: bool,
-          peer_name: str) -> None:
+          peer_name: str, summary: Callable[[Any], Any] = lambda value: value) -> None:
+    """Time ``fn`` (the call alone), then check its ``summary`` against the other side's."""
     name = peer_name if peer else "bleusuite"
-    timed(group, name, lambda: _check(group, name, fn()), rounds=1 if peer else 5,
-          baseline=peer, warmup=0 if peer else 1)
+    out = timed(group, name, fn, rounds=1 if peer else 5, baseline=peer,
+                warmup=0 if peer else 1)
+    _check(group, name, summary(out))
 
 
 @pytest.mark.parametrize("peer", [True, False], ids=["jiwer", "bleusuite"])
@@ -75,14 +77,14 @@ def test_process_words(timed, pairs, peer):
     refs, hyps = pairs
     module = jiwer if peer else ours
 
-    def run() -> Any:
-        out = module.process_words(refs, hyps)
+    def summary(out: Any) -> Any:  # every count, word and alignment chunk
         chunks = [[(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx)
                    for c in row] for row in out.alignments]
-        return out.wer, out.hits, out.substitutions, chunks
+        return (out.wer, out.hits, out.substitutions, out.deletions, out.insertions,
+                out.references, out.hypotheses, chunks)
 
-    _pair(timed, f"process_words with alignments, {PAIRS} pairs", run, peer,
-          "jiwer.process_words")
+    _pair(timed, f"process_words with alignments, {PAIRS} pairs",
+          lambda: module.process_words(refs, hyps), peer, "jiwer.process_words", summary)
 
 
 @pytest.mark.parametrize("peer", [True, False], ids=["torchmetrics", "bleusuite"])
@@ -94,7 +96,7 @@ def test_torchmetrics_wer(timed, pairs, peer):
     refs, hyps = pairs
     cls = text.WordErrorRate if peer else WordErrorRate
     _pair(timed, f"torchmetrics WordErrorRate, {PAIRS} pairs",
-          lambda: float(cls()(hyps, refs)), peer, "torchmetrics")
+          lambda: cls()(hyps, refs), peer, "torchmetrics", float)
 
 
 @pytest.mark.parametrize("peer", [True, False], ids=["jiwer", "bleusuite"])

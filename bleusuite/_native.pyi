@@ -71,6 +71,12 @@ def edit_counts(
     the opcodes into ``chunks`` (C, 5) from ``chunk_starts`` (or None). int64 buffers; see
     the C docstring."""
 
+def line_edit_counts(hypotheses: tuple[str, ...], references: tuple[str, ...],
+                     jiwer_split: bool, counts: Any, begin: SupportsIndex, end: SupportsIndex,
+                     /) -> None:
+    """``edit_counts`` of lines of text (split as jiwer's ``wer_default`` or as
+    ``str.split()``) into ``counts`` (B, 5) for rows begin..end-1, the GIL released."""
+
 class AlignmentChunk:
     """jiwer's ``AlignmentChunk`` (see ``bleusuite/csrc/alignment.c``)."""
 

@@ -50,6 +50,17 @@ typedef struct {
     uint8_t *ops;     /* n + m: the edits, last first (tag) */
     int64_t *ref_at, *hyp_at; /* n + m: their positions */
     size_t plus_capacity, minus_capacity, masks_capacity, ops_capacity;
+    /* line_edit_counts: the words of a pair (reference's, then hypothesis's) as (start,
+     * length) in their str, their hashes and their ids within the pair, and a table of the
+     * distinct words (open addressing by hash; a slot in use where its stamp is the pair's) */
+    Py_ssize_t *word_at, *word_length;
+    uint64_t *word_hash;
+    int64_t *word_id;
+    size_t words_capacity;
+    int32_t *word_slot;
+    uint32_t *word_stamps;
+    uint32_t word_stamp;
+    size_t word_table_capacity;
 } Scratch;
 
 typedef struct {
@@ -104,6 +115,12 @@ scratch_release(Scratch *s)
     PyMem_RawFree(s->ops);
     PyMem_RawFree(s->ref_at);
     PyMem_RawFree(s->hyp_at);
+    PyMem_RawFree(s->word_at);
+    PyMem_RawFree(s->word_length);
+    PyMem_RawFree(s->word_hash);
+    PyMem_RawFree(s->word_id);
+    PyMem_RawFree(s->word_slot);
+    PyMem_RawFree(s->word_stamps);
 }
 
 /* one hypothesis word more: the next column's vertical deltas from this column's (in
@@ -262,6 +279,16 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
     return count;
 }
 
+/* the hits, substitutions, deletions and insertions of `count` edits of a reference of
+ * `n` words (the prefix and suffix that pair_ops set aside are hits) */
+static void
+tally_ops(const Scratch *s, int64_t count, int64_t n, int64_t tally[4])
+{
+    tally[0] = tally[1] = tally[2] = tally[3] = 0;
+    for (int64_t k = 0; k < count; k++) tally[s->ops[k]]++;
+    tally[TAG_EQUAL] = n - tally[TAG_SUBSTITUTE] - tally[TAG_DELETE];
+}
+
 static Failure
 check_slice(int64_t start, int64_t length, Py_ssize_t size)
 {
@@ -284,10 +311,8 @@ row_edits(Scratch *s, const Call *c, Py_ssize_t row)
     const int64_t count = pair_ops(s, c->ref_ids + ref_start, n, c->hyp_ids + hyp_start, m,
                                    &prefix);
     if (count < 0) return EDITS_NO_MEMORY;
-    int64_t tally[4] = {0, 0, 0, 0};
-    for (int64_t k = 0; k < count; k++) tally[s->ops[k]]++;
-    /* the prefix and suffix set aside are hits */
-    tally[TAG_EQUAL] = n - tally[TAG_SUBSTITUTE] - tally[TAG_DELETE];
+    int64_t tally[4];
+    tally_ops(s, count, n, tally);
     int64_t *counts = c->counts + (size_t)row * 5;
     int64_t chunks = 0;
     if (c->chunks != NULL) {
@@ -439,4 +464,258 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
     return result;
+}
+
+/* ------------------------------------------------------------------------------------
+ * line_edit_counts: the counts of lines of text, split and compared in one pass per pair.
+ *
+ * WER needs only whether two words of a pair are equal: each pair's words get ids of their
+ * own (equal words, equal ids), so no numbering of the whole call is needed. A word's id
+ * comes from a table of the pair's distinct words by hash, a hash match confirmed by
+ * comparing the words' code points: two words share an id only where they are equal.
+ */
+
+/* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE) */
+static inline int
+is_space(Py_UCS4 c)
+{
+    if (c < 128) return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
+    return Py_UNICODE_ISSPACE(c);
+}
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t length;
+} Text;
+
+static inline Py_UCS4
+text_at(const Text *t, Py_ssize_t i)
+{
+    return PyUnicode_READ(t->kind, t->data, i);
+}
+
+/* the words of `t` into the scratch's word arrays from index `first` (room made by the
+ * caller): their number. jiwer_split: jiwer's wer_default (the ends stripped, words split
+ * at a space or at a run of two or more whitespace characters: a lone tab stays inside its
+ * word); else str.split()'s (at every run of whitespace). Inlined once per str kind, so
+ * that each reads its code units directly. */
+static inline __attribute__((always_inline)) Py_ssize_t
+split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int kind)
+{
+#define AT(i) PyUnicode_READ(kind, t->data, (i))
+    Py_ssize_t i = 0, end = t->length, count = 0;
+    while (i < end && is_space(AT(i))) i++;
+    while (end > i && is_space(AT(end - 1))) end--;
+    while (i < end) {
+        const Py_ssize_t start = i;
+        uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a over the code points */
+        while (i < end) {
+            const Py_UCS4 c = AT(i);
+            if (is_space(c) && (!jiwer_split || c == ' ' || (i + 1 < end
+                                                               && is_space(AT(i + 1)))))
+                break;
+            hash = (hash ^ c) * 0x100000001b3ULL;
+            i++;
+        }
+        const size_t w = first + (size_t)count++;
+        s->word_at[w] = start;
+        s->word_length[w] = i - start;
+        s->word_hash[w] = hash;
+        while (i < end && is_space(AT(i))) i++;
+    }
+    return count;
+#undef AT
+}
+
+static Py_ssize_t
+split_words(Scratch *s, const Text *t, int jiwer_split, size_t first)
+{
+    switch (t->kind) {
+    case PyUnicode_1BYTE_KIND:
+        return split_kind(s, t, jiwer_split, first, PyUnicode_1BYTE_KIND);
+    case PyUnicode_2BYTE_KIND:
+        return split_kind(s, t, jiwer_split, first, PyUnicode_2BYTE_KIND);
+    default:
+        return split_kind(s, t, jiwer_split, first, PyUnicode_4BYTE_KIND);
+    }
+}
+
+/* whether word `a` of text `ta` and word `b` of text `tb` (of `length` code points each)
+ * are the same code points */
+static int
+same_word(const Text *ta, Py_ssize_t a, const Text *tb, Py_ssize_t b, Py_ssize_t length)
+{
+    if (ta->kind == tb->kind)
+        return memcmp((const char *)ta->data + a * ta->kind,
+                      (const char *)tb->data + b * tb->kind, (size_t)(length * ta->kind)) == 0;
+    for (Py_ssize_t k = 0; k < length; k++) {
+        if (text_at(ta, a + k) != text_at(tb, b + k)) return 0;
+    }
+    return 1;
+}
+
+/* ids for the pair's `total` words (the first `n` the reference's): 0, or -1 (no memory) */
+static int
+number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t total)
+{
+    size_t capacity = 16;
+    while (capacity < 2 * total) capacity *= 2;
+    if (capacity > s->word_table_capacity) {
+        PyMem_RawFree(s->word_slot);
+        PyMem_RawFree(s->word_stamps);
+        s->word_slot = PyMem_RawMalloc(capacity * sizeof(int32_t));
+        s->word_stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
+        s->word_table_capacity = 0;
+        s->word_stamp = 0;
+        if (s->word_slot == NULL || s->word_stamps == NULL) return -1;
+        s->word_table_capacity = capacity;
+    }
+    if (++s->word_stamp == 0) { /* the stamps wrapped: clear them once */
+        memset(s->word_stamps, 0, s->word_table_capacity * sizeof(uint32_t));
+        s->word_stamp = 1;
+    }
+    const size_t mask = s->word_table_capacity - 1;
+    int64_t next = 0;
+    for (size_t w = 0; w < total; w++) {
+        const Text *tw = w < n ? ref : hyp;
+        const uint64_t hash = s->word_hash[w];
+        size_t k = (size_t)(hash ^ (hash >> 29)) & mask;
+        for (;; k = (k + 1) & mask) {
+            if (s->word_stamps[k] != s->word_stamp) {
+                s->word_stamps[k] = s->word_stamp;
+                s->word_slot[k] = (int32_t)w;
+                s->word_id[w] = next++;
+                break;
+            }
+            const size_t r = (size_t)s->word_slot[k];
+            if (s->word_hash[r] == hash && s->word_length[r] == s->word_length[w]
+                && same_word(r < n ? ref : hyp, s->word_at[r], tw, s->word_at[w],
+                             s->word_length[w])) {
+                s->word_id[w] = s->word_id[r];
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+static Text
+text_of(PyObject *str)
+{
+    Text t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
+    return t;
+}
+
+/* the counts of pair `row` into counts[row] (the opcode count 0) */
+static Failure
+line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, int64_t *counts)
+{
+    const Text ref = text_of(ref_str), hyp = text_of(hyp_str);
+    /* at most one word per two code points, and one more */
+    const size_t room = (size_t)(ref.length + hyp.length) / 2 + 2;
+    if ((size_t)(ref.length + hyp.length) > (size_t)INT32_MAX) return EDITS_NO_MEMORY;
+    if (room > s->words_capacity) {
+        size_t have = s->words_capacity, more = have;
+        if (grow((void **)&s->word_at, &more, room, sizeof(Py_ssize_t)) < 0) return EDITS_NO_MEMORY;
+        more = have;
+        if (grow((void **)&s->word_length, &more, room, sizeof(Py_ssize_t)) < 0)
+            return EDITS_NO_MEMORY;
+        more = have;
+        if (grow((void **)&s->word_hash, &more, room, 8) < 0) return EDITS_NO_MEMORY;
+        more = have;
+        if (grow((void **)&s->word_id, &more, room, 8) < 0) return EDITS_NO_MEMORY;
+        s->words_capacity = room;
+    }
+    const Py_ssize_t n = split_words(s, &ref, jiwer_split, 0);
+    const Py_ssize_t m = split_words(s, &hyp, jiwer_split, (size_t)n);
+    if (number_words(s, &ref, &hyp, (size_t)n, (size_t)(n + m)) < 0) return EDITS_NO_MEMORY;
+    int64_t prefix;
+    const int64_t count = pair_ops(s, s->word_id, n, s->word_id + n, m, &prefix);
+    if (count < 0) return EDITS_NO_MEMORY;
+    tally_ops(s, count, n, counts);
+    counts[4] = 0;
+    return EDITS_DONE;
+}
+
+const char bs_line_edit_counts_doc[] =
+"line_edit_counts(hypotheses, references, jiwer_split, counts, begin, end, /)\n--\n\n"
+"edit_counts of lines of text, rows begin..end-1: hypotheses and references are tuples of\n"
+"str of the same length B, split as jiwer's wer_default (jiwer_split true) or as\n"
+"str.split(); counts, a C-contiguous int64 buffer of shape (B, 5), receives the hits,\n"
+"substitutions, deletions, insertions and 0 of each row. The GIL is released while rows\n"
+"are split and aligned.";
+
+PyObject *
+bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "line_edit_counts takes 6 arguments, not %zd", nargs);
+        return NULL;
+    }
+    static const char *names[2] = {"hypotheses", "references"};
+    for (int k = 0; k < 2; k++) {
+        if (!PyTuple_CheckExact(args[k])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a tuple of str, not %.100s", names[k],
+                         Py_TYPE(args[k])->tp_name);
+            return NULL;
+        }
+    }
+    const Py_ssize_t rows = PyTuple_GET_SIZE(args[0]);
+    if (PyTuple_GET_SIZE(args[1]) != rows) {
+        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
+                     PyTuple_GET_SIZE(args[1]), rows);
+        return NULL;
+    }
+    const int jiwer_split = PyObject_IsTrue(args[2]);
+    if (jiwer_split < 0) return NULL;
+    Py_ssize_t begin, end;
+    if (bs_index_argument(args[4], "begin", &begin) < 0
+        || bs_index_argument(args[5], "end", &end) < 0)
+        return NULL;
+    if (begin < 0 || end < begin || end > rows) {
+        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
+                     "(the rows); got %zd and %zd", rows, begin, end);
+        return NULL;
+    }
+    for (Py_ssize_t row = begin; row < end; row++) {
+        for (int k = 0; k < 2; k++) {
+            PyObject *item = PyTuple_GET_ITEM(args[k], row);
+            if (!PyUnicode_CheckExact(item)) {
+                PyErr_Format(PyExc_TypeError, "%s[%zd] must be a str, not %.100s", names[k],
+                             row, Py_TYPE(item)->tp_name);
+                return NULL;
+            }
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(item) < 0) return NULL;
+#endif
+        }
+    }
+    Py_buffer view;
+    Py_ssize_t counts_shape[2] = {rows, 5};
+    if (bs_int64_buffer(args[3], &view, "counts", 2, counts_shape, 1) < 0) return NULL;
+    int64_t *counts = view.buf;
+    PyObject *const *hyps = &PyTuple_GET_ITEM(args[0], 0);
+    PyObject *const *refs = &PyTuple_GET_ITEM(args[1], 0);
+    Scratch scratch;
+    memset(&scratch, 0, sizeof(scratch));
+    Failure failure = EDITS_DONE;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS /* the tuples hold the str, which do not change */
+    for (Py_ssize_t row = begin; row < end; row++) {
+        if (bs_watch_poll(&watch)) {
+            failure = EDITS_STOPPED;
+            break;
+        }
+        failure = line_edits(&scratch, hyps[row], refs[row], jiwer_split, counts + row * 5);
+        if (failure != EDITS_DONE) break;
+    }
+    Py_END_ALLOW_THREADS
+    scratch_release(&scratch);
+    PyBuffer_Release(&view);
+    if (bs_watch_end(&watch) < 0) return NULL; /* KeyboardInterrupt is set */
+    if (failure == EDITS_NO_MEMORY) return PyErr_NoMemory();
+    Py_RETURN_NONE;
 }

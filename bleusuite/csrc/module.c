@@ -7,7 +7,8 @@
  * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
- * edit_counts (edits.c) aligns words as jiwer's WER, MER, WIL, WIP and CER do, and
+ * edit_counts (edits.c) aligns words as jiwer's WER, MER, WIL, WIP and CER do (and
+ * line_edit_counts lines of text, split as it splits them), and
  * alignment_chunks (alignment.c) makes jiwer's AlignmentChunk objects of its opcodes, and
  * word_lists the word lists of numbered lines (jiwer's transformed sentences).
  * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
@@ -29,6 +30,8 @@ static PyMethodDef native_functions[] = {
     {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
     {"edit_counts", (PyCFunction)(void (*)(void))bs_edit_counts, METH_FASTCALL,
      bs_edit_counts_doc},
+    {"line_edit_counts", (PyCFunction)(void (*)(void))bs_line_edit_counts, METH_FASTCALL,
+     bs_line_edit_counts_doc},
     {"alignment_chunks", (PyCFunction)(void (*)(void))bs_alignment_chunks, METH_FASTCALL,
      bs_alignment_chunks_doc},
     {"word_lists", (PyCFunction)(void (*)(void))bs_word_lists, METH_FASTCALL, bs_word_lists_doc},
@@ -40,7 +43,8 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, AlignmentChunk, "
+             "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, line_edit_counts, "
+             "AlignmentChunk, "
              "alignment_chunks, word_lists, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,

@@ -143,6 +143,8 @@ int bs_watch_end(bs_Watch *watch);
 PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
 extern const char bs_stop_calls_doc[];
 
+PyObject *bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_line_edit_counts_doc[];
 extern PyTypeObject bs_AlignmentChunkType;
 PyObject *bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_alignment_chunks_doc[];

@@ -103,3 +103,52 @@ def test_edit_counts_argument_types(native):
                            None, None, 0, 1)
     with pytest.raises(ValueError, match="outside"):
         native.edit_counts(ids, one, one + 5, ids, one, one, counts, None, None, 0, 1)
+
+
+#: words of every str kind (1, 2 and 4 bytes a code point), and whitespace of each sort:
+#: a space, a tab and newline (a lone one stays in jiwer's words), U+3000, U+001C, U+0085
+PIECES = st.sampled_from(["a", "b", "ab", "é", "東", "京都", "😀", "a😀", " ", "  ", "\t",
+                          "\n", "\u3000", "\x1c", "\x85", "\xa0", " \t", "x"])
+LINES = st.lists(PIECES, max_size=40).map("".join)
+
+
+@FUZZ
+@given(pairs=st.lists(st.tuples(LINES, LINES), max_size=6), jiwer_split=st.booleans())
+def test_line_edit_counts_are_the_word_counts(native, pairs, jiwer_split):
+    """Text split in C and compared by hash confirmed by content: the counts of the words
+    split in Python (jiwer's default split, or ``str.split()``) and numbered by a dict."""
+    from bleusuite.scores.wer.counts import default_words
+    from bleusuite.scores.wer.edits import edit_counts
+
+    hyps = tuple(h for h, _ in pairs)
+    refs = tuple(r for _, r in pairs)
+    counts = np.zeros((len(pairs), 5), dtype=np.int64)
+    native.line_edit_counts(hyps, refs, jiwer_split, counts, 0, len(pairs))
+    split = default_words if jiwer_split else str.split
+    for row, (hyp, ref) in enumerate(pairs):
+        vocabulary: dict[str, int] = {}
+        h = [vocabulary.setdefault(w, len(vocabulary)) for w in split(hyp)]
+        r = [vocabulary.setdefault(w, len(vocabulary)) for w in split(ref)]
+        want, _ = edit_counts(np.array(h, dtype=np.int64), np.array([0]),
+                              np.array([len(h)]), np.array(r, dtype=np.int64), np.array([0]),
+                              np.array([len(r)]))
+        assert counts[row, :4].tolist() == want[0, :4].tolist(), (hyp, ref)
+
+
+def test_line_edit_counts_refuses_what_it_cannot_read(native):
+    counts = np.zeros((1, 5), dtype=np.int64)
+    with pytest.raises(TypeError, match="hypotheses must be a tuple of str"):
+        native.line_edit_counts(["a"], ("a",), True, counts, 0, 1)
+    with pytest.raises(TypeError, match=r"references\[0\] must be a str, not int"):
+        native.line_edit_counts(("a",), (1,), True, counts, 0, 1)
+    with pytest.raises(ValueError, match="references has 2 items where hypotheses has 1"):
+        native.line_edit_counts(("a",), ("a", "b"), True, counts, 0, 1)
+    with pytest.raises(ValueError, match="begin and end"):
+        native.line_edit_counts(("a",), ("a",), True, counts, 0, 2)
+    with pytest.raises(ValueError, match="counts"):
+        native.line_edit_counts(("a",), ("a",), True, np.zeros((2, 5), dtype=np.int64), 0, 1)
+    # words of one str kind and of another compare by code points
+    native.line_edit_counts(("a 東",), ("a 東 b",), False, counts, 0, 1)
+    assert counts[0, :4].tolist() == [2, 0, 1, 0]
+    native.line_edit_counts(("a b",), ("a c",), False, counts, 0, 1)
+    assert counts[0, :4].tolist() == [1, 1, 0, 0]

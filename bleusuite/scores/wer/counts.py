@@ -24,7 +24,7 @@ import numpy as np
 from bleusuite import native
 from bleusuite.counting import ragged_rows
 from bleusuite.inputs.lists import from_token_lists, gather, gathered_batch
-from bleusuite.scores.wer.edits import edit_counts
+from bleusuite.scores.wer.edits import edit_counts, line_edit_counts
 from bleusuite.scores.wer.statistics import WerStats
 
 if TYPE_CHECKING:
@@ -121,6 +121,10 @@ def statistics_of_lines(hypotheses: list[str], references: list[str],
     default split (:func:`default_words`), or with ``plain`` ``str.split()``'s
     (torchmetrics'). Split and numbered in C where the compiled part is built and the two
     splits agree (no line holds a lone whitespace character other than a space)."""
+    if not alignments:  # split and compared pair by pair in C, where it is built
+        counts = line_edit_counts(hypotheses, references, jiwer_split=not plain)
+        if counts is not None:
+            return WerStats(counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]), None
     if len(hypotheses) <= SMALL_CALL_ROWS:
         split = str.split if plain else default_words
         return _small_call([split(h) for h in hypotheses], [split(r) for r in references],

@@ -32,11 +32,15 @@ import numpy as np
 
 from bleusuite import native, threads
 
-__all__ = ["MIN_WORK_PER_THREAD", "TAGS", "edit_counts", "pair_opcodes"]
+__all__ = ["LINE_ROWS_PER_THREAD", "MIN_WORK_PER_THREAD", "TAGS", "edit_counts",
+           "line_edit_counts", "pair_opcodes"]
 
 #: word pairs (reference x hypothesis words, summed over the rows) each thread of a call
 #: gets at least: below that a thread's hand-over costs about what it saves
 MIN_WORK_PER_THREAD = 1 << 17
+
+#: pairs of lines each thread of :func:`line_edit_counts` gets at least
+LINE_ROWS_PER_THREAD = 256
 
 #: the opcode tags by their number in ``chunks``: jiwer's ``AlignmentChunk.type``
 TAGS = ("equal", "substitute", "delete", "insert")
@@ -95,6 +99,34 @@ def edit_counts(hyp_ids: np.ndarray, hyp_starts: np.ndarray, hyp_lengths: np.nda
 
     threads.run_blocks(block, range(len(bounds) - 1), workers)
     return counts, None if chunks is None or chunk_starts is None else (chunks, chunk_starts)
+
+
+def line_edit_counts(hypotheses: list[str], references: list[str], jiwer_split: bool,
+                     workers: int | None = None) -> np.ndarray | None:
+    """:func:`edit_counts`'s ``counts`` of lines of text, each pair split (as jiwer's
+    ``wer_default`` with ``jiwer_split``, else as ``str.split()``) and aligned in one pass
+    of the compiled part, blocks of rows on up to ``workers`` threads; None where the
+    compiled part is not built."""
+    module = native.module()
+    if module is None:
+        return None
+    hyps, refs = tuple(hypotheses), tuple(references)
+    rows = len(hyps)
+    counts = np.zeros((rows, 5), dtype=np.int64)
+    workers = threads.worker_threads() if workers is None else workers
+    blocks = 1 if rows < LINE_ROWS_PER_THREAD * 2 else min(workers * 4,
+                                                             rows // LINE_ROWS_PER_THREAD)
+    if blocks <= 1 or workers <= 1:
+        module.line_edit_counts(hyps, refs, jiwer_split, counts, 0, rows)
+        return counts
+    bounds = [rows * k // blocks for k in range(blocks + 1)]
+
+    def block(index: int) -> None:
+        module.line_edit_counts(hyps, refs, jiwer_split, counts, bounds[index],
+                                bounds[index + 1])
+
+    threads.run_blocks(block, range(blocks), workers)
+    return counts
 
 
 def pair_opcodes(ref: list[int], hyp: list[int]) -> list[tuple[int, int, int, int, int]]:

@@ -69,11 +69,9 @@ class _PythonAlignmentChunk:
 # its repr is jiwer's: AlignmentChunk(type=..., ...)
 _PythonAlignmentChunk.__name__ = _PythonAlignmentChunk.__qualname__ = "AlignmentChunk"
 
-try:  # jiwer's ``AlignmentChunk``: the compiled part's type where it is built (made ~10x
-    # faster; the same fields, repr, equality and mutability), else the dataclass above
-    from bleusuite._native import AlignmentChunk
-except ImportError:  # pragma: no cover - depends on the build
-    AlignmentChunk = _PythonAlignmentChunk  # type: ignore[misc,assignment]
+#: jiwer's ``AlignmentChunk``: the compiled part's type where it is built (made ~10x faster;
+#: the same fields, repr, equality and mutability), else the dataclass above
+AlignmentChunk: Any = getattr(native.built(), "AlignmentChunk", _PythonAlignmentChunk)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from bleusuite.scores.reports import host
 from bleusuite.scores.wer.counts import (
     default_chars,
     statistics_of_batch,
@@ -90,6 +91,15 @@ class _Wer:
         return settings  # ids are the units, words or characters alike
 
     def token_id_statistics(self, batch: Any, settings: WerSettings) -> WerStats[Any]:
+        # the counts align each row with its first reference: refuse a batch where that is
+        # not the row's one reference (several reference columns, or the first absent)
+        present = np.asarray(host(batch.ref_present), dtype=bool)
+        wrong = np.flatnonzero((present.sum(axis=1) != 1) | ~present[:, 0])
+        if len(wrong):
+            row = int(wrong[0])
+            raise ValueError(f"references: row {row} has {int(present[row].sum())} "
+                             "references (one of padding only is absent); WER and CER take "
+                             "exactly one per hypothesis, the first")
         return statistics_of_batch(batch)[0]
 
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],

@@ -1,11 +1,12 @@
 """The Triton strategy: clipped n-gram matches of a batch of torch token ids in one kernel
 launch (:mod:`bleusuite.counting.triton_kernels`), exact, memory O(tokens).
 
-One program per (row, order) compares every hypothesis n-gram with the hypothesis' own
-n-grams and each reference's, token by token (nothing hashed, so nothing can collide), and
-writes that row's clipped count of the order (and, where asked, the count against each
-reference). Beside the launch a call makes only its output tensors: no sort, no
-host synchronisation, shapes from the input shapes alone.
+One program per (row, order, tile of 64 hypothesis positions) compares each of its
+hypothesis n-grams with the hypothesis' own n-grams and each reference's, token by token
+(nothing hashed, so nothing can collide), and adds the tile's clipped count of the order
+(and, where asked, the count against each reference) to the row's. Beside the launch a call
+makes only its zeroed output tensors: no sort, no host synchronisation, shapes from the
+input shapes alone.
 
 Where it runs: CUDA tensors (the kernel compiled by Triton), and CPU torch tensors and
 NumPy arrays in Triton's interpreter (``TRITON_INTERPRET=1`` in the environment before
@@ -79,25 +80,22 @@ def launch_counts(hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: in
             "interpreter: set TRITON_INTERPRET=1 in the environment before triton is first "
             "imported, and keep it set (or count CUDA tensors, or unset BLEUSUITE_COUNTING)"
         )
-    clipped = torch.empty((rows, max_order), dtype=torch.int64, device=hyp.device)
-    per_ref = (torch.empty((rows, num_refs, max_order), dtype=torch.int64, device=hyp.device)
+    # the programs of a row add their tiles' counts into these
+    clipped = torch.zeros((rows, max_order), dtype=torch.int64, device=hyp.device)
+    per_ref = (torch.zeros((rows, num_refs, max_order), dtype=torch.int64, device=hyp.device)
                if per_reference else None)
-    if rows == 0 or max_order == 0:
-        return clipped, per_ref
-    if hyp_width == 0 or ref_width == 0 or num_refs == 0:
-        # nothing to compare: every count is 0 (no launch on an empty tile)
-        clipped.zero_()
-        if per_ref is not None:
-            per_ref.zero_()
-        return clipped, per_ref
+    if rows == 0 or max_order == 0 or hyp_width == 0 or ref_width == 0 or num_refs == 0:
+        return clipped, per_ref  # nothing to compare (no launch on an empty grid)
     out = per_ref if per_ref is not None else clipped
     out_strides = out.stride() if per_ref is not None else (0, 0, 0)
-    kernels.clipped_counts_kernel[(rows, max_order)](
+    block_i = _block(hyp_width)
+    tiles = -(-hyp_width // block_i)
+    kernels.clipped_counts_kernel[(rows, max_order, tiles)](
         hyp, hyp_len, refs, ref_len, clipped, out,
         *hyp.stride(), hyp_len.stride(0), *refs.stride(), *ref_len.stride(),
         *clipped.stride(), *out_strides,
         num_refs,
-        BLOCK_I=_block(hyp_width), BLOCK_J=_block(max(hyp_width, ref_width)),
+        BLOCK_I=block_i, BLOCK_J=_block(max(hyp_width, ref_width)),
         BLOCK_R=_power_of_two(num_refs), PER_REFERENCE=per_reference,
     )
     return clipped, per_ref

@@ -2,15 +2,16 @@
 imports; on CPU tensors it runs in Triton's interpreter, which needs ``TRITON_INTERPRET=1``
 in the environment before ``triton`` is first imported, and while the kernel runs).
 
-One program per (row, order) counts the clipped matches of that order, exactly and without
-any table: hypothesis position ``i`` starts an n-gram that occurs ``rank(i)`` times at
-earlier positions of the hypothesis (its occurrence number, from 0) and ``count_r(i)`` times
-in reference ``r``. An n-gram that occurs ``h`` times in the hypothesis has its occurrences
-numbered 0..h-1, so ``sum_i [rank(i) < max_r count_r(i)]`` is ``sum_g min(h_g, max_r
-count_r(g))`` over the distinct n-grams ``g``: BLEU's clipped count; with ``count_r``
-alone, reference ``r``'s (GLEU's true positives). Both counts compare the ``n`` tokens of
-two windows directly (nothing hashed), in tiles of positions: O(L^2) comparisons per row
-and order, no memory beyond the outputs.
+One program per (row, order, tile of hypothesis positions) counts the clipped matches of
+that order whose n-grams start in its tile, exactly and without any table: hypothesis
+position ``i`` starts an n-gram that occurs ``rank(i)`` times at earlier positions of the
+hypothesis (its occurrence number, from 0) and ``count_r(i)`` times in reference ``r``. An
+n-gram that occurs ``h`` times in the hypothesis has its occurrences numbered 0..h-1, so
+``sum_i [rank(i) < max_r count_r(i)]`` is ``sum_g min(h_g, max_r count_r(g))`` over the
+distinct n-grams ``g``: BLEU's clipped count; with ``count_r`` alone, reference ``r``'s
+(GLEU's true positives). Both counts compare the ``n`` tokens of two windows directly
+(nothing hashed), in tiles of positions: O(L^2) comparisons per row and order, no memory
+beyond the outputs.
 """
 
 from __future__ import annotations
@@ -60,20 +61,22 @@ def clipped_counts_kernel(  # type: ignore[no-untyped-def]  # (Triton reads anno
     BLOCK_I: tl.constexpr, BLOCK_J: tl.constexpr, BLOCK_R: tl.constexpr,
     PER_REFERENCE: tl.constexpr,
 ):
-    """Program (row ``b``, order ``n``): ``clipped[b, n - 1]`` and, with ``PER_REFERENCE``,
-    ``per_ref[b, :, n - 1]`` (see the module docstring). Pointers to int64 tensors with
-    their strides (in elements); ``num_refs`` references per row, at most ``BLOCK_R``."""
+    """Program (row ``b``, order ``n``, tile ``t``): adds the clipped matches of the
+    hypothesis n-grams that start in positions ``t * BLOCK_I`` .. ``+ BLOCK_I`` to
+    ``clipped[b, n - 1]`` and, with ``PER_REFERENCE``, to ``per_ref[b, :, n - 1]`` (both
+    zeroed before the launch; integer atomic adds, so the sums do not depend on the order
+    the programs run in). See the module docstring. Pointers to int64 tensors with their
+    strides (in elements); ``num_refs`` references per row, at most ``BLOCK_R``."""
     row = tl.program_id(0).to(tl.int64)
     order = tl.program_id(1) + 1
+    i0 = tl.program_id(2) * BLOCK_I
     hyp_row = hyp + row * hyp_s0
-    hyp_grams = tl.maximum(tl.load(hyp_len + row * hyp_len_s0) - order + 1, 0)
-    block_i = tl.arange(0, BLOCK_I)
-    block_j = tl.arange(0, BLOCK_J)
-    sources = tl.arange(0, BLOCK_R)
-    total = tl.zeros([BLOCK_I], dtype=tl.int32)
-    per_source = tl.zeros([BLOCK_R], dtype=tl.int32)
-    for i0 in range(0, hyp_grams, BLOCK_I):
-        starts = i0 + block_i
+    # (lengths as int32: a row holds fewer than 2**31 tokens)
+    hyp_grams = tl.maximum(tl.load(hyp_len + row * hyp_len_s0).to(tl.int32) - order + 1, 0)
+    if i0 < hyp_grams:  # else: no n-gram of this order starts in the tile
+        block_j = tl.arange(0, BLOCK_J)
+        sources = tl.arange(0, BLOCK_R)
+        starts = i0 + tl.arange(0, BLOCK_I)
         starts = tl.where(starts < hyp_grams, starts, -1)
         # occurrence number: equal windows that start earlier in the hypothesis
         rank = tl.zeros([BLOCK_I], dtype=tl.int32)
@@ -84,13 +87,14 @@ def clipped_counts_kernel(  # type: ignore[no-untyped-def]  # (Triton reads anno
             equal = equal & (earlier[None, :] < starts[:, None])
             rank += tl.sum(equal.to(tl.int32), axis=1)
         best = tl.zeros([BLOCK_I], dtype=tl.int32)
+        per_source = tl.zeros([BLOCK_R], dtype=tl.int32)
         for r in range(0, num_refs):
             ref_row = refs + row * refs_s0 + r * refs_s1
             ref_grams = tl.maximum(
-                tl.load(ref_len + row * ref_len_s0 + r * ref_len_s1) - order + 1, 0)
+                tl.load(ref_len + row * ref_len_s0 + r * ref_len_s1).to(tl.int32) - order + 1, 0)
             count = tl.zeros([BLOCK_I], dtype=tl.int32)
-            for j0 in range(0, ref_grams, BLOCK_J):
-                theirs = j0 + block_j
+            for k0 in range(0, ref_grams, BLOCK_J):
+                theirs = k0 + block_j
                 theirs = tl.where(theirs < ref_grams, theirs, -1)
                 equal = _equal_windows(hyp_row, hyp_s1, starts, ref_row, refs_s2, theirs, order)
                 count += tl.sum(equal.to(tl.int32), axis=1)
@@ -98,12 +102,13 @@ def clipped_counts_kernel(  # type: ignore[no-untyped-def]  # (Triton reads anno
             if PER_REFERENCE:
                 kept = tl.sum(((starts >= 0) & (rank < count)).to(tl.int32), axis=0)
                 per_source += tl.where(sources == r, kept, 0)
-        total += ((starts >= 0) & (rank < best)).to(tl.int32)
-    tl.store(clipped + row * clipped_s0 + (order - 1) * clipped_s1,
-             tl.sum(total, axis=0).to(tl.int64))
-    if PER_REFERENCE:
-        tl.store(per_ref + row * per_ref_s0 + sources * per_ref_s1 + (order - 1) * per_ref_s2,
-                 per_source.to(tl.int64), mask=sources < num_refs)
+        kept_total = tl.sum(((starts >= 0) & (rank < best)).to(tl.int32), axis=0)
+        tl.atomic_add(clipped + row * clipped_s0 + (order - 1) * clipped_s1,
+                      kept_total.to(tl.int64))
+        if PER_REFERENCE:
+            tl.atomic_add(
+                per_ref + row * per_ref_s0 + sources * per_ref_s1 + (order - 1) * per_ref_s2,
+                per_source.to(tl.int64), mask=sources < num_refs)
 
 
 #: whether this module's kernels were made for the interpreter

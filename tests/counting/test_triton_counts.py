@@ -287,23 +287,23 @@ from bleusuite.counting.triton_kernels import clipped_counts_kernel as k, interp
 assert not interpreted()
 names = k.arg_names
 constants = {"BLOCK_I": 64, "BLOCK_J": 64, "BLOCK_R": 4}
-for per_reference in (False, True):
-    for arch in (80, 90):
-        consts = dict(constants, PER_REFERENCE=per_reference)
-        signature = {n: "constexpr" if n in consts else "*i64" if i < 6 else "i64"
-                     for i, n in enumerate(names)}
-        source = ASTSource(fn=k, signature=signature,
-                           constexprs={(names.index(c),): v for c, v in consts.items()})
-        compiled = triton.compile(source, target=GPUTarget("cuda", arch, 32))
-        assert compiled.asm["cubin"], arch
+for per_reference, arch, integers in ((False, 80, "i32"), (True, 80, "i64"),
+                                      (False, 90, "i64"), (True, 90, "i32")):
+    consts = dict(constants, PER_REFERENCE=per_reference)
+    signature = {n: "constexpr" if n in consts else "*i64" if i < 6 else integers
+                 for i, n in enumerate(names)}
+    source = ASTSource(fn=k, signature=signature,
+                       constexprs={(names.index(c),): v for c, v in consts.items()})
+    compiled = triton.compile(source, target=GPUTarget("cuda", arch, 32))
+    assert compiled.asm["cubin"], arch
 print("compiled")
 """
 
 
 def test_the_kernel_compiles_for_cuda_without_a_gpu():
     """Outside the interpreter (a subprocess), Triton compiles the kernel to cubins for
-    sm_80 and sm_90: what the interpreter cannot check (types, loops, masks as the
-    compiler sees them)."""
+    sm_80 and sm_90, with int32 and int64 sizes and strides (a launch passes either): what
+    the interpreter cannot check (types, loops, masks as the compiler sees them)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([str(_root()), env.get("PYTHONPATH", "")])
     env.setdefault("TRITON_DEFAULT_FP_FUSION", "1")

@@ -9,6 +9,8 @@ proved on the CPU in Triton's interpreter.
   of the same input form (``sentence_bleu`` with several smoothings, ``corpus_bleu``,
   ``bleu_statistics``, ``sentence_gleu``): NumPy arrays, torch CPU tensors through NumPy
   views, and the torch pipeline CUDA tensors take (whose default is the fixed strategy);
+  and so for what else counts through it (self-BLEU and pairwise BLEU, ROUGE-N of ids,
+  corpus GLEU);
 - the kernel compiles for CUDA (sm_80, sm_90) without a GPU (a subprocess outside the
   interpreter);
 - device launches of one ``sentence_bleu`` call (aten operations that are not views, plus
@@ -33,6 +35,7 @@ import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,6 +55,7 @@ torch = pytest.importorskip("torch")
 
 from bleusuite.counting import triton as triton_strategy  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
 #: this process runs Triton's interpreter (else the subprocess test runs this file in one)
 IN_INTERPRETER = os.environ.get("TRITON_INTERPRET") == "1"
 in_interpreter = pytest.mark.skipif(
@@ -69,7 +73,7 @@ def test_this_file_in_the_interpreter():
          "-n", "0", "-q", "-rs", __file__,
          # this process compiles the kernel for CUDA (it is not the interpreter's)
          "--deselect", f"{__file__}::test_the_kernel_compiles_for_cuda_without_a_gpu"],
-        cwd=_root(), env=env, capture_output=True, text=True, timeout=600)
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     print(result.stdout[-6000:])
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
 
@@ -245,6 +249,43 @@ def test_scores_equal_the_default_bit_for_bit(seed, smooth, form, launches, monk
     assert launches, "the Triton kernel was not launched"
 
 
+_OTHER_SCORES = {
+    "self_bleu": lambda c, hyp, ref, grp: bleusuite.self_bleu(c(grp), pad_id=0),
+    "pairwise_sentence_bleu": lambda c, hyp, ref, grp: bleusuite.pairwise_sentence_bleu(
+        c(grp), c(grp), pad_id=0, smooth="method1"),
+    "rouge_scores": lambda c, hyp, ref, grp: bleusuite.rouge_scores(
+        c(hyp), c(ref), pad_id=0, rouge_types=("rouge1", "rouge2", "rouge4")),
+    "corpus_gleu": lambda c, hyp, ref, grp: bleusuite.corpus_gleu(c(hyp), c(ref), pad_id=0),
+}
+
+
+@in_interpreter
+@pytest.mark.parametrize("via_numpy", [True, False], ids=["torch-cpu-via-numpy",
+                                                          "torch-pipeline"])
+@pytest.mark.parametrize("name", list(_OTHER_SCORES))
+def test_other_scores_that_count_through_it(name, via_numpy, launches, monkeypatch):
+    """Self-BLEU and pairwise BLEU (their gathered pairs), ROUGE-N (per-reference counts),
+    corpus GLEU: the same scores, bit for bit, as the default strategy's."""
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    hyp, ref = rng.integers(1, 6, (4, 12)), rng.integers(1, 6, (4, 2, 12))
+    hyp[1, 7:], ref[0, 1, 5:] = 0, 0
+    grp = rng.integers(1, 6, (2, 4, 10))
+    grp[0, 1, 6:] = 0
+
+    def scores() -> np.ndarray:
+        got = _OTHER_SCORES[name](torch.from_numpy, hyp, ref, grp)
+        parts = [v.to_array() for v in got.values()] if isinstance(got, dict) else [got]
+        return np.concatenate([np.asarray(p, dtype=np.float64).ravel() for p in parts])
+
+    with backends.use_numpy_for_torch_cpu(via_numpy):
+        monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
+        want = scores()
+        monkeypatch.setenv("BLEUSUITE_COUNTING", "triton")
+        got = scores()
+    np.testing.assert_array_equal(got, want)
+    assert launches
+
+
 @in_interpreter
 def test_the_strategy_is_chosen_only_when_asked(monkeypatch, launches):
     be = backends.get_backend(np.zeros(1))
@@ -305,17 +346,11 @@ def test_the_kernel_compiles_for_cuda_without_a_gpu():
     sm_80 and sm_90, with int32 and int64 sizes and strides (a launch passes either): what
     the interpreter cannot check (types, loops, masks as the compiler sees them)."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([str(_root()), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     env.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     result = subprocess.run([sys.executable, "-c", _COMPILE], env=env, capture_output=True,
                             text=True, timeout=240)
     assert result.returncode == 0 and "compiled" in result.stdout, result.stderr[-3000:]
-
-
-def _root() -> Any:
-    from pathlib import Path
-
-    return Path(bleusuite.__file__).resolve().parents[1]
 
 
 # ------------------------------------------------------------------------ launch counts
@@ -366,13 +401,10 @@ class _DeviceOps:
         finally:
             self._counting = False
 
-    @property
-    def total(self) -> int:
-        return sum(self.aten.values()) + self.triton
-
     def row(self) -> tuple[int, int, int]:
         """(aten, triton, total) of the last block measured."""
-        return sum(self.aten.values()), self.triton, self.total
+        aten = sum(self.aten.values())
+        return aten, self.triton, aten + self.triton
 
 
 @in_interpreter

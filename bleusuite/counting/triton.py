@@ -84,8 +84,10 @@ def launch_counts(hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: in
     clipped = torch.zeros((rows, max_order), dtype=torch.int64, device=hyp.device)
     per_ref = (torch.zeros((rows, num_refs, max_order), dtype=torch.int64, device=hyp.device)
                if per_reference else None)
-    if rows == 0 or max_order == 0 or hyp_width == 0 or ref_width == 0 or num_refs == 0:
-        return clipped, per_ref  # nothing to compare (no launch on an empty grid)
+    if (rows == 0 or max_order == 0 or hyp_width == 0 or ref_width == 0 or num_refs == 0
+            or hyp.device.type == "meta"):
+        # nothing to compare (no launch on an empty grid); meta tensors have shapes only
+        return clipped, per_ref
     out = per_ref if per_ref is not None else clipped
     out_strides = out.stride() if per_ref is not None else (0, 0, 0)
     block_i = _block(hyp_width)

@@ -191,8 +191,9 @@ def test_rows_of_several_tiles():
 
 
 @in_interpreter
-def test_strided_and_empty_inputs():
-    """Strides are passed to the kernel (no copy); empty batches and widths launch nothing."""
+def test_strided_empty_and_meta_inputs(monkeypatch):
+    """Strides are passed to the kernel (no copy); empty batches and widths launch nothing,
+    nor do torch ``meta`` tensors (results of the right shape)."""
     hyp = torch.tensor([[1, 2, 3, 1, 2, 3]]).repeat(3, 1)[::2, ::2]  # (2, 3), strided
     refs = torch.tensor([[1, 9, 3, 9, 2, 9, 3, 9]]).repeat(2, 2, 1)[:, :, ::2]  # (2, 2, 4)
     ref_len = torch.tensor([[4, 2], [0, 4]]).t()  # column-major
@@ -210,6 +211,10 @@ def test_strided_and_empty_inputs():
             empty, lengths, refs, lengths[:, None], 3, True)
         assert clipped.shape == (shape[0], 3) and not clipped.any()
         assert per_ref.shape == (shape[0], 1, 3) and not per_ref.any()
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "triton")
+    meta = torch.empty((2, 5), dtype=torch.int64, device="meta")  # shapes only: no launch
+    with backends.use_numpy_for_torch_cpu(False):
+        assert bleusuite.sentence_bleu(meta, meta[:, None]).shape == (2,)
 
 
 # ------------------------------------------------------------------- scores, by dispatch

@@ -1,27 +1,22 @@
 """The Triton counting strategy (``bleusuite/counting/triton.py``, issue 43's first slice),
 proved on the CPU in Triton's interpreter.
 
-- the kernel's counts equal the compiled kernel's (or the compact pipeline's where the C
-  part is not built) and a brute-force ``Counter``'s, bit for bit: 1-8 rows, lengths up to
-  64 (and rows of several tiles), 1-4 references, absent references, hypotheses shorter
-  than the order, ids from 6 values to the whole int64 range, padding, strided tensors;
-- ``BLEUSUITE_COUNTING=triton`` gives the same scores, bit for bit, as the default strategy
-  of the same input form (``sentence_bleu`` with several smoothings, ``corpus_bleu``,
-  ``bleu_statistics``, ``sentence_gleu``): NumPy arrays, torch CPU tensors through NumPy
-  views, and the torch pipeline CUDA tensors take (whose default is the fixed strategy);
-  and so for what else counts through it (self-BLEU and pairwise BLEU, ROUGE-N of ids,
-  corpus GLEU);
-- the kernel compiles for CUDA (sm_80, sm_90) without a GPU (a subprocess outside the
-  interpreter);
+- counts equal to the compiled kernel's and a brute-force ``Counter``'s: 1-8 rows, lengths
+  up to 64 (and rows of several tiles), 1-4 references, absent references, hypotheses
+  shorter than the order, ids from 6 values to the whole int64 range, strided tensors;
+- ``BLEUSUITE_COUNTING=triton``: the default strategy's scores, bit for bit, in the same
+  input form (NumPy, torch CPU via NumPy, the torch pipeline CUDA tensors take):
+  ``sentence_bleu`` (several smoothings), ``corpus_bleu``, ``bleu_statistics``,
+  ``sentence_gleu``, ``corpus_gleu``, self-BLEU, pairwise BLEU, ROUGE-N of ids;
+- the kernel compiles for CUDA (sm_80, sm_90) without a GPU (a subprocess);
 - device launches of one ``sentence_bleu`` call (aten operations that are not views, plus
-  Triton launches) with the Triton strategy against the fixed-shape path, as a table.
+  Triton launches), the Triton strategy against the fixed path, as a table.
 
 Triton's interpreter needs ``TRITON_INTERPRET=1`` in the environment before ``triton`` is
-imported, and while kernels run (triton makes its own functions, ``tl.sum`` among them, for
-the interpreter or the compiler when it is imported). tox's ``triton`` environment sets it
-for the whole run; in any other run (where ``triton`` may be imported for CUDA, and where
-the variable must not leak into other tests) the one test
-:func:`test_this_file_in_the_interpreter` runs this file again in a subprocess that has it.
+imported (its own functions, ``tl.sum`` among them, are made for the interpreter or the
+compiler then) and while kernels run. tox's ``triton`` environment sets it for the run;
+elsewhere (where the variable must not leak into other tests)
+:func:`test_this_file_in_the_interpreter` runs this file in a subprocess that has it.
 Skipped where triton is not installed.
 """
 
@@ -129,7 +124,7 @@ def _generated(seed: int, vocab: int, max_len: int = 64) -> tuple[np.ndarray, ..
     hyp = rng.integers(0, vocab, (rows, hyp_width))
     refs = rng.integers(0, vocab, (rows, num_refs, ref_width))
     hyp_len = rng.integers(0, hyp_width + 1, rows)
-    hyp_len[rng.random(rows) < 0.2] = int(rng.integers(0, 4))  # short hypotheses
+    hyp_len[rng.random(rows) < 0.2] = int(rng.integers(0, 3))  # short hypotheses
     ref_len = rng.integers(0, ref_width + 1, (rows, num_refs))
     ref_len[rng.random((rows, num_refs)) < 0.2] = 0  # absent references
     for b in range(rows):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,8 @@ __all__ = ["EncodedCaptions", "encode"]
 # A caption whose split(" ") is not its split(): empty, or other whitespace than single
 # spaces between words.
 _IRREGULAR = re.compile(r"^$|^ | $|  |[^\S ]")
+# what str.split() splits ASCII text on, besides the space
+_OTHER_ASCII_WHITESPACE = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
 
 
 @dataclass
@@ -49,6 +52,12 @@ def check(gts: Any, res: Any) -> list[Hashable]:
         missing = next(iter(set(gts) ^ set(res)))
         raise ValueError(f"gts and res must have the same image ids; {missing!r} is in one "
                          "only")
+    # whole-call checks in C loops (map, set) first; the slow search names the bad entry
+    hyps, refs = list(res.values()), list(gts.values())
+    if (set(map(type, hyps)) | set(map(type, refs))) <= {list} and set(map(len, hyps)) == {1} \
+            and min(map(len, refs), default=1) > 0 and set(map(type, [h[0] for h in hyps])) \
+            <= {str} and set(map(type, [r for row in refs for r in row])) <= {str}:
+        return list(gts.keys())
     for image, hyp in res.items():
         if not isinstance(hyp, list) or len(hyp) != 1 or not isinstance(hyp[0], str):
             raise ValueError(f"res[{image!r}] must be a list of one caption (a string); got "
@@ -73,8 +82,7 @@ def encode(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]]
     hyp_ids, hyp_len = numbers.number(hyps)
     ref_ids, ref_len = numbers.number(flat)
     words = _batch(hyp_ids, hyp_len, ref_ids, ref_len, counts)
-    irregular = [i for i, line in enumerate(hyps + flat) if _IRREGULAR.search(line)]
-    if not irregular:
+    if not _any_irregular(hyps, hyp_len) and not _any_irregular(flat, ref_len):
         return EncodedCaptions(images, words, words, counts)
     vocabulary: dict[str, int] = {}
 
@@ -88,6 +96,21 @@ def encode(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]]
     spaced_refs = spaced(flat)
     return EncodedCaptions(images, words,
                            _batch(*spaced_hyp, *spaced_refs, counts), counts)
+
+
+def _any_irregular(lines: list[str], lengths: np.ndarray) -> bool:
+    """Whether a line's ``split(" ")`` is not its ``split()``: a line of k spaces splits in
+    k + 1 words unless it is empty or has spaces together or at an end; other whitespace
+    (found in one pass over the joined text) is looked for line by line."""
+    spaces = np.fromiter(map(str.count, lines, repeat(" ")), dtype=np.int64, count=len(lines))
+    if not np.array_equal(spaces + 1, lengths):
+        return True
+    joined = " ".join(lines)
+    if joined.isascii():
+        data = joined.encode()
+        if len(data.translate(None, _OTHER_ASCII_WHITESPACE)) == len(data):
+            return False
+    return any(_IRREGULAR.search(line) for line in lines)
 
 
 def _batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,

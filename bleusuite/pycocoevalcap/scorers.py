@@ -35,7 +35,8 @@ import numpy as np
 from bleusuite.counting.lcs import lcs_of_batch
 from bleusuite.pycocoevalcap.captions import EncodedCaptions, encode
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
-from bleusuite.scores.cider.formula import cider_scores, runs
+from bleusuite.scores.cider.formula import runs
+from bleusuite.scores.cider.sorted_orders import cider_scores
 
 __all__ = ["Bleu", "Cider", "Rouge"]
 

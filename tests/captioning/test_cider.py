@@ -130,3 +130,15 @@ def test_errors():
 def test_public_names():
     assert bleusuite.sentence_cider is sentence_cider
     assert sentence(__import__("random").Random(0))
+
+
+def test_keys_numbered_first_give_the_same_scores(monkeypatch):
+    # batches whose n-gram keys would not fit beside the sentence and offset bits
+    from bleusuite.scores.cider import sorted_orders
+
+    gts, res = coco_corpus(41, 300)
+    hyps = [res[k][0] for k in gts]
+    refs = [gts[k] for k in gts]
+    want = sentence_cider(hyps, refs)
+    monkeypatch.setattr(sorted_orders, "VALUE_BITS", 20)
+    np.testing.assert_array_equal(sentence_cider(hyps, refs), want)

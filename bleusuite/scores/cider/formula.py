@@ -1,5 +1,4 @@
-"""CIDEr-D of sentences of token ids, as pycocoevalcap 1.2's ``CiderScorer`` computes it,
-vectorised with NumPy on the host.
+"""CIDEr-D's formula, and the n-gram table of a reference corpus (its document frequencies).
 
 pycocoevalcap's CIDEr-D (``cider_scorer.py``), for each image (one hypothesis, its
 references):
@@ -14,24 +13,17 @@ references):
 4. Per image: the orders' values summed over its references, their mean over orders,
    divided by the number of references, times 10.
 
-Here every sentence of the batch is one run of tokens; its n-grams become rows of token
-ids (-1 beyond the order), numbered by one ``np.unique``, and every sum above is a
-``np.bincount`` over (sentence, order) or a ``searchsorted`` join of the references'
-n-grams with their hypothesis's.
+:mod:`bleusuite.scores.cider.sorted_orders` computes it on a batch. Here, for
+:func:`bleusuite.cider_document_frequency`: :class:`NgramTable` (every sentence one run of
+tokens, its n-grams rows of token ids, -1 beyond the order, numbered by one ``np.unique``)
+and :func:`document_counts`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
-__all__ = ["NgramTable", "cider_scores", "ngram_table", "runs"]
-
-# Looks up the document frequency of n-grams (rows of token ids, -1 beyond the order):
-# (rows) -> int64 counts. None: the batch's own references (pycocoevalcap).
-Lookup = Callable[[np.ndarray], np.ndarray]
-
+__all__ = ["NgramTable", "document_counts", "ngram_table", "runs"]
 
 def runs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The tokens ``ids[starts[i]:starts[i] + lengths[i]]`` of every i, one after another."""
@@ -147,61 +139,6 @@ def document_counts(table: NgramTable, documents: np.ndarray) -> np.ndarray:
     return np.bincount(pairs % distinct, minlength=table.rows.shape[0]).astype(np.int64)
 
 
-def cider_scores(hyp_tokens: np.ndarray, hyp_len: np.ndarray, ref_tokens: np.ndarray,
-                 ref_len: np.ndarray, ref_image: np.ndarray, *, max_order: int, sigma: float,
-                 lookup: Lookup | None, documents: int | None) -> np.ndarray:
-    """CIDEr-D of each of ``hyp_len.shape[0]`` images (module docstring). ``ref_image``:
-    the image of each reference, non-decreasing, every image with at least one.
-    ``lookup``/``documents``: fixed document frequencies and their number of documents;
-    None: the batch's references (N = the batch's images), as pycocoevalcap."""
-    images = hyp_len.shape[0]
-    refs = ref_len.shape[0]
-    table = NgramTable(np.concatenate([hyp_tokens, ref_tokens]),
-                       np.concatenate([hyp_len, ref_len]), max_order)
-    if lookup is None or documents is None:
-        owner = np.concatenate([np.full(images, -1, dtype=np.int64), ref_image])
-        on_refs = table.entry_sentence >= images
-        df = _ref_document_counts(table, owner, on_refs)
-        log_documents = np.log(float(images))
-    else:
-        df = lookup(table.rows)
-        log_documents = np.log(float(documents))
-    weight_of_key = log_documents - np.log(np.maximum(1.0, df.astype(np.float64)))
-    value = table.entry_count.astype(np.float64) * weight_of_key[table.entry_key]
-    order = table.key_order[table.entry_key]
-    sentences = images + refs
-    norm = np.sqrt(np.bincount(table.entry_sentence * max_order + order, weights=value * value,
-                               minlength=sentences * max_order)).reshape(sentences, max_order)
-    # Join each reference entry with its image's hypothesis entry of the same n-gram.
-    distinct = max(table.rows.shape[0], 1)
-    is_hyp = table.entry_sentence < images
-    hyp_code = table.entry_sentence[is_hyp] * distinct + table.entry_key[is_hyp]
-    by_code = np.argsort(hyp_code)
-    hyp_code, hyp_value = hyp_code[by_code], value[is_hyp][by_code]
-    ref_rows = np.flatnonzero(~is_hyp)
-    ref_sentence = table.entry_sentence[ref_rows] - images
-    code = ref_image[ref_sentence] * distinct + table.entry_key[ref_rows]
-    at = np.minimum(np.searchsorted(hyp_code, code), max(hyp_code.shape[0] - 1, 0))
-    found = (hyp_code[at] == code) if hyp_code.shape[0] else np.zeros(code.shape[0], bool)
-    ref_value = value[ref_rows]
-    clipped = np.where(found, np.minimum(hyp_value[at] if hyp_code.shape[0] else 0.0,
-                                         ref_value) * ref_value, 0.0)
-    val = np.bincount(ref_sentence * max_order + order[ref_rows], weights=clipped,
-                      minlength=refs * max_order).reshape(refs, max_order)
-    hyp_norm = norm[:images][ref_image]
-    ref_norm = norm[images:]
-    both = (hyp_norm != 0) & (ref_norm != 0)
-    val = np.where(both, val / np.where(both, hyp_norm * ref_norm, 1.0), val)
-    hyp_bigrams = np.maximum(hyp_len - 1, 0)[ref_image]
-    delta = (hyp_bigrams - np.maximum(ref_len - 1, 0)).astype(np.float64)
-    val = val * (np.e ** (-(delta ** 2) / (2 * sigma ** 2)))[:, None]
-    # summed in reference order, as pycocoevalcap adds them
-    per_image = np.stack([np.bincount(ref_image, weights=val[:, n], minlength=images)
-                          for n in range(max_order)], axis=1)
-    references = np.bincount(ref_image, minlength=images).astype(np.float64)
-    return per_image.mean(axis=1) / references * 10.0
-
-
 def _counted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values (sorted) and how often each occurs: ``np.unique(values,
     return_counts=True)`` by one ``np.sort`` (NumPy 2's hash-based ``unique`` is slower)."""
@@ -210,12 +147,3 @@ def _counted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return ordered, np.zeros(0, dtype=np.int64)
     first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
     return ordered[first], np.diff(np.append(first, ordered.shape[0])).astype(np.int64)
-
-
-def _ref_document_counts(table: NgramTable, owner: np.ndarray, on_refs: np.ndarray
-                         ) -> np.ndarray:
-    """Document frequencies from the references' entries only (hypotheses never count)."""
-    document = owner[table.entry_sentence[on_refs]]
-    distinct = max(table.rows.shape[0], 1)
-    pairs = _counted(document * distinct + table.entry_key[on_refs])[0]
-    return np.bincount(pairs % distinct, minlength=table.rows.shape[0]).astype(np.int64)

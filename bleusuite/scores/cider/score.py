@@ -33,7 +33,8 @@ import numpy as np
 
 from bleusuite.inputs import normalize_batch
 from bleusuite.inputs.checks import check_texts, is_text
-from bleusuite.scores.cider.formula import NgramTable, cider_scores, document_counts, runs
+from bleusuite.scores.cider.formula import NgramTable, document_counts, runs
+from bleusuite.scores.cider.sorted_orders import cider_scores
 from bleusuite.text.token_ids import numbering
 
 __all__ = ["CiderDocumentFrequency", "cider_document_frequency", "corpus_cider",

@@ -36,20 +36,33 @@ class PTBTokenizer:
         if not isinstance(captions_for_image, Mapping):
             raise TypeError("captions_for_image must be a dictionary: image id -> list of "
                             f"{{'caption': str}}; got {type(captions_for_image).__name__}")
-        images: list[Hashable] = []
-        lines: list[str] = []
-        for image, entries in captions_for_image.items():
-            for annotation in entries:
-                caption = annotation.get("caption") if isinstance(annotation, Mapping) else None
-                if not isinstance(caption, str):
-                    raise TypeError(f"captions_for_image[{image!r}] must hold dictionaries "
-                                    f"with a 'caption' string; got {annotation!r:.80}")
-                images.append(image)
-                lines.append(caption)
+        items = list(captions_for_image.items())
+        try:
+            lines = [annotation["caption"] for _, entries in items for annotation in entries]
+        except (TypeError, KeyError, IndexError):
+            lines = []
+        if not lines or not set(map(type, lines)) <= {str}:
+            lines = _captions(items)      # one by one: the error names the bad entry
+        tokens = tokenize_captions(lines)
         out: dict[Hashable, list[str]] = {}
-        for image, tokens in zip(images, tokenize_captions(lines), strict=True):
-            out.setdefault(image, []).append(tokens)
+        at = 0
+        for image, entries in items:
+            if len(entries):
+                out[image] = tokens[at:at + len(entries)]
+                at += len(entries)
         return out
+
+
+def _captions(items: list[tuple[Hashable, Any]]) -> list[str]:
+    lines = []
+    for image, entries in items:
+        for annotation in entries:
+            caption = annotation.get("caption") if isinstance(annotation, Mapping) else None
+            if not isinstance(caption, str):
+                raise TypeError(f"captions_for_image[{image!r}] must hold dictionaries "
+                                f"with a 'caption' string; got {annotation!r:.80}")
+            lines.append(caption)
+    return lines
 
 
 def _scored(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]],

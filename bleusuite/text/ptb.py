@@ -28,8 +28,9 @@ shift against its captions; here they are spaces.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Sequence
+
+import numpy as np
 
 from bleusuite.text.ptb_lexer import lex
 
@@ -83,12 +84,15 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
     """
     if isinstance(captions, str) or not isinstance(captions, Sequence):
         raise TypeError(f"captions must be a sequence of strings, got {type(captions).__name__}")
-    if not all(isinstance(caption, str) for caption in captions):
+    if not set(map(type, captions)) <= {str} and not all(
+            isinstance(caption, str) for caption in captions):
         bad = next(type(caption).__name__ for caption in captions if not isinstance(caption, str))
         raise TypeError(f"captions must be strings, got a {bad}")
     if not captions:
         return []
-    text = "\n".join(caption.replace("\n", " ") for caption in captions)
+    text = "\n".join(captions)
+    if text.count("\n") != len(captions) - 1:      # a caption's own line breaks: spaces
+        text = "\n".join(caption.replace("\n", " ") for caption in captions)
     if not text.isascii() or "\r" in text or "\x0b" in text or "\x0c" in text:
         text = _LINE_ENDS.sub(" ", text)
     lowered = text.lower()
@@ -100,8 +104,11 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
         suspects = [match.start() for match in _NOT_PLAIN.finditer(text)]
     out = [" ".join(line.split()) for line in plain]
     if suspects:
-        starts = _line_starts(text)
-        for index in sorted({bisect_right(starts, position) - 1 for position in suspects}):
+        # where each line starts in the text, and one past its end
+        lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
+        starts = np.concatenate([[0], np.cumsum(lengths + 1)]).tolist()
+        lines = np.unique(np.searchsorted(starts, suspects, side="right") - 1).tolist()
+        for index in lines:
             start, end = starts[index], starts[index + 1] - 1
             out[index] = " ".join(token for token in lex(text, start, end)
                                   if token not in PUNCTUATIONS)
@@ -125,13 +132,3 @@ def _ascii_suspects(scan: str) -> list[int]:
         if scan[start].isdigit() and start > 0:
             positions.append(match.start() - 1)
     return positions
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    position = text.find("\n")
-    while position >= 0:
-        starts.append(position + 1)
-        position = text.find("\n", position + 1)
-    starts.append(len(text) + 1)
-    return starts

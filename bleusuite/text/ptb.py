@@ -65,12 +65,14 @@ _ABBREVIATED = re.compile(r"\.(?:(?<=[ \n][a-z]\.)|" + "|".join(
 # on its own, which is several times faster than one alternation of them all.
 _OTHER_CHARACTER = re.compile(r"[^a-z0-9 .,!?\n]")
 _PUNCTUATION_INSIDE = re.compile(r"[.,!?](?![ \n]|\Z)")
-_ASSIMILATION = re.compile("cannot|gonna|gotta|lemme|gimme|wanna")   # "can not", "gon na"
+_ASSIMILATED = ("cannot", "gonna", "gotta", "lemme", "gimme", "wanna")   # "can not", "gon na"
+_ASSIMILATION = re.compile("|".join(_ASSIMILATED))
 _NUMBER_PAIR = re.compile("[0-9] +[0-9]")                            # phone numbers, fractions
 _NOT_PLAIN = re.compile(                       # all of them, for text that is not ASCII
     r"[^A-Za-z0-9 .,!?\n]|[.,!?](?![ \n]|\Z)|\b(?:cannot|gonna|gotta|lemme|gimme|wanna)\b"
     rf"|(?<![A-Za-z0-9])(?:[a-z]|{'|'.join(_ABBREVIATIONS)})\.|\b[0-9]+ +[0-9]", re.IGNORECASE)
-_PUNCTUATION_TO_SPACE = bytes.maketrans(b".,!?", b"    ")
+_PUNCTUATION_TO_POINT = bytes.maketrans(b",!?", b"...")
+_PLAIN_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789 .,!?\n"       # _OTHER_CHARACTER's set
 _PUNCTUATION_TO_SPACES = str.maketrans(".,!?", "    ")
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
@@ -97,12 +99,12 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
         text = _LINE_ENDS.sub(" ", text)
     lowered = text.lower()
     if text.isascii():
-        plain = lowered.encode().translate(_PUNCTUATION_TO_SPACE).decode().split("\n")
+        out = _single_spaced(lowered.encode().translate(None, b".,!?"))
         suspects = _ascii_suspects("\n" + lowered)
     else:   # every line with a non-ASCII character is a suspect: only ASCII lines are plain
         plain = lowered.translate(_PUNCTUATION_TO_SPACES).split("\n")
+        out = [" ".join(line.split()) for line in plain]
         suspects = [match.start() for match in _NOT_PLAIN.finditer(text)]
-    out = [" ".join(line.split()) for line in plain]
     if suspects:
         # where each line starts in the text, and one past its end
         lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
@@ -115,20 +117,42 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
     return out
 
 
+def _single_spaced(data: bytes) -> list[str]:
+    """The lines of ASCII ``data`` (without the punctuation: on a plain line it follows a
+    word or a space, and a space or the line's end follows it) with their spaces collapsed
+    and stripped, as ``" ".join(line.split())`` (the other lines are lexed again), by
+    whole-text replacements where needed instead of a split and a join per line."""
+    while b"  " in data:
+        data = data.replace(b"  ", b" ")
+    if b" \n" in data:
+        data = data.replace(b" \n", b"\n")
+    if b"\n " in data:
+        data = data.replace(b"\n ", b"\n")
+    return data.strip(b" ").decode().split("\n")
+
+
 def _ascii_suspects(scan: str) -> list[int]:
     """Where lines of lowercased ASCII ``scan`` (``"\\n"`` + the text) may not be plain:
-    positions in the text."""
-    positions = [match.start() - 1 for pattern in (_OTHER_CHARACTER, _PUNCTUATION_INSIDE,
-                                                   _ABBREVIATED)
-                 for match in pattern.finditer(scan)]
-    for match in _ASSIMILATION.finditer(scan):
-        after = scan[match.end():match.end() + 1]
-        if scan[match.start() - 1] not in _ALNUM and after not in _ALNUM:
-            positions.append(match.start() - 1)
-    for match in _NUMBER_PAIR.finditer(scan):
-        start = match.start()
-        while scan[start - 1] in _ALNUM:
-            start -= 1
-        if scan[start].isdigit() and start > 0:
-            positions.append(match.start() - 1)
+    positions in the text. Each pattern's scan runs only where a cheaper whole-text test
+    (a byte deletion, a count, a substring) says it can match: most captions have none."""
+    data = scan.encode()
+    patterns = [_ABBREVIATED]
+    if data.translate(None, _PLAIN_BYTES):
+        patterns.append(_OTHER_CHARACTER)
+    points = data.translate(_PUNCTUATION_TO_POINT)
+    if points.count(b".") != points.count(b". ") + points.count(b".\n") + points.endswith(b"."):
+        patterns.append(_PUNCTUATION_INSIDE)
+    positions = [match.start() - 1 for pattern in patterns for match in pattern.finditer(scan)]
+    if any(word in scan for word in _ASSIMILATED):
+        for match in _ASSIMILATION.finditer(scan):
+            after = scan[match.end():match.end() + 1]
+            if scan[match.start() - 1] not in _ALNUM and after not in _ALNUM:
+                positions.append(match.start() - 1)
+    if len(data.translate(None, b"0123456789")) != len(data):
+        for match in _NUMBER_PAIR.finditer(scan):
+            start = match.start()
+            while scan[start - 1] in _ALNUM:
+                start -= 1
+            if scan[start].isdigit() and start > 0:
+                positions.append(match.start() - 1)
     return positions

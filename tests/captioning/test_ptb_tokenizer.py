@@ -77,3 +77,19 @@ def test_live_java_on_fresh_lines():
     got = tokenize_captions(lines)
     assert [(line, g, java[i][0]) for i, (line, g) in enumerate(zip(lines, got, strict=True))
             if g != java[i][0]] == []
+
+
+def test_plain_lines_equal_the_lexer():
+    # the fast path's whole-text space handling against the lexer on spacing and
+    # punctuation that plain lines may hold
+    from bleusuite.text.ptb_lexer import lex
+
+    lines = ["a , b", "a  b .", " . a", "a .  ", "  ", ", , ,", "x ! y ? z", "one two, three",
+             "end.", "a\tb", "a ,b"]
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    want = [" ".join(t for t in lex(text, starts[i], starts[i + 1] - 1) if t not in PUNCTUATIONS)
+            for i in range(len(lines))]
+    assert tokenize_captions(lines) == want

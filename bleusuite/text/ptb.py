@@ -71,7 +71,8 @@ _NUMBER_PAIR = re.compile("[0-9] +[0-9]")                            # phone num
 _NOT_PLAIN = re.compile(                       # all of them, for text that is not ASCII
     r"[^A-Za-z0-9 .,!?\n]|[.,!?](?![ \n]|\Z)|\b(?:cannot|gonna|gotta|lemme|gimme|wanna)\b"
     rf"|(?<![A-Za-z0-9])(?:[a-z]|{'|'.join(_ABBREVIATIONS)})\.|\b[0-9]+ +[0-9]", re.IGNORECASE)
-_PUNCTUATION_TO_POINT = bytes.maketrans(b",!?", b"...")
+_IS_PUNCTUATION = np.zeros(256, dtype=bool)
+_IS_PUNCTUATION[list(b".,!?")] = True
 _PLAIN_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789 .,!?\n"       # _OTHER_CHARACTER's set
 _PUNCTUATION_TO_SPACES = str.maketrans(".,!?", "    ")
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -122,8 +123,10 @@ def _single_spaced(data: bytes) -> list[str]:
     word or a space, and a space or the line's end follows it) with their spaces collapsed
     and stripped, as ``" ".join(line.split())`` (the other lines are lexed again), by
     whole-text replacements where needed instead of a split and a join per line."""
-    while b"  " in data:
-        data = data.replace(b"  ", b" ")
+    codes = np.frombuffer(data, dtype=np.uint8)
+    if ((codes[1:] == 32) & (codes[:-1] == 32)).any():   # faster than b"  " in data
+        while b"  " in data:
+            data = data.replace(b"  ", b" ")
     if b" \n" in data:
         data = data.replace(b" \n", b"\n")
     if b"\n " in data:
@@ -139,8 +142,9 @@ def _ascii_suspects(scan: str) -> list[int]:
     patterns = [_ABBREVIATED]
     if data.translate(None, _PLAIN_BYTES):
         patterns.append(_OTHER_CHARACTER)
-    points = data.translate(_PUNCTUATION_TO_POINT)
-    if points.count(b".") != points.count(b". ") + points.count(b".\n") + points.endswith(b"."):
+    codes = np.frombuffer(data, dtype=np.uint8)
+    follows = codes[1:]
+    if (_IS_PUNCTUATION[codes[:-1]] & (follows != 32) & (follows != 10)).any():
         patterns.append(_PUNCTUATION_INSIDE)
     positions = [match.start() - 1 for pattern in patterns for match in pattern.finditer(scan)]
     if any(word in scan for word in _ASSIMILATED):

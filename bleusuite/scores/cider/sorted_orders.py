@@ -5,11 +5,13 @@ docstring gives the formula).
 The sentences are laid out image by image (its hypothesis, then its references) in one
 array of T tokens. For each order k = 1..max_order:
 
-1. Each position p that starts a k-gram gets a key: its token for k = 1, else the id of its
+1. Each position that starts a k-gram gets a key: its token for k = 1, else the id of its
    (k-1)-gram times the vocabulary size plus its k-th token, so a key stays small whatever
-   the order. Sorting ``key << bits | p`` (NumPy's vectorised sort of int64; an argsort
-   is several times slower) puts each n-gram's occurrences together in position order:
-   image by image, the hypothesis before the references.
+   the order. Sorting ``key << bits | sentence << offset_bits | offset`` (NumPy's
+   vectorised sort of int64; an argsort and gathers by position are several times
+   slower) puts each n-gram's occurrences together in position order, image by image, the
+   hypothesis before the references, and gives each occurrence's sentence and offset by
+   shifts.
 2. Runs of one key are the distinct k-grams (their ids make the keys of order k + 1); runs
    of one key and one sentence are a sentence's k-gram with its count (tf), first met at
    the run's first position; runs of one key and one image among the references give the

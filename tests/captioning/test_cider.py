@@ -142,3 +142,23 @@ def test_keys_numbered_first_give_the_same_scores(monkeypatch):
     want = sentence_cider(hyps, refs)
     monkeypatch.setattr(sorted_orders, "VALUE_BITS", 20)
     np.testing.assert_array_equal(sentence_cider(hyps, refs), want)
+
+
+def test_repeated_and_long_lines_equal_pycocoevalcap():
+    # n-grams repeated within a sentence and across images, lines much longer than others
+    # (the pruning of n-grams that occur once, the offsets' bits)
+    import random
+
+    rng = random.Random(51)
+    gts, res = {}, {}
+    for image in range(120):
+        words = rng.sample(["a", "b", "c", "d"], rng.randint(1, 3))
+        refs = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+                for _ in range(rng.randint(1, 5))]
+        if image % 17 == 0:
+            refs.append(" ".join(rng.choice("abcdefgh") for _ in range(300)))
+        gts[image] = refs
+        res[image] = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 40)))]
+    _, want = pycoco_cider(gts, res)
+    got = sentence_cider([res[k][0] for k in gts], [gts[k] for k in gts])
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -7,6 +7,7 @@
  * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
+ * edit_distances and eed_grid (edit.c) give torchmetrics' EditDistance and EED grids.
  * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
@@ -24,6 +25,9 @@ static PyMethodDef native_functions[] = {
     {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
      bs_porter_stem_doc},
     {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
+    {"edit_distances", (PyCFunction)(void (*)(void))bs_edit_distances, METH_FASTCALL,
+     bs_edit_distances_doc},
+    {"eed_grid", (PyCFunction)(void (*)(void))bs_eed_grid, METH_FASTCALL, bs_eed_grid_doc},
     {"stop_calls", bs_stop_calls, METH_NOARGS, bs_stop_calls_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -32,7 +36,8 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map, lcs_matches, porter_stem, ter_edits, stop_calls.",
+             "libm_map, lcs_matches, porter_stem, ter_edits, edit_distances, eed_grid, "
+             "stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };

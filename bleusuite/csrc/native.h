@@ -9,6 +9,7 @@
  * lcs.c       lcs_matches: ROUGE-L's LCS and ROUGE-Lsum's union-LCS hits per row
  * stem.c      porter_stem: NLTK's Porter stemmer (ROUGE's use_stemmer)
  * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
+ * edit.c      edit_distances, eed_grid: torchmetrics' EditDistance and EED per pair, the GIL released
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -111,6 +112,10 @@ Py_ssize_t bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char 
 extern const char bs_porter_stem_doc[];
 PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_ter_edits_doc[];
+PyObject *bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_edit_distances_doc[];
+PyObject *bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_eed_grid_doc[];
 
 /* ---------------------------------------------------- stopping a long call (interrupt.c) */
 

@@ -35,7 +35,9 @@ except ImportError as _error:
     ) from _error
 
 from bleusuite.torchmetrics.bleu import BLEUScore, GLEUScore, SacreBLEUScore
+from bleusuite.torchmetrics.edit_distance import EditDistance, ExtendedEditDistance
 from bleusuite.torchmetrics.rouge import ROUGEScore
 from bleusuite.torchmetrics.ter import TranslationEditRate
 
-__all__ = ["BLEUScore", "GLEUScore", "ROUGEScore", "SacreBLEUScore", "TranslationEditRate"]
+__all__ = ["BLEUScore", "EditDistance", "ExtendedEditDistance", "GLEUScore", "ROUGEScore",
+           "SacreBLEUScore", "TranslationEditRate"]

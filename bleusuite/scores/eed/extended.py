@@ -35,7 +35,7 @@ from bleusuite import native, threads
 from bleusuite.scores.eed.characters import code_points
 from bleusuite.scores.eed.preprocess import preprocess
 
-__all__ = ["eed_scores", "reference_scores"]
+__all__ = ["eed_scores", "pair_grid", "reference_scores"]
 
 #: character pairs (summed over the pairs) per thread at least (see threads.work_blocks)
 MIN_WORK_PER_THREAD = 1 << 17
@@ -83,7 +83,7 @@ def reference_scores(hyps: Sequence[str], refs: Sequence[str], alpha: float = 2.
     module = native.module()
     if module is None:
         for k in range(len(last)):
-            last[k], visited[k] = _pair_grid(
+            last[k], visited[k] = pair_grid(
                 hyp_chars[hyp_starts[k] : hyp_starts[k] + hyp_lengths[k]].tolist(),
                 ref_chars[ref_starts[k] : ref_starts[k] + ref_lengths[k]].tolist(),
                 alpha, deletion, insertion)
@@ -107,7 +107,7 @@ def reference_scores(hyps: Sequence[str], refs: Sequence[str], alpha: float = 2.
         return np.where(scores < 1, scores, 1.0)
 
 
-def _pair_grid(hyp: list[int], ref: list[int], alpha: float, deletion: float,
+def pair_grid(hyp: list[int], ref: list[int], alpha: float, deletion: float,
                insertion: float) -> tuple[float, int]:
     """One pair's last cell and visits (the module docstring's steps 1 to 3; the kernel's
     twin)."""

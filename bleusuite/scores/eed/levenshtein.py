@@ -29,7 +29,7 @@ import numpy as np
 from bleusuite import native, threads
 from bleusuite.scores.eed.characters import code_points
 
-__all__ = ["FAR", "edit_distances"]
+__all__ = ["FAR", "edit_distances", "pair_distance"]
 
 #: torchmetrics' cost of a cell outside the beam (its ``_INT_INFINITY``): no cell costs more
 FAR = 10**16
@@ -55,7 +55,7 @@ def edit_distances(preds: Sequence[str], targets: Sequence[str],
     module = native.module()
     if module is None:
         for k in range(len(distances)):
-            distances[k] = _pair_distance(
+            distances[k] = pair_distance(
                 pred_chars[pred_starts[k] : pred_starts[k] + pred_lengths[k]],
                 target_chars[target_starts[k] : target_starts[k] + target_lengths[k]], cost)
     else:
@@ -76,7 +76,7 @@ def edit_distances(preds: Sequence[str], targets: Sequence[str],
     return distances
 
 
-def _pair_distance(pred: np.ndarray, target: np.ndarray, cost: int) -> int:
+def pair_distance(pred: np.ndarray, target: np.ndarray, cost: int) -> int:
     """The beam distance of one pair of code-point arrays (the module docstring's steps)."""
     n, m = len(pred), len(target)
     ratio = m / n if n else 1.0

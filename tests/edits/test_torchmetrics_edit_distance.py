@@ -26,9 +26,13 @@ from compiled_part import compiled_on  # noqa: E402
 from bleusuite.torchmetrics import EditDistance, ExtendedEditDistance  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "bleusuite" / "data"
-WORDS = ("the a cat sat on mat dog ran far away is was it this that here there and of in "
-         "to prediction reference sample other another Mr Dr e.g. i.e. U.S. 3.5 1,000 7 . , "
-         "! ? café naïve Straße 東京 カタカナ ｶﾀｶﾅ ＡＢＣ １２３ 😀 👍🏽 e\u0301").split()
+WORDS = [
+    "the", "a", "cat", "sat", "on", "mat", "dog", "ran", "far", "away", "is", "was", "it",
+    "this", "that", "here", "there", "and", "of", "in", "to", "prediction", "reference",
+    "sample", "other", "another", "Mr", "Dr", "e.g.", "i.e.", "U.S.", "3.5", "1,000", "7",
+    ".", ",", "!", "?", "café", "naïve", "Straße", "東京", "カタカナ", "ｶﾀｶﾅ", "ＡＢＣ",
+    "１２３", "😀", "👍🏽", "e\u0301",
+]
 
 
 def _edit(rng: random.Random, words: list[str]) -> list[str]:
@@ -56,7 +60,7 @@ def _spacing(rng: random.Random, words: list[str]) -> str:
     if not words:
         return rng.choice(["", " ", "\t"])
     gaps = [rng.choice([" "] * 8 + ["  ", "\t", " \n "]) for _ in words[1:]]
-    text = words[0] + "".join(g + w for g, w in zip(gaps, words[1:]))
+    text = words[0] + "".join(g + w for g, w in zip(gaps, words[1:], strict=True))
     return rng.choice(["", " "]) + text + rng.choice(["", "", " ", "  \n"])
 
 
@@ -70,7 +74,7 @@ def _wmt(count: int, seed: int) -> list[tuple[str, str]]:
     hyps = (DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
     refs = (DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
     rng = random.Random(seed)
-    pairs = list(zip(hyps, refs))
+    pairs = list(zip(hyps, refs, strict=True))
     pairs += [(" ".join(_edit(rng, r.split())), r) for r in refs]
     rng.shuffle(pairs)
     return pairs[:count]
@@ -88,7 +92,7 @@ def _batches(items: list, rng: random.Random) -> list[list]:
 def _same(ours, theirs) -> None:
     if isinstance(theirs, tuple):
         assert isinstance(ours, tuple) and len(ours) == len(theirs)
-        for a, b in zip(ours, theirs):
+        for a, b in zip(ours, theirs, strict=True):
             _same(a, b)
         return
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours, theirs)

@@ -167,12 +167,14 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
         double least = next[0];
         int64_t at = 0;
         for (int64_t i = 1; i <= n; i++) {
-            /* Python's min(a, b, c): the first, replaced by a later one only if less */
-            double best = next[i - 1] + deletion;
-            double via = row[i - 1] + (hyp[i - 1] == c ? 0.0 : 1.0);
-            if (via < best) best = via;
-            via = row[i] + insertion;
-            if (via < best) best = via;
+            /* Python's min(deletion, substitution, insertion), taken in another order:
+             * the least value is the same (costs are never NaN), and the loop's chain
+             * (each cell waits for the one to its left) is one addition and one minimum */
+            const double substitution = row[i - 1] + (hyp[i - 1] == c ? 0.0 : 1.0);
+            const double inserted = row[i] + insertion;
+            const double other = inserted < substitution ? inserted : substitution;
+            const double deleted = next[i - 1] + deletion;
+            const double best = other < deleted ? other : deleted;
             next[i] = best;
             if (best < least) { /* min(row) and row.index(it): the first least */
                 least = best;

@@ -323,3 +323,25 @@ def test_eed_empty_reference_without_coverage_divides_by_zero():
                    torchmetrics_text.ExtendedEditDistance(language="ja", rho=0.0)):
         with pytest.raises(ZeroDivisionError):
             metric.update(["a"], [[" "]])
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_preprocessing_is_torchmetrics(language):
+    """Sentences one by one and many at once (the English rules over joined sentences),
+    against torchmetrics' preprocessing, on texts dense in what its rules rewrite."""
+    from torchmetrics.functional.text import eed as reference
+
+    from bleusuite.scores.eed.preprocess import preprocess, preprocess_all
+
+    rules = reference._preprocess_en if language == "en" else reference._preprocess_ja
+    rng = random.Random(language)
+    pieces = [*"aeMrDJsPofGnvtUSig .,!?0123456789\t\n\u00a0\x1c\u3000ｶ１", "Mr ", "Dr ",
+              "Mrs .", "e . g .", "i . e .", "U . S .", "1 . 5", " , ", "\x00"]
+    for _ in range(400):
+        sentences = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 15)))
+                     for _ in range(rng.randint(0, 6))]
+        expected = [rules(sentence) for sentence in sentences]
+        assert [preprocess(sentence, language) for sentence in sentences] == expected
+        assert preprocess_all(sentences, language) == expected
+    with pytest.raises(ValueError, match="Only strings"):
+        preprocess_all(["a", 5], language)

@@ -33,7 +33,7 @@ import numpy as np
 
 from bleusuite import native, threads
 from bleusuite.scores.eed.characters import code_points
-from bleusuite.scores.eed.preprocess import preprocess
+from bleusuite.scores.eed.preprocess import preprocess_all
 
 __all__ = ["eed_scores", "pair_grid", "reference_scores"]
 
@@ -52,11 +52,10 @@ def eed_scores(preds: Sequence[str], targets: Sequence[Sequence[str]],
     >>> eed_scores(["this is the prediction"], [["this is the reference"]]).round(4).tolist()
     [0.3835]
     """
-    hyps = [preprocess(pred, language) for pred in preds]
-    refs = [[preprocess(ref, language) for ref in references] for references in targets]
-    counts = np.fromiter(map(len, refs), dtype=np.int64, count=len(refs))
+    hyps = preprocess_all(preds, language)
+    counts = np.fromiter(map(len, targets), dtype=np.int64, count=len(targets))
     owners = np.repeat(np.arange(len(hyps)), counts)
-    flat_refs = [ref for references in refs for ref in references]
+    flat_refs = preprocess_all([ref for references in targets for ref in references], language)
     scores = reference_scores([hyps[k] for k in owners.tolist()], flat_refs, alpha, rho,
                               deletion, insertion)
     best = np.full(len(hyps), np.inf)

@@ -93,39 +93,53 @@ pair_texts(const Pairs *p, Py_ssize_t k, const int64_t **hyp, int64_t *n, const 
 /* the beam distance of prediction `pred` (n) to target `target` (m): rows are the
  * prediction's characters; row i only within the beam around floor(i * m / n) (the last
  * row to its end), other cells FAR; a cell is the least of its diagonal plus 0 or `cost`,
- * the cell above plus 1 and the cell to its left plus 1 */
+ * the cell above plus 1 and the cell to its left plus 1. Each of the two rows keeps the
+ * columns it last held: only those outside the new band are reset to FAR, so a row costs
+ * its band, not m */
 static int64_t
 beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, int64_t cost,
               int64_t *row, int64_t *next)
 {
-    for (int64_t j = 0; j <= m; j++) row[j] = j;
+    for (int64_t j = 0; j <= m; j++) {
+        row[j] = j;
+        next[j] = FAR;
+    }
+    int64_t row_low = 0, row_high = m + 1, next_low = 0, next_high = 0;
     const double ratio = n ? (double)m / (double)n : 1.0;
     const int64_t beam = ratio / 2 > BEAM_WIDTH ? (int64_t)ceil(ratio / 2 + BEAM_WIDTH)
                                                 : BEAM_WIDTH;
     for (int64_t i = 1; i <= n; i++) {
-        const int64_t diagonal = (int64_t)floor((double)i * ratio);
-        const int64_t low = diagonal - beam > 0 ? diagonal - beam : 0;
-        const int64_t high = i == n || diagonal + beam > m + 1 ? m + 1 : diagonal + beam;
+        const int64_t middle = (int64_t)floor((double)i * ratio);
+        const int64_t low = middle - beam > 0 ? middle - beam : 0;
+        const int64_t high = i == n || middle + beam > m + 1 ? m + 1 : middle + beam;
         const int64_t c = pred[i - 1];
-        for (int64_t j = 0; j < low; j++) next[j] = FAR;
-        for (int64_t j = low; j < high; j++) {
-            int64_t best = FAR, via;
-            if (j > 0) {
-                via = row[j - 1] + (target[j - 1] == c ? 0 : cost);
-                if (via < best) best = via;
-            }
-            via = row[j] + 1;
-            if (via < best) best = via;
-            if (j > 0) {
-                via = next[j - 1] + 1;
-                if (via < best) best = via;
-            }
-            next[j] = best;
+        /* the cells this buffer held two rows ago, outside the band now (the band only
+         * moves right: low never falls) */
+        for (int64_t j = next_low; j < low && j < next_high; j++) next[j] = FAR;
+        for (int64_t j = high > next_low ? high : next_low; j < next_high; j++) next[j] = FAR;
+        int64_t j = low;
+        if (j == 0 && j < high) { /* column 0: only the cell above */
+            next[0] = row[0] + 1 < FAR ? row[0] + 1 : FAR;
+            j = 1;
         }
-        for (int64_t j = high; j <= m; j++) next[j] = FAR;
+        int64_t left = next[j - 1];
+        for (; j < high; j++) {
+            /* the least of FAR, the diagonal and the cell above first: the chain from
+             * cell to cell is then one addition and one minimum (the same least) */
+            const int64_t diagonal = row[j - 1] + (target[j - 1] == c ? 0 : cost);
+            const int64_t above = row[j] + 1;
+            int64_t best = diagonal < above ? diagonal : above;
+            best = best < FAR ? best : FAR;
+            left = left + 1 < best ? left + 1 : best;
+            next[j] = left;
+        }
         int64_t *swap = row;
         row = next;
         next = swap;
+        next_low = row_low;
+        next_high = row_high;
+        row_low = low;
+        row_high = high;
     }
     return row[m];
 }

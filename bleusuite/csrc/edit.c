@@ -98,7 +98,7 @@ pair_texts(const Pairs *p, Py_ssize_t k, const int64_t **hyp, int64_t *n, const 
  * its band, not m */
 static int64_t
 beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, int64_t cost,
-              int64_t *row, int64_t *next)
+              int64_t *row, int64_t *next, bs_Watch *watch)
 {
     for (int64_t j = 0; j <= m; j++) {
         row[j] = j;
@@ -117,6 +117,7 @@ beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, 
          * moves right: low never falls) */
         for (int64_t j = next_low; j < low && j < next_high; j++) next[j] = FAR;
         for (int64_t j = high > next_low ? high : next_low; j < next_high; j++) next[j] = FAR;
+        if (bs_watch_poll(watch)) return -1; /* a poll a row: a long pair stops too */
         int64_t j = low;
         if (j == 0 && j < high) { /* column 0: only the cell above */
             next[0] = row[0] + 1 < FAR ? row[0] + 1 : FAR;
@@ -155,10 +156,8 @@ distances_of(const Pairs *p, int64_t cost, int64_t *out, Py_ssize_t *at, Py_ssiz
         Failure failure = pair_texts(p, *at, &pred, &n, &target, &m);
         if (failure != EDIT_DONE) return failure;
         if (scratch_reserve(s, m + 1) < 0) return EDIT_NO_MEMORY;
-        out[*at] = beam_distance(pred, n, target, m, cost, s->row, s->next);
-        for (int64_t polls = (n * m) >> 14; polls >= 0; polls--) {
-            if (bs_watch_poll(watch)) return EDIT_STOPPED;
-        }
+        out[*at] = beam_distance(pred, n, target, m, cost, s->row, s->next, watch);
+        if (watch->stopped || bs_watch_poll(watch)) return EDIT_STOPPED;
     }
     return EDIT_DONE;
 }
@@ -170,12 +169,13 @@ distances_of(const Pairs *p, int64_t cost, int64_t *out, Py_ssize_t *at, Py_ssiz
 static double
 eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double alpha,
          double deletion, double insertion, double *row, double *next, int64_t *visits,
-         int64_t *visited)
+         int64_t *visited, bs_Watch *watch)
 {
     for (int64_t i = 0; i <= n; i++) visits[i] = -1;
     row[0] = 0.0;
     for (int64_t i = 1; i <= n; i++) row[i] = 1.0;
     for (int64_t w = 0; w < m; w++) {
+        if (bs_watch_poll(watch)) return 0.0; /* a poll a row: a long pair stops too */
         const int64_t c = ref[w];
         next[0] = row[0] + 1.0;
         double least = next[0];
@@ -224,11 +224,8 @@ grids_of(const Pairs *p, const double *costs, double *last, int64_t *visited, Py
         if (failure != EDIT_DONE) return failure;
         if (scratch_reserve(s, n + 1) < 0) return EDIT_NO_MEMORY;
         last[*at] = eed_pair(hyp, n, ref, m, costs[0], costs[1], costs[2], s->row, s->next,
-                             s->visits, &visited[*at]);
-        /* a long pair polls as often as many short ones */
-        for (int64_t polls = (n * m) >> 14; polls >= 0; polls--) {
-            if (bs_watch_poll(watch)) return EDIT_STOPPED;
-        }
+                             s->visits, &visited[*at], watch);
+        if (watch->stopped || bs_watch_poll(watch)) return EDIT_STOPPED;
     }
     return EDIT_DONE;
 }

@@ -37,7 +37,6 @@ LANGUAGES = ("en", "ja")
 
 _SPACED_PUNCTUATION = (".", "!", "?", ",")
 _REWRITES = (
-    (re.compile(r"\s+"), " "),
     (re.compile(r"(\d) ([.,]) (\d)"), r"\1\2\3"),
     (re.compile(r"(Dr|Jr|Prof|Rev|Gen|Mr|Mt|Mrs|Ms) ."), r"\1."),
 )
@@ -82,8 +81,18 @@ def _english_rules(text: str) -> str:
     """The English rules but the stripping and the spaces at both ends."""
     for mark in _SPACED_PUNCTUATION:
         text = text.replace(mark, " " + mark)
+    text = _one_space(text)
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
     for spaced, joined in _ABBREVIATIONS:
         text = text.replace(spaced, joined)
     return text
+
+
+def _one_space(text: str) -> str:
+    """``re.sub(r"\\s+", " ", text)`` (``\\s`` is ``str.isspace``, every code point checked),
+    by ``str.split``: twice as fast."""
+    words = " ".join(text.split())
+    if not words:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + words + (" " if text[-1].isspace() else "")

@@ -263,6 +263,7 @@ def test_eed_on_wmt_lines(kernel):
 def test_eed_torchmetrics_quirks():
     batches = [
         ("one prediction", ["its first reference", "its second one"]),  # flat: all its refs
+        ("a string", "a str"),                # one-character references (the str's)
         (["a", "b"], [[], ["b"]]),            # the first has no reference: nothing added
         (["a", "b c"], [["a"], []]),          # a later one without: inf
         (["x y", "z"], [["x z"], "zz"]),      # a string where a list is: one per character

@@ -178,7 +178,7 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
         if (bs_watch_poll(watch)) return 0.0; /* a poll a row: a long pair stops too */
         const int64_t c = ref[w];
         next[0] = row[0] + 1.0;
-        double least = next[0];
+        double least = next[0], left = next[0];
         int64_t at = 0;
         for (int64_t i = 1; i <= n; i++) {
             /* Python's min(deletion, substitution, insertion), taken in another order:
@@ -187,11 +187,11 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
             const double substitution = row[i - 1] + (hyp[i - 1] == c ? 0.0 : 1.0);
             const double inserted = row[i] + insertion;
             const double other = inserted < substitution ? inserted : substitution;
-            const double deleted = next[i - 1] + deletion;
-            const double best = other < deleted ? other : deleted;
-            next[i] = best;
-            if (best < least) { /* min(row) and row.index(it): the first least */
-                least = best;
+            const double deleted = left + deletion; /* left: next[i - 1], kept in a register */
+            left = other < deleted ? other : deleted;
+            next[i] = left;
+            if (left < least) { /* min(row) and row.index(it): the first least */
+                least = left;
                 at = i;
             }
         }

@@ -109,7 +109,8 @@ class EditDistance(Metric):
     def compute(self) -> torch.Tensor:
         """The mean or sum of the distances seen, or every distance (``reduction``)."""
         if self.reduction in (None, "none"):
-            if not self.edit_scores_list:
+            # a list of tensors, or one tensor where a distributed sync concatenated them
+            if isinstance(self.edit_scores_list, list) and not self.edit_scores_list:
                 return torch.tensor(0, dtype=torch.int32, device=self.device)
             scores = dim_zero_cat(self.edit_scores_list)
             if scores.numel() == 0:
@@ -152,7 +153,8 @@ class ExtendedEditDistance(Metric):
     a list is expected is a list of one-character references. Where torchmetrics raises
     an ``IndexError`` (an empty batch) nothing is added, and with
     ``return_sentence_level_score`` and no sentence ``compute`` gives ``(tensor(0.),
-    tensor([]))`` where torchmetrics raises.
+    tensor([]))`` where torchmetrics raises; so it does after a distributed sync, where
+    torchmetrics' stack of the gathered scores fails.
 
     >>> preds = ["this is the prediction", "here is an other sample"]
     >>> target = ["this is the reference", "here is another one"]
@@ -218,7 +220,8 @@ class ExtendedEditDistance(Metric):
     def compute(self) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
         """The average score (a float32 0-d tensor); with ``return_sentence_level_score``,
         with every sentence's score."""
-        if not self.sentence_eed:
+        # a list of tensors, or one tensor where a distributed sync concatenated them
+        if isinstance(self.sentence_eed, list) and not self.sentence_eed:
             sentences = torch.zeros(0, dtype=torch.float32, device=self.device)
         else:
             sentences = dim_zero_cat(self.sentence_eed)

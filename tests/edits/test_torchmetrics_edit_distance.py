@@ -346,3 +346,38 @@ def test_preprocessing_is_torchmetrics(language):
         assert preprocess_all(sentences, language) == expected
     with pytest.raises(ValueError, match="Only strings"):
         preprocess_all(["a", 5], language)
+
+
+def _two_processes(tensor, group=None):
+    """A gather of two processes that hold the same state (torchmetrics' dist_sync_fn)."""
+    return [tensor, tensor.clone()]
+
+
+@pytest.mark.parametrize("metric", ["mean", "sum", "none", "eed", "eed sentences"])
+def test_states_after_a_distributed_sync_are_torchmetrics(metric):
+    """torchmetrics' sync (a gather, then the states reduced: sums added, lists
+    concatenated into one tensor) and compute, as in a two-process run."""
+    sync = {"dist_sync_fn": _two_processes, "distributed_available_fn": lambda: True}
+    if metric.startswith("eed"):
+        options = {"return_sentence_level_score": metric.endswith("sentences"), **sync}
+        pair = (ExtendedEditDistance(**options),
+                torchmetrics_text.ExtendedEditDistance(**options))
+        batches = [(["a cat sat", "the dog"], [["the cat sat"], ["a dog", "dogs"]]),
+                   (["here"], [["there"]])]
+    else:
+        pair = (EditDistance(reduction=metric, **sync),
+                torchmetrics_text.EditDistance(reduction=metric, **sync))
+        batches = [(["rain", "lnaguaeg"], ["shine", "language"]), (["a"], ["b"])]
+    if metric == "eed sentences":  # torchmetrics' own fails there (stack of one tensor):
+        # its synced average, and its sentence scores of one process twice
+        pair = (pair[0], torchmetrics_text.ExtendedEditDistance(**sync),
+                torchmetrics_text.ExtendedEditDistance(return_sentence_level_score=True))
+    results = []
+    for instance in pair:
+        for preds, target in batches:
+            instance.update(preds, target)
+        results.append(instance.compute())  # synced: the states of both "processes"
+    if metric == "eed sentences":
+        sentences = results[2][1]
+        results[1:] = [(results[1], torch.cat([sentences, sentences]))]
+    _same(*results)

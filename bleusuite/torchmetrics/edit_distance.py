@@ -153,8 +153,8 @@ class ExtendedEditDistance(Metric):
     a list is expected is a list of one-character references. Where torchmetrics raises
     an ``IndexError`` (an empty batch) nothing is added, and with
     ``return_sentence_level_score`` and no sentence ``compute`` gives ``(tensor(0.),
-    tensor([]))`` where torchmetrics raises; so it does after a distributed sync, where
-    torchmetrics' stack of the gathered scores fails.
+    tensor([]))`` where torchmetrics raises, and after a distributed sync the sentence
+    scores are the gathered ones (where torchmetrics' stack of them fails).
 
     >>> preds = ["this is the prediction", "here is an other sample"]
     >>> target = ["this is the reference", "here is another one"]

@@ -204,12 +204,17 @@ class ExtendedEditDistance(Metric):
         if all(isinstance(ref, str) for ref in target):
             target = [target] if len(preds) == 1 else [[ref] for ref in target]  # type: ignore[list-item]
         if preds and all(target) and len(target) != len(preds):
-            raise ValueError(f"Corpus has different size {len(target)} != {len(preds)}")
+            raise ValueError(f"Expected `preds` and `target` of the same length (corpus has "
+                             f"different size {len(target)} != {len(preds)})")
         references = [list(reference) for reference in target]
-        for text in itertools.chain(preds, itertools.chain.from_iterable(references)):
-            if not isinstance(text, str):  # torchmetrics checks every text, paired or not
-                raise ValueError("Only strings allowed during preprocessing step, found "
-                                 f"{type(text)} instead")
+        # torchmetrics checks every text, paired or not
+        for name, texts in (("preds", preds),
+                            ("target", itertools.chain.from_iterable(references))):
+            for text in texts:
+                if not isinstance(text, str):
+                    raise ValueError(f"Expected all values in argument `{name}` to be strings "
+                                     f"(only strings allowed during preprocessing step), "
+                                     f"found {type(text)} instead")
         if not preds or not references or not references[0]:
             return  # torchmetrics' rule (where it does not raise an IndexError)
         pairs = min(len(preds), len(references))  # zip's, where a target was empty

@@ -142,3 +142,27 @@ def test_edit_entry_points_refuse_wrong_arguments(native, grid):
     arguments[8 if grid else 7] = out
     with pytest.raises(TypeError, match="writable"):
         function(*arguments)
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_blocks_on_threads_give_the_twins_numbers(native, monkeypatch, threads):
+    """Many pairs, cut into blocks on the worker threads (each writes its own pairs): the
+    numbers of the Python twin, whatever the threads."""
+    from bleusuite.scores.eed import edit_distances, extended, levenshtein, reference_scores
+
+    monkeypatch.setenv("BLEUSUITE_NUM_THREADS", threads)
+    monkeypatch.setattr(levenshtein, "MIN_WORK_PER_THREAD", 64)
+    monkeypatch.setattr(extended, "MIN_WORK_PER_THREAD", 64)
+    rng = np.random.default_rng(int(threads))
+    texts = ["".join(rng.choice(list("ab c"), size=rng.integers(0, 40))) for _ in range(120)]
+    hyps, refs = texts[:60], texts[60:]
+    chars = [np.array([ord(c) for c in text], dtype=np.int64) for text in texts]
+    assert edit_distances(hyps, refs, 2).tolist() == [
+        pair_distance(chars[k], chars[60 + k], 2) for k in range(60)]
+    grids = [pair_grid(chars[k].tolist(), chars[60 + k].tolist(), 2.0, 0.2, 1.0)
+             for k in range(60)]
+    scores = reference_scores(hyps, refs)
+    for (last, visited), ref, score in zip(grids, refs, scores, strict=True):
+        coverage = 0.3 * visited
+        expected = (last + coverage) / (len(ref) + coverage)
+        assert score == (expected if expected < 1 else 1.0)

@@ -13,7 +13,10 @@ from setuptools import Extension, setup
 SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csrc/numbering.c",
            "bleusuite/csrc/gather.c", "bleusuite/csrc/counting.c", "bleusuite/csrc/libm.c",
            "bleusuite/csrc/lcs.c", "bleusuite/csrc/stem.c", "bleusuite/csrc/ter.c",
-           "bleusuite/csrc/interrupt.c", "bleusuite/csrc/edit.c"]
+           "bleusuite/csrc/edits.c",
+           "bleusuite/csrc/alignment.c",
+           "bleusuite/csrc/interrupt.c",
+           "bleusuite/csrc/edit_distance.c"]
 
 setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],
                              extra_compile_args=["-O2"], optional=True,

@@ -46,6 +46,15 @@ if TYPE_CHECKING:
     from bleusuite.scores.ter.result import TerResult, corpus_ter_result
     from bleusuite.scores.ter.score import corpus_ter, sentence_ter, ter_score, ter_statistics
     from bleusuite.scores.ter.statistics import TerStats
+    from bleusuite.scores.wer.score import (
+        EditResult,
+        corpus_cer,
+        corpus_wer,
+        sentence_cer,
+        sentence_wer,
+        wer_statistics,
+    )
+    from bleusuite.scores.wer.statistics import WerStats
 
 from bleusuite.version import VERSION as __version__
 
@@ -55,6 +64,7 @@ __all__ = [
     "BleuStats",
     "ChrfResult",
     "ChrfStats",
+    "EditResult",
     "GleuResult",
     "GleuStats",
     "PaddingWarning",
@@ -62,12 +72,14 @@ __all__ = [
     "RougeStats",
     "TerResult",
     "TerStats",
+    "WerStats",
     "__version__",
     "bleu_score",
     "bleu_statistics",
     "chrf_score",
     "corpus_bleu",
     "corpus_bleu_result",
+    "corpus_cer",
     "corpus_chrf",
     "corpus_chrf_result",
     "corpus_gleu",
@@ -76,6 +88,7 @@ __all__ = [
     "corpus_rouge_result",
     "corpus_ter",
     "corpus_ter_result",
+    "corpus_wer",
     "gleu_score",
     "gleu_statistics",
     "pairwise_sentence_bleu",
@@ -84,12 +97,15 @@ __all__ = [
     "rouge_scores",
     "self_bleu",
     "sentence_bleu",
+    "sentence_cer",
     "sentence_chrf",
     "sentence_gleu",
     "sentence_rouge",
     "sentence_ter",
+    "sentence_wer",
     "ter_score",
     "ter_statistics",
+    "wer_statistics",
 ]
 
 #: the module of each public name, imported on first access
@@ -115,6 +131,9 @@ _HOMES: dict[str, str] = {
                     "bleusuite.scores.ter.score"),
     **dict.fromkeys(("TerResult", "corpus_ter_result"), "bleusuite.scores.ter.result"),
     "TerStats": "bleusuite.scores.ter.statistics",
+    **dict.fromkeys(("EditResult", "corpus_cer", "corpus_wer", "sentence_cer", "sentence_wer",
+                     "wer_statistics"), "bleusuite.scores.wer.score"),
+    "WerStats": "bleusuite.scores.wer.statistics",
 }
 
 

@@ -61,6 +61,39 @@ def ter_edits(
     """TER's edits (sacrebleu's ``translation_edit_rate``) of rows begin..end-1 against each
     reference into ``edits`` (B, R); a reference length of -1 is an absent reference (its
     edits -1). int64 buffers; see the C docstring."""
+def edit_counts(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, counts: Any, chunks: Any, chunk_starts: Any, begin: SupportsIndex,
+    end: SupportsIndex, /,
+) -> None:
+    """The Levenshtein alignment (rapidfuzz's, as jiwer takes it) of rows begin..end-1:
+    hits, substitutions, deletions, insertions and opcode count into ``counts`` (B, 5), and
+    the opcodes into ``chunks`` (C, 5) from ``chunk_starts`` (or None). int64 buffers; see
+    the C docstring."""
+
+def line_edit_counts(hypotheses: tuple[str, ...], references: tuple[str, ...],
+                     jiwer_split: bool, counts: Any, begin: SupportsIndex, end: SupportsIndex,
+                     /) -> None:
+    """``edit_counts`` of lines of text (split as jiwer's ``wer_default`` or as
+    ``str.split()``) into ``counts`` (B, 5) for rows begin..end-1, the GIL released."""
+
+class AlignmentChunk:
+    """jiwer's ``AlignmentChunk`` (see ``bleusuite/csrc/alignment.c``)."""
+
+    type: str
+    ref_start_idx: int
+    ref_end_idx: int
+    hyp_start_idx: int
+    hyp_end_idx: int
+    def __init__(self, type: str, ref_start_idx: int, ref_end_idx: int, hyp_start_idx: int,
+                 hyp_end_idx: int) -> None: ...
+
+def alignment_chunks(chunks: Any, chunk_starts: Any, counts: Any,
+                     tags: tuple[str, str, str, str], /) -> list[list[AlignmentChunk]]:
+    """jiwer's alignments of ``edit_counts``'s opcodes: a list per row of AlignmentChunk."""
+
+def word_lists(ids: Any, counts: Any, tokens: list[str], /) -> list[list[str]]:
+    """Each line's words, ``tokens[id]`` of its ids (a Numbering's output), shared str."""
 
 def edit_distances(
     hyp_chars: Any, hyp_starts: Any, hyp_lengths: Any, ref_chars: Any, ref_starts: Any,

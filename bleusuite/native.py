@@ -31,7 +31,7 @@ from types import ModuleType
 
 from bleusuite import environment
 
-__all__ = ["compiled", "module"]
+__all__ = ["built", "compiled", "module"]
 
 _native: ModuleType | None
 try:
@@ -60,3 +60,9 @@ def compiled() -> bool:
 def module() -> ModuleType | None:
     """``bleusuite._native`` where :func:`compiled`, else None."""
     return _native if compiled() else None
+
+
+def built() -> ModuleType | None:
+    """``bleusuite._native`` where it is built, whether or not ``BLEUSUITE_NATIVE`` turns it
+    off: for its types, which objects keep (``bleusuite.jiwer.AlignmentChunk``)."""
+    return _native

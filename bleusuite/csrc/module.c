@@ -7,7 +7,12 @@
  * lcs_matches (lcs.c) gives ROUGE-L's and ROUGE-Lsum's longest common subsequences, and
  * porter_stem (stem.c) NLTK's Porter stems (ROUGE's use_stemmer).
  * ter_edits (ter.c) counts TER's edits (sacrebleu's shifts and beam edit distance).
- * edit_distances and eed_grid (edit.c) give torchmetrics' EditDistance and EED grids.
+ * edit_counts (edits.c) aligns words as jiwer's WER, MER, WIL, WIP and CER do (and
+ * line_edit_counts lines of text, split as it splits them), and
+ * alignment_chunks (alignment.c) makes jiwer's AlignmentChunk objects of its opcodes, and
+ * word_lists the word lists of numbered lines (jiwer's transformed sentences).
+ * edit_distances and eed_grid (edit_distance.c) give torchmetrics' EditDistance and
+ * ExtendedEditDistance (EED) grids.
  * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
@@ -25,6 +30,13 @@ static PyMethodDef native_functions[] = {
     {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
      bs_porter_stem_doc},
     {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
+    {"edit_counts", (PyCFunction)(void (*)(void))bs_edit_counts, METH_FASTCALL,
+     bs_edit_counts_doc},
+    {"line_edit_counts", (PyCFunction)(void (*)(void))bs_line_edit_counts, METH_FASTCALL,
+     bs_line_edit_counts_doc},
+    {"alignment_chunks", (PyCFunction)(void (*)(void))bs_alignment_chunks, METH_FASTCALL,
+     bs_alignment_chunks_doc},
+    {"word_lists", (PyCFunction)(void (*)(void))bs_word_lists, METH_FASTCALL, bs_word_lists_doc},
     {"edit_distances", (PyCFunction)(void (*)(void))bs_edit_distances, METH_FASTCALL,
      bs_edit_distances_doc},
     {"eed_grid", (PyCFunction)(void (*)(void))bs_eed_grid, METH_FASTCALL, bs_eed_grid_doc},
@@ -36,8 +48,9 @@ static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "bleusuite._native",
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
-             "libm_map, lcs_matches, porter_stem, ter_edits, edit_distances, eed_grid, "
-             "stop_calls.",
+             "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, line_edit_counts, "
+             "AlignmentChunk, "
+             "alignment_chunks, word_lists, edit_distances, eed_grid, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };
@@ -47,10 +60,13 @@ PyInit__native(void)
 {
     bs_numbering_ready();
     bs_interrupt_ready();
-    if (PyType_Ready(&bs_NumberingType) < 0) return NULL;
+    if (PyType_Ready(&bs_NumberingType) < 0 || PyType_Ready(&bs_AlignmentChunkType) < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&native_module);
     if (module == NULL) return NULL;
-    if (PyModule_AddObjectRef(module, "Numbering", (PyObject *)&bs_NumberingType) < 0) {
+    if (PyModule_AddObjectRef(module, "Numbering", (PyObject *)&bs_NumberingType) < 0
+        || PyModule_AddObjectRef(module, "AlignmentChunk",
+                                 (PyObject *)&bs_AlignmentChunkType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -9,7 +9,10 @@
  * lcs.c       lcs_matches: ROUGE-L's LCS and ROUGE-Lsum's union-LCS hits per row
  * stem.c      porter_stem: NLTK's Porter stemmer (ROUGE's use_stemmer)
  * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
- * edit.c      edit_distances, eed_grid: torchmetrics' EditDistance and EED per pair, the GIL released
+ * edits.c     edit_counts: jiwer's (rapidfuzz's) Levenshtein alignment per row, the GIL released
+ * alignment.c AlignmentChunk, alignment_chunks: jiwer's alignment objects of those opcodes
+ * edit_distance.c  edit_distances, eed_grid: torchmetrics' EditDistance and EED per pair,
+ *             the GIL released
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -112,6 +115,8 @@ Py_ssize_t bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char 
 extern const char bs_porter_stem_doc[];
 PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_ter_edits_doc[];
+PyObject *bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_edit_counts_doc[];
 PyObject *bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_edit_distances_doc[];
 PyObject *bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
@@ -143,5 +148,13 @@ bs_watch_poll(bs_Watch *watch)
 int bs_watch_end(bs_Watch *watch);
 PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
 extern const char bs_stop_calls_doc[];
+
+PyObject *bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_line_edit_counts_doc[];
+extern PyTypeObject bs_AlignmentChunkType;
+PyObject *bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_alignment_chunks_doc[];
+PyObject *bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_word_lists_doc[];
 
 #endif

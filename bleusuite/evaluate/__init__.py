@@ -1,7 +1,6 @@
 """evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu``,
-``chrf``, ``ter`` and ``rouge`` with the inputs, keys, scales and numbers of evaluate's own
-modules of those names,
-loaded from the package (no hub, no network):
+``chrf``, ``ter``, ``rouge``, ``wer`` and ``cer`` with the inputs, keys, scales and numbers
+of evaluate's own modules of those names, loaded from the package (no hub, no network):
 ``evaluate.load(bleusuite.evaluate.module_path(name))``.
 
 * ``sacrebleu``: sacrebleu's ``corpus_bleu`` (:class:`bleusuite.sacrebleu.BLEU`): ``score``
@@ -18,7 +17,11 @@ loaded from the package (no hub, no network):
 * ``rouge``: Google's rouge-score: per type (``rouge1``, ``rouge2``, ``rougeL``,
   ``rougeLsum``) the F-measure, aggregated by rouge-score's bootstrap
   (``use_aggregator=True``, the same numbers for the same NumPy random state) or per
-  prediction.
+  prediction;
+* ``wer``: jiwer 4.0's WER (:func:`bleusuite.wer_statistics`): a float, the errors summed
+  over the pairs divided by the reference words summed (``concatenate_texts=True``:
+  ``jiwer.process_words(references, predictions).wer``);
+* ``cer``: the same of characters (jiwer's ``process_characters``: spaces are characters).
 
 ``bleu`` and ``google_bleu`` tokenise the raw strings as evaluate's ``Tokenizer13a`` does
 (a line that ends in ``"-\\n"`` loses the dash: :func:`as_evaluate_13a`); ``sacrebleu`` and
@@ -38,10 +41,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-__all__ = ["MODULES", "as_evaluate_13a", "features", "module_path", "per_prediction"]
+__all__ = ["MODULES", "as_evaluate_13a", "features", "module_path", "per_prediction",
+           "string_features"]
 
 #: the modules shipped, by evaluate's names
-MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf", "ter", "rouge")
+MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf", "ter", "rouge", "wer", "cer")
 
 
 def module_path(name: str) -> str:
@@ -71,6 +75,17 @@ def features() -> list[Any]:
             "references": datasets.Value("string", id="sequence"),
         }),
     ]
+
+
+def string_features() -> Any:
+    """evaluate's input features of its ``wer`` and ``cer`` modules: a prediction string
+    with one reference string (needs ``datasets``)."""
+    import datasets
+
+    return datasets.Features({
+        "predictions": datasets.Value("string", id="sequence"),
+        "references": datasets.Value("string", id="sequence"),
+    })
 
 
 def per_prediction(references: list[Any]) -> list[list[str]]:

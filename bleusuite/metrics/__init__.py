@@ -1,8 +1,18 @@
 """pytorch-ignite metrics: drop-in replacements for ``ignite.metrics.Bleu``, ``Rouge``,
-``RougeN`` and ``RougeL``, and an NLTK GLEU metric, computed from summable statistics
-(macro and micro averages, distributed)."""
+``RougeN``, ``RougeL`` and ``CharacterErrorRate``, an NLTK GLEU metric and jiwer's WER,
+computed from summable statistics (macro and micro averages, distributed)."""
 
+try:  # a message that says how to install what is missing, whichever module needs it
+    import ignite  # noqa: F401
+    import torch  # noqa: F401
+except ImportError as _error:
+    raise ImportError(
+        f"bleusuite.metrics needs torch and pytorch-ignite ({_error}); install them with "
+        "pip install 'bleusuite[ignite]'"
+    ) from _error
+
+from bleusuite.metrics.edits import CharacterErrorRate, WordErrorRate
 from bleusuite.metrics.ignite import Bleu, Gleu
 from bleusuite.metrics.rouge import Rouge, RougeL, RougeN
 
-__all__ = ["Bleu", "Gleu", "Rouge", "RougeL", "RougeN"]
+__all__ = ["Bleu", "CharacterErrorRate", "Gleu", "Rouge", "RougeL", "RougeN", "WordErrorRate"]

@@ -1,9 +1,9 @@
 """bleusuite on Ray Data: corpus scores of a ``Dataset`` over any number of workers, and
 per-row scores as a column (``pip install 'bleusuite[ray]'``).
 
-- :func:`corpus_scores`: BLEU, GLEU and chrF of one or several hypothesis columns, the
-  single process's result objects to the last digit (the statistics are integer sums), and
-  the paired tests;
+- :func:`corpus_scores`: BLEU, GLEU, chrF, TER, ROUGE, WER and CER of one or several
+  hypothesis columns, the single process's result objects to the last digit (the
+  statistics are integer sums), and the paired tests;
 - :class:`SentenceScorer`: a ``map_batches`` callable that adds each row's score, for
   filtering (``ds.filter``) or analysis.
 

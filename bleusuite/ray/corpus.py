@@ -187,9 +187,11 @@ def corpus_scores(
         hypotheses: a hypothesis column, or several (one per system, scored at once against
             the same references; the first is the baseline of the paired tests).
         references: the reference columns.
-        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"rouge"``: text only,
-            the mean over the rows, without ``paired``), or a mapping of names to settings
-            of their own, e.g. ``{"bleu": {}, "chrf": {"word_order": 2}}``.
+        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"ter"``, ``"wer"``:
+            jiwer's WER, one reference column, ``{"wer": {"characters": True}}`` its CER;
+            ``"rouge"``: text only, the mean over the rows, without ``paired``), or a
+            mapping of names to settings of their own, e.g. ``{"bleu": {}, "chrf":
+            {"word_order": 2}}``.
         paired: ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization) to test
             each system against the baseline, as ``bleusuite score --paired-bs/-ar``.
         n_resamples: resamples (``bs``, default 1000) or trials (``ar``, default 10000).
@@ -240,10 +242,11 @@ def corpus_scores(
                          f"{', '.join(unpaired)}'s are not such (test the other metrics, or "
                          f"score {', '.join(unpaired)} without paired=)")
     kinds: tuple[Kind, ...] = ("text", "ids") if known is None else (known,)
-    for kind in kinds:  # the settings, checked before any task starts
+    for kind in kinds:  # the settings and the columns' count, checked before any task starts
         refusal = plan.refusal(kind)
         if refusal is None:
-            _results(plan, kind, sample_statistics(plan, kind).tables, ("sample",), "1")
+            sample = sample_statistics(plan, kind, len(systems), len(refs))
+            _results(plan, kind, sample.tables, ("sample",), "1")
         elif known is not None:
             raise ValueError(f"{kind} columns: {refusal}")
     stage = dataset.map_batches(

@@ -22,6 +22,7 @@ from bleusuite.scores.chrf.result import ChrfResult
 from bleusuite.scores.gleu.result import GleuResult
 from bleusuite.scores.rouge.result import RougeResult
 from bleusuite.scores.ter.result import TerResult
+from bleusuite.scores.wer.score import EditResult
 from bleusuite.significance.paired import (
     PairedResult,
     paired_approximate_randomization,
@@ -32,7 +33,7 @@ __all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result"
            "corpus_result", "paired_results"]
 
 #: a corpus result of any metric
-Result = BleuResult | GleuResult | ChrfResult | TerResult | RougeResult
+Result = BleuResult | GleuResult | ChrfResult | TerResult | RougeResult | EditResult
 #: the paired tests: sacrebleu's ``--paired-bs`` and ``--paired-ar``
 Paired = Literal["bs", "ar"]
 PAIRED_TESTS: tuple[Paired, ...] = ("bs", "ar")

@@ -8,7 +8,7 @@ its own (:class:`~bleusuite.scores.bleu.metric.BleuSettings`, ...), with the def
 library it reproduces.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
-['BLEU', 'chrF2', 'GLEU', 'ROUGE-L', 'TER']
+['BLEU', 'chrF2', 'GLEU', 'ROUGE-L', 'TER', 'WER']
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ METRICS = {
     "gleu": "bleusuite.scores.gleu.metric",
     "rouge": "bleusuite.scores.rouge.metric",
     "ter": "bleusuite.scores.ter.metric",
+    "wer": "bleusuite.scores.wer.metric",
 }
 
 

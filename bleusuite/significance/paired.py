@@ -8,9 +8,9 @@ all ``S`` systems; the rows are then scored with the metric (for BLEU, sacrebleu
 arithmetic: :func:`bleusuite.scores.bleu.sacrebleu.exact_bleu`) and summarised as
 sacrebleu does: mean and 95% interval, p-values.
 
-The statistics are :class:`~bleusuite.BleuStats` or :class:`~bleusuite.GleuStats` of the
-sentences (one row per sentence, any backend; they are moved to NumPy for the resampling),
-or their ``to_array()`` form.
+The statistics are any metric's of the sentences (:class:`~bleusuite.BleuStats`,
+:class:`~bleusuite.GleuStats`, :class:`~bleusuite.WerStats`, ...: one row per sentence, any
+backend; they are moved to NumPy for the resampling), or their ``to_array()`` form.
 
 >>> import numpy as np
 >>> from bleusuite import bleu_statistics
@@ -161,7 +161,9 @@ def paired_bootstrap(
         seed: the generator's seed (None: fresh entropy, as ``SACREBLEU_SEED=none``).
         score: ``(R, F)`` summed statistics -> ``(R,)`` scores. Default: sacrebleu's BLEU
             (``exp`` smoothing) for :class:`~bleusuite.BleuStats`, 100 x GLEU for
-            :class:`~bleusuite.GleuStats`.
+            :class:`~bleusuite.GleuStats`, 100 x jiwer's WER for
+            :class:`~bleusuite.WerStats` (of characters: CER); any metric's by
+            :func:`bleusuite.scores.registry.of_statistics`.
         resampled_score: the score of the resamples (default: ``score``; with the default
             BLEU, sacrebleu's float32 arithmetic on resamples, so the numbers are its own).
         bar: a progress bar (``update(n)`` per chunk of resamples).

@@ -1,6 +1,7 @@
 """torchmetrics metrics: drop-in replacements for ``torchmetrics.text.BLEUScore`` and
-``SacreBLEUScore``, NLTK's GLEU as a torchmetrics metric, and ``TranslationEditRate`` with
-sacrebleu's TER.
+``SacreBLEUScore``, NLTK's GLEU as a torchmetrics metric, ``TranslationEditRate`` with
+sacrebleu's TER, and the error rates ``WordErrorRate``, ``CharErrorRate``,
+``MatchErrorRate``, ``WordInfoLost`` and ``WordInfoPreserved``.
 
 Each metric keeps one state, the summed integer statistics of every sentence seen
 (``add_state(..., dist_reduce_fx="sum")``): the corpus score is a function of that sum, so it
@@ -36,8 +37,16 @@ except ImportError as _error:
 
 from bleusuite.torchmetrics.bleu import BLEUScore, GLEUScore, SacreBLEUScore
 from bleusuite.torchmetrics.edit_distance import EditDistance, ExtendedEditDistance
+from bleusuite.torchmetrics.error_rates import (
+    CharErrorRate,
+    MatchErrorRate,
+    WordErrorRate,
+    WordInfoLost,
+    WordInfoPreserved,
+)
 from bleusuite.torchmetrics.rouge import ROUGEScore
 from bleusuite.torchmetrics.ter import TranslationEditRate
 
-__all__ = ["BLEUScore", "EditDistance", "ExtendedEditDistance", "GLEUScore", "ROUGEScore",
-           "SacreBLEUScore", "TranslationEditRate"]
+__all__ = ["BLEUScore", "CharErrorRate", "EditDistance", "ExtendedEditDistance", "GLEUScore",
+           "MatchErrorRate", "ROUGEScore", "SacreBLEUScore", "TranslationEditRate",
+           "WordErrorRate", "WordInfoLost", "WordInfoPreserved"]

@@ -48,13 +48,19 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
     """A fresh process with the hub and the datasets server off, and an empty cache."""
     script = textwrap.dedent("""
         import json, sys
-        import evaluate
+        import datasets, evaluate
         from bleusuite.evaluate import MODULES, module_path
         out = {}
         for name in MODULES:
             module = evaluate.load(module_path(name))
+            features = module.features if isinstance(module.features, list) \
+                else [module.features]
+            # a module whose every feature set takes one string (wer, cer) gets one
+            string = all(isinstance(f["references"], datasets.Value) for f in features)
+            reference = "the cat sat on a mat"
             out[name] = [module.name, module.compute(predictions=["the cat sat on the mat"],
-                                                     references=[["the cat sat on a mat"]])]
+                                                     references=[reference if string
+                                                                 else [reference]])]
         json.dump(out, open(sys.argv[1], "w"))
     """)
     out = tmp_path / "out.json"
@@ -68,7 +74,7 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
     result = json.loads(out.read_text(encoding="utf-8"))
     # evaluate names a module after its class, as evaluate's own (ChrF: chr_f)
     assert [result[name][0] for name in MODULES] == ["sacrebleu", "bleu", "google_bleu", "chr_f",
-                                                  "ter", "rouge"]
+                                                  "ter", "rouge", "wer", "cer"]
     assert set(result["sacrebleu"][1]) == {"score", "counts", "totals", "precisions", "bp",
                                            "sys_len", "ref_len"}
     assert set(result["bleu"][1]) == {"bleu", "precisions", "brevity_penalty", "length_ratio",
@@ -77,6 +83,8 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
     assert result["chrf"][1] == {"score": pytest.approx(72.0848, abs=1e-4), "char_order": 6,
                                  "word_order": 0, "beta": 2}
     assert set(result["ter"][1]) == {"score", "num_edits", "ref_length"}
+    assert result["wer"][1] == pytest.approx(1 / 6, abs=1e-15)  # "a" for "the"
+    assert result["cer"][1] == pytest.approx(3 / 20, abs=1e-15)  # and 2 insertions
 
 
 def _corpus(data: st.DataObject, same_count: bool) -> tuple[list[str], list[list[str]]]:

@@ -1,7 +1,7 @@
 """Character edit distances as torchmetrics computes them: ``EditDistance``'s beam
 Levenshtein distance with a substitution cost (:mod:`.levenshtein`) and
 ``ExtendedEditDistance``'s EED of Stanchev et al. (2019) with its text preprocessing
-(:mod:`.extended`, :mod:`.preprocess`). The compiled kernels (``bleusuite/csrc/edit.c``)
+(:mod:`.extended`, :mod:`.preprocess`). The compiled kernels (``bleusuite/csrc/edit_distance.c``)
 run them with the GIL released; a Python twin gives the same numbers where the compiled
 part is not built.
 

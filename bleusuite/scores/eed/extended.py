@@ -16,7 +16,7 @@ are the reference's characters and columns the hypothesis' (the CDER alignment g
 
 A sentence's score is the least over its references. The arithmetic is float64 in the
 order above, steps 1 to 3 in the compiled kernel (``eed_grid`` of
-``bleusuite/csrc/edit.c``, the GIL released, on the worker threads) or its Python twin,
+``bleusuite/csrc/edit_distance.c``, the GIL released, on the worker threads) or its Python twin,
 step 4 in NumPy: a row's least cost and the column that holds it first are the
 reference's own, and so is every score's last digit.
 

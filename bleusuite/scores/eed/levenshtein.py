@@ -11,7 +11,7 @@ as torchmetrics' ``_LevenshteinEditDistance`` (sacrebleu's TER beam) counts it:
    distance is the last cell (a full Levenshtein distance wherever the beam covers the
    path, which it does for strings of under ~25 characters' difference).
 
-The compiled kernel (``edit_distances`` of ``bleusuite/csrc/edit.c``) counts pairs with
+The compiled kernel (``edit_distances`` of ``bleusuite/csrc/edit_distance.c``) counts pairs with
 the GIL released on the worker threads; the Python twin below takes a row at a time as
 NumPy arrays (the insertions of a row as a running minimum).
 

@@ -1,5 +1,5 @@
 """Hostile input for the compiled part's ``edit_distances`` and ``eed_grid``
-(``bleusuite/csrc/edit.c``).
+(``bleusuite/csrc/edit_distance.c``).
 
 Random slices of random code-point buffers (overlapping, shared by both sides, empty, long
 enough for the beam to matter), offsets and lengths that do not fit their buffers, wrong

@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``cer`` (its script: ``cer.py``)."""

@@ -1,0 +1,1 @@
+"""The directory of the evaluate module ``wer`` (its script: ``wer.py``)."""

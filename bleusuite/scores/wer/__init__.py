@@ -1,0 +1,1 @@
+"""WER, MER, WIL, WIP and CER (jiwer's measures) and torchmetrics' edit distances."""

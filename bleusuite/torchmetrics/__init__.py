@@ -38,6 +38,7 @@ except ImportError as _error:
 
 from bleusuite.torchmetrics.bleu import BLEUScore, GLEUScore, SacreBLEUScore
 from bleusuite.torchmetrics.cider import CIDErScore
+from bleusuite.torchmetrics.edit_distance import EditDistance, ExtendedEditDistance
 from bleusuite.torchmetrics.error_rates import (
     CharErrorRate,
     MatchErrorRate,
@@ -48,6 +49,6 @@ from bleusuite.torchmetrics.error_rates import (
 from bleusuite.torchmetrics.rouge import ROUGEScore
 from bleusuite.torchmetrics.ter import TranslationEditRate
 
-__all__ = ["BLEUScore", "CIDErScore", "CharErrorRate", "GLEUScore", "MatchErrorRate",
-           "ROUGEScore", "SacreBLEUScore", "TranslationEditRate", "WordErrorRate", "WordInfoLost",
-           "WordInfoPreserved"]
+__all__ = ["BLEUScore", "CIDErScore", "CharErrorRate", "EditDistance", "ExtendedEditDistance",
+           "GLEUScore", "MatchErrorRate", "ROUGEScore", "SacreBLEUScore", "TranslationEditRate",
+           "WordErrorRate", "WordInfoLost", "WordInfoPreserved"]

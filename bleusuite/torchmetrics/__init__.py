@@ -1,8 +1,8 @@
 """torchmetrics metrics: drop-in replacements for ``torchmetrics.text.BLEUScore`` and
 ``SacreBLEUScore``, NLTK's GLEU as a torchmetrics metric, ``TranslationEditRate`` with
 sacrebleu's TER, and the error rates ``WordErrorRate``, ``CharErrorRate``,
-``MatchErrorRate``, ``WordInfoLost`` and ``WordInfoPreserved``, and CIDEr-D (``CIDErScore``,
-with fixed document frequencies).
+``MatchErrorRate``, ``WordInfoLost`` and ``WordInfoPreserved``, ``EditDistance`` and
+``ExtendedEditDistance``, and CIDEr-D (``CIDErScore``, with fixed document frequencies).
 
 Each metric keeps one state, the summed integer statistics of every sentence seen
 (``add_state(..., dist_reduce_fx="sum")``): the corpus score is a function of that sum, so it

@@ -15,7 +15,8 @@ SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csr
            "bleusuite/csrc/lcs.c", "bleusuite/csrc/stem.c", "bleusuite/csrc/ter.c",
            "bleusuite/csrc/edits.c",
            "bleusuite/csrc/alignment.c",
-           "bleusuite/csrc/interrupt.c"]
+           "bleusuite/csrc/interrupt.c",
+           "bleusuite/csrc/edit_distance.c"]
 
 setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],
                              extra_compile_args=["-O2"], optional=True,

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
     from bleusuite.scores.chrf.result import ChrfResult, corpus_chrf_result
     from bleusuite.scores.chrf.score import chrf_score, corpus_chrf, sentence_chrf
     from bleusuite.scores.chrf.statistics import ChrfStats
+    from bleusuite.scores.cider.score import (
+        CiderDocumentFrequency,
+        cider_document_frequency,
+        corpus_cider,
+        sentence_cider,
+    )
     from bleusuite.scores.gleu.result import GleuResult, corpus_gleu_result
     from bleusuite.scores.gleu.score import corpus_gleu, gleu_score, sentence_gleu
     from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics
@@ -64,6 +70,7 @@ __all__ = [
     "BleuStats",
     "ChrfResult",
     "ChrfStats",
+    "CiderDocumentFrequency",
     "EditResult",
     "GleuResult",
     "GleuStats",
@@ -77,11 +84,13 @@ __all__ = [
     "bleu_score",
     "bleu_statistics",
     "chrf_score",
+    "cider_document_frequency",
     "corpus_bleu",
     "corpus_bleu_result",
     "corpus_cer",
     "corpus_chrf",
     "corpus_chrf_result",
+    "corpus_cider",
     "corpus_gleu",
     "corpus_gleu_result",
     "corpus_rouge",
@@ -99,6 +108,7 @@ __all__ = [
     "sentence_bleu",
     "sentence_cer",
     "sentence_chrf",
+    "sentence_cider",
     "sentence_gleu",
     "sentence_rouge",
     "sentence_ter",
@@ -120,6 +130,8 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("chrf_score", "corpus_chrf", "sentence_chrf"), "bleusuite.scores.chrf.score"),
     **dict.fromkeys(("ChrfResult", "corpus_chrf_result"), "bleusuite.scores.chrf.result"),
     "ChrfStats": "bleusuite.scores.chrf.statistics",
+    **dict.fromkeys(("CiderDocumentFrequency", "cider_document_frequency", "corpus_cider",
+                     "sentence_cider"), "bleusuite.scores.cider.score"),
     **dict.fromkeys(("corpus_gleu", "gleu_score", "sentence_gleu"), "bleusuite.scores.gleu.score"),
     **dict.fromkeys(("GleuResult", "corpus_gleu_result"), "bleusuite.scores.gleu.result"),
     **dict.fromkeys(("GleuStats", "gleu_statistics"), "bleusuite.scores.gleu.statistics"),

@@ -11,6 +11,8 @@
  * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
  * edits.c     edit_counts: jiwer's (rapidfuzz's) Levenshtein alignment per row, the GIL released
  * alignment.c AlignmentChunk, alignment_chunks: jiwer's alignment objects of those opcodes
+ * edit_distance.c  edit_distances, eed_grid: torchmetrics' EditDistance and EED per pair,
+ *             the GIL released
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -115,6 +117,10 @@ PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 extern const char bs_ter_edits_doc[];
 PyObject *bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_edit_counts_doc[];
+PyObject *bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_edit_distances_doc[];
+PyObject *bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_eed_grid_doc[];
 
 /* ---------------------------------------------------- stopping a long call (interrupt.c) */
 

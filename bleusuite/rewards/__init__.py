@@ -42,15 +42,23 @@ decoded ``completions`` against the reference strings as sacrebleu (or, by optio
 evaluate's ``bleu``) does. :class:`SelfBleuReward` is a diversity reward for the
 completions of one prompt (``1 -`` their :func:`bleusuite.self_bleu`), and
 :mod:`bleusuite.rewards.verl` has BLEU in verl's reward-function signature.
+:class:`CiderReward` is CIDEr-D with the training set's document frequencies (captioning),
+minus the mean of the other completions of the prompt where asked (self-critical
+training); :func:`scst_cider_rewards` is the same on a batch of sampled captions, with the
+greedy caption's score as another baseline.
 
 The package: :mod:`~bleusuite.rewards.columns` (what the rewards share: the tokenizer, the
 reference column, its cache), :mod:`~bleusuite.rewards.sentence` (:class:`BleuReward`,
 :class:`GleuReward`), :mod:`~bleusuite.rewards.group` (:class:`SelfBleuReward`),
+:mod:`~bleusuite.rewards.cider` (:class:`CiderReward`),
 :mod:`~bleusuite.rewards.verl`.
 """
 
+from bleusuite.rewards.cider import CiderReward
 from bleusuite.rewards.columns import DEFAULT_CACHE_SIZE
 from bleusuite.rewards.group import SelfBleuReward
 from bleusuite.rewards.sentence import BleuReward, GleuReward
+from bleusuite.scores.cider.scst import scst_cider_rewards
 
-__all__ = ["DEFAULT_CACHE_SIZE", "BleuReward", "GleuReward", "SelfBleuReward"]
+__all__ = ["DEFAULT_CACHE_SIZE", "BleuReward", "CiderReward", "GleuReward", "SelfBleuReward",
+           "scst_cider_rewards"]

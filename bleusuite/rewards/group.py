@@ -16,7 +16,7 @@ from bleusuite.scores.bleu.settings import BleuSettings
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses
 
-__all__ = ["SelfBleuReward"]
+__all__ = ["SelfBleuReward", "completion_groups"]
 
 
 class SelfBleuReward(TokenizedReward):
@@ -83,27 +83,7 @@ class SelfBleuReward(TokenizedReward):
 
     def groups(self, prompts: Sequence[Any] | None, count: int) -> list[range]:
         """The completions of each group, as ranges of positions."""
-        if self.num_generations is not None:
-            size = self.num_generations
-            if count % size:
-                raise ValueError(f"num_generations={size}: the {count} completions do not "
-                                 "make whole groups")
-            return [range(start, start + size) for start in range(0, count, size)]
-        if prompts is None:
-            raise ValueError("SelfBleuReward groups completions by prompt: pass prompts (TRL "
-                             "does) or set num_generations=")
-        if isinstance(prompts, str) or not isinstance(prompts, Sequence):
-            raise TypeError(f"prompts must be a list (one prompt per completion); got "
-                            f"{type(prompts).__name__}")
-        if len(prompts) != count:
-            raise ValueError(f"prompts must have one entry per completion: {count} "
-                             f"completions, got {len(prompts)} prompts")
-        runs, start = [], 0
-        for _, run in itertools.groupby(range(count), key=prompts.__getitem__):
-            size = len(list(run))
-            runs.append(range(start, start + size))
-            start += size
-        return runs
+        return completion_groups(prompts, count, self.num_generations, type(self).__name__)
 
     def __call__(
         self,
@@ -137,3 +117,30 @@ class SelfBleuReward(TokenizedReward):
                 f"effective_order={self.effective_order}, eos_id={self.eos_id}, "
                 f"pad_id={self.pad_id}{text})")
 
+
+def completion_groups(prompts: Sequence[Any] | None, count: int,
+                      num_generations: int | None, reward: str) -> list[range]:
+    """The groups of a GRPO call's ``count`` completions, as ranges of positions: blocks of
+    ``num_generations``, or (None) runs of consecutive completions of the same prompt.
+    ``reward``: the reward's name, for the errors."""
+    if num_generations is not None:
+        size = num_generations
+        if count % size:
+            raise ValueError(f"num_generations={size}: the {count} completions do not "
+                             "make whole groups")
+        return [range(start, start + size) for start in range(0, count, size)]
+    if prompts is None:
+        raise ValueError(f"{reward} groups completions by prompt: pass prompts (TRL "
+                         "does) or set num_generations=")
+    if isinstance(prompts, str) or not isinstance(prompts, Sequence):
+        raise TypeError(f"prompts must be a list (one prompt per completion); got "
+                        f"{type(prompts).__name__}")
+    if len(prompts) != count:
+        raise ValueError(f"prompts must have one entry per completion: {count} "
+                         f"completions, got {len(prompts)} prompts")
+    runs, start = [], 0
+    for _, run in itertools.groupby(range(count), key=prompts.__getitem__):
+        size = len(list(run))
+        runs.append(range(start, start + size))
+        start += size
+    return runs

@@ -1,0 +1,162 @@
+"""pycocoevalcap's tokenizer without Java: the Stanford PTB tokenizer (CoreNLP 3.4.1, run
+with ``-preserveLines -lowerCase``), then pycocoevalcap's punctuation filter.
+
+pycocoevalcap 1.2's ``PTBTokenizer.tokenize`` writes every caption (its ``\\n`` made a
+space) to one file, one caption a line, runs the jar on it, and drops the tokens of its
+:data:`PUNCTUATIONS` from each output line. Here:
+
+1. The captions are joined by ``\\n``, as in that file (the lexer looks past a line's end:
+   ``I.`` before ``He ...`` is ``I`` and ``.``, before ``he`` it is ``I.``).
+2. Lines of only ASCII letters, digits, spaces and ``. , ! ?`` each followed by a space or
+   the line's end (most captions) take the fast path: no rule of the lexer can then make
+   more than the space-separated words minus that punctuation, unless a word is
+   ``cannot``-like, an abbreviation or a letter before ``.``, or two numbers follow each
+   other (a phone number): :data:`_NOT_PLAIN` finds those lines for the lexer.
+3. The other lines go through :func:`bleusuite.text.ptb_lexer.lex`, the lexer's rules
+   written out (``don't`` -> ``do n't``, ``(`` -> ``-lrb-``, ``"`` -> `````/``''``, URLs,
+   numbers, abbreviations, ...), with the rest of the text as its look-ahead.
+4. Lowercase, drop the punctuation tokens, join with single spaces.
+
+Characters that Java's lexer takes for a line end but Python's ``\\n`` split does not
+(``\\r``, U+2028, U+2029, U+0085, vertical tab, form feed) make pycocoevalcap's output lines
+shift against its captions; here they are spaces.
+
+>>> tokenize_captions(["A man's dog (a puppy) doesn't bark.", "Two cats, sleeping!"])
+["a man 's dog -lrb- a puppy -rrb- does n't bark", 'two cats sleeping']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from bleusuite.text.ptb_lexer import lex
+
+__all__ = ["PUNCTUATIONS", "tokenize_captions"]
+
+#: pycocoevalcap's list of the tokens it removes (compared after lowercasing, so its
+#: ``-LRB-`` never matches: brackets stay as ``-lrb-`` / ``-rrb-``).
+PUNCTUATIONS = frozenset(["''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?",
+                          "!", ",", ":", "-", "--", "...", ";"])
+
+_LINE_ENDS = re.compile("[\r\u2028\u2029\x85\x0b\x0c]")
+# Abbreviations that keep their period in some context (PTBLexer's ABBREV1..4, ca./fig./
+# no. before numbers, pty./co.), caseless here, which only sends more lines to the lexer.
+_ABBREVIATIONS = (  # noqa: SIM905 (a list of 170 words, as the flex file lists them)
+    "adj adm adv al ala alex apr ariz ark art assn assoc asst atty attys aug ave az bancorp bhd"
+    " bldg blvd brig bros ca calif capt cf cie co col colo comdr conn corp cos cpl ct dak dec del"
+    " dept det dr drs elec ens esq est etc ext feb fig figs fla fri ft ga gen gov govs hon ill"
+    " inc ind insp intl invt jan jos jr jul jun kan kans ky la lieut lt ltd maj mar mass md mdr"
+    " messrs mfg mgg mich minn miss mlle mme mo mon mont mr mrs ms msgr mt mtg natl neb nev no"
+    " nos nov oct okla op ore pa penn pfc ph plc pp pres prof profs prop pt pte ptes pts pty"
+    " ptys ppte pptes ppty pptys pvt rd rep reps rev rt sen sens sep sept seq sfc sgt spc sq sr"
+    " st ste supt supts sys tel tenn tex thu thurs treas tue tues univ va vs vt wash wed wis"
+    " wisc wm wyo").split()
+_BY_LENGTH: dict[int, list[str]] = {}
+for _word in _ABBREVIATIONS:
+    _BY_LENGTH.setdefault(len(_word), []).append(_word)
+# A period after one letter or an abbreviation (a fixed-width look-behind per length, so
+# that the scan is a search for "."; the text scanned starts with "\n").
+_ABBREVIATED = re.compile(r"\.(?:(?<=[ \n][a-z]\.)|" + "|".join(
+    f"(?<=[ \\n](?:{'|'.join(words)})\\.)" for words in _BY_LENGTH.values()) + ")")
+# What else makes a line not plain (see the module's docstring); each pattern is searched
+# on its own, which is several times faster than one alternation of them all.
+_OTHER_CHARACTER = re.compile(r"[^a-z0-9 .,!?\n]")
+_PUNCTUATION_INSIDE = re.compile(r"[.,!?](?![ \n]|\Z)")
+_ASSIMILATED = ("cannot", "gonna", "gotta", "lemme", "gimme", "wanna")   # "can not", "gon na"
+_ASSIMILATION = re.compile("|".join(_ASSIMILATED))
+_NUMBER_PAIR = re.compile("[0-9] +[0-9]")                            # phone numbers, fractions
+_NOT_PLAIN = re.compile(                       # all of them, for text that is not ASCII
+    r"[^A-Za-z0-9 .,!?\n]|[.,!?](?![ \n]|\Z)|\b(?:cannot|gonna|gotta|lemme|gimme|wanna)\b"
+    rf"|(?<![A-Za-z0-9])(?:[a-z]|{'|'.join(_ABBREVIATIONS)})\.|\b[0-9]+ +[0-9]", re.IGNORECASE)
+_IS_PUNCTUATION = np.zeros(256, dtype=bool)
+_IS_PUNCTUATION[list(b".,!?")] = True
+_PLAIN_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789 .,!?\n"       # _OTHER_CHARACTER's set
+_PUNCTUATION_TO_SPACES = str.maketrans(".,!?", "    ")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def tokenize_captions(captions: Sequence[str]) -> list[str]:
+    """Each caption as pycocoevalcap's ``PTBTokenizer`` makes it: lowercased PTB tokens
+    without its punctuation, joined by single spaces (a caption of only punctuation: "").
+
+    >>> tokenize_captions(['He said "I cannot" -- U.S. rules, 3.5% off.'])
+    ['he said i can not u.s. rules 3.5 % off']
+    """
+    if isinstance(captions, str) or not isinstance(captions, Sequence):
+        raise TypeError(f"captions must be a sequence of strings, got {type(captions).__name__}")
+    if not set(map(type, captions)) <= {str} and not all(
+            isinstance(caption, str) for caption in captions):
+        bad = next(type(caption).__name__ for caption in captions if not isinstance(caption, str))
+        raise TypeError(f"captions must be strings, got a {bad}")
+    if not captions:
+        return []
+    text = "\n".join(captions)
+    if text.count("\n") != len(captions) - 1:      # a caption's own line breaks: spaces
+        text = "\n".join(caption.replace("\n", " ") for caption in captions)
+    if not text.isascii() or "\r" in text or "\x0b" in text or "\x0c" in text:
+        text = _LINE_ENDS.sub(" ", text)
+    lowered = text.lower()
+    if text.isascii():
+        out = _single_spaced(lowered.encode().translate(None, b".,!?"))
+        suspects = _ascii_suspects("\n" + lowered)
+    else:   # every line with a non-ASCII character is a suspect: only ASCII lines are plain
+        plain = lowered.translate(_PUNCTUATION_TO_SPACES).split("\n")
+        out = [" ".join(line.split()) for line in plain]
+        suspects = [match.start() for match in _NOT_PLAIN.finditer(text)]
+    if suspects:
+        # where each line starts in the text, and one past its end
+        lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
+        starts = np.concatenate([[0], np.cumsum(lengths + 1)]).tolist()
+        lines = np.unique(np.searchsorted(starts, suspects, side="right") - 1).tolist()
+        for index in lines:
+            start, end = starts[index], starts[index + 1] - 1
+            out[index] = " ".join(token for token in lex(text, start, end)
+                                  if token not in PUNCTUATIONS)
+    return out
+
+
+def _single_spaced(data: bytes) -> list[str]:
+    """The lines of ASCII ``data`` (without the punctuation: on a plain line it follows a
+    word or a space, and a space or the line's end follows it) with their spaces collapsed
+    and stripped, as ``" ".join(line.split())`` (the other lines are lexed again), by
+    whole-text replacements where needed instead of a split and a join per line."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    if ((codes[1:] == 32) & (codes[:-1] == 32)).any():   # faster than b"  " in data
+        while b"  " in data:
+            data = data.replace(b"  ", b" ")
+    if b" \n" in data:
+        data = data.replace(b" \n", b"\n")
+    if b"\n " in data:
+        data = data.replace(b"\n ", b"\n")
+    return data.strip(b" ").decode().split("\n")
+
+
+def _ascii_suspects(scan: str) -> list[int]:
+    """Where lines of lowercased ASCII ``scan`` (``"\\n"`` + the text) may not be plain:
+    positions in the text. Each pattern's scan runs only where a cheaper whole-text test
+    (a byte deletion, a count, a substring) says it can match: most captions have none."""
+    data = scan.encode()
+    patterns = [_ABBREVIATED]
+    if data.translate(None, _PLAIN_BYTES):
+        patterns.append(_OTHER_CHARACTER)
+    codes = np.frombuffer(data, dtype=np.uint8)
+    follows = codes[1:]
+    if (_IS_PUNCTUATION[codes[:-1]] & (follows != 32) & (follows != 10)).any():
+        patterns.append(_PUNCTUATION_INSIDE)
+    positions = [match.start() - 1 for pattern in patterns for match in pattern.finditer(scan)]
+    if any(word in scan for word in _ASSIMILATED):
+        for match in _ASSIMILATION.finditer(scan):
+            after = scan[match.end():match.end() + 1]
+            if scan[match.start() - 1] not in _ALNUM and after not in _ALNUM:
+                positions.append(match.start() - 1)
+    if len(data.translate(None, b"0123456789")) != len(data):
+        for match in _NUMBER_PAIR.finditer(scan):
+            start = match.start()
+            while scan[start - 1] in _ALNUM:
+                start -= 1
+            if scan[start].isdigit() and start > 0:
+                positions.append(match.start() - 1)
+    return positions

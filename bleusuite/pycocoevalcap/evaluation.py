@@ -97,6 +97,7 @@ def evaluate_captions(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, 
     one caption per image), PTB-tokenised first unless ``tokenize=False``: the numbers of
     ``COCOEvalCap.evaluate`` (without METEOR and SPICE). ``verbose``: its prints.
 
+    >>> from bleusuite.pycocoevalcap import evaluate_captions
     >>> gts = {1: ["A man riding a horse.", "A person on a horse."], 2: ["A cat, sleeping."]}
     >>> res = {1: ["A man on a horse."], 2: ["A cat sleeping on a couch."]}
     >>> scores = evaluate_captions(gts, res, verbose=False)

@@ -51,6 +51,7 @@ class CiderReward(ReferenceReward):
         eos_id, pad_id, name, cache_size: as :class:`BleuReward`.
 
     >>> from bleusuite import cider_document_frequency
+    >>> from bleusuite.text.ptb import tokenize_captions
     >>> train = [["A man rides a horse.", "A person on a horse."], ["A cat on a couch."],
     ...          ["A dog in a park."]]
     >>> frequency = cider_document_frequency([tokenize_captions(refs) for refs in train])

@@ -21,6 +21,7 @@ Characters that Java's lexer takes for a line end but Python's ``\\n`` split doe
 (``\\r``, U+2028, U+2029, U+0085, vertical tab, form feed) make pycocoevalcap's output lines
 shift against its captions; here they are spaces.
 
+>>> from bleusuite.text.ptb import tokenize_captions
 >>> tokenize_captions(["A man's dog (a puppy) doesn't bark.", "Two cats, sleeping!"])
 ["a man 's dog -lrb- a puppy -rrb- does n't bark", 'two cats sleeping']
 """
@@ -82,6 +83,7 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
     """Each caption as pycocoevalcap's ``PTBTokenizer`` makes it: lowercased PTB tokens
     without its punctuation, joined by single spaces (a caption of only punctuation: "").
 
+    >>> from bleusuite.text.ptb import tokenize_captions
     >>> tokenize_captions(['He said "I cannot" -- U.S. rules, 3.5% off.'])
     ['he said i can not u.s. rules 3.5 % off']
     """

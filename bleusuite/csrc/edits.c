@@ -191,7 +191,7 @@ bit(const uint64_t *column, int64_t position)
  * -1 (no memory) */
 static int64_t
 pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t m,
-         int64_t *prefix_out)
+         int64_t dense, int64_t *prefix_out)
 {
     int64_t prefix = 0, suffix = 0;
     while (prefix < n && prefix < m && ref[prefix] == hyp[prefix]) prefix++;
@@ -209,14 +209,21 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
         const size_t cells = (size_t)len2 * blocks;
         if (grow((void **)&s->plus, &s->plus_capacity, cells, 8) < 0) return -1;
         if (grow((void **)&s->minus, &s->minus_capacity, cells, 8) < 0) return -1;
-        /* the masks of the reference's distinct words, and an empty one at index 0 */
-        if (table_reset(s, (size_t)len1) < 0) return -1;
-        if ((size_t)len1 + 1 > (size_t)PY_SSIZE_T_MAX / 8 / blocks) return -1;
-        if (grow((void **)&s->masks, &s->masks_capacity, ((size_t)len1 + 1) * blocks, 8) < 0)
-            return -1;
-        memset(s->masks, 0, blocks * 8);
+        /* the masks of the reference's distinct words, and an empty one at index 0; with
+         * `dense` ids (0 to dense - 1 the reference's words, the rest the hypothesis's
+         * own) mask id + 1 is the word's, found without the table */
+        const size_t masks = dense >= 0 ? (size_t)dense + 1 : (size_t)len1 + 1;
+        if (masks > (size_t)PY_SSIZE_T_MAX / 8 / blocks) return -1;
+        if (grow((void **)&s->masks, &s->masks_capacity, masks * blocks, 8) < 0) return -1;
+        if (dense >= 0) memset(s->masks, 0, masks * blocks * 8);
+        else {
+            memset(s->masks, 0, blocks * 8);
+            if (table_reset(s, (size_t)len1) < 0) return -1;
+        }
         int32_t distinct = 0;
-        for (int64_t i = 0; i < len1; i++) {
+        for (int64_t i = 0; dense >= 0 && i < len1; i++)
+            s->masks[(size_t)(s1[i] + 1) * blocks + (size_t)(i >> 6)] |= (uint64_t)1 << (i & 63);
+        for (int64_t i = 0; dense < 0 && i < len1; i++) {
             const size_t k = table_slot(s, s1[i]);
             if (s->stamps[k] != s->stamp) {
                 s->stamps[k] = s->stamp;
@@ -238,8 +245,12 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
                 memcpy(p, p - blocks, blocks * 8);
                 memcpy(q, q - blocks, blocks * 8);
             }
-            const size_t k = table_slot(s, s2[j]);
-            const size_t at = s->stamps[k] == s->stamp ? (size_t)s->slot_mask[k] : 0;
+            size_t at;
+            if (dense >= 0) at = s2[j] < dense ? (size_t)s2[j] + 1 : 0;
+            else {
+                const size_t k = table_slot(s, s2[j]);
+                at = s->stamps[k] == s->stamp ? (size_t)s->slot_mask[k] : 0;
+            }
             advance(p, q, s->masks + at * blocks, blocks);
         }
         while (row != 0 && col != 0) {
@@ -309,7 +320,7 @@ row_edits(Scratch *s, const Call *c, Py_ssize_t row)
         return EDITS_BAD_SLICE;
     int64_t prefix;
     const int64_t count = pair_ops(s, c->ref_ids + ref_start, n, c->hyp_ids + hyp_start, m,
-                                   &prefix);
+                                   -1, &prefix);
     if (count < 0) return EDITS_NO_MEMORY;
     int64_t tally[4];
     tally_ops(s, count, n, tally);
@@ -555,9 +566,12 @@ same_word(const Text *ta, Py_ssize_t a, const Text *tb, Py_ssize_t b, Py_ssize_t
     return 1;
 }
 
-/* ids for the pair's `total` words (the first `n` the reference's): 0, or -1 (no memory) */
+/* ids for the pair's `total` words (the first `n` the reference's), dense: 0 to
+ * distinct - 1 the reference's words (`*ref_distinct` of them), then the hypothesis's
+ * others; 0, or -1 (no memory) */
 static int
-number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t total)
+number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t total,
+             int64_t *ref_distinct)
 {
     size_t capacity = 16;
     while (capacity < 2 * total) capacity *= 2;
@@ -577,7 +591,9 @@ number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t tota
     }
     const size_t mask = s->word_table_capacity - 1;
     int64_t next = 0;
+    *ref_distinct = 0;
     for (size_t w = 0; w < total; w++) {
+        if (w == n) *ref_distinct = next;
         const Text *tw = w < n ? ref : hyp;
         const uint64_t hash = s->word_hash[w];
         size_t k = (size_t)(hash ^ (hash >> 29)) & mask;
@@ -597,6 +613,7 @@ number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t tota
             }
         }
     }
+    if (total == n) *ref_distinct = next;
     return 0;
 }
 
@@ -629,9 +646,11 @@ line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, in
     }
     const Py_ssize_t n = split_words(s, &ref, jiwer_split, 0);
     const Py_ssize_t m = split_words(s, &hyp, jiwer_split, (size_t)n);
-    if (number_words(s, &ref, &hyp, (size_t)n, (size_t)(n + m)) < 0) return EDITS_NO_MEMORY;
+    int64_t distinct;
+    if (number_words(s, &ref, &hyp, (size_t)n, (size_t)(n + m), &distinct) < 0)
+        return EDITS_NO_MEMORY;
     int64_t prefix;
-    const int64_t count = pair_ops(s, s->word_id, n, s->word_id + n, m, &prefix);
+    const int64_t count = pair_ops(s, s->word_id, n, s->word_id + n, m, distinct, &prefix);
     if (count < 0) return EDITS_NO_MEMORY;
     tally_ops(s, count, n, counts);
     counts[4] = 0;

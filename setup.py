@@ -14,7 +14,7 @@ SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csr
            "bleusuite/csrc/gather.c", "bleusuite/csrc/counting.c", "bleusuite/csrc/libm.c",
            "bleusuite/csrc/lcs.c", "bleusuite/csrc/stem.c", "bleusuite/csrc/ter.c",
            "bleusuite/csrc/edits.c",
-           "bleusuite/csrc/alignment.c",
+           "bleusuite/csrc/alignment.c", "bleusuite/csrc/caption_lcs.c",
            "bleusuite/csrc/interrupt.c"]
 
 setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],

@@ -9,7 +9,9 @@ same return values and digits, computed on whole batches.
   and its ``verbose`` prints. The n-gram matches and lengths are
   :func:`bleusuite.bleu_statistics`' (the compiled counting where built).
 - ``Rouge()``: the LCS F-measure with ``beta = 1.2`` of the best precision and the best
-  recall over the references, each taken on its own; tokens ``split(" ")``. The LCS is
+  recall over the references, each taken on its own; tokens ``split(" ")``. The compiled
+  part reads the captions and takes the LCS in one pass
+  (:mod:`bleusuite.pycocoevalcap.caption_lcs`); else the LCS of the numbered captions is
   bleusuite's (:mod:`bleusuite.counting.lcs`).
 - ``Cider()``: CIDEr-D (:func:`bleusuite.sentence_cider`), document frequencies from the
   call's references.
@@ -33,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from bleusuite.counting.lcs import lcs_of_batch
+from bleusuite.pycocoevalcap.caption_lcs import best_precision_recall, rouge_scores
 from bleusuite.pycocoevalcap.captions import EncodedCaptions, encode
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
 from bleusuite.scores.cider.formula import runs
@@ -117,7 +120,11 @@ class Rouge:
 
     def compute_score(self, gts: Captions, res: Captions) -> tuple[Any, np.ndarray]:
         """``(mean, scores)``: ``np.mean`` of the images' ROUGE-L, and their array."""
-        return self.score_encoded(encode(gts, res))
+        best = best_precision_recall(gts, res)
+        if best is None:
+            return self.score_encoded(encode(gts, res))
+        score = rouge_scores(best[:, 0], best[:, 1], self.beta)
+        return np.mean(score), score
 
     def score_encoded(self, captions: EncodedCaptions) -> tuple[Any, np.ndarray]:
         batch = captions.spaced
@@ -127,10 +134,7 @@ class Rouge:
         present = np.asarray(batch.ref_present, dtype=bool)
         precision = np.where(present, lcs / hyp_len[:, None], 0.0).max(axis=1)
         recall = np.where(present, lcs / ref_len, 0.0).max(axis=1)
-        both = (precision != 0) & (recall != 0)
-        beta2 = self.beta ** 2
-        score = np.where(both, ((1 + beta2) * precision * recall)
-                         / np.where(both, recall + beta2 * precision, 1.0), 0.0)
+        score = rouge_scores(precision, recall, self.beta)
         return np.mean(score), score
 
     def method(self) -> str:

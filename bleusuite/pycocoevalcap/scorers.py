@@ -38,6 +38,7 @@ from bleusuite.counting.lcs import lcs_of_batch
 from bleusuite.pycocoevalcap.caption_lcs import best_precision_recall, rouge_scores
 from bleusuite.pycocoevalcap.captions import EncodedCaptions, encode
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
+from bleusuite.scores.cider.compiled_sums import compiled_cider_scores
 from bleusuite.scores.cider.formula import runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 
@@ -161,6 +162,12 @@ class Cider:
             raise RuntimeError("captions must be a host batch")
         present = np.asarray(batch.ref_present, dtype=bool)
         ref_len = np.asarray(pairs.ref_lengths)[present]
+        compiled = compiled_cider_scores(
+            pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
+            np.asarray(pairs.ref_starts)[present], ref_len, captions.references,
+            max_order=self._n, sigma=float(self._sigma))
+        if compiled is not None:
+            return np.mean(compiled), compiled
         hyp_tokens = runs(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths)
         ref_tokens = runs(pairs.ref_ids, np.asarray(pairs.ref_starts)[present], ref_len)
         ref_image = np.repeat(np.arange(present.shape[0]), present.sum(axis=1))

@@ -378,7 +378,7 @@ run_call(Call *c, bs_Watch *watch)
         if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) return failure;
         if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) return failure;
     }
-    if (c->log_size < 2) return SUMS_BAD_INPUT;
+    if (c->images == 0) return SUMS_DONE;
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
     const size_t distinct = (size_t)c->ids.distinct + 1;

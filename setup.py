@@ -23,6 +23,7 @@ SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csr
 # target has them, e.g. aarch64)
 FLAGS = ["-O2"] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
 
-setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],
+setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h",
+                                                          "bleusuite/csrc/caption_words.h"],
                              extra_compile_args=FLAGS, optional=True,
                              libraries=[] if sys.platform == "win32" else ["m"])])

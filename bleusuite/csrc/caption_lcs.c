@@ -30,22 +30,10 @@
  * is released, so that a list changed by another thread cannot free them.
  */
 #include "native.h"
+#include "caption_words.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
 #define DEFAULT_SCRATCH_WORDS ((Py_ssize_t)1 << 18)
 
-typedef struct {
-    int kind;
-    const void *data;
-    Py_ssize_t length;
-} Line;
-
-typedef struct {
-    uint64_t key;      /* packed code points (short) or a hash */
-    Py_ssize_t start;  /* in the hypothesis */
-    Py_ssize_t length; /* code points */
-    int exact;         /* the key is the word (short) */
-} Word;
 
 typedef struct {
     /* the hypothesis's distinct words: open addressing, stamps */
@@ -97,11 +85,6 @@ scratch_release(Scratch *s)
     PyMem_RawFree(s->mask);
 }
 
-static inline Py_UCS4
-line_at(const Line *t, Py_ssize_t i)
-{
-    return PyUnicode_READ(t->kind, t->data, i);
-}
 
 /* the end of the word of `t` that starts at `i` (the next U+0020, or the line's end) */
 static inline Py_ssize_t
@@ -114,69 +97,6 @@ word_end(const Line *t, Py_ssize_t i)
     }
     while (i < t->length && line_at(t, i) != ' ') i++;
     return i;
-}
-
-/* the key of the word of `t` at [start, start + length) */
-static inline Word
-word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
-{
-    Word w = {0, start, length, 0};
-    if (t->kind == PyUnicode_1BYTE_KIND) {
-        const unsigned char *p = (const unsigned char *)t->data + start;
-        if (length <= 8) {
-            uint64_t packed = 0;
-            memcpy(&packed, p, (size_t)length); /* little or big endian: the same everywhere */
-            w.key = packed;
-            w.exact = 1;
-            return w;
-        }
-        uint64_t hash = (uint64_t)length * GOLDEN;
-        Py_ssize_t k = 0;
-        for (; k + 8 <= length; k += 8) {
-            uint64_t chunk;
-            memcpy(&chunk, p + k, 8);
-            hash = (hash ^ chunk) * GOLDEN;
-            hash ^= hash >> 29;
-        }
-        if (k < length) {
-            uint64_t chunk = 0;
-            memcpy(&chunk, p + k, (size_t)(length - k));
-            hash = (hash ^ chunk) * GOLDEN;
-            hash ^= hash >> 29;
-        }
-        w.key = hash;
-        return w;
-    }
-    /* two- and four-byte str: the same keys for words of code points below 256 (packed as
-     * a one-byte str's bytes), a hash of the code points for the others */
-    int latin1 = 1;
-    for (Py_ssize_t k = 0; k < length && latin1; k++) latin1 = line_at(t, start + k) < 256;
-    if (latin1) {
-        unsigned char bytes[8];
-        uint64_t hash = (uint64_t)length * GOLDEN;
-        Py_ssize_t k = 0;
-        while (k < length) {
-            const Py_ssize_t take = length - k < 8 ? length - k : 8;
-            uint64_t chunk = 0;
-            for (Py_ssize_t j = 0; j < take; j++) bytes[j] = (unsigned char)line_at(t, start + k + j);
-            memcpy(&chunk, bytes, (size_t)take);
-            if (length <= 8) {
-                w.key = chunk;
-                w.exact = 1;
-                return w;
-            }
-            hash = (hash ^ chunk) * GOLDEN;
-            hash ^= hash >> 29;
-            k += take;
-        }
-        w.key = hash;
-        if (length == 0) w.exact = 1;
-        return w;
-    }
-    uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a: these never equal a latin-1 word */
-    for (Py_ssize_t k = 0; k < length; k++) hash = (hash ^ line_at(t, start + k)) * 0x100000001b3ULL;
-    w.key = hash;
-    return w;
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -234,21 +154,6 @@ next_word(const Line *t, Py_ssize_t i, Word *w)
     const Py_ssize_t end = word_end(t, i);
     *w = word_key(t, i, end - i);
     return end;
-}
-
-/* whether word `a` of the hypothesis and word `b` of `t` are equal */
-static inline int
-same_word(const Line *hyp, const Word *a, const Line *t, const Word *b)
-{
-    if (a->key != b->key || a->length != b->length || a->exact != b->exact) return 0;
-    if (a->exact) return 1;
-    if (hyp->kind == t->kind)
-        return memcmp((const char *)hyp->data + a->start * hyp->kind,
-                      (const char *)t->data + b->start * t->kind,
-                      (size_t)a->length * (size_t)t->kind) == 0;
-    for (Py_ssize_t k = 0; k < a->length; k++)
-        if (line_at(hyp, a->start + k) != line_at(t, b->start + k)) return 0;
-    return 1;
 }
 
 static inline size_t

@@ -19,8 +19,8 @@
  *    the ref value, where the reference holds the n-gram (elsewhere pycocoevalcap adds 0).
  */
 #include "native.h"
+#include "caption_words.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
 #define MAX_ORDER 16
 
 typedef enum { SUMS_DONE = 0, SUMS_NO_MEMORY, SUMS_BAD_INPUT, SUMS_STOPPED } SumsFailure;
@@ -91,6 +91,8 @@ typedef struct {
     size_t ids_capacity;
 } Ids;
 
+static int32_t new_id(Ids *ids);
+
 /* the id of `key` in `t` (a new one where absent); -1: no memory, -2: too many ids */
 static inline int32_t
 id_of(Ids *ids, Table *t, uint64_t key)
@@ -101,6 +103,18 @@ id_of(Ids *ids, Table *t, uint64_t key)
         if (t->keys[s] == key) return t->values[s];
         s = (s + 1) & mask;
     }
+    const int32_t id = new_id(ids);
+    if (id < 0) return id;
+    t->keys[s] = key;
+    t->values[s] = id;
+    if (++t->used * 2 > t->capacity && table_grow(t) < 0) return -1;
+    return id;
+}
+
+/* a new id (its counts 0): the id, or -1 (no memory) or -2 (too many ids) */
+static int32_t
+new_id(Ids *ids)
+{
     if (ids->distinct == INT32_MAX) return -2;
     if ((size_t)ids->distinct + 1 > ids->ids_capacity) {
         size_t more = ids->ids_capacity ? ids->ids_capacity * 2 : 1024;
@@ -119,9 +133,6 @@ id_of(Ids *ids, Table *t, uint64_t key)
     ids->df[id] = 0;
     ids->last_image[id] = -1;
     ids->count[id] = 0;
-    t->keys[s] = key;
-    t->values[s] = id;
-    if (++t->used * 2 > t->capacity && table_grow(t) < 0) return -1;
     return id;
 }
 
@@ -163,6 +174,17 @@ check_slices(const Call *c)
     return SUMS_DONE;
 }
 
+/* one occurrence of `id` more (in a reference of `image`: its document frequency) */
+static inline void
+counted(Ids *ids, int32_t id, int refs_side, Py_ssize_t image)
+{
+    if (ids->count[id] < 2) ids->count[id]++;
+    if (refs_side && ids->last_image[id] != (int32_t)image) {
+        ids->last_image[id] = (int32_t)image;
+        ids->df[id]++;
+    }
+}
+
 /* step 1, order k, for one side (hypotheses, or references counting document
  * frequencies). A k-gram (k > 1) whose (k-1)-grams at its position and the next occur once
  * in the batch occurs once itself: it gets no id (-1), tf 1 and df at most 1, so weight
@@ -192,7 +214,7 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
             }
         }
         else image = s;
-        const int64_t *t = tokens + starts[s];
+        const int64_t *t = k == 1 ? tokens + starts[s] : NULL; /* k > 1: ids only */
         const int64_t n = lengths[s], at = first[s];
         for (int64_t p = 0; p + k <= n; p++) {
             int32_t id;
@@ -209,11 +231,7 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
             if (id < 0) return SUMS_NO_MEMORY;
             count = c->ids.count; /* id_of may have moved it */
             row[at + p] = id;
-            if (c->ids.count[id] < 2) c->ids.count[id]++;
-            if (refs_side && c->ids.last_image[id] != (int32_t)image) {
-                c->ids.last_image[id] = (int32_t)image;
-                c->ids.df[id]++;
-            }
+            counted(&c->ids, id, refs_side, image);
         }
     }
     return SUMS_DONE;
@@ -344,17 +362,10 @@ first_positions(const int64_t *lengths, Py_ssize_t sentences, int64_t *first, in
     return total;
 }
 
+/* the work arrays, once the sentences' lengths are known: 0, or SUMS_NO_MEMORY */
 static SumsFailure
-run_call(Call *c, bs_Watch *watch)
+prepare(Call *c)
 {
-    SumsFailure failure = check_slices(c);
-    if (failure != SUMS_DONE) return failure;
-    int64_t sum = 0;
-    for (Py_ssize_t b = 0; b < c->images; b++) {
-        if (c->ref_counts[b] > c->refs - sum) return SUMS_BAD_INPUT;
-        sum += c->ref_counts[b];
-    }
-    if (sum != c->refs) return SUMS_BAD_INPUT;
     c->hyp_first = PyMem_RawMalloc(((size_t)c->images + 1) * sizeof(int64_t));
     c->ref_first = PyMem_RawMalloc(((size_t)c->refs + 1) * sizeof(int64_t));
     if (c->hyp_first == NULL || c->ref_first == NULL) return SUMS_NO_MEMORY;
@@ -372,9 +383,18 @@ run_call(Call *c, bs_Watch *watch)
     size_t capacity = 1024;
     while (capacity < (size_t)(c->hyp_total + c->ref_total) / 2 && capacity < ((size_t)1 << 40))
         capacity *= 2;
-    if (table_init(&c->ids.unigrams, 1024) < 0 || table_init(&c->ids.longer, capacity) < 0)
+    if (c->ids.unigrams.keys == NULL && table_init(&c->ids.unigrams, 1024) < 0)
         return SUMS_NO_MEMORY;
-    for (int k = 1; k <= c->order; k++) {
+    if (table_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
+    return SUMS_DONE;
+}
+
+/* orders `from`..K numbered, the weights, the sums */
+static SumsFailure
+finish(Call *c, int from, bs_Watch *watch)
+{
+    SumsFailure failure;
+    for (int k = from; k <= c->order; k++) {
         if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) return failure;
         if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) return failure;
     }
@@ -392,6 +412,21 @@ run_call(Call *c, bs_Watch *watch)
         c->weight[id] = c->log_documents - c->log_table[df];
     }
     return image_sums(c, watch);
+}
+
+static SumsFailure
+run_call(Call *c, bs_Watch *watch)
+{
+    SumsFailure failure = check_slices(c);
+    if (failure != SUMS_DONE) return failure;
+    int64_t sum = 0;
+    for (Py_ssize_t b = 0; b < c->images; b++) {
+        if (c->ref_counts[b] > c->refs - sum) return SUMS_BAD_INPUT;
+        sum += c->ref_counts[b];
+    }
+    if (sum != c->refs) return SUMS_BAD_INPUT;
+    if ((failure = prepare(c)) != SUMS_DONE) return failure;
+    return finish(c, 1, watch);
 }
 
 const char bs_cider_sums_doc[] =
@@ -489,5 +524,333 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------
+ * cider_text_sums: the same sums of pycocoevalcap's dictionaries' str, each caption split
+ * as its CiderScorer splits it (str.split()), its words numbered here (their keys as
+ * caption_words.h makes them, a match of a hash confirmed by the code points): no
+ * numbering of the call in Python.
+ */
+
+/* whitespace to str.split() (Py_UNICODE_ISSPACE): the one-byte code points by a table */
+static const unsigned char SPACE_BYTES[256] = {
+    [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1,
+    [0x1f] = 1, [' '] = 1, [0x85] = 1, [0xa0] = 1,
+};
+
+static inline int
+is_space(Py_UCS4 c)
+{
+    return c < 256 ? SPACE_BYTES[c] : Py_UNICODE_ISSPACE(c);
+}
+
+typedef struct {
+    Line line;   /* the str the word was first met in */
+    Word word;
+    int32_t id;  /* -1: free */
+} WordSlot;
+
+typedef struct {
+    WordSlot *slots;
+    size_t capacity, used;
+} Words;
+
+typedef struct {
+    int32_t *items;
+    size_t size, capacity;
+} Int32s;
+
+static int
+int32s_push(Int32s *a, int32_t value)
+{
+    if (a->size == a->capacity) {
+        size_t more = a->capacity ? a->capacity * 2 : 4096;
+        int32_t *bigger = PyMem_RawRealloc(a->items, more * sizeof(int32_t));
+        if (bigger == NULL) return -1;
+        a->items = bigger;
+        a->capacity = more;
+    }
+    a->items[a->size++] = value;
+    return 0;
+}
+
+static int
+words_init(Words *w, size_t capacity)
+{
+    w->slots = PyMem_RawMalloc(capacity * sizeof(WordSlot));
+    w->capacity = capacity;
+    w->used = 0;
+    if (w->slots == NULL) return -1;
+    for (size_t k = 0; k < capacity; k++) w->slots[k].id = -1;
+    return 0;
+}
+
+static inline size_t
+word_slot(const Word *w, size_t mask)
+{
+    return slot_of(w->key ^ ((uint64_t)w->length << 56), mask);
+}
+
+static int
+words_grow(Words *w)
+{
+    Words bigger;
+    if (w->capacity > (size_t)PY_SSIZE_T_MAX / 2 / sizeof(WordSlot)) return -1;
+    if (words_init(&bigger, w->capacity * 2) < 0) {
+        PyMem_RawFree(bigger.slots);
+        return -1;
+    }
+    const size_t mask = bigger.capacity - 1;
+    for (size_t k = 0; k < w->capacity; k++) {
+        if (w->slots[k].id < 0) continue;
+        size_t s = word_slot(&w->slots[k].word, mask);
+        while (bigger.slots[s].id >= 0) s = (s + 1) & mask;
+        bigger.slots[s] = w->slots[k];
+    }
+    bigger.used = w->used;
+    PyMem_RawFree(w->slots);
+    *w = bigger;
+    return 0;
+}
+
+/* the id of word `word` of `t`: -1 (no memory), -2 (too many ids) */
+static inline int32_t
+text_id(Call *c, Words *words, const Line *t, const Word *word)
+{
+    const size_t mask = words->capacity - 1;
+    size_t s = word_slot(word, mask);
+    while (words->slots[s].id >= 0) {
+        const WordSlot *slot = &words->slots[s];
+        if (same_word(&slot->line, &slot->word, t, word)) return slot->id;
+        s = (s + 1) & mask;
+    }
+    const int32_t id = new_id(&c->ids);
+    if (id < 0) return id;
+    words->slots[s].line = *t;
+    words->slots[s].word = *word;
+    words->slots[s].id = id;
+    if (++words->used * 2 > words->capacity && words_grow(words) < 0) return -1;
+    return id;
+}
+
+/* the words of caption `str` (str.split()) numbered and appended to `ids`: their number,
+ * or -1 (no memory) or -2 (too many ids) */
+static int64_t
+text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t image,
+              Int32s *ids)
+{
+    const Line t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
+    const unsigned char *bytes = t.kind == PyUnicode_1BYTE_KIND ? t.data : NULL;
+    Py_ssize_t i = 0;
+    int64_t count = 0;
+    for (;;) {
+        if (bytes != NULL)
+            while (i < t.length && SPACE_BYTES[bytes[i]]) i++;
+        else
+            while (i < t.length && is_space(line_at(&t, i))) i++;
+        if (i >= t.length) break;
+        const Py_ssize_t start = i;
+        if (bytes != NULL)
+            while (i < t.length && !SPACE_BYTES[bytes[i]]) i++;
+        else
+            while (i < t.length && !is_space(line_at(&t, i))) i++;
+        const Word word = word_key(&t, start, i - start);
+        const int32_t id = text_id(c, words, &t, &word);
+        if (id < 0) return id;
+        if (int32s_push(ids, id) < 0) return -1;
+        counted(&c->ids, id, refs_side, image);
+        count++;
+    }
+    return count;
+}
+
+/* step 1 from text: the unigrams, then the orders above them */
+static SumsFailure
+run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+{
+    Words words = {NULL, 0, 0};
+    Int32s hyp_ids = {NULL, 0, 0}, ref_ids = {NULL, 0, 0};
+    SumsFailure failure = SUMS_NO_MEMORY;
+    if (words_init(&words, 1 << 14) < 0) goto out;
+    /* held: image by image, its hypothesis then its references */
+    Py_ssize_t at = 0, r = 0;
+    int64_t *hyp_lengths = (int64_t *)c->hyp_lengths, *ref_lengths = (int64_t *)c->ref_lengths;
+    for (Py_ssize_t b = 0; b < c->images; b++) {
+        if (bs_watch_poll(watch)) {
+            failure = SUMS_STOPPED;
+            goto out;
+        }
+        const int64_t n = text_sentence(c, &words, held[at++], 0, b, &hyp_ids);
+        if (n < 0) goto out;
+        hyp_lengths[b] = n;
+        for (int64_t j = 0; j < c->ref_counts[b]; j++, r++) {
+            const int64_t m = text_sentence(c, &words, held[at++], 1, b, &ref_ids);
+            if (m < 0) goto out;
+            ref_lengths[r] = m;
+        }
+    }
+    if ((failure = prepare(c)) != SUMS_DONE) goto out;
+    if (hyp_ids.size) memcpy(c->hyp_grams, hyp_ids.items, hyp_ids.size * sizeof(int32_t));
+    if (ref_ids.size) memcpy(c->ref_grams, ref_ids.items, ref_ids.size * sizeof(int32_t));
+    failure = finish(c, 2, watch);
+out:
+    PyMem_RawFree(words.slots);
+    PyMem_RawFree(hyp_ids.items);
+    PyMem_RawFree(ref_ids.items);
+    return failure;
+}
+
+const char bs_cider_text_sums_doc[] =
+"cider_text_sums(hypotheses, references, order, log_table, log_documents, hyp_lengths,\n"
+"                ref_lengths, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"cider_sums of captions: hypotheses and references are sequences (tuples or lists) of B\n"
+"items, hypotheses[b] a list of one str, references[b] a non-empty list of str (R in\n"
+"all), each split with str.split(). hyp_lengths (B) and ref_lengths (R), C-contiguous\n"
+"int64 buffers, receive the captions' numbers of words; the other arguments are\n"
+"cider_sums'. A caption that is not of those types is a ValueError. The GIL is released\n"
+"while the captions are split and the sums made.";
+
+PyObject *
+bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 arguments, not %zd", nargs);
+        return NULL;
+    }
+    static const char *names[2] = {"hypotheses", "references"};
+    for (int k = 0; k < 2; k++) {
+        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
+                         Py_TYPE(args[k])->tp_name);
+            return NULL;
+        }
+    }
+    const Py_ssize_t images = PySequence_Fast_GET_SIZE(args[0]);
+    if (PySequence_Fast_GET_SIZE(args[1]) != images) {
+        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
+                     PySequence_Fast_GET_SIZE(args[1]), images);
+        return NULL;
+    }
+    Py_ssize_t order;
+    if (bs_index_argument(args[2], "order", &order) < 0) return NULL;
+    if (order < 1 || order > MAX_ORDER) {
+        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
+        return NULL;
+    }
+    const double log_documents = PyFloat_AsDouble(args[4]);
+    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Py_buffer views[6];
+    int held_views = 0;
+    PyObject *result = NULL;
+    PyObject **held = NULL;
+    int64_t *ref_counts = NULL;
+    Py_ssize_t count = 0;
+    const Py_ssize_t any[1] = {-1}, by_image[1] = {images};
+    if (bs_float64_buffer(args[3], &views[held_views], "log_table", 0) < 0) goto done;
+    held_views++;
+    if (bs_int64_buffer(args[5], &views[held_views], "hyp_lengths", 1, by_image, 1) < 0)
+        goto done;
+    held_views++;
+    if (bs_int64_buffer(args[6], &views[held_views], "ref_lengths", 1, any, 1) < 0) goto done;
+    held_views++;
+    const Py_ssize_t refs = views[2].shape[0];
+    static const char *outputs[3] = {"hyp_norm2", "ref_norm2", "dot"};
+    const Py_ssize_t sizes[3] = {images * order, refs * order, refs * order};
+    for (int k = 0; k < 3; k++) {
+        if (bs_float64_buffer(args[7 + k], &views[held_views], outputs[k], 1) < 0) goto done;
+        held_views++;
+        if (views[held_views - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
+                         sizes[k], views[held_views - 1].len / (Py_ssize_t)sizeof(double));
+            goto done;
+        }
+    }
+    if (views[0].len / (Py_ssize_t)sizeof(double) < images + 1) {
+        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
+        goto done;
+    }
+    /* the str, held: image by image, its hypothesis then its references */
+    held = PyMem_Malloc(((size_t)images + (size_t)refs + 1) * sizeof(PyObject *));
+    ref_counts = PyMem_Malloc(((size_t)images + 1) * sizeof(int64_t));
+    if (held == NULL || ref_counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *const *hyp_items = PySequence_Fast_ITEMS(args[0]);
+    PyObject *const *ref_items = PySequence_Fast_ITEMS(args[1]);
+    Py_ssize_t seen_refs = 0;
+    for (Py_ssize_t b = 0; b < images; b++) {
+        PyObject *hyp = hyp_items[b], *refs_b = ref_items[b];
+        if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
+            PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", b);
+            goto done;
+        }
+        if (!PyList_CheckExact(refs_b) || PyList_GET_SIZE(refs_b) == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str",
+                         b);
+            goto done;
+        }
+        const Py_ssize_t size = PyList_GET_SIZE(refs_b);
+        if (size > refs - seen_refs) {
+            PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference "
+                         "(more than %zd)", refs);
+            goto done;
+        }
+        seen_refs += size;
+        ref_counts[b] = size;
+        for (Py_ssize_t k = -1; k < size; k++) {
+            PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs_b, k);
+            if (!PyUnicode_CheckExact(item)) {
+                PyErr_Format(PyExc_ValueError, "the captions of image %zd must be str, not "
+                             "%.100s", b, Py_TYPE(item)->tp_name);
+                goto done;
+            }
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(item) < 0) goto done;
+#endif
+            held[count++] = Py_NewRef(item);
+        }
+    }
+    if (seen_refs != refs) {
+        PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference (%zd), "
+                     "not %zd", seen_refs, refs);
+        goto done;
+    }
+    Call c;
+    memset(&c, 0, sizeof(c));
+    c.hyp_lengths = views[1].buf, c.ref_lengths = views[2].buf, c.ref_counts = ref_counts;
+    c.images = images, c.refs = refs, c.order = (int)order;
+    c.log_table = views[0].buf, c.log_size = views[0].len / (Py_ssize_t)sizeof(double);
+    c.log_documents = log_documents;
+    c.hyp_norm2 = views[3].buf, c.ref_norm2 = views[4].buf, c.dot = views[5].buf;
+    SumsFailure failure;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS /* the str are held and do not change */
+    failure = run_text(&c, held, &watch);
+    Py_END_ALLOW_THREADS
+    call_free(&c);
+    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
+    switch (failure) {
+    case SUMS_NO_MEMORY:
+        PyErr_NoMemory();
+        goto done;
+    case SUMS_BAD_INPUT: /* pragma: no cover - the lengths are made here */
+        PyErr_SetString(PyExc_ValueError, "cider_text_sums: a short log_table");
+        goto done;
+    case SUMS_STOPPED:
+        goto done;
+    case SUMS_DONE:
+        break;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (Py_ssize_t k = 0; k < count; k++) Py_DECREF(held[k]);
+    PyMem_Free(held);
+    PyMem_Free(ref_counts);
+    for (int k = 0; k < held_views; k++) PyBuffer_Release(&views[k]);
     return result;
 }

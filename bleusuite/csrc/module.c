@@ -11,7 +11,8 @@
  * line_edit_counts lines of text, split as it splits them), and
  * alignment_chunks (alignment.c) makes jiwer's AlignmentChunk objects of its opcodes, and
  * word_lists the word lists of numbered lines (jiwer's transformed sentences).
- * cider_sums (cider_sums.c) pycocoevalcap's CIDEr-D sums of a batch of ids, and
+ * cider_sums and cider_text_sums (cider_sums.c) pycocoevalcap's CIDEr-D sums of a batch of
+ * ids or of its captions, and
  * caption_rouge (caption_lcs.c) gives pycocoevalcap's ROUGE-L inputs straight from its str.
  * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
@@ -40,6 +41,8 @@ static PyMethodDef native_functions[] = {
      bs_caption_rouge_doc},
     {"cider_sums", (PyCFunction)(void (*)(void))bs_cider_sums, METH_FASTCALL,
      bs_cider_sums_doc},
+    {"cider_text_sums", (PyCFunction)(void (*)(void))bs_cider_text_sums, METH_FASTCALL,
+     bs_cider_text_sums_doc},
     {"word_lists", (PyCFunction)(void (*)(void))bs_word_lists, METH_FASTCALL, bs_word_lists_doc},
     {"stop_calls", bs_stop_calls, METH_NOARGS, bs_stop_calls_doc},
     {NULL, NULL, 0, NULL},
@@ -51,7 +54,7 @@ static struct PyModuleDef native_module = {
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
              "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, line_edit_counts, "
              "AlignmentChunk, "
-             "alignment_chunks, word_lists, caption_rouge, cider_sums, stop_calls.",
+             "alignment_chunks, word_lists, caption_rouge, cider_sums, cider_text_sums, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };

@@ -11,7 +11,8 @@
  * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
  * edits.c     edit_counts: jiwer's (rapidfuzz's) Levenshtein alignment per row, the GIL released
  * alignment.c AlignmentChunk, alignment_chunks: jiwer's alignment objects of those opcodes
- * cider_sums.c cider_sums: pycocoevalcap's CIDEr-D norms and dot products of a batch of ids
+ * cider_sums.c cider_sums, cider_text_sums: pycocoevalcap's CIDEr-D norms and dot products of
+ *             a batch of ids, or of its captions
  * caption_lcs.c caption_rouge: pycocoevalcap's ROUGE-L best precision and recall per image, from its str
  */
 #ifndef BLEUSUITE_NATIVE_H
@@ -154,6 +155,8 @@ PyObject *bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t n
 extern const char bs_caption_rouge_doc[];
 PyObject *bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_cider_sums_doc[];
+PyObject *bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_cider_text_sums_doc[];
 PyObject *bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_word_lists_doc[];
 

@@ -25,7 +25,7 @@ from bleusuite import native, threads
 from bleusuite.pycocoevalcap.captions import check
 
 __all__ = ["IMAGES_PER_THREAD", "best_precision_recall", "best_precision_recall_python",
-           "rouge_scores"]
+           "caption_lists", "rouge_scores"]
 
 #: images each thread of :func:`best_precision_recall` gets at least: below that a
 #: thread's hand-over costs about what it saves
@@ -46,11 +46,7 @@ def best_precision_recall(gts: Mapping[Hashable, list[str]], res: Mapping[Hashab
     module = native.module()
     if module is None:
         return None
-    if not isinstance(gts, Mapping) or not isinstance(res, Mapping) \
-            or gts.keys() != res.keys():
-        check(gts, res)  # raises
-    references = list(gts.values())
-    hypotheses = list(res.values()) if list(res) == list(gts) else [res[k] for k in gts]
+    hypotheses, references = caption_lists(gts, res)
     rows = len(references)
     best = np.zeros((rows, 2), dtype=np.float64)
     workers = threads.worker_threads() if workers is None else workers
@@ -67,6 +63,19 @@ def best_precision_recall(gts: Mapping[Hashable, list[str]], res: Mapping[Hashab
         check(gts, res)  # raises where pycocoevalcap's checks fail, naming the image
         return None
     return best
+
+
+def caption_lists(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]]
+                  ) -> tuple[list[Any], list[Any]]:
+    """``(hypotheses, references)``: the values of ``res`` and ``gts`` in ``gts``' order,
+    unchecked but for what :func:`bleusuite.pycocoevalcap.captions.check` raises first
+    (not dictionaries, not the same image ids); the compiled part checks the rest."""
+    if not isinstance(gts, Mapping) or not isinstance(res, Mapping) \
+            or gts.keys() != res.keys():
+        check(gts, res)  # raises
+    references = list(gts.values())
+    hypotheses = list(res.values()) if list(res) == list(gts) else [res[k] for k in gts]
+    return hypotheses, references
 
 
 def best_precision_recall_python(hypotheses: Sequence[list[str]],

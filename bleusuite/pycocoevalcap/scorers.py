@@ -35,10 +35,13 @@ from typing import Any
 import numpy as np
 
 from bleusuite.counting.lcs import lcs_of_batch
-from bleusuite.pycocoevalcap.caption_lcs import best_precision_recall, rouge_scores
+from bleusuite.pycocoevalcap.caption_lcs import best_precision_recall, caption_lists, rouge_scores
 from bleusuite.pycocoevalcap.captions import EncodedCaptions, encode
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
-from bleusuite.scores.cider.compiled_sums import compiled_cider_scores
+from bleusuite.scores.cider.compiled_sums import (
+    compiled_cider_scores,
+    compiled_cider_text_scores,
+)
 from bleusuite.scores.cider.formula import runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 
@@ -153,7 +156,12 @@ class Cider:
 
     def compute_score(self, gts: Captions, res: Captions) -> tuple[Any, np.ndarray]:
         """``(mean, scores)``: ``np.mean`` of the images' CIDEr-D, and their array."""
-        return self.score_encoded(encode(gts, res))
+        hypotheses, references = caption_lists(gts, res)
+        scores = compiled_cider_text_scores(hypotheses, references, max_order=self._n,
+                                            sigma=float(self._sigma))
+        if scores is None:
+            return self.score_encoded(encode(gts, res))
+        return np.mean(scores), scores
 
     def score_encoded(self, captions: EncodedCaptions) -> tuple[Any, np.ndarray]:
         batch = captions.words

@@ -1,11 +1,14 @@
-"""Hostile input for the compiled part's ``cider_sums`` (``bleusuite/csrc/cider_sums.c``).
+"""Hostile input for the compiled part's ``cider_sums`` and ``cider_text_sums``
+(``bleusuite/csrc/cider_sums.c``).
 
 Batches of few distinct token values (n-grams repeated within and across sentences and
 images, so that some are pruned as occurring once and others are not), extreme values,
 empty sentences, images of one to several references, slices that overlap or share a
 buffer: each call gives the CIDEr-D of its NumPy twin
 (:func:`bleusuite.scores.cider.sorted_orders.cider_scores`) to 1e-12, or refuses with a
-TypeError or ValueError, and never reads or writes outside its buffers.
+TypeError or ValueError, and never reads or writes outside its buffers. Captions of
+Unicode spaces, long and short words of one-, two- and four-byte str give
+``cider_text_sums`` the NumPy path's CIDEr-D (``Cider`` with the compiled part off).
 ``tox -e sanitize`` (tools/sanitize.py) runs this file under AddressSanitizer and
 UndefinedBehaviorSanitizer.
 """
@@ -18,7 +21,11 @@ from compiled_part import compiled_on, require_compiled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleusuite.scores.cider.compiled_sums import compiled_cider_scores
+from bleusuite.pycocoevalcap import Cider
+from bleusuite.scores.cider.compiled_sums import (
+    compiled_cider_scores,
+    compiled_cider_text_scores,
+)
 from bleusuite.scores.cider.formula import runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 
@@ -103,3 +110,66 @@ def test_empty_batch(native):
     call = arguments(hyp_len=(), ref_len=(), counts=())
     native.cider_sums(*call)
     assert call[10].shape == (0, 4)
+
+
+#: words and separators that test cider_text_sums' split (str.split(): every Unicode space,
+#: runs of them, the ends) and its keys (8 and 9+ code points, one- two- and four-byte str)
+PIECES = st.sampled_from(["a", "b", "a", "ab", "abcdefgh", "abcdefghi", "abcdefghj", "é", "Ā",
+                          "ĀĀĀĀĀĀĀĀĀ", "😀", "x\u200by", " ", " ", "  ", "\t", "\n", "\x85",
+                          "\xa0", "\u2003", "\x1c"])
+CAPTIONS = st.lists(PIECES, max_size=14).map("".join)
+
+
+@FUZZ
+@given(data=st.data(), images=st.integers(1, 5), order=st.sampled_from([1, 3, 4]))
+def test_cider_text_sums_are_the_twins(native, data, images, order):
+    hyps = [[data.draw(CAPTIONS)] for _ in range(images)]
+    refs = [data.draw(st.lists(CAPTIONS, min_size=1, max_size=4)) for _ in range(images)]
+    with compiled_on(True):
+        got = compiled_cider_text_scores(hyps, refs, max_order=order, sigma=6.0)
+    assert got is not None
+    gts = {b: refs[b] for b in range(images)}
+    res = {b: hyps[b] for b in range(images)}
+    with compiled_on(False):
+        want = Cider(n=order).compute_score(gts, res)[1]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+class Text(str):
+    pass
+
+
+@pytest.mark.parametrize("hyps, refs", [
+    ([["a"]], [[]]), ([["a", "b"]], [["a"]]), ([("a",)], [["a"]]), ([["a"]], [("a",)]),
+    ([[b"a"]], [["a"]]), ([["a"]], [["a", 3]]), ([[Text("a")]], [["a"]]),
+])
+def test_cider_text_sums_refuse_malformed_images(native, hyps, refs):
+    refs_count = sum(len(r) for r in refs if isinstance(r, (list, tuple)))
+    with pytest.raises(ValueError):
+        native.cider_text_sums(hyps, refs, 4, np.zeros(2), 0.0, np.zeros(1, dtype=np.int64),
+                               np.zeros(refs_count, dtype=np.int64), np.zeros((1, 4)),
+                               np.zeros((refs_count, 4)), np.zeros((refs_count, 4)))
+    with compiled_on(True):
+        assert compiled_cider_text_scores(hyps, refs, max_order=4, sigma=6.0) is None
+
+
+def test_cider_text_sums_refuse_bad_arguments(native):
+    def call(**change):
+        arguments = dict(hyps=[["a b"]], refs=[["a", "b"]], order=4, table=np.zeros(2),
+                         hyp_len=np.zeros(1, dtype=np.int64),
+                         ref_len=np.zeros(2, dtype=np.int64), hyp_norm2=np.zeros((1, 4)),
+                         ref_norm2=np.zeros((2, 4)), dot=np.zeros((2, 4)))
+        arguments.update(change)
+        native.cider_text_sums(arguments["hyps"], arguments["refs"], arguments["order"],
+                               arguments["table"], 0.0, arguments["hyp_len"],
+                               arguments["ref_len"], arguments["hyp_norm2"],
+                               arguments["ref_norm2"], arguments["dot"])
+
+    call()
+    for change in [{"order": 0}, {"order": 17}, {"table": np.zeros(1)},
+                   {"ref_len": np.zeros(1, dtype=np.int64)},
+                   {"ref_len": np.zeros(3, dtype=np.int64)}, {"dot": np.zeros((1, 4))},
+                   {"hyp_len": np.zeros(2, dtype=np.int64)}, {"refs": [["a"], ["b"]]},
+                   {"hyps": iter([["a"]])}, {"hyp_norm2": np.zeros((1, 4), dtype=np.float32)}]:
+        with pytest.raises((TypeError, ValueError)):
+            call(**change)

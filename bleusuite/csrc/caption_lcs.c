@@ -99,7 +99,8 @@ word_end(const Line *t, Py_ssize_t i)
     return i;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define WORDS_FROM_LOADS 1
 #else
 #define WORDS_FROM_LOADS 0
@@ -110,7 +111,7 @@ word_end(const Line *t, Py_ssize_t i)
  * among them found at once (a zero byte of x ^ 0x20..20: the lowest set bit of the SWAR
  * test is exact), and a word of up to 8 bytes is its key, the bytes after it masked off
  * (what word_key's memcpy gives). */
-static inline __attribute__((always_inline)) Py_ssize_t
+static BS_ALWAYS_INLINE Py_ssize_t
 next_word(const Line *t, Py_ssize_t i, Word *w)
 {
 #if WORDS_FROM_LOADS
@@ -300,8 +301,8 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
             i = end + 1;
         }
         int64_t ones = 0;
-        for (size_t k = 0; k + 1 < words; k++) ones += __builtin_popcountll(v[k]);
-        ones += __builtin_popcountll(v[words - 1] & last);
+        for (size_t k = 0; k + 1 < words; k++) ones += bs_popcount64(v[k]);
+        ones += bs_popcount64(v[words - 1] & last);
         const int64_t lcs = (int64_t)m - ones;
         const double precision = (double)lcs / (double)m, recall = (double)lcs / (double)n;
         if (r == 0 || precision > best_precision) best_precision = precision;

@@ -13,6 +13,28 @@
 
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 
+/* the compiler's builtins where it has them (GCC, clang), plain C elsewhere (MSVC) */
+#if defined(__GNUC__) || defined(__clang__)
+#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
+#define BS_PREFETCH(address) __builtin_prefetch(address)
+static inline int
+bs_popcount64(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+#else
+#define BS_ALWAYS_INLINE inline
+#define BS_PREFETCH(address) ((void)(address))
+static inline int
+bs_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
+
 typedef struct {
     int kind;
     const void *data;

@@ -22,34 +22,38 @@
 #include "caption_words.h"
 
 #define MAX_ORDER 16
+/* positions ahead whose hash slot is prefetched */
+#define PREFETCH 12
 
 typedef enum { SUMS_DONE = 0, SUMS_NO_MEMORY, SUMS_BAD_INPUT, SUMS_STOPPED } SumsFailure;
 
 typedef struct {
-    uint64_t *keys;
-    int32_t *values; /* -1: free */
+    uint64_t key;
+    int32_t value; /* -1: free */
+} Slot;
+
+/* open addressing: a key and its id side by side (one cache line a probe) */
+typedef struct {
+    Slot *slots;
     size_t capacity, used;
 } Table;
 
 static int
 table_init(Table *t, size_t capacity)
 {
-    t->keys = PyMem_RawMalloc(capacity * sizeof(uint64_t));
-    t->values = PyMem_RawMalloc(capacity * sizeof(int32_t));
+    t->slots = PyMem_RawMalloc(capacity * sizeof(Slot));
     t->capacity = capacity;
     t->used = 0;
-    if (t->keys == NULL || t->values == NULL) return -1;
-    memset(t->values, 0xff, capacity * sizeof(int32_t));
+    if (t->slots == NULL) return -1;
+    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
     return 0;
 }
 
 static void
 table_free(Table *t)
 {
-    PyMem_RawFree(t->keys);
-    PyMem_RawFree(t->values);
-    t->keys = NULL;
-    t->values = NULL;
+    PyMem_RawFree(t->slots);
+    t->slots = NULL;
 }
 
 static inline size_t
@@ -70,11 +74,10 @@ table_grow(Table *t)
     }
     const size_t mask = bigger.capacity - 1;
     for (size_t k = 0; k < t->capacity; k++) {
-        if (t->values[k] < 0) continue;
-        size_t s = slot_of(t->keys[k], mask);
-        while (bigger.values[s] >= 0) s = (s + 1) & mask;
-        bigger.keys[s] = t->keys[k];
-        bigger.values[s] = t->values[k];
+        if (t->slots[k].value < 0) continue;
+        size_t s = slot_of(t->slots[k].key, mask);
+        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
+        bigger.slots[s] = t->slots[k];
     }
     bigger.used = t->used;
     table_free(t);
@@ -82,12 +85,22 @@ table_grow(Table *t)
     return 0;
 }
 
+typedef struct {
+    int32_t df, last_image, count; /* document frequency, its last image, occurrences (to 2) */
+} IdCounts;
+
+/* an n-gram's weight, and its tf in the sentence stamped `stamp` */
+typedef struct {
+    double weight;
+    int32_t stamp, tf;
+} Term;
+
 /* the n-gram ids (a table shared by all orders: its keys of order 1 are token values,
  * those of order k > 1 are (prefix id, token id) pairs, told apart by the table) */
 typedef struct {
     Table unigrams, longer;
     int32_t distinct;
-    int32_t *df, *last_image, *count; /* per id: document frequency, its last image, occurrences (to 2) */
+    IdCounts *per; /* per id */
     size_t ids_capacity;
 } Ids;
 
@@ -99,14 +112,14 @@ id_of(Ids *ids, Table *t, uint64_t key)
 {
     size_t mask = t->capacity - 1;
     size_t s = slot_of(key, mask);
-    while (t->values[s] >= 0) {
-        if (t->keys[s] == key) return t->values[s];
+    while (t->slots[s].value >= 0) {
+        if (t->slots[s].key == key) return t->slots[s].value;
         s = (s + 1) & mask;
     }
     const int32_t id = new_id(ids);
     if (id < 0) return id;
-    t->keys[s] = key;
-    t->values[s] = id;
+    t->slots[s].key = key;
+    t->slots[s].value = id;
     if (++t->used * 2 > t->capacity && table_grow(t) < 0) return -1;
     return id;
 }
@@ -118,21 +131,15 @@ new_id(Ids *ids)
     if (ids->distinct == INT32_MAX) return -2;
     if ((size_t)ids->distinct + 1 > ids->ids_capacity) {
         size_t more = ids->ids_capacity ? ids->ids_capacity * 2 : 1024;
-        int32_t *df = PyMem_RawRealloc(ids->df, more * sizeof(int32_t));
-        if (df == NULL) return -1;
-        ids->df = df;
-        int32_t *last = PyMem_RawRealloc(ids->last_image, more * sizeof(int32_t));
-        if (last == NULL) return -1;
-        ids->last_image = last;
-        int32_t *count = PyMem_RawRealloc(ids->count, more * sizeof(int32_t));
-        if (count == NULL) return -1;
-        ids->count = count;
+        IdCounts *per = PyMem_RawRealloc(ids->per, more * sizeof(IdCounts));
+        if (per == NULL) return -1;
+        ids->per = per;
         ids->ids_capacity = more;
     }
     const int32_t id = ids->distinct++;
-    ids->df[id] = 0;
-    ids->last_image[id] = -1;
-    ids->count[id] = 0;
+    ids->per[id].df = 0;
+    ids->per[id].last_image = -1;
+    ids->per[id].count = 0;
     return id;
 }
 
@@ -151,9 +158,9 @@ typedef struct {
     int64_t *hyp_first, *ref_first; /* per sentence: its first position in the id arrays */
     int32_t *hyp_grams, *ref_grams; /* K x positions: each position's k-gram id (or -1) */
     Py_ssize_t hyp_total, ref_total;
-    double *weight;
+    Term *terms; /* per id */
     double single[2]; /* the value of an n-gram that occurs once: in a hypothesis, a reference */
-    int32_t *stamp, *tf, mark;
+    int32_t mark;
     int32_t *list;
     double *hyp_value;
     Ids ids;
@@ -178,10 +185,11 @@ check_slices(const Call *c)
 static inline void
 counted(Ids *ids, int32_t id, int refs_side, Py_ssize_t image)
 {
-    if (ids->count[id] < 2) ids->count[id]++;
-    if (refs_side && ids->last_image[id] != (int32_t)image) {
-        ids->last_image[id] = (int32_t)image;
-        ids->df[id]++;
+    IdCounts *per = &ids->per[id];
+    if (per->count < 2) per->count++;
+    if (refs_side && per->last_image != (int32_t)image) {
+        per->last_image = (int32_t)image;
+        per->df++;
     }
 }
 
@@ -202,7 +210,7 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
     int32_t *row = grams + (size_t)(k - 1) * (size_t)total;
     const int32_t *prefix = k > 1 ? grams + (size_t)(k - 2) * (size_t)total : grams;
     const int32_t *unigram = grams;
-    const int32_t *count = c->ids.count;
+    const IdCounts *per = c->ids.per;
     if (sentences == 0) return SUMS_DONE;
     Py_ssize_t image = 0, image_end = refs_side ? (Py_ssize_t)c->ref_counts[0] : 1;
     for (Py_ssize_t s = 0; s < sentences; s++) {
@@ -220,8 +228,19 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
             int32_t id;
             if (k == 1) id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
             else {
+                /* the slot and the counts of the position PREFETCH ahead (the side's
+                 * positions are one array; across a sentence's end the key is another's,
+                 * a wasted hint): the table outgrows the caches */
+                const int64_t ahead = at + p + PREFETCH;
+                if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0) {
+                    const uint64_t key = (uint64_t)(uint32_t)prefix[ahead] << 32
+                                         | (uint32_t)unigram[ahead + k - 1];
+                    BS_PREFETCH(&c->ids.longer.slots[
+                        slot_of(key, c->ids.longer.capacity - 1)]);
+                    BS_PREFETCH(&per[prefix[ahead]]);
+                }
                 const int32_t left = prefix[at + p], right = prefix[at + p + 1];
-                if (left < 0 || right < 0 || count[left] < 2 || count[right] < 2) {
+                if (left < 0 || right < 0 || per[left].count < 2 || per[right].count < 2) {
                     row[at + p] = -1;
                     continue;
                 }
@@ -229,7 +248,7 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                            (uint64_t)(uint32_t)left << 32 | (uint32_t)unigram[at + p + k - 1]);
             }
             if (id < 0) return SUMS_NO_MEMORY;
-            count = c->ids.count; /* id_of may have moved it */
+            per = c->ids.per; /* id_of may have moved it */
             row[at + p] = id;
             counted(&c->ids, id, refs_side, image);
         }
@@ -242,7 +261,7 @@ static inline int32_t
 next_mark(Call *c)
 {
     if (c->mark == INT32_MAX) {
-        memset(c->stamp, 0, (size_t)c->ids.distinct * sizeof(int32_t));
+        for (int32_t id = 0; id < c->ids.distinct; id++) c->terms[id].stamp = 0;
         c->mark = 0;
     }
     return ++c->mark;
@@ -260,12 +279,13 @@ distinct_grams(Call *c, const int32_t *row, int64_t count, int32_t mark, int32_t
             list[listed++] = -1;
             continue;
         }
-        if (c->stamp[id] != mark) {
-            c->stamp[id] = mark;
-            c->tf[id] = 1;
+        Term *term = &c->terms[id];
+        if (term->stamp != mark) {
+            term->stamp = mark;
+            term->tf = 1;
             list[listed++] = id;
         }
-        else c->tf[id]++;
+        else term->tf++;
     }
     return listed;
 }
@@ -289,7 +309,8 @@ image_sums(Call *c, bs_Watch *watch)
             double norm = 0.0;
             for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                 const int32_t id = hyp_list[q];
-                const double value = id < 0 ? c->single[0] : (double)c->tf[id] * c->weight[id];
+                const double value = id < 0 ? c->single[0]
+                                          : (double)c->terms[id].tf * c->terms[id].weight;
                 c->hyp_value[q] = value;
                 norm += value * value;
             }
@@ -308,14 +329,15 @@ image_sums(Call *c, bs_Watch *watch)
                 for (Py_ssize_t q = 0; q < ref_distinct; q++) {
                     const int32_t id = ref_list[q];
                     const double value = id < 0 ? c->single[1]
-                                                : (double)c->tf[id] * c->weight[id];
+                                                : (double)c->terms[id].tf
+                                                      * c->terms[id].weight;
                     ref_norm += value * value;
                 }
                 double product = 0.0;
                 for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                     const int32_t id = hyp_list[q];
-                    if (id < 0 || c->stamp[id] != ref_mark) continue; /* pycocoevalcap adds 0 */
-                    const double ref_value = (double)c->tf[id] * c->weight[id];
+                    if (id < 0 || c->terms[id].stamp != ref_mark) continue; /* adds 0 */
+                    const double ref_value = (double)c->terms[id].tf * c->terms[id].weight;
                     const double low = c->hyp_value[q] < ref_value ? c->hyp_value[q]
                                                                   : ref_value;
                     product += low * ref_value;
@@ -336,16 +358,12 @@ call_free(Call *c)
     PyMem_RawFree(c->ref_first);
     PyMem_RawFree(c->hyp_grams);
     PyMem_RawFree(c->ref_grams);
-    PyMem_RawFree(c->weight);
-    PyMem_RawFree(c->stamp);
-    PyMem_RawFree(c->tf);
+    PyMem_RawFree(c->terms);
     PyMem_RawFree(c->list);
     PyMem_RawFree(c->hyp_value);
     table_free(&c->ids.unigrams);
     table_free(&c->ids.longer);
-    PyMem_RawFree(c->ids.df);
-    PyMem_RawFree(c->ids.last_image);
-    PyMem_RawFree(c->ids.count);
+    PyMem_RawFree(c->ids.per);
 }
 
 /* positions of each sentence of one side in its id arrays: its total, or -1 (too many) */
@@ -383,7 +401,7 @@ prepare(Call *c)
     size_t capacity = 1024;
     while (capacity < (size_t)(c->hyp_total + c->ref_total) / 2 && capacity < ((size_t)1 << 40))
         capacity *= 2;
-    if (c->ids.unigrams.keys == NULL && table_init(&c->ids.unigrams, 1024) < 0)
+    if (c->ids.unigrams.slots == NULL && table_init(&c->ids.unigrams, 1024) < 0)
         return SUMS_NO_MEMORY;
     if (table_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
     return SUMS_DONE;
@@ -402,14 +420,12 @@ finish(Call *c, int from, bs_Watch *watch)
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
     const size_t distinct = (size_t)c->ids.distinct + 1;
-    c->weight = PyMem_RawMalloc(distinct * sizeof(double));
-    c->stamp = PyMem_RawCalloc(distinct, sizeof(int32_t));
-    c->tf = PyMem_RawMalloc(distinct * sizeof(int32_t));
-    if (c->weight == NULL || c->stamp == NULL || c->tf == NULL) return SUMS_NO_MEMORY;
+    c->terms = PyMem_RawCalloc(distinct, sizeof(Term));
+    if (c->terms == NULL) return SUMS_NO_MEMORY;
     for (int32_t id = 0; id < c->ids.distinct; id++) {
-        const int32_t df = c->ids.df[id];
+        const int32_t df = c->ids.per[id].df;
         if (df >= c->log_size) return SUMS_BAD_INPUT;
-        c->weight[id] = c->log_documents - c->log_table[df];
+        c->terms[id].weight = c->log_documents - c->log_table[df];
     }
     return image_sums(c, watch);
 }

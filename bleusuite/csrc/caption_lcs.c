@@ -99,12 +99,6 @@ word_end(const Line *t, Py_ssize_t i)
     return i;
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
-    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define WORDS_FROM_LOADS 1
-#else
-#define WORDS_FROM_LOADS 0
-#endif
 
 /* the word of `t` that starts at `i`: its key into *w, and its end (the next U+0020, or the
  * line's end). One-byte str on little-endian machines read 8 bytes at a time: the spaces

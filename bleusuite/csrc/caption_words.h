@@ -35,6 +35,13 @@ bs_popcount64(uint64_t x)
 }
 #endif
 
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDS_FROM_LOADS 1
+#else
+#define WORDS_FROM_LOADS 0
+#endif
+
 typedef struct {
     int kind;
     const void *data;
@@ -63,7 +70,14 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
         const unsigned char *p = (const unsigned char *)t->data + start;
         if (length <= 8) {
             uint64_t packed = 0;
-            memcpy(&packed, p, (size_t)length); /* little or big endian: the same everywhere */
+#if WORDS_FROM_LOADS
+            if (start + 8 <= t->length) { /* one load, the bytes after the word masked off */
+                memcpy(&packed, p, 8);
+                packed = length == 8 ? packed : packed & (((uint64_t)1 << (8 * length)) - 1);
+            }
+            else
+#endif
+                memcpy(&packed, p, (size_t)length); /* either endianness: the same keys */
             w.key = packed;
             w.exact = 1;
             return w;

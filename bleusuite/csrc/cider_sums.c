@@ -267,13 +267,18 @@ next_mark(Call *c)
     return ++c->mark;
 }
 
-/* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them) in
- * first-occurrence order into `list`, their tf into c->tf (stamped `mark`): their number */
+/* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them, and
+ * `readable` ids of the row from there) in first-occurrence order into `list`, their tf
+ * counted in c->terms (stamped `mark`): their number */
 static inline Py_ssize_t
-distinct_grams(Call *c, const int32_t *row, int64_t count, int32_t mark, int32_t *list)
+distinct_grams(Call *c, const int32_t *row, int64_t count, int64_t readable, int32_t mark,
+               int32_t *list)
 {
     Py_ssize_t listed = 0;
     for (int64_t p = 0; p < count; p++) {
+        /* the term PREFETCH positions ahead (the next sentences of the side follow) */
+        if (p + PREFETCH < readable && row[p + PREFETCH] >= 0)
+            BS_PREFETCH(&c->terms[row[p + PREFETCH]]);
         const int32_t id = row[p];
         if (id < 0) { /* occurs once in the batch */
             list[listed++] = -1;
@@ -304,8 +309,8 @@ image_sums(Call *c, bs_Watch *watch)
                                      + c->hyp_first[b];
             int32_t *hyp_list = c->list;
             const Py_ssize_t hyp_distinct = distinct_grams(
-                c, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0, next_mark(c),
-                hyp_list);
+                c, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0,
+                c->hyp_total - c->hyp_first[b], next_mark(c), hyp_list);
             double norm = 0.0;
             for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                 const int32_t id = hyp_list[q];
@@ -323,8 +328,8 @@ image_sums(Call *c, bs_Watch *watch)
                                          + c->ref_first[r];
                 const int32_t ref_mark = next_mark(c);
                 const Py_ssize_t ref_distinct = distinct_grams(
-                    c, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0, ref_mark,
-                    ref_list);
+                    c, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0,
+                    c->ref_total - c->ref_first[r], ref_mark, ref_list);
                 double ref_norm = 0.0;
                 for (Py_ssize_t q = 0; q < ref_distinct; q++) {
                     const int32_t id = ref_list[q];
@@ -562,6 +567,32 @@ is_space(Py_UCS4 c)
     return c < 256 ? SPACE_BYTES[c] : Py_UNICODE_ISSPACE(c);
 }
 
+/* the end of the word of one-byte code points `bytes` that starts at `i` (the next
+ * whitespace, or `length`). Little-endian machines look at 8 bytes at a time for one below
+ * 0x21 or above 0x7f, the only ones that can be whitespace (the lowest flagged byte of the
+ * SWAR test is exact), and at that byte alone */
+static inline Py_ssize_t
+word_end_bytes(const unsigned char *bytes, Py_ssize_t i, Py_ssize_t length)
+{
+#if WORDS_FROM_LOADS
+    const uint64_t highs = 0x8080808080808080ULL, below = 0x2121212121212121ULL;
+    while (i + 8 <= length) {
+        uint64_t x;
+        memcpy(&x, bytes + i, 8);
+        const uint64_t flagged = ((x - below) & ~x & highs) | (x & highs);
+        if (flagged == 0) {
+            i += 8;
+            continue;
+        }
+        i += __builtin_ctzll(flagged) >> 3;
+        if (SPACE_BYTES[bytes[i]]) return i;
+        i++;
+    }
+#endif
+    while (i < length && !SPACE_BYTES[bytes[i]]) i++;
+    return i;
+}
+
 typedef struct {
     Line line;   /* the str the word was first met in */
     Word word;
@@ -669,7 +700,7 @@ text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t im
         if (i >= t.length) break;
         const Py_ssize_t start = i;
         if (bytes != NULL)
-            while (i < t.length && !SPACE_BYTES[bytes[i]]) i++;
+            i = word_end_bytes(bytes, i, t.length);
         else
             while (i < t.length && !is_space(line_at(&t, i))) i++;
         const Word word = word_key(&t, start, i - start);

@@ -116,7 +116,7 @@ def test_empty_batch(native):
 #: runs of them, the ends) and its keys (8 and 9+ code points, one- two- and four-byte str)
 PIECES = st.sampled_from(["a", "b", "a", "ab", "abcdefgh", "abcdefghi", "abcdefghj", "é", "Ā",
                           "ĀĀĀĀĀĀĀĀĀ", "😀", "x\u200by", " ", " ", "  ", "\t", "\n", "\x85",
-                          "\xa0", "\u2003", "\x1c"])
+                          "\xa0", "\u2003", "\x1c", "a\x01b", "\x1b", "é\x7f"])
 CAPTIONS = st.lists(PIECES, max_size=14).map("".join)
 
 

@@ -23,7 +23,7 @@
 
 #define MAX_ORDER 16
 /* positions ahead whose hash slot is prefetched */
-#define PREFETCH 12
+#define PREFETCH 32
 
 typedef enum { SUMS_DONE = 0, SUMS_NO_MEMORY, SUMS_BAD_INPUT, SUMS_STOPPED } SumsFailure;
 

@@ -12,6 +12,7 @@ _OPTIONAL = {
     "bleusuite/backends/cupy.py": "cupy",
     "bleusuite/backends/jax.py": "jax",
     "bleusuite/backends/torch.py": "torch",
+    "bleusuite/counting/triton_kernels.py": "triton",
     "bleusuite/losses": "torch",
     "bleusuite/metrics": "ignite",
     "bleusuite/ray": "ray",

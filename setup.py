@@ -16,7 +16,8 @@ SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csr
            "bleusuite/csrc/edits.c",
            "bleusuite/csrc/alignment.c", "bleusuite/csrc/caption_lcs.c",
            "bleusuite/csrc/cider_sums.c",
-           "bleusuite/csrc/interrupt.c"]
+           "bleusuite/csrc/interrupt.c",
+           "bleusuite/csrc/edit_distance.c"]
 
 # the sums of products (CIDEr's norms and dot products, cider_sums.c) must round as
 # pycocoevalcap's Python does: no fused multiply-adds (GCC fuses by default where the

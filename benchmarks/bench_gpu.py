@@ -12,7 +12,12 @@ with 30% of its tokens replaced; 1 or 4 references. Every timing is the median o
 calls, each measured with CUDA events after warm-up. ``graph`` is one CUDA graph captured
 per batch shape and replayed (what ``torch.compile(mode="reduce-overhead")`` does for you);
 ``compact`` is the compacting strategy forced by ``BLEUSUITE_COUNTING=compact`` (the GPU
-path before the fixed-shape one). The graph replay's scores are checked equal to eager's,
+path before the fixed-shape one); ``triton`` the Triton counting kernel forced by
+``BLEUSUITE_COUNTING=triton`` (issue 43's first slice: one launch for the counts, the same
+formula after them), eager and under graph replay, on rows of at most
+:data:`TRITON_LONGEST` tokens (its comparisons grow with the square of the length), where
+triton imports; its scores must equal the fixed path's bit for bit (the same counts, the
+same formula on the same device). The graph replay's scores are checked equal to eager's,
 bit for bit; every bleusuite variant's scores are checked within 1e-12 of NumPy's (the
 library's tolerance: the counts are the same, but CUDA's ``exp`` and ``log`` are not the
 CPU's, so a score's last bit can differ), and the largest difference is printed. Run with
@@ -48,6 +53,8 @@ _ROWS: list[str] = []
 # TensorBLEU's code ran out of the H100's 80 GB at 1024 x 4096 x 1 and broke the CUDA context
 # (illegal memory access) at 1024 x 1024 x 4: it is not run on more tokens than this
 TENSORBLEU_LARGEST = 1024 * 1024
+#: the longest rows the Triton column is measured on (O(L^2) comparisons per row and order)
+TRITON_LONGEST = 1024
 
 
 def load_tensorbleu() -> Callable[..., Any] | None:
@@ -127,6 +134,7 @@ def test_gpu_sentence_bleu(rows, length, refs, monkeypatch):
     worst = max(worst, off_numpy(ours(), want))
     compact_ms, compact_mib = gpu_time(ours, calls=10)
     monkeypatch.delenv("BLEUSUITE_COUNTING")
+    triton_cell, triton_failure = _triton_cell(ours, eager, length, monkeypatch)
     cupy_cell = "-"
     try:
         import cupy
@@ -154,11 +162,37 @@ def test_gpu_sentence_bleu(rows, length, refs, monkeypatch):
     _ROWS.append(
         f"| {rows} x {length}, {refs} ref{'s' if refs > 1 else ''} | {eager_ms:.2f} ms, "
         f"{eager_mib:.0f} MiB | {graph_ms:.2f} | {compact_ms:.2f} ms, {compact_mib:.0f} MiB | "
-        f"{cupy_cell} | {theirs_cell} | {worst:.1e} |"
+        f"{triton_cell} | {cupy_cell} | {theirs_cell} | {worst:.1e} |"
     )
     add_summary_table(
         f"GPU per-sentence BLEU, MT-like ({torch.cuda.get_device_name()})",
-        ["| batch | bleusuite eager (fixed) | graph replay (ms) | compact strategy | CuPy eager "
-         "(ms) | TensorBLEU's code | max \\|diff\\| vs NumPy |", "|---|---|---|---|---|---|---|",
-         *_ROWS],
+        ["| batch | bleusuite eager (fixed) | graph replay (ms) | compact strategy | triton "
+         "counting: eager, graph | CuPy eager (ms) | TensorBLEU's code | max \\|diff\\| vs "
+         "NumPy |", "|---|---|---|---|---|---|---|---|", *_ROWS],
     )
+    if triton_failure is not None:
+        raise triton_failure
+
+
+def _triton_cell(ours: Callable[[], Any], fixed: Any, length: int,
+                 monkeypatch: Any) -> tuple[str, BaseException | None]:
+    """The Triton column's cell (eager and graph-replay milliseconds, peak MiB) and the
+    failure to raise once the row is in the table (a wrong score among them)."""
+    if importlib.util.find_spec("triton") is None:
+        return "not installed", None
+    if length > TRITON_LONGEST:
+        return f"not run (rows over {TRITON_LONGEST} tokens)", None
+    monkeypatch.setenv("BLEUSUITE_COUNTING", "triton")
+    try:
+        got = ours()
+        assert torch.equal(got, fixed), "the triton path's scores differ from the fixed path's"
+        eager_ms, eager_mib = gpu_time(ours)
+        replay, out = captured(ours)
+        replay()
+        assert torch.equal(out, fixed), "the triton path's graph replay differs"
+        graph_ms, _ = gpu_time(replay)
+        return f"{eager_ms:.2f} ms, {eager_mib:.0f} MiB; {graph_ms:.2f} ms", None
+    except Exception as error:  # the row still goes in the table, then the test fails
+        return f"failed: {type(error).__name__}", error
+    finally:
+        monkeypatch.delenv("BLEUSUITE_COUNTING")

@@ -119,6 +119,23 @@ def alignment_chunks(chunks: Any, chunk_starts: Any, counts: Any,
 def word_lists(ids: Any, counts: Any, tokens: list[str], /) -> list[list[str]]:
     """Each line's words, ``tokens[id]`` of its ids (a Numbering's output), shared str."""
 
+def edit_distances(
+    hyp_chars: Any, hyp_starts: Any, hyp_lengths: Any, ref_chars: Any, ref_starts: Any,
+    ref_lengths: Any, substitution_cost: SupportsIndex, distances: Any, begin: SupportsIndex,
+    end: SupportsIndex, /,
+) -> None:
+    """torchmetrics' ``EditDistance`` (its beam Levenshtein distance on code points) of
+    pairs begin..end-1 into ``distances`` (P,) (int64 buffers; see the C docstring)."""
+
+def eed_grid(
+    hyp_chars: Any, hyp_starts: Any, hyp_lengths: Any, ref_chars: Any, ref_starts: Any,
+    ref_lengths: Any, costs: Any, last: Any, visited: Any, begin: SupportsIndex,
+    end: SupportsIndex, /,
+) -> None:
+    """torchmetrics' ``ExtendedEditDistance`` grid of pairs begin..end-1: the last cell
+    into ``last`` (P,) float64 and the columns' visits into ``visited`` (P,) int64;
+    ``costs`` float64 (alpha, deletion, insertion). See the C docstring."""
+
 def stop_calls() -> None:
     """Stop every compiled call running now, in any thread (each raises KeyboardInterrupt
     in its own thread); calls that begin afterwards are not affected."""

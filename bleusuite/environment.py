@@ -2,8 +2,9 @@
 
 * ``BLEUSUITE_NUM_THREADS``: the worker threads of the CPU pipeline (an integer >= 1; 1
   turns threading off); unset: every CPU the process may run on.
-* ``BLEUSUITE_COUNTING``: force a counting strategy (``compiled``, ``compact``, ``fixed``;
-  ``auto`` or unset: the default; see :func:`bleusuite.counting.counting_strategy`).
+* ``BLEUSUITE_COUNTING``: force a counting strategy (``compiled``, ``compact``, ``fixed``,
+  ``triton``; ``auto`` or unset: the default; see
+  :func:`bleusuite.counting.counting_strategy`).
 * ``BLEUSUITE_NATIVE``: ``0`` turns the compiled part off, ``1`` requires it (an
   ``ImportError`` where it is not built); unset: used where built.
 
@@ -12,7 +13,7 @@ do). A bad value raises a ``ValueError`` naming the variable at every call until
 fixed.
 
 >>> settings = current()
->>> settings.counting in ("auto", "compiled", "compact", "fixed")
+>>> settings.counting in ("auto", "compiled", "compact", "fixed", "triton")
 True
 """
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 __all__ = ["COUNTING_STRATEGIES", "Environment", "current", "read", "reload"]
 
 #: the counting strategies ``BLEUSUITE_COUNTING`` can force
-COUNTING_STRATEGIES = ("compiled", "compact", "fixed")
+COUNTING_STRATEGIES = ("compiled", "compact", "fixed", "triton")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,10 @@ choice between them.
 - ``compact`` (:mod:`bleusuite.counting.compact`): the NumPy pipeline (packed n-gram keys,
   one row-wise sort, running sums), the same counts where the C part is not built;
 - ``fixed`` (:mod:`bleusuite.counting.fixed`): every shape follows from the input shapes,
-  no host synchronisation (the GPU and JAX path).
+  no host synchronisation (the GPU and JAX path);
+- ``triton`` (:mod:`bleusuite.counting.triton`): one Triton kernel launch on torch tensors
+  (NumPy batches counted on torch views of them), only where ``BLEUSUITE_COUNTING=triton``
+  asks for it; on CPU tensors in Triton's interpreter (``TRITON_INTERPRET=1``).
 
 Every strategy returns the same :class:`MatchCounts`.
 """
@@ -41,8 +44,9 @@ def counting_strategy(be: Backend, like: Any) -> str:
     CuPy, torch ``meta``): ``fixed``. JAX always counts with ``fixed`` (immutable arrays,
     shapes fixed at trace time). ``BLEUSUITE_COUNTING`` forces a strategy (for tests and
     comparisons): ``fixed`` or ``compact`` on any backend but JAX, ``compiled`` on NumPy
-    batches (an ``ImportError`` where the C part is not built); ``auto`` or unset is the
-    default.
+    batches (an ``ImportError`` where the C part is not built), ``triton`` on NumPy and
+    torch batches (CuPy's keep ``fixed``; an ``ImportError`` where triton does not import);
+    ``auto`` or unset is the default.
 
     >>> from bleusuite.backends import get_backend
     >>> counting_strategy(get_backend(np.zeros(1)), np.zeros(1)) in COUNTING_STRATEGIES
@@ -51,6 +55,8 @@ def counting_strategy(be: Backend, like: Any) -> str:
     setting = environment.current().counting
     if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
         return "fixed"
+    if setting == "triton":
+        return _triton_strategy() if be.name in ("numpy", "torch") else "fixed"
     if setting in ("compact", "fixed"):
         return setting
     on_host = be.reads_are_free(like) and be.block_entries is not None
@@ -62,6 +68,8 @@ def counting_strategy(be: Backend, like: Any) -> str:
 def _host_strategy(setting: str) -> str:
     """The strategy of rows on the host for a ``BLEUSUITE_COUNTING`` setting: the one it
     forces, else ``compiled`` where the C part is built, else ``compact``."""
+    if setting == "triton":
+        return _triton_strategy()
     if setting in ("compact", "fixed"):
         return setting
     if kernel.available():
@@ -74,6 +82,19 @@ def _host_strategy(setting: str) -> str:
     return "compact"
 
 
+def _triton_strategy() -> str:
+    """``triton``, where triton and torch can be imported."""
+    from bleusuite.counting import triton
+
+    if not triton.available():
+        raise ImportError(
+            "BLEUSUITE_COUNTING=triton needs the triton and torch packages, which this "
+            "install lacks (install triton, which PyTorch's CUDA builds ship, or unset "
+            "BLEUSUITE_COUNTING)"
+        )
+    return "triton"
+
+
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
                   workers: int | None = None) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
@@ -84,10 +105,14 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
         strategy = counting_strategy(batch.backend, batch.hyp_len)
         if strategy == "compiled":
             return kernel.count_pairs(batch.pairs, max_order, per_reference, workers)
-        if strategy == "compact" and batch.hyp is None:  # ragged rows: padded by length
+        if strategy in ("compact", "triton") and batch.hyp is None:  # padded by length
             return _count_padded_batches(batch.pairs, max_order, per_reference, strategy)
         batch = batch.padded()  # (padded arrays keep their matrices)
     strategy = counting_strategy(batch.backend, batch.hyp)
+    if strategy == "triton":
+        from bleusuite.counting import triton
+
+        return triton.count_matches_triton(batch, max_order, per_reference)
     if strategy == "fixed":
         from bleusuite.counting import fixed
 
@@ -138,11 +163,12 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
 
 def _count_padded_batches(pairs: RaggedPairs, max_order: int, per_reference: bool,
                           strategy: str) -> MatchCounts:
-    """The counts of ragged rows by a NumPy pipeline (``compact`` or ``fixed``), on padded
-    batches of similar length."""
-    from bleusuite.counting import compact, fixed
+    """The counts of ragged rows by a NumPy pipeline (``compact`` or ``fixed``) or the Triton
+    kernel, on padded batches of similar length."""
+    from bleusuite.counting import compact, fixed, triton
 
-    count = fixed.count_matches_fixed if strategy == "fixed" else compact.count_matches_compact
+    count = {"fixed": fixed.count_matches_fixed, "triton": triton.count_matches_triton}.get(
+        strategy, compact.count_matches_compact)
     clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)
     per_ref = (np.zeros((pairs.rows, pairs.references, max_order), dtype=np.int64)
                if per_reference else None)

@@ -11,6 +11,8 @@
  * line_edit_counts lines of text, split as it splits them), and
  * alignment_chunks (alignment.c) makes jiwer's AlignmentChunk objects of its opcodes, and
  * word_lists the word lists of numbered lines (jiwer's transformed sentences).
+ * edit_distances and eed_grid (edit_distance.c) give torchmetrics' EditDistance and
+ * ExtendedEditDistance (EED) grids.
  * cider_sums and cider_text_sums (cider_sums.c) pycocoevalcap's CIDEr-D sums of a batch of
  * ids or of its captions, and
  * caption_rouge (caption_lcs.c) gives pycocoevalcap's ROUGE-L inputs straight from its str.
@@ -44,6 +46,9 @@ static PyMethodDef native_functions[] = {
     {"cider_text_sums", (PyCFunction)(void (*)(void))bs_cider_text_sums, METH_FASTCALL,
      bs_cider_text_sums_doc},
     {"word_lists", (PyCFunction)(void (*)(void))bs_word_lists, METH_FASTCALL, bs_word_lists_doc},
+    {"edit_distances", (PyCFunction)(void (*)(void))bs_edit_distances, METH_FASTCALL,
+     bs_edit_distances_doc},
+    {"eed_grid", (PyCFunction)(void (*)(void))bs_eed_grid, METH_FASTCALL, bs_eed_grid_doc},
     {"stop_calls", bs_stop_calls, METH_NOARGS, bs_stop_calls_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -54,7 +59,8 @@ static struct PyModuleDef native_module = {
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
              "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, line_edit_counts, "
              "AlignmentChunk, "
-             "alignment_chunks, word_lists, caption_rouge, cider_sums, cider_text_sums, stop_calls.",
+             "alignment_chunks, word_lists, edit_distances, eed_grid, caption_rouge, "
+             "cider_sums, cider_text_sums, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };

@@ -11,6 +11,8 @@
  * ter.c       ter_edits: TER's edits (sacrebleu's lib_ter) per row and reference, the GIL released
  * edits.c     edit_counts: jiwer's (rapidfuzz's) Levenshtein alignment per row, the GIL released
  * alignment.c AlignmentChunk, alignment_chunks: jiwer's alignment objects of those opcodes
+ * edit_distance.c  edit_distances, eed_grid: torchmetrics' EditDistance and EED per pair,
+ *             the GIL released
  * cider_sums.c cider_sums, cider_text_sums: pycocoevalcap's CIDEr-D norms and dot products of
  *             a batch of ids, or of its captions
  * caption_lcs.c caption_rouge: pycocoevalcap's ROUGE-L best precision and recall per image, from its str
@@ -118,6 +120,10 @@ PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 extern const char bs_ter_edits_doc[];
 PyObject *bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_edit_counts_doc[];
+PyObject *bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_edit_distances_doc[];
+PyObject *bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_eed_grid_doc[];
 
 /* ---------------------------------------------------- stopping a long call (interrupt.c) */
 

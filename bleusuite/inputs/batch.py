@@ -18,8 +18,8 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
-__all__ = ["Batch", "RaggedPairs", "identity", "mark_unreferenced", "padded_rows", "rows_batch",
-           "stream_pairs"]
+__all__ = ["Batch", "RaggedPairs", "grouped_batch", "identity", "mark_unreferenced", "padded_rows",
+           "rows_batch", "stream_pairs"]
 
 
 class Streams(Protocol):
@@ -194,6 +194,31 @@ def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarra
                         ref_tokens.reshape(-1), ref_index * ref_tokens.shape[1], ref_len)
     present = np.ones(ref_len.shape, dtype=bool)
     return Batch(backends.get_backend(), identity, hyp_len, ref_len, present, pairs)
+
+
+def grouped_batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,
+                  ref_len: np.ndarray, counts: np.ndarray) -> Batch:
+    """The host batch of sentences laid out one after the other: the hypotheses in
+    ``hyp_ids`` (lengths ``hyp_len``), and in ``ref_ids`` (lengths ``ref_len``) each
+    hypothesis's ``counts[b]`` references in turn (images and their captions).
+
+    >>> batch = grouped_batch(np.array([1, 2, 3]), np.array([2, 1]), np.array([1, 2, 3, 4]),
+    ...                       np.array([2, 1, 1]), np.array([1, 2]))
+    >>> batch.pairs.ref_starts.tolist(), batch.ref_present.tolist()
+    ([[0, 0], [2, 3]], [[True, False], [True, True]])
+    """
+    images = counts.shape[0]
+    width = int(counts.max()) if images else 1
+    present = np.arange(width) < counts[:, None]
+    lengths = np.zeros((images, width), dtype=np.int64)
+    lengths[present] = ref_len
+    starts = np.zeros((images, width), dtype=np.int64)
+    starts[present] = np.cumsum(ref_len) - ref_len
+    hyp_len = np.asarray(hyp_len, dtype=np.int64)
+    pairs = RaggedPairs(np.asarray(hyp_ids, dtype=np.int64), np.cumsum(hyp_len) - hyp_len,
+                        hyp_len, np.asarray(ref_ids, dtype=np.int64), starts, lengths)
+    return Batch(backends.get_backend(), identity, hyp_len, lengths, present, pairs,
+                 hyp_width=int(hyp_len.max()) if images else 0)
 
 
 def stream_pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,

@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import backends
-from bleusuite.inputs.batch import Batch, RaggedPairs, identity
+from bleusuite.inputs.batch import Batch, grouped_batch
 from bleusuite.text.token_ids import numbering
 
 __all__ = ["EncodedCaptions", "encode"]
@@ -58,7 +57,7 @@ class EncodedCaptions:
             ids = [vocabulary.setdefault(t, len(vocabulary)) for line in tokens for t in line]
             return np.asarray(ids, dtype=np.int64), lengths
 
-        return _batch(*spaced(hyps), *spaced(flat), self.references)
+        return grouped_batch(*spaced(hyps), *spaced(flat), self.references)
 
 
 def check(gts: Any, res: Any) -> list[Hashable]:
@@ -99,7 +98,7 @@ def encode(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]]
     numbers = numbering()
     hyp_ids, hyp_len = numbers.number(hyps)
     ref_ids, ref_len = numbers.number(flat)
-    words = _batch(hyp_ids, hyp_len, ref_ids, ref_len, counts)
+    words = grouped_batch(hyp_ids, hyp_len, ref_ids, ref_len, counts)
     return EncodedCaptions(images, words, counts, (hyps, hyp_len, flat, ref_len))
 
 
@@ -116,20 +115,3 @@ def _any_irregular(lines: list[str], lengths: np.ndarray) -> bool:
         if len(data.translate(None, _OTHER_ASCII_WHITESPACE)) == len(data):
             return False
     return any(_IRREGULAR.search(line) for line in lines)
-
-
-def _batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,
-           ref_len: np.ndarray, counts: np.ndarray) -> Batch:
-    """A host batch: each image's hypothesis and its ``counts[b]`` references."""
-    images = counts.shape[0]
-    width = int(counts.max()) if images else 1
-    present = np.arange(width) < counts[:, None]
-    lengths = np.zeros((images, width), dtype=np.int64)
-    lengths[present] = ref_len
-    starts = np.zeros((images, width), dtype=np.int64)
-    starts[present] = np.cumsum(ref_len) - ref_len
-    hyp_len = np.asarray(hyp_len, dtype=np.int64)
-    pairs = RaggedPairs(np.asarray(hyp_ids, dtype=np.int64), np.cumsum(hyp_len) - hyp_len,
-                        hyp_len, np.asarray(ref_ids, dtype=np.int64), starts, lengths)
-    return Batch(backends.get_backend(), identity, hyp_len, lengths, present, pairs,
-                 hyp_width=int(hyp_len.max()) if images else 0)

@@ -150,7 +150,8 @@ def _id_statistics(columns: Columns, plan: Plan) -> BlockStatistics:
         present = host(batch.backend.sum_(batch.backend.to_int64(batch.ref_present), axis=1))
         for name in plan.metrics:
             stats = registry.get(name).token_id_statistics(batch, plan.settings("ids", name))
-            tables[name].append(np.asarray(host(stats.to_array()), dtype=np.int64))
+            # the statistics' own dtype: int64 counts, or float64 sums (CIDEr-D's)
+            tables[name].append(np.asarray(host(stats.to_array())))
     if not present.all():  # on a device the batch's check waits for this host read
         row = int(np.flatnonzero(present == 0)[0])
         raise ValueError(f"references: row {row} of the batch has no reference (every "

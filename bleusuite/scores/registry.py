@@ -8,7 +8,7 @@ its own (:class:`~bleusuite.scores.bleu.metric.BleuSettings`, ...), with the def
 library it reproduces.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
-['BLEU', 'chrF2', 'GLEU', 'ROUGE-L', 'TER', 'WER']
+['BLEU', 'chrF2', 'CIDEr-D', 'GLEU', 'ROUGE-L', 'TER', 'WER']
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ __all__ = [
 METRICS = {
     "bleu": "bleusuite.scores.bleu.metric",
     "chrf": "bleusuite.scores.chrf.metric",
+    "cider": "bleusuite.scores.cider.metric",
     "gleu": "bleusuite.scores.gleu.metric",
     "rouge": "bleusuite.scores.rouge.metric",
     "ter": "bleusuite.scores.ter.metric",

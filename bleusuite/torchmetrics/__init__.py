@@ -1,7 +1,8 @@
 """torchmetrics metrics: drop-in replacements for ``torchmetrics.text.BLEUScore`` and
 ``SacreBLEUScore``, NLTK's GLEU as a torchmetrics metric, ``TranslationEditRate`` with
 sacrebleu's TER, and the error rates ``WordErrorRate``, ``CharErrorRate``,
-``MatchErrorRate``, ``WordInfoLost`` and ``WordInfoPreserved``.
+``MatchErrorRate``, ``WordInfoLost`` and ``WordInfoPreserved``, ``EditDistance`` and
+``ExtendedEditDistance``, and CIDEr-D (``CIDErScore``, with fixed document frequencies).
 
 Each metric keeps one state, the summed integer statistics of every sentence seen
 (``add_state(..., dist_reduce_fx="sum")``): the corpus score is a function of that sum, so it
@@ -36,6 +37,8 @@ except ImportError as _error:
     ) from _error
 
 from bleusuite.torchmetrics.bleu import BLEUScore, GLEUScore, SacreBLEUScore
+from bleusuite.torchmetrics.cider import CIDErScore
+from bleusuite.torchmetrics.edit_distance import EditDistance, ExtendedEditDistance
 from bleusuite.torchmetrics.error_rates import (
     CharErrorRate,
     MatchErrorRate,
@@ -46,6 +49,6 @@ from bleusuite.torchmetrics.error_rates import (
 from bleusuite.torchmetrics.rouge import ROUGEScore
 from bleusuite.torchmetrics.ter import TranslationEditRate
 
-__all__ = ["BLEUScore", "CharErrorRate", "GLEUScore", "MatchErrorRate", "ROUGEScore",
-           "SacreBLEUScore", "TranslationEditRate", "WordErrorRate", "WordInfoLost",
-           "WordInfoPreserved"]
+__all__ = ["BLEUScore", "CIDErScore", "CharErrorRate", "EditDistance", "ExtendedEditDistance",
+           "GLEUScore", "MatchErrorRate", "ROUGEScore", "SacreBLEUScore", "TranslationEditRate",
+           "WordErrorRate", "WordInfoLost", "WordInfoPreserved"]

@@ -245,10 +245,11 @@ def test_x32_rows_too_wide_for_int32_keys_raise():
         assert jax.eval_shape(bleusuite.sentence_bleu, hyp, hyp).shape == (1,)
 
 
-@pytest.mark.parametrize("setting", ["compact", "compiled"])
+@pytest.mark.parametrize("setting", ["compact", "compiled", "triton"])
 def test_a_cpu_setting_still_counts_with_the_fixed_strategy(setting, monkeypatch):
     """JAX arrays are immutable and their shapes fixed at trace time: ``fixed`` counts them
-    whatever ``BLEUSUITE_COUNTING`` names (``compiled`` too, built or not)."""
+    whatever ``BLEUSUITE_COUNTING`` names (``compiled`` too, built or not; ``triton`` too,
+    installed or not)."""
     hyp, ref = _batch(seed=5)
     want = bleusuite.sentence_bleu(hyp, ref, pad_id=0)
     monkeypatch.setenv("BLEUSUITE_COUNTING", setting)

@@ -535,7 +535,7 @@ def test_errors_are_one_line_without_traceback(files, args, stdin, fragments):
     ("env", "args", "fragments"),
     [
         ({"BLEUSUITE_COUNTING": "bogus"}, [],
-         ["BLEUSUITE_COUNTING must be one of auto, compiled, compact, fixed; got 'bogus'"]),
+         ["BLEUSUITE_COUNTING must be one of auto, compiled, compact, fixed, triton; got 'bogus'"]),
         ({"BLEUSUITE_COUNTING": "compiled", "BLEUSUITE_NATIVE": "0"}, [],
          ["BLEUSUITE_COUNTING=compiled needs bleusuite's compiled part"]),
         ({"SACREBLEU_SEED": "-1"}, ["-ci"],

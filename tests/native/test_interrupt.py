@@ -42,6 +42,15 @@ def run():
 def warm_up():
     bleusuite.sentence_rouge([docs[0][:5000]], [[refs[0][0][:5000]]], rouge_type="rougeLsum")
 """,
+    "eed": """
+from bleusuite.scores.eed import reference_scores
+hyps = ["".join(rng.choice("ab c") for _ in range(100000)) for _ in range(12)]
+refs = ["".join(rng.choice("ab c") for _ in range(100000)) for _ in range(12)]
+def run():
+    reference_scores(hyps, refs)
+def warm_up():
+    reference_scores([hyps[0][:500]], [refs[0][:500]])
+""",
 }
 
 SCRIPT = """

@@ -37,8 +37,8 @@ from bleusuite.scores.cider.formula import NgramTable, document_counts, runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 from bleusuite.text.token_ids import numbering
 
-__all__ = ["CiderDocumentFrequency", "cider_document_frequency", "corpus_cider",
-           "sentence_cider"]
+__all__ = ["CiderDocumentFrequency", "cider_document_frequency", "cider_scores_of_batch",
+           "corpus_cider", "sentence_cider"]
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,13 @@ def _text_sentences(hypotheses: Any, references: Any) -> _Sentences:
 
 
 def _id_sentences(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any) -> _Sentences:
-    batch = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                            global_ids=True)
+    return _batch_sentences(normalize_batch(hypotheses, references, pad_id=pad_id,
+                                            eos_id=eos_id, global_ids=True))
+
+
+def _batch_sentences(batch: Any) -> _Sentences:
+    """A normalised token-id batch (:class:`bleusuite.inputs.Batch`, its ids global) as
+    token runs."""
     be = batch.backend
     if batch.pairs is not None:
         pairs = batch.pairs
@@ -173,6 +178,24 @@ def sentence_cider(hypotheses: Any, references: Any, *,
     """
     _check_settings(max_order, sigma)
     batch = _sentences(hypotheses, references, pad_id, eos_id)
+    if batch.hyp_len.shape[0] == 0:
+        return batch.to_caller(np.zeros(0, dtype=np.float64))
+    return batch.to_caller(_scores(batch, document_frequency, max_order, float(sigma)))
+
+
+def cider_scores_of_batch(batch: Any, document_frequency: CiderDocumentFrequency | None,
+                          max_order: int = 4, sigma: float = 6.0) -> np.ndarray:
+    """:func:`sentence_cider` of a normalised token-id batch (its ids global), NumPy
+    float64 (the registry's token-id statistics)."""
+    _check_settings(max_order, sigma)
+    sentences = _batch_sentences(batch)
+    if sentences.hyp_len.shape[0] == 0:
+        return np.zeros(0, dtype=np.float64)
+    return _scores(sentences, document_frequency, max_order, float(sigma))
+
+
+def _scores(batch: _Sentences, document_frequency: CiderDocumentFrequency | None,
+            max_order: int, sigma: float) -> np.ndarray:
     lookup, documents = None, None
     if document_frequency is not None:
         if not isinstance(document_frequency, CiderDocumentFrequency):
@@ -186,17 +209,16 @@ def sentence_cider(hypotheses: Any, references: Any, *,
             raise ValueError(f"document_frequency counts n-grams up to order "
                              f"{document_frequency.max_order}; max_order is {max_order}")
         vocabulary = batch.vocabulary
+        frequency = document_frequency
 
         def lookup(rows: np.ndarray) -> np.ndarray:
-            return document_frequency.lookup(rows, vocabulary)
+            return frequency.lookup(rows, vocabulary)
 
         documents = document_frequency.documents
-    if batch.hyp_len.shape[0] == 0:
-        return batch.to_caller(np.zeros(0, dtype=np.float64))
-    scores = cider_scores(batch.hyp_tokens, batch.hyp_len, batch.ref_tokens, batch.ref_len,
-                          batch.ref_image, max_order=max_order, sigma=float(sigma),
-                          lookup=lookup, documents=documents)
-    return batch.to_caller(scores)
+    scores: np.ndarray = cider_scores(batch.hyp_tokens, batch.hyp_len, batch.ref_tokens,
+                                      batch.ref_len, batch.ref_image, max_order=max_order,
+                                      sigma=sigma, lookup=lookup, documents=documents)
+    return scores
 
 
 def corpus_cider(hypotheses: Any, references: Any, *,

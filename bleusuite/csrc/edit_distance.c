@@ -1,0 +1,401 @@
+/* Character edit distances as torchmetrics computes them (bleusuite/scores/eed/):
+ *
+ * edit_distances  EditDistance's Levenshtein distance within sacrebleu's TER beam, with a
+ *                 substitution cost (insertions and deletions cost 1);
+ * eed_grid        ExtendedEditDistance's CDER grid of Stanchev et al. (2019): a pair's last
+ *                 cell and the visits that make its coverage (the score, a multiplication
+ *                 and a division, is NumPy's, where no compiler can fuse them).
+ *
+ * Texts are int64 code points; pair k's hypothesis is hyp_chars[hyp_starts[k] :
+ * hyp_starts[k] + hyp_lengths[k]], its reference the same slice of ref_chars. Both loops
+ * run with the GIL released, in the reference's order of operations: integer costs for the
+ * first, float64 additions and comparisons (the same first-least rule as Python's min and
+ * list.index) for the second, so that every number is torchmetrics' own.
+ */
+#include "native.h"
+
+#include <math.h>
+
+/* torchmetrics' cost of a cell outside the beam (its _INT_INFINITY, 10**16) */
+#define FAR 10000000000000000LL
+#define BEAM_WIDTH 25
+/* the largest substitution cost taken (bleusuite/scores/eed/levenshtein.py caps it there):
+ * with costs below FAR no sum of two of them overflows */
+#define MAX_COST (1LL << 40)
+
+typedef enum {
+    EDIT_DONE = 0,
+    EDIT_NO_MEMORY,
+    EDIT_BAD_SLICE, /* an offset or a length outside its buffer */
+    EDIT_STOPPED,   /* Ctrl-C, or stop_calls() (interrupt.c) */
+} Failure;
+
+/* the pairs of a call */
+typedef struct {
+    const int64_t *hyp_chars, *hyp_starts, *hyp_lengths;
+    const int64_t *ref_chars, *ref_starts, *ref_lengths;
+    Py_ssize_t hyp_size, ref_size;
+} Pairs;
+
+/* the scratch of a call: two rows of a pair's matrix and the visits of its columns, each
+ * of 8-byte items, grown to the longest row of the call */
+typedef struct {
+    void *row, *next, *visits;
+    size_t bytes;
+} Scratch;
+
+/* room for `items` items in each: 0, or -1 (no memory, no exception set) */
+static int
+scratch_reserve(Scratch *s, int64_t items)
+{
+    if ((uint64_t)items > SIZE_MAX / 8) return -1;
+    const size_t bytes = (size_t)items * 8;
+    if (bytes <= s->bytes) return 0;
+    void *row = PyMem_RawRealloc(s->row, bytes);
+    if (row == NULL) return -1;
+    s->row = row;
+    void *next = PyMem_RawRealloc(s->next, bytes);
+    if (next == NULL) return -1;
+    s->next = next;
+    void *visits = PyMem_RawRealloc(s->visits, bytes);
+    if (visits == NULL) return -1;
+    s->visits = visits;
+    s->bytes = bytes;
+    return 0;
+}
+
+static void
+scratch_release(Scratch *s)
+{
+    PyMem_RawFree(s->row);
+    PyMem_RawFree(s->next);
+    PyMem_RawFree(s->visits);
+}
+
+/* pair k's two texts, or EDIT_BAD_SLICE where a slice leaves its buffer */
+static Failure
+pair_texts(const Pairs *p, Py_ssize_t k, const int64_t **hyp, int64_t *n, const int64_t **ref,
+           int64_t *m)
+{
+    const int64_t hs = p->hyp_starts[k], hl = p->hyp_lengths[k];
+    const int64_t rs = p->ref_starts[k], rl = p->ref_lengths[k];
+    if (hs < 0 || hl < 0 || hs > p->hyp_size || hl > p->hyp_size - hs) return EDIT_BAD_SLICE;
+    if (rs < 0 || rl < 0 || rs > p->ref_size || rl > p->ref_size - rs) return EDIT_BAD_SLICE;
+    *hyp = p->hyp_chars + hs;
+    *n = hl;
+    *ref = p->ref_chars + rs;
+    *m = rl;
+    return EDIT_DONE;
+}
+
+/* ------------------------------------------------------------------ edit_distances */
+
+/* the beam distance of prediction `pred` (n) to target `target` (m): rows are the
+ * prediction's characters; row i only within the beam around floor(i * m / n) (the last
+ * row to its end), other cells FAR; a cell is the least of its diagonal plus 0 or `cost`,
+ * the cell above plus 1 and the cell to its left plus 1. Each of the two rows keeps the
+ * columns it last held: only those outside the new band are reset to FAR, so a row costs
+ * its band, not m */
+static int64_t
+beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, int64_t cost,
+              int64_t *row, int64_t *next, bs_Watch *watch)
+{
+    for (int64_t j = 0; j <= m; j++) {
+        row[j] = j;
+        next[j] = FAR;
+    }
+    int64_t row_low = 0, row_high = m + 1, next_low = 0, next_high = 0;
+    const double ratio = n ? (double)m / (double)n : 1.0;
+    const int64_t beam = ratio / 2 > BEAM_WIDTH ? (int64_t)ceil(ratio / 2 + BEAM_WIDTH)
+                                                : BEAM_WIDTH;
+    for (int64_t i = 1; i <= n; i++) {
+        const int64_t middle = (int64_t)floor((double)i * ratio);
+        const int64_t low = middle - beam > 0 ? middle - beam : 0;
+        const int64_t high = i == n || middle + beam > m + 1 ? m + 1 : middle + beam;
+        const int64_t c = pred[i - 1];
+        /* the cells this buffer held two rows ago, outside the band now (the band only
+         * moves right: low never falls) */
+        for (int64_t j = next_low; j < low && j < next_high; j++) next[j] = FAR;
+        for (int64_t j = high > next_low ? high : next_low; j < next_high; j++) next[j] = FAR;
+        if (bs_watch_poll(watch)) return -1; /* a poll a row: a long pair stops too */
+        int64_t j = low;
+        if (j == 0 && j < high) { /* column 0: only the cell above */
+            next[0] = row[0] + 1 < FAR ? row[0] + 1 : FAR;
+            j = 1;
+        }
+        int64_t left = next[j - 1];
+        for (; j < high; j++) {
+            /* the least of FAR, the diagonal and the cell above first: the chain from
+             * cell to cell is then one addition and one minimum (the same least) */
+            const int64_t diagonal = row[j - 1] + (target[j - 1] == c ? 0 : cost);
+            const int64_t above = row[j] + 1;
+            int64_t best = diagonal < above ? diagonal : above;
+            best = best < FAR ? best : FAR;
+            left = left + 1 < best ? left + 1 : best;
+            next[j] = left;
+        }
+        int64_t *swap = row;
+        row = next;
+        next = swap;
+        next_low = row_low;
+        next_high = row_high;
+        row_low = low;
+        row_high = high;
+    }
+    return row[m];
+}
+
+/* pairs *at..end-1 into out; *at is left at the pair that failed */
+static Failure
+distances_of(const Pairs *p, int64_t cost, int64_t *out, Py_ssize_t *at, Py_ssize_t end,
+             Scratch *s, bs_Watch *watch)
+{
+    for (; *at < end; (*at)++) {
+        const int64_t *pred, *target;
+        int64_t n, m;
+        Failure failure = pair_texts(p, *at, &pred, &n, &target, &m);
+        if (failure != EDIT_DONE) return failure;
+        if (scratch_reserve(s, m + 1) < 0) return EDIT_NO_MEMORY;
+        out[*at] = beam_distance(pred, n, target, m, cost, s->row, s->next, watch);
+        if (watch->stopped || bs_watch_poll(watch)) return EDIT_STOPPED;
+    }
+    return EDIT_DONE;
+}
+
+/* ------------------------------------------------------------------------ eed_grid */
+
+/* the CDER grid of hypothesis `hyp` (n) and reference `ref` (m): rows are the reference's
+ * characters; returns the last cell and counts the visits (a column never visited: 1) */
+static double
+eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double alpha,
+         double deletion, double insertion, double *row, double *next, int64_t *visits,
+         int64_t *visited, bs_Watch *watch)
+{
+    for (int64_t i = 0; i <= n; i++) visits[i] = -1;
+    row[0] = 0.0;
+    for (int64_t i = 1; i <= n; i++) row[i] = 1.0;
+    for (int64_t w = 0; w < m; w++) {
+        if (bs_watch_poll(watch)) return 0.0; /* a poll a row: a long pair stops too */
+        const int64_t c = ref[w];
+        next[0] = row[0] + 1.0;
+        double least = next[0], left = next[0];
+        int64_t at = 0;
+        for (int64_t i = 1; i <= n; i++) {
+            /* Python's min(deletion, substitution, insertion), taken in another order:
+             * the least value is the same (costs are never NaN), and the loop's chain
+             * (each cell waits for the one to its left) is one addition and one minimum */
+            const double substitution = row[i - 1] + (hyp[i - 1] == c ? 0.0 : 1.0);
+            const double inserted = row[i] + insertion;
+            const double other = inserted < substitution ? inserted : substitution;
+            const double deleted = left + deletion; /* left: next[i - 1], kept in a register */
+            left = other < deleted ? other : deleted;
+            next[i] = left;
+            if (left < least) { /* min(row) and row.index(it): the first least */
+                least = left;
+                at = i;
+            }
+        }
+        visits[at]++;
+        if (c == ' ') {
+            const double jump = alpha + least;
+            for (int64_t i = 0; i <= n; i++) {
+                if (jump < next[i]) next[i] = jump;
+            }
+        }
+        double *swap = row;
+        row = next;
+        next = swap;
+    }
+    int64_t total = 0;
+    for (int64_t i = 0; i <= n; i++) total += visits[i] >= 0 ? visits[i] : 1;
+    *visited = total;
+    return row[n];
+}
+
+/* pairs *at..end-1 into last and visited; *at is left at the pair that failed */
+static Failure
+grids_of(const Pairs *p, const double *costs, double *last, int64_t *visited, Py_ssize_t *at,
+         Py_ssize_t end, Scratch *s, bs_Watch *watch)
+{
+    for (; *at < end; (*at)++) {
+        const int64_t *hyp, *ref;
+        int64_t n, m;
+        Failure failure = pair_texts(p, *at, &hyp, &n, &ref, &m);
+        if (failure != EDIT_DONE) return failure;
+        if (scratch_reserve(s, n + 1) < 0) return EDIT_NO_MEMORY;
+        last[*at] = eed_pair(hyp, n, ref, m, costs[0], costs[1], costs[2], s->row, s->next,
+                             s->visits, &visited[*at], watch);
+        if (watch->stopped || bs_watch_poll(watch)) return EDIT_STOPPED;
+    }
+    return EDIT_DONE;
+}
+
+/* ------------------------------------------------------------------ the entry points */
+
+/* the six text buffers of args[0..5] into views (held counts those taken) and p */
+static int
+read_pairs(PyObject *const *args, Py_buffer *views, int *held, Pairs *p)
+{
+    static const char *const names[6] = {"hyp_chars", "hyp_starts", "hyp_lengths",
+                                         "ref_chars", "ref_starts", "ref_lengths"};
+    Py_ssize_t any[1] = {-1};
+    Py_ssize_t pairs[1] = {-1};
+    for (int k = 0; k < 6; k++) {
+        const Py_ssize_t *shape = k == 0 || k == 3 ? any : pairs;
+        if (bs_int64_buffer(args[k], &views[*held], names[k], 1, shape, 0) < 0) return -1;
+        if (k == 1) pairs[0] = views[*held].shape[0];
+        (*held)++;
+    }
+    p->hyp_chars = views[0].buf;
+    p->hyp_starts = views[1].buf;
+    p->hyp_lengths = views[2].buf;
+    p->ref_chars = views[3].buf;
+    p->ref_starts = views[4].buf;
+    p->ref_lengths = views[5].buf;
+    p->hyp_size = views[0].len / 8;
+    p->ref_size = views[3].len / 8;
+    return 0;
+}
+
+static int
+read_bounds(PyObject *begin_object, PyObject *end_object, Py_ssize_t pairs, Py_ssize_t *begin,
+            Py_ssize_t *end)
+{
+    if (bs_index_argument(begin_object, "begin", begin) < 0
+        || bs_index_argument(end_object, "end", end) < 0)
+        return -1;
+    if (*begin < 0 || *end < *begin || *end > pairs) {
+        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
+                     "(the pairs); got %zd and %zd", pairs, *begin, *end);
+        return -1;
+    }
+    return 0;
+}
+
+/* after the loop, with the GIL: 0, or -1 with the exception of `failure` set */
+static int
+finish(Failure failure, bs_Watch *watch, Py_ssize_t pair)
+{
+    if (bs_watch_end(watch) < 0) return -1; /* stopped: KeyboardInterrupt */
+    switch (failure) {
+    case EDIT_DONE:
+    case EDIT_STOPPED:
+        return 0;
+    case EDIT_NO_MEMORY:
+        PyErr_NoMemory();
+        return -1;
+    case EDIT_BAD_SLICE:
+        PyErr_Format(PyExc_ValueError, "pair %zd: an offset or a length is outside its "
+                     "character buffer", pair);
+        return -1;
+    }
+    return 0;
+}
+
+const char bs_edit_distances_doc[] =
+"edit_distances(hyp_chars, hyp_starts, hyp_lengths, ref_chars, ref_starts, ref_lengths,\n"
+"               substitution_cost, distances, begin, end, /)\n--\n\n"
+"torchmetrics' EditDistance (its beam Levenshtein distance on characters) of pairs\n"
+"begin..end-1, written into distances.\n\n"
+"The texts are C-contiguous int64 buffers of code points: pair k's prediction is\n"
+"hyp_chars[hyp_starts[k] : hyp_starts[k] + hyp_lengths[k]], its target the same slice of\n"
+"ref_chars (starts and lengths of shape (P,)). substitution_cost is an integer from 0 to\n"
+"2**40; distances, int64 of shape (P,), receives each distance. The GIL is released.";
+
+PyObject *
+bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "edit_distances takes 10 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_buffer views[7];
+    int held = 0;
+    PyObject *result = NULL;
+    Pairs p;
+    Py_ssize_t pairs, cost, begin, end;
+    Py_ssize_t out_shape[1];
+    Scratch scratch = {NULL, NULL, NULL, 0};
+    bs_Watch watch;
+    Failure failure;
+    if (read_pairs(args, views, &held, &p) < 0) goto done;
+    pairs = out_shape[0] = views[1].shape[0];
+    if (bs_index_argument(args[6], "substitution_cost", &cost) < 0) goto done;
+    if (cost < 0 || cost > MAX_COST) {
+        PyErr_Format(PyExc_ValueError, "substitution_cost must be from 0 to 2**40; got %zd",
+                     cost);
+        goto done;
+    }
+    if (bs_int64_buffer(args[7], &views[held], "distances", 1, out_shape, 1) < 0) goto done;
+    held++;
+    if (read_bounds(args[8], args[9], pairs, &begin, &end) < 0) goto done;
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS
+    failure = distances_of(&p, cost, views[6].buf, &begin, end, &scratch, &watch);
+    Py_END_ALLOW_THREADS
+    scratch_release(&scratch);
+    if (finish(failure, &watch, begin) < 0) goto done;
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return result;
+}
+
+const char bs_eed_grid_doc[] =
+"eed_grid(hyp_chars, hyp_starts, hyp_lengths, ref_chars, ref_starts, ref_lengths, costs,\n"
+"         last, visited, begin, end, /)\n--\n\n"
+"torchmetrics' ExtendedEditDistance grid of pairs begin..end-1: each pair's last cell\n"
+"into last (float64, (P,)) and its columns' visits (one for a column never visited) into\n"
+"visited (int64, (P,)).\n\n"
+"The texts are laid out as edit_distances takes them (preprocessed sentences; pair k's\n"
+"hypothesis and reference). costs is a float64 buffer (alpha, deletion, insertion). The\n"
+"GIL is released.";
+
+PyObject *
+bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "eed_grid takes 11 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_buffer views[9];
+    int held = 0;
+    PyObject *result = NULL;
+    Pairs p;
+    Py_ssize_t pairs, begin, end;
+    Py_ssize_t out_shape[1];
+    Scratch scratch = {NULL, NULL, NULL, 0};
+    bs_Watch watch;
+    Failure failure;
+    if (read_pairs(args, views, &held, &p) < 0) goto done;
+    pairs = out_shape[0] = views[1].shape[0];
+    if (bs_float64_buffer(args[6], &views[held], "costs", 0) < 0) goto done;
+    held++;
+    if (views[6].len != 3 * 8) {
+        PyErr_SetString(PyExc_ValueError, "costs must hold 3 values (alpha, deletion, "
+                        "insertion)");
+        goto done;
+    }
+    if (bs_float64_buffer(args[7], &views[held], "last", 1) < 0) goto done;
+    held++;
+    if (views[7].len != pairs * 8) {
+        PyErr_Format(PyExc_ValueError, "last must hold %zd values (the pairs)", pairs);
+        goto done;
+    }
+    if (bs_int64_buffer(args[8], &views[held], "visited", 1, out_shape, 1) < 0) goto done;
+    held++;
+    if (read_bounds(args[9], args[10], pairs, &begin, &end) < 0) goto done;
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS
+    failure = grids_of(&p, views[6].buf, views[7].buf, views[8].buf, &begin, end, &scratch,
+                       &watch);
+    Py_END_ALLOW_THREADS
+    scratch_release(&scratch);
+    if (finish(failure, &watch, begin) < 0) goto done;
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return result;
+}

@@ -14,10 +14,17 @@ SOURCES = ["bleusuite/csrc/module.c", "bleusuite/csrc/buffers.c", "bleusuite/csr
            "bleusuite/csrc/gather.c", "bleusuite/csrc/counting.c", "bleusuite/csrc/libm.c",
            "bleusuite/csrc/lcs.c", "bleusuite/csrc/stem.c", "bleusuite/csrc/ter.c",
            "bleusuite/csrc/edits.c",
-           "bleusuite/csrc/alignment.c",
+           "bleusuite/csrc/alignment.c", "bleusuite/csrc/caption_lcs.c",
+           "bleusuite/csrc/cider_sums.c",
            "bleusuite/csrc/interrupt.c",
            "bleusuite/csrc/edit_distance.c"]
 
-setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h"],
-                             extra_compile_args=["-O2"], optional=True,
+# the sums of products (CIDEr's norms and dot products, cider_sums.c) must round as
+# pycocoevalcap's Python does: no fused multiply-adds (GCC fuses by default where the
+# target has them, e.g. aarch64)
+FLAGS = ["-O2"] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
+
+setup(ext_modules=[Extension("bleusuite._native", SOURCES, depends=["bleusuite/csrc/native.h",
+                                                          "bleusuite/csrc/caption_words.h"],
+                             extra_compile_args=FLAGS, optional=True,
                              libraries=[] if sys.platform == "win32" else ["m"])])

@@ -1,6 +1,6 @@
 """Types of bleusuite's compiled part (``bleusuite/csrc/``; see ``bleusuite.native``)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, SupportsIndex
 
 class Numbering:
@@ -76,6 +76,30 @@ def line_edit_counts(hypotheses: tuple[str, ...], references: tuple[str, ...],
                      /) -> None:
     """``edit_counts`` of lines of text (split as jiwer's ``wer_default`` or as
     ``str.split()``) into ``counts`` (B, 5) for rows begin..end-1, the GIL released."""
+
+def caption_rouge(hypotheses: Sequence[list[str]], references: Sequence[list[str]], best: Any,
+                  begin: SupportsIndex, end: SupportsIndex,
+                  scratch_words: SupportsIndex = ..., /) -> None:
+    """pycocoevalcap's ROUGE-L of images begin..end-1 (``hypotheses[b]`` a list of one str,
+    ``references[b]`` a non-empty list of str, split with ``split(" ")``): each image's
+    best precision and best recall into ``best`` (B, 2) float64, the GIL released."""
+
+def cider_sums(
+    hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
+    ref_lengths: Any, ref_counts: Any, order: SupportsIndex, log_table: Any,
+    log_documents: float, hyp_norm2: Any, ref_norm2: Any, dot: Any, /,
+) -> None:
+    """pycocoevalcap's CIDEr-D sums (the batch's document frequencies) of token-id rows:
+    squared norms into ``hyp_norm2`` (B, order) and ``ref_norm2`` (R, order), clipped dot
+    products into ``dot`` (R, order); see the C docstring."""
+
+def cider_text_sums(
+    hypotheses: Sequence[list[str]], references: Sequence[list[str]], order: SupportsIndex,
+    log_table: Any, log_documents: float, hyp_lengths: Any, ref_lengths: Any,
+    hyp_norm2: Any, ref_norm2: Any, dot: Any, /,
+) -> None:
+    """``cider_sums`` of pycocoevalcap's captions (split with ``str.split()``), the words'
+    counts into ``hyp_lengths`` (B) and ``ref_lengths`` (R); see the C docstring."""
 
 class AlignmentChunk:
     """jiwer's ``AlignmentChunk`` (see ``bleusuite/csrc/alignment.c``)."""

@@ -13,6 +13,9 @@
  * word_lists the word lists of numbered lines (jiwer's transformed sentences).
  * edit_distances and eed_grid (edit_distance.c) give torchmetrics' EditDistance and
  * ExtendedEditDistance (EED) grids.
+ * cider_sums and cider_text_sums (cider_sums.c) pycocoevalcap's CIDEr-D sums of a batch of
+ * ids or of its captions, and
+ * caption_rouge (caption_lcs.c) gives pycocoevalcap's ROUGE-L inputs straight from its str.
  * stop_calls (interrupt.c) stops the long calls running; they check for Ctrl-C themselves.
  * Without it bleusuite does the same work in Python and NumPy, with the same results.
  */
@@ -36,6 +39,12 @@ static PyMethodDef native_functions[] = {
      bs_line_edit_counts_doc},
     {"alignment_chunks", (PyCFunction)(void (*)(void))bs_alignment_chunks, METH_FASTCALL,
      bs_alignment_chunks_doc},
+    {"caption_rouge", (PyCFunction)(void (*)(void))bs_caption_rouge, METH_FASTCALL,
+     bs_caption_rouge_doc},
+    {"cider_sums", (PyCFunction)(void (*)(void))bs_cider_sums, METH_FASTCALL,
+     bs_cider_sums_doc},
+    {"cider_text_sums", (PyCFunction)(void (*)(void))bs_cider_text_sums, METH_FASTCALL,
+     bs_cider_text_sums_doc},
     {"word_lists", (PyCFunction)(void (*)(void))bs_word_lists, METH_FASTCALL, bs_word_lists_doc},
     {"edit_distances", (PyCFunction)(void (*)(void))bs_edit_distances, METH_FASTCALL,
      bs_edit_distances_doc},
@@ -50,7 +59,8 @@ static struct PyModuleDef native_module = {
     .m_doc = "bleusuite's compiled part: Numbering (text to token ids), gather, count_matches, "
              "libm_map, lcs_matches, porter_stem, ter_edits, edit_counts, line_edit_counts, "
              "AlignmentChunk, "
-             "alignment_chunks, word_lists, edit_distances, eed_grid, stop_calls.",
+             "alignment_chunks, word_lists, edit_distances, eed_grid, caption_rouge, "
+             "cider_sums, cider_text_sums, stop_calls.",
     .m_size = -1,
     .m_methods = native_functions,
 };

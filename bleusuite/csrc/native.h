@@ -13,6 +13,9 @@
  * alignment.c AlignmentChunk, alignment_chunks: jiwer's alignment objects of those opcodes
  * edit_distance.c  edit_distances, eed_grid: torchmetrics' EditDistance and EED per pair,
  *             the GIL released
+ * cider_sums.c cider_sums, cider_text_sums: pycocoevalcap's CIDEr-D norms and dot products of
+ *             a batch of ids, or of its captions
+ * caption_lcs.c caption_rouge: pycocoevalcap's ROUGE-L best precision and recall per image, from its str
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -154,6 +157,12 @@ extern const char bs_line_edit_counts_doc[];
 extern PyTypeObject bs_AlignmentChunkType;
 PyObject *bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_alignment_chunks_doc[];
+PyObject *bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_caption_rouge_doc[];
+PyObject *bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_cider_sums_doc[];
+PyObject *bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern const char bs_cider_text_sums_doc[];
 PyObject *bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char bs_word_lists_doc[];
 

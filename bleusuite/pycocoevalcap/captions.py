@@ -10,9 +10,9 @@ caption splits differently (an empty one, or spaces other than single ones betwe
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
@@ -30,16 +30,34 @@ _IRREGULAR = re.compile(r"^$|^ | $|  |[^\S ]")
 _OTHER_ASCII_WHITESPACE = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
 
 
-@dataclass
 class EncodedCaptions:
     """The images of a call (in ``gts``' order) as a host :class:`Batch` of
     whitespace-split tokens (``words``), and of ``split(" ")`` tokens (``spaced``: the
-    same batch where no caption differs)."""
+    same batch where no caption differs; looked for on first use, which only ROUGE-L
+    makes)."""
 
-    images: list[Hashable]
-    words: Batch
-    spaced: Batch
-    references: np.ndarray        # (B,) references per image
+    def __init__(self, images: list[Hashable], words: Batch, references: np.ndarray,
+                 lines: tuple[list[str], np.ndarray, list[str], np.ndarray]) -> None:
+        self.images = images
+        self.words = words
+        self.references = references        # (B,) references per image
+        # the hypotheses and the references (flat), each with its numbers of words
+        self._lines = lines
+
+    @functools.cached_property
+    def spaced(self) -> Batch:
+        hyps, hyp_len, flat, ref_len = self._lines
+        if not _any_irregular(hyps, hyp_len) and not _any_irregular(flat, ref_len):
+            return self.words
+        vocabulary: dict[str, int] = {}
+
+        def spaced(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+            tokens = [line.split(" ") for line in lines]
+            lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+            ids = [vocabulary.setdefault(t, len(vocabulary)) for line in tokens for t in line]
+            return np.asarray(ids, dtype=np.int64), lengths
+
+        return grouped_batch(*spaced(hyps), *spaced(flat), self.references)
 
 
 def check(gts: Any, res: Any) -> list[Hashable]:
@@ -81,20 +99,7 @@ def encode(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]]
     hyp_ids, hyp_len = numbers.number(hyps)
     ref_ids, ref_len = numbers.number(flat)
     words = grouped_batch(hyp_ids, hyp_len, ref_ids, ref_len, counts)
-    if not _any_irregular(hyps, hyp_len) and not _any_irregular(flat, ref_len):
-        return EncodedCaptions(images, words, words, counts)
-    vocabulary: dict[str, int] = {}
-
-    def spaced(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        tokens = [line.split(" ") for line in lines]
-        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-        ids = [vocabulary.setdefault(t, len(vocabulary)) for line in tokens for t in line]
-        return np.asarray(ids, dtype=np.int64), lengths
-
-    spaced_hyp = spaced(hyps)
-    spaced_refs = spaced(flat)
-    return EncodedCaptions(images, words,
-                           grouped_batch(*spaced_hyp, *spaced_refs, counts), counts)
+    return EncodedCaptions(images, words, counts, (hyps, hyp_len, flat, ref_len))
 
 
 def _any_irregular(lines: list[str], lengths: np.ndarray) -> bool:

@@ -9,7 +9,9 @@ same return values and digits, computed on whole batches.
   and its ``verbose`` prints. The n-gram matches and lengths are
   :func:`bleusuite.bleu_statistics`' (the compiled counting where built).
 - ``Rouge()``: the LCS F-measure with ``beta = 1.2`` of the best precision and the best
-  recall over the references, each taken on its own; tokens ``split(" ")``. The LCS is
+  recall over the references, each taken on its own; tokens ``split(" ")``. The compiled
+  part reads the captions and takes the LCS in one pass
+  (:mod:`bleusuite.pycocoevalcap.caption_lcs`); else the LCS of the numbered captions is
   bleusuite's (:mod:`bleusuite.counting.lcs`).
 - ``Cider()``: CIDEr-D (:func:`bleusuite.sentence_cider`), document frequencies from the
   call's references.
@@ -33,8 +35,13 @@ from typing import Any
 import numpy as np
 
 from bleusuite.counting.lcs import lcs_of_batch
+from bleusuite.pycocoevalcap.caption_lcs import best_precision_recall, caption_lists, rouge_scores
 from bleusuite.pycocoevalcap.captions import EncodedCaptions, encode
 from bleusuite.scores.bleu.statistics import bleu_statistics_of_batch
+from bleusuite.scores.cider.compiled_sums import (
+    compiled_cider_scores,
+    compiled_cider_text_scores,
+)
 from bleusuite.scores.cider.formula import runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 
@@ -117,7 +124,11 @@ class Rouge:
 
     def compute_score(self, gts: Captions, res: Captions) -> tuple[Any, np.ndarray]:
         """``(mean, scores)``: ``np.mean`` of the images' ROUGE-L, and their array."""
-        return self.score_encoded(encode(gts, res))
+        best = best_precision_recall(gts, res)
+        if best is None:
+            return self.score_encoded(encode(gts, res))
+        score = rouge_scores(best[:, 0], best[:, 1], self.beta)
+        return np.mean(score), score
 
     def score_encoded(self, captions: EncodedCaptions) -> tuple[Any, np.ndarray]:
         batch = captions.spaced
@@ -127,10 +138,7 @@ class Rouge:
         present = np.asarray(batch.ref_present, dtype=bool)
         precision = np.where(present, lcs / hyp_len[:, None], 0.0).max(axis=1)
         recall = np.where(present, lcs / ref_len, 0.0).max(axis=1)
-        both = (precision != 0) & (recall != 0)
-        beta2 = self.beta ** 2
-        score = np.where(both, ((1 + beta2) * precision * recall)
-                         / np.where(both, recall + beta2 * precision, 1.0), 0.0)
+        score = rouge_scores(precision, recall, self.beta)
         return np.mean(score), score
 
     def method(self) -> str:
@@ -148,7 +156,12 @@ class Cider:
 
     def compute_score(self, gts: Captions, res: Captions) -> tuple[Any, np.ndarray]:
         """``(mean, scores)``: ``np.mean`` of the images' CIDEr-D, and their array."""
-        return self.score_encoded(encode(gts, res))
+        hypotheses, references = caption_lists(gts, res)
+        scores = compiled_cider_text_scores(hypotheses, references, max_order=self._n,
+                                            sigma=float(self._sigma))
+        if scores is None:
+            return self.score_encoded(encode(gts, res))
+        return np.mean(scores), scores
 
     def score_encoded(self, captions: EncodedCaptions) -> tuple[Any, np.ndarray]:
         batch = captions.words
@@ -157,6 +170,12 @@ class Cider:
             raise RuntimeError("captions must be a host batch")
         present = np.asarray(batch.ref_present, dtype=bool)
         ref_len = np.asarray(pairs.ref_lengths)[present]
+        compiled = compiled_cider_scores(
+            pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths, pairs.ref_ids,
+            np.asarray(pairs.ref_starts)[present], ref_len, captions.references,
+            max_order=self._n, sigma=float(self._sigma))
+        if compiled is not None:
+            return np.mean(compiled), compiled
         hyp_tokens = runs(pairs.hyp_ids, pairs.hyp_starts, pairs.hyp_lengths)
         ref_tokens = runs(pairs.ref_ids, np.asarray(pairs.ref_starts)[present], ref_len)
         ref_image = np.repeat(np.arange(present.shape[0]), present.sum(axis=1))

@@ -93,3 +93,30 @@ def test_plain_lines_equal_the_lexer():
     want = [" ".join(t for t in lex(text, starts[i], starts[i + 1] - 1) if t not in PUNCTUATIONS)
             for i in range(len(lines))]
     assert tokenize_captions(lines) == want
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fast_path_equals_the_lexer_on_generated_ascii(seed):
+    # the whole-text tests that pick the lines to lex (abbreviations before a period,
+    # cannot & co. anywhere, the last line's last word included, digits, punctuation inside
+    # a word, other characters) against lexing every line
+    from bleusuite.text.ptb_lexer import lex
+
+    rng = random.Random(seed)
+    pieces = ["a", "man", "Ga.", "fla.", "mr.", "u.s.", "x.", "cannot", "gonna", "wanna",
+              "Lemme", "gimme", "gotta", "sitting", "tennis", "3", "4.5", "12", ",", ".", "!",
+              "?", "a,b", "end.", "(", "'s", "don't", "st.", "etc.", "e.g.", "no.", "  ", "-"]
+    lines = [" ".join(rng.choice(pieces) for _ in range(rng.randint(0, 9))) for _ in range(300)]
+    lines[-1] = lines[-1] + " gonna"
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    want = [" ".join(t for t in lex(text, starts[i], starts[i + 1] - 1) if t not in PUNCTUATIONS)
+            for i in range(len(lines))]
+    assert tokenize_captions(lines) == want
+
+
+def test_an_assimilation_that_ends_the_text():
+    assert tokenize_captions(["a man", "he is gonna"]) == ["a man", "he is gon na"]
+    assert tokenize_captions(["gimme"]) == ["gim me"]

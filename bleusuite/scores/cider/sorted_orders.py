@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["cider_scores"]
+__all__ = ["cider_scores", "combined"]
 
 # The document frequency of n-grams (rows of token ids, -1 beyond the order) -> int64
 # counts. None: the batch's own references (pycocoevalcap).
@@ -197,17 +197,19 @@ def cider_scores(hyp_tokens: np.ndarray, hyp_len: np.ndarray, ref_tokens: np.nda
             repeats = np.zeros(total + 1, dtype=bool)
             repeats[positions] = (np.diff(np.append(key_first, keys.shape[0])) > 1)[key_id]
             alive = candidates[repeats[candidates] & repeats[candidates + 1]]
-    return _combined(norm2, dot, layout, hyp_len, ref_len, ref_image, sigma)
+    return combined(norm2[layout.hyp_sentence], norm2[layout.ref_sentence], dot, hyp_len,
+                    ref_len, ref_image, sigma)
 
 
-def _combined(norm2: np.ndarray, dot: np.ndarray, layout: _Layout, hyp_len: np.ndarray,
-              ref_len: np.ndarray, ref_image: np.ndarray, sigma: float) -> np.ndarray:
+def combined(hyp_norm2: np.ndarray, ref_norm2: np.ndarray, dot: np.ndarray,
+             hyp_len: np.ndarray, ref_len: np.ndarray, ref_image: np.ndarray, sigma: float
+             ) -> np.ndarray:
     """pycocoevalcap's ``sim`` of each reference and its per-image mean (steps 3-4 of
-    :mod:`bleusuite.scores.cider.formula`)."""
-    images, max_order = hyp_len.shape[0], norm2.shape[1]
-    norm = np.sqrt(norm2)
-    hyp_norm = norm[layout.hyp_sentence][ref_image]
-    ref_norm = norm[layout.ref_sentence]
+    :mod:`bleusuite.scores.cider.formula`), from the squared norms of the hypotheses
+    ``(B, K)`` and references ``(R, K)`` and the references' dot products ``(R, K)``."""
+    images, max_order = hyp_len.shape[0], dot.shape[1]
+    hyp_norm = np.sqrt(hyp_norm2)[ref_image]
+    ref_norm = np.sqrt(ref_norm2)
     both = (hyp_norm != 0) & (ref_norm != 0)
     val = np.where(both, dot / np.where(both, hyp_norm * ref_norm, 1.0), dot)
     hyp_bigrams = np.maximum(hyp_len - 1, 0)[ref_image]

@@ -1,0 +1,903 @@
+/* cider_sums: the sums of pycocoevalcap 1.2's CIDEr-D (document frequencies from the call's
+ * references) of a batch of token ids, with the GIL released: per sentence and order the
+ * squared norm of its tf-idf vector, per reference and order the clipped dot product with
+ * its image's hypothesis. sorted_orders.py computes the same sums with NumPy sorts; the
+ * rest of the formula (square roots, the length penalty, the means) is NumPy's in both.
+ *
+ * 1. Every n-gram of order 1..K of every sentence gets an id: order 1 a table of the token
+ *    values, order k a table of (the id of the (k-1)-gram at the position, the id of the
+ *    k-th token); open addressing, grown at half full. While the references are numbered,
+ *    an n-gram's document frequency counts the images whose references hold it (the last
+ *    image that counted it is kept with it).
+ * 2. Each n-gram's weight: log(N) - log(max(1, df)), from log_table (NumPy's logs, as
+ *    sorted_orders.py takes them).
+ * 3. Per image, per order: each sentence's n-grams in the order they first occur (the
+ *    order of pycocoevalcap's dictionaries, which its sums follow), their tf counted with
+ *    stamps per id (no clearing between sentences), value = tf * weight; the norm the sum
+ *    of the values squared in that order; the dot product of a reference the sum over the
+ *    hypothesis's n-grams, in the hypothesis's order, of min(hyp value, ref value) times
+ *    the ref value, where the reference holds the n-gram (elsewhere pycocoevalcap adds 0).
+ */
+#include "native.h"
+#include "caption_words.h"
+
+#define MAX_ORDER 16
+/* positions ahead whose hash slot is prefetched */
+#define PREFETCH 32
+
+typedef enum { SUMS_DONE = 0, SUMS_NO_MEMORY, SUMS_BAD_INPUT, SUMS_STOPPED } SumsFailure;
+
+typedef struct {
+    uint64_t key;
+    int32_t value; /* -1: free */
+} Slot;
+
+/* open addressing: a key and its id side by side (one cache line a probe) */
+typedef struct {
+    Slot *slots;
+    size_t capacity, used;
+} Table;
+
+static int
+table_init(Table *t, size_t capacity)
+{
+    t->slots = PyMem_RawMalloc(capacity * sizeof(Slot));
+    t->capacity = capacity;
+    t->used = 0;
+    if (t->slots == NULL) return -1;
+    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
+    return 0;
+}
+
+static void
+table_free(Table *t)
+{
+    PyMem_RawFree(t->slots);
+    t->slots = NULL;
+}
+
+static inline size_t
+slot_of(uint64_t key, size_t mask)
+{
+    uint64_t h = key * GOLDEN;
+    return (size_t)(h ^ (h >> 31)) & mask;
+}
+
+static int
+table_grow(Table *t)
+{
+    Table bigger;
+    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
+    if (table_init(&bigger, t->capacity * 2) < 0) {
+        table_free(&bigger);
+        return -1;
+    }
+    const size_t mask = bigger.capacity - 1;
+    for (size_t k = 0; k < t->capacity; k++) {
+        if (t->slots[k].value < 0) continue;
+        size_t s = slot_of(t->slots[k].key, mask);
+        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
+        bigger.slots[s] = t->slots[k];
+    }
+    bigger.used = t->used;
+    table_free(t);
+    *t = bigger;
+    return 0;
+}
+
+typedef struct {
+    int32_t df, last_image, count; /* document frequency, its last image, occurrences (to 2) */
+} IdCounts;
+
+/* an n-gram's weight, and its tf in the sentence stamped `stamp` */
+typedef struct {
+    double weight;
+    int32_t stamp, tf;
+} Term;
+
+/* the n-gram ids (a table shared by all orders: its keys of order 1 are token values,
+ * those of order k > 1 are (prefix id, token id) pairs, told apart by the table) */
+typedef struct {
+    Table unigrams, longer;
+    int32_t distinct;
+    IdCounts *per; /* per id */
+    size_t ids_capacity;
+} Ids;
+
+static int32_t new_id(Ids *ids);
+
+/* the id of `key` in `t` (a new one where absent); -1: no memory, -2: too many ids */
+static inline int32_t
+id_of(Ids *ids, Table *t, uint64_t key)
+{
+    size_t mask = t->capacity - 1;
+    size_t s = slot_of(key, mask);
+    while (t->slots[s].value >= 0) {
+        if (t->slots[s].key == key) return t->slots[s].value;
+        s = (s + 1) & mask;
+    }
+    const int32_t id = new_id(ids);
+    if (id < 0) return id;
+    t->slots[s].key = key;
+    t->slots[s].value = id;
+    if (++t->used * 2 > t->capacity && table_grow(t) < 0) return -1;
+    return id;
+}
+
+/* a new id (its counts 0): the id, or -1 (no memory) or -2 (too many ids) */
+static int32_t
+new_id(Ids *ids)
+{
+    if (ids->distinct == INT32_MAX) return -2;
+    if ((size_t)ids->distinct + 1 > ids->ids_capacity) {
+        size_t more = ids->ids_capacity ? ids->ids_capacity * 2 : 1024;
+        IdCounts *per = PyMem_RawRealloc(ids->per, more * sizeof(IdCounts));
+        if (per == NULL) return -1;
+        ids->per = per;
+        ids->ids_capacity = more;
+    }
+    const int32_t id = ids->distinct++;
+    ids->per[id].df = 0;
+    ids->per[id].last_image = -1;
+    ids->per[id].count = 0;
+    return id;
+}
+
+typedef struct {
+    /* input */
+    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
+    const int64_t *ref_ids, *ref_starts, *ref_lengths, *ref_counts;
+    Py_ssize_t hyp_size, ref_size, images, refs;
+    int order;
+    const double *log_table;
+    Py_ssize_t log_size;
+    double log_documents;
+    /* output: (B, K), (R, K), (R, K) */
+    double *hyp_norm2, *ref_norm2, *dot;
+    /* work */
+    int64_t *hyp_first, *ref_first; /* per sentence: its first position in the id arrays */
+    int32_t *hyp_grams, *ref_grams; /* K x positions: each position's k-gram id (or -1) */
+    Py_ssize_t hyp_total, ref_total;
+    Term *terms; /* per id */
+    double single[2]; /* the value of an n-gram that occurs once: in a hypothesis, a reference */
+    int32_t mark;
+    int32_t *list;
+    double *hyp_value;
+    Ids ids;
+} Call;
+
+static SumsFailure
+check_slices(const Call *c)
+{
+    for (Py_ssize_t b = 0; b < c->images; b++) {
+        const int64_t s = c->hyp_starts[b], n = c->hyp_lengths[b];
+        if (s < 0 || n < 0 || s > c->hyp_size || n > c->hyp_size - s) return SUMS_BAD_INPUT;
+        if (c->ref_counts[b] < 1) return SUMS_BAD_INPUT;
+    }
+    for (Py_ssize_t r = 0; r < c->refs; r++) {
+        const int64_t s = c->ref_starts[r], n = c->ref_lengths[r];
+        if (s < 0 || n < 0 || s > c->ref_size || n > c->ref_size - s) return SUMS_BAD_INPUT;
+    }
+    return SUMS_DONE;
+}
+
+/* one occurrence of `id` more (in a reference of `image`: its document frequency) */
+static inline void
+counted(Ids *ids, int32_t id, int refs_side, Py_ssize_t image)
+{
+    IdCounts *per = &ids->per[id];
+    if (per->count < 2) per->count++;
+    if (refs_side && per->last_image != (int32_t)image) {
+        per->last_image = (int32_t)image;
+        per->df++;
+    }
+}
+
+/* step 1, order k, for one side (hypotheses, or references counting document
+ * frequencies). A k-gram (k > 1) whose (k-1)-grams at its position and the next occur once
+ * in the batch occurs once itself: it gets no id (-1), tf 1 and df at most 1, so weight
+ * log(N) (log(max(1, df)) = 0), and meets nothing (sorted_orders.py prunes the same). */
+static SumsFailure
+number_side(Call *c, int refs_side, int k, bs_Watch *watch)
+{
+    const int64_t *tokens = refs_side ? c->ref_ids : c->hyp_ids;
+    const int64_t *starts = refs_side ? c->ref_starts : c->hyp_starts;
+    const int64_t *lengths = refs_side ? c->ref_lengths : c->hyp_lengths;
+    const int64_t *first = refs_side ? c->ref_first : c->hyp_first;
+    int32_t *grams = refs_side ? c->ref_grams : c->hyp_grams;
+    const Py_ssize_t total = refs_side ? c->ref_total : c->hyp_total;
+    const Py_ssize_t sentences = refs_side ? c->refs : c->images;
+    int32_t *row = grams + (size_t)(k - 1) * (size_t)total;
+    const int32_t *prefix = k > 1 ? grams + (size_t)(k - 2) * (size_t)total : grams;
+    const int32_t *unigram = grams;
+    const IdCounts *per = c->ids.per;
+    if (sentences == 0) return SUMS_DONE;
+    Py_ssize_t image = 0, image_end = refs_side ? (Py_ssize_t)c->ref_counts[0] : 1;
+    for (Py_ssize_t s = 0; s < sentences; s++) {
+        if (bs_watch_poll(watch)) return SUMS_STOPPED;
+        if (refs_side) {
+            while (s >= image_end) {
+                image++;
+                image_end += c->ref_counts[image];
+            }
+        }
+        else image = s;
+        const int64_t *t = k == 1 ? tokens + starts[s] : NULL; /* k > 1: ids only */
+        const int64_t n = lengths[s], at = first[s];
+        for (int64_t p = 0; p + k <= n; p++) {
+            int32_t id;
+            if (k == 1) id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
+            else {
+                /* the slot and the counts of the position PREFETCH ahead (the side's
+                 * positions are one array; across a sentence's end the key is another's,
+                 * a wasted hint): the table outgrows the caches */
+                const int64_t ahead = at + p + PREFETCH;
+                if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0) {
+                    const uint64_t key = (uint64_t)(uint32_t)prefix[ahead] << 32
+                                         | (uint32_t)unigram[ahead + k - 1];
+                    BS_PREFETCH(&c->ids.longer.slots[
+                        slot_of(key, c->ids.longer.capacity - 1)]);
+                    BS_PREFETCH(&per[prefix[ahead]]);
+                }
+                const int32_t left = prefix[at + p], right = prefix[at + p + 1];
+                if (left < 0 || right < 0 || per[left].count < 2 || per[right].count < 2) {
+                    row[at + p] = -1;
+                    continue;
+                }
+                id = id_of(&c->ids, &c->ids.longer,
+                           (uint64_t)(uint32_t)left << 32 | (uint32_t)unigram[at + p + k - 1]);
+            }
+            if (id < 0) return SUMS_NO_MEMORY;
+            per = c->ids.per; /* id_of may have moved it */
+            row[at + p] = id;
+            counted(&c->ids, id, refs_side, image);
+        }
+    }
+    return SUMS_DONE;
+}
+
+/* the next stamp (the stamps cleared where they would wrap) */
+static inline int32_t
+next_mark(Call *c)
+{
+    if (c->mark == INT32_MAX) {
+        for (int32_t id = 0; id < c->ids.distinct; id++) c->terms[id].stamp = 0;
+        c->mark = 0;
+    }
+    return ++c->mark;
+}
+
+/* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them, and
+ * `readable` ids of the row from there) in first-occurrence order into `list`, their tf
+ * counted in c->terms (stamped `mark`): their number */
+static inline Py_ssize_t
+distinct_grams(Call *c, const int32_t *row, int64_t count, int64_t readable, int32_t mark,
+               int32_t *list)
+{
+    Py_ssize_t listed = 0;
+    for (int64_t p = 0; p < count; p++) {
+        /* the term PREFETCH positions ahead (the next sentences of the side follow) */
+        if (p + PREFETCH < readable && row[p + PREFETCH] >= 0)
+            BS_PREFETCH(&c->terms[row[p + PREFETCH]]);
+        const int32_t id = row[p];
+        if (id < 0) { /* occurs once in the batch */
+            list[listed++] = -1;
+            continue;
+        }
+        Term *term = &c->terms[id];
+        if (term->stamp != mark) {
+            term->stamp = mark;
+            term->tf = 1;
+            list[listed++] = id;
+        }
+        else term->tf++;
+    }
+    return listed;
+}
+
+/* step 3 */
+static SumsFailure
+image_sums(Call *c, bs_Watch *watch)
+{
+    const size_t K = (size_t)c->order;
+    Py_ssize_t r0 = 0;
+    for (Py_ssize_t b = 0; b < c->images; b++) {
+        if (bs_watch_poll(watch)) return SUMS_STOPPED;
+        const int64_t m = c->hyp_lengths[b];
+        for (size_t k = 1; k <= K; k++) {
+            const int32_t *hyp_row = c->hyp_grams + (k - 1) * (size_t)c->hyp_total
+                                     + c->hyp_first[b];
+            int32_t *hyp_list = c->list;
+            const Py_ssize_t hyp_distinct = distinct_grams(
+                c, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0,
+                c->hyp_total - c->hyp_first[b], next_mark(c), hyp_list);
+            double norm = 0.0;
+            for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
+                const int32_t id = hyp_list[q];
+                const double value = id < 0 ? c->single[0]
+                                          : (double)c->terms[id].tf * c->terms[id].weight;
+                c->hyp_value[q] = value;
+                norm += value * value;
+            }
+            c->hyp_norm2[(size_t)b * K + (k - 1)] = norm;
+            int32_t *ref_list = hyp_list + hyp_distinct;
+            for (int64_t j = 0; j < c->ref_counts[b]; j++) {
+                const Py_ssize_t r = r0 + (Py_ssize_t)j;
+                const int64_t n = c->ref_lengths[r];
+                const int32_t *ref_row = c->ref_grams + (k - 1) * (size_t)c->ref_total
+                                         + c->ref_first[r];
+                const int32_t ref_mark = next_mark(c);
+                const Py_ssize_t ref_distinct = distinct_grams(
+                    c, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0,
+                    c->ref_total - c->ref_first[r], ref_mark, ref_list);
+                double ref_norm = 0.0;
+                for (Py_ssize_t q = 0; q < ref_distinct; q++) {
+                    const int32_t id = ref_list[q];
+                    const double value = id < 0 ? c->single[1]
+                                                : (double)c->terms[id].tf
+                                                      * c->terms[id].weight;
+                    ref_norm += value * value;
+                }
+                double product = 0.0;
+                for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
+                    const int32_t id = hyp_list[q];
+                    if (id < 0 || c->terms[id].stamp != ref_mark) continue; /* adds 0 */
+                    const double ref_value = (double)c->terms[id].tf * c->terms[id].weight;
+                    const double low = c->hyp_value[q] < ref_value ? c->hyp_value[q]
+                                                                  : ref_value;
+                    product += low * ref_value;
+                }
+                c->ref_norm2[(size_t)r * K + (k - 1)] = ref_norm;
+                c->dot[(size_t)r * K + (k - 1)] = product;
+            }
+        }
+        r0 += (Py_ssize_t)c->ref_counts[b];
+    }
+    return SUMS_DONE;
+}
+
+static void
+call_free(Call *c)
+{
+    PyMem_RawFree(c->hyp_first);
+    PyMem_RawFree(c->ref_first);
+    PyMem_RawFree(c->hyp_grams);
+    PyMem_RawFree(c->ref_grams);
+    PyMem_RawFree(c->terms);
+    PyMem_RawFree(c->list);
+    PyMem_RawFree(c->hyp_value);
+    table_free(&c->ids.unigrams);
+    table_free(&c->ids.longer);
+    PyMem_RawFree(c->ids.per);
+}
+
+/* positions of each sentence of one side in its id arrays: its total, or -1 (too many) */
+static Py_ssize_t
+first_positions(const int64_t *lengths, Py_ssize_t sentences, int64_t *first, int64_t *longest)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t s = 0; s < sentences; s++) {
+        first[s] = total;
+        if (lengths[s] > *longest) *longest = lengths[s];
+        if (lengths[s] > INT32_MAX - total) return -1;
+        total += (Py_ssize_t)lengths[s];
+    }
+    return total;
+}
+
+/* the work arrays, once the sentences' lengths are known: 0, or SUMS_NO_MEMORY */
+static SumsFailure
+prepare(Call *c)
+{
+    c->hyp_first = PyMem_RawMalloc(((size_t)c->images + 1) * sizeof(int64_t));
+    c->ref_first = PyMem_RawMalloc(((size_t)c->refs + 1) * sizeof(int64_t));
+    if (c->hyp_first == NULL || c->ref_first == NULL) return SUMS_NO_MEMORY;
+    int64_t longest_hyp = 0, longest_ref = 0;
+    c->hyp_total = first_positions(c->hyp_lengths, c->images, c->hyp_first, &longest_hyp);
+    c->ref_total = first_positions(c->ref_lengths, c->refs, c->ref_first, &longest_ref);
+    if (c->hyp_total < 0 || c->ref_total < 0) return SUMS_NO_MEMORY;
+    const size_t K = (size_t)c->order;
+    c->hyp_grams = PyMem_RawMalloc(K * ((size_t)c->hyp_total + 1) * sizeof(int32_t));
+    c->ref_grams = PyMem_RawMalloc(K * ((size_t)c->ref_total + 1) * sizeof(int32_t));
+    c->list = PyMem_RawMalloc(((size_t)longest_hyp + (size_t)longest_ref + 2) * sizeof(int32_t));
+    c->hyp_value = PyMem_RawMalloc(((size_t)longest_hyp + 1) * sizeof(double));
+    if (c->hyp_grams == NULL || c->ref_grams == NULL || c->list == NULL || c->hyp_value == NULL)
+        return SUMS_NO_MEMORY;
+    size_t capacity = 1024;
+    while (capacity < (size_t)(c->hyp_total + c->ref_total) / 2 && capacity < ((size_t)1 << 40))
+        capacity *= 2;
+    if (c->ids.unigrams.slots == NULL && table_init(&c->ids.unigrams, 1024) < 0)
+        return SUMS_NO_MEMORY;
+    if (table_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
+    return SUMS_DONE;
+}
+
+/* orders `from`..K numbered, the weights, the sums */
+static SumsFailure
+finish(Call *c, int from, bs_Watch *watch)
+{
+    SumsFailure failure;
+    for (int k = from; k <= c->order; k++) {
+        if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) return failure;
+        if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) return failure;
+    }
+    if (c->images == 0) return SUMS_DONE;
+    c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
+    c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
+    const size_t distinct = (size_t)c->ids.distinct + 1;
+    c->terms = PyMem_RawCalloc(distinct, sizeof(Term));
+    if (c->terms == NULL) return SUMS_NO_MEMORY;
+    for (int32_t id = 0; id < c->ids.distinct; id++) {
+        const int32_t df = c->ids.per[id].df;
+        if (df >= c->log_size) return SUMS_BAD_INPUT;
+        c->terms[id].weight = c->log_documents - c->log_table[df];
+    }
+    return image_sums(c, watch);
+}
+
+static SumsFailure
+run_call(Call *c, bs_Watch *watch)
+{
+    SumsFailure failure = check_slices(c);
+    if (failure != SUMS_DONE) return failure;
+    int64_t sum = 0;
+    for (Py_ssize_t b = 0; b < c->images; b++) {
+        if (c->ref_counts[b] > c->refs - sum) return SUMS_BAD_INPUT;
+        sum += c->ref_counts[b];
+    }
+    if (sum != c->refs) return SUMS_BAD_INPUT;
+    if ((failure = prepare(c)) != SUMS_DONE) return failure;
+    return finish(c, 1, watch);
+}
+
+const char bs_cider_sums_doc[] =
+"cider_sums(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, ref_counts,\n"
+"           order, log_table, log_documents, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"The sums of pycocoevalcap's CIDEr-D with the batch's own document frequencies.\n\n"
+"Image b's hypothesis is hyp_ids[hyp_starts[b]:][:hyp_lengths[b]] (C-contiguous int64\n"
+"buffers, shape (B,)); its ref_counts[b] >= 1 references follow one another in ref_starts\n"
+"and ref_lengths (shape (R,), R their sum), slices of ref_ids. log_table[d] (float64, at\n"
+"least B + 1 values) is log(max(1, d)), log_documents log(B). Written: hyp_norm2 (B x\n"
+"order float64) and ref_norm2 (R x order), each sentence's squared tf-idf norm per order;\n"
+"dot (R x order), each reference's clipped dot product with its hypothesis. The GIL is\n"
+"released while the sums are made.";
+
+PyObject *
+bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 13) {
+        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_ssize_t order;
+    if (bs_index_argument(args[7], "order", &order) < 0) return NULL;
+    if (order < 1 || order > MAX_ORDER) {
+        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
+        return NULL;
+    }
+    const double log_documents = PyFloat_AsDouble(args[9]);
+    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Py_buffer views[11];
+    int held = 0;
+    PyObject *result = NULL;
+    static const char *names[7] = {"hyp_ids", "hyp_starts", "hyp_lengths", "ref_ids",
+                                   "ref_starts", "ref_lengths", "ref_counts"};
+    const Py_ssize_t any[1] = {-1};
+    Py_ssize_t images = 0, refs = 0;
+    for (int k = 0; k < 7; k++) {
+        Py_ssize_t shape[1] = {k == 2 || k == 6 ? images : k == 5 ? refs : -1};
+        if (bs_int64_buffer(args[k], &views[held], names[k], 1, k == 0 || k == 3 ? any : shape,
+                            0) < 0)
+            goto done;
+        if (k == 1) images = views[held].shape[0];
+        if (k == 4) refs = views[held].shape[0];
+        held++;
+    }
+    static const char *outputs[4] = {"log_table", "hyp_norm2", "ref_norm2", "dot"};
+    const Py_ssize_t sizes[4] = {-1, images * order, refs * order, refs * order};
+    for (int k = 0; k < 4; k++) {
+        if (bs_float64_buffer(args[k == 0 ? 8 : 9 + k], &views[held], outputs[k], k > 0) < 0)
+            goto done;
+        held++;
+        if (k > 0 && views[held - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
+                         sizes[k], views[held - 1].len / (Py_ssize_t)sizeof(double));
+            goto done;
+        }
+    }
+    if (views[7].len / (Py_ssize_t)sizeof(double) < images + 1) {
+        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
+        goto done;
+    }
+    Call c;
+    memset(&c, 0, sizeof(c));
+    c.hyp_ids = views[0].buf, c.hyp_starts = views[1].buf, c.hyp_lengths = views[2].buf;
+    c.ref_ids = views[3].buf, c.ref_starts = views[4].buf, c.ref_lengths = views[5].buf;
+    c.ref_counts = views[6].buf;
+    c.hyp_size = views[0].len / 8, c.ref_size = views[3].len / 8;
+    c.images = images, c.refs = refs, c.order = (int)order;
+    c.log_table = views[7].buf, c.log_size = views[7].len / (Py_ssize_t)sizeof(double);
+    c.log_documents = log_documents;
+    c.hyp_norm2 = views[8].buf, c.ref_norm2 = views[9].buf, c.dot = views[10].buf;
+    SumsFailure failure;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS
+    failure = run_call(&c, &watch);
+    Py_END_ALLOW_THREADS
+    call_free(&c);
+    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
+    switch (failure) {
+    case SUMS_NO_MEMORY:
+        PyErr_NoMemory();
+        goto done;
+    case SUMS_BAD_INPUT:
+        PyErr_SetString(PyExc_ValueError, "cider_sums: a slice outside its buffer, ref_counts "
+                        "that are not positive or do not sum to the references, or a short "
+                        "log_table");
+        goto done;
+    case SUMS_STOPPED:
+        goto done;
+    case SUMS_DONE:
+        break;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------
+ * cider_text_sums: the same sums of pycocoevalcap's dictionaries' str, each caption split
+ * as its CiderScorer splits it (str.split()), its words numbered here (their keys as
+ * caption_words.h makes them, a match of a hash confirmed by the code points): no
+ * numbering of the call in Python.
+ */
+
+/* whitespace to str.split() (Py_UNICODE_ISSPACE): the one-byte code points by a table */
+static const unsigned char SPACE_BYTES[256] = {
+    [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1,
+    [0x1f] = 1, [' '] = 1, [0x85] = 1, [0xa0] = 1,
+};
+
+static inline int
+is_space(Py_UCS4 c)
+{
+    return c < 256 ? SPACE_BYTES[c] : Py_UNICODE_ISSPACE(c);
+}
+
+/* the end of the word of one-byte code points `bytes` that starts at `i` (the next
+ * whitespace, or `length`). Little-endian machines look at 8 bytes at a time for one below
+ * 0x21 or above 0x7f, the only ones that can be whitespace (the lowest flagged byte of the
+ * SWAR test is exact), and at that byte alone */
+static inline Py_ssize_t
+word_end_bytes(const unsigned char *bytes, Py_ssize_t i, Py_ssize_t length)
+{
+#if WORDS_FROM_LOADS
+    const uint64_t highs = 0x8080808080808080ULL, below = 0x2121212121212121ULL;
+    while (i + 8 <= length) {
+        uint64_t x;
+        memcpy(&x, bytes + i, 8);
+        const uint64_t flagged = ((x - below) & ~x & highs) | (x & highs);
+        if (flagged == 0) {
+            i += 8;
+            continue;
+        }
+        i += __builtin_ctzll(flagged) >> 3;
+        if (SPACE_BYTES[bytes[i]]) return i;
+        i++;
+    }
+#endif
+    while (i < length && !SPACE_BYTES[bytes[i]]) i++;
+    return i;
+}
+
+typedef struct {
+    Line line;   /* the str the word was first met in */
+    Word word;
+    int32_t id;  /* -1: free */
+} WordSlot;
+
+typedef struct {
+    WordSlot *slots;
+    size_t capacity, used;
+} Words;
+
+typedef struct {
+    int32_t *items;
+    size_t size, capacity;
+} Int32s;
+
+static int
+int32s_push(Int32s *a, int32_t value)
+{
+    if (a->size == a->capacity) {
+        size_t more = a->capacity ? a->capacity * 2 : 4096;
+        int32_t *bigger = PyMem_RawRealloc(a->items, more * sizeof(int32_t));
+        if (bigger == NULL) return -1;
+        a->items = bigger;
+        a->capacity = more;
+    }
+    a->items[a->size++] = value;
+    return 0;
+}
+
+static int
+words_init(Words *w, size_t capacity)
+{
+    w->slots = PyMem_RawMalloc(capacity * sizeof(WordSlot));
+    w->capacity = capacity;
+    w->used = 0;
+    if (w->slots == NULL) return -1;
+    for (size_t k = 0; k < capacity; k++) w->slots[k].id = -1;
+    return 0;
+}
+
+static inline size_t
+word_slot(const Word *w, size_t mask)
+{
+    return slot_of(w->key ^ ((uint64_t)w->length << 56), mask);
+}
+
+static int
+words_grow(Words *w)
+{
+    Words bigger;
+    if (w->capacity > (size_t)PY_SSIZE_T_MAX / 2 / sizeof(WordSlot)) return -1;
+    if (words_init(&bigger, w->capacity * 2) < 0) {
+        PyMem_RawFree(bigger.slots);
+        return -1;
+    }
+    const size_t mask = bigger.capacity - 1;
+    for (size_t k = 0; k < w->capacity; k++) {
+        if (w->slots[k].id < 0) continue;
+        size_t s = word_slot(&w->slots[k].word, mask);
+        while (bigger.slots[s].id >= 0) s = (s + 1) & mask;
+        bigger.slots[s] = w->slots[k];
+    }
+    bigger.used = w->used;
+    PyMem_RawFree(w->slots);
+    *w = bigger;
+    return 0;
+}
+
+/* the id of word `word` of `t`: -1 (no memory), -2 (too many ids) */
+static inline int32_t
+text_id(Call *c, Words *words, const Line *t, const Word *word)
+{
+    const size_t mask = words->capacity - 1;
+    size_t s = word_slot(word, mask);
+    while (words->slots[s].id >= 0) {
+        const WordSlot *slot = &words->slots[s];
+        if (same_word(&slot->line, &slot->word, t, word)) return slot->id;
+        s = (s + 1) & mask;
+    }
+    const int32_t id = new_id(&c->ids);
+    if (id < 0) return id;
+    words->slots[s].line = *t;
+    words->slots[s].word = *word;
+    words->slots[s].id = id;
+    if (++words->used * 2 > words->capacity && words_grow(words) < 0) return -1;
+    return id;
+}
+
+/* the words of caption `str` (str.split()) numbered and appended to `ids`: their number,
+ * or -1 (no memory) or -2 (too many ids) */
+static int64_t
+text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t image,
+              Int32s *ids)
+{
+    const Line t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
+    const unsigned char *bytes = t.kind == PyUnicode_1BYTE_KIND ? t.data : NULL;
+    Py_ssize_t i = 0;
+    int64_t count = 0;
+    for (;;) {
+        if (bytes != NULL)
+            while (i < t.length && SPACE_BYTES[bytes[i]]) i++;
+        else
+            while (i < t.length && is_space(line_at(&t, i))) i++;
+        if (i >= t.length) break;
+        const Py_ssize_t start = i;
+        if (bytes != NULL)
+            i = word_end_bytes(bytes, i, t.length);
+        else
+            while (i < t.length && !is_space(line_at(&t, i))) i++;
+        const Word word = word_key(&t, start, i - start);
+        const int32_t id = text_id(c, words, &t, &word);
+        if (id < 0) return id;
+        if (int32s_push(ids, id) < 0) return -1;
+        counted(&c->ids, id, refs_side, image);
+        count++;
+    }
+    return count;
+}
+
+/* step 1 from text: the unigrams, then the orders above them */
+static SumsFailure
+run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+{
+    Words words = {NULL, 0, 0};
+    Int32s hyp_ids = {NULL, 0, 0}, ref_ids = {NULL, 0, 0};
+    SumsFailure failure = SUMS_NO_MEMORY;
+    if (words_init(&words, 1 << 14) < 0) goto out;
+    /* held: image by image, its hypothesis then its references */
+    Py_ssize_t at = 0, r = 0;
+    int64_t *hyp_lengths = (int64_t *)c->hyp_lengths, *ref_lengths = (int64_t *)c->ref_lengths;
+    for (Py_ssize_t b = 0; b < c->images; b++) {
+        if (bs_watch_poll(watch)) {
+            failure = SUMS_STOPPED;
+            goto out;
+        }
+        const int64_t n = text_sentence(c, &words, held[at++], 0, b, &hyp_ids);
+        if (n < 0) goto out;
+        hyp_lengths[b] = n;
+        for (int64_t j = 0; j < c->ref_counts[b]; j++, r++) {
+            const int64_t m = text_sentence(c, &words, held[at++], 1, b, &ref_ids);
+            if (m < 0) goto out;
+            ref_lengths[r] = m;
+        }
+    }
+    if ((failure = prepare(c)) != SUMS_DONE) goto out;
+    if (hyp_ids.size) memcpy(c->hyp_grams, hyp_ids.items, hyp_ids.size * sizeof(int32_t));
+    if (ref_ids.size) memcpy(c->ref_grams, ref_ids.items, ref_ids.size * sizeof(int32_t));
+    failure = finish(c, 2, watch);
+out:
+    PyMem_RawFree(words.slots);
+    PyMem_RawFree(hyp_ids.items);
+    PyMem_RawFree(ref_ids.items);
+    return failure;
+}
+
+const char bs_cider_text_sums_doc[] =
+"cider_text_sums(hypotheses, references, order, log_table, log_documents, hyp_lengths,\n"
+"                ref_lengths, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"cider_sums of captions: hypotheses and references are sequences (tuples or lists) of B\n"
+"items, hypotheses[b] a list of one str, references[b] a non-empty list of str (R in\n"
+"all), each split with str.split(). hyp_lengths (B) and ref_lengths (R), C-contiguous\n"
+"int64 buffers, receive the captions' numbers of words; the other arguments are\n"
+"cider_sums'. A caption that is not of those types is a ValueError. The GIL is released\n"
+"while the captions are split and the sums made.";
+
+PyObject *
+bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 arguments, not %zd", nargs);
+        return NULL;
+    }
+    static const char *names[2] = {"hypotheses", "references"};
+    for (int k = 0; k < 2; k++) {
+        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
+                         Py_TYPE(args[k])->tp_name);
+            return NULL;
+        }
+    }
+    const Py_ssize_t images = PySequence_Fast_GET_SIZE(args[0]);
+    if (PySequence_Fast_GET_SIZE(args[1]) != images) {
+        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
+                     PySequence_Fast_GET_SIZE(args[1]), images);
+        return NULL;
+    }
+    Py_ssize_t order;
+    if (bs_index_argument(args[2], "order", &order) < 0) return NULL;
+    if (order < 1 || order > MAX_ORDER) {
+        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
+        return NULL;
+    }
+    const double log_documents = PyFloat_AsDouble(args[4]);
+    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Py_buffer views[6];
+    int held_views = 0;
+    PyObject *result = NULL;
+    PyObject **held = NULL;
+    int64_t *ref_counts = NULL;
+    Py_ssize_t count = 0;
+    const Py_ssize_t any[1] = {-1}, by_image[1] = {images};
+    if (bs_float64_buffer(args[3], &views[held_views], "log_table", 0) < 0) goto done;
+    held_views++;
+    if (bs_int64_buffer(args[5], &views[held_views], "hyp_lengths", 1, by_image, 1) < 0)
+        goto done;
+    held_views++;
+    if (bs_int64_buffer(args[6], &views[held_views], "ref_lengths", 1, any, 1) < 0) goto done;
+    held_views++;
+    const Py_ssize_t refs = views[2].shape[0];
+    static const char *outputs[3] = {"hyp_norm2", "ref_norm2", "dot"};
+    const Py_ssize_t sizes[3] = {images * order, refs * order, refs * order};
+    for (int k = 0; k < 3; k++) {
+        if (bs_float64_buffer(args[7 + k], &views[held_views], outputs[k], 1) < 0) goto done;
+        held_views++;
+        if (views[held_views - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
+                         sizes[k], views[held_views - 1].len / (Py_ssize_t)sizeof(double));
+            goto done;
+        }
+    }
+    if (views[0].len / (Py_ssize_t)sizeof(double) < images + 1) {
+        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
+        goto done;
+    }
+    /* the str, held: image by image, its hypothesis then its references */
+    held = PyMem_Malloc(((size_t)images + (size_t)refs + 1) * sizeof(PyObject *));
+    ref_counts = PyMem_Malloc(((size_t)images + 1) * sizeof(int64_t));
+    if (held == NULL || ref_counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *const *hyp_items = PySequence_Fast_ITEMS(args[0]);
+    PyObject *const *ref_items = PySequence_Fast_ITEMS(args[1]);
+    Py_ssize_t seen_refs = 0;
+    for (Py_ssize_t b = 0; b < images; b++) {
+        PyObject *hyp = hyp_items[b], *refs_b = ref_items[b];
+        if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
+            PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", b);
+            goto done;
+        }
+        if (!PyList_CheckExact(refs_b) || PyList_GET_SIZE(refs_b) == 0) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str",
+                         b);
+            goto done;
+        }
+        const Py_ssize_t size = PyList_GET_SIZE(refs_b);
+        if (size > refs - seen_refs) {
+            PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference "
+                         "(more than %zd)", refs);
+            goto done;
+        }
+        seen_refs += size;
+        ref_counts[b] = size;
+        for (Py_ssize_t k = -1; k < size; k++) {
+            PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs_b, k);
+            if (!PyUnicode_CheckExact(item)) {
+                PyErr_Format(PyExc_ValueError, "the captions of image %zd must be str, not "
+                             "%.100s", b, Py_TYPE(item)->tp_name);
+                goto done;
+            }
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(item) < 0) goto done;
+#endif
+            held[count++] = Py_NewRef(item);
+        }
+    }
+    if (seen_refs != refs) {
+        PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference (%zd), "
+                     "not %zd", seen_refs, refs);
+        goto done;
+    }
+    Call c;
+    memset(&c, 0, sizeof(c));
+    c.hyp_lengths = views[1].buf, c.ref_lengths = views[2].buf, c.ref_counts = ref_counts;
+    c.images = images, c.refs = refs, c.order = (int)order;
+    c.log_table = views[0].buf, c.log_size = views[0].len / (Py_ssize_t)sizeof(double);
+    c.log_documents = log_documents;
+    c.hyp_norm2 = views[3].buf, c.ref_norm2 = views[4].buf, c.dot = views[5].buf;
+    SumsFailure failure;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS /* the str are held and do not change */
+    failure = run_text(&c, held, &watch);
+    Py_END_ALLOW_THREADS
+    call_free(&c);
+    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
+    switch (failure) {
+    case SUMS_NO_MEMORY:
+        PyErr_NoMemory();
+        goto done;
+    case SUMS_BAD_INPUT: /* pragma: no cover - the lengths are made here */
+        PyErr_SetString(PyExc_ValueError, "cider_text_sums: a short log_table");
+        goto done;
+    case SUMS_STOPPED:
+        goto done;
+    case SUMS_DONE:
+        break;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (Py_ssize_t k = 0; k < count; k++) Py_DECREF(held[k]);
+    PyMem_Free(held);
+    PyMem_Free(ref_counts);
+    for (int k = 0; k < held_views; k++) PyBuffer_Release(&views[k]);
+    return result;
+}

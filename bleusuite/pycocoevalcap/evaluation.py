@@ -67,8 +67,9 @@ def _captions(items: list[tuple[Hashable, Any]]) -> list[str]:
 
 def _scored(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]],
             verbose: bool) -> tuple[dict[str, float], dict[str, Any]]:
-    """Every metric of tokenised ``gts``/``res``, the captions encoded once for all."""
-    captions = encode(gts, res)
+    """Every metric of tokenised ``gts``/``res``: BLEU on the captions numbered once,
+    ROUGE-L and CIDEr-D by their own passes over the strings (the compiled part's, where
+    built)."""
     scores: dict[str, Any] = {}
     per_image: dict[str, Any] = {}
     steps: list[tuple[Any, Any]] = [(Bleu(4), BLEU_NAMES), (Rouge(), "ROUGE_L"),
@@ -77,9 +78,9 @@ def _scored(gts: Mapping[Hashable, list[str]], res: Mapping[Hashable, list[str]]
         if verbose:
             print(f"computing {scorer.method()} score...")
         if isinstance(scorer, Bleu):
-            score, image_scores = scorer.score_encoded(captions, verbose=int(verbose))
+            score, image_scores = scorer.score_encoded(encode(gts, res), verbose=int(verbose))
         else:
-            score, image_scores = scorer.score_encoded(captions)
+            score, image_scores = scorer.compute_score(gts, res)
         names = method if isinstance(method, tuple) else (method,)
         values = score if isinstance(method, tuple) else [score]
         lists = image_scores if isinstance(method, tuple) else [image_scores]

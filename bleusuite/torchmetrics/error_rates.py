@@ -50,6 +50,8 @@ class _EditMetric(Metric):
         preds = [preds] if isinstance(preds, str) else list(preds)
         target = [target] if isinstance(target, str) else list(target)
         for name, lines in (("preds", preds), ("target", target)):
+            if set(map(type, lines)) <= {str}:  # at C speed; the loop names the bad item
+                continue
             for line in lines:
                 if not isinstance(line, str):
                     raise TypeError(f"{name} must be a string or a list of strings; got an "

@@ -100,3 +100,14 @@ def test_registry_entry_and_paired_test() -> None:
     other = bleusuite.wer_statistics([r.lower() for r in REFS], REFS)
     results = paired_bootstrap(baseline, [other], n_resamples=50)
     assert results[0].score == pytest.approx(100 * jiwer.wer(REFS, HYPS), abs=1e-9)
+
+
+def test_str_subclasses_are_text() -> None:
+    """NumPy's ``str_`` (a str subclass) is read as the plain str it holds."""
+    hyps, refs = ["a x c", "d e"], ["a b c", "d"]
+    want = jiwer.wer(refs, hyps)
+    assert bleusuite.corpus_wer([np.str_(h) for h in hyps], [np.str_(r) for r in refs]).wer \
+        == want
+    from bleusuite import jiwer as ours
+
+    assert ours.wer([np.str_(r) for r in refs], [np.str_(h) for h in hyps]) == want

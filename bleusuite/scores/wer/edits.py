@@ -110,7 +110,7 @@ def line_edit_counts(hypotheses: list[str], references: list[str], jiwer_split: 
     module = native.module()
     if module is None:
         return None
-    hyps, refs = tuple(hypotheses), tuple(references)
+    hyps, refs = _exact_str(hypotheses), _exact_str(references)
     rows = len(hyps)
     counts = np.zeros((rows, 5), dtype=np.int64)
     workers = threads.worker_threads() if workers is None else workers
@@ -127,6 +127,15 @@ def line_edit_counts(hypotheses: list[str], references: list[str], jiwer_split: 
 
     threads.run_blocks(block, range(blocks), workers)
     return counts
+
+
+def _exact_str(lines: list[str]) -> tuple[str, ...]:
+    """The lines as a tuple of str (a subclass's items, such as NumPy's ``str_``, as plain
+    str: the compiled part reads plain str only)."""
+    out = tuple(lines)
+    if set(map(type, out)) <= {str}:
+        return out
+    return tuple(str.__str__(line) for line in out)
 
 
 def pair_opcodes(ref: list[int], hyp: list[int]) -> list[tuple[int, int, int, int, int]]:

@@ -486,12 +486,17 @@ done:
  * comparing the words' code points: two words share an id only where they are equal.
  */
 
-/* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE) */
+/* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE:
+ * the 29 code points of Python's str.isspace, written out so that a letter above ASCII
+ * costs two comparisons and no call; tests/native/test_edits_fuzz.py holds the list to
+ * Python's for every code point) */
 static inline int
 is_space(Py_UCS4 c)
 {
-    if (c < 128) return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
-    return Py_UNICODE_ISSPACE(c);
+    if (c < 0x85) return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
+    if (c < 0x2000) return c == 0x85 || c == 0xA0 || c == 0x1680;
+    return c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
+           || c == 0x3000;
 }
 
 typedef struct {

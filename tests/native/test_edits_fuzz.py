@@ -152,3 +152,18 @@ def test_line_edit_counts_refuses_what_it_cannot_read(native):
     assert counts[0, :4].tolist() == [2, 0, 1, 0]
     native.line_edit_counts(("a b",), ("a c",), False, counts, 0, 1)
     assert counts[0, :4].tolist() == [1, 1, 0, 0]
+
+
+def test_whitespace_is_pythons_for_every_code_point(native):
+    """``line_edit_counts`` splits at exactly the characters of ``str.isspace`` (its list is
+    written out in C): ``"a" + c + "b"`` is two words where ``c`` is whitespace, one
+    otherwise, for every code point but the surrogates."""
+    points = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    lines = tuple(f"a{chr(c)}{chr(c)}b" for c in points)  # a run of two: both splits agree
+    counts = np.zeros((len(lines), 5), dtype=np.int64)
+    native.line_edit_counts(lines, tuple("a b" for _ in lines), False, counts, 0, len(lines))
+    ref_words = counts[:, :3].sum(axis=1)  # hits + substitutions + deletions
+    hyp_words = counts[:, 0] + counts[:, 1] + counts[:, 3]
+    got = [c for c, words in zip(points, hyp_words.tolist(), strict=True) if words == 2]
+    assert got == [c for c in points if chr(c).isspace()]
+    assert (ref_words == 2).all()

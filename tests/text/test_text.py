@@ -358,3 +358,17 @@ def test_both_numberings_give_the_same_ids(sample, generated, name, lowercase):
     for field in ("ids", "starts", "lengths"):
         np.testing.assert_array_equal(getattr(compiled, field), getattr(python, field))
     assert compiled.vocabulary == python.vocabulary
+
+
+def test_the_compiled_numbering_splits_at_pythons_whitespace():
+    """The compiled ``Numbering`` splits where ``str.split()`` does, for every code point but
+    the surrogates (its list of whitespace above Latin-1 is written out in C)."""
+    from compiled_part import require_compiled
+
+    native = require_compiled()
+    points = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    lines = [f"a{chr(c)}b" for c in points]
+    _, counts = native.Numbering().number(lines)
+    words = np.frombuffer(counts, dtype=np.int64)
+    assert [c for c, n in zip(points, words.tolist(), strict=True) if n == 2] == \
+        [c for c in points if chr(c).isspace()]

@@ -92,3 +92,18 @@ bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndim,
     }
     return 0;
 }
+
+int
+bs_grow(void **items, size_t *capacity, size_t needed, size_t item)
+{
+    if (needed <= *capacity) return 0;
+    if (needed > (size_t)PY_SSIZE_T_MAX / item) return -1;
+    size_t size = needed < 64 ? 64 : needed;
+    if (size < *capacity * 2 && *capacity * 2 <= (size_t)PY_SSIZE_T_MAX / item)
+        size = *capacity * 2;
+    void *bigger = PyMem_RawRealloc(*items, size * item);
+    if (bigger == NULL) return -1;
+    *items = bigger;
+    *capacity = size;
+    return 0;
+}

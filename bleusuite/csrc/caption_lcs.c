@@ -55,21 +55,6 @@ typedef struct {
     Py_ssize_t scratch_words;
 } Scratch;
 
-static int
-grow(void **items, size_t *capacity, size_t needed, size_t item)
-{
-    if (needed <= *capacity) return 0;
-    if (needed > (size_t)PY_SSIZE_T_MAX / item) return -1;
-    size_t size = needed < 64 ? 64 : needed;
-    if (size < *capacity * 2 && *capacity * 2 <= (size_t)PY_SSIZE_T_MAX / item)
-        size = *capacity * 2;
-    void *bigger = PyMem_RawRealloc(*items, size * item);
-    if (bigger == NULL) return -1;
-    *items = bigger;
-    *capacity = size;
-    return 0;
-}
-
 static void
 scratch_release(Scratch *s)
 {
@@ -210,7 +195,7 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
         memset(s->stamps, 0, s->table_capacity * sizeof(uint32_t));
         s->stamp = 1;
     }
-    if (grow((void **)&s->word_id, &s->words_capacity, room, sizeof(int32_t)) < 0) return -1;
+    if (bs_grow((void **)&s->word_id, &s->words_capacity, room, sizeof(int32_t)) < 0) return -1;
     const size_t table_mask = s->table_capacity - 1;
     Py_ssize_t m = 0;
     int32_t distinct = 0;
@@ -236,23 +221,23 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
     }
     const size_t words = ((size_t)m + 63) / 64;
     const uint64_t last = (m & 63) ? ((uint64_t)1 << (m & 63)) - 1 : ~(uint64_t)0;
-    if (grow((void **)&s->v, &s->v_capacity, words, 8) < 0
-        || grow((void **)&s->mask, &s->mask_capacity, words, 8) < 0)
+    if (bs_grow((void **)&s->v, &s->v_capacity, words, 8) < 0
+        || bs_grow((void **)&s->mask, &s->mask_capacity, words, 8) < 0)
         return -1;
     const int dense = (size_t)(distinct + 1) <= (size_t)s->scratch_words / words;
     if (dense) {
         const size_t cells = (size_t)(distinct + 1) * words;
-        if (grow((void **)&s->masks, &s->masks_capacity, cells, 8) < 0) return -1;
+        if (bs_grow((void **)&s->masks, &s->masks_capacity, cells, 8) < 0) return -1;
         memset(s->masks, 0, cells * 8);
         for (Py_ssize_t k = 0; k < m; k++)
             s->masks[(size_t)s->word_id[k] * words + (size_t)(k >> 6)] |= (uint64_t)1 << (k & 63);
     }
     else {
-        if (grow((void **)&s->id_first, &s->ids_capacity, (size_t)distinct + 2, 8) < 0)
+        if (bs_grow((void **)&s->id_first, &s->ids_capacity, (size_t)distinct + 2, 8) < 0)
             return -1;
-        if (grow((void **)&s->id_fill, &s->fill_capacity, (size_t)distinct + 2, 8) < 0)
+        if (bs_grow((void **)&s->id_fill, &s->fill_capacity, (size_t)distinct + 2, 8) < 0)
             return -1;
-        if (grow((void **)&s->at, &s->at_capacity, (size_t)m, 8) < 0) return -1;
+        if (bs_grow((void **)&s->at, &s->at_capacity, (size_t)m, 8) < 0) return -1;
         memset(s->id_first, 0, ((size_t)distinct + 2) * 8);
         for (Py_ssize_t k = 0; k < m; k++) s->id_first[s->word_id[k] + 1]++;
         for (int32_t a = 0; a <= distinct; a++) s->id_first[a + 1] += s->id_first[a];

@@ -564,7 +564,7 @@ static const unsigned char SPACE_BYTES[256] = {
 static inline int
 is_space(Py_UCS4 c)
 {
-    return c < 256 ? SPACE_BYTES[c] : Py_UNICODE_ISSPACE(c);
+    return c < 256 ? SPACE_BYTES[c] : bs_is_space(c);
 }
 
 /* the end of the word of one-byte code points `bytes` that starts at `i` (the next

@@ -72,18 +72,6 @@ typedef struct {
     Py_ssize_t hyp_size, ref_size, chunk_size;
 } Call;
 
-static int
-grow(void **items, size_t *capacity, size_t needed, size_t item)
-{
-    if (needed <= *capacity) return 0;
-    if (needed > (size_t)PY_SSIZE_T_MAX / item) return -1;
-    void *bigger = PyMem_RawRealloc(*items, needed * item);
-    if (bigger == NULL) return -1;
-    *items = bigger;
-    *capacity = needed;
-    return 0;
-}
-
 /* room for `needed` edits (ops, ref_at and hyp_at share one capacity) */
 static int
 reserve_ops(Scratch *s, size_t needed)
@@ -207,14 +195,14 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
         const size_t blocks = (size_t)((len1 + 63) / 64);
         if ((size_t)len2 > (size_t)PY_SSIZE_T_MAX / 8 / blocks) return -1;
         const size_t cells = (size_t)len2 * blocks;
-        if (grow((void **)&s->plus, &s->plus_capacity, cells, 8) < 0) return -1;
-        if (grow((void **)&s->minus, &s->minus_capacity, cells, 8) < 0) return -1;
+        if (bs_grow((void **)&s->plus, &s->plus_capacity, cells, 8) < 0) return -1;
+        if (bs_grow((void **)&s->minus, &s->minus_capacity, cells, 8) < 0) return -1;
         /* the masks of the reference's distinct words, and an empty one at index 0; with
          * `dense` ids (0 to dense - 1 the reference's words, the rest the hypothesis's
          * own) mask id + 1 is the word's, found without the table */
         const size_t masks = dense >= 0 ? (size_t)dense + 1 : (size_t)len1 + 1;
         if (masks > (size_t)PY_SSIZE_T_MAX / 8 / blocks) return -1;
-        if (grow((void **)&s->masks, &s->masks_capacity, masks * blocks, 8) < 0) return -1;
+        if (bs_grow((void **)&s->masks, &s->masks_capacity, masks * blocks, 8) < 0) return -1;
         if (dense >= 0) memset(s->masks, 0, masks * blocks * 8);
         else {
             memset(s->masks, 0, blocks * 8);
@@ -486,19 +474,6 @@ done:
  * comparing the words' code points: two words share an id only where they are equal.
  */
 
-/* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE:
- * the 29 code points of Python's str.isspace, written out so that a letter above ASCII
- * costs two comparisons and no call; tests/native/test_edits_fuzz.py holds the list to
- * Python's for every code point) */
-static inline int
-is_space(Py_UCS4 c)
-{
-    if (c < 0x85) return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
-    if (c < 0x2000) return c == 0x85 || c == 0xA0 || c == 0x1680;
-    return c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
-           || c == 0x3000;
-}
-
 typedef struct {
     int kind;
     const void *data;
@@ -521,15 +496,15 @@ split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int k
 {
 #define AT(i) PyUnicode_READ(kind, t->data, (i))
     Py_ssize_t i = 0, end = t->length, count = 0;
-    while (i < end && is_space(AT(i))) i++;
-    while (end > i && is_space(AT(end - 1))) end--;
+    while (i < end && bs_is_space(AT(i))) i++;
+    while (end > i && bs_is_space(AT(end - 1))) end--;
     while (i < end) {
         const Py_ssize_t start = i;
         uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a over the code points */
         while (i < end) {
             const Py_UCS4 c = AT(i);
-            if (is_space(c) && (!jiwer_split || c == ' ' || (i + 1 < end
-                                                               && is_space(AT(i + 1)))))
+            if (bs_is_space(c) && (!jiwer_split || c == ' ' || (i + 1 < end
+                                                               && bs_is_space(AT(i + 1)))))
                 break;
             hash = (hash ^ c) * 0x100000001b3ULL;
             i++;
@@ -538,7 +513,7 @@ split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int k
         s->word_at[w] = start;
         s->word_length[w] = i - start;
         s->word_hash[w] = hash;
-        while (i < end && is_space(AT(i))) i++;
+        while (i < end && bs_is_space(AT(i))) i++;
     }
     return count;
 #undef AT
@@ -637,17 +612,16 @@ line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, in
     /* at most one word per two code points, and one more */
     const size_t room = (size_t)(ref.length + hyp.length) / 2 + 2;
     if ((size_t)(ref.length + hyp.length) > (size_t)INT32_MAX) return EDITS_NO_MEMORY;
-    if (room > s->words_capacity) {
-        size_t have = s->words_capacity, more = have;
-        if (grow((void **)&s->word_at, &more, room, sizeof(Py_ssize_t)) < 0) return EDITS_NO_MEMORY;
-        more = have;
-        if (grow((void **)&s->word_length, &more, room, sizeof(Py_ssize_t)) < 0)
-            return EDITS_NO_MEMORY;
-        more = have;
-        if (grow((void **)&s->word_hash, &more, room, 8) < 0) return EDITS_NO_MEMORY;
-        more = have;
-        if (grow((void **)&s->word_id, &more, room, 8) < 0) return EDITS_NO_MEMORY;
-        s->words_capacity = room;
+    if (room > s->words_capacity) { /* the four word arrays share one capacity */
+        void **arrays[4] = {(void **)&s->word_at, (void **)&s->word_length,
+                            (void **)&s->word_hash, (void **)&s->word_id};
+        const size_t sizes[4] = {sizeof(Py_ssize_t), sizeof(Py_ssize_t), 8, 8};
+        size_t grown = s->words_capacity;
+        for (int k = 0; k < 4; k++) {
+            grown = s->words_capacity;
+            if (bs_grow(arrays[k], &grown, room, sizes[k]) < 0) return EDITS_NO_MEMORY;
+        }
+        s->words_capacity = grown;
     }
     const Py_ssize_t n = split_words(s, &ref, jiwer_split, 0);
     const Py_ssize_t m = split_words(s, &hyp, jiwer_split, (size_t)n);

@@ -42,6 +42,24 @@ int bs_index_argument(PyObject *object, const char *name, Py_ssize_t *value);
 /* a * b, or -1 with an OverflowError where it does not fit in Py_ssize_t */
 Py_ssize_t bs_checked_mul(Py_ssize_t a, Py_ssize_t b);
 
+/* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE):
+ * the 29 code points of str.isspace written out, so that a letter above ASCII costs two
+ * comparisons and no call (tests/native/test_edits_fuzz.py and tests/text/test_text.py hold
+ * the list to str.isspace for every code point) */
+static inline int
+bs_is_space(Py_UCS4 c)
+{
+    if (c < 0x85) return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
+    if (c < 0x2000) return c == 0x85 || c == 0xA0 || c == 0x1680;
+    return c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
+           || c == 0x3000;
+}
+
+/* `*items` grown to hold at least `needed` items of `item` bytes (at least 64, at least
+ * twice what it held), `*capacity` the items it holds: 0, or -1 (no memory; nothing
+ * changed, no exception set) */
+int bs_grow(void **items, size_t *capacity, size_t needed, size_t item);
+
 /* a growable int64 array (fixed: its items are a bytes object's and cannot move) */
 typedef struct {
     int64_t *items;

@@ -55,16 +55,10 @@ static unsigned char latin1_space[256];
 #define CLASS_NOT_ROUGE 4
 static unsigned char latin1_class[256];
 
-/* Py_UNICODE_ISSPACE without its call for the letters above Latin-1: the whitespace there
- * is U+1680, U+2000 - U+200A, U+2028, U+2029, U+202F, U+205F and U+3000 (the test of
- * tests/text/test_text.py holds the whole list to str.isspace) */
 static inline int
 is_space(Py_UCS4 c)
 {
-    if (c < 256) return latin1_space[c];
-    if (c < 0x2000) return c == 0x1680;
-    return c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
-           || c == 0x3000;
+    return c < 256 ? latin1_space[c] : bs_is_space(c);
 }
 
 /* failures inside a call: no memory (a MemoryError is raised once the GIL is back), or a

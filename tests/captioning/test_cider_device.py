@@ -12,7 +12,7 @@ import random
 import numpy as np
 import pytest
 from backend_fixtures import no_host_reads
-from caption_cases import coco_corpus, edited, sentence
+from caption_cases import edited, id_batch, padded, sentence
 
 from bleusuite import backends, cider_document_frequency, sentence_cider
 from bleusuite.backends.numpy import backend as numpy_backend
@@ -38,37 +38,6 @@ def reads_nothing(monkeypatch):
         monkeypatch.setattr(TorchBackend, "searchsorted",
                             lambda self, s, v: torch.searchsorted(s, v))
         yield
-
-
-def _padded(rows: list[list[int]], width: int) -> np.ndarray:
-    out = np.zeros((len(rows), width), dtype=np.int64)
-    for b, row in enumerate(rows):
-        out[b, :len(row)] = row
-    return out
-
-
-def id_batch(seed: int, images: int, *, max_refs: int = 5, vocabulary: int = 0,
-             offset: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """A COCO-like corpus as padded token ids (pad 0): ``(B, Lh)`` and ``(B, 5, Lr)``, rows
-    with fewer references padded with empty ones. ``vocabulary`` > 0: tokens drawn from that
-    many ids instead of the corpus's words; ``offset``: added to every id."""
-    gts, res = coco_corpus(seed, images, max_refs)
-    numbers: dict[str, int] = {}
-    rng = random.Random(seed)
-
-    def ids(line: str) -> list[int]:
-        if vocabulary:
-            return [offset + rng.randrange(vocabulary) for _ in line.split()]
-        return [numbers.setdefault(w, offset + len(numbers)) for w in line.split()]
-
-    hyps = [ids(res[k][0]) for k in gts]
-    refs = [[ids(r) for r in gts[k]] for k in gts]
-    width = max(map(len, hyps), default=0) + 2
-    ref_width = max((len(r) for rs in refs for r in rs), default=0) + 1
-    ref_array = np.zeros((len(refs), max_refs, ref_width), dtype=np.int64)
-    for b, rs in enumerate(refs):
-        ref_array[b, :len(rs)] = _padded(rs, ref_width)
-    return _padded(hyps, width), ref_array
 
 
 def on_device(fn, *arrays, **kwargs):
@@ -139,10 +108,10 @@ def test_edge_cases():
             ([1, 2, 1, 2, 1, 2], [[2, 1, 2, 1], [1, 2, 1]]), ([3, 4, 5], [[3, 4, 5], [3]])]
     hyps = [h for h, _ in rows]
     refs = [r for _, r in rows]
-    hyp = _padded(hyps, 8)
+    hyp = padded(hyps, 8)
     ref = np.zeros((len(rows), 3, 6), dtype=np.int64)
     for b, rs in enumerate(refs):
-        ref[b, :len(rs)] = _padded(rs, 6)
+        ref[b, :len(rs)] = padded(rs, 6)
     want = sentence_cider(hyps, refs)
     assert_same(sentence_cider(hyp, ref, pad_id=0), want)
     assert_same(on_device(sentence_cider, hyp, ref, pad_id=0), want)
@@ -261,6 +230,23 @@ def test_no_host_reads_and_meta_tensors(monkeypatch):
     assert isinstance(rewards, torch.Tensor)
 
 
+def test_compiles_without_graph_breaks():
+    """``torch.compile(fullgraph=True)`` traces the whole call (a host read would be a graph
+    break, which fullgraph refuses); the compiled call gives eager's scores."""
+    torch._dynamo.reset()
+    hyp, refs = id_batch(75, 12)
+    frequency = cider_document_frequency(refs, pad_id=0)
+
+    def scores(h, r):
+        return sentence_cider(h, r, pad_id=0, document_frequency=frequency)
+
+    with backends.use_numpy_for_torch_cpu(False):
+        h, r = torch.from_numpy(hyp), torch.from_numpy(refs)
+        want = scores(h, r)
+        got = torch.compile(scores, fullgraph=True, backend="eager")(h, r)
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
 def test_scst_rewards_on_the_device_equal_the_host():
     rng = random.Random(81)
     train = [[sentence(rng) for _ in range(3)] for _ in range(30)]
@@ -274,10 +260,10 @@ def test_scst_rewards_on_the_device_equal_the_host():
     images, per_image = 6, 3
     refs = np.zeros((images, 3, 16), dtype=np.int64)
     for b in range(images):
-        refs[b] = _padded(train_ids[b], 16)
-    samples = _padded([ids(edited(rng, train[b][0])) for b in range(images)
+        refs[b] = padded(train_ids[b], 16)
+    samples = padded([ids(edited(rng, train[b][0])) for b in range(images)
                        for _ in range(per_image)], 18)
-    greedy = _padded([ids(train[b][1]) for b in range(images)], 18)
+    greedy = padded([ids(train[b][1]) for b in range(images)], 18)
     for baseline, extra in (("mean", {}), ("greedy", {"greedy": greedy}), (None, {})):
         want = scst_cider_rewards(samples, refs, frequency, baseline=baseline, pad_id=0,
                                   **extra)

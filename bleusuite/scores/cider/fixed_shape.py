@@ -40,7 +40,8 @@ import numpy as np
 
 from bleusuite.backends.base import Backend
 
-__all__ = ["HASH_PRIMES", "DeviceTable", "fits", "fixed_cider_scores", "ngram_hashes"]
+__all__ = ["HASH_PRIMES", "DeviceTable", "fits", "fixed_cider_scores", "ngram_hashes",
+           "scores_on_device"]
 
 #: (multiplier, modulus) of the two 31-bit polynomial hashes whose pair is an n-gram's
 #: 62-bit hash: every product stays below 2**62 in int64 (no wrap-around on any backend).
@@ -239,6 +240,27 @@ def fixed_cider_scores(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: 
     val = be.where(present.reshape(rows, num_refs, 1), val, 0.0 * val)
     per_image = be.sum_(val, axis=1)                                        # (B, K)
     return be.sum_(per_image, axis=1) / max_order / count * 10.0
+
+
+def scores_on_device(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any,
+                     present: Any, max_order: int, sigma: float, table: DeviceTable | None,
+                     documents: int | None) -> Any:
+    """:func:`fixed_cider_scores`, one compiled program where the backend compiles
+    (``jax.jit``: one program per batch shape instead of some 500 dispatched operations)."""
+    arrays = () if table is None else tuple((t.hashes, t.ngrams, t.counts)
+                                            for t in table.orders)
+    run = be.compiled(_of_arrays, static_argnums=(0, 6, 7, 8, 10))
+    return run(be, hyp, hyp_len, refs, ref_len, present, max_order, sigma,
+               None if table is None else table.primes, arrays, documents)
+
+
+def _of_arrays(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, present: Any,
+               max_order: int, sigma: float, primes: Any, arrays: Any,
+               documents: int | None) -> Any:
+    table = None if primes is None else DeviceTable(primes, tuple(
+        _OrderTable(*entry) for entry in arrays))
+    return fixed_cider_scores(be, hyp, hyp_len, refs, ref_len, present, max_order=max_order,
+                              sigma=sigma, table=table, documents=documents)
 
 
 class _RollingHash:

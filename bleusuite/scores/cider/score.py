@@ -35,7 +35,7 @@ import numpy as np
 
 from bleusuite.inputs import normalize_batch
 from bleusuite.inputs.checks import check_texts, is_text
-from bleusuite.scores.cider.fixed_shape import DeviceTable, fits, fixed_cider_scores
+from bleusuite.scores.cider.fixed_shape import DeviceTable, fits, scores_on_device
 from bleusuite.scores.cider.formula import NgramTable, document_counts, runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 from bleusuite.text.token_ids import numbering
@@ -211,15 +211,14 @@ def sentence_cider(hypotheses: Any, references: Any, *,
 def _device_scores(batch: Any, document_frequency: CiderDocumentFrequency | None,
                    max_order: int, sigma: float) -> Any:
     """:func:`sentence_cider` of a padded device batch, on its device
-    (:func:`fixed_cider_scores`)."""
+    (:func:`~bleusuite.scores.cider.fixed_shape.fixed_cider_scores`)."""
     be, table, documents = batch.backend, None, None
     if document_frequency is not None:
         _check_frequency(document_frequency, False, max_order)
         table = document_frequency.device_table(be, batch.hyp)
         documents = document_frequency.documents
-    return fixed_cider_scores(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len,
-                              batch.ref_present, max_order=max_order, sigma=sigma,
-                              table=table, documents=documents)
+    return scores_on_device(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len,
+                            batch.ref_present, max_order, sigma, table, documents)
 
 
 def _check_frequency(document_frequency: Any, text: bool, max_order: int) -> None:

@@ -322,3 +322,25 @@ def test_cupy_equals_the_host():
         assert isinstance(got, cupy.ndarray)
         assert_same(cupy.asnumpy(got), want)
 
+
+
+@pytest.mark.gpu
+def test_metric_classes_keep_device_sums():
+    """torchmetrics' CIDErScore and Ignite's CiderD on CUDA batches: the sums stay on the
+    device, and compute() gives the host path's mean."""
+    device = _cuda()
+    from bleusuite.metrics import CiderD
+    from bleusuite.torchmetrics import CIDErScore
+
+    hyp, refs = id_batch(95, 40)
+    frequency = cider_document_frequency(refs, pad_id=0)
+    want = sentence_cider(hyp, refs, pad_id=0, document_frequency=frequency).mean()
+    hyp_c, refs_c = torch.from_numpy(hyp).to(device), torch.from_numpy(refs).to(device)
+    metric = CIDErScore(frequency, pad_id=0).to(device)
+    ignite = CiderD(frequency, pad_id=0, device=device)
+    for part in (slice(0, 15), slice(15, None)):
+        metric.update(hyp_c[part], refs_c[part])
+        ignite.update((hyp_c[part], refs_c[part]))
+    assert metric.score_sum.device.type == "cuda"
+    assert abs(float(metric.compute()) - want) < 1e-12
+    assert abs(ignite.compute() - want) < 1e-12

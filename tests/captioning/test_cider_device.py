@@ -344,3 +344,38 @@ def test_metric_classes_keep_device_sums():
     assert metric.score_sum.device.type == "cuda"
     assert abs(float(metric.compute()) - want) < 1e-12
     assert abs(ignite.compute() - want) < 1e-12
+
+
+def test_device_operations_per_call():
+    """The eager device call's operations (aten operations that are not views, each a launch
+    on a GPU), counted on the CPU: a bound that catches a change adding launches per order
+    (docs/captioning.md gives the counts)."""
+    from collections import Counter
+
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from bleusuite.backends.torch import backend as torch_backend
+
+    hyp, refs = id_batch(3, 64)
+    frequency = cider_document_frequency(refs, pad_id=0)
+    with backends.use_numpy_for_torch_cpu(False):
+        batch = normalize_batch(torch.from_numpy(hyp), torch.from_numpy(refs), pad_id=0,
+                                global_ids=True)
+    table = frequency.device_table(torch_backend, batch.hyp)
+    counts: Counter[str] = Counter()
+
+    class Mode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if not func.is_view:
+                counts[str(func.overloadpacket.__name__)] += 1
+            return func(*args, **(kwargs or {}))
+
+    totals = []
+    for fixed, documents in ((None, None), (table, frequency.documents)):
+        counts.clear()
+        with Mode():
+            fixed_cider_scores(torch_backend, batch.hyp, batch.hyp_len, batch.refs,
+                               batch.ref_len, batch.ref_present, max_order=4, sigma=6.0,
+                               table=fixed, documents=documents)
+        totals.append(sum(counts.values()))
+    assert totals[0] <= 390 and totals[1] <= 455, totals

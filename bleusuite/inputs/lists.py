@@ -11,8 +11,10 @@ Anything it does not take (tokens of other types, ints and str mixed, other sequ
 types, malformed input) goes the general path here: the checks that name what is wrong,
 then the tokens numbered by a dictionary (so that they compare as Python's ``==`` does, as
 in NLTK), and the same ``gather`` on the numbered lists. Where the compiled part is not
-built, the general path runs on everything, with :mod:`bleusuite.text`'s Python numbering
-for text: the same rows.
+built, the general path runs on everything, with the Python numbering for text: the same
+rows. Which numbering text takes, what happens to each line before it and whether its ids
+are numbered row by row is the text encoder's choice
+(:class:`bleusuite.text.encoder.TextEncoder`), not this module's.
 """
 
 from __future__ import annotations

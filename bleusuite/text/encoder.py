@@ -158,20 +158,24 @@ class TextEncoder:
         >>> TextEncoder.of("13a") is TextEncoder.of("13a"), TextEncoder.of("char").rules
         (True, 'char')
         """
+        if lowercase is not True and lowercase is not False:
+            lowercase = bool(lowercase)  # read as a truth value, as everywhere
         # a dictionary look-up for a repeated call (a sentence per call pays it each time)
         if isinstance(tokenize, str):
             encoder = _BY_NAME.get((tokenize, lowercase))
             if encoder is not None:
                 return encoder
             tokenizer = load_tokenizer(tokenize)
-            encoder = TextEncoder(tokenizer, bool(lowercase))
+            encoder = TextEncoder(tokenizer, lowercase)
             if tokenize not in SPM_MODELS:  # a model's path follows $SACREBLEU: not kept
                 _BY_NAME[tokenize, lowercase] = encoder
             return encoder
+        if not isinstance(tokenize, Tokenizer):
+            load_tokenizer(tokenize)  # the ValueError that names the choices
         kept = _BY_TOKENIZER.get((id(tokenize), lowercase))
         if kept is not None and kept[0] is tokenize:
             return kept[1]
-        encoder = TextEncoder(tokenize, bool(lowercase))
+        encoder = TextEncoder(tokenize, lowercase)
         if len(_BY_TOKENIZER) >= _KEPT_TOKENIZERS:
             _BY_TOKENIZER.clear()
         _BY_TOKENIZER[id(tokenize), lowercase] = (tokenize, encoder)  # kept alive: its id holds

@@ -134,6 +134,14 @@ def test_the_decisions():
     assert TextEncoder.of(python).rules is None and not TextEncoder.of(python).per_row_ids
 
 
+def test_an_unknown_tokenizer_is_named():
+    for bad in (5, None, ["13a"], "13A"):
+        with pytest.raises(ValueError, match="unknown tokenizer"):
+            TextEncoder.of(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        text_batch(["a"], ["a"], tokenize=7)  # type: ignore[arg-type]
+
+
 def test_encoders_are_kept_per_tokenizer():
     """A repeated call finds its encoder (by name, or by the tokenizer object itself)."""
     assert TextEncoder.of("13a") is TextEncoder.of("13a")
@@ -142,6 +150,7 @@ def test_encoders_are_kept_per_tokenizer():
     twin = Tokenizer(**{**CHRF_WORDS.__dict__})
     assert TextEncoder.of(twin) is not TextEncoder.of(CHRF_WORDS)
     assert TextEncoder.of(twin).tokenizer is twin
+    assert TextEncoder.of("13a", np.True_) is TextEncoder.of("13a", True)
 
 
 @pytest.mark.parametrize("compiled", [True, False])

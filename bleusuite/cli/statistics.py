@@ -22,7 +22,7 @@ from bleusuite.cli.options import ScoreOptions
 from bleusuite.counting import MatchCounts, count_matches
 from bleusuite.inputs import Batch, streams_batch
 from bleusuite.scores import registry
-from bleusuite.text import Encoder, TokenIds, load_tokenizer
+from bleusuite.text import Encoder, TokenIds
 
 __all__ = ["CHUNK_CHARS", "chunk_bounds", "systems_statistics", "text_statistics"]
 
@@ -61,7 +61,7 @@ def text_statistics(texts: Sequence[list[str]], num_systems: int, options: Score
             (n.tokenize, n.lowercase) == (first.tokenize, first.lowercase) for n in needs if n)
         orders = max(n.orders for n in needs if n)
         per_reference = any(n.per_reference for n in needs if n)
-        encoder = Encoder(load_tokenizer(first.tokenize), first.lowercase)
+        encoder = Encoder(first.tokenize, first.lowercase)
         counts, lengths = _word_counts(texts, num_systems, encoder, orders, per_reference, bar)
         for k, system in enumerate(result):
             system_lengths = np.concatenate([lengths[k : k + 1], lengths[num_systems:]])
@@ -113,7 +113,7 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
     in one call (the command counts by chunks: :func:`text_statistics`).
 
     >>> from bleusuite.cli.parser import build_parser
-    >>> from bleusuite.text import encode_texts
+    >>> from bleusuite.text import encode_texts, load_tokenizer
     >>> options = ScoreOptions.from_args(build_parser().parse_args(["score", "ref.txt"]))
     >>> ids = encode_texts([["a b c"], ["b a"], ["a b d"]], load_tokenizer("none"), False)
     >>> for system in systems_statistics(ids, 2, options):  # 2 systems, 1 reference

@@ -11,13 +11,14 @@ Anything it does not take (tokens of other types, ints and str mixed, other sequ
 types, malformed input) goes the general path here: the checks that name what is wrong,
 then the tokens numbered by a dictionary (so that they compare as Python's ``==`` does, as
 in NLTK), and the same ``gather`` on the numbered lists. Where the compiled part is not
-built, the general path runs on everything, with :mod:`bleusuite.text`'s Python numbering
-for text: the same rows.
+built, the general path runs on everything, with the Python numbering for text: the same
+rows. Which numbering text takes, what happens to each line before it and whether its ids
+are numbered row by row is the text encoder's choice
+(:class:`bleusuite.text.encoder.TextEncoder`), not this module's.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,8 +35,9 @@ from bleusuite.inputs.checks import (
     check_token_lists,
     kind_of,
 )
+from bleusuite.text.encoder import TextEncoder
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
-from bleusuite.text.tokenizers import Tokenizer, load_tokenizer
+from bleusuite.text.tokenizers import Tokenizer
 
 __all__ = ["from_text", "from_token_lists", "gathered_batch"]
 
@@ -288,39 +290,6 @@ def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequenc
 # ------------------------------------------------------------------------------ text
 
 
-def text_numbering(tokenizer: Tokenizer, lowercase: bool) -> tuple[
-        Callable[[], Any], Callable[[str], str] | None]:
-    """The compiled numbering of a tokenizer and the transform of each line before it:
-    sacrebleu's ``tokenize(line.lower().rstrip())`` (lowercasing first with
-    ``lowercase``), applied once per distinct word where the tokenizer acts on each word
-    alone (:attr:`Tokenizer.word_local`; by the compiled part's own rules where it has
-    them: ``13a``, ``char``, chrF++'s words). The first is a function that makes a new
-    Numbering."""
-    compiled = native.module()
-    assert compiled is not None
-    transform: Callable[[str], str] | None = str.lower if lowercase else None
-    if tokenizer.splits_only:
-        return compiled.Numbering, transform
-    if tokenizer.word_local:
-        if tokenizer.rules is not None:
-            return functools.partial(compiled.Numbering, rules=tokenizer.rules), transform
-        return functools.partial(compiled.Numbering, tokenizer.tokenize), transform
-    return compiled.Numbering, _line_transform(tokenizer, lowercase)
-
-
-def _line_transform(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], str]:
-    """A tokenizer that is not word-local, on each line (lowercased first with
-    ``lowercase``; without its trailing whitespace where the tokenizer says so)."""
-    tokenize = tokenizer.tokenize
-    if tokenizer.rstrip:
-        if lowercase:
-            return lambda line: tokenize(line.lower().rstrip())
-        return lambda line: tokenize(line.rstrip())
-    if lowercase:
-        return lambda line: tokenize(line.lower())
-    return tokenize
-
-
 def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lowercase: bool,
               names: ArgNames, check: bool = True,
               global_ids: bool = False) -> tuple[Batch, list[str]]:
@@ -331,13 +300,14 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
     within each row, numbered by a small table per row, and no token is returned: an empty
     list); messages call the two sides ``names``; ``check``: raise for a hypothesis
     without reference."""
-    tokenizer = tokenize if isinstance(tokenize, Tokenizer) else load_tokenizer(tokenize)
+    encoder = TextEncoder.of(tokenize, lowercase)
     compiled = native.module()
     if compiled is not None:
-        make, transform = text_numbering(tokenizer, lowercase)
-        # a word-local tokenizer in Python is kept once per distinct word: global ids
-        by_row = not global_ids and not (tokenizer.word_local and tokenizer.rules is None
-                                         and not tokenizer.splits_only)
+        # the encoder decides the numbering, the transform of each line, and whether the
+        # ids may be numbered row by row (each row's small table, on the worker threads)
+        make = encoder.compiled_numbering(compiled)
+        transform = encoder.line_transform
+        by_row = not global_ids and encoder.per_row_ids
         numbering = None if by_row else make()
         kept: Callable[[], Any] = make if by_row else lambda: numbering
         gathered = gather(compiled, hypotheses, references, kept, True, None, None, transform,
@@ -350,26 +320,26 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
         batch = gathered_batch(gathered, len(hypotheses), names[1], check)
         tokens = [] if numbering is None else numbering.tokens
     else:
-        batch, tokens = _python_text(hypotheses, references, tokenizer, lowercase, names, check)
+        batch, tokens = _python_text(hypotheses, references, encoder, names, check)
     if 2 <= batch.size <= STREAMS_CHECK_LIMIT and batch.ref_present.shape[1] == batch.size:
         warn_if_streams(hypotheses, references)
     return batch, tokens
 
 
-def _python_text(hypotheses: Any, references: Any, tokenizer: Tokenizer, lowercase: bool,
-                 names: ArgNames, check: bool) -> tuple[Batch, list[str]]:
-    """:func:`from_text` without the compiled part: :class:`bleusuite.text.Encoder`'s
-    numbering of every line, then :func:`python_gather`."""
-    from bleusuite.text import Encoder
-
+def _python_text(hypotheses: Any, references: Any, encoder: TextEncoder, names: ArgNames,
+                 check: bool) -> tuple[Batch, list[str]]:
+    """:func:`from_text` without the compiled part: the encoder's numbering of every line
+    (:meth:`TextEncoder.number`), then :func:`python_gather`."""
     hyps, rows = _checked_texts(hypotheses, references, names)
     lines = hyps + list(itertools.chain.from_iterable(rows))
-    token_ids = Encoder(tokenizer, lowercase).encode([lines])
-    sentences = [token_ids.line(0, i).tolist() for i in range(len(lines))]
-    bounds = itertools.accumulate(map(len, rows), initial=len(hyps))
-    refs = [sentences[a:b] for a, b in itertools.pairwise(bounds)]
+    numbered = encoder.number(lines)
+    bounds = list(itertools.accumulate(numbered.lengths.tolist(), initial=0))
+    ids = numbered.ids.tolist()
+    sentences = [ids[a:b] for a, b in itertools.pairwise(bounds)]
+    refs = [sentences[a:b] for a, b in
+            itertools.pairwise(itertools.accumulate(map(len, rows), initial=len(hyps)))]
     gathered = python_gather(sentences[: len(hyps)], refs, None, None)
-    return gathered_batch(gathered, len(hyps), names[1], check), token_ids.vocabulary
+    return gathered_batch(gathered, len(hyps), names[1], check), numbered.vocabulary
 
 
 def _checked_texts(hypotheses: Any, references: Any, names: ArgNames) -> tuple[

@@ -35,7 +35,7 @@ from bleusuite.ray.columns import Columns, IdRows
 from bleusuite.ray.plan import Kind, Plan
 from bleusuite.scores import registry
 from bleusuite.scores.reports import host
-from bleusuite.text import Encoder, load_tokenizer
+from bleusuite.text import Encoder
 
 __all__ = ["BlockStatistics", "block_statistics", "sample_statistics"]
 
@@ -111,7 +111,7 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
     for (tokenize, lowercase), group in itertools.groupby(sorted(counted, key=tokenisation),
                                                          key=tokenisation):
         names = list(group)
-        encoder = Encoder(load_tokenizer(tokenize), lowercase)
+        encoder = Encoder(tokenize, lowercase)
         token_ids = encoder.encode([*systems, *references])
         per_reference = any(counted[name].per_reference for name in names)
         counts = count_matches(streams_batch(token_ids, len(systems)),

@@ -10,7 +10,8 @@ removed (with ``asian_support`` CJK and full-width punctuation too). ``asian_sup
 alone changes nothing.
 
 :func:`tercom_ids` gives the token ids of hypothesis and reference lines, each distinct
-word tokenised once (:func:`bleusuite.text.numbering`, the numbering every text path uses):
+word tokenised once, by the text encoder every text path asks
+(:class:`bleusuite.text.encoder.TextEncoder`, of the tokenizers of :func:`tercom_encoders`):
 the rules act on each word alone, except tercom's possessive rule (``'s`` followed by a
 space), which looks at the character after a word; a normalised line where ``'s`` is
 followed by other whitespace (a tab, a no-break space) is tokenised whole, as sacrebleu
@@ -25,14 +26,16 @@ does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 import numpy as np
 
-from bleusuite.text.token_ids import lowercased, numbering
+from bleusuite.text.encoder import TextEncoder, number_sides
+from bleusuite.text.tokenizers import Tokenizer
 
-__all__ = ["TercomTokenizer", "tercom_ids"]
+__all__ = ["TercomTokenizer", "tercom_encoders", "tercom_ids"]
 
 _GENERAL_RULES = (
     (re.compile(r"\n-"), ""),  # end-of-line hyphenation
@@ -138,25 +141,40 @@ def tercom_ids(hypotheses: Sequence[str], references: Sequence[str] = (), *,
     >>> ids.tolist(), lengths.tolist()
     ([0, 1, 2, 3, 1], [2, 3])
     """
-    hyps, refs = list(hypotheses), list(references)
-    if not case_sensitive:
-        hyps, refs = lowercased(hyps), lowercased(refs)
-    if not (normalized or no_punct):  # lowercasing and whitespace only: the words are tokens
-        return numbering().number(hyps + refs)
+    hyp_encoder, ref_encoder = tercom_encoders(normalized, no_punct, asian_support,
+                                               case_sensitive)
+    return number_sides(hyp_encoder, list(hypotheses), ref_encoder, list(references))
+
+
+@functools.cache
+def tercom_encoders(normalized: bool = False, no_punct: bool = False,
+                    asian_support: bool = False, case_sensitive: bool = False) -> tuple[
+                        TextEncoder, TextEncoder]:
+    """The text encoders of TER's hypotheses and references (one encoder where both are
+    tokenised alike): lowercasing unless ``case_sensitive``; the words split only without
+    ``normalized`` or ``no_punct``; else the tercom rules on each distinct word, applied
+    twice to a reference where ``normalized`` (see :func:`tercom_ids`), with a line where
+    ``'s`` is followed by whitespace other than a space tokenised whole.
+
+    >>> hyps, refs = tercom_encoders()
+    >>> hyps is refs, hyps.lowercase, hyps.tokenizer.splits_only
+    (True, True, True)
+    """
     tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive=True)
+    lowercase = not case_sensitive
+    if not (normalized or no_punct):  # lowercasing and whitespace only: the words are tokens
+        words = Tokenizer("tercom", tokenizer, "tercom", word_local=True, splits_only=True)
+        return _same(TextEncoder(words, lowercase))
     if not normalized:  # removing punctuation twice removes nothing more
-        return numbering(tokenizer).number(hyps + refs)
-    # numbering() tokenises a line that holds a newline whole (its rstrip)
-    hyps = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line for line in hyps]
-    refs = [f"{line}\n" if _POSSESSIVE_BEFORE_ODD_SPACE.search(line) else line for line in refs]
-    hyp_numbering = numbering(tokenizer)
-    hyp_ids, hyp_lengths = hyp_numbering.number(hyps)
-    ref_numbering = numbering(lambda unit: tokenizer(tokenizer(unit)))
-    ref_ids, ref_lengths = ref_numbering.number(refs)
-    # one vocabulary: each reference token gets the id of the same hypothesis token
-    vocabulary = {token: i for i, token in enumerate(hyp_numbering.tokens)}
-    to_hyp_ids = np.fromiter((vocabulary.setdefault(token, len(vocabulary))
-                              for token in ref_numbering.tokens), dtype=np.int64,
-                             count=len(ref_numbering))
-    return (np.concatenate([hyp_ids, to_hyp_ids[ref_ids]]),
-            np.concatenate([hyp_lengths, ref_lengths]))
+        return _same(TextEncoder(Tokenizer("tercom", tokenizer, "tercom", word_local=True),
+                                 lowercase))
+    whole = _POSSESSIVE_BEFORE_ODD_SPACE.search
+    once = Tokenizer("tercom", tokenizer, "tercom", word_local=True, whole_line=whole)
+    twice = Tokenizer("tercom", lambda unit: tokenizer(tokenizer(unit)), "tercom",
+                      word_local=True, whole_line=whole)
+    return TextEncoder(once, lowercase), TextEncoder(twice, lowercase)
+
+
+def _same(encoder: TextEncoder) -> tuple[TextEncoder, TextEncoder]:
+    """One encoder for both sides: their lines are numbered in one call."""
+    return encoder, encoder

@@ -1,60 +1,32 @@
-"""Text in: token ids of sentences, tokenised by sacrebleu's tokenizers.
+"""Token ids of lines: the numbering of tokens, and the ids of line-aligned streams.
 
-Each line is tokenised as sacrebleu does (:mod:`bleusuite.text.tokenizers`) and split on
-whitespace; the tokens are numbered with one vocabulary for hypotheses and references, so
-that the id pipeline gives sacrebleu's numbers. A tokenizer that acts on each word alone
-(``13a``, ``char``) is applied once per distinct word of the whole input, and every word of
-the corpus is numbered in one pass over a table: ``bleusuite._native.Numbering`` where the
-compiled part is built (:mod:`bleusuite.native`; ``13a`` by its own copy of the rules, with
-the GIL released), else :class:`PythonNumbering`, which gives the same ids.
+A numbering gives each distinct token an id, in order of first appearance, over every
+line it is given; with a word-local tokenizer (``13a``, ``char``, ...) each distinct word
+is tokenised once. ``bleusuite._native.Numbering`` numbers where the compiled part is built
+(:mod:`bleusuite.native`; ``13a``, chrF's and rouge-score's rules by its own copy, with the
+GIL released), else :class:`PythonNumbering`, which gives the same ids.
 
-:func:`encode_texts` serves the ``bleusuite score`` command (whole files, streams of
-lines); the scoring functions' text (one list of references per hypothesis) is numbered by
-the same compiled numbering in :mod:`bleusuite.inputs.lists`.
+Which numbering a text path uses, and what happens to each line before it, is decided in
+one place: :class:`bleusuite.text.encoder.TextEncoder`. :class:`TokenIds` holds the ids of
+line-aligned streams (the command's and Ray's files, :class:`bleusuite.text.Encoder`).
 
->>> from bleusuite.text import load_tokenizer
->>> ids = encode_texts([["The cat sat."], ["The cat sat on the mat."]], load_tokenizer("13a"),
-...                    lowercase=False)
->>> ids.line(0, 0).tolist(), ids.line(1, 0).tolist()
-([0, 1, 2, 3], [0, 1, 2, 4, 5, 6, 3])
+>>> numbered = numbering()
+>>> [a.tolist() for a in numbered.number(["The cat sat .", "The cat"])], numbered.tokens
+([[0, 1, 2, 3, 0, 1], [4, 2]], ['The', 'cat', 'sat', '.'])
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from bleusuite import native
-from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a, TokenizerRouge
 
-__all__ = [
-    "Encoder",
-    "PythonNumbering",
-    "TokenIds",
-    "encode_texts",
-    "lowercased",
-    "numbering",
-]
-
-#: lines read, split and numbered at a time
-ENCODE_CHUNK_LINES = 20_000
-
-
-class ProgressBar(Protocol):
-    """What encoding needs of a progress bar (tqdm's ``update``)."""
-
-    def update(self, n: int = 1) -> Any: ...
-
-
-class _NoProgress:
-    def update(self, n: int = 1) -> None:
-        pass
+__all__ = ["CompiledNumbering", "PythonNumbering", "TokenIds", "lowercased", "numbering"]
 
 
 @dataclass(frozen=True)
@@ -172,8 +144,10 @@ class PythonNumbering:
         return flat[source], line_lengths
 
 
-class _CompiledNumbering:
+class CompiledNumbering:
     """``bleusuite._native.Numbering`` with :class:`PythonNumbering`'s face (NumPy arrays)."""
+
+    __slots__ = ("numbering",)
 
     def __init__(self, numbering: Any) -> None:
         self.numbering = numbering
@@ -192,14 +166,13 @@ class _CompiledNumbering:
 
 
 def numbering(tokenize: Callable[[str], str] | None = None,
-              rules: str | None = None) -> PythonNumbering | _CompiledNumbering:
-    """A numbering of tokens for ``tokenize`` (see :class:`PythonNumbering`): the compiled
-    one where it is built and not turned off, else :class:`PythonNumbering`. The compiled
-    numbering applies its own copy of a tokenizer's ``rules`` (``13a``, ``char``,
-    ``punctuation``, ``rouge``: :attr:`~bleusuite.text.tokenizers.Tokenizer.rules`; a
-    :class:`~bleusuite.text.tokenizers.Tokenizer13a` is ``13a``, a
-    :class:`~bleusuite.text.tokenizers.TokenizerRouge` ``rouge`` or ``rouge-porter``),
-    without the GIL.
+              rules: str | None = None) -> PythonNumbering | CompiledNumbering:
+    """A new numbering of tokens (see :class:`PythonNumbering`): without ``tokenize`` the
+    whitespace-separated words of each line, with it each distinct word tokenised once (by
+    the compiled part's own copy of its ``rules`` where they are given: ``13a``, ``char``,
+    ``punctuation``, ``rouge``, ``rouge-porter``, without the GIL); the compiled numbering
+    where it is built and not turned off, else :class:`PythonNumbering`. Text paths ask
+    :class:`bleusuite.text.encoder.TextEncoder` for theirs.
 
     >>> [a.tolist() for a in numbering().number(["b a", "a"])]
     [[0, 1, 1], [2, 1]]
@@ -208,13 +181,10 @@ def numbering(tokenize: Callable[[str], str] | None = None,
     if compiled is None:
         return PythonNumbering(tokenize)
     if rules is not None:
-        return _CompiledNumbering(compiled.Numbering(rules=rules))
-    if isinstance(tokenize, Tokenizer13a):
-        return _CompiledNumbering(compiled.Numbering(rules="13a"))
-    if isinstance(tokenize, TokenizerRouge):
-        rules = "rouge-porter" if tokenize.stem else "rouge"
-        return _CompiledNumbering(compiled.Numbering(rules=rules))
-    return _CompiledNumbering(compiled.Numbering(tokenize))
+        return CompiledNumbering(compiled.Numbering(rules=rules))
+    if tokenize is not None:
+        return CompiledNumbering(compiled.Numbering(tokenize))
+    return CompiledNumbering(compiled.Numbering())
 
 
 def lowercased(lines: list[str]) -> list[str]:
@@ -229,117 +199,3 @@ def lowercased(lines: list[str]) -> list[str]:
     if text.count("\n") == len(lines) - 1:
         return text.split("\n")
     return list(map(str.lower, lines))
-
-
-class Encoder:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does
-    (``tokenize(line.lower().rstrip()).split()``), numbered with one vocabulary across calls.
-
-    A word-local tokenizer (:attr:`~bleusuite.text.tokenizers.Tokenizer.word_local`) is called
-    once per distinct word of all the calls (it acts on each word alone, so the tokens are
-    the same); any other once per line. Calls on consecutive chunks of lines give the ids
-    of one call on them all, chunk by chunk (``bleusuite score`` counts each chunk while the
-    next is read).
-
-    >>> from bleusuite.text import load_tokenizer
-    >>> encoder = Encoder(load_tokenizer("13a"), lowercase=True)
-    >>> first = encoder.encode([["Hello, world!"], ["hello world ."]])
-    >>> first.lengths.tolist(), first.ids.tolist()
-    ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
-    >>> encoder.encode([["World"], ["hello"]]).ids.tolist(), encoder.vocabulary[:3]
-    ([2, 0], ['hello', ',', 'world'])
-    """
-
-    def __init__(self, tokenizer: Tokenizer, lowercase: bool) -> None:
-        self.tokenizer = tokenizer
-        self.lowercase = lowercase
-        word_local = tokenizer.word_local and not tokenizer.splits_only
-        self.numbering = numbering(tokenizer.tokenize if word_local else None,
-                                   tokenizer.rules if word_local else None)
-
-    @property
-    def vocabulary(self) -> list[str]:
-        """The token of each id so far (a copy)."""
-        return self.numbering.tokens
-
-    def encode(self, texts: Sequence[list[str]], bar: ProgressBar | None = None) -> TokenIds:
-        """The token ids of ``texts``: streams of lines of the same length (hypotheses, then
-        each reference stream); ``bar`` is updated by the number of lines encoded."""
-        bar = bar or _NoProgress()
-        sizes = {len(lines) for lines in texts}
-        if len(sizes) > 1:
-            raise ValueError(f"texts must be streams of as many lines; got {sorted(sizes)}")
-        ids: list[np.ndarray] = [np.zeros(0, np.int64)]
-        counts: list[np.ndarray] = [np.zeros(0, np.int64)]
-        pending: list[str] = []  # the lines of every stream go to one call, up to a chunk
-
-        def number() -> None:
-            chunk_ids, chunk_counts = self.numbering.number(pending)
-            ids.append(chunk_ids)
-            counts.append(chunk_counts)
-            bar.update(len(pending))
-            pending.clear()
-
-        # the Python numbering makes millions of small objects; the compiled one makes none
-        python = isinstance(self.numbering, PythonNumbering)
-        with _garbage_collector_paused() if python else contextlib.nullcontext():
-            for lines in texts:
-                for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
-                    chunk = lines[begin : begin + ENCODE_CHUNK_LINES]
-                    if self.lowercase:
-                        chunk = lowercased(chunk)
-                    if not self.tokenizer.word_local:
-                        tokenize = self.tokenizer.tokenize
-                        chunk = [tokenize(line.rstrip() if self.tokenizer.rstrip else line)
-                                 for line in chunk]
-                    if len(pending) + len(chunk) > ENCODE_CHUNK_LINES and pending:
-                        number()
-                    pending.extend(chunk)
-            if pending:
-                number()
-        lengths = np.concatenate(counts).reshape(len(texts), next(iter(sizes), 0))
-        flat = np.concatenate(ids)
-        totals = lengths.sum(axis=1)
-        starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(totals) - totals)[:, None]
-        return TokenIds(flat, starts, lengths, self.vocabulary)
-
-
-def encode_texts(
-    texts: Sequence[list[str]],
-    tokenizer: Tokenizer,
-    lowercase: bool,
-    bar: ProgressBar | None = None,
-) -> TokenIds:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does (one call of an
-    :class:`Encoder`).
-
-    Args:
-        texts: streams of lines of the same length (hypotheses, then each reference file).
-        tokenizer: from :func:`~bleusuite.text.tokenizers.load_tokenizer`.
-        lowercase: lowercase every line first (sacrebleu's ``lowercase=True``).
-        bar: a progress bar, updated by the number of lines encoded.
-
-    >>> from bleusuite.text import load_tokenizer
-    >>> tok = load_tokenizer("13a")
-    >>> ids = encode_texts([["Hello, world!"], ["hello world ."]], tok, lowercase=True)
-    >>> ids.lengths.tolist(), ids.ids.tolist()
-    ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
-    """
-    return Encoder(tokenizer, lowercase).encode(texts, bar)
-
-
-@contextlib.contextmanager
-def _garbage_collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (restored on exit).
-
-    Splitting lines in Python allocates millions of small lists, which keeps triggering
-    full collections of an ever larger heap: pausing it makes encoding about 3x faster.
-    Nothing here creates reference cycles.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -34,6 +34,7 @@ __all__ = [
     "CHRF_CHARACTERS_WHITESPACE",
     "CHRF_WORDS",
     "PUNCTUATION",
+    "ROUGE_STEMMED",
     "SACREBLEU_TOKENIZERS",
     "SPM_MODELS",
     "TOKENIZERS",
@@ -252,6 +253,11 @@ class Tokenizer:
             any: ``"13a"``, ``"char"``, ``"punctuation"``.
         rstrip: whether a line loses its trailing whitespace before it is tokenised
             (sacrebleu's BLEU tokenises ``line.rstrip()``; chrF with whitespace keeps it).
+        newline_is_space: whether a newline separates words as a space does (rouge-score's;
+            13a joins the words around a line end): the encoder makes it one, so that the
+            words of a text of several lines are tokenised one by one.
+        whole_line: a word-local tokenizer's exception: the lines it must see whole
+            (tercom's possessive rule looks past a word), tokenised as one unit.
     """
 
     name: str
@@ -261,8 +267,13 @@ class Tokenizer:
     splits_only: bool = False
     rules: str | None = None
     rstrip: bool = True
+    newline_is_space: bool = False
+    whole_line: Callable[[str], Any] | None = None
 
 
+#: rouge-score's tokenizer with its Porter stemmer (``use_stemmer=True``)
+ROUGE_STEMMED = Tokenizer("rouge", TokenizerRouge(stem=True), "rouge", word_local=True,
+                          rules="rouge-porter", newline_is_space=True)
 #: chrF's characters (sacrebleu's ``char`` on each word: the line without its whitespace)
 CHRF_CHARACTERS = Tokenizer("chrf-char", _char, "char", word_local=True, rules="char")
 #: chrF's characters with whitespace (``whitespace=True``), nothing stripped
@@ -310,7 +321,8 @@ def _load_tokenizer(name: str) -> Tokenizer:
     source, word_local, extra = TOKENIZERS[name]
     if not isinstance(source, str):
         return Tokenizer(name, source(), name, word_local, splits_only=name == "none",
-                         rules=name if name in ("13a", "char", "rouge") else None)
+                         rules=name if name in ("13a", "char", "rouge") else None,
+                         newline_is_space=name == "rouge")
     module_name, class_name = source.split(":")
     try:
         module = importlib.import_module(module_name)

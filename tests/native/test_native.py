@@ -94,7 +94,7 @@ def _numbered(numbering: Any, calls: list[list[str]]) -> Numbered:
 
 def _compiled(module: ModuleType, tokenize: Callable[[str], str] | None) -> Any:
     """The compiled numbering for ``tokenize``: its built-in rules for bleusuite's 13a (as
-    :func:`bleusuite.text.token_ids.numbering` makes it), else ``tokenize`` called."""
+    :class:`bleusuite.text.TextEncoder` makes it), else ``tokenize`` called."""
     if isinstance(tokenize, Tokenizer13a):
         return module.Numbering(rules="13a")
     return module.Numbering(tokenize)

@@ -338,7 +338,7 @@ def test_lines_holding_a_line_end_are_tokenised_on_their_own(lowercase, numberin
 @pytest.mark.parametrize("numbering", NUMBERINGS)
 @pytest.mark.parametrize("name", ["13a", "none", "char", "intl", "zh"])
 def test_tokens_are_sacrebleus_on_the_sample(sample, name, numbering, monkeypatch):
-    monkeypatch.setattr(text.token_ids, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
+    monkeypatch.setattr(text.encoder, "ENCODE_CHUNK_LINES", 33)  # several chunks, one vocabulary
     for lowercase in (False, True):
         _check_tokens([sample[0], sample[1]], name, lowercase, numbering)
 

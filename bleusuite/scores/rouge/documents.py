@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 
 from bleusuite.inputs.batch import RaggedPairs, stream_pairs
-from bleusuite.text import Encoder, Tokenizer, load_tokenizer
+from bleusuite.text import TextEncoder
+from bleusuite.text.encoder import number_token_lists
 from bleusuite.text.stemming import stemmed_ids
-from bleusuite.text.tokenizers import TokenizerRouge
+from bleusuite.text.tokenizers import ROUGE_STEMMED
 
 __all__ = ["Documents", "SentenceSplitter", "TextTokenizer", "encode_documents", "lines"]
 
@@ -134,21 +135,10 @@ def _with_empty_parts(line_lengths: np.ndarray, documents: int,
 def _encode(texts: list[str], tokenize: str | TextTokenizer, use_stemmer: bool) -> tuple[
         np.ndarray, np.ndarray, list[Any]]:
     """Token ids of each text, flat, each text's number of tokens, and the token of each
-    id (stemmed as it goes with the rouge tokenizer and ``use_stemmer``)."""
+    id (stemmed as it goes with the rouge tokenizer and ``use_stemmer``): the text encoder's
+    numbering (:class:`~bleusuite.text.TextEncoder`), or a callable's tokens numbered."""
     if isinstance(tokenize, str):
-        tokenizer = load_tokenizer(tokenize)
-        if tokenize == "rouge":  # a newline separates as a space does: words stay units
-            texts = [text.replace("\n", " ") if "\n" in text else text for text in texts]
-            if use_stemmer:
-                tokenizer = Tokenizer("rouge", TokenizerRouge(stem=True), "rouge", True,
-                                      rules="rouge-porter")
-        encoder = Encoder(tokenizer, lowercase=False)
-        token_ids = encoder.encode([texts])
-        return token_ids.ids, token_ids.lengths[0], token_ids.vocabulary
-    index: dict[Any, int] = {}
-    tokens = [list(tokenize(text)) for text in texts]
-    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-    flat = itertools.chain.from_iterable(tokens)
-    ids = np.fromiter((index.setdefault(token, len(index)) for token in flat),
-                      dtype=np.int64, count=int(lengths.sum()))
-    return ids, lengths, list(index)
+        tokenizer = ROUGE_STEMMED if use_stemmer and tokenize == "rouge" else tokenize
+        numbered = TextEncoder.of(tokenizer).number(texts)
+        return numbered.ids, numbered.lengths, numbered.vocabulary
+    return number_token_lists(map(tokenize, texts))

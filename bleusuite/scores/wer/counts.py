@@ -26,6 +26,7 @@ from bleusuite.counting import ragged_rows
 from bleusuite.inputs.lists import from_token_lists, gather, gathered_batch
 from bleusuite.scores.wer.edits import edit_counts, line_edit_counts
 from bleusuite.scores.wer.statistics import WerStats
+from bleusuite.text import TextEncoder
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
@@ -131,8 +132,9 @@ def statistics_of_lines(hypotheses: list[str], references: list[str],
                            alignments)
     compiled = native.module()
     if compiled is not None and (plain or splits_as_jiwer(hypotheses + references)):
-        gathered = gather(compiled, hypotheses, references, compiled.Numbering, True, None,
-                          None, None, True)
+        words = TextEncoder.of("none")  # the words split on whitespace, row by row
+        gathered = gather(compiled, hypotheses, references, words.compiled_numbering(compiled),
+                          True, None, None, words.line_transform, words.per_row_ids)
         if gathered is not None:
             return statistics_of_batch(gathered_batch(gathered, len(hypotheses), "references"),
                                        alignments)
@@ -156,7 +158,7 @@ def words_and_statistics(hypotheses: list[str], references: list[str],
         hyp_words, ref_words = split_lines(hypotheses), split_lines(references)
         return (hyp_words, ref_words,
                 *statistics_of_words(hyp_words, ref_words, alignments))
-    numbering = compiled.Numbering()
+    numbering = TextEncoder.of("none").compiled_numbering(compiled)()
     ids_bytes, counts_bytes = numbering.number(lines)
     ids = np.frombuffer(ids_bytes, dtype=np.int64)
     counts = np.frombuffer(counts_bytes, dtype=np.int64)

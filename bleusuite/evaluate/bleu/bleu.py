@@ -20,7 +20,7 @@ import numpy as np
 
 from bleusuite import backends, bleu_score, bleu_statistics
 from bleusuite.evaluate import base, tokenized
-from bleusuite.scores.bleu.addone import addone_precisions
+from bleusuite.scores.bleu.addone_formula import addone_precisions
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.result import BleuResult
 

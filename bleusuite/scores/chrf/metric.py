@@ -12,10 +12,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import ChrfStats
+from bleusuite.scores.chrf.text_statistics import chrf_statistics
 from bleusuite.scores.registry import TextCountedMetric, reference_rows
 
 __all__ = ["METRIC"]

@@ -66,10 +66,15 @@ class CiderD(Metric):
         scores = sentence_cider(y_pred, y, document_frequency=self._frequency,
                                 max_order=self._max_order, sigma=self._sigma,
                                 pad_id=self._pad_id, eos_id=self._eos_id)
+        self._num_examples += int(scores.shape[0])
+        if (isinstance(scores, torch.Tensor) and scores.device.type != "cpu"
+                and scores.device == self._score_sum.device):
+            # on the metric's device: the sum stays there, update() waits for nothing
+            self._score_sum += scores.sum()
+            return
         host = np.asarray(scores.cpu() if isinstance(scores, torch.Tensor) else scores,
                           dtype=np.float64)
         self._score_sum += float(host.sum())
-        self._num_examples += int(host.shape[0])
 
     @sync_all_reduce("_score_sum", "_num_examples")
     def compute(self) -> float:

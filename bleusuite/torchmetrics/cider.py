@@ -72,10 +72,14 @@ class CIDErScore(Metric):
         scores = sentence_cider(preds, target, document_frequency=self.document_frequency,
                                 max_order=self.max_order, sigma=self.sigma,
                                 pad_id=self.pad_id, eos_id=self.eos_id)
+        self.images = self.images + int(scores.shape[0])
+        if isinstance(scores, torch.Tensor) and scores.device.type != "cpu":
+            # a device batch's sum stays on the device: update() waits for nothing
+            self.score_sum = self.score_sum + scores.sum().to(self.score_sum.device)
+            return
         host = np.asarray(scores.cpu() if isinstance(scores, torch.Tensor) else scores,
                           dtype=np.float64)
         self.score_sum = self.score_sum + float(host.sum())
-        self.images = self.images + int(host.shape[0])
 
     def compute(self) -> torch.Tensor:
         """The mean CIDEr-D of the images seen (0 where none was)."""

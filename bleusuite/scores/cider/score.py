@@ -11,8 +11,10 @@ only on its hypothesis and references, however the batch is split.
 
 Text is split on whitespace, as pycocoevalcap splits what its PTB tokenizer wrote
 (:func:`bleusuite.text.ptb.tokenize_captions` for raw captions). Token ids (NumPy, PyTorch,
-CuPy, JAX arrays, or lists) are counted on the host: device arrays are copied there once,
-and the scores come back on the caller's device.
+CuPy, JAX arrays, or lists) on the host are counted by the host path; arrays on a device
+(CUDA, CuPy, JAX with x64) are scored where they are, with every shape fixed by the input
+shapes and nothing read back to the host (:mod:`bleusuite.scores.cider.fixed_shape`):
+the same numbers to about 1e-15, and NaN, not an error, for a row without a reference.
 
 >>> hyps = ["a man riding a horse", "a cat on a sofa"]
 >>> refs = [["a man rides a horse", "a person on a horse"], ["a cat sleeping on a couch"]]
@@ -26,13 +28,14 @@ and the scores come back on the caller's device.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from bleusuite.inputs import normalize_batch
 from bleusuite.inputs.checks import check_texts, is_text
+from bleusuite.scores.cider.fixed_shape import DeviceTable, fits, scores_on_device
 from bleusuite.scores.cider.formula import NgramTable, document_counts, runs
 from bleusuite.scores.cider.sorted_orders import cider_scores
 from bleusuite.text.token_ids import numbering
@@ -57,6 +60,19 @@ class CiderDocumentFrequency:
     documents: int
     max_order: int
     text: bool
+    #: the device layout (made on first use by a device call) and its copy per device
+    _tables: dict[Any, DeviceTable] = field(default_factory=dict, init=False, repr=False,
+                                            compare=False)
+
+    def device_table(self, backend: Any, like: Any) -> DeviceTable:
+        """The frequencies as :func:`fixed_cider_scores` reads them, on ``like``'s device
+        (laid out and copied there once, then kept)."""
+        place = (backend.name, str(backend.device_of(like)))
+        if place not in self._tables:
+            if "host" not in self._tables:
+                self._tables["host"] = DeviceTable.from_counts(self.counts, self.max_order)
+            self._tables[place] = self._tables["host"].on(backend, like)
+        return self._tables[place]
 
     def lookup(self, rows: np.ndarray, vocabulary: list[str] | None) -> np.ndarray:
         """The count of each n-gram row (token ids, -1 beyond its order; ``vocabulary``:
@@ -177,10 +193,45 @@ def sentence_cider(hypotheses: Any, references: Any, *,
     [0.0]
     """
     _check_settings(max_order, sigma)
-    batch = _sentences(hypotheses, references, pad_id, eos_id)
+    if not is_text(hypotheses):
+        ids = normalize_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
+                              global_ids=True)
+        if not ids.on_host and fits(ids.size, ids.hyp.shape[1] + ids.refs.shape[1]
+                                    * ids.refs.shape[2], ids.backend.key_bits):
+            return ids.to_caller(_device_scores(ids, document_frequency, max_order,
+                                                float(sigma)))
+        batch = _batch_sentences(ids)
+    else:
+        batch = _sentences(hypotheses, references, pad_id, eos_id)
     if batch.hyp_len.shape[0] == 0:
         return batch.to_caller(np.zeros(0, dtype=np.float64))
     return batch.to_caller(_scores(batch, document_frequency, max_order, float(sigma)))
+
+
+def _device_scores(batch: Any, document_frequency: CiderDocumentFrequency | None,
+                   max_order: int, sigma: float) -> Any:
+    """:func:`sentence_cider` of a padded device batch, on its device
+    (:func:`~bleusuite.scores.cider.fixed_shape.fixed_cider_scores`)."""
+    be, table, documents = batch.backend, None, None
+    if document_frequency is not None:
+        _check_frequency(document_frequency, False, max_order)
+        table = document_frequency.device_table(be, batch.hyp)
+        documents = document_frequency.documents
+    return scores_on_device(be, batch.hyp, batch.hyp_len, batch.refs, batch.ref_len,
+                            batch.ref_present, max_order, sigma, table, documents)
+
+
+def _check_frequency(document_frequency: Any, text: bool, max_order: int) -> None:
+    if not isinstance(document_frequency, CiderDocumentFrequency):
+        raise TypeError("document_frequency must come from cider_document_frequency; got "
+                        f"{type(document_frequency).__name__}")
+    if document_frequency.text != text:
+        kind = "text" if document_frequency.text else "token ids"
+        raise ValueError(f"document_frequency was counted on {kind}; the hypotheses are "
+                         f"{'token ids' if document_frequency.text else 'text'}")
+    if document_frequency.max_order < max_order:
+        raise ValueError(f"document_frequency counts n-grams up to order "
+                         f"{document_frequency.max_order}; max_order is {max_order}")
 
 
 def cider_scores_of_batch(batch: Any, document_frequency: CiderDocumentFrequency | None,
@@ -198,16 +249,7 @@ def _scores(batch: _Sentences, document_frequency: CiderDocumentFrequency | None
             max_order: int, sigma: float) -> np.ndarray:
     lookup, documents = None, None
     if document_frequency is not None:
-        if not isinstance(document_frequency, CiderDocumentFrequency):
-            raise TypeError("document_frequency must come from cider_document_frequency; got "
-                            f"{type(document_frequency).__name__}")
-        if document_frequency.text != (batch.vocabulary is not None):
-            kind = "text" if document_frequency.text else "token ids"
-            raise ValueError(f"document_frequency was counted on {kind}; the hypotheses are "
-                             f"{'token ids' if document_frequency.text else 'text'}")
-        if document_frequency.max_order < max_order:
-            raise ValueError(f"document_frequency counts n-grams up to order "
-                             f"{document_frequency.max_order}; max_order is {max_order}")
+        _check_frequency(document_frequency, batch.vocabulary is not None, max_order)
         vocabulary = batch.vocabulary
         frequency = document_frequency
 

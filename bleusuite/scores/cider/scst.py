@@ -16,8 +16,9 @@ pycocoevalcap counts them, a batch of one image scores 0).
 
 The K samples of image b are rows ``b * K .. b * K + K - 1`` of ``samples`` (how SCST code
 repeats each image's features, e.g. ``seq_per_img``); the references are given once per
-image. Token ids are counted on the host (a device batch is copied there once); the rewards
-come back on the samples' device, in their array type.
+image. Token ids on a device are scored there without a host synchronisation (see
+:func:`bleusuite.sentence_cider`), baselines included; the rewards come back on the
+samples' device, in their array type.
 
 >>> from bleusuite import cider_document_frequency
 >>> train = [["a man rides a horse", "a person on a horse"], ["a cat on a couch"],
@@ -35,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from bleusuite import backends
 from bleusuite.inputs.checks import is_text
 from bleusuite.scores.cider.score import CiderDocumentFrequency, sentence_cider
 
@@ -121,15 +123,19 @@ def scst_cider_rewards(samples: Any, references: Any,
     scores = scored(samples, _repeated(references, per_image))
     if baseline is None:
         return scores
-    host = _host(scores).reshape(images, per_image)
-    if baseline == "greedy":
-        base = _host(scored(greedy, references))[:, None]
-    else:   # the mean of the image's other samples
-        base = (host.sum(axis=1, keepdims=True) - host) / (per_image - 1)
-    rewards = (host - base).reshape(-1)
     if is_text(samples) or isinstance(samples, list):
-        return rewards
-    return _like(rewards, scores)
+        scores = _host(scores)
+    # on the scores' own device: a device batch's rewards wait for nothing on the host
+    be = backends.get_backend(scores)
+    grid = scores.reshape(images, per_image)
+    if baseline == "greedy":
+        base = scored(greedy, references)
+        if type(base) is not type(scores):
+            base = _like(_host(base), scores)
+        base = base.reshape(images, 1)
+    else:   # the mean of the image's other samples
+        base = (be.sum_(grid, axis=1).reshape(images, 1) - grid) / (per_image - 1)
+    return (grid - base).reshape(-1)
 
 
 def _like(values: np.ndarray, like: Any) -> Any:

@@ -13,7 +13,7 @@ the same results where it is not built:
   :mod:`bleusuite.counting.compact`);
 * ``libm_map``: the C library's ``log`` or ``exp`` over an array, the functions
   ``math.log`` and ``math.exp`` call (sacrebleu's arithmetic,
-  :mod:`bleusuite.scores.bleu.sacrebleu`; twin: ``math`` mapped value by value).
+  :mod:`bleusuite.scores.bleu.sacrebleu_formula`; twin: ``math`` mapped value by value).
 
 :func:`compiled` says whether a process uses it: ``BLEUSUITE_NATIVE=0`` turns it off,
 ``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built; the test

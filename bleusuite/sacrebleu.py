@@ -6,7 +6,7 @@ sacrebleu's fields, ``format()`` and ``str()``.
 The numbers are sacrebleu's own to the last bit: the statistics are counted by bleusuite
 (text tokenised as sacrebleu does, words numbered and n-grams counted in C) and scored by
 the arithmetic the ``bleusuite score`` command uses (BLEU:
-:func:`bleusuite.scores.bleu.sacrebleu.exact_bleu`; chrF: the registry's entry), which
+:func:`bleusuite.scores.bleu.sacrebleu_formula.exact_bleu`; chrF: the registry's entry), which
 repeats sacrebleu's operation for operation. ``n_bootstrap > 1`` draws sacrebleu's
 resamples (``SACREBLEU_SEED``, 12345 by default) and gives its mean and interval.
 
@@ -43,14 +43,14 @@ from bleusuite.scores import reports
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.metric import METRIC as BLEU_METRIC
 from bleusuite.scores.bleu.metric import tokens_field, verbose_line
-from bleusuite.scores.bleu.sacrebleu import METHODS, exact_bleu
+from bleusuite.scores.bleu.sacrebleu_formula import METHODS, exact_bleu
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import bleu_table_of_batch
-from bleusuite.scores.chrf.counts import chrf_counts, statistics_from_counts
 from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
 from bleusuite.scores.chrf.settings import ChrfSettings
+from bleusuite.scores.chrf.text_statistics import chrf_counts, statistics_from_counts
 from bleusuite.scores.reports import Signature
-from bleusuite.scores.ter.counts import ter_statistics_of_texts
+from bleusuite.scores.ter.edit_statistics import ter_statistics_of_texts
 from bleusuite.scores.ter.metric import METRIC as TER_METRIC
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats

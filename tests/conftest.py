@@ -20,6 +20,17 @@ if _ROOT not in sys.path:
 from parity import encode, make_cases, split_corpora, to_arrays, to_lists  # noqa: E402
 
 
+@pytest.fixture
+def float64_default():
+    """torch's default dtype float64 for the test (torchmetrics counts and scores in the
+    default dtype: float64 for exact numbers), restored after it."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    yield
+    torch.set_default_dtype(before)
+
+
 @pytest.fixture(name="encode", scope="session")
 def _encode_fixture():
     return encode

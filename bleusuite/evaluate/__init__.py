@@ -39,10 +39,11 @@ Each module is a directory here with its script (``bleu/bleu.py``, ...); the scr
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["MODULES", "as_evaluate_13a", "features", "module_path", "per_prediction",
-           "string_features"]
+           "reference_streams", "string_features", "tokenized"]
 
 #: the modules shipped, by evaluate's names
 MODULES = ("sacrebleu", "bleu", "google_bleu", "chrf", "ter", "rouge", "wer", "cer")
@@ -98,6 +99,43 @@ def per_prediction(references: list[Any]) -> list[list[str]]:
     if references and isinstance(references[0], str):
         return [[reference] for reference in references]
     return [list(refs) for refs in references]
+
+
+def reference_streams(references: list[Any], message: str) -> list[list[str | None]]:
+    """evaluate's references as sacrebleu's reference streams (the first reference of every
+    prediction, then the second, ...), as its ``sacrebleu``, ``chrf`` and ``ter`` modules
+    pass them; ``message`` is the error where the predictions have different numbers of
+    references.
+
+    >>> reference_streams([["a", "c"], ["b", "d"]], "same number"), reference_streams(["a"], "")
+    ([['a', 'b'], ['c', 'd']], [['a']])
+    """
+    rows = per_prediction(references)
+    width = len(rows[0]) if rows else 0
+    if any(len(refs) != width for refs in rows):
+        raise ValueError(message)
+    return [[refs[i] for refs in rows] for i in range(width)]
+
+
+def tokenized(predictions: Sequence[str], references: list[Any],
+              tokenizer: Callable[[str], Any] | None) -> tuple[list[Any], list[list[Any]],
+                                                              str | None]:
+    """The predictions, the references per prediction and bleusuite's ``tokenize`` as
+    evaluate's ``bleu`` and ``google_bleu`` read them: where ``tokenizer`` is None, the
+    strings for 13a (:func:`as_evaluate_13a`) and ``"13a"``; else the tokens ``tokenizer``
+    gives and None.
+
+    >>> tokenized(["a b-\\n"], ["a b"], None)
+    (['a b'], [['a b']], '13a')
+    >>> tokenized(["a b"], [["a", "b c"]], str.split)
+    ([['a', 'b']], [[['a'], ['b', 'c']]], None)
+    """
+    rows = per_prediction(references)
+    if tokenizer is None:
+        return ([as_evaluate_13a(p) for p in predictions],
+                [[as_evaluate_13a(r) for r in refs] for refs in rows], "13a")
+    return ([tokenizer(p) for p in predictions], [[tokenizer(r) for r in refs] for refs in rows],
+            None)
 
 
 def as_evaluate_13a(line: str) -> str:

@@ -22,13 +22,24 @@ edge rule where the references hold no word (the insertions; 0 for empty lists).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from bleusuite.evaluate import string_features
 from bleusuite.scores.wer.formula import edit_measures
 from bleusuite.scores.wer.score import wer_statistics
 
-__all__ = ["NoReferenceWordsError", "error_rate"]
+__all__ = ["JIWER_SCRIPT_INFO", "NoReferenceWordsError", "error_rate"]
+
+#: what evaluate's ``MetricInfo`` says of both scripts besides their description
+JIWER_SCRIPT_INFO: dict[str, Any] = {
+    "citation": "Morris, Maier and Green, 2004. From WER and RIL to MER and WIL: improved "
+                "evaluation measures for connected speech recognition.",
+    "features": string_features,
+    "codebase_urls": ["https://github.com/jitsi/jiwer/"],
+    "reference_urls": ["https://en.wikipedia.org/wiki/Word_error_rate"],
+}
 
 
 class NoReferenceWordsError(ValueError, ZeroDivisionError):

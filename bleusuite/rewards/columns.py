@@ -8,13 +8,23 @@ from collections.abc import Sequence, Sized
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bleusuite import checks
+from bleusuite.scores import rules
+from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.text import TOKENIZERS
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses
 
-__all__ = ["DEFAULT_CACHE_SIZE", "FROM_TOKENIZER", "Encoder", "ReferenceReward", "TokenizedReward",
-           "check_completion_ids", "completion_texts"]
+__all__ = [
+    "DEFAULT_CACHE_SIZE",
+    "FROM_TOKENIZER",
+    "BleuRewardSettings",
+    "Encoder",
+    "ReferenceReward",
+    "TokenizedReward",
+    "check_completion_ids",
+    "completion_texts",
+]
 
 #: ``eos_id`` (default) / ``pad_id``: read the tokenizer's ``eos_token_id`` / ``pad_token_id``
 FROM_TOKENIZER = "from_tokenizer"
@@ -22,6 +32,27 @@ FROM_TOKENIZER = "from_tokenizer"
 DEFAULT_CACHE_SIZE = 8192
 #: the keyword arguments TRL passes that are not dataset columns
 _TRAINER_ARGUMENTS = ("trainer_state", "log_extra", "log_metric", "environments")
+
+
+class BleuRewardSettings:
+    """The BLEU settings of a reward (:class:`~bleusuite.rewards.BleuReward`,
+    :class:`~bleusuite.rewards.SelfBleuReward`), checked and kept."""
+
+    max_order: int
+    smooth: str
+    smooth_value: float | None
+    effective_order: bool
+    ref_length: str
+
+    def _keep_bleu_settings(self, max_order: int, smooth: str, smooth_value: float | None,
+                            effective_order: bool, ref_length: str) -> None:
+        BleuSettings.of(max_order=max_order, smooth=smooth, smooth_value=smooth_value,
+                        effective_order=effective_order)  # checks
+        self.ref_length = rules.check_ref_length(ref_length)
+        self.max_order = max_order
+        self.smooth = smooth
+        self.smooth_value = smooth_value
+        self.effective_order = effective_order
 
 
 class Encoder(Protocol):

@@ -8,10 +8,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bleusuite import checks
-from bleusuite.rewards.columns import FROM_TOKENIZER, Encoder, TokenizedReward
-from bleusuite.scores import rules
+from bleusuite.rewards.columns import (
+    FROM_TOKENIZER,
+    BleuRewardSettings,
+    Encoder,
+    TokenizedReward,
+)
 from bleusuite.scores.bleu.pairwise import self_bleu
-from bleusuite.scores.bleu.settings import BleuSettings
 
 if TYPE_CHECKING:
     from bleusuite.array_types import DeviceArray, Hypotheses
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["SelfBleuReward", "completion_groups"]
 
 
-class SelfBleuReward(TokenizedReward):
+class SelfBleuReward(BleuRewardSettings, TokenizedReward):
     """``1 - self-BLEU`` of each completion within its group, as a GRPO diversity reward.
 
     GRPO samples ``G`` completions per prompt; this reward scores each against the other
@@ -70,16 +73,10 @@ class SelfBleuReward(TokenizedReward):
         lowercase: bool = False,
         ref_length: str = "closest",
     ) -> None:
-        BleuSettings.of(max_order=max_order, smooth=smooth, smooth_value=smooth_value,
-                        effective_order=effective_order)  # checks
-        self.ref_length = rules.check_ref_length(ref_length)
+        self._keep_bleu_settings(max_order, smooth, smooth_value, effective_order, ref_length)
         self.num_generations = (None if num_generations is None else
                                 checks.integer(num_generations, "num_generations", minimum=2))
         super().__init__(tokenizer, eos_id, pad_id, name, tokenize, lowercase)
-        self.max_order = max_order
-        self.smooth = smooth
-        self.smooth_value = smooth_value
-        self.effective_order = effective_order
 
     def groups(self, prompts: Sequence[Any] | None, count: int) -> list[range]:
         """The completions of each group, as ranges of positions."""

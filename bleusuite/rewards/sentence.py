@@ -8,12 +8,11 @@ from bleusuite import checks
 from bleusuite.rewards.columns import (
     DEFAULT_CACHE_SIZE,
     FROM_TOKENIZER,
+    BleuRewardSettings,
     Encoder,
     ReferenceReward,
 )
-from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import sentence_bleu
-from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.gleu.score import sentence_gleu
 
 if TYPE_CHECKING:
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["BleuReward", "GleuReward"]
 
 
-class BleuReward(ReferenceReward):
+class BleuReward(BleuRewardSettings, ReferenceReward):
     """Sentence BLEU of each completion against its references, as a GRPO reward.
 
     Args:
@@ -93,15 +92,9 @@ class BleuReward(ReferenceReward):
         lowercase: bool = False,
         ref_length: str = "closest",
     ) -> None:
-        BleuSettings.of(max_order=max_order, smooth=smooth, smooth_value=smooth_value,
-                        effective_order=effective_order)  # checks
-        self.ref_length = rules.check_ref_length(ref_length)
+        self._keep_bleu_settings(max_order, smooth, smooth_value, effective_order, ref_length)
         super().__init__(tokenizer, reference_column, eos_id, pad_id, name, cache_size,
                          tokenize, lowercase)
-        self.max_order = max_order
-        self.smooth = smooth
-        self.smooth_value = smooth_value
-        self.effective_order = effective_order
 
     def score(self, hypotheses: Any, references: list[list[Any]]) -> DeviceArray:
         return sentence_bleu(

@@ -16,19 +16,21 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-if TYPE_CHECKING:
-    import numpy as np
+import numpy as np
 
 __all__ = [
     "COMMAND_METRICS",
     "METRICS",
     "Metric",
+    "TextCountedMetric",
+    "WordCountedMetric",
     "WordCounting",
     "get",
     "names",
     "of_statistics",
+    "reference_rows",
     "result",
     "text_only",
     "word_id_settings",
@@ -136,6 +138,70 @@ class Metric(Protocol):
     def token_id_statistics(self, batch: Any, settings: Any) -> Any:
         """The statistics (its statistics type) of a normalised token-id batch
         (:class:`bleusuite.inputs.Batch`) with the settings of :meth:`token_id_settings`."""
+
+
+class WordCountedMetric:
+    """The base of an entry whose statistics come from the shared word counting
+    (:meth:`Metric.word_counting`, :meth:`Metric.word_statistics`; BLEU, GLEU): it answers
+    the rest of the protocol as such a metric does."""
+
+    #: the metric's name in messages (``BLEU``)
+    label: ClassVar[str]
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
+        return word_id_settings(self, settings, given)
+
+    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
+                        settings: Any) -> np.ndarray:
+        raise NotImplementedError(f"{self.label}'s statistics come from word counts")
+
+
+class TextCountedMetric:
+    """The base of an entry whose statistics come from the text
+    (:meth:`Metric.text_statistics`; chrF, TER, ROUGE, WER, CIDEr-D): no word counting, no
+    verbose part, and by default no token ids (a metric counted on ids too overrides
+    :meth:`token_id_settings` and :meth:`token_id_statistics`)."""
+
+    #: the metric's name in messages (``TER``)
+    label: ClassVar[str]
+    command_flags: ClassVar[dict[str, str]] = {}
+    command_fixed: ClassVar[dict[str, Any]] = {}
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+    def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
+        return word_id_settings(self, settings, given)  # refuses: the metric needs text
+
+    def token_id_statistics(self, batch: Any, settings: Any) -> Any:
+        return text_only(self)
+
+    def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
+        return [""] * len(np.atleast_2d(table))
+
+    def word_counting(self, settings: Any) -> None:
+        return None
+
+    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
+                        lengths: np.ndarray, settings: Any) -> np.ndarray:
+        raise NotImplementedError(f"{self.label}'s statistics come from the text")
+
+
+def reference_rows(hypotheses: Sequence[str],
+                   references: Sequence[list[str]]) -> list[list[Any]]:
+    """The references of each hypothesis from reference streams (one list per stream; a
+    stream may hold None where a line has no reference, as :meth:`Metric.text_statistics`
+    gets them).
+
+    >>> reference_rows(["a", "b"], [["ra", "rb"], ["sa", "sb"]]), reference_rows(["a"], [])
+    ([['ra', 'sa'], ['rb', 'sb']], [[]])
+    """
+    if not references:
+        return [[] for _ in hypotheses]
+    return [list(refs) for refs in zip(*references, strict=True)]
 
 
 def result(name: str, total: np.ndarray, settings: Any, nrefs: str,

@@ -155,7 +155,7 @@ def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any,
     sacrebleu and NLTK), 0 if c == 0 < r, else exp(1 - r/c).
 
     ``exp``: the exponential (default the backend's; sacrebleu's exact arithmetic passes
-    ``math.exp`` mapped over the array, :mod:`bleusuite.scores.bleu.sacrebleu`).
+    ``math.exp`` mapped over the array, :mod:`bleusuite.scores.bleu.sacrebleu_formula`).
 
     >>> import numpy as np
     >>> from bleusuite import backends

@@ -17,6 +17,8 @@ from bleusuite import backends
 from bleusuite.backends.base import Backend
 
 if TYPE_CHECKING:
+    from typing_extensions import Self
+
     from bleusuite.inputs.batch import Batch
 
 __all__ = ["SummableStats", "corpus_statistics", "map_arrays", "ngram_totals"]
@@ -29,9 +31,11 @@ S = TypeVar("S", bound="SummableStats[Any]")
 class SummableStats(Generic[A]):
     """The base of every metric's statistics type: a frozen dataclass whose fields are arrays
     of one backend (the type parameter), the sentence axis first (absent once summed). What
-    differs per metric is its fields, their layout in :meth:`to_array` (the subclass's) and
-    which field tells the sentences apart: ``length_field``, whose arrays have
-    ``sentence_ndim`` axes per sentence (``(B,)``: 1; ``(B, N)``: 2)."""
+    differs per metric is its fields, their layout in :meth:`to_array` (here: one number per
+    field and sentence, a column each in the fields' order; BLEU and chrF, whose fields have
+    an order axis, lay theirs out themselves) and which field tells the sentences apart:
+    ``length_field``, whose arrays have ``sentence_ndim`` axes per sentence (``(B,)``: 1;
+    ``(B, N)``: 2)."""
 
     length_field: ClassVar[str]
     sentence_ndim: ClassVar[int] = 1
@@ -48,6 +52,23 @@ class SummableStats(Generic[A]):
 
     def _fields(self) -> list[str]:
         return [f.name for f in fields(self)]  # type: ignore[arg-type]
+
+    def to_array(self) -> A:
+        """``(..., F)``: the F fields, a column each in their order."""
+        be = self.backend
+        result: A = be.concat([getattr(self, name)[..., None] for name in self._fields()],
+                              axis=-1)
+        return result
+
+    @classmethod
+    def from_array(cls, array: A) -> Self:
+        """Inverse of :meth:`to_array`."""
+        width = len(fields(cls))  # type: ignore[arg-type]
+        a: Any = array
+        if int(a.shape[-1]) != width:
+            raise ValueError(f"array: expected a last axis of {width} entries; got "
+                             f"{a.shape[-1]}")
+        return cls(*(a[..., i] for i in range(width)))
 
     def sum(self: S) -> S:
         """Corpus statistics: the sum over the sentence axis."""

@@ -5,7 +5,7 @@ Python. Here the draws are sacrebleu's (:mod:`bleusuite.significance.bootstrap`,
 seed gives the same resamples), and the statistics of every resample of every system come
 from one matrix product of the ``(R, B)`` weights with the ``(B, S x F)`` statistics of
 all ``S`` systems; the rows are then scored with the metric (for BLEU, sacrebleu's own
-arithmetic: :func:`bleusuite.scores.bleu.sacrebleu.exact_bleu`) and summarised as
+arithmetic: :func:`bleusuite.scores.bleu.sacrebleu_formula.exact_bleu`) and summarised as
 sacrebleu does: mean and 95% interval, p-values.
 
 The statistics are any metric's of the sentences (:class:`~bleusuite.BleuStats`,

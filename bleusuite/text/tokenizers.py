@@ -43,6 +43,7 @@ __all__ = [
     "Tokenizer",
     "Tokenizer13a",
     "TokenizerRouge",
+    "check_tokenizer_name",
     "load_tokenizer",
     "split_punctuation",
     "spm_model_path",
@@ -301,11 +302,23 @@ def load_tokenizer(name: str) -> Tokenizer:
         FileNotFoundError: a SentencePiece tokenizer's model is not in sacrebleu's folder;
             the message says which file to place where.
     """
-    if not isinstance(name, str) or name not in TOKENIZERS:
-        raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
+    check_tokenizer_name(name)
     if name in SPM_MODELS:
         return _load_sentencepiece(name, spm_model_path(name))
     return _load_tokenizer(name)
+
+
+def check_tokenizer_name(name: object) -> None:
+    """Refuse a ``name`` that is not one of :data:`TOKENIZERS`.
+
+    >>> check_tokenizer_name("13a")
+    >>> check_tokenizer_name("14a")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown tokenizer '14a'; choose one of 13a, none, char, intl, ...
+    """
+    if not isinstance(name, str) or name not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
 
 
 @functools.cache

@@ -18,7 +18,7 @@ tensor(0.5000)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -75,14 +75,21 @@ class _EditMetric(Metric):
             "errors", "target_total", "preds_total", "longer_total"))
 
 
-class WordErrorRate(_EditMetric):
-    """torchmetrics' ``WordErrorRate``: edit distance over the target words."""
+class _ErrorRate(_EditMetric):
+    """The edit distance over one of the sums of lengths (``total``)."""
 
     higher_is_better = False
+    total: ClassVar[str]
 
     def compute(self) -> torch.Tensor:
-        errors, target_total, _, _ = self._floats()
-        return errors / target_total
+        return (self.errors.to(torch.float32)
+                / getattr(self, self.total).to(torch.float32))
+
+
+class WordErrorRate(_ErrorRate):
+    """torchmetrics' ``WordErrorRate``: edit distance over the target words."""
+
+    total = "target_total"
 
 
 class CharErrorRate(WordErrorRate):
@@ -91,14 +98,10 @@ class CharErrorRate(WordErrorRate):
     characters = True
 
 
-class MatchErrorRate(_EditMetric):
+class MatchErrorRate(_ErrorRate):
     """torchmetrics' ``MatchErrorRate``: edit distance over the longer side's words."""
 
-    higher_is_better = False
-
-    def compute(self) -> torch.Tensor:
-        errors, _, _, longer = self._floats()
-        return errors / longer
+    total = "longer_total"
 
 
 class WordInfoPreserved(_EditMetric):

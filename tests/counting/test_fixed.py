@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from backend_fixtures import no_host_reads
 from cases import VOCABULARIES, as_arrays, brute_force, random_batch
 
 import bleusuite
@@ -135,19 +136,7 @@ SHAPES = {"sentence_bleu": (6,), "corpus_bleu": (), "sentence_gleu": (6,), "corp
 def device_torch(monkeypatch):
     """torch CPU tensors on the torch pipeline, treated as a device (no value may be read):
     every backend primitive that reads a value or sizes a result by the data raises."""
-    torch = pytest.importorskip("torch")
-    from bleusuite.backends.torch import TorchBackend
-
-    monkeypatch.delenv("BLEUSUITE_COUNTING", raising=False)
-
-    def host_read(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("the fixed-shape path read a value back to the host")
-
-    for name in ("to_int", "to_ints", "to_bool", "to_numpy", "flatnonzero", "repeat",
-                 "searchsorted", "bincount", "unique_inverse"):
-        monkeypatch.setattr(TorchBackend, name, host_read)
-    monkeypatch.setattr(TorchBackend, "reads_are_free", lambda self, a: False)
-    with backends.use_numpy_for_torch_cpu(False):
+    with no_host_reads(monkeypatch) as torch:
         yield torch
 
 

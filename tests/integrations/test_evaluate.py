@@ -7,18 +7,14 @@ tensorflow/nmt script, through the transcription of ``tests/scores/test_parity_e
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from nmt_script import nmt_compute_bleu, tokenize_13a
+from offline_evaluate import run_offline
 
 from bleusuite.evaluate import MODULES, module_path
 from bleusuite.text.streams import ReferenceStreamsWarning
@@ -26,8 +22,6 @@ from bleusuite.text.streams import ReferenceStreamsWarning
 evaluate = pytest.importorskip("evaluate")
 sacrebleu = pytest.importorskip("sacrebleu")
 from nltk.translate.gleu_score import corpus_gleu  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog,", "(hello)", "x.", "!", "é", "東京",
          "A", "a-b", "'s", "1,000", "3.5", "&amp;", "", "\t", "&quot;", "&lt;b&gt;",
@@ -63,15 +57,7 @@ def test_the_modules_load_offline_from_the_package(tmp_path):
                                                                  else [reference]])]
         json.dump(out, open(sys.argv[1], "w"))
     """)
-    out = tmp_path / "out.json"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "HF_EVALUATE_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"),
-           "HF_MODULES_CACHE": str(tmp_path / "modules"),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", script, str(out)], env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(out.read_text(encoding="utf-8"))
+    result = run_offline(script, tmp_path)
     # evaluate names a module after its class, as evaluate's own (ChrF: chr_f)
     assert [result[name][0] for name in MODULES] == ["sacrebleu", "bleu", "google_bleu", "chr_f",
                                                   "ter", "rouge", "wer", "cer"]

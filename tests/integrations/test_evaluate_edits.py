@@ -6,16 +6,12 @@ empty); ``evaluate.load`` of their paths works offline."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from edit_cases import asr_pairs
+from offline_evaluate import run_offline
 
 from bleusuite.evaluate import module_path
 from bleusuite.evaluate.edits import NoReferenceWordsError, error_rate
@@ -23,7 +19,6 @@ from bleusuite.evaluate.edits import NoReferenceWordsError, error_rate
 evaluate = pytest.importorskip("evaluate")
 jiwer = pytest.importorskip("jiwer")
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def evaluate_script(predictions: list[str], references: list[str], characters: bool,
@@ -159,15 +154,7 @@ def test_the_modules_load_offline_without_jiwer(tmp_path):
                                                      references=["the cat sat on the mat"])]
         json.dump(out, open(sys.argv[1], "w"))
     """)
-    out = tmp_path / "out.json"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "HF_EVALUATE_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"),
-           "HF_MODULES_CACHE": str(tmp_path / "modules"),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", script, str(out)], env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(out.read_text(encoding="utf-8"))
+    result = run_offline(script, tmp_path)
     assert result == {
         "wer": ["wer", jiwer.wer("the cat sat on the mat", "the cat sit on mat")],
         "cer": ["cer", jiwer.cer("the cat sat on the mat", "the cat sit on mat")]}

@@ -6,8 +6,6 @@ state, ``plot`` and the argument checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -23,14 +21,8 @@ from torchmetrics.text import SacreBLEUScore as TorchmetricsSacreBLEU  # noqa: E
 
 from bleusuite.torchmetrics import BLEUScore, GLEUScore, SacreBLEUScore  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _float64_default() -> Iterator[None]:
-    """torchmetrics counts and scores in the default dtype: float64 for exact numbers."""
-    before = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    yield
-    torch.set_default_dtype(before)
+#: torchmetrics counts and scores in the default dtype: float64 for exact numbers
+pytestmark = pytest.mark.usefixtures("float64_default")
 
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog,", "(hello)", "x.", "!", "é", "東京",

@@ -40,7 +40,7 @@ from parity import check_corpora, check_sentences
 
 import bleusuite
 from bleusuite.backends import get_backend
-from bleusuite.scores.bleu.addone import addone_precisions
+from bleusuite.scores.bleu.addone_formula import addone_precisions
 
 SMOOTHS = {False: "no_smooth", True: "nmt_smooth"}
 ORDERS = [4, 1, 2, 3, 5, 6]

@@ -18,7 +18,6 @@ and computes its score in the default dtype, so every test here runs it with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import partial
 
 import numpy as np
@@ -41,13 +40,8 @@ GRID = [(4, None), (1, None), (2, [0.7, 0.3]), (3, None), (5, None), (4, [0.1, 0
         (2, None), (3, [0.5, 0.0, 0.5])]
 
 
-@pytest.fixture(autouse=True)
-def _float64_default() -> Iterator[None]:
-    """torchmetrics counts and scores in the default dtype: float64 for exact numbers."""
-    before = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    yield
-    torch.set_default_dtype(before)
+#: torchmetrics counts and scores in the default dtype: float64 for exact numbers
+pytestmark = pytest.mark.usefixtures("float64_default")
 
 
 def _line(tokens: list[int]) -> str:

@@ -208,27 +208,27 @@ def test_sacrebleu_front_ends_use_the_one_precision_rule(
 ) -> None:
     """sacrebleu's precisions are computed by one function, whatever the route: halved,
     every front end's score is halved (all orders: exp(mean of logs) halves)."""
-    from bleusuite.scores.bleu import sacrebleu
+    from bleusuite.scores.bleu import sacrebleu_formula
 
-    original = sacrebleu.smoothed_precisions
+    original = sacrebleu_formula.smoothed_precisions
 
     def halved(*args: Any, **kwargs: Any) -> Any:
         precisions, reached = original(*args, **kwargs)
         return precisions / 2, reached
 
-    monkeypatch.setattr(sacrebleu, "smoothed_precisions", halved)
+    monkeypatch.setattr(sacrebleu_formula, "smoothed_precisions", halved)
     assert front_end(tmp_path) == pytest.approx(BLEU / 2, rel=1e-6)
 
 
 #: what only the one copy of a formula holds: (fragment, the file that may hold it)
 FORMULA_FINGERPRINTS = [
-    ("9999999999", "bleusuite/scores/bleu/sacrebleu.py"),  # sacrebleu's log of 0
+    ("9999999999", "bleusuite/scores/bleu/sacrebleu_formula.py"),  # sacrebleu's log of 0
     ("smooth_mteval", None),  # sacrebleu's own name for its exp smoothing (no copy of it)
     ("ref_len / sys_len", None),
     ("1 - ref_len", None),
-    ("_NLTK_ALPHA", "bleusuite/scores/bleu/nltk.py"),
-    ("float_info.min", "bleusuite/scores/bleu/nltk.py"),
-    ("0.1 / floored", "bleusuite/scores/bleu/ignite.py"),
+    ("_NLTK_ALPHA", "bleusuite/scores/bleu/nltk_formula.py"),
+    ("float_info.min", "bleusuite/scores/bleu/nltk_formula.py"),
+    ("0.1 / floored", "bleusuite/scores/bleu/ignite_formula.py"),
 ]
 
 

@@ -4,8 +4,8 @@ sacrebleu's ``PairedTest`` (paired bootstrap and approximate randomization) and 
 ``_bootstrap_resample`` run on the same generated systems; the results must be equal to the
 last bit (scores, means, half-widths, p-values), for several seeds, smoothing methods and
 edge cases (empty lines, a system with no match, a system equal to the baseline).
-``bleusuite.scores.bleu.sacrebleu.exact_bleu`` (scores, precisions, brevity penalties) is checked
-against ``BLEU.compute_bleu`` on random statistics, in float64 (Python ints) and in float32
+``bleusuite.scores.bleu.sacrebleu_formula.exact_bleu`` (scores, precisions, brevity penalties) is
+checked against ``BLEU.compute_bleu`` on random statistics, in float64 (Python ints) and in float32
 (sacrebleu's resamples).
 """
 
@@ -21,7 +21,7 @@ from bleusuite.backends.numpy import python_row_sums
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser
 from bleusuite.cli.statistics import systems_statistics
-from bleusuite.scores.bleu.sacrebleu import LOG_ZERO, exact_bleu
+from bleusuite.scores.bleu.sacrebleu_formula import LOG_ZERO, exact_bleu
 from bleusuite.significance import bootstrap, draws
 from bleusuite.significance import paired as sig
 from bleusuite.significance import sums as summing

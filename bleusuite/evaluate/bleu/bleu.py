@@ -19,52 +19,33 @@ from typing import Any
 import numpy as np
 
 from bleusuite import backends, bleu_score, bleu_statistics
-from bleusuite.evaluate import as_evaluate_13a, features, per_prediction
-from bleusuite.scores.bleu.addone import addone_precisions
+from bleusuite.evaluate import base, tokenized
+from bleusuite.scores.bleu.addone_formula import addone_precisions
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.result import BleuResult
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["Bleu"]
+__all__ = ["Bleu"] if base.INSTALLED else []
 
-    class Bleu(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class Bleu(base.ScriptMetric,
+               description="BLEU of the tensorflow/nmt script (evaluate's bleu), counted by "
+                           "bleusuite",
+               citation="Papineni et al., 2002. BLEU: a Method for Automatic Evaluation of "
+                        "Machine Translation.",
+               codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/"
+                              "bleu.py"]):
         """BLEU as evaluate's ``bleu`` computes it (the tensorflow/nmt script).
 
         ``compute(predictions=[...], references=[[...], ...], tokenizer=None, max_order=4,
         smooth=False)``: ``tokenizer`` None is evaluate's default, sacrebleu's 13a.
         """
 
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="BLEU of the tensorflow/nmt script (evaluate's bleu), counted by "
-                            "bleusuite",
-                citation="Papineni et al., 2002. BLEU: a Method for Automatic Evaluation of "
-                         "Machine Translation.",
-                inputs_description=__doc__ or "",
-                features=features(),
-                codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/"
-                               "bleu.py"],
-            )
-
         def _compute(self, predictions: list[str], references: list[Any],
                      tokenizer: Callable[[str], list[str]] | None = None, max_order: int = 4,
                      smooth: bool = False) -> dict[str, Any]:
-            rows = per_prediction(references)
-            hyps: Any
-            refs: Any
-            if tokenizer is None:
-                stats = bleu_statistics([as_evaluate_13a(p) for p in predictions],
-                                        [[as_evaluate_13a(r) for r in row] for row in rows],
-                                        max_order=max_order, ref_length="shortest",
-                                        tokenize="13a")
-            else:
-                hyps = [tokenizer(p) for p in predictions]
-                refs = [[tokenizer(r) for r in row] for row in rows]
-                stats = bleu_statistics(hyps, refs, max_order=max_order, ref_length="shortest")
+            hyps, refs, tokenize = tokenized(predictions, references, tokenizer)
+            stats = bleu_statistics(hyps, refs, max_order=max_order, ref_length="shortest",
+                                    tokenize=tokenize)
             name = "nmt_smooth" if smooth else "no_smooth"
             summed = stats.sum()
             result = BleuResult.from_stats(summed, max_order=max_order, smooth=name,

@@ -14,34 +14,21 @@ Without ``evaluate`` installed this script defines nothing; evaluate's loader ne
 
 from __future__ import annotations
 
-from bleusuite.evaluate import string_features
-from bleusuite.evaluate.edits import error_rate
+from bleusuite.evaluate import base
+from bleusuite.evaluate.edits import JIWER_SCRIPT_INFO, error_rate
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["Cer"]
+__all__ = ["Cer"] if base.INSTALLED else []
 
-    class Cer(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class Cer(base.ScriptMetric,
+              description="Character error rate (jiwer's, evaluate's cer), counted by "
+                          "bleusuite",
+              **JIWER_SCRIPT_INFO):
         """jiwer's CER as evaluate's ``cer`` computes it.
 
         ``compute(predictions=[...], references=[...], concatenate_texts=False)``: one
         reference string per prediction; returns the CER, a float (0 is perfect).
         """
-
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="Character error rate (jiwer's, evaluate's cer), counted by "
-                            "bleusuite",
-                citation="Morris, Maier and Green, 2004. From WER and RIL to MER and WIL: "
-                         "improved evaluation measures for connected speech recognition.",
-                inputs_description=__doc__ or "",
-                features=string_features(),
-                codebase_urls=["https://github.com/jitsi/jiwer/"],
-                reference_urls=["https://en.wikipedia.org/wiki/Word_error_rate"],
-            )
 
         def _compute(self, predictions: list[str], references: list[str],
                      concatenate_texts: bool = False) -> float:

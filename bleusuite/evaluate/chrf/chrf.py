@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bleusuite.evaluate import features, per_prediction
+from bleusuite.evaluate import base, reference_streams
 from bleusuite.sacrebleu import CHRF
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["ChrF"]
+__all__ = ["ChrF"] if base.INSTALLED else []
 
-    class ChrF(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class ChrF(base.ScriptMetric,
+               description="chrF and chrF++ of sacrebleu (evaluate's chrf), counted by "
+                           "bleusuite",
+               citation="Popović, 2015. chrF: character n-gram F-score for automatic MT "
+                        "evaluation. Popović, 2017. chrF++: words helping character n-grams.",
+               codebase_urls=["https://github.com/mjpost/sacreBLEU#chrf--chrf"]):
         """chrF and chrF++ as evaluate's ``chrf`` computes them (sacrebleu's ``CHRF``).
 
         ``compute(predictions=[...], references=[[...], ...], char_order=6, word_order=0,
@@ -29,28 +30,13 @@ else:
         prediction (the same number for each), or one string per prediction.
         """
 
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="chrF and chrF++ of sacrebleu (evaluate's chrf), counted by "
-                            "bleusuite",
-                citation="Popović, 2015. chrF: character n-gram F-score for automatic MT "
-                         "evaluation. Popović, 2017. chrF++: words helping character n-grams.",
-                inputs_description=__doc__ or "",
-                features=features(),
-                codebase_urls=["https://github.com/mjpost/sacreBLEU#chrf--chrf"],
-            )
-
         def _compute(self, predictions: list[str], references: list[Any],
                      char_order: int = 6, word_order: int = 0, beta: float = 2,
                      lowercase: bool = False, whitespace: bool = False,
                      eps_smoothing: bool = False) -> dict[str, Any]:
-            rows = per_prediction(references)
-            width = len(rows[0]) if rows else 0
-            if any(len(refs) != width for refs in rows):
-                raise ValueError("ChrF, as implemented by sacrebleu, requires the same number "
-                                 "of references for each prediction")
-            streams: list[list[str | None]] = [[refs[i] for refs in rows]
-                                               for i in range(width)]
+            streams = reference_streams(references, "ChrF, as implemented by sacrebleu, "
+                                        "requires the same number of references for each "
+                                        "prediction")
             output = CHRF(char_order, word_order, beta, lowercase, whitespace,
                           eps_smoothing).corpus_score(predictions, streams)
             return {"score": output.score, "char_order": output.char_order,

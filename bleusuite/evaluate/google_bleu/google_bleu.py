@@ -14,43 +14,25 @@ from collections.abc import Callable
 from typing import Any
 
 import bleusuite
-from bleusuite.evaluate import as_evaluate_13a, features, per_prediction
+from bleusuite.evaluate import base, tokenized
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["GoogleBleu"]
+__all__ = ["GoogleBleu"] if base.INSTALLED else []
 
-    class GoogleBleu(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class GoogleBleu(base.ScriptMetric,
+                     description="Google BLEU (NLTK's corpus_gleu, evaluate's google_bleu), "
+                                 "counted by bleusuite",
+                     citation="Wu et al., 2016. Google's Neural Machine Translation System."):
         """Google BLEU (GLEU) as evaluate's ``google_bleu`` computes it.
 
         ``compute(predictions=[...], references=[[...], ...], tokenizer=None, min_len=1,
         max_len=4)``: ``tokenizer`` None is evaluate's default, sacrebleu's 13a.
         """
 
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="Google BLEU (NLTK's corpus_gleu, evaluate's google_bleu), "
-                            "counted by bleusuite",
-                citation="Wu et al., 2016. Google's Neural Machine Translation System.",
-                inputs_description=__doc__ or "",
-                features=features(),
-            )
-
         def _compute(self, predictions: list[str], references: list[Any],
                      tokenizer: Callable[[str], list[str]] | None = None, min_len: int = 1,
                      max_len: int = 4) -> dict[str, float]:
-            rows = per_prediction(references)
-            if tokenizer is None:
-                score = bleusuite.corpus_gleu(
-                    [as_evaluate_13a(p) for p in predictions],
-                    [[as_evaluate_13a(r) for r in refs] for refs in rows], tokenize="13a",
-                    min_len=min_len, max_len=max_len)
-            else:
-                score = bleusuite.corpus_gleu(
-                    [tokenizer(p) for p in predictions],
-                    [[tokenizer(r) for r in refs] for refs in rows],
-                    min_len=min_len, max_len=max_len)
+            hyps, refs, tokenize = tokenized(predictions, references, tokenizer)
+            score = bleusuite.corpus_gleu(hyps, refs, min_len=min_len, max_len=max_len,
+                                          tokenize=tokenize)
             return {"google_bleu": float(score)}

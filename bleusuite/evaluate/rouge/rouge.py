@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import bleusuite
-from bleusuite.evaluate import features
+from bleusuite.evaluate import base
 from bleusuite.scores.rouge.aggregate import bootstrap_aggregate
 from bleusuite.scores.rouge.counts import counts_of_documents
 from bleusuite.scores.rouge.documents import encode_documents
@@ -23,14 +23,15 @@ from bleusuite.scores.rouge.formula import best_reference
 from bleusuite.scores.rouge.score import statistics_by_type
 from bleusuite.scores.rouge.settings import DEFAULT_TYPES, check_types
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["Rouge"]
+__all__ = ["Rouge"] if base.INSTALLED else []
 
-    class Rouge(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class Rouge(base.ScriptMetric,
+                description="ROUGE (Google's rouge-score, evaluate's rouge), counted by "
+                            "bleusuite",
+                citation="Lin, 2004. ROUGE: A Package for Automatic Evaluation of Summaries.",
+                codebase_urls=["https://github.com/google-research/google-research/tree/"
+                               "master/rouge"]):
         """ROUGE as evaluate's ``rouge`` computes it.
 
         ``compute(predictions=[...], references=[...], rouge_types=None,
@@ -38,17 +39,6 @@ else:
         per prediction, or a list of them (``score_multi``); ``tokenizer`` a function from
         a text to its tokens (then ``use_stemmer`` does nothing, as in rouge-score).
         """
-
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="ROUGE (Google's rouge-score, evaluate's rouge), counted by "
-                            "bleusuite",
-                citation="Lin, 2004. ROUGE: A Package for Automatic Evaluation of Summaries.",
-                inputs_description=__doc__ or "",
-                features=features(),
-                codebase_urls=["https://github.com/google-research/google-research/tree/"
-                               "master/rouge"],
-            )
 
         def _compute(self, predictions: list[str], references: list[Any],
                      rouge_types: Sequence[str] | None = None, use_aggregator: bool = True,

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bleusuite.evaluate import features, per_prediction
+from bleusuite.evaluate import base, reference_streams
 from bleusuite.sacrebleu import BLEU
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["Sacrebleu"]
+__all__ = ["Sacrebleu"] if base.INSTALLED else []
 
-    class Sacrebleu(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class Sacrebleu(base.ScriptMetric,
+                    description="sacrebleu's corpus BLEU (evaluate's sacrebleu), counted by "
+                                "bleusuite",
+                    citation="Post, 2018. A Call for Clarity in Reporting BLEU Scores.",
+                    codebase_urls=["https://github.com/mjpost/sacreBLEU"]):
         """sacrebleu's corpus BLEU as evaluate's ``sacrebleu`` computes it.
 
         ``compute(predictions=[...], references=[[...], ...], smooth_method="exp",
@@ -29,28 +29,13 @@ else:
         each), or one string per prediction.
         """
 
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="sacrebleu's corpus BLEU (evaluate's sacrebleu), counted by "
-                            "bleusuite",
-                citation="Post, 2018. A Call for Clarity in Reporting BLEU Scores.",
-                inputs_description=__doc__ or "",
-                features=features(),
-                codebase_urls=["https://github.com/mjpost/sacreBLEU"],
-            )
-
         def _compute(self, predictions: list[str], references: list[Any],
                      smooth_method: str = "exp", smooth_value: float | None = None,
                      force: bool = False, lowercase: bool = False,
                      tokenize: str | None = None,
                      use_effective_order: bool = False) -> dict[str, Any]:
-            rows = per_prediction(references)
-            width = len(rows[0]) if rows else 0
-            if any(len(refs) != width for refs in rows):
-                raise ValueError("Sacrebleu requires the same number of references for each "
-                                 "prediction")
-            streams: list[list[str | None]] = [[refs[i] for refs in rows]
-                                               for i in range(width)]
+            streams = reference_streams(references, "Sacrebleu requires the same number of "
+                                        "references for each prediction")
             output = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
                           smooth_method=smooth_method, smooth_value=smooth_value,
                           effective_order=use_effective_order).corpus_score(predictions,

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bleusuite.evaluate import features, per_prediction
+from bleusuite.evaluate import base, reference_streams
 from bleusuite.sacrebleu import TER
 
-try:
-    import evaluate
-except ImportError:  # the module is evaluate's: without it there is nothing to define
-    __all__: list[str] = []
-else:
-    __all__ = ["Ter"]
+__all__ = ["Ter"] if base.INSTALLED else []
 
-    class Ter(evaluate.Metric):
+if base.INSTALLED:  # the script is evaluate's: without it there is nothing to define
+    class Ter(base.ScriptMetric,
+              description="sacrebleu's TER (evaluate's ter), counted by bleusuite",
+              citation="Snover et al., 2006. A Study of Translation Edit Rate with Targeted "
+                       "Human Annotation.",
+              codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"]):
         """sacrebleu's corpus TER as evaluate's ``ter`` computes it.
 
         ``compute(predictions=[...], references=[[...], ...], normalized=False,
@@ -29,27 +29,12 @@ else:
         ``score`` (0-100), ``num_edits`` and ``ref_length``.
         """
 
-        def _info(self) -> evaluate.MetricInfo:
-            return evaluate.MetricInfo(
-                description="sacrebleu's TER (evaluate's ter), counted by bleusuite",
-                citation="Snover et al., 2006. A Study of Translation Edit Rate with Targeted "
-                         "Human Annotation.",
-                inputs_description=__doc__ or "",
-                features=features(),
-                codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"],
-            )
-
         def _compute(self, predictions: list[str], references: list[Any],
                      normalized: bool = False, ignore_punct: bool = False,
                      support_zh_ja_chars: bool = False,
                      case_sensitive: bool = False) -> dict[str, Any]:
-            rows = per_prediction(references)
-            width = len(rows[0]) if rows else 0
-            if any(len(refs) != width for refs in rows):
-                raise ValueError("Sacrebleu requires the same number of references for each "
-                                 "prediction")
-            streams: list[list[str | None]] = [[refs[i] for refs in rows]
-                                               for i in range(width)]
+            streams = reference_streams(references, "Sacrebleu requires the same number of "
+                                        "references for each prediction")
             output = TER(normalized=normalized, no_punct=ignore_punct,
                          asian_support=support_zh_ja_chars,
                          case_sensitive=case_sensitive).corpus_score(predictions, streams)

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,7 +19,7 @@ from bleusuite import backends
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.precisions import shown_precisions
-from bleusuite.scores.bleu.sacrebleu import exact_bleu
+from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import SACREBLEU_DEFAULTS, BleuSettings
 from bleusuite.scores.bleu.statistics import (
@@ -27,7 +27,7 @@ from bleusuite.scores.bleu.statistics import (
     bleu_statistics_from_counts,
     bleu_statistics_of_batch,
 )
-from bleusuite.scores.registry import WordCounting, word_id_settings
+from bleusuite.scores.registry import WordCountedMetric, WordCounting
 from bleusuite.scores.reports import GIVEN_TOKENS
 from bleusuite.text import load_tokenizer
 
@@ -50,8 +50,9 @@ def tokens_field(tokenize: str | None) -> str:
     return GIVEN_TOKENS if tokenize is None else load_tokenizer(tokenize).signature
 
 
-class _Bleu:
+class _Bleu(WordCountedMetric):
     name = "bleu"
+    label = "BLEU"
     #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
                                                  "smooth": "s"}
@@ -112,9 +113,6 @@ class _Bleu:
             return {**values, "effective_order": True}
         return values
 
-    def token_id_settings(self, settings: BleuSettings, given: Mapping[str, Any]) -> BleuSettings:
-        return word_id_settings(self, settings, given)
-
     def token_id_statistics(self, batch: Any, settings: BleuSettings) -> BleuStats[Any]:
         return bleu_statistics_of_batch(batch, settings.stats_order)
 
@@ -132,10 +130,6 @@ class _Bleu:
                                             clipped[:, : settings.stats_order])
         table: np.ndarray = stats.to_array()
         return table
-
-    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
-                        settings: BleuSettings) -> np.ndarray:
-        raise NotImplementedError("BLEU's statistics come from word counts")
 
 
 #: the registry's entry

@@ -9,7 +9,7 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.sacrebleu import smoothed_precisions
+from bleusuite.scores.bleu.sacrebleu_formula import smoothed_precisions
 from bleusuite.scores.bleu.statistics import BleuStats
 from bleusuite.scores.reports import host
 from bleusuite.scores.statistics import map_arrays

@@ -38,7 +38,7 @@ from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.metric import METRIC, verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
-from bleusuite.scores.bleu.sacrebleu import exact_bleu
+from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch

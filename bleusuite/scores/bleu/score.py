@@ -12,7 +12,13 @@ from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
 from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores import rows, rules
-from bleusuite.scores.bleu import addone, ignite, nltk, sacrebleu, smoothing
+from bleusuite.scores.bleu import (
+    addone_formula,
+    ignite_formula,
+    nltk_formula,
+    sacrebleu_formula,
+    smoothing,
+)
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import (
     BleuStats,
@@ -38,7 +44,7 @@ def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
         )
     be = stats.backend
     if settings.smooth == "method6":  # raises at once where reading the counts is free
-        nltk.check_method6(be, stats, settings.order)
+        nltk_formula.check_method6(be, stats, settings.order)
     if be.name == "numpy" and settings.smooth != "method6":
         table = stats.to_array()
         scores = rows.by_rows(_formula_of_table, (settings,), [np.atleast_2d(table)])
@@ -89,12 +95,12 @@ def _formula(be: Backend, stats: BleuStats[Any], settings: BleuSettings) -> Any:
             )
     if settings.family == "nltk":
         epsilon = smoothing.smooth_value_of("method1", settings.smooth_value)
-        return nltk.nltk_bleu(be, stats, weights, settings.order, settings.smooth, epsilon)
+        return nltk_formula.nltk_bleu(be, stats, weights, settings.order, settings.smooth, epsilon)
     if settings.family == "ignite":
-        return ignite.ignite_bleu(be, stats, weights, settings.order, settings.smooth)
+        return ignite_formula.ignite_bleu(be, stats, weights, settings.order, settings.smooth)
     if settings.family in ("torchmetrics", "nmt"):
-        return addone.addone_bleu(be, stats, weights, settings.order, settings.smooth)
-    return sacrebleu.array_bleu(
+        return addone_formula.addone_bleu(be, stats, weights, settings.order, settings.smooth)
+    return sacrebleu_formula.array_bleu(
         be, stats, weights, settings.order, settings.smooth, settings.smooth_value,
         settings.effective_order,
     )

@@ -27,7 +27,7 @@ from bleusuite import checks
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.settings_cache import SettingsCache
-from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.text.tokenizers import check_tokenizer_name
 
 __all__ = ["SACREBLEU_DEFAULTS", "BleuSettings"]
 
@@ -90,10 +90,8 @@ class BleuSettings:
         object.__setattr__(self, "smooth_value",
                            smoothing.check_smooth_value(self.smooth, self.smooth_value))
         rules.check_ref_length(self.ref_length)
-        if self.tokenize is not None and (not isinstance(self.tokenize, str)
-                                          or self.tokenize not in TOKENIZERS):
-            raise ValueError(f"unknown tokenizer {self.tokenize!r}; choose one of "
-                             f"{', '.join(TOKENIZERS)}")
+        if self.tokenize is not None:
+            check_tokenizer_name(self.tokenize)
         checks.boolean(self.lowercase, "lowercase")
 
     @classmethod

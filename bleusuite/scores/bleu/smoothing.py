@@ -4,10 +4,10 @@ Each family's arithmetic is written once, in its own module, element-wise over t
 leading axes of the statistics (the same code scores one corpus, 0-d statistics, or every
 sentence of a batch, (B,) statistics), on any backend; orders are the last axis:
 
-* :mod:`bleusuite.scores.bleu.nltk`, :mod:`bleusuite.scores.bleu.ignite`,
-  :mod:`bleusuite.scores.bleu.sacrebleu` (which also holds sacrebleu's exact scalar arithmetic,
-  for the command), :mod:`bleusuite.scores.bleu.addone` (torchmetrics' and the
-  tensorflow/nmt script's add-one smoothings, one module for both families).
+* :mod:`bleusuite.scores.bleu.nltk_formula`, :mod:`bleusuite.scores.bleu.ignite_formula`,
+  :mod:`bleusuite.scores.bleu.sacrebleu_formula` (which also holds sacrebleu's exact scalar
+  arithmetic, for the command), :mod:`bleusuite.scores.bleu.addone_formula` (torchmetrics'
+  and the tensorflow/nmt script's add-one smoothings, one module for both families).
 
 The smoothing names, and whose numbers each reproduces:
 
@@ -37,7 +37,8 @@ __all__ = ["FAMILIES", "NMT_METHODS", "SMOOTHING_NAMES", "TORCHMETRICS_METHODS",
 
 NLTK_METHODS = tuple(f"method{k}" for k in range(8))
 IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
-SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")  # = bleusuite.scores.bleu.sacrebleu.METHODS
+#: = bleusuite.scores.bleu.sacrebleu_formula.METHODS
+SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")
 TORCHMETRICS_METHODS = ("torchmetrics_smooth",)
 NMT_METHODS = ("nmt_smooth",)
 

@@ -6,7 +6,7 @@ statistics). :func:`formula` is element-wise over the leading axes on any backen
 small batch is scored row by row by its traced face, :mod:`bleusuite.scores.rows`);
 :func:`chrf_scores` applies it to NumPy statistics.
 
->>> from bleusuite.scores.chrf.counts import chrf_statistics
+>>> from bleusuite.scores.chrf.text_statistics import chrf_statistics
 >>> stats = chrf_statistics(["the cat sat"], [["the cat sat down"]])
 >>> round(float(chrf_scores(stats.sum())), 4)    # sacrebleu.corpus_chrf(...).score
 66.0176

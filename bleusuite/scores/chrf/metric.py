@@ -7,22 +7,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.chrf.counts import chrf_statistics
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import ChrfStats
-from bleusuite.scores.registry import text_only, word_id_settings
+from bleusuite.scores.chrf.text_statistics import chrf_statistics
+from bleusuite.scores.registry import TextCountedMetric, reference_rows
 
 __all__ = ["METRIC"]
 
 
-class _Chrf:
+class _Chrf(TextCountedMetric):
     name = "chrf"
+    label = "chrF"
     #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "nc": "nc",
                                                  "nw": "nw", "space": "s"}
@@ -69,29 +70,11 @@ class _Chrf:
     #: result object builds on this entry)
     result_module = "bleusuite.scores.chrf.result"
 
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
-    def token_id_settings(self, settings: ChrfSettings, given: Mapping[str, Any]) -> ChrfSettings:
-        return word_id_settings(self, settings, given)  # chrF counts characters: it refuses ids
-
-    def token_id_statistics(self, batch: Any, settings: ChrfSettings) -> Any:
-        return text_only(self)
-
-    def verbose(self, table: np.ndarray, settings: ChrfSettings) -> list[str]:
-        return [""] * len(np.atleast_2d(table))
-
-    def word_counting(self, settings: ChrfSettings) -> None:
-        return None
-
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: ChrfSettings) -> np.ndarray:
-        raise NotImplementedError("chrF's statistics come from the text")
+    # chrF counts characters: the base refuses token ids
 
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: ChrfSettings) -> np.ndarray:
-        rows = [list(refs) for refs in zip(*references, strict=True)] if references else \
-            [[] for _ in hypotheses]
+        rows = reference_rows(hypotheses, references)
         stats = chrf_statistics(hypotheses, rows, settings)
         table: np.ndarray = stats.to_array()
         return table

@@ -18,15 +18,15 @@ import numpy as np
 
 from bleusuite import backends, checks
 from bleusuite.scores import rows
-from bleusuite.scores.chrf.counts import (
+from bleusuite.scores.chrf.formula import chrf_scores
+from bleusuite.scores.chrf.settings import ChrfSettings
+from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
+from bleusuite.scores.chrf.text_statistics import (
     chrf_counts,
     chrf_statistics,
     scores_from_counts,
     statistics_from_counts,
 )
-from bleusuite.scores.chrf.formula import chrf_scores
-from bleusuite.scores.chrf.settings import ChrfSettings
-from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
 
 __all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "sentence_chrf",
            "sentence_scores"]
@@ -36,7 +36,7 @@ def chrf_score(stats: ChrfStats[Any], *, beta: float = BETA, eps_smoothing: bool
     """chrF from statistics (0-1): one score per entry of ``stats``; ``stats.sum()`` gives the
     corpus score. ``beta`` and ``eps_smoothing`` are those the statistics were made with.
 
-    >>> from bleusuite.scores.chrf.counts import chrf_statistics
+    >>> from bleusuite.scores.chrf.text_statistics import chrf_statistics
     >>> float(chrf_score(chrf_statistics(["abc"], [["abc"]]).sum()))
     1.0
     """
@@ -99,7 +99,7 @@ def sentence_chrf(
     Each equals ``sacrebleu.sentence_chrf(hypothesis, references, ...).score / 100`` with
     the same settings (sacrebleu's defaults: character order 6, word order 0 (2 for
     chrF++), beta 2, no lowercasing, whitespace removed, its effective-order averaging; see
-    :mod:`bleusuite.scores.chrf.counts`).
+    :mod:`bleusuite.scores.chrf.text_statistics`).
 
     Args:
         hypotheses: one string per sentence.

@@ -2,7 +2,7 @@
 
 A sentence's statistics are, for each character n-gram order 1..C and word n-gram order
 1..W, the hypothesis n-grams, the reference n-grams and their matches, from the reference
-whose sentence-level chrF is best (:func:`bleusuite.scores.chrf.counts.chrf_statistics`).
+whose sentence-level chrF is best (:func:`bleusuite.scores.chrf.text_statistics.chrf_statistics`).
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from bleusuite.scores.cider.score import (
     sentence_cider,
 )
 from bleusuite.scores.cider.statistics import CiderStats
+from bleusuite.scores.registry import TextCountedMetric
 
 __all__ = ["METRIC", "CiderSettings"]
 
@@ -73,8 +74,9 @@ class CiderSettings:
         return self.document_frequency
 
 
-class _Cider:
+class _Cider(TextCountedMetric):
     name = "cider"
+    label = "CIDEr-D"
     statistics = CiderStats
     abbreviations: ClassVar[dict[str, str]] = {"df": "df", "n": "n", "sigma": "s", "tok": "t"}
 
@@ -94,18 +96,10 @@ class _Cider:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(100.0 * table[:, 0] / table[:, 1])
 
-    def verbose(self, table: np.ndarray, settings: CiderSettings) -> list[str]:
-        return [""] * len(np.atleast_2d(table))
-
     #: float sums of scores, not integer counts that resamples sum
     paired_tests = False
-    #: not a metric of the command (sacrebleu has no CIDEr)
-    command_flags: ClassVar[dict[str, str]] = {}
-    command_fixed: ClassVar[dict[str, Any]] = {}
+    # not a metric of the command (sacrebleu has no CIDEr): no command_flags
     result_module = "bleusuite.scores.cider.result"
-
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
 
     def token_id_settings(self, settings: CiderSettings,
                           given: Mapping[str, Any]) -> CiderSettings:
@@ -118,13 +112,6 @@ class _Cider:
         scores = cider_scores_of_batch(batch, settings.frequency(), settings.max_order,
                                        settings.sigma)
         return CiderStats(scores, np.ones_like(scores))
-
-    def word_counting(self, settings: CiderSettings) -> None:
-        return None
-
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: CiderSettings) -> np.ndarray:
-        raise NotImplementedError("CIDEr-D's statistics come from the text")
 
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: CiderSettings) -> np.ndarray:

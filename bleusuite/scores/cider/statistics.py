@@ -13,7 +13,7 @@ The sums are of floats: in another order they can differ in the last bits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bleusuite import backends
 from bleusuite.scores.statistics import SummableStats
@@ -40,25 +40,6 @@ class CiderStats(SummableStats[A]):
     images: A
 
     length_field = "images"
-
-    def to_array(self) -> A:
-        """``(..., 2)`` float64: ``[score, images]``."""
-        be, s = self.backend, _untyped(self)
-        result: A = be.concat([s.score[..., None], s.images[..., None]], axis=-1)
-        return result
-
-    @classmethod
-    def from_array(cls, array: A) -> CiderStats[A]:
-        """Inverse of :meth:`to_array`."""
-        a = _untyped(array)
-        if int(a.shape[-1]) != 2:
-            raise ValueError(f"array: expected a last axis of 2 entries; got {a.shape[-1]}")
-        return cls(a[..., 0], a[..., 1])
-
-
-def _untyped(value: object) -> Any:
-    """``value`` for the arithmetic of this module, which works on any array type."""
-    return value
 
 
 backends.register_container(CiderStats)

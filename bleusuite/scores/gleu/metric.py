@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,13 +21,14 @@ from bleusuite.scores.gleu.statistics import (
     gleu_statistics_from_counts,
     gleu_statistics_of_batch,
 )
-from bleusuite.scores.registry import WordCounting, word_id_settings
+from bleusuite.scores.registry import WordCountedMetric, WordCounting
 
 __all__ = ["METRIC"]
 
 
-class _Gleu:
+class _Gleu(WordCountedMetric):
     name = "gleu"
+    label = "GLEU"
     #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "tok", "ngram": "n"}
     statistics = GleuStats
@@ -58,12 +58,6 @@ class _Gleu:
     #: result object builds on this entry)
     result_module = "bleusuite.scores.gleu.result"
 
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
-    def token_id_settings(self, settings: GleuSettings, given: Mapping[str, Any]) -> GleuSettings:
-        return word_id_settings(self, settings, given)
-
     def token_id_statistics(self, batch: Any, settings: GleuSettings) -> GleuStats[Any]:
         return gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
 
@@ -84,10 +78,6 @@ class _Gleu:
                                             settings.min_len, settings.max_len)
         table: np.ndarray = stats.to_array()
         return table
-
-    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
-                        settings: GleuSettings) -> np.ndarray:
-        raise NotImplementedError("GLEU's statistics come from word counts")
 
 
 #: the registry's entry

@@ -14,7 +14,7 @@ from typing import Any
 
 from bleusuite import checks
 from bleusuite.scores.settings_cache import SettingsCache
-from bleusuite.text.tokenizers import TOKENIZERS
+from bleusuite.text.tokenizers import check_tokenizer_name
 
 __all__ = ["GleuSettings"]
 
@@ -37,10 +37,8 @@ class GleuSettings:
 
     def __post_init__(self) -> None:
         checks.gleu_orders(self.min_len, self.max_len)
-        if self.tokenize is not None and (not isinstance(self.tokenize, str)
-                                          or self.tokenize not in TOKENIZERS):
-            raise ValueError(f"unknown tokenizer {self.tokenize!r}; choose one of "
-                             f"{', '.join(TOKENIZERS)}")
+        if self.tokenize is not None:
+            check_tokenizer_name(self.tokenize)
         checks.boolean(self.lowercase, "lowercase")
 
     @classmethod

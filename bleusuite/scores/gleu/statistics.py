@@ -42,26 +42,6 @@ class GleuStats(SummableStats[A]):
 
     length_field = "matches"
 
-    def to_array(self) -> A:
-        """``(..., 2)`` int64: ``[matches, totals]``."""
-        be, s = self.backend, _untyped(self)
-        result: A = be.concat([s.matches[..., None], s.totals[..., None]], axis=-1)
-        return result
-
-    @classmethod
-    def from_array(cls, array: A) -> GleuStats[A]:
-        """Inverse of :meth:`to_array`."""
-        a = _untyped(array)
-        if int(a.shape[-1]) != 2:
-            raise ValueError(f"array: expected a last axis of 2 entries; got {a.shape[-1]}")
-        return cls(a[..., 0], a[..., 1])
-
-
-def _untyped(value: object) -> Any:
-    """``value`` for the arithmetic inside this module: the statistics are generic in their
-    array type, which this module (written for every backend) does not look into."""
-    return value
-
 
 def gleu_statistics_of_batch(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]:
     run = batch.backend.compiled(_gleu_statistics, static_argnums=(1, 2))

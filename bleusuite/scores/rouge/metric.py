@@ -10,12 +10,12 @@ sacrebleu has none).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.registry import text_only, word_id_settings
+from bleusuite.scores.registry import TextCountedMetric, reference_rows
 from bleusuite.scores.rouge.settings import RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
 
@@ -40,8 +40,9 @@ def verbose_line(precision: float, recall: float, fmeasure: float) -> str:
     return f"(P {precision:.2f} R {recall:.2f} F {fmeasure:.2f})"
 
 
-class _Rouge:
+class _Rouge(TextCountedMetric):
     name = "rouge"
+    label = "ROUGE"
     #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {}
     statistics = RougeStats
@@ -73,36 +74,19 @@ class _Rouge:
 
     #: ROUGE's statistics are the documents' scores, not integer counts that resamples sum
     paired_tests = False
-    #: not a metric of the command (sacrebleu has no ROUGE)
-    command_flags: ClassVar[dict[str, str]] = {}
-    command_fixed: ClassVar[dict[str, Any]] = {}
+    # not a metric of the command (sacrebleu has no ROUGE): no command_flags
 
     #: the module of its result object, whose ``result_of_table`` builds it (by name: the
     #: result object builds on this entry)
     result_module = "bleusuite.scores.rouge.result"
 
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
-    def token_id_settings(self, settings: RougeSettings, given: Mapping[str, Any]) -> RougeSettings:
-        return word_id_settings(self, settings, given)  # ROUGE's corpus scores are of text
-
-    def token_id_statistics(self, batch: Any, settings: RougeSettings) -> Any:
-        return text_only(self)
-
-    def word_counting(self, settings: RougeSettings) -> None:
-        return None
-
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: RougeSettings) -> np.ndarray:
-        raise NotImplementedError("ROUGE's statistics come from the text")
+    # ROUGE's corpus scores are of text: the base refuses token ids
 
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: RougeSettings) -> np.ndarray:
         from bleusuite.scores.rouge.score import rouge_scores
 
-        rows = [list(refs) for refs in zip(*references, strict=True)] if references else \
-            [[] for _ in hypotheses]
+        rows = reference_rows(hypotheses, references)
         stats = rouge_scores(hypotheses, rows, rouge_types=(settings.rouge_type,),
                              use_stemmer=settings.use_stemmer, tokenize=settings.tokenize)
         table: np.ndarray = stats[settings.rouge_type].to_array()

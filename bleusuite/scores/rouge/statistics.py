@@ -11,7 +11,7 @@ BLEU's counts. The sums are of floats: in another order they can differ in the l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bleusuite import backends
 from bleusuite.scores.statistics import SummableStats
@@ -44,26 +44,6 @@ class RougeStats(SummableStats[A]):
     documents: A
 
     length_field = "documents"
-
-    def to_array(self) -> A:
-        """``(..., 4)`` float64: ``[precision, recall, fmeasure, documents]``."""
-        be, s = self.backend, _untyped(self)
-        result: A = be.concat([s.precision[..., None], s.recall[..., None],
-                               s.fmeasure[..., None], s.documents[..., None]], axis=-1)
-        return result
-
-    @classmethod
-    def from_array(cls, array: A) -> RougeStats[A]:
-        """Inverse of :meth:`to_array`."""
-        a = _untyped(array)
-        if int(a.shape[-1]) != 4:
-            raise ValueError(f"array: expected a last axis of 4 entries; got {a.shape[-1]}")
-        return cls(a[..., 0], a[..., 1], a[..., 2], a[..., 3])
-
-
-def _untyped(value: object) -> Any:
-    """``value`` for the arithmetic of this module, which works on any array type."""
-    return value
 
 
 backends.register_container(RougeStats)

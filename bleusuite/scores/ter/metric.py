@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
+from bleusuite.scores.registry import TextCountedMetric, reference_rows
+from bleusuite.scores.ter.edit_statistics import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
@@ -21,8 +22,9 @@ from bleusuite.scores.ter.statistics import TerStats
 __all__ = ["METRIC"]
 
 
-class _Ter:
+class _Ter(TextCountedMetric):
     name = "ter"
+    label = "TER"
     statistics = TerStats
     #: sacrebleu's short signature keys of TER (its ``TERSignature``: ``tok`` is ``t``)
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "t", "norm": "nr",
@@ -63,9 +65,6 @@ class _Ter:
     #: result object builds on this entry)
     result_module = "bleusuite.scores.ter.result"
 
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
     def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:
         # TER compares token ids as given: its tokenizer's options are text's
         if settings.normalized or settings.no_punct or settings.asian_support:
@@ -76,20 +75,9 @@ class _Ter:
     def token_id_statistics(self, batch: Any, settings: TerSettings) -> TerStats[Any]:
         return ter_statistics_of_batch(batch)
 
-    def verbose(self, table: np.ndarray, settings: TerSettings) -> list[str]:
-        return [""] * len(np.atleast_2d(table))
-
-    def word_counting(self, settings: TerSettings) -> None:
-        return None
-
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: TerSettings) -> np.ndarray:
-        raise NotImplementedError("TER's statistics come from the text")
-
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: TerSettings) -> np.ndarray:
-        rows = [list(refs) for refs in zip(*references, strict=True)] if references else \
-            [[] for _ in hypotheses]
+        rows = reference_rows(hypotheses, references)
         table: np.ndarray = ter_statistics_of_texts(hypotheses, rows, settings).to_array()
         return table
 

@@ -20,7 +20,7 @@ from bleusuite.inputs import scoring_batch
 from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.reports import host
-from bleusuite.scores.ter.counts import ter_statistics_of_batch, ter_statistics_of_texts
+from bleusuite.scores.ter.edit_statistics import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats

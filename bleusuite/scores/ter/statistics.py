@@ -53,20 +53,6 @@ class TerStats(SummableStats[A]):
         units = _untyped(self.ref_length_units)
         return self.backend.to_float64(units) / REF_LENGTH_UNIT
 
-    def to_array(self) -> A:
-        """``(..., 2)`` int64: ``[edits, ref_length_units]``."""
-        be, s = self.backend, _untyped(self)
-        result: A = be.concat([s.edits[..., None], s.ref_length_units[..., None]], axis=-1)
-        return result
-
-    @classmethod
-    def from_array(cls, array: A) -> TerStats[A]:
-        """Inverse of :meth:`to_array`."""
-        a = _untyped(array)
-        if int(a.shape[-1]) != 2:
-            raise ValueError(f"array: expected a last axis of 2 entries; got {a.shape[-1]}")
-        return cls(a[..., 0], a[..., 1])
-
 
 def ref_length_units(ref_lengths: np.ndarray, present: np.ndarray) -> np.ndarray:
     """The average length of each row's present references ``(B,)``, in units of

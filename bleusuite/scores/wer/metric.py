@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from bleusuite.scores.registry import TextCountedMetric
 from bleusuite.scores.reports import host
 from bleusuite.scores.wer.counts import (
     default_chars,
@@ -51,8 +52,9 @@ class WerSettings:
             raise TypeError(f"characters must be a bool; got {self.characters!r}")
 
 
-class _Wer:
+class _Wer(TextCountedMetric):
     name = "wer"
+    label = "WER"
     statistics = WerStats
     abbreviations: ClassVar[dict[str, str]] = {"unit": "u", "split": "s"}
 
@@ -69,23 +71,9 @@ class _Wer:
                resampled: bool = False) -> np.ndarray:
         return np.atleast_1d(100.0 * edit_measures(np.atleast_2d(table))["wer"])
 
-    def verbose(self, table: np.ndarray, settings: WerSettings) -> list[str]:
-        return [""] * len(np.atleast_2d(table))
-
-    def word_counting(self, settings: WerSettings) -> None:
-        return None
-
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: WerSettings) -> np.ndarray:
-        raise NotImplementedError("WER's statistics come from the text")
-
-    command_flags: ClassVar[dict[str, str]] = {}  # not a metric of the command
-    command_fixed: ClassVar[dict[str, Any]] = {}
+    # not a metric of the command: no command_flags
     paired_tests = True  # integer counts: resamples sum them
     result_module = "bleusuite.scores.wer.score"
-
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
 
     def token_id_settings(self, settings: WerSettings, given: Mapping[str, Any]) -> WerSettings:
         return settings  # ids are the units, words or characters alike

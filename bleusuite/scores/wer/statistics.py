@@ -58,20 +58,6 @@ class WerStats(SummableStats[A]):
         s = _untyped(self)
         return s.hits + s.substitutions + s.insertions
 
-    def to_array(self) -> A:
-        """``(..., 4)`` int64: ``[hits, substitutions, deletions, insertions]``."""
-        be, s = self.backend, _untyped(self)
-        result: A = be.concat([getattr(s, name)[..., None] for name in FIELDS], axis=-1)
-        return result
-
-    @classmethod
-    def from_array(cls, array: A) -> WerStats[A]:
-        """Inverse of :meth:`to_array`."""
-        a = _untyped(array)
-        if int(a.shape[-1]) != len(FIELDS):
-            raise ValueError(f"array: expected a last axis of 4 entries; got {a.shape[-1]}")
-        return cls(a[..., 0], a[..., 1], a[..., 2], a[..., 3])
-
 
 def _untyped(value: object) -> Any:
     """``value`` for the arithmetic of this module, which works on any array type."""

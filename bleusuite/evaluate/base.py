@@ -1,0 +1,65 @@
+"""The class under every evaluate script here (``bleu/bleu.py``, ...): evaluate's ``Metric``
+whose ``_info`` is given in the class statement, so that a script holds only what is its
+own: its docstring (evaluate's ``inputs_description``), its description and citation, and
+``_compute``.
+
+A script subclasses :class:`ScriptMetric` with keywords::
+
+    class Ter(base.ScriptMetric, description="...", citation="...",
+              codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"]):
+        def _compute(self, predictions, references): ...
+
+``features`` (default: :func:`bleusuite.evaluate.features`) is the function that gives
+evaluate's input features. Without ``evaluate`` installed (:data:`INSTALLED` false) a script
+defines nothing (evaluate's loader needs evaluate). :class:`ScriptMetric` is abstract, so
+that evaluate's loader, which takes the first non-abstract ``EvaluationModule`` of a script,
+passes it over.
+"""
+
+from __future__ import annotations
+
+import abc
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bleusuite.evaluate import features as bleu_features
+
+__all__ = ["INSTALLED", "ScriptMetric"]
+
+_Metric: Any
+try:
+    import evaluate
+except ImportError:  # the scripts then define nothing (their classes need evaluate)
+    INSTALLED = False
+    _Metric = object
+else:
+    INSTALLED = True
+    _Metric = evaluate.Metric
+
+
+class ScriptMetric(_Metric, metaclass=abc.ABCMeta):
+    """evaluate's ``Metric`` with its ``MetricInfo`` from the class statement's keywords and
+    the script's docstring."""
+
+    _info_fields: dict[str, Any]
+    _features: Callable[[], Any]
+
+    def __init_subclass__(cls, *, description: str, citation: str = "",
+                          codebase_urls: Sequence[str] = (), reference_urls: Sequence[str] = (),
+                          features: Callable[[], Any] = bleu_features, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._info_fields = {"description": description, "citation": citation,
+                            "codebase_urls": list(codebase_urls),
+                            "reference_urls": list(reference_urls)}
+        cls._features = staticmethod(features)
+
+    def _info(self) -> Any:
+        # the script's docstring, as each script once passed its own ``__doc__``
+        script = sys.modules[type(self).__module__]
+        return evaluate.MetricInfo(inputs_description=script.__doc__ or "",
+                                   features=self._features(), **self._info_fields)
+
+    @abc.abstractmethod
+    def _compute(self, *args: Any, **kwargs: Any) -> Any:
+        """The script's number (evaluate's ``compute`` calls it)."""

@@ -42,6 +42,143 @@ int bs_index_argument(PyObject *object, const char *name, Py_ssize_t *value);
 /* a * b, or -1 with an OverflowError where it does not fit in Py_ssize_t */
 Py_ssize_t bs_checked_mul(Py_ssize_t a, Py_ssize_t b);
 
+/* a * b for sizes a, b >= 0, or -1 where it does not fit (no exception: for the work done
+ * without the GIL; bs_checked_mul is this with the exception) */
+static inline Py_ssize_t
+bs_size_product(Py_ssize_t a, Py_ssize_t b)
+{
+    return a < 0 || b < 0 || (b != 0 && a > PY_SSIZE_T_MAX / b) ? -1 : a * b;
+}
+
+/* Fibonacci hashing's multiplier (2^64 / the golden ratio): the open-addressing tables of
+ * the kernels take a key's slot from the top bits of key * BS_GOLDEN */
+#define BS_GOLDEN 0x9E3779B97F4A7C15ULL
+
+/* ------------------------------------------- ragged rows: the input of the row kernels */
+
+/* the tokens of a row's hypothesis, and of its references together, that count_matches and
+ * lcs_matches take: n-gram keys pack two 32-bit ids, and positions are 32-bit */
+#define BS_MAX_ROW_TOKENS (((int64_t)1 << 31) - 1)
+
+/* what went wrong in an entry point of the compiled part: every entry point's failures,
+ * found (most of them) without the GIL and raised once it is held again by bs_raise */
+typedef enum {
+    BS_DONE = 0,
+    BS_NO_MEMORY,
+    BS_TOO_LARGE,       /* sizes too large for this machine */
+    BS_HYP_OUTSIDE,     /* a hypothesis slice outside the hypothesis ids */
+    BS_HYP_TOO_LONG,    /* a hypothesis longer than the call takes (bs_Ragged's most) */
+    BS_REF_OUTSIDE,     /* a reference slice outside the reference ids */
+    BS_REF_TOO_LONG,    /* a reference longer than the call takes */
+    BS_REFS_TOO_LONG,   /* the references of a row together longer than the call takes */
+    BS_CHANGED,         /* offsets or lengths that changed while the call ran */
+    BS_OUTPUT_OUTSIDE,  /* a row's place in an output buffer is outside it (edit_counts'
+                         * chunk_starts) */
+    BS_PREFIX_NARROW,   /* count_matches' prefix narrower than the longest hypothesis */
+    BS_MATRIX_TOO_BIG,  /* a pair's matrices do not fit in memory (ter_edits) */
+    BS_NO_TRACE,        /* TER's edit trace left the beam (sacrebleu raises there too) */
+    BS_STOPPED,         /* Ctrl-C, or stop_calls() (interrupt.c): bs_watch_end raises */
+} bs_Failure;
+
+/* a failure and where it was found: the row and reference; the slice (start, length) or,
+ * for BS_PREFIX_NARROW, the width and the longest hypothesis, for BS_OUTPUT_OUTSIDE the
+ * first item and the items needed (`what`: the argument that placed them), for
+ * BS_MATRIX_TOO_BIG the two sides' lengths */
+typedef struct {
+    bs_Failure kind;
+    Py_ssize_t row, reference;
+    int64_t start, length;
+    const char *what;
+} bs_Fault;
+
+/* the ragged rows of a call, as count_matches, lcs_matches, ter_edits, edit_counts,
+ * edit_distances and eed_grid take them: row b's hypothesis is hyp_ids[hyp_starts[b] :
+ * hyp_starts[b] + hyp_lengths[b]], its reference r the same slice of ref_ids by
+ * ref_starts[b, r] and ref_lengths[b, r] ((B, R); (B,) where the call has one reference a
+ * row, refs = 1) */
+typedef struct {
+    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
+    const int64_t *ref_ids, *ref_starts, *ref_lengths;
+    Py_ssize_t hyp_size, ref_size; /* the values of hyp_ids and ref_ids */
+    Py_ssize_t rows, refs;
+    /* for the checks and the messages: the arguments' names (hyp_ids, hyp_starts,
+     * hyp_lengths, ref_ids, ref_starts, ref_lengths), the most tokens one side (or a row's
+     * references together) may hold, what a row is called ("row", "pair") and what the
+     * call does to it ("counted", "compared", "aligned") */
+    const char *const *names;
+    int64_t most;
+    const char *unit, *verb;
+    int two_dim; /* starts and lengths are (B, R) */
+} bs_Ragged;
+
+/* the six buffers args[0:6] into `ragged` (C-contiguous int64; ids 1-D; starts and
+ * lengths of one shape: (B,), or (B, R) where `two_dim`), their views appended to
+ * views[*held:] (the caller releases views[0:*held]); `names`, `most`, `unit` and `verb` as
+ * bs_Ragged holds them. -1 with a TypeError or ValueError naming the argument */
+int bs_ragged_read(PyObject *const *args, const char *const *names, int two_dim, int64_t most,
+                   const char *unit, const char *verb, bs_Ragged *ragged, Py_buffer *views,
+                   int *held);
+
+/* begin and end (anything with __index__) as rows begin..end-1 of `rows` (`unit`: what a
+ * row is called, "row" or "pair"): 0, or -1 with a TypeError, OverflowError or ValueError
+ * naming them */
+int bs_rows_range(PyObject *begin_object, PyObject *end_object, Py_ssize_t rows,
+                  const char *unit, Py_ssize_t *begin, Py_ssize_t *end);
+
+/* whether [start, start + length) lies in a buffer of `size` values */
+static inline int
+bs_slice_fits(int64_t start, int64_t length, Py_ssize_t size)
+{
+    return start >= 0 && length >= 0 && start <= (int64_t)size
+           && length <= (int64_t)size - start;
+}
+
+/* `fault` set: its kind */
+static inline bs_Failure
+bs_fail(bs_Fault *fault, bs_Failure kind, Py_ssize_t row, Py_ssize_t reference,
+        int64_t start, int64_t length)
+{
+    *fault = (bs_Fault){kind, row, reference, start, length, NULL};
+    return kind;
+}
+
+/* row `row`'s hypothesis checked against its buffer and ragged->most (without the GIL):
+ * BS_DONE, or the failure set in `fault` */
+static inline bs_Failure
+bs_ragged_hyp(const bs_Ragged *ragged, Py_ssize_t row, bs_Fault *fault)
+{
+    const int64_t start = ragged->hyp_starts[row], length = ragged->hyp_lengths[row];
+    if (!bs_slice_fits(start, length, ragged->hyp_size))
+        return bs_fail(fault, BS_HYP_OUTSIDE, row, 0, start, length);
+    if (length > ragged->most) return bs_fail(fault, BS_HYP_TOO_LONG, row, 0, start, length);
+    return BS_DONE;
+}
+
+/* the same of reference `reference` of row `row` */
+static inline bs_Failure
+bs_ragged_ref(const bs_Ragged *ragged, Py_ssize_t row, Py_ssize_t reference, bs_Fault *fault)
+{
+    const Py_ssize_t k = row * ragged->refs + reference;
+    const int64_t start = ragged->ref_starts[k], length = ragged->ref_lengths[k];
+    if (!bs_slice_fits(start, length, ragged->ref_size))
+        return bs_fail(fault, BS_REF_OUTSIDE, row, reference, start, length);
+    if (length > ragged->most)
+        return bs_fail(fault, BS_REF_TOO_LONG, row, reference, start, length);
+    return BS_DONE;
+}
+
+/* the widest row of rows begin..end-1 (its hypothesis, its references together) and their
+ * tokens, every slice checked (a row's references together at most ragged->most; with
+ * `skip_empty`, the references of a row with an empty hypothesis are neither read nor
+ * counted): BS_DONE, or the failure set in `fault` (runs without the GIL) */
+bs_Failure bs_ragged_measure(const bs_Ragged *ragged, Py_ssize_t begin, Py_ssize_t end,
+                             int skip_empty, int64_t *max_hyp, int64_t *max_ref,
+                             int64_t *tokens, bs_Fault *fault);
+
+/* the exception of `fault` (with the GIL; `ragged` names the arguments, NULL where the call
+ * has no ragged rows): BS_STOPPED and BS_DONE set none (bs_watch_end raised already) */
+void bs_raise(const bs_Fault *fault, const bs_Ragged *ragged);
+
 /* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE):
  * the 29 code points of str.isspace written out, so that a letter above ASCII costs two
  * comparisons and no call (tests/native/test_edits_fuzz.py and tests/text/test_text.py hold

@@ -262,3 +262,12 @@ bs_raise(const bs_Fault *fault, const bs_Ragged *ragged)
         PyErr_NoMemory();
     }
 }
+
+int
+bs_call_end(bs_Watch *watch, const bs_Fault *fault, const bs_Ragged *ragged)
+{
+    if (bs_watch_end(watch) < 0) return -1; /* stopped: KeyboardInterrupt */
+    if (fault->kind == BS_DONE || fault->kind == BS_STOPPED) return 0;
+    bs_raise(fault, ragged);
+    return -1;
+}

@@ -708,14 +708,9 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     Py_END_ALLOW_THREADS
-    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
     if (counted == -2) c.failure.kind = BS_NO_MEMORY; /* no memory for a wider lookup table */
     else if (failed_row >= 0) bs_fail(&c.failure, BS_CHANGED, failed_row, 0, 0, 0);
-    if (!prepared || counted < 0) {
-        bs_raise(&c.failure, &c.in);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     release(&c);
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);

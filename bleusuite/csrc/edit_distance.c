@@ -226,16 +226,6 @@ read_pairs(PyObject *const *args, Py_buffer *views, int *held, bs_Ragged *p)
     return bs_ragged_read(args, TEXT_NAMES, 0, INT64_MAX, "pair", "compared", p, views, held);
 }
 
-/* after the loop, with the GIL: 0, or -1 with the exception of `fault` set */
-static int
-finish(const bs_Fault *fault, bs_Watch *watch, const bs_Ragged *p)
-{
-    if (bs_watch_end(watch) < 0) return -1; /* stopped: KeyboardInterrupt */
-    if (fault->kind == BS_DONE || fault->kind == BS_STOPPED) return 0;
-    bs_raise(fault, p);
-    return -1;
-}
-
 const char bs_edit_distances_doc[] =
 "edit_distances(hyp_chars, hyp_starts, hyp_lengths, ref_chars, ref_starts, ref_lengths,\n"
 "               substitution_cost, distances, begin, end, /)\n--\n\n"
@@ -279,8 +269,7 @@ bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     distances_of(&p, cost, views[6].buf, begin, end, &scratch, &watch, &fault);
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
-    if (finish(&fault, &watch, &p) < 0) goto done;
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
     return result;
@@ -337,8 +326,7 @@ bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
              &fault);
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
-    if (finish(&fault, &watch, &p) < 0) goto done;
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
     return result;

@@ -404,12 +404,7 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
-    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
-    if (fault.kind != BS_DONE) {
-        bs_raise(&fault, &c.in);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
     return result;
@@ -656,10 +651,6 @@ bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
     PyBuffer_Release(&view);
-    if (bs_watch_end(&watch) < 0) return NULL; /* KeyboardInterrupt is set */
-    if (fault.kind != BS_DONE) {
-        bs_raise(&fault, NULL);
-        return NULL;
-    }
+    if (bs_call_end(&watch, &fault, NULL) < 0) return NULL;
     Py_RETURN_NONE;
 }

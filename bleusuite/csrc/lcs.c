@@ -590,12 +590,7 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t b = begin; fine && b < end; b++)
         fine = lcs_row(&c, b) == 0 && !bs_watch_poll(&watch);
     Py_END_ALLOW_THREADS
-    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
-    if (!fine) {
-        bs_raise(&c.failure, &c.in);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     release(&c);
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);

@@ -179,6 +179,12 @@ bs_Failure bs_ragged_measure(const bs_Ragged *ragged, Py_ssize_t begin, Py_ssize
  * has no ragged rows): BS_STOPPED and BS_DONE set none (bs_watch_end raised already) */
 void bs_raise(const bs_Fault *fault, const bs_Ragged *ragged);
 
+typedef struct bs_Watch bs_Watch;
+/* the end of a call's work without the GIL, with it held again: the watch ended (-1 with
+ * KeyboardInterrupt where it stopped the call), then 0, or -1 with the exception of `fault`
+ * (bs_raise) */
+int bs_call_end(bs_Watch *watch, const bs_Fault *fault, const bs_Ragged *ragged);
+
 /* whether `c` is whitespace to str.split(), str.strip() and re's \s (Py_UNICODE_ISSPACE):
  * the 29 code points of str.isspace written out, so that a letter above ASCII costs two
  * comparisons and no call (tests/native/test_edits_fuzz.py and tests/text/test_text.py hold
@@ -237,6 +243,12 @@ bs_short_word(const void *data, Py_ssize_t n)
     return (uint64_t)p[0] | (uint64_t)p[n >> 1] << 8 | (uint64_t)p[n - 1] << 16;
 }
 
+/* the declarations of an entry point of the module (METH_FASTCALL: bs_NAME) and of its
+ * docstring (bs_NAME_doc); module.c lists them */
+#define BS_ENTRY_POINT(name)                                                                 \
+    PyObject *bs_##name(PyObject *module, PyObject *const *args, Py_ssize_t nargs);          \
+    extern const char bs_##name##_doc[]
+
 extern PyTypeObject bs_NumberingType;
 /* gather.c's use of a Numbering (numbering.c): begin (plain: it must have no tokenizer)
  * marks it busy, end frees it; each returns -1 with an exception set on failure */
@@ -258,40 +270,31 @@ Py_ssize_t bs_number_line_raw(PyObject *numbering, PyObject *line, bs_Int64s *id
  * whole tokens appended to ids: 0, or -1 (no memory, no exception set) */
 int bs_number_tokens_raw(PyObject *numbering, const bs_Token *tokens, Py_ssize_t count,
                          bs_Int64s *ids);
-PyObject *bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_gather_doc[];
-PyObject *bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_count_matches_doc[];
-PyObject *bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_libm_map_doc[];
-PyObject *bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_lcs_matches_doc[];
-PyObject *bs_porter_stem(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+BS_ENTRY_POINT(gather);
+BS_ENTRY_POINT(count_matches);
+BS_ENTRY_POINT(libm_map);
+BS_ENTRY_POINT(lcs_matches);
+BS_ENTRY_POINT(porter_stem);
 /* the Porter stem (NLTK's) of a lowercased word of `length` code points, in place: its new
  * length (never more); `scratch` holds `length` bytes */
 Py_ssize_t bs_porter_stem_word(Py_UCS4 *chars, Py_ssize_t length, unsigned char *scratch);
-extern const char bs_porter_stem_doc[];
-PyObject *bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_ter_edits_doc[];
-PyObject *bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_edit_counts_doc[];
-PyObject *bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_edit_distances_doc[];
-PyObject *bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_eed_grid_doc[];
+BS_ENTRY_POINT(ter_edits);
+BS_ENTRY_POINT(edit_counts);
+BS_ENTRY_POINT(edit_distances);
+BS_ENTRY_POINT(eed_grid);
 
 /* ---------------------------------------------------- stopping a long call (interrupt.c) */
 
 /* a call's view of Ctrl-C and of stop_calls(): begun with the GIL, polled without it in
  * every long loop, ended with the GIL */
-typedef struct {
+struct bs_Watch {
     long epoch;          /* the stop epoch when the call began */
     int main_thread;     /* on Python's main thread: it checks for signals itself */
     int stopped;         /* the call must stop (a signal's handler raised, or stop_calls) */
     int signalled;       /* this call's check of the signals raised (the exception is set) */
     unsigned countdown;  /* polls left before the next look */
     uint64_t next_ns;    /* when the main thread next checks for signals */
-} bs_Watch;
+};
 void bs_interrupt_ready(void);
 void bs_watch_begin(bs_Watch *watch);
 int bs_watch_look(bs_Watch *watch);
@@ -307,18 +310,12 @@ int bs_watch_end(bs_Watch *watch);
 PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
 extern const char bs_stop_calls_doc[];
 
-PyObject *bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_line_edit_counts_doc[];
+BS_ENTRY_POINT(line_edit_counts);
 extern PyTypeObject bs_AlignmentChunkType;
-PyObject *bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_alignment_chunks_doc[];
-PyObject *bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_caption_rouge_doc[];
-PyObject *bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_cider_sums_doc[];
-PyObject *bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_cider_text_sums_doc[];
-PyObject *bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char bs_word_lists_doc[];
+BS_ENTRY_POINT(alignment_chunks);
+BS_ENTRY_POINT(caption_rouge);
+BS_ENTRY_POINT(cider_sums);
+BS_ENTRY_POINT(cider_text_sums);
+BS_ENTRY_POINT(word_lists);
 
 #endif

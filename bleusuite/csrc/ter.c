@@ -719,12 +719,7 @@ bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_END_ALLOW_THREADS
     pair_release(&pair);
-    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
-    if (fault.kind != BS_DONE) {
-        bs_raise(&fault, &in);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &in) == 0) result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
     return result;

@@ -106,6 +106,28 @@ bs_grow(void **items, size_t *capacity, size_t needed, size_t item)
     return 0;
 }
 
+int
+bs_grow_all(void **const *arrays, const size_t *sizes, int count, size_t *capacity,
+            size_t needed, int exact)
+{
+    if (needed <= *capacity) return 0;
+    size_t held = SIZE_MAX; /* what every array holds: the least of them */
+    for (int k = 0; k < count; k++) {
+        size_t had = *capacity;
+        if (exact) {
+            if (needed > (size_t)PY_SSIZE_T_MAX / sizes[k]) return -1;
+            void *bigger = PyMem_RawRealloc(*arrays[k], needed * sizes[k]);
+            if (bigger == NULL) return -1;
+            *arrays[k] = bigger;
+            had = needed;
+        }
+        else if (bs_grow(arrays[k], &had, needed, sizes[k]) < 0) return -1;
+        if (had < held) held = had;
+    }
+    *capacity = held;
+    return 0;
+}
+
 /* ------------------------------------------------------------------------ ragged rows */
 
 int

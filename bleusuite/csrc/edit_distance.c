@@ -27,27 +27,16 @@
  * of 8-byte items, grown to the longest row of the call */
 typedef struct {
     void *row, *next, *visits;
-    size_t bytes;
+    size_t items;
 } Scratch;
 
 /* room for `items` items in each: 0, or -1 (no memory, no exception set) */
 static int
 scratch_reserve(Scratch *s, int64_t items)
 {
-    if ((uint64_t)items > SIZE_MAX / 8) return -1;
-    const size_t bytes = (size_t)items * 8;
-    if (bytes <= s->bytes) return 0;
-    void *row = PyMem_RawRealloc(s->row, bytes);
-    if (row == NULL) return -1;
-    s->row = row;
-    void *next = PyMem_RawRealloc(s->next, bytes);
-    if (next == NULL) return -1;
-    s->next = next;
-    void *visits = PyMem_RawRealloc(s->visits, bytes);
-    if (visits == NULL) return -1;
-    s->visits = visits;
-    s->bytes = bytes;
-    return 0;
+    void **const arrays[3] = {&s->row, &s->next, &s->visits};
+    const size_t sizes[3] = {8, 8, 8};
+    return bs_grow_all(arrays, sizes, 3, &s->items, (size_t)items, 0);
 }
 
 static void

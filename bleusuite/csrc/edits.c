@@ -71,19 +71,9 @@ typedef struct {
 static int
 reserve_ops(Scratch *s, size_t needed)
 {
-    if (needed <= s->ops_capacity) return 0;
-    if (needed > (size_t)PY_SSIZE_T_MAX / 8) return -1;
-    uint8_t *ops = PyMem_RawRealloc(s->ops, needed);
-    if (ops == NULL) return -1;
-    s->ops = ops;
-    int64_t *ref_at = PyMem_RawRealloc(s->ref_at, needed * 8);
-    if (ref_at == NULL) return -1;
-    s->ref_at = ref_at;
-    int64_t *hyp_at = PyMem_RawRealloc(s->hyp_at, needed * 8);
-    if (hyp_at == NULL) return -1;
-    s->hyp_at = hyp_at;
-    s->ops_capacity = needed;
-    return 0;
+    void **const arrays[3] = {(void **)&s->ops, (void **)&s->ref_at, (void **)&s->hyp_at};
+    const size_t sizes[3] = {1, 8, 8};
+    return bs_grow_all(arrays, sizes, 3, &s->ops_capacity, needed, 0);
 }
 
 static void
@@ -557,17 +547,11 @@ line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, in
     /* at most one word per two code points, and one more */
     const size_t room = (size_t)(ref.length + hyp.length) / 2 + 2;
     if ((size_t)(ref.length + hyp.length) > (size_t)INT32_MAX) return BS_NO_MEMORY;
-    if (room > s->words_capacity) { /* the four word arrays share one capacity */
-        void **arrays[4] = {(void **)&s->word_at, (void **)&s->word_length,
-                            (void **)&s->word_hash, (void **)&s->word_id};
-        const size_t sizes[4] = {sizeof(Py_ssize_t), sizeof(Py_ssize_t), 8, 8};
-        size_t grown = s->words_capacity;
-        for (int k = 0; k < 4; k++) {
-            grown = s->words_capacity;
-            if (bs_grow(arrays[k], &grown, room, sizes[k]) < 0) return BS_NO_MEMORY;
-        }
-        s->words_capacity = grown;
-    }
+    /* the four word arrays share one capacity */
+    void **const arrays[4] = {(void **)&s->word_at, (void **)&s->word_length,
+                              (void **)&s->word_hash, (void **)&s->word_id};
+    const size_t sizes[4] = {sizeof(Py_ssize_t), sizeof(Py_ssize_t), 8, 8};
+    if (bs_grow_all(arrays, sizes, 4, &s->words_capacity, room, 0) < 0) return BS_NO_MEMORY;
     const Py_ssize_t n = split_words(s, &ref, jiwer_split, 0);
     const Py_ssize_t m = split_words(s, &hyp, jiwer_split, (size_t)n);
     int64_t distinct;

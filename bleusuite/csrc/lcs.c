@@ -44,7 +44,7 @@
 /* a growable array of 64-bit words */
 typedef struct {
     uint64_t *items;
-    int64_t capacity;
+    size_t capacity;
 } Words;
 
 typedef struct {
@@ -102,14 +102,7 @@ popcount64(uint64_t x)
 static int
 words_reserve(Words *w, int64_t count)
 {
-    if (count <= w->capacity) return 0;
-    int64_t grown = w->capacity ? w->capacity : 64;
-    while (grown < count) grown *= 2;
-    uint64_t *items = PyMem_RawRealloc(w->items, (size_t)grown * sizeof(uint64_t));
-    if (items == NULL) return -1;
-    w->items = items;
-    w->capacity = grown;
-    return 0;
+    return bs_grow((void **)&w->items, &w->capacity, (size_t)count, sizeof(uint64_t));
 }
 
 /* the number of zero bits among the first j bits of a row (T[i][j] of its row i) */
@@ -185,19 +178,19 @@ masks_build(Lcs *c, Segment seg, uint32_t alphabet)
     c->dense = ((int64_t)alphabet + 1) * words <= c->scratch_words;
     if (c->dense) {
         int64_t needed = ((int64_t)alphabet + 1) * words;
-        if (needed > c->masks.capacity) {
-            int64_t old = c->masks.capacity;
+        if ((size_t)needed > c->masks.capacity) {
+            size_t old = c->masks.capacity;
             if (words_reserve(&c->masks, needed) < 0) return -1;
-            memset(c->masks.items + old, 0, (size_t)(c->masks.capacity - old) * sizeof(uint64_t));
+            memset(c->masks.items + old, 0, (c->masks.capacity - old) * sizeof(uint64_t));
         }
         for (int64_t p = 0; p < seg.length; p++)
             c->masks.items[(int64_t)c->hyp[seg.begin + p] * words + (p >> 6)] |= 1ULL << (p & 63);
         return 0;
     }
-    if (words > c->one.capacity) {
-        int64_t old = c->one.capacity;
+    if ((size_t)words > c->one.capacity) {
+        size_t old = c->one.capacity;
         if (words_reserve(&c->one, words) < 0) return -1;
-        memset(c->one.items + old, 0, (size_t)(c->one.capacity - old) * sizeof(uint64_t));
+        memset(c->one.items + old, 0, (c->one.capacity - old) * sizeof(uint64_t));
     }
     for (int64_t p = seg.length - 1; p >= 0; p--) {
         uint32_t id = c->hyp[seg.begin + p];

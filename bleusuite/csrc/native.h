@@ -203,6 +203,13 @@ bs_is_space(Py_UCS4 c)
  * changed, no exception set) */
 int bs_grow(void **items, size_t *capacity, size_t needed, size_t item);
 
+/* `count` arrays that share one capacity grown together: arrays[k] to hold at least `needed`
+ * items of sizes[k] bytes, as bs_grow grows one, or (exact) `needed` items and no more (for
+ * large matrices, where room to spare would be memory taken for nothing); `*capacity` the
+ * items each holds: 0, or -1 (no memory; no exception set, `*capacity` unchanged) */
+int bs_grow_all(void **const *arrays, const size_t *sizes, int count, size_t *capacity,
+                size_t needed, int exact);
+
 /* a growable int64 array (fixed: its items are a bytes object's and cannot move) */
 typedef struct {
     int64_t *items;

@@ -91,80 +91,45 @@ typedef struct {
     uint64_t *plus, *minus; /* (n + 1) x blocks: the current rows' vertical +1 and -1 deltas */
     int32_t *last;       /* n + 1: the current rows' last cells */
     uint64_t *scratch_plus, *scratch_minus; /* blocks each: a candidate's */
-    size_t words_capacity, ref_capacity, cells_capacity, trace_capacity, bits_capacity,
-        masks_capacity;
+    /* the items of the arrays of each size: n + 1 (lo ... last), m + 1 (row_a ... ref_errors),
+     * cells (cost, how), trace, (n + 1) x blocks (masks ... scratch_minus) */
+    size_t words_capacity, ref_capacity, cells_capacity, trace_capacity, masks_capacity;
     bs_Watch *watch;     /* polled once a row of every matrix: a long pair can be stopped */
 } Pair;
 
 /* ------------------------------------------------------------------------ scratch */
 
-static int
-grow(void **items, size_t *capacity, size_t needed, size_t item)
-{
-    if (needed <= *capacity) return 0;
-    if (needed > (size_t)PY_SSIZE_T_MAX / item) return -1;
-    void *bigger = PyMem_RawRealloc(*items, needed * item);
-    if (bigger == NULL) return -1;
-    *items = bigger;
-    return 0;
-}
-
-/* room for a pair of n hypothesis and m reference words */
+/* room for a pair of n hypothesis and m reference words: each group of arrays that share a
+ * capacity grown to exactly what the pair needs (the matrices of a long pair are large) */
 static bs_Failure
 pair_reserve(Pair *p, int32_t n, int32_t m)
 {
-    size_t words = (size_t)n + 1, refs = (size_t)m + 1, trace = (size_t)n + (size_t)m;
-    if (refs != 0 && words > (size_t)PY_SSIZE_T_MAX / refs) return BS_NO_MEMORY;
-    size_t cells = words * refs;
-    size_t had = p->words_capacity;
-    if (words > had) {
-        if (grow((void **)&p->lo, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->hi, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->words, &had, words, sizeof(int64_t)) < 0
-            || grow((void **)&p->shifted, &had, words, sizeof(int64_t)) < 0
-            || grow((void **)&p->hyp_errors, &had, words, sizeof(int32_t)) < 0)
-            return BS_NO_MEMORY;
-        p->words_capacity = words;
-    }
-    had = p->ref_capacity;
-    if (refs > had) {
-        if (grow((void **)&p->row_a, &had, refs, sizeof(int32_t)) < 0
-            || grow((void **)&p->row_b, &had, refs, sizeof(int32_t)) < 0
-            || grow((void **)&p->align, &had, refs, sizeof(int32_t)) < 0
-            || grow((void **)&p->ref_errors, &had, refs, sizeof(int32_t)) < 0)
-            return BS_NO_MEMORY;
-        p->ref_capacity = refs;
-    }
-    had = p->cells_capacity;
-    if (cells > had) {
-        if (grow((void **)&p->cost, &had, cells, sizeof(int32_t)) < 0
-            || grow((void **)&p->how, &had, cells, sizeof(uint8_t)) < 0)
-            return BS_NO_MEMORY;
-        p->cells_capacity = cells;
-    }
-    if (grow((void **)&p->trace, &p->trace_capacity, trace + 1, sizeof(uint8_t)) < 0)
-        return BS_NO_MEMORY;
-    if (p->trace_capacity < trace + 1) p->trace_capacity = trace + 1;
+    const size_t words = (size_t)n + 1, refs = (size_t)m + 1, trace = (size_t)n + (size_t)m;
     const size_t blocks = ((size_t)m + 63) / 64;
-    had = p->bits_capacity;
-    if (words > had) {
-        if (grow((void **)&p->origin, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->shifted_origin, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->last, &had, words, sizeof(int32_t)) < 0)
-            return BS_NO_MEMORY;
-        p->bits_capacity = words;
-    }
-    if (words > (size_t)PY_SSIZE_T_MAX / blocks) return BS_NO_MEMORY;
-    had = p->masks_capacity;
-    if (words * blocks > had) {
-        if (grow((void **)&p->masks, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->plus, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->minus, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->scratch_plus, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->scratch_minus, &had, words * blocks, sizeof(uint64_t)) < 0)
-            return BS_NO_MEMORY;
-        p->masks_capacity = words * blocks;
-    }
+    if (bs_size_product((Py_ssize_t)words, (Py_ssize_t)refs) < 0
+        || bs_size_product((Py_ssize_t)words, (Py_ssize_t)blocks) < 0)
+        return BS_NO_MEMORY;
+    void **const of_words[8] = {(void **)&p->lo, (void **)&p->hi, (void **)&p->words,
+                                (void **)&p->shifted, (void **)&p->hyp_errors,
+                                (void **)&p->origin, (void **)&p->shifted_origin,
+                                (void **)&p->last};
+    const size_t word_sizes[8] = {4, 4, 8, 8, 4, 4, 4, 4};
+    void **const of_refs[4] = {(void **)&p->row_a, (void **)&p->row_b, (void **)&p->align,
+                               (void **)&p->ref_errors};
+    const size_t ref_sizes[4] = {4, 4, 4, 4};
+    void **const of_cells[2] = {(void **)&p->cost, (void **)&p->how};
+    const size_t cell_sizes[2] = {4, 1};
+    void **const of_trace[1] = {(void **)&p->trace};
+    const size_t trace_sizes[1] = {1};
+    void **const of_bits[5] = {(void **)&p->masks, (void **)&p->plus, (void **)&p->minus,
+                               (void **)&p->scratch_plus, (void **)&p->scratch_minus};
+    const size_t bit_sizes[5] = {8, 8, 8, 8, 8};
+    if (bs_grow_all(of_words, word_sizes, 8, &p->words_capacity, words, 1) < 0
+        || bs_grow_all(of_refs, ref_sizes, 4, &p->ref_capacity, refs, 1) < 0
+        || bs_grow_all(of_cells, cell_sizes, 2, &p->cells_capacity, words * refs, 1) < 0
+        || bs_grow_all(of_trace, trace_sizes, 1, &p->trace_capacity, trace + 1, 1) < 0
+        || bs_grow_all(of_bits, bit_sizes, 5, &p->masks_capacity, words * blocks, 1) < 0)
+        return BS_NO_MEMORY;
     return BS_DONE;
 }
 

@@ -409,25 +409,13 @@ done:
  * comparing the words' code points: two words share an id only where they are equal.
  */
 
-typedef struct {
-    int kind;
-    const void *data;
-    Py_ssize_t length;
-} Text;
-
-static inline Py_UCS4
-text_at(const Text *t, Py_ssize_t i)
-{
-    return PyUnicode_READ(t->kind, t->data, i);
-}
-
 /* the words of `t` into the scratch's word arrays from index `first` (room made by the
  * caller): their number. jiwer_split: jiwer's wer_default (the ends stripped, words split
  * at a space or at a run of two or more whitespace characters: a lone tab stays inside its
  * word); else str.split()'s (at every run of whitespace). Inlined once per str kind, so
  * that each reads its code units directly. */
 static inline __attribute__((always_inline)) Py_ssize_t
-split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int kind)
+split_kind(Scratch *s, const bs_Text *t, int jiwer_split, size_t first, const int kind)
 {
 #define AT(i) PyUnicode_READ(kind, t->data, (i))
     Py_ssize_t i = 0, end = t->length, count = 0;
@@ -455,7 +443,7 @@ split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int k
 }
 
 static Py_ssize_t
-split_words(Scratch *s, const Text *t, int jiwer_split, size_t first)
+split_words(Scratch *s, const bs_Text *t, int jiwer_split, size_t first)
 {
     switch (t->kind) {
     case PyUnicode_1BYTE_KIND:
@@ -470,13 +458,13 @@ split_words(Scratch *s, const Text *t, int jiwer_split, size_t first)
 /* whether word `a` of text `ta` and word `b` of text `tb` (of `length` code points each)
  * are the same code points */
 static int
-same_word(const Text *ta, Py_ssize_t a, const Text *tb, Py_ssize_t b, Py_ssize_t length)
+same_word(const bs_Text *ta, Py_ssize_t a, const bs_Text *tb, Py_ssize_t b, Py_ssize_t length)
 {
     if (ta->kind == tb->kind)
         return memcmp((const char *)ta->data + a * ta->kind,
                       (const char *)tb->data + b * tb->kind, (size_t)(length * ta->kind)) == 0;
     for (Py_ssize_t k = 0; k < length; k++) {
-        if (text_at(ta, a + k) != text_at(tb, b + k)) return 0;
+        if (bs_text_at(*ta, a + k) != bs_text_at(*tb, b + k)) return 0;
     }
     return 1;
 }
@@ -485,7 +473,7 @@ same_word(const Text *ta, Py_ssize_t a, const Text *tb, Py_ssize_t b, Py_ssize_t
  * distinct - 1 the reference's words (`*ref_distinct` of them), then the hypothesis's
  * others; 0, or -1 (no memory) */
 static int
-number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t total,
+number_words(Scratch *s, const bs_Text *ref, const bs_Text *hyp, size_t n, size_t total,
              int64_t *ref_distinct)
 {
     size_t capacity = 16;
@@ -509,7 +497,7 @@ number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t tota
     *ref_distinct = 0;
     for (size_t w = 0; w < total; w++) {
         if (w == n) *ref_distinct = next;
-        const Text *tw = w < n ? ref : hyp;
+        const bs_Text *tw = w < n ? ref : hyp;
         const uint64_t hash = s->word_hash[w];
         size_t k = (size_t)(hash ^ (hash >> 29)) & mask;
         for (;; k = (k + 1) & mask) {
@@ -532,18 +520,11 @@ number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t tota
     return 0;
 }
 
-static Text
-text_of(PyObject *str)
-{
-    Text t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
-    return t;
-}
-
 /* the counts of pair `row` into counts[row] (the opcode count 0) */
 static bs_Failure
 line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, int64_t *counts)
 {
-    const Text ref = text_of(ref_str), hyp = text_of(hyp_str);
+    const bs_Text ref = bs_text_of_str(ref_str), hyp = bs_text_of_str(hyp_str);
     /* at most one word per two code points, and one more */
     const size_t room = (size_t)(ref.length + hyp.length) / 2 + 2;
     if ((size_t)(ref.length + hyp.length) > (size_t)INT32_MAX) return BS_NO_MEMORY;

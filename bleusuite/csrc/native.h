@@ -198,6 +198,28 @@ bs_is_space(Py_UCS4 c)
            || c == 0x3000;
 }
 
+/* characters to read: `length` code points at `data` of width `kind` (1, 2 or 4 bytes), a
+ * str's or a slice of them */
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t length;
+} bs_Text;
+
+static inline Py_UCS4
+bs_text_at(bs_Text text, Py_ssize_t i)
+{
+    return PyUnicode_READ(text.kind, text.data, i);
+}
+
+/* the characters of a ready str */
+static inline bs_Text
+bs_text_of_str(PyObject *str)
+{
+    bs_Text text = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
+    return text;
+}
+
 /* `*items` grown to hold at least `needed` items of `item` bytes (at least 64, at least
  * twice what it held), `*capacity` the items it holds: 0, or -1 (no memory; nothing
  * changed, no exception set) */

@@ -149,7 +149,7 @@ static inline size_t
 table_slot(const Scratch *s, int64_t word)
 {
     const size_t mask = s->table_capacity - 1;
-    size_t k = (size_t)(((uint64_t)word * 0x9e3779b97f4a7c15ULL) >> 17) & mask;
+    size_t k = (size_t)(((uint64_t)word * BS_GOLDEN) >> 17) & mask;
     while (s->stamps[k] == s->stamp && s->keys[k] != word) k = (k + 1) & mask;
     return k;
 }

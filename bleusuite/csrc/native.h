@@ -1,8 +1,12 @@
 /* bleusuite._native: what the C files of the compiled part share.
  *
  * module.c    the module
- * buffers.c   the checked buffer and size helpers below
+ * buffers.c   the checks of arguments below: buffers, integers, sizes, the ragged rows of
+ *             the row kernels, and the one mapping of a failure (bs_Failure) to its exception
  * numbering.c Numbering: lines -> token ids (split, tokenised once per word, numbered)
+ * string_table.h, string_table.c  its tables: strings numbered by first appearance
+ * tokenizers.c its built-in rules: sacrebleu's 13a and char, chrF++'s words, rouge-score's
+ * numbering.h the Numbering object those three share
  * gather.c    gather: the token lists and text of a scoring call -> flat ids in rows
  * counting.c  count_matches: clipped n-gram matches per row, the GIL released
  * libm.c      libm_map: the C library's log or exp of each value (math.log's, math.exp's)
@@ -16,6 +20,13 @@
  * cider_sums.c cider_sums, cider_text_sums: pycocoevalcap's CIDEr-D norms and dot products of
  *             a batch of ids, or of its captions
  * caption_lcs.c caption_rouge: pycocoevalcap's ROUGE-L best precision and recall per image, from its str
+ * interrupt.c the watch every long loop polls: Ctrl-C and stop_calls()
+ *
+ * The row kernels (count_matches, lcs_matches, ter_edits, edit_counts, edit_distances,
+ * eed_grid) read their ragged rows with bs_ragged_read, check each slice with
+ * bs_ragged_hyp / bs_ragged_ref (or bs_ragged_measure), record what went wrong without the
+ * GIL as a bs_Fault and raise it with bs_call_end (bs_raise): one message per failure,
+ * naming the argument, whatever the entry point.
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H

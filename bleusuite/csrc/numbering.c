@@ -3,11 +3,9 @@
  * `Numbering(tokenize=None, *, rules=None)` splits each line as `str.split()` does (on the
  * interpreter's own whitespace, Py_UNICODE_ISSPACE).
  * - Plain (neither): the words are the tokens.
- * - `rules="13a"`: sacrebleu's 13a tokenizer, written here rule for rule (see tokenize_13a);
- *   `rules="char"`: each character a token (sacrebleu's char); `rules="punctuation"`:
- *   chrF++'s words (a punctuation character split off a word's end or start);
- *   `rules="rouge"`: rouge-score's tokenizer (see tokenize_rouge); `rules="rouge-porter"`
- *   with its stemmer, NLTK's Porter stemmer on the tokens of more than 3 characters.
+ * - `rules="13a"`, "char", "punctuation", "rouge", "rouge-porter": the built-in rules
+ *   (tokenizers.c: sacrebleu's 13a and char, chrF++'s words, rouge-score's tokenizer with
+ *   NLTK's Porter stemmer or without).
  * - `tokenize`, a callable str -> str: called on each new unit; its result is split on
  *   whitespace into tokens.
  * With a tokenizer each word is a unit (a line that holds a "\n" is one unit,
@@ -16,22 +14,15 @@
  * costs one lookup. A token's id is the position of its first appearance among all the
  * tokens this Numbering has numbered (the ids of bleusuite.text's Python numbering).
  *
- * Units and tokens are kept as code points (UCS4) in one pool and looked up by their code
- * points in open-addressing tables, whatever the width of the str that holds them (1, 2 or
- * 4 bytes per character): a word read from lines of different widths is one word. No str
- * object is made while a call numbers; the str of each new token is made once the lines are
- * numbered. So a plain or 13a numbering runs without the GIL (other threads run meanwhile);
- * with a Python `tokenize` the GIL is held throughout.
+ * Units and tokens are kept in string_table.h's tables (code points, whatever the width of
+ * the str that holds them). No str object is made while a call numbers; the str of each
+ * new token is made once the lines are numbered. So a numbering by the built-in rules runs
+ * without the GIL (other threads run meanwhile); with a Python `tokenize` the GIL is held
+ * throughout.
  *
- * A row's table (gather's rows, where ids need only compare within a row) keeps a string
- * of 1 to 8 code points below 256, most tokens, in its slot as one 64-bit word of its
- * characters (bs_short_word) beside its length: found and added with one multiply for its
- * hash and one comparison of words, with no characters copied to the pool or compared
- * there. gather holds such str tokens as their words, so that the numbering reads no str
- * object for them.
+ * Files: string_table.h/.c (the tables), tokenizers.c (the rules), numbering.h (the object
+ * they share), this file (the type: lines, and gather's rows, to ids).
  */
-#include "native.h"
-
 #include "numbering.h"
 
 #include <string.h>

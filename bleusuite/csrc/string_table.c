@@ -47,10 +47,10 @@ bs_hash_general(Text text)
     if (narrow) {
         Py_ssize_t at = 0, n = text.length;
         for (; n > 8; at += 8, n -= 8) {
-            h = (h ^ bytes_word(text, at, 8)) * WORD_PRIME;
+            h = (h ^ bytes_word(text, at, 8)) * BS_GOLDEN;
             h ^= h >> 29;
         }
-        if (n > 0) h = (h ^ bytes_word(text, at, n)) * WORD_PRIME;
+        if (n > 0) h = (h ^ bytes_word(text, at, n)) * BS_GOLDEN;
         return finish_hash(h, text.length);
     }
     if (text.kind == PyUnicode_2BYTE_KIND)

@@ -21,10 +21,10 @@
 
 #include <string.h>
 
+/* FNV-1a's offset and prime (the hash of wide text, a code point at a time); a word of 8
+ * one-byte characters is mixed in by one multiply by BS_GOLDEN */
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
-
-#define WORD_PRIME 0x9e3779b97f4a7c15ULL
 
 /* whether each of the first 256 code points is whitespace (Py_UNICODE_ISSPACE; filled by
  * bs_numbering_ready) */
@@ -126,7 +126,7 @@ static inline uint64_t
 hash_text(Text text)
 {
     if (text.kind == PyUnicode_1BYTE_KIND && text.length <= 8 && text.length > 0)
-        return finish_hash((FNV_OFFSET ^ bs_short_word(text.data, text.length)) * WORD_PRIME,
+        return finish_hash((FNV_OFFSET ^ bs_short_word(text.data, text.length)) * BS_GOLDEN,
                            text.length);
     return bs_hash_general(text);
 }
@@ -253,7 +253,7 @@ short_word_id(StrTable *table, uint64_t word, int64_t length)
 {
     if (strtable_reserve(table) < 0) return NO_MEMORY;
     /* one multiply, its high half folded onto the low bits the index takes */
-    uint64_t hash = (word ^ (uint64_t)length << 58) * WORD_PRIME;
+    uint64_t hash = (word ^ (uint64_t)length << 58) * BS_GOLDEN;
     hash ^= hash >> 32;
     int64_t tag = (int64_t)table->generation | length << 32;
     size_t at = (size_t)hash & table->mask;

@@ -591,24 +591,11 @@ fail:
 static void
 release(Counter *c)
 {
-    PyMem_RawFree(c->ident);
+    void *const held[] = {c->ident, c->token, c->gram, c->segment, c->next_token, c->next_gram,
+                          c->forked, c->live, c->hyp_alive, c->ref_alive, c->end, c->ref_begin,
+                          c->hyp_count, c->ref_count, c->useful, c->clip, c->rank};
+    bs_free_all(held, sizeof held / sizeof held[0]);
     table_free(&c->values);
-    PyMem_RawFree(c->token);
-    PyMem_RawFree(c->gram);
-    PyMem_RawFree(c->segment);
-    PyMem_RawFree(c->next_token);
-    PyMem_RawFree(c->next_gram);
-    PyMem_RawFree(c->forked);
-    PyMem_RawFree(c->live);
-    PyMem_RawFree(c->hyp_alive);
-    PyMem_RawFree(c->ref_alive);
-    PyMem_RawFree(c->end);
-    PyMem_RawFree(c->ref_begin);
-    PyMem_RawFree(c->hyp_count);
-    PyMem_RawFree(c->ref_count);
-    PyMem_RawFree(c->useful);
-    PyMem_RawFree(c->clip);
-    PyMem_RawFree(c->rank);
     table_free(&c->grams);
 }
 
@@ -653,11 +640,7 @@ PyObject *
 bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10 && nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "count_matches takes 10 or 11 arguments, not %zd",
-                     nargs);
-        return NULL;
-    }
+    if (bs_nargs("count_matches", nargs, 10, 11) < 0) return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
@@ -713,6 +696,6 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     release(&c);
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

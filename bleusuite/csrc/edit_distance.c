@@ -229,10 +229,7 @@ PyObject *
 bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "edit_distances takes 10 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_nargs("edit_distances", nargs, 10, 10) < 0) return NULL;
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;
@@ -260,7 +257,7 @@ bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     scratch_release(&scratch);
     if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -278,10 +275,7 @@ PyObject *
 bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "eed_grid takes 11 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_nargs("eed_grid", nargs, 11, 11) < 0) return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
@@ -317,6 +311,6 @@ bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     scratch_release(&scratch);
     if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

@@ -79,21 +79,10 @@ reserve_ops(Scratch *s, size_t needed)
 static void
 scratch_release(Scratch *s)
 {
-    PyMem_RawFree(s->masks);
-    PyMem_RawFree(s->keys);
-    PyMem_RawFree(s->slot_mask);
-    PyMem_RawFree(s->stamps);
-    PyMem_RawFree(s->plus);
-    PyMem_RawFree(s->minus);
-    PyMem_RawFree(s->ops);
-    PyMem_RawFree(s->ref_at);
-    PyMem_RawFree(s->hyp_at);
-    PyMem_RawFree(s->word_at);
-    PyMem_RawFree(s->word_length);
-    PyMem_RawFree(s->word_hash);
-    PyMem_RawFree(s->word_id);
-    PyMem_RawFree(s->word_slot);
-    PyMem_RawFree(s->word_stamps);
+    void *const held[] = {s->masks, s->keys, s->slot_mask, s->stamps, s->plus, s->minus,
+                          s->ops, s->ref_at, s->hyp_at, s->word_at, s->word_length,
+                          s->word_hash, s->word_id, s->word_slot, s->word_stamps};
+    bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
 /* one hypothesis word more: the next column's vertical deltas from this column's (in
@@ -353,10 +342,7 @@ PyObject *
 bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "edit_counts takes 11 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_nargs("edit_counts", nargs, 11, 11) < 0) return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
@@ -396,7 +382,7 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     scratch_release(&scratch);
     if (bs_call_end(&watch, &fault, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -558,10 +544,7 @@ PyObject *
 bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "line_edit_counts takes 6 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_nargs("line_edit_counts", nargs, 6, 6) < 0) return NULL;
     static const char *names[2] = {"hypotheses", "references"};
     for (int k = 0; k < 2; k++) {
         if (!PyTuple_CheckExact(args[k])) {

@@ -375,23 +375,11 @@ allocate(Lcs *c)
 static void
 release(Lcs *c)
 {
-    PyMem_RawFree(c->keys);
-    PyMem_RawFree(c->values);
-    PyMem_RawFree(c->stamps);
-    PyMem_RawFree(c->hyp);
-    PyMem_RawFree(c->ref);
-    PyMem_RawFree(c->ref_offset);
-    PyMem_RawFree(c->ref_begin);
-    PyMem_RawFree(c->in_union);
-    PyMem_RawFree(c->hyp_count);
-    PyMem_RawFree(c->union_count);
-    PyMem_RawFree(c->first);
-    PyMem_RawFree(c->next);
-    PyMem_RawFree(c->masks.items);
-    PyMem_RawFree(c->one.items);
-    PyMem_RawFree(c->row.items);
-    PyMem_RawFree(c->band.items);
-    PyMem_RawFree(c->checkpoints.items);
+    void *const held[] = {c->keys, c->values, c->stamps, c->hyp, c->ref, c->ref_offset,
+                          c->ref_begin, c->in_union, c->hyp_count, c->union_count, c->first,
+                          c->next, c->masks.items, c->one.items, c->row.items, c->band.items,
+                          c->checkpoints.items};
+    bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
 /* read row b's slices again (another thread may have changed them since measure) */
@@ -560,10 +548,7 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
     (void)module;
     memset(&c, 0, sizeof(c));
-    if (nargs != 12 && nargs != 13) {
-        PyErr_Format(PyExc_TypeError, "lcs_matches takes 12 or 13 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_nargs("lcs_matches", nargs, 12, 13) < 0) return NULL;
     if (nargs == 13 && bs_index_argument(args[12], "scratch_words", &scratch) < 0)
         return NULL;
     if (scratch < 1) {
@@ -586,6 +571,6 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     release(&c);
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

@@ -46,6 +46,20 @@ int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndi
  * anything else */
 int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable);
 
+/* 0 where an entry point `name` is given from `least` to `most` arguments, else -1 with a
+ * TypeError that says how many it takes */
+int bs_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t least, Py_ssize_t most);
+
+/* views[0:held] released (the buffers an entry point holds) */
+void bs_release_views(Py_buffer *views, int held);
+
+/* the `count` arrays of `items` freed (PyMem_RawFree; NULL ones too) */
+static inline void
+bs_free_all(void *const *items, size_t count)
+{
+    for (size_t k = 0; k < count; k++) PyMem_RawFree(items[k]);
+}
+
 /* an integer argument (anything with __index__) as a Py_ssize_t: 0, or -1 with a TypeError
  * or OverflowError naming `name` */
 int bs_index_argument(PyObject *object, const char *name, Py_ssize_t *value);

@@ -136,26 +136,11 @@ pair_reserve(Pair *p, int32_t n, int32_t m)
 static void
 pair_release(Pair *p)
 {
-    PyMem_RawFree(p->lo);
-    PyMem_RawFree(p->hi);
-    PyMem_RawFree(p->words);
-    PyMem_RawFree(p->shifted);
-    PyMem_RawFree(p->cost);
-    PyMem_RawFree(p->how);
-    PyMem_RawFree(p->row_a);
-    PyMem_RawFree(p->row_b);
-    PyMem_RawFree(p->align);
-    PyMem_RawFree(p->hyp_errors);
-    PyMem_RawFree(p->ref_errors);
-    PyMem_RawFree(p->trace);
-    PyMem_RawFree(p->origin);
-    PyMem_RawFree(p->shifted_origin);
-    PyMem_RawFree(p->masks);
-    PyMem_RawFree(p->plus);
-    PyMem_RawFree(p->minus);
-    PyMem_RawFree(p->last);
-    PyMem_RawFree(p->scratch_plus);
-    PyMem_RawFree(p->scratch_minus);
+    void *const held[] = {p->lo, p->hi, p->words, p->shifted, p->cost, p->how, p->row_a,
+                          p->row_b, p->align, p->hyp_errors, p->ref_errors, p->trace,
+                          p->origin, p->shifted_origin, p->masks, p->plus, p->minus, p->last,
+                          p->scratch_plus, p->scratch_minus};
+    bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
 /* ---------------------------------------------------------------- the edit distance */
@@ -652,10 +637,7 @@ PyObject *
 bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 9) {
-        PyErr_Format(PyExc_TypeError, "ter_edits takes 9 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_nargs("ter_edits", nargs, 9, 9) < 0) return NULL;
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;
@@ -686,6 +668,6 @@ bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     pair_release(&pair);
     if (bs_call_end(&watch, &fault, &in) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

@@ -6,19 +6,6 @@
 
 #include <string.h>
 
-int
-bs_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t least, Py_ssize_t most)
-{
-    if (nargs >= least && nargs <= most) return 0;
-    if (least == most)
-        PyErr_Format(PyExc_TypeError, "%s takes %zd argument%s, not %zd", name, least,
-                     least == 1 ? "" : "s", nargs);
-    else
-        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments, not %zd", name, least,
-                     most, nargs);
-    return -1;
-}
-
 void
 bs_release_views(Py_buffer *views, int held)
 {

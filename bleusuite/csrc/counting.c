@@ -640,7 +640,10 @@ PyObject *
 bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (bs_nargs("count_matches", nargs, 10, 11) < 0) return NULL;
+    if (nargs != 10 && nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "count_matches takes 10 or 11 arguments, not %zd", nargs);
+        return NULL;
+    }
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;

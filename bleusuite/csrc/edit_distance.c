@@ -229,7 +229,10 @@ PyObject *
 bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (bs_nargs("edit_distances", nargs, 10, 10) < 0) return NULL;
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "edit_distances takes 10 arguments, not %zd", nargs);
+        return NULL;
+    }
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;
@@ -275,7 +278,10 @@ PyObject *
 bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (bs_nargs("eed_grid", nargs, 11, 11) < 0) return NULL;
+    if (nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "eed_grid takes 11 arguments, not %zd", nargs);
+        return NULL;
+    }
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;

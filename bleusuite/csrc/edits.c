@@ -342,7 +342,10 @@ PyObject *
 bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (bs_nargs("edit_counts", nargs, 11, 11) < 0) return NULL;
+    if (nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "edit_counts takes 11 arguments, not %zd", nargs);
+        return NULL;
+    }
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
@@ -544,7 +547,10 @@ PyObject *
 bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (bs_nargs("line_edit_counts", nargs, 6, 6) < 0) return NULL;
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "line_edit_counts takes 6 arguments, not %zd", nargs);
+        return NULL;
+    }
     static const char *names[2] = {"hypotheses", "references"};
     for (int k = 0; k < 2; k++) {
         if (!PyTuple_CheckExact(args[k])) {

@@ -548,7 +548,10 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
     (void)module;
     memset(&c, 0, sizeof(c));
-    if (bs_nargs("lcs_matches", nargs, 12, 13) < 0) return NULL;
+    if (nargs != 12 && nargs != 13) {
+        PyErr_Format(PyExc_TypeError, "lcs_matches takes 12 or 13 arguments, not %zd", nargs);
+        return NULL;
+    }
     if (nargs == 13 && bs_index_argument(args[12], "scratch_words", &scratch) < 0)
         return NULL;
     if (scratch < 1) {

@@ -46,10 +46,6 @@ int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndi
  * anything else */
 int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable);
 
-/* 0 where an entry point `name` is given from `least` to `most` arguments, else -1 with a
- * TypeError that says how many it takes */
-int bs_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t least, Py_ssize_t most);
-
 /* views[0:held] released (the buffers an entry point holds) */
 void bs_release_views(Py_buffer *views, int held);
 

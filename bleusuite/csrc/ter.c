@@ -637,7 +637,10 @@ PyObject *
 bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (bs_nargs("ter_edits", nargs, 9, 9) < 0) return NULL;
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError, "ter_edits takes 9 arguments, not %zd", nargs);
+        return NULL;
+    }
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;

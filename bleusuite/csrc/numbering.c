@@ -46,6 +46,25 @@ has_newline(Text line)
     return 0;
 }
 
+/* a unit met for the first time: tokenised (with a tokenizer), then numbered in `slot`
+ * (kept out of number_unit, so that a unit already numbered costs a lookup and no call):
+ * 0, or < 0 */
+static int
+new_unit(Numbering *self, Slot *slot, const Text *unit, uint64_t hash, PyObject *line,
+         Py_ssize_t start)
+{
+    int64_t first = 0, count = 1;
+    if (vocabulary(self) == &self->tokens) {
+        /* tokenised first, then numbered: tokenize cannot reach this table (busy) */
+        int failed = bs_tokenize_unit(self, *unit, line, start, &first, &count);
+        if (failed) return failed;
+    }
+    if (strtable_insert(&self->units, slot, *unit, hash) < 0) return NO_MEMORY;
+    slot->first = vocabulary(self) == &self->tokens ? first : slot->number - 1;
+    slot->count = count;
+    return 0;
+}
+
 /* append the token ids of one unit, line[start:start + unit.length], to ids: their number,
  * or < 0 */
 static inline Py_ssize_t
@@ -55,15 +74,8 @@ number_unit(Numbering *self, Text unit, uint64_t hash, PyObject *line, Py_ssize_
     if (strtable_reserve(&self->units) < 0) return NO_MEMORY;
     Slot *slot = strtable_slot(&self->units, unit, hash);
     if (slot->number == 0) {
-        int64_t first = 0, count = 1;
-        if (vocabulary(self) == &self->tokens) {
-            /* tokenised first, then numbered: tokenize cannot reach this table (busy) */
-            int failed = bs_tokenize_unit(self, unit, line, start, &first, &count);
-            if (failed) return failed;
-        }
-        if (strtable_insert(&self->units, slot, unit, hash) < 0) return NO_MEMORY;
-        slot->first = vocabulary(self) == &self->tokens ? first : slot->number - 1;
-        slot->count = count;
+        int failed = new_unit(self, slot, &unit, hash, line, start);
+        if (failed) return failed;
     }
     if (slot->count == 1) return push(ids, slot->first) < 0 ? NO_MEMORY : 1;
     for (int64_t k = 0; k < slot->count; k++)

@@ -32,8 +32,9 @@ bs_int64s_reserve(bs_Int64s *array, Py_ssize_t more)
 }
 
 uint64_t
-bs_hash_general(Text text)
+bs_hash_general(int kind, const void *data, Py_ssize_t length) /* a Text's fields: in registers */
 {
+    const Text text = {kind, data, length};
     int narrow = text.kind == PyUnicode_1BYTE_KIND;
     if (!narrow) {
         Py_UCS4 high = 0;

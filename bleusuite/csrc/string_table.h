@@ -118,7 +118,7 @@ bytes_word(Text text, Py_ssize_t at, Py_ssize_t n)
  * of its str) is hashed 8 characters at a time, a multiply each; any other text (which no
  * such text equals) a code point at a time, FNV-1a. A finaliser mixes in the length and
  * spreads the bits (the table's index takes the low bits) */
-uint64_t bs_hash_general(Text text);
+uint64_t bs_hash_general(int kind, const void *data, Py_ssize_t length);
 
 /* bs_hash_general, with the common case inline: a str of one byte per character, of at most
  * 8 of them (one word) */
@@ -128,7 +128,7 @@ hash_text(Text text)
     if (text.kind == PyUnicode_1BYTE_KIND && text.length <= 8 && text.length > 0)
         return finish_hash((FNV_OFFSET ^ bs_short_word(text.data, text.length)) * BS_GOLDEN,
                            text.length);
-    return bs_hash_general(text);
+    return bs_hash_general(text.kind, text.data, text.length);
 }
 
 typedef struct {

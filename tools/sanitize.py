@@ -28,7 +28,7 @@ TESTS = ["tests/native/test_native.py", "tests/native/test_native_fuzz.py",
          "tests/text/test_text.py", "tests/native/test_edits_fuzz.py",
          "tests/native/test_interrupt.py", "tests/native/test_alignment_objects.py",
          "tests/native/test_caption_rouge_fuzz.py", "tests/native/test_cider_sums_fuzz.py",
-         "tests/native/test_edit_distance_fuzz.py"]
+         "tests/native/test_edit_distance_fuzz.py", "tests/native/test_ragged_failures.py"]
 FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer",
          "-g", "-O1"]
 

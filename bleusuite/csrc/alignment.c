@@ -211,15 +211,13 @@ bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (out == NULL) goto done;
     for (Py_ssize_t b = 0; b < rows; b++) {
         const int64_t start = starts[b], count = counts[b];
-        if (start < 0 || count < 0 || start > size || count > size - start) {
+        if (!bs_slice_fits(start, count, size)) {
             PyErr_Format(PyExc_ValueError, "row %zd: its opcodes are outside chunks", b);
-            Py_DECREF(out);
-            goto done;
+            goto drop;
         }
         PyObject *row = PyList_New((Py_ssize_t)count);
         if (row == NULL) {
-            Py_DECREF(out);
-            goto done;
+            goto drop;
         }
         PyList_SET_ITEM(out, b, row);
         for (int64_t k = 0; k < count; k++) {
@@ -227,20 +225,21 @@ bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (opcode[0] < 0 || opcode[0] > 3) {
                 PyErr_Format(PyExc_ValueError, "row %zd: an opcode's tag is %lld, not 0 to 3",
                              b, (long long)opcode[0]);
-                Py_DECREF(out);
-                goto done;
+                goto drop;
             }
             PyObject *chunk = new_chunk(opcode, tags);
             if (chunk == NULL) {
-                Py_DECREF(out);
-                goto done;
+                goto drop;
             }
             PyList_SET_ITEM(row, (Py_ssize_t)k, chunk);
         }
     }
     result = out;
+    goto done;
+drop: /* the lists made so far, with their items */
+    Py_DECREF(out);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -282,13 +281,11 @@ bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         const int64_t count = counts[b];
         if (count < 0 || count > size - at) {
             PyErr_Format(PyExc_ValueError, "counts: line %zd goes past the ids", b);
-            Py_DECREF(out);
-            goto done;
+            goto drop;
         }
         PyObject *row = PyList_New((Py_ssize_t)count);
         if (row == NULL) {
-            Py_DECREF(out);
-            goto done;
+            goto drop;
         }
         PyList_SET_ITEM(out, b, row);
         for (int64_t k = 0; k < count; k++, at++) {
@@ -296,14 +293,16 @@ bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (id < 0 || id >= vocabulary) {
                 PyErr_Format(PyExc_ValueError, "ids: %lld is not an index of tokens",
                              (long long)id);
-                Py_DECREF(out);
-                goto done;
+                goto drop;
             }
             PyList_SET_ITEM(row, (Py_ssize_t)k, Py_NewRef(PyList_GET_ITEM(tokens, id)));
         }
     }
     result = out;
+    goto done;
+drop: /* the lists made so far, with their items */
+    Py_DECREF(out);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

@@ -41,11 +41,6 @@
 
 #include <string.h>
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
-/* tokens of a row's hypothesis, and of its references together: n-gram keys pack two ids
- * below this, and the scratch of a call is sized by its widest row */
-#define MAX_ROW_TOKENS ((int64_t)1 << 31)
-
 typedef struct {
     uint64_t *keys;
     int64_t *values;
@@ -99,7 +94,7 @@ table_reset(Table *table, int64_t items)
 static inline size_t
 table_slot(const Table *table, uint64_t key)
 {
-    size_t slot = (size_t)((key * GOLDEN) >> table->shift);
+    size_t slot = (size_t)((key * BS_GOLDEN) >> table->shift);
     while (table->stamps[slot] == table->stamp && table->keys[slot] != key)
         slot = (slot + 1) & table->mask;
     return slot;
@@ -119,23 +114,13 @@ table_put(Table *table, size_t slot, uint64_t key, int64_t value)
     table->values[slot] = value;
 }
 
-/* what measure() found wrong, reported once the GIL is held again */
-typedef struct {
-    int kind; /* 0: nothing; 1: hypothesis outside; 2: hypothesis too long; 3: reference
-                 outside; 4: references too long; 5: no memory; 6: sizes too large;
-                 7: a hypothesis longer than the prefix width */
-    Py_ssize_t row, reference;
-    int64_t start, length;
-} Failure;
-
 /* a token or n-gram id of a row, a position in it, or a count of one n-gram in it */
 typedef uint32_t Id;
 
 typedef struct {
-    /* the input */
-    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
-    const int64_t *ref_ids, *ref_starts, *ref_lengths;
-    Py_ssize_t hyp_size, ref_size, refs, max_order;
+    /* the input (the rows: bs_ragged_read's) and the outputs */
+    bs_Ragged in;
+    Py_ssize_t refs, max_order;
     int64_t *clipped, *per_reference; /* per_reference may be NULL */
     int64_t *prefix; /* (B, prefix_width, max_order) or NULL */
     int64_t prefix_width;
@@ -159,7 +144,7 @@ typedef struct {
     Id *hyp_count, *ref_count; /* per n-gram id; ref_count (id, reference) */
     int64_t *clip, *rank; /* per n-gram id, for the prefixes: the clip, the occurrences */
     Table grams;
-    Failure failure;
+    bs_Fault failure;
 } Counter;
 
 /* widen [*low, *high] to hold values[0:n] (four running minima and maxima: a chain of
@@ -196,7 +181,7 @@ alphabet(Counter *c, const int64_t *hyp, int64_t length, Py_ssize_t refs)
     int64_t low = INT64_MAX, high = INT64_MIN, base = length;
     widen(hyp, length, &low, &high);
     for (Py_ssize_t r = 0; r < refs; r++) {
-        widen(c->ref_ids + c->ref_begin[r], c->end[r] - base, &low, &high);
+        widen(c->in.ref_ids + c->ref_begin[r], c->end[r] - base, &low, &high);
         base = c->end[r];
     }
     const uint64_t span = (uint64_t)high - (uint64_t)low + 1; /* 0: every int64 value */
@@ -248,57 +233,75 @@ ref_id(const Counter *c, int64_t value)
     return table_has(&c->values, slot) ? (Id)c->values.values[slot] : 0;
 }
 
-/* count one row; -1 where its offsets no longer fit the buffers or the scratch.
- * Positions and ids are 32-bit (a row holds fewer than 2^31 hypothesis and 2^31 reference
- * tokens); the loops that drop positions write every position and advance by the test's
- * result instead of branching on it. Id 0 is no n-gram: its counts are never read. */
-static int
-count_row(Counter *c, Py_ssize_t row)
+/* ------------------------------------------------------------------- the steps of a row */
+
+/* the row's outputs, zeroed: its clipped matches, per reference (or NULL), per prefix (or
+ * NULL) */
+static void
+zero_outputs(const Counter *c, Py_ssize_t row, int64_t **clipped, int64_t **per_ref,
+             int64_t **prefix)
 {
     const Py_ssize_t refs = c->refs, max_order = c->max_order;
-    int64_t *clipped = c->clipped + row * max_order;
-    int64_t *per_ref = c->per_reference ? c->per_reference + row * refs * max_order : NULL;
-    memset(clipped, 0, (size_t)max_order * sizeof(int64_t));
-    if (per_ref) memset(per_ref, 0, (size_t)(refs * max_order) * sizeof(int64_t));
-    int64_t *prefix = c->prefix ? c->prefix + row * c->prefix_width * max_order : NULL;
-    if (prefix) memset(prefix, 0, (size_t)(c->prefix_width * max_order) * sizeof(int64_t));
-    const int64_t length = c->hyp_lengths[row], start = c->hyp_starts[row];
-    if (length < 0 || start < 0 || start > c->hyp_size - length || length > c->max_hyp)
-        return -1;
-    if (length == 0) return 0;
-    const int64_t *hyp = c->hyp_ids + start;
-    int64_t width = length;
-    for (Py_ssize_t r = 0; r < refs; r++) {
-        int64_t ref_length = c->ref_lengths[row * refs + r];
-        int64_t ref_start = c->ref_starts[row * refs + r];
-        if (ref_length < 0 || ref_start < 0 || ref_start > c->ref_size - ref_length
-            || ref_length > c->max_ref - (width - length))
+    *clipped = c->clipped + row * max_order;
+    *per_ref = c->per_reference ? c->per_reference + row * refs * max_order : NULL;
+    *prefix = c->prefix ? c->prefix + row * c->prefix_width * max_order : NULL;
+    memset(*clipped, 0, (size_t)max_order * sizeof(int64_t));
+    if (*per_ref) memset(*per_ref, 0, (size_t)(refs * max_order) * sizeof(int64_t));
+    if (*prefix) memset(*prefix, 0, (size_t)(c->prefix_width * max_order) * sizeof(int64_t));
+}
+
+/* the row's slices read again (another thread may have changed them since measure) and
+ * checked against the buffers and the scratch: the hypothesis' start and length, and
+ * c->end, c->ref_begin of the references (none read where the hypothesis is empty);
+ * -1 where they no longer fit */
+static int
+read_row(Counter *c, Py_ssize_t row, int64_t *start, int64_t *length)
+{
+    const bs_Ragged *in = &c->in;
+    *length = in->hyp_lengths[row];
+    *start = in->hyp_starts[row];
+    if (!bs_slice_fits(*start, *length, in->hyp_size) || *length > c->max_hyp) return -1;
+    if (*length == 0) return 0;
+    int64_t width = *length;
+    for (Py_ssize_t r = 0; r < c->refs; r++) {
+        const int64_t ref_length = in->ref_lengths[row * c->refs + r];
+        const int64_t ref_start = in->ref_starts[row * c->refs + r];
+        if (!bs_slice_fits(ref_start, ref_length, in->ref_size)
+            || ref_length > c->max_ref - (width - *length))
             return -1;
         width += ref_length;
         c->end[r] = width;
         c->ref_begin[r] = ref_start;
     }
+    return 0;
+}
+
+/* 1. the row's alphabet (token ids of hyp[0:length], 0 for a reference token it lacks),
+ * the unigram counts, and the reference positions where a bigram of hypothesis tokens
+ * starts (alive for order 2, in ref_alive by reference: segment); the row's distinct
+ * tokens into *distinct; the alive reference positions returned */
+static int64_t
+unigrams(Counter *c, const int64_t *hyp, int64_t length, Id *distinct)
+{
+    const Py_ssize_t refs = c->refs;
     Id *token = c->token, *gram = c->gram, *hyp_count = c->hyp_count;
-    Id *ref_count = c->ref_count, *hyp_alive = c->hyp_alive, *ref_alive = c->ref_alive;
-    Id *next_token = c->next_token, *next_gram = c->next_gram;
-    uint8_t *live = c->live, *useful = c->useful;
-    uint64_t *forked = c->forked;
+    Id *ref_count = c->ref_count, *ref_alive = c->ref_alive;
+    uint8_t *live = c->live;
     int64_t *segment = c->segment;
+    const int64_t width = refs ? c->end[refs - 1] : length;
     memset(live, 0, (size_t)width + 1);
     memset(ref_count, 0, (size_t)refs * sizeof(Id)); /* id 0's, never read */
-    if (alphabet(c, hyp, length, refs) < 0) return -2;
     if (!c->span) table_reset(&c->values, length);
-    /* 1. the alphabet, and the unigram counts with it */
-    Id distinct = 0;
+    *distinct = 0;
     for (int64_t i = 0; i < length; i++) {
-        Id id = hyp_id(c, hyp[i], &distinct);
+        Id id = hyp_id(c, hyp[i], distinct);
         token[i] = gram[i] = id;
         hyp_count[id]++;
     }
     int64_t num_ref = 0, base = length;
     for (Py_ssize_t r = 0; r < refs; r++) {
         segment[r] = num_ref;
-        const int64_t *ref = c->ref_ids + c->ref_begin[r];
+        const int64_t *ref = c->in.ref_ids + c->ref_begin[r];
         const int64_t ref_length = c->end[r] - base;
         Id *counts = ref_count + r, previous = 0;
         for (int64_t j = 0; j < ref_length; j++) {
@@ -316,238 +319,228 @@ count_row(Counter *c, Py_ssize_t row)
         base = c->end[r];
     }
     segment[refs] = num_ref;
-    if (c->span) {
+    if (c->span) { /* the lookup table empty again for the next row */
         for (int64_t i = 0; i < length; i++) {
             uint64_t at = (uint64_t)hyp[i] - (uint64_t)c->low;
             c->ident[at < c->span ? at : 0] = 0;
         }
     }
+    return num_ref;
+}
+
+/* 2. (hypothesis) the n-gram id of each of the num_hyp alive hypothesis positions, from
+ * its (n-1)-gram id g (of `grams` ids) and next token t: g's first continuation
+ * (next_token[g], next_gram[g]), else the table, where forked[g] has t's bit; every id and
+ * token id is below `ids`. The n-gram ids of this order: 1 to the returned value - 1 */
+static int64_t
+hyp_grams(Counter *c, Py_ssize_t order, uint64_t ids, int64_t grams, int64_t num_hyp)
+{
+    const Py_ssize_t refs = c->refs;
+    Id *token = c->token, *gram = c->gram, *hyp_count = c->hyp_count;
+    Id *hyp_alive = c->hyp_alive, *next_token = c->next_token, *next_gram = c->next_gram;
+    uint64_t *forked = c->forked;
+    memset(next_token + 1, 0, (size_t)(grams - 1) * sizeof(Id));
+    memset(forked + 1, 0, (size_t)(grams - 1) * sizeof(uint64_t));
+    table_reset(&c->grams, num_hyp);
+    /* at most num_hyp new n-grams: their counts start at 0 */
+    memset(hyp_count + 1, 0, (size_t)num_hyp * sizeof(Id));
+    memset(c->ref_count + refs, 0, (size_t)(num_hyp * refs) * sizeof(Id));
+    Id new_grams = 1;
+    for (int64_t k = 0; k < num_hyp; k++) {
+        const int64_t p = hyp_alive[k];
+        const Id g = gram[p], t = token[p + order - 1];
+        Id made;
+        if (next_token[g] == t) made = next_gram[g];
+        else if (next_token[g] == 0) {
+            next_token[g] = t;
+            next_gram[g] = made = new_grams++;
+        }
+        else {
+            forked[g] |= (uint64_t)1 << (t & 63);
+            uint64_t key = (uint64_t)g * ids + t;
+            size_t slot = table_slot(&c->grams, key);
+            if (!table_has(&c->grams, slot)) table_put(&c->grams, slot, key, new_grams++);
+            made = (Id)c->grams.values[slot];
+        }
+        hyp_count[made]++;
+        gram[p] = made;
+    }
+    return new_grams;
+}
+
+/* 2. (references) each reference's alive positions: those whose n-gram the hypothesis
+ * holds are counted, and of them those that may start a longer match kept (4.): their
+ * number returned */
+static int64_t
+ref_grams(Counter *c, Py_ssize_t order, uint64_t ids)
+{
+    const Py_ssize_t refs = c->refs;
+    const Id *token = c->token, *next_token = c->next_token, *next_gram = c->next_gram;
+    Id *gram = c->gram, *ref_alive = c->ref_alive;
+    const uint64_t *forked = c->forked;
+    uint8_t *live = c->live;
+    int64_t *segment = c->segment;
+    int64_t kept = 0;
+    for (Py_ssize_t r = 0; r < refs; r++) {
+        const int64_t from = segment[r], to = segment[r + 1], end = c->end[r];
+        Id *counts = c->ref_count + r;
+        segment[r] = kept;
+        const int64_t first = kept;
+        for (int64_t k = from; k < to; k++) {
+            /* t >= 1: a kept position's next token is one of the hypothesis */
+            const int64_t p = ref_alive[k];
+            const Id g = gram[p], t = token[p + order - 1];
+            Id made = next_token[g] == t ? next_gram[g] : 0;
+            if (made == 0 && ((forked[g] >> (t & 63)) & 1)) {
+                size_t slot = table_slot(&c->grams, (uint64_t)g * ids + t);
+                if (table_has(&c->grams, slot)) made = (Id)c->grams.values[slot];
+            }
+            counts[(size_t)made * refs]++;
+            gram[p] = made;
+            ref_alive[kept] = (Id)p;
+            kept += made != 0;
+            live[p] = made != 0; /* 0: not an n-gram of the hypothesis */
+        }
+        const int64_t found = kept;
+        kept = first;
+        for (int64_t k = first; k < found; k++) {
+            const int64_t p = ref_alive[k];
+            const uint8_t longer = (p + order < end) & live[p + 1];
+            ref_alive[kept] = (Id)p;
+            kept += longer;
+            live[p] = longer;
+        }
+    }
+    segment[refs] = kept;
+    return kept;
+}
+
+/* 3. the clipped matches of this order's n-grams (ids 1 to grams - 1), per reference too
+ * where per_ref is not NULL; whether each n-gram is in a reference into `useful`, and
+ * (prefix) its clip */
+static void
+clip_counts(Counter *c, Py_ssize_t order, int64_t grams, int64_t *clipped, int64_t *per_ref,
+            int prefix)
+{
+    const Py_ssize_t refs = c->refs, max_order = c->max_order;
+    int64_t total = 0;
+    for (int64_t made = 1; made < grams; made++) {
+        int64_t best = 0, count = c->hyp_count[made];
+        const Id *seen = c->ref_count + made * refs;
+        for (Py_ssize_t r = 0; r < refs; r++) {
+            const int64_t here = seen[r];
+            if (here > best) best = here;
+            if (per_ref) per_ref[r * max_order + order - 1] += count < here ? count : here;
+        }
+        total += count < best ? count : best;
+        c->useful[made] = best > 0;
+        if (prefix) {
+            c->clip[made] = best;
+            c->rank[made] = 0;
+        }
+    }
+    clipped[order - 1] = total;
+}
+
+/* 5. where each prefix gains a match of this order (the alive positions in order; at
+ * order 1 every position) */
+static void
+prefix_gains(Counter *c, Py_ssize_t order, int64_t length, int64_t num_hyp, int64_t *prefix)
+{
+    const Py_ssize_t max_order = c->max_order;
+    const Id *gram = c->gram, *hyp_alive = c->hyp_alive;
+    int64_t *column = prefix + order - 1, *rank = c->rank;
+    const int64_t *clip = c->clip;
+    if (order == 1) {
+        for (int64_t i = 0; i < length; i++)
+            if (++rank[gram[i]] <= clip[gram[i]]) column[i * max_order]++;
+        return;
+    }
+    for (int64_t k = 0; k < num_hyp; k++) {
+        const int64_t p = hyp_alive[k];
+        if (++rank[gram[p]] <= clip[gram[p]]) column[(p + order - 1) * max_order]++;
+    }
+}
+
+/* 5. the running sums: entry t - 1 holds the first t tokens' matches */
+static void
+prefix_sums(const Counter *c, int64_t *prefix)
+{
+    const Py_ssize_t max_order = c->max_order;
+    for (int64_t t = 1; t < c->prefix_width; t++)
+        for (Py_ssize_t n = 0; n < max_order; n++)
+            prefix[t * max_order + n] += prefix[(t - 1) * max_order + n];
+}
+
+/* 4. the hypothesis positions that may start a longer match (of the num_hyp alive ones;
+ * at order 1 of all): their number */
+static int64_t
+hyp_pruned(Counter *c, Py_ssize_t order, int64_t length, int64_t num_hyp)
+{
+    const Id *gram = c->gram;
+    Id *hyp_alive = c->hyp_alive;
+    const uint8_t *useful = c->useful;
+    uint8_t *live = c->live;
+    if (order == 1) {
+        for (int64_t i = 0; i < length; i++) live[i] = useful[gram[i]];
+        num_hyp = 0;
+        for (int64_t i = 0; i + 1 < length; i++) {
+            const uint8_t longer = live[i] & live[i + 1];
+            hyp_alive[num_hyp] = (Id)i;
+            num_hyp += longer;
+            live[i] = longer;
+        }
+        live[length - 1] = 0;
+        return num_hyp;
+    }
+    for (int64_t k = 0; k < num_hyp; k++) live[hyp_alive[k]] = useful[gram[hyp_alive[k]]];
+    const int64_t alive = num_hyp;
+    num_hyp = 0;
+    for (int64_t k = 0; k < alive; k++) {
+        const int64_t p = hyp_alive[k];
+        const uint8_t longer = live[p] & (p + order < length) & live[p + 1];
+        hyp_alive[num_hyp] = (Id)p;
+        num_hyp += longer;
+        live[p] = longer;
+    }
+    return num_hyp;
+}
+
+/* count one row (the steps of the file's opening comment); -1 where its offsets no longer
+ * fit the buffers or the scratch, -2 where the lookup table cannot grow (no memory).
+ * Positions and ids are 32-bit (a row holds fewer than 2^31 hypothesis and 2^31 reference
+ * tokens); the loops that drop positions write every position and advance by the test's
+ * result instead of branching on it. Id 0 is no n-gram: its counts are never read. */
+static int
+count_row(Counter *c, Py_ssize_t row)
+{
+    const Py_ssize_t max_order = c->max_order;
+    int64_t *clipped, *per_ref, *prefix, start, length;
+    zero_outputs(c, row, &clipped, &per_ref, &prefix);
+    if (read_row(c, row, &start, &length) < 0) return -1;
+    if (length == 0) return 0;
+    const int64_t *hyp = c->in.hyp_ids + start;
+    if (alphabet(c, hyp, length, c->refs) < 0) return -2;
+    Id distinct;
+    int64_t num_ref = unigrams(c, hyp, length, &distinct), num_hyp = 0;
     const uint64_t ids = (uint64_t)length + 2; /* every n-gram id and token id is below */
-    int64_t grams = (int64_t)distinct + 1, num_hyp = 0;
+    int64_t grams = (int64_t)distinct + 1;
     for (Py_ssize_t order = 1; order <= max_order; order++) {
         if (order > 1) {
             if (num_hyp == 0 || num_ref == 0) break; /* nothing of this order can match */
-            /* 2. the n-gram id of each alive position, from its (n-1)-gram id g and next
-             * token t: g's first continuation (next_token[g], next_gram[g]), else the
-             * table, where forked[g] has t's bit */
-            memset(next_token + 1, 0, (size_t)(grams - 1) * sizeof(Id));
-            memset(forked + 1, 0, (size_t)(grams - 1) * sizeof(uint64_t));
-            table_reset(&c->grams, num_hyp);
-            /* at most num_hyp new n-grams: their counts start at 0 */
-            memset(hyp_count + 1, 0, (size_t)num_hyp * sizeof(Id));
-            memset(ref_count + refs, 0, (size_t)(num_hyp * refs) * sizeof(Id));
-            Id new_grams = 1;
-            for (int64_t k = 0; k < num_hyp; k++) {
-                const int64_t p = hyp_alive[k];
-                const Id g = gram[p], t = token[p + order - 1];
-                Id made;
-                if (next_token[g] == t) made = next_gram[g];
-                else if (next_token[g] == 0) {
-                    next_token[g] = t;
-                    next_gram[g] = made = new_grams++;
-                }
-                else {
-                    forked[g] |= (uint64_t)1 << (t & 63);
-                    uint64_t key = (uint64_t)g * ids + t;
-                    size_t slot = table_slot(&c->grams, key);
-                    if (!table_has(&c->grams, slot)) table_put(&c->grams, slot, key, new_grams++);
-                    made = (Id)c->grams.values[slot];
-                }
-                hyp_count[made]++;
-                gram[p] = made;
-            }
-            /* each reference's positions: those whose n-gram the hypothesis holds are
-             * counted, and of them those that may start a longer match kept (4.) */
-            int64_t kept = 0;
-            for (Py_ssize_t r = 0; r < refs; r++) {
-                const int64_t from = segment[r], to = segment[r + 1], end = c->end[r];
-                Id *counts = ref_count + r;
-                segment[r] = kept;
-                const int64_t first = kept;
-                for (int64_t k = from; k < to; k++) {
-                    /* t >= 1: a kept position's next token is one of the hypothesis */
-                    const int64_t p = ref_alive[k];
-                    const Id g = gram[p], t = token[p + order - 1];
-                    Id made = next_token[g] == t ? next_gram[g] : 0;
-                    if (made == 0 && ((forked[g] >> (t & 63)) & 1)) {
-                        size_t slot = table_slot(&c->grams, (uint64_t)g * ids + t);
-                        if (table_has(&c->grams, slot)) made = (Id)c->grams.values[slot];
-                    }
-                    counts[(size_t)made * refs]++;
-                    gram[p] = made;
-                    ref_alive[kept] = (Id)p;
-                    kept += made != 0;
-                    live[p] = made != 0; /* 0: not an n-gram of the hypothesis */
-                }
-                const int64_t found = kept;
-                kept = first;
-                for (int64_t k = first; k < found; k++) {
-                    const int64_t p = ref_alive[k];
-                    const uint8_t longer = (p + order < end) & live[p + 1];
-                    ref_alive[kept] = (Id)p;
-                    kept += longer;
-                    live[p] = longer;
-                }
-            }
-            segment[refs] = num_ref = kept;
-            grams = new_grams;
+            grams = hyp_grams(c, order, ids, grams, num_hyp);
+            num_ref = ref_grams(c, order, ids);
         }
-        /* 3. the counts */
-        int64_t total = 0;
-        for (int64_t made = 1; made < grams; made++) {
-            int64_t best = 0, count = hyp_count[made];
-            const Id *seen = ref_count + made * refs;
-            for (Py_ssize_t r = 0; r < refs; r++) {
-                const int64_t here = seen[r];
-                if (here > best) best = here;
-                if (per_ref) per_ref[r * max_order + order - 1] += count < here ? count : here;
-            }
-            total += count < best ? count : best;
-            useful[made] = best > 0;
-            if (prefix) {
-                c->clip[made] = best;
-                c->rank[made] = 0;
-            }
-        }
-        clipped[order - 1] = total;
-        if (prefix) { /* 5. where each prefix gains a match of this order */
-            int64_t *column = prefix + order - 1;
-            if (order == 1) {
-                for (int64_t i = 0; i < length; i++)
-                    if (++c->rank[gram[i]] <= c->clip[gram[i]]) column[i * max_order]++;
-            }
-            else {
-                for (int64_t k = 0; k < num_hyp; k++) {
-                    const int64_t p = hyp_alive[k];
-                    if (++c->rank[gram[p]] <= c->clip[gram[p]])
-                        column[(p + order - 1) * max_order]++;
-                }
-            }
-        }
+        clip_counts(c, order, grams, clipped, per_ref, prefix != NULL);
+        if (prefix) prefix_gains(c, order, length, num_hyp, prefix);
         if (order == max_order) break;
-        /* 4. the hypothesis positions that may start a longer match */
-        if (order == 1) {
-            for (int64_t i = 0; i < length; i++) live[i] = useful[gram[i]];
-            for (int64_t i = 0; i + 1 < length; i++) {
-                const uint8_t longer = live[i] & live[i + 1];
-                hyp_alive[num_hyp] = (Id)i;
-                num_hyp += longer;
-                live[i] = longer;
-            }
-            live[length - 1] = 0;
-        }
-        else {
-            for (int64_t k = 0; k < num_hyp; k++) live[hyp_alive[k]] = useful[gram[hyp_alive[k]]];
-            const int64_t alive = num_hyp;
-            num_hyp = 0;
-            for (int64_t k = 0; k < alive; k++) {
-                const int64_t p = hyp_alive[k];
-                const uint8_t longer = live[p] & (p + order < length) & live[p + 1];
-                hyp_alive[num_hyp] = (Id)p;
-                num_hyp += longer;
-                live[p] = longer;
-            }
-        }
+        num_hyp = hyp_pruned(c, order, length, num_hyp);
     }
-    if (prefix) { /* the running sums: entry t - 1 holds the first t tokens' matches */
-        for (int64_t t = 1; t < c->prefix_width; t++)
-            for (Py_ssize_t n = 0; n < max_order; n++)
-                prefix[t * max_order + n] += prefix[(t - 1) * max_order + n];
-    }
+    if (prefix) prefix_sums(c, prefix);
     return 0;
 }
 
-/* the widest row of rows [begin, end) and the token count, from the offsets and lengths
- * alone (each row's values are read once it is counted, while they are in the cache); -1
- * with c->failure set for an offset outside its buffer (runs without the GIL) */
-static int
-measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *tokens)
-{
-    *tokens = 0;
-    c->max_hyp = c->max_ref = 0;
-    for (Py_ssize_t row = begin; row < end; row++) {
-        int64_t length = c->hyp_lengths[row], start = c->hyp_starts[row];
-        if (length < 0 || start < 0 || start > c->hyp_size - length) {
-            c->failure = (Failure){1, row, 0, start, length};
-            return -1;
-        }
-        if (length >= MAX_ROW_TOKENS) {
-            c->failure = (Failure){2, row, 0, start, length};
-            return -1;
-        }
-        if (length > c->max_hyp) c->max_hyp = length;
-        if (length == 0) continue; /* nothing of the row is read */
-        int64_t ref_total = 0;
-        for (Py_ssize_t r = 0; r < c->refs; r++) {
-            int64_t ref_length = c->ref_lengths[row * c->refs + r];
-            int64_t ref_start = c->ref_starts[row * c->refs + r];
-            if (ref_length < 0 || ref_start < 0 || ref_start > c->ref_size - ref_length) {
-                c->failure = (Failure){3, row, r, ref_start, ref_length};
-                return -1;
-            }
-            if (ref_length >= MAX_ROW_TOKENS - ref_total) {
-                c->failure = (Failure){4, row, r, ref_start, ref_total + ref_length};
-                return -1;
-            }
-            ref_total += ref_length;
-        }
-        if (ref_total > c->max_ref) c->max_ref = ref_total;
-        *tokens += length + ref_total;
-    }
-    if (c->prefix && c->max_hyp > c->prefix_width) {
-        c->failure = (Failure){7, 0, 0, 0, c->max_hyp};
-        return -1;
-    }
-    return 0;
-}
-
-/* the exception of c->failure (with the GIL) */
-static void
-raise_failure(const Counter *c)
-{
-    const Failure *f = &c->failure;
-    switch (f->kind) {
-    case 1:
-        PyErr_Format(PyExc_ValueError,
-                     "hyp_starts/hyp_lengths: row %zd (start %lld, length %lld) is outside "
-                     "hyp_ids (%zd values)", f->row, (long long)f->start, (long long)f->length,
-                     c->hyp_size);
-        break;
-    case 2:
-        PyErr_Format(PyExc_ValueError, "hyp_lengths: row %zd has %lld tokens; at most "
-                     "%lld are counted", f->row, (long long)f->length,
-                     (long long)(MAX_ROW_TOKENS - 1));
-        break;
-    case 3:
-        PyErr_Format(PyExc_ValueError,
-                     "ref_starts/ref_lengths: row %zd, reference %zd (start %lld, "
-                     "length %lld) is outside ref_ids (%zd values)", f->row, f->reference,
-                     (long long)f->start, (long long)f->length, c->ref_size);
-        break;
-    case 4:
-        PyErr_Format(PyExc_ValueError, "ref_lengths: the references of row %zd have "
-                     "%lld tokens or more; at most %lld are counted", f->row,
-                     (long long)f->length, (long long)(MAX_ROW_TOKENS - 1));
-        break;
-    case 6:
-        PyErr_SetString(PyExc_OverflowError, "sizes too large for this machine");
-        break;
-    case 7:
-        PyErr_Format(PyExc_ValueError, "prefix: its width (%lld) is below the longest "
-                     "hypothesis (%lld tokens)", (long long)c->prefix_width,
-                     (long long)f->length);
-        break;
-    default:
-        PyErr_NoMemory();
-    }
-}
-
-/* a * b for sizes a, b >= 0, or -1 where it does not fit (no exception: no GIL here) */
-static Py_ssize_t
-product(Py_ssize_t a, Py_ssize_t b)
-{
-    return (b != 0 && a > PY_SSIZE_T_MAX / b) ? -1 : a * b;
-}
+/* ------------------------------------------------------------------------ the scratch */
 
 /* the scratch of a call; -1 with c->failure set (runs without the GIL) */
 static int
@@ -555,10 +548,10 @@ allocate(Counter *c, int64_t tokens)
 {
     Py_ssize_t width = (Py_ssize_t)(c->max_hyp + c->max_ref);
     Py_ssize_t ids = (Py_ssize_t)c->max_hyp + 2;
-    Py_ssize_t per_ref = product(ids, c->refs);
-    if (per_ref < 0 || product(width, (Py_ssize_t)sizeof(int64_t)) < 0
-        || product(per_ref, (Py_ssize_t)sizeof(int64_t)) < 0) {
-        c->failure.kind = 6;
+    Py_ssize_t per_ref = bs_size_product(ids, c->refs);
+    if (per_ref < 0 || bs_size_product(width, (Py_ssize_t)sizeof(int64_t)) < 0
+        || bs_size_product(per_ref, (Py_ssize_t)sizeof(int64_t)) < 0) {
+        c->failure.kind = BS_TOO_LARGE;
         return -1;
     }
     /* a lookup table where the values span at most a few entries per token */
@@ -591,31 +584,18 @@ allocate(Counter *c, int64_t tokens)
         goto fail;
     return 0;
 fail:
-    c->failure.kind = 5;
+    c->failure.kind = BS_NO_MEMORY;
     return -1;
 }
 
 static void
 release(Counter *c)
 {
-    PyMem_RawFree(c->ident);
+    void *const held[] = {c->ident, c->token, c->gram, c->segment, c->next_token, c->next_gram,
+                          c->forked, c->live, c->hyp_alive, c->ref_alive, c->end, c->ref_begin,
+                          c->hyp_count, c->ref_count, c->useful, c->clip, c->rank};
+    bs_free_all(held, sizeof held / sizeof held[0]);
     table_free(&c->values);
-    PyMem_RawFree(c->token);
-    PyMem_RawFree(c->gram);
-    PyMem_RawFree(c->segment);
-    PyMem_RawFree(c->next_token);
-    PyMem_RawFree(c->next_gram);
-    PyMem_RawFree(c->forked);
-    PyMem_RawFree(c->live);
-    PyMem_RawFree(c->hyp_alive);
-    PyMem_RawFree(c->ref_alive);
-    PyMem_RawFree(c->end);
-    PyMem_RawFree(c->ref_begin);
-    PyMem_RawFree(c->hyp_count);
-    PyMem_RawFree(c->ref_count);
-    PyMem_RawFree(c->useful);
-    PyMem_RawFree(c->clip);
-    PyMem_RawFree(c->rank);
     table_free(&c->grams);
 }
 
@@ -636,84 +616,66 @@ const char bs_count_matches_doc[] =
 "prefix[b, t - 1, n - 1] those of order n of the first t tokens of row b's hypothesis\n"
 "(past its end, those of the whole hypothesis).";
 
+/* the widest row of rows begin..end-1 and their tokens, every slice checked against its
+ * buffer (the values of a row are read once it is counted, while they are in the cache),
+ * the prefix's width against the longest hypothesis: -1 with c->failure set (runs without
+ * the GIL) */
+static int
+measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *tokens)
+{
+    if (bs_ragged_measure(&c->in, begin, end, 1, &c->max_hyp, &c->max_ref, tokens,
+                          &c->failure) != BS_DONE)
+        return -1;
+    if (c->prefix && c->max_hyp > c->prefix_width) {
+        bs_fail(&c->failure, BS_PREFIX_NARROW, 0, 0, c->prefix_width, c->max_hyp);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
+                                            "ref_ids", "ref_starts", "ref_lengths"};
+
 PyObject *
 bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     if (nargs != 10 && nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "count_matches takes 10 or 11 arguments, not %zd",
-                     nargs);
+        PyErr_Format(PyExc_TypeError, "count_matches takes 10 or 11 arguments, not %zd", nargs);
         return NULL;
     }
-    Py_ssize_t begin, end;
-    if (bs_index_argument(args[8], "begin", &begin) < 0
-        || bs_index_argument(args[9], "end", &end) < 0)
-        return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
     Counter c;
     memset(&c, 0, sizeof(c));
-    const Py_ssize_t any = -1;
-    Py_ssize_t one_dim[1] = {any}, two_dim[2] = {any, any}, three_dim[3] = {any, any, any};
-    if (bs_int64_buffer(args[0], &views[held], "hyp_ids", 1, one_dim, 0) < 0) goto done;
-    held++;
-    if (bs_int64_buffer(args[1], &views[held], "hyp_starts", 1, one_dim, 0) < 0) goto done;
-    Py_ssize_t rows = views[held].shape[0];
-    held++;
-    Py_ssize_t rows_shape[1] = {rows};
-    if (bs_int64_buffer(args[2], &views[held], "hyp_lengths", 1, rows_shape, 0) < 0) goto done;
-    held++;
-    if (bs_int64_buffer(args[3], &views[held], "ref_ids", 1, one_dim, 0) < 0) goto done;
-    held++;
-    Py_ssize_t refs_shape[2] = {rows, any};
-    if (bs_int64_buffer(args[4], &views[held], "ref_starts", 2, refs_shape, 0) < 0) goto done;
-    Py_ssize_t refs = views[held].shape[1];
-    held++;
-    refs_shape[1] = refs;
-    if (bs_int64_buffer(args[5], &views[held], "ref_lengths", 2, refs_shape, 0) < 0) goto done;
-    held++;
-    two_dim[0] = rows;
+    if (bs_ragged_read(args, RAGGED_NAMES, 1, BS_MAX_ROW_TOKENS, "row", "counted", &c.in,
+                       views, &held) < 0)
+        goto done;
+    const Py_ssize_t rows = c.in.rows, refs = c.in.refs;
+    Py_ssize_t two_dim[2] = {rows, -1}, three_dim[3] = {rows, refs, -1};
     if (bs_int64_buffer(args[6], &views[held], "clipped", 2, two_dim, 1) < 0) goto done;
-    Py_ssize_t max_order = views[held].shape[1];
-    held++;
+    const Py_ssize_t max_order = views[held].shape[1];
+    c.clipped = views[held++].buf;
+    three_dim[2] = max_order;
     if (args[7] != Py_None) {
-        three_dim[0] = rows;
-        three_dim[1] = refs;
-        three_dim[2] = max_order;
         if (bs_int64_buffer(args[7], &views[held], "per_reference", 3, three_dim, 1) < 0)
             goto done;
-        c.per_reference = views[held].buf;
-        held++;
+        c.per_reference = views[held++].buf;
     }
     if (nargs == 11 && args[10] != Py_None) {
-        three_dim[0] = rows;
-        three_dim[1] = any;
-        three_dim[2] = max_order;
+        three_dim[1] = -1;
         if (bs_int64_buffer(args[10], &views[held], "prefix", 3, three_dim, 1) < 0)
             goto done;
         c.prefix = views[held].buf;
-        c.prefix_width = views[held].shape[1];
-        held++;
+        c.prefix_width = views[held++].shape[1];
     }
     if (max_order < 1) {
         PyErr_SetString(PyExc_ValueError, "clipped: needs at least one column (one order)");
         goto done;
     }
-    if (begin < 0 || end < begin || end > rows) {
-        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the rows); got %zd and %zd", rows, begin, end);
-        goto done;
-    }
-    c.hyp_ids = views[0].buf;
-    c.hyp_size = views[0].len / 8;
-    c.hyp_starts = views[1].buf;
-    c.hyp_lengths = views[2].buf;
-    c.ref_ids = views[3].buf;
-    c.ref_size = views[3].len / 8;
-    c.ref_starts = views[4].buf;
-    c.ref_lengths = views[5].buf;
-    c.clipped = views[6].buf;
+    Py_ssize_t begin, end;
+    if (bs_rows_range(args[8], args[9], rows, "row", &begin, &end) < 0) goto done;
     c.refs = refs;
     c.max_order = max_order;
     if (bs_checked_mul(bs_checked_mul(rows, refs + 1), max_order) < 0) goto done;
@@ -732,20 +694,11 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     Py_END_ALLOW_THREADS
-    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
-    if (counted == -2) c.failure.kind = 5; /* no memory for a wider lookup table */
-    if (!prepared || counted == -2) {
-        raise_failure(&c);
-        goto done;
-    }
-    if (failed_row >= 0) {
-        PyErr_Format(PyExc_ValueError, "row %zd: its offsets or lengths changed while it was "
-                     "counted (another thread wrote to the input)", failed_row);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (counted == -2) c.failure.kind = BS_NO_MEMORY; /* no memory for a wider lookup table */
+    else if (failed_row >= 0) bs_fail(&c.failure, BS_CHANGED, failed_row, 0, 0, 0);
+    if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     release(&c);
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

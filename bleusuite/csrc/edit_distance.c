@@ -23,45 +23,20 @@
  * with costs below FAR no sum of two of them overflows */
 #define MAX_COST (1LL << 40)
 
-typedef enum {
-    EDIT_DONE = 0,
-    EDIT_NO_MEMORY,
-    EDIT_BAD_SLICE, /* an offset or a length outside its buffer */
-    EDIT_STOPPED,   /* Ctrl-C, or stop_calls() (interrupt.c) */
-} Failure;
-
-/* the pairs of a call */
-typedef struct {
-    const int64_t *hyp_chars, *hyp_starts, *hyp_lengths;
-    const int64_t *ref_chars, *ref_starts, *ref_lengths;
-    Py_ssize_t hyp_size, ref_size;
-} Pairs;
-
 /* the scratch of a call: two rows of a pair's matrix and the visits of its columns, each
  * of 8-byte items, grown to the longest row of the call */
 typedef struct {
     void *row, *next, *visits;
-    size_t bytes;
+    size_t items;
 } Scratch;
 
 /* room for `items` items in each: 0, or -1 (no memory, no exception set) */
 static int
 scratch_reserve(Scratch *s, int64_t items)
 {
-    if ((uint64_t)items > SIZE_MAX / 8) return -1;
-    const size_t bytes = (size_t)items * 8;
-    if (bytes <= s->bytes) return 0;
-    void *row = PyMem_RawRealloc(s->row, bytes);
-    if (row == NULL) return -1;
-    s->row = row;
-    void *next = PyMem_RawRealloc(s->next, bytes);
-    if (next == NULL) return -1;
-    s->next = next;
-    void *visits = PyMem_RawRealloc(s->visits, bytes);
-    if (visits == NULL) return -1;
-    s->visits = visits;
-    s->bytes = bytes;
-    return 0;
+    void **const arrays[3] = {&s->row, &s->next, &s->visits};
+    const size_t sizes[3] = {8, 8, 8};
+    return bs_grow_all(arrays, sizes, 3, &s->items, (size_t)items, 0);
 }
 
 static void
@@ -72,20 +47,18 @@ scratch_release(Scratch *s)
     PyMem_RawFree(s->visits);
 }
 
-/* pair k's two texts, or EDIT_BAD_SLICE where a slice leaves its buffer */
-static Failure
-pair_texts(const Pairs *p, Py_ssize_t k, const int64_t **hyp, int64_t *n, const int64_t **ref,
-           int64_t *m)
+/* pair k's two texts: BS_DONE, or the failure (a slice outside its buffer) set in `fault` */
+static bs_Failure
+pair_texts(const bs_Ragged *p, Py_ssize_t k, const int64_t **hyp, int64_t *n,
+           const int64_t **ref, int64_t *m, bs_Fault *fault)
 {
-    const int64_t hs = p->hyp_starts[k], hl = p->hyp_lengths[k];
-    const int64_t rs = p->ref_starts[k], rl = p->ref_lengths[k];
-    if (hs < 0 || hl < 0 || hs > p->hyp_size || hl > p->hyp_size - hs) return EDIT_BAD_SLICE;
-    if (rs < 0 || rl < 0 || rs > p->ref_size || rl > p->ref_size - rs) return EDIT_BAD_SLICE;
-    *hyp = p->hyp_chars + hs;
-    *n = hl;
-    *ref = p->ref_chars + rs;
-    *m = rl;
-    return EDIT_DONE;
+    if (bs_ragged_hyp(p, k, fault) != BS_DONE || bs_ragged_ref(p, k, 0, fault) != BS_DONE)
+        return fault->kind;
+    *hyp = p->hyp_ids + p->hyp_starts[k];
+    *n = p->hyp_lengths[k];
+    *ref = p->ref_ids + p->ref_starts[k];
+    *m = p->ref_lengths[k];
+    return BS_DONE;
 }
 
 /* ------------------------------------------------------------------ edit_distances */
@@ -145,21 +118,21 @@ beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, 
     return row[m];
 }
 
-/* pairs *at..end-1 into out; *at is left at the pair that failed */
-static Failure
-distances_of(const Pairs *p, int64_t cost, int64_t *out, Py_ssize_t *at, Py_ssize_t end,
-             Scratch *s, bs_Watch *watch)
+/* pairs begin..end-1 into out: BS_DONE, or the failure set in `fault` */
+static bs_Failure
+distances_of(const bs_Ragged *p, int64_t cost, int64_t *out, Py_ssize_t begin, Py_ssize_t end,
+             Scratch *s, bs_Watch *watch, bs_Fault *fault)
 {
-    for (; *at < end; (*at)++) {
+    for (Py_ssize_t at = begin; at < end; at++) {
         const int64_t *pred, *target;
         int64_t n, m;
-        Failure failure = pair_texts(p, *at, &pred, &n, &target, &m);
-        if (failure != EDIT_DONE) return failure;
-        if (scratch_reserve(s, m + 1) < 0) return EDIT_NO_MEMORY;
-        out[*at] = beam_distance(pred, n, target, m, cost, s->row, s->next, watch);
-        if (watch->stopped || bs_watch_poll(watch)) return EDIT_STOPPED;
+        if (pair_texts(p, at, &pred, &n, &target, &m, fault) != BS_DONE) return fault->kind;
+        if (scratch_reserve(s, m + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
+        out[at] = beam_distance(pred, n, target, m, cost, s->row, s->next, watch);
+        if (watch->stopped || bs_watch_poll(watch))
+            return bs_fail(fault, BS_STOPPED, at, 0, 0, 0);
     }
-    return EDIT_DONE;
+    return BS_DONE;
 }
 
 /* ------------------------------------------------------------------------ eed_grid */
@@ -212,84 +185,34 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
     return row[n];
 }
 
-/* pairs *at..end-1 into last and visited; *at is left at the pair that failed */
-static Failure
-grids_of(const Pairs *p, const double *costs, double *last, int64_t *visited, Py_ssize_t *at,
-         Py_ssize_t end, Scratch *s, bs_Watch *watch)
+/* pairs begin..end-1 into last and visited: BS_DONE, or the failure set in `fault` */
+static bs_Failure
+grids_of(const bs_Ragged *p, const double *costs, double *last, int64_t *visited,
+         Py_ssize_t begin, Py_ssize_t end, Scratch *s, bs_Watch *watch, bs_Fault *fault)
 {
-    for (; *at < end; (*at)++) {
+    for (Py_ssize_t at = begin; at < end; at++) {
         const int64_t *hyp, *ref;
         int64_t n, m;
-        Failure failure = pair_texts(p, *at, &hyp, &n, &ref, &m);
-        if (failure != EDIT_DONE) return failure;
-        if (scratch_reserve(s, n + 1) < 0) return EDIT_NO_MEMORY;
-        last[*at] = eed_pair(hyp, n, ref, m, costs[0], costs[1], costs[2], s->row, s->next,
-                             s->visits, &visited[*at], watch);
-        if (watch->stopped || bs_watch_poll(watch)) return EDIT_STOPPED;
+        if (pair_texts(p, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
+        if (scratch_reserve(s, n + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
+        last[at] = eed_pair(hyp, n, ref, m, costs[0], costs[1], costs[2], s->row, s->next,
+                            s->visits, &visited[at], watch);
+        if (watch->stopped || bs_watch_poll(watch))
+            return bs_fail(fault, BS_STOPPED, at, 0, 0, 0);
     }
-    return EDIT_DONE;
+    return BS_DONE;
 }
 
 /* ------------------------------------------------------------------ the entry points */
 
+static const char *const TEXT_NAMES[6] = {"hyp_chars", "hyp_starts", "hyp_lengths",
+                                          "ref_chars", "ref_starts", "ref_lengths"};
+
 /* the six text buffers of args[0..5] into views (held counts those taken) and p */
 static int
-read_pairs(PyObject *const *args, Py_buffer *views, int *held, Pairs *p)
+read_pairs(PyObject *const *args, Py_buffer *views, int *held, bs_Ragged *p)
 {
-    static const char *const names[6] = {"hyp_chars", "hyp_starts", "hyp_lengths",
-                                         "ref_chars", "ref_starts", "ref_lengths"};
-    Py_ssize_t any[1] = {-1};
-    Py_ssize_t pairs[1] = {-1};
-    for (int k = 0; k < 6; k++) {
-        const Py_ssize_t *shape = k == 0 || k == 3 ? any : pairs;
-        if (bs_int64_buffer(args[k], &views[*held], names[k], 1, shape, 0) < 0) return -1;
-        if (k == 1) pairs[0] = views[*held].shape[0];
-        (*held)++;
-    }
-    p->hyp_chars = views[0].buf;
-    p->hyp_starts = views[1].buf;
-    p->hyp_lengths = views[2].buf;
-    p->ref_chars = views[3].buf;
-    p->ref_starts = views[4].buf;
-    p->ref_lengths = views[5].buf;
-    p->hyp_size = views[0].len / 8;
-    p->ref_size = views[3].len / 8;
-    return 0;
-}
-
-static int
-read_bounds(PyObject *begin_object, PyObject *end_object, Py_ssize_t pairs, Py_ssize_t *begin,
-            Py_ssize_t *end)
-{
-    if (bs_index_argument(begin_object, "begin", begin) < 0
-        || bs_index_argument(end_object, "end", end) < 0)
-        return -1;
-    if (*begin < 0 || *end < *begin || *end > pairs) {
-        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the pairs); got %zd and %zd", pairs, *begin, *end);
-        return -1;
-    }
-    return 0;
-}
-
-/* after the loop, with the GIL: 0, or -1 with the exception of `failure` set */
-static int
-finish(Failure failure, bs_Watch *watch, Py_ssize_t pair)
-{
-    if (bs_watch_end(watch) < 0) return -1; /* stopped: KeyboardInterrupt */
-    switch (failure) {
-    case EDIT_DONE:
-    case EDIT_STOPPED:
-        return 0;
-    case EDIT_NO_MEMORY:
-        PyErr_NoMemory();
-        return -1;
-    case EDIT_BAD_SLICE:
-        PyErr_Format(PyExc_ValueError, "pair %zd: an offset or a length is outside its "
-                     "character buffer", pair);
-        return -1;
-    }
-    return 0;
+    return bs_ragged_read(args, TEXT_NAMES, 0, INT64_MAX, "pair", "compared", p, views, held);
 }
 
 const char bs_edit_distances_doc[] =
@@ -313,14 +236,14 @@ bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;
-    Pairs p;
+    bs_Ragged p;
     Py_ssize_t pairs, cost, begin, end;
     Py_ssize_t out_shape[1];
     Scratch scratch = {NULL, NULL, NULL, 0};
     bs_Watch watch;
-    Failure failure;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
     if (read_pairs(args, views, &held, &p) < 0) goto done;
-    pairs = out_shape[0] = views[1].shape[0];
+    pairs = out_shape[0] = p.rows;
     if (bs_index_argument(args[6], "substitution_cost", &cost) < 0) goto done;
     if (cost < 0 || cost > MAX_COST) {
         PyErr_Format(PyExc_ValueError, "substitution_cost must be from 0 to 2**40; got %zd",
@@ -329,16 +252,15 @@ bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (bs_int64_buffer(args[7], &views[held], "distances", 1, out_shape, 1) < 0) goto done;
     held++;
-    if (read_bounds(args[8], args[9], pairs, &begin, &end) < 0) goto done;
+    if (bs_rows_range(args[8], args[9], pairs, "pair", &begin, &end) < 0) goto done;
     bs_watch_begin(&watch);
     Py_BEGIN_ALLOW_THREADS
-    failure = distances_of(&p, cost, views[6].buf, &begin, end, &scratch, &watch);
+    distances_of(&p, cost, views[6].buf, begin, end, &scratch, &watch, &fault);
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
-    if (finish(failure, &watch, begin) < 0) goto done;
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -363,14 +285,14 @@ bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
-    Pairs p;
+    bs_Ragged p;
     Py_ssize_t pairs, begin, end;
     Py_ssize_t out_shape[1];
     Scratch scratch = {NULL, NULL, NULL, 0};
     bs_Watch watch;
-    Failure failure;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
     if (read_pairs(args, views, &held, &p) < 0) goto done;
-    pairs = out_shape[0] = views[1].shape[0];
+    pairs = out_shape[0] = p.rows;
     if (bs_float64_buffer(args[6], &views[held], "costs", 0) < 0) goto done;
     held++;
     if (views[6].len != 3 * 8) {
@@ -386,16 +308,15 @@ bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (bs_int64_buffer(args[8], &views[held], "visited", 1, out_shape, 1) < 0) goto done;
     held++;
-    if (read_bounds(args[9], args[10], pairs, &begin, &end) < 0) goto done;
+    if (bs_rows_range(args[9], args[10], pairs, "pair", &begin, &end) < 0) goto done;
     bs_watch_begin(&watch);
     Py_BEGIN_ALLOW_THREADS
-    failure = grids_of(&p, views[6].buf, views[7].buf, views[8].buf, &begin, end, &scratch,
-                       &watch);
+    grids_of(&p, views[6].buf, views[7].buf, views[8].buf, begin, end, &scratch, &watch,
+             &fault);
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
-    if (finish(failure, &watch, begin) < 0) goto done;
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

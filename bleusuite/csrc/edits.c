@@ -26,14 +26,10 @@
 
 #define MAX_WORDS ((int64_t)1 << 40)
 
-enum { TAG_EQUAL = 0, TAG_SUBSTITUTE = 1, TAG_DELETE = 2, TAG_INSERT = 3 };
+static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
+                                            "ref_ids", "ref_starts", "ref_lengths"};
 
-typedef enum {
-    EDITS_DONE = 0,
-    EDITS_NO_MEMORY,
-    EDITS_BAD_SLICE,
-    EDITS_STOPPED,
-} Failure;
+enum { TAG_EQUAL = 0, TAG_SUBSTITUTE = 1, TAG_DELETE = 2, TAG_INSERT = 3 };
 
 /* the scratch of a block of rows, grown as pairs need it */
 typedef struct {
@@ -64,51 +60,29 @@ typedef struct {
 } Scratch;
 
 typedef struct {
-    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
-    const int64_t *ref_ids, *ref_starts, *ref_lengths;
+    bs_Ragged in;         /* the rows (one reference each) */
     int64_t *counts;      /* B x 5: hits, substitutions, deletions, insertions, opcodes */
     int64_t *chunks;      /* NULL, or (C, 5): tag, ref_start, ref_end, hyp_start, hyp_end */
     const int64_t *chunk_starts; /* B: the first chunk of each row (room for n + m + 1) */
-    Py_ssize_t hyp_size, ref_size, chunk_size;
+    Py_ssize_t chunk_size;
 } Call;
 
 /* room for `needed` edits (ops, ref_at and hyp_at share one capacity) */
 static int
 reserve_ops(Scratch *s, size_t needed)
 {
-    if (needed <= s->ops_capacity) return 0;
-    if (needed > (size_t)PY_SSIZE_T_MAX / 8) return -1;
-    uint8_t *ops = PyMem_RawRealloc(s->ops, needed);
-    if (ops == NULL) return -1;
-    s->ops = ops;
-    int64_t *ref_at = PyMem_RawRealloc(s->ref_at, needed * 8);
-    if (ref_at == NULL) return -1;
-    s->ref_at = ref_at;
-    int64_t *hyp_at = PyMem_RawRealloc(s->hyp_at, needed * 8);
-    if (hyp_at == NULL) return -1;
-    s->hyp_at = hyp_at;
-    s->ops_capacity = needed;
-    return 0;
+    void **const arrays[3] = {(void **)&s->ops, (void **)&s->ref_at, (void **)&s->hyp_at};
+    const size_t sizes[3] = {1, 8, 8};
+    return bs_grow_all(arrays, sizes, 3, &s->ops_capacity, needed, 0);
 }
 
 static void
 scratch_release(Scratch *s)
 {
-    PyMem_RawFree(s->masks);
-    PyMem_RawFree(s->keys);
-    PyMem_RawFree(s->slot_mask);
-    PyMem_RawFree(s->stamps);
-    PyMem_RawFree(s->plus);
-    PyMem_RawFree(s->minus);
-    PyMem_RawFree(s->ops);
-    PyMem_RawFree(s->ref_at);
-    PyMem_RawFree(s->hyp_at);
-    PyMem_RawFree(s->word_at);
-    PyMem_RawFree(s->word_length);
-    PyMem_RawFree(s->word_hash);
-    PyMem_RawFree(s->word_id);
-    PyMem_RawFree(s->word_slot);
-    PyMem_RawFree(s->word_stamps);
+    void *const held[] = {s->masks, s->keys, s->slot_mask, s->stamps, s->plus, s->minus,
+                          s->ops, s->ref_at, s->hyp_at, s->word_at, s->word_length,
+                          s->word_hash, s->word_id, s->word_slot, s->word_stamps};
+    bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
 /* one hypothesis word more: the next column's vertical deltas from this column's (in
@@ -164,7 +138,7 @@ static inline size_t
 table_slot(const Scratch *s, int64_t word)
 {
     const size_t mask = s->table_capacity - 1;
-    size_t k = (size_t)(((uint64_t)word * 0x9e3779b97f4a7c15ULL) >> 17) & mask;
+    size_t k = (size_t)(((uint64_t)word * BS_GOLDEN) >> 17) & mask;
     while (s->stamps[k] == s->stamp && s->keys[k] != word) k = (k + 1) & mask;
     return k;
 }
@@ -288,36 +262,30 @@ tally_ops(const Scratch *s, int64_t count, int64_t n, int64_t tally[4])
     tally[TAG_EQUAL] = n - tally[TAG_SUBSTITUTE] - tally[TAG_DELETE];
 }
 
-static Failure
-check_slice(int64_t start, int64_t length, Py_ssize_t size)
-{
-    if (start < 0 || length < 0 || start > size || length > size - start
-        || length > MAX_WORDS)
-        return EDITS_BAD_SLICE;
-    return EDITS_DONE;
-}
-
 /* the counts (and opcodes) of row `row` */
-static Failure
-row_edits(Scratch *s, const Call *c, Py_ssize_t row)
+static bs_Failure
+row_edits(Scratch *s, const Call *c, Py_ssize_t row, bs_Fault *fault)
 {
-    const int64_t hyp_start = c->hyp_starts[row], m = c->hyp_lengths[row];
-    const int64_t ref_start = c->ref_starts[row], n = c->ref_lengths[row];
-    if (check_slice(hyp_start, m, c->hyp_size) != EDITS_DONE
-        || check_slice(ref_start, n, c->ref_size) != EDITS_DONE)
-        return EDITS_BAD_SLICE;
+    const bs_Ragged *in = &c->in;
+    if (bs_ragged_hyp(in, row, fault) != BS_DONE || bs_ragged_ref(in, row, 0, fault) != BS_DONE)
+        return fault->kind;
+    const int64_t hyp_start = in->hyp_starts[row], m = in->hyp_lengths[row];
+    const int64_t ref_start = in->ref_starts[row], n = in->ref_lengths[row];
     int64_t prefix;
-    const int64_t count = pair_ops(s, c->ref_ids + ref_start, n, c->hyp_ids + hyp_start, m,
+    const int64_t count = pair_ops(s, in->ref_ids + ref_start, n, in->hyp_ids + hyp_start, m,
                                    -1, &prefix);
-    if (count < 0) return EDITS_NO_MEMORY;
+    if (count < 0) return bs_fail(fault, BS_NO_MEMORY, row, 0, 0, 0);
     int64_t tally[4];
     tally_ops(s, count, n, tally);
     int64_t *counts = c->counts + (size_t)row * 5;
     int64_t chunks = 0;
     if (c->chunks != NULL) {
         const int64_t first = c->chunk_starts[row];
-        if (first < 0 || first > c->chunk_size || n + m + 1 > c->chunk_size - first)
-            return EDITS_BAD_SLICE;
+        if (!bs_slice_fits(first, n + m + 1, c->chunk_size)) {
+            bs_fail(fault, BS_OUTPUT_OUTSIDE, row, 0, first, n + m + 1);
+            fault->what = "chunk_starts";
+            return BS_OUTPUT_OUTSIDE;
+        }
         int64_t *out = c->chunks + (size_t)first * 5;
         int64_t src = 0, dst = 0;
         /* the edits first to last (ops holds them last first); hits are not edits but
@@ -355,7 +323,7 @@ row_edits(Scratch *s, const Call *c, Py_ssize_t row)
     counts[2] = tally[TAG_DELETE];
     counts[3] = tally[TAG_INSERT];
     counts[4] = chunks;
-    return EDITS_DONE;
+    return BS_DONE;
 }
 
 const char bs_edit_counts_doc[] =
@@ -378,90 +346,46 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "edit_counts takes 11 arguments, not %zd", nargs);
         return NULL;
     }
-    Py_ssize_t begin, end;
-    if (bs_index_argument(args[9], "begin", &begin) < 0
-        || bs_index_argument(args[10], "end", &end) < 0)
-        return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
-    const Py_ssize_t any = -1;
-    Py_ssize_t one_dim[1] = {any};
-    static const char *names[6] = {"hyp_ids", "hyp_starts", "hyp_lengths", "ref_ids",
-                                   "ref_starts", "ref_lengths"};
-    Py_ssize_t rows = 0;
-    for (int k = 0; k < 6; k++) {
-        Py_ssize_t rows_shape[1] = {rows};
-        const int ids = k == 0 || k == 3;
-        if (bs_int64_buffer(args[k], &views[held], names[k], 1, ids || k == 1 ? one_dim
-                            : rows_shape, 0) < 0)
-            goto done;
-        if (k == 1) rows = views[held].shape[0];
-        held++;
-    }
-    Py_ssize_t counts_shape[2] = {rows, 5};
+    Call c = {.chunks = NULL, .chunk_starts = NULL, .chunk_size = 0};
+    if (bs_ragged_read(args, RAGGED_NAMES, 0, MAX_WORDS, "row", "aligned", &c.in, views,
+                       &held) < 0)
+        goto done;
+    const Py_ssize_t rows = c.in.rows;
+    Py_ssize_t counts_shape[2] = {rows, 5}, chunks_shape[2] = {-1, 5}, rows_shape[1] = {rows};
     if (bs_int64_buffer(args[6], &views[held], "counts", 2, counts_shape, 1) < 0) goto done;
-    held++;
-    int64_t *chunks = NULL;
-    const int64_t *chunk_starts = NULL;
-    Py_ssize_t chunk_size = 0;
+    c.counts = views[held++].buf;
     if (args[7] != Py_None) {
-        Py_ssize_t chunks_shape[2] = {any, 5};
         if (bs_int64_buffer(args[7], &views[held], "chunks", 2, chunks_shape, 1) < 0)
             goto done;
-        chunks = views[held].buf;
-        chunk_size = views[held].shape[0];
-        held++;
-        Py_ssize_t rows_shape[1] = {rows};
+        c.chunks = views[held].buf;
+        c.chunk_size = views[held++].shape[0];
         if (bs_int64_buffer(args[8], &views[held], "chunk_starts", 1, rows_shape, 0) < 0)
             goto done;
-        chunk_starts = views[held].buf;
-        held++;
+        c.chunk_starts = views[held++].buf;
     }
-    if (begin < 0 || end < begin || end > rows) {
-        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the rows); got %zd and %zd", rows, begin, end);
-        goto done;
-    }
-    Call c = {
-        .hyp_ids = views[0].buf, .hyp_starts = views[1].buf, .hyp_lengths = views[2].buf,
-        .ref_ids = views[3].buf, .ref_starts = views[4].buf, .ref_lengths = views[5].buf,
-        .counts = views[6].buf, .chunks = chunks, .chunk_starts = chunk_starts,
-        .hyp_size = views[0].len / 8, .ref_size = views[3].len / 8, .chunk_size = chunk_size,
-    };
+    Py_ssize_t begin, end;
+    if (bs_rows_range(args[9], args[10], rows, "row", &begin, &end) < 0) goto done;
     Scratch scratch;
     memset(&scratch, 0, sizeof(scratch));
-    Failure failure = EDITS_DONE;
-    Py_ssize_t row = begin;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
     bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
     bs_watch_begin(&watch);
     Py_BEGIN_ALLOW_THREADS
-    for (; row < end; row++) {
+    for (Py_ssize_t row = begin; row < end; row++) {
         if (bs_watch_poll(&watch)) {
-            failure = EDITS_STOPPED;
+            fault.kind = BS_STOPPED;
             break;
         }
-        if ((failure = row_edits(&scratch, &c, row)) != EDITS_DONE) break;
+        if (row_edits(&scratch, &c, row, &fault) != BS_DONE) break;
     }
     Py_END_ALLOW_THREADS
-    if (bs_watch_end(&watch) < 0) failure = EDITS_STOPPED; /* KeyboardInterrupt is set */
     scratch_release(&scratch);
-    switch (failure) {
-    case EDITS_NO_MEMORY:
-        PyErr_NoMemory();
-        goto done;
-    case EDITS_BAD_SLICE:
-        PyErr_Format(PyExc_ValueError, "row %zd: an offset or a length is outside its "
-                     "buffer", row);
-        goto done;
-    case EDITS_STOPPED:
-        goto done;
-    case EDITS_DONE:
-        break;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -474,25 +398,13 @@ done:
  * comparing the words' code points: two words share an id only where they are equal.
  */
 
-typedef struct {
-    int kind;
-    const void *data;
-    Py_ssize_t length;
-} Text;
-
-static inline Py_UCS4
-text_at(const Text *t, Py_ssize_t i)
-{
-    return PyUnicode_READ(t->kind, t->data, i);
-}
-
 /* the words of `t` into the scratch's word arrays from index `first` (room made by the
  * caller): their number. jiwer_split: jiwer's wer_default (the ends stripped, words split
  * at a space or at a run of two or more whitespace characters: a lone tab stays inside its
  * word); else str.split()'s (at every run of whitespace). Inlined once per str kind, so
  * that each reads its code units directly. */
 static inline __attribute__((always_inline)) Py_ssize_t
-split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int kind)
+split_kind(Scratch *s, const bs_Text *t, int jiwer_split, size_t first, const int kind)
 {
 #define AT(i) PyUnicode_READ(kind, t->data, (i))
     Py_ssize_t i = 0, end = t->length, count = 0;
@@ -520,7 +432,7 @@ split_kind(Scratch *s, const Text *t, int jiwer_split, size_t first, const int k
 }
 
 static Py_ssize_t
-split_words(Scratch *s, const Text *t, int jiwer_split, size_t first)
+split_words(Scratch *s, const bs_Text *t, int jiwer_split, size_t first)
 {
     switch (t->kind) {
     case PyUnicode_1BYTE_KIND:
@@ -535,13 +447,13 @@ split_words(Scratch *s, const Text *t, int jiwer_split, size_t first)
 /* whether word `a` of text `ta` and word `b` of text `tb` (of `length` code points each)
  * are the same code points */
 static int
-same_word(const Text *ta, Py_ssize_t a, const Text *tb, Py_ssize_t b, Py_ssize_t length)
+same_word(const bs_Text *ta, Py_ssize_t a, const bs_Text *tb, Py_ssize_t b, Py_ssize_t length)
 {
     if (ta->kind == tb->kind)
         return memcmp((const char *)ta->data + a * ta->kind,
                       (const char *)tb->data + b * tb->kind, (size_t)(length * ta->kind)) == 0;
     for (Py_ssize_t k = 0; k < length; k++) {
-        if (text_at(ta, a + k) != text_at(tb, b + k)) return 0;
+        if (bs_text_at(*ta, a + k) != bs_text_at(*tb, b + k)) return 0;
     }
     return 1;
 }
@@ -550,7 +462,7 @@ same_word(const Text *ta, Py_ssize_t a, const Text *tb, Py_ssize_t b, Py_ssize_t
  * distinct - 1 the reference's words (`*ref_distinct` of them), then the hypothesis's
  * others; 0, or -1 (no memory) */
 static int
-number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t total,
+number_words(Scratch *s, const bs_Text *ref, const bs_Text *hyp, size_t n, size_t total,
              int64_t *ref_distinct)
 {
     size_t capacity = 16;
@@ -574,7 +486,7 @@ number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t tota
     *ref_distinct = 0;
     for (size_t w = 0; w < total; w++) {
         if (w == n) *ref_distinct = next;
-        const Text *tw = w < n ? ref : hyp;
+        const bs_Text *tw = w < n ? ref : hyp;
         const uint64_t hash = s->word_hash[w];
         size_t k = (size_t)(hash ^ (hash >> 29)) & mask;
         for (;; k = (k + 1) & mask) {
@@ -597,43 +509,30 @@ number_words(Scratch *s, const Text *ref, const Text *hyp, size_t n, size_t tota
     return 0;
 }
 
-static Text
-text_of(PyObject *str)
-{
-    Text t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
-    return t;
-}
-
 /* the counts of pair `row` into counts[row] (the opcode count 0) */
-static Failure
+static bs_Failure
 line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, int64_t *counts)
 {
-    const Text ref = text_of(ref_str), hyp = text_of(hyp_str);
+    const bs_Text ref = bs_text_of_str(ref_str), hyp = bs_text_of_str(hyp_str);
     /* at most one word per two code points, and one more */
     const size_t room = (size_t)(ref.length + hyp.length) / 2 + 2;
-    if ((size_t)(ref.length + hyp.length) > (size_t)INT32_MAX) return EDITS_NO_MEMORY;
-    if (room > s->words_capacity) { /* the four word arrays share one capacity */
-        void **arrays[4] = {(void **)&s->word_at, (void **)&s->word_length,
-                            (void **)&s->word_hash, (void **)&s->word_id};
-        const size_t sizes[4] = {sizeof(Py_ssize_t), sizeof(Py_ssize_t), 8, 8};
-        size_t grown = s->words_capacity;
-        for (int k = 0; k < 4; k++) {
-            grown = s->words_capacity;
-            if (bs_grow(arrays[k], &grown, room, sizes[k]) < 0) return EDITS_NO_MEMORY;
-        }
-        s->words_capacity = grown;
-    }
+    if ((size_t)(ref.length + hyp.length) > (size_t)INT32_MAX) return BS_NO_MEMORY;
+    /* the four word arrays share one capacity */
+    void **const arrays[4] = {(void **)&s->word_at, (void **)&s->word_length,
+                              (void **)&s->word_hash, (void **)&s->word_id};
+    const size_t sizes[4] = {sizeof(Py_ssize_t), sizeof(Py_ssize_t), 8, 8};
+    if (bs_grow_all(arrays, sizes, 4, &s->words_capacity, room, 0) < 0) return BS_NO_MEMORY;
     const Py_ssize_t n = split_words(s, &ref, jiwer_split, 0);
     const Py_ssize_t m = split_words(s, &hyp, jiwer_split, (size_t)n);
     int64_t distinct;
     if (number_words(s, &ref, &hyp, (size_t)n, (size_t)(n + m), &distinct) < 0)
-        return EDITS_NO_MEMORY;
+        return BS_NO_MEMORY;
     int64_t prefix;
     const int64_t count = pair_ops(s, s->word_id, n, s->word_id + n, m, distinct, &prefix);
-    if (count < 0) return EDITS_NO_MEMORY;
+    if (count < 0) return BS_NO_MEMORY;
     tally_ops(s, count, n, counts);
     counts[4] = 0;
-    return EDITS_DONE;
+    return BS_DONE;
 }
 
 const char bs_line_edit_counts_doc[] =
@@ -669,14 +568,7 @@ bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const int jiwer_split = PyObject_IsTrue(args[2]);
     if (jiwer_split < 0) return NULL;
     Py_ssize_t begin, end;
-    if (bs_index_argument(args[4], "begin", &begin) < 0
-        || bs_index_argument(args[5], "end", &end) < 0)
-        return NULL;
-    if (begin < 0 || end < begin || end > rows) {
-        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the rows); got %zd and %zd", rows, begin, end);
-        return NULL;
-    }
+    if (bs_rows_range(args[4], args[5], rows, "row", &begin, &end) < 0) return NULL;
     for (Py_ssize_t row = begin; row < end; row++) {
         for (int k = 0; k < 2; k++) {
             PyObject *item = PyTuple_GET_ITEM(args[k], row);
@@ -698,22 +590,21 @@ bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *const *refs = &PyTuple_GET_ITEM(args[1], 0);
     Scratch scratch;
     memset(&scratch, 0, sizeof(scratch));
-    Failure failure = EDITS_DONE;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
     bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
     bs_watch_begin(&watch);
     Py_BEGIN_ALLOW_THREADS /* the tuples hold the str, which do not change */
     for (Py_ssize_t row = begin; row < end; row++) {
         if (bs_watch_poll(&watch)) {
-            failure = EDITS_STOPPED;
+            fault.kind = BS_STOPPED;
             break;
         }
-        failure = line_edits(&scratch, hyps[row], refs[row], jiwer_split, counts + row * 5);
-        if (failure != EDITS_DONE) break;
+        fault.kind = line_edits(&scratch, hyps[row], refs[row], jiwer_split, counts + row * 5);
+        if (fault.kind != BS_DONE) break;
     }
     Py_END_ALLOW_THREADS
     scratch_release(&scratch);
     PyBuffer_Release(&view);
-    if (bs_watch_end(&watch) < 0) return NULL; /* KeyboardInterrupt is set */
-    if (failure == EDITS_NO_MEMORY) return PyErr_NoMemory();
+    if (bs_call_end(&watch, &fault, NULL) < 0) return NULL;
     Py_RETURN_NONE;
 }

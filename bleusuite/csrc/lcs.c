@@ -38,34 +38,20 @@
 
 #include <string.h>
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
-/* tokens of a row's hypothesis, and of its references together */
-#define MAX_ROW_TOKENS ((int64_t)1 << 31)
 /* words of scratch (mask tables, kept rows) a call may use without thinning them */
 #define DEFAULT_SCRATCH_WORDS ((int64_t)1 << 18)
-
-typedef enum {
-    LCS_FINE = 0,
-    LCS_HYP_OUTSIDE,  /* a hypothesis slice outside hyp_ids */
-    LCS_HYP_TOO_LONG, /* a hypothesis of MAX_ROW_TOKENS tokens or more */
-    LCS_REF_OUTSIDE,  /* a reference slice outside ref_ids */
-    LCS_REFS_TOO_LONG,
-    LCS_NO_MEMORY,
-    LCS_CHANGED, /* offsets or lengths that changed while the call ran */
-    LCS_STOPPED, /* Ctrl-C, or stop_calls() (interrupt.c) */
-} LcsFailure;
 
 /* a growable array of 64-bit words */
 typedef struct {
     uint64_t *items;
-    int64_t capacity;
+    size_t capacity;
 } Words;
 
 typedef struct {
-    /* the input */
-    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths, *hyp_marks;
-    const int64_t *ref_ids, *ref_starts, *ref_lengths, *ref_marks;
-    Py_ssize_t hyp_size, ref_size, rows, refs;
+    /* the input (the rows: bs_ragged_read's; the sentence marks) */
+    bs_Ragged in;
+    const int64_t *hyp_marks, *ref_marks;
+    Py_ssize_t refs;
     int64_t *lcs, *union_hits; /* (B, R) or NULL */
     int64_t scratch_words;
     /* sizes of the call's widest row */
@@ -91,9 +77,7 @@ typedef struct {
     Words checkpoints; /* the kept rows of one pair's bands */
     int dense;     /* the segment's masks are in `masks` */
     int64_t words; /* W of the segment */
-    LcsFailure failure;
-    Py_ssize_t failed_row, failed_reference;
-    int64_t failed_start, failed_length;
+    bs_Fault failure;
     bs_Watch *watch; /* polled once a reference row or sentence: a long row can be stopped */
 } Lcs;
 
@@ -118,14 +102,7 @@ popcount64(uint64_t x)
 static int
 words_reserve(Words *w, int64_t count)
 {
-    if (count <= w->capacity) return 0;
-    int64_t grown = w->capacity ? w->capacity : 64;
-    while (grown < count) grown *= 2;
-    uint64_t *items = PyMem_RawRealloc(w->items, (size_t)grown * sizeof(uint64_t));
-    if (items == NULL) return -1;
-    w->items = items;
-    w->capacity = grown;
-    return 0;
+    return bs_grow((void **)&w->items, &w->capacity, (size_t)count, sizeof(uint64_t));
 }
 
 /* the number of zero bits among the first j bits of a row (T[i][j] of its row i) */
@@ -177,7 +154,7 @@ static inline uint32_t
 alphabet_id(Lcs *c, int64_t value, int add, uint32_t *alphabet)
 {
     uint64_t key = (uint64_t)value;
-    uint64_t slot = (key * GOLDEN) >> c->table_shift;
+    uint64_t slot = (key * BS_GOLDEN) >> c->table_shift;
     while (c->stamps[slot] == c->stamp) {
         if (c->keys[slot] == key) return c->values[slot];
         slot = (slot + 1) & c->table_mask;
@@ -201,19 +178,19 @@ masks_build(Lcs *c, Segment seg, uint32_t alphabet)
     c->dense = ((int64_t)alphabet + 1) * words <= c->scratch_words;
     if (c->dense) {
         int64_t needed = ((int64_t)alphabet + 1) * words;
-        if (needed > c->masks.capacity) {
-            int64_t old = c->masks.capacity;
+        if ((size_t)needed > c->masks.capacity) {
+            size_t old = c->masks.capacity;
             if (words_reserve(&c->masks, needed) < 0) return -1;
-            memset(c->masks.items + old, 0, (size_t)(c->masks.capacity - old) * sizeof(uint64_t));
+            memset(c->masks.items + old, 0, (c->masks.capacity - old) * sizeof(uint64_t));
         }
         for (int64_t p = 0; p < seg.length; p++)
             c->masks.items[(int64_t)c->hyp[seg.begin + p] * words + (p >> 6)] |= 1ULL << (p & 63);
         return 0;
     }
-    if (words > c->one.capacity) {
-        int64_t old = c->one.capacity;
+    if ((size_t)words > c->one.capacity) {
+        size_t old = c->one.capacity;
         if (words_reserve(&c->one, words) < 0) return -1;
-        memset(c->one.items + old, 0, (size_t)(c->one.capacity - old) * sizeof(uint64_t));
+        memset(c->one.items + old, 0, (c->one.capacity - old) * sizeof(uint64_t));
     }
     for (int64_t p = seg.length - 1; p >= 0; p--) {
         uint32_t id = c->hyp[seg.begin + p];
@@ -362,39 +339,9 @@ next_sentence(const int64_t *marks, int64_t base, int64_t *from, int64_t end)
 static int
 measure(Lcs *c, Py_ssize_t begin, Py_ssize_t end)
 {
-    for (Py_ssize_t b = begin; b < end; b++) {
-        int64_t start = c->hyp_starts[b], length = c->hyp_lengths[b];
-        if (start < 0 || length < 0 || start > (int64_t)c->hyp_size
-            || length > (int64_t)c->hyp_size - start) {
-            c->failure = LCS_HYP_OUTSIDE;
-            c->failed_row = b, c->failed_start = start, c->failed_length = length;
-            return -1;
-        }
-        if (length >= MAX_ROW_TOKENS) {
-            c->failure = LCS_HYP_TOO_LONG;
-            c->failed_row = b, c->failed_length = length;
-            return -1;
-        }
-        if (length > c->max_hyp) c->max_hyp = length;
-        int64_t total = 0;
-        for (Py_ssize_t r = 0; r < c->refs; r++) {
-            int64_t s = c->ref_starts[b * c->refs + r], n = c->ref_lengths[b * c->refs + r];
-            if (s < 0 || n < 0 || s > (int64_t)c->ref_size || n > (int64_t)c->ref_size - s) {
-                c->failure = LCS_REF_OUTSIDE;
-                c->failed_row = b, c->failed_reference = r;
-                c->failed_start = s, c->failed_length = n;
-                return -1;
-            }
-            total += n;
-            if (total >= MAX_ROW_TOKENS) {
-                c->failure = LCS_REFS_TOO_LONG;
-                c->failed_row = b, c->failed_length = total;
-                return -1;
-            }
-        }
-        if (total > c->max_ref) c->max_ref = total;
-    }
-    return 0;
+    int64_t tokens;
+    return bs_ragged_measure(&c->in, begin, end, 0, &c->max_hyp, &c->max_ref, &tokens,
+                             &c->failure) == BS_DONE ? 0 : -1;
 }
 
 static int
@@ -418,7 +365,7 @@ allocate(Lcs *c)
     if (!c->keys || !c->values || !c->stamps || !c->hyp || !c->ref || !c->ref_offset
         || !c->ref_begin || !c->in_union || !c->hyp_count || !c->union_count || !c->first || !c->next
         || words_reserve(&c->row, words) < 0) {
-        c->failure = LCS_NO_MEMORY;
+        c->failure.kind = BS_NO_MEMORY;
         return -1;
     }
     for (int64_t k = 0; k < hyp + 2; k++) c->first[k] = -1;
@@ -428,39 +375,25 @@ allocate(Lcs *c)
 static void
 release(Lcs *c)
 {
-    PyMem_RawFree(c->keys);
-    PyMem_RawFree(c->values);
-    PyMem_RawFree(c->stamps);
-    PyMem_RawFree(c->hyp);
-    PyMem_RawFree(c->ref);
-    PyMem_RawFree(c->ref_offset);
-    PyMem_RawFree(c->ref_begin);
-    PyMem_RawFree(c->in_union);
-    PyMem_RawFree(c->hyp_count);
-    PyMem_RawFree(c->union_count);
-    PyMem_RawFree(c->first);
-    PyMem_RawFree(c->next);
-    PyMem_RawFree(c->masks.items);
-    PyMem_RawFree(c->one.items);
-    PyMem_RawFree(c->row.items);
-    PyMem_RawFree(c->band.items);
-    PyMem_RawFree(c->checkpoints.items);
+    void *const held[] = {c->keys, c->values, c->stamps, c->hyp, c->ref, c->ref_offset,
+                          c->ref_begin, c->in_union, c->hyp_count, c->union_count, c->first,
+                          c->next, c->masks.items, c->one.items, c->row.items, c->band.items,
+                          c->checkpoints.items};
+    bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
 /* read row b's slices again (another thread may have changed them since measure) */
 static int
 read_row(Lcs *c, Py_ssize_t b, int64_t *hyp_start, int64_t *hyp_length)
 {
-    *hyp_start = c->hyp_starts[b];
-    *hyp_length = c->hyp_lengths[b];
-    if (*hyp_start < 0 || *hyp_length < 0 || *hyp_length > c->max_hyp
-        || *hyp_start > (int64_t)c->hyp_size || *hyp_length > (int64_t)c->hyp_size - *hyp_start)
+    *hyp_start = c->in.hyp_starts[b];
+    *hyp_length = c->in.hyp_lengths[b];
+    if (!bs_slice_fits(*hyp_start, *hyp_length, c->in.hyp_size) || *hyp_length > c->max_hyp)
         return -1;
     c->ref_offset[0] = 0;
     for (Py_ssize_t r = 0; r < c->refs; r++) {
-        int64_t s = c->ref_starts[b * c->refs + r], n = c->ref_lengths[b * c->refs + r];
-        if (s < 0 || n < 0 || s > (int64_t)c->ref_size || n > (int64_t)c->ref_size - s
-            || n > c->max_ref - c->ref_offset[r])
+        int64_t s = c->in.ref_starts[b * c->refs + r], n = c->in.ref_lengths[b * c->refs + r];
+        if (!bs_slice_fits(s, n, c->in.ref_size) || n > c->max_ref - c->ref_offset[r])
             return -1;
         c->ref_offset[r + 1] = c->ref_offset[r] + n;
         c->ref_begin[r] = s;
@@ -515,19 +448,18 @@ lcs_row(Lcs *c, Py_ssize_t b)
 {
     int64_t hyp_start, n;
     if (read_row(c, b, &hyp_start, &n) < 0) {
-        c->failure = LCS_CHANGED;
-        c->failed_row = b;
+        bs_fail(&c->failure, BS_CHANGED, b, 0, 0, 0);
         return -1;
     }
     alphabet_reset(c, n);
     uint32_t alphabet = 0;
     for (int64_t p = 0; p < n; p++) {
-        uint32_t id = alphabet_id(c, c->hyp_ids[hyp_start + p], 1, &alphabet);
+        uint32_t id = alphabet_id(c, c->in.hyp_ids[hyp_start + p], 1, &alphabet);
         c->hyp[p] = id;
         c->hyp_count[id]++;
     }
     for (Py_ssize_t r = 0; r < c->refs; r++) {
-        const int64_t *tokens = c->ref_ids + c->ref_begin[r];
+        const int64_t *tokens = c->in.ref_ids + c->ref_begin[r];
         for (int64_t p = c->ref_offset[r]; p < c->ref_offset[r + 1]; p++)
             c->ref[p] = alphabet_id(c, tokens[p - c->ref_offset[r]], 0, &alphabet);
     }
@@ -546,49 +478,11 @@ lcs_row(Lcs *c, Py_ssize_t b)
         failed = 1;
     for (int64_t p = 0; p < n; p++) c->hyp_count[c->hyp[p]] = 0;
     if (failed) {
-        c->failure = c->watch->stopped ? LCS_STOPPED : LCS_NO_MEMORY;
+        c->failure.kind = c->watch->stopped ? BS_STOPPED : BS_NO_MEMORY;
         return -1;
     }
     return 0;
 }
-
-static void
-raise_failure(const Lcs *c)
-{
-    switch (c->failure) {
-    case LCS_HYP_OUTSIDE:
-        PyErr_Format(PyExc_ValueError,
-                     "hyp_starts/hyp_lengths: row %zd (start %lld, length %lld) is outside "
-                     "hyp_ids (%zd values)", c->failed_row, (long long)c->failed_start,
-                     (long long)c->failed_length, c->hyp_size);
-        break;
-    case LCS_HYP_TOO_LONG:
-        PyErr_Format(PyExc_ValueError, "hyp_lengths: row %zd has %lld tokens; at most %lld "
-                     "are compared", c->failed_row, (long long)c->failed_length,
-                     (long long)(MAX_ROW_TOKENS - 1));
-        break;
-    case LCS_REF_OUTSIDE:
-        PyErr_Format(PyExc_ValueError,
-                     "ref_starts/ref_lengths: row %zd, reference %zd (start %lld, length %lld) "
-                     "is outside ref_ids (%zd values)", c->failed_row, c->failed_reference,
-                     (long long)c->failed_start, (long long)c->failed_length, c->ref_size);
-        break;
-    case LCS_REFS_TOO_LONG:
-        PyErr_Format(PyExc_ValueError, "ref_lengths: the references of row %zd have %lld "
-                     "tokens or more; at most %lld are compared", c->failed_row,
-                     (long long)c->failed_length, (long long)(MAX_ROW_TOKENS - 1));
-        break;
-    case LCS_CHANGED:
-        PyErr_Format(PyExc_ValueError, "row %zd: its offsets or lengths changed while it was "
-                     "compared (another thread wrote to the input)", c->failed_row);
-        break;
-    case LCS_STOPPED: /* the exception is bs_watch_end's */
-        break;
-    default:
-        PyErr_NoMemory();
-    }
-}
-
 
 const char bs_lcs_matches_doc[] =
 "lcs_matches(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, lcs,\n"
@@ -607,32 +501,20 @@ const char bs_lcs_matches_doc[] =
 "and kept rows used before thinning them (the numbers do not change). The GIL is\n"
 "released while rows are compared.";
 
+static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
+                                            "ref_ids", "ref_starts", "ref_lengths"};
+
 /* the buffers of args[0:10] into `c` (views[0:*held] held, to be released by the caller);
  * -1 with an exception naming the argument */
 static int
 read_buffers(Lcs *c, PyObject *const *args, Py_buffer *views, int *held)
 {
-    const Py_ssize_t any = -1;
-    Py_ssize_t one_dim[1] = {any}, rows_shape[1] = {any}, refs_shape[2] = {any, any};
-    Py_ssize_t hyp_marks_shape[1], ref_marks_shape[1];
-
-    if (bs_int64_buffer(args[0], &views[*held], "hyp_ids", 1, one_dim, 0) < 0) return -1;
-    c->hyp_ids = views[*held].buf;
-    c->hyp_size = views[(*held)++].shape[0];
-    if (bs_int64_buffer(args[1], &views[*held], "hyp_starts", 1, one_dim, 0) < 0) return -1;
-    c->hyp_starts = views[*held].buf;
-    c->rows = rows_shape[0] = views[(*held)++].shape[0];
-    if (bs_int64_buffer(args[2], &views[*held], "hyp_lengths", 1, rows_shape, 0) < 0) return -1;
-    c->hyp_lengths = views[(*held)++].buf;
-    if (bs_int64_buffer(args[3], &views[*held], "ref_ids", 1, one_dim, 0) < 0) return -1;
-    c->ref_ids = views[*held].buf;
-    c->ref_size = views[(*held)++].shape[0];
-    refs_shape[0] = c->rows;
-    if (bs_int64_buffer(args[4], &views[*held], "ref_starts", 2, refs_shape, 0) < 0) return -1;
-    c->ref_starts = views[*held].buf;
-    c->refs = refs_shape[1] = views[(*held)++].shape[1];
-    if (bs_int64_buffer(args[5], &views[*held], "ref_lengths", 2, refs_shape, 0) < 0) return -1;
-    c->ref_lengths = views[(*held)++].buf;
+    if (bs_ragged_read(args, RAGGED_NAMES, 1, BS_MAX_ROW_TOKENS, "row", "compared", &c->in,
+                       views, held) < 0)
+        return -1;
+    c->refs = c->in.refs;
+    Py_ssize_t refs_shape[2] = {c->in.rows, c->refs};
+    Py_ssize_t hyp_marks_shape[1] = {c->in.hyp_size}, ref_marks_shape[1] = {c->in.ref_size};
     if (args[6] != Py_None) {
         if (bs_int64_buffer(args[6], &views[*held], "lcs", 2, refs_shape, 1) < 0) return -1;
         c->lcs = views[(*held)++].buf;
@@ -642,8 +524,6 @@ read_buffers(Lcs *c, PyObject *const *args, Py_buffer *views, int *held)
             return -1;
         c->union_hits = views[(*held)++].buf;
     }
-    hyp_marks_shape[0] = c->hyp_size;
-    ref_marks_shape[0] = c->ref_size;
     if (args[8] != Py_None) {
         if (bs_int64_buffer(args[8], &views[*held], "hyp_marks", 1, hyp_marks_shape, 0) < 0)
             return -1;
@@ -672,21 +552,16 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "lcs_matches takes 12 or 13 arguments, not %zd", nargs);
         return NULL;
     }
-    if (bs_index_argument(args[10], "begin", &begin) < 0
-        || bs_index_argument(args[11], "end", &end) < 0
-        || (nargs == 13 && bs_index_argument(args[12], "scratch_words", &scratch) < 0))
+    if (nargs == 13 && bs_index_argument(args[12], "scratch_words", &scratch) < 0)
         return NULL;
     if (scratch < 1) {
         PyErr_SetString(PyExc_ValueError, "scratch_words must be at least 1");
         return NULL;
     }
-    if (read_buffers(&c, args, views, &held) < 0) goto done;
-    if (begin < 0 || end < begin || end > c.rows) {
-        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the rows); got %zd and %zd", c.rows, begin, end);
+    if (read_buffers(&c, args, views, &held) < 0
+        || bs_rows_range(args[10], args[11], c.in.rows, "row", &begin, &end) < 0
+        || bs_checked_mul(c.in.rows, c.refs + 1) < 0)
         goto done;
-    }
-    if (bs_checked_mul(c.rows, c.refs + 1) < 0) goto done;
     c.scratch_words = scratch;
     bs_Watch watch;
     bs_watch_begin(&watch);
@@ -696,14 +571,9 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t b = begin; fine && b < end; b++)
         fine = lcs_row(&c, b) == 0 && !bs_watch_poll(&watch);
     Py_END_ALLOW_THREADS
-    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
-    if (!fine) {
-        raise_failure(&c);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
 done:
     release(&c);
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

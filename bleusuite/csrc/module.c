@@ -23,32 +23,26 @@
 
 void bs_numbering_ready(void);
 
+/* an entry point declared with BS_ENTRY_POINT (native.h) */
+#define FASTCALL(name)                                                                       \
+    {#name, (PyCFunction)(void (*)(void))bs_##name, METH_FASTCALL, bs_##name##_doc}
+
 static PyMethodDef native_functions[] = {
-    {"count_matches", (PyCFunction)(void (*)(void))bs_count_matches, METH_FASTCALL,
-     bs_count_matches_doc},
-    {"libm_map", (PyCFunction)(void (*)(void))bs_libm_map, METH_FASTCALL, bs_libm_map_doc},
-    {"gather", (PyCFunction)(void (*)(void))bs_gather, METH_FASTCALL, bs_gather_doc},
-    {"lcs_matches", (PyCFunction)(void (*)(void))bs_lcs_matches, METH_FASTCALL,
-     bs_lcs_matches_doc},
-    {"porter_stem", (PyCFunction)(void (*)(void))bs_porter_stem, METH_FASTCALL,
-     bs_porter_stem_doc},
-    {"ter_edits", (PyCFunction)(void (*)(void))bs_ter_edits, METH_FASTCALL, bs_ter_edits_doc},
-    {"edit_counts", (PyCFunction)(void (*)(void))bs_edit_counts, METH_FASTCALL,
-     bs_edit_counts_doc},
-    {"line_edit_counts", (PyCFunction)(void (*)(void))bs_line_edit_counts, METH_FASTCALL,
-     bs_line_edit_counts_doc},
-    {"alignment_chunks", (PyCFunction)(void (*)(void))bs_alignment_chunks, METH_FASTCALL,
-     bs_alignment_chunks_doc},
-    {"caption_rouge", (PyCFunction)(void (*)(void))bs_caption_rouge, METH_FASTCALL,
-     bs_caption_rouge_doc},
-    {"cider_sums", (PyCFunction)(void (*)(void))bs_cider_sums, METH_FASTCALL,
-     bs_cider_sums_doc},
-    {"cider_text_sums", (PyCFunction)(void (*)(void))bs_cider_text_sums, METH_FASTCALL,
-     bs_cider_text_sums_doc},
-    {"word_lists", (PyCFunction)(void (*)(void))bs_word_lists, METH_FASTCALL, bs_word_lists_doc},
-    {"edit_distances", (PyCFunction)(void (*)(void))bs_edit_distances, METH_FASTCALL,
-     bs_edit_distances_doc},
-    {"eed_grid", (PyCFunction)(void (*)(void))bs_eed_grid, METH_FASTCALL, bs_eed_grid_doc},
+    FASTCALL(count_matches),
+    FASTCALL(libm_map),
+    FASTCALL(gather),
+    FASTCALL(lcs_matches),
+    FASTCALL(porter_stem),
+    FASTCALL(ter_edits),
+    FASTCALL(edit_counts),
+    FASTCALL(line_edit_counts),
+    FASTCALL(alignment_chunks),
+    FASTCALL(caption_rouge),
+    FASTCALL(cider_sums),
+    FASTCALL(cider_text_sums),
+    FASTCALL(word_lists),
+    FASTCALL(edit_distances),
+    FASTCALL(eed_grid),
     {"stop_calls", bs_stop_calls, METH_NOARGS, bs_stop_calls_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -54,17 +54,11 @@
 /* words of a hypothesis or a reference */
 #define MAX_WORDS ((int64_t)1 << 28)
 
+static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
+                                            "ref_ids", "ref_starts", "ref_lengths"};
+
 /* how a cell was reached: sacrebleu's ' ', 's', 'i', 'd' and 'x' (not reached) */
 typedef enum { OP_MATCH, OP_SUB, OP_INS, OP_DEL, OP_NONE } Op;
-
-typedef enum {
-    TER_DONE = 0,
-    TER_NO_MEMORY,
-    TER_BAD_SLICE,  /* an offset or a length outside its buffer */
-    TER_TOO_LONG,   /* a side of more than MAX_WORDS words */
-    TER_NO_TRACE,   /* the trace left the band (sacrebleu raises there too) */
-    TER_STOPPED,    /* Ctrl-C, or stop_calls() (interrupt.c) */
-} Failure;
 
 /* the best shift so far: sacrebleu's (gain, length, -start, -target) tuple */
 typedef struct {
@@ -97,114 +91,56 @@ typedef struct {
     uint64_t *plus, *minus; /* (n + 1) x blocks: the current rows' vertical +1 and -1 deltas */
     int32_t *last;       /* n + 1: the current rows' last cells */
     uint64_t *scratch_plus, *scratch_minus; /* blocks each: a candidate's */
-    size_t words_capacity, ref_capacity, cells_capacity, trace_capacity, bits_capacity,
-        masks_capacity;
+    /* the items of the arrays of each size: n + 1 (lo ... last), m + 1 (row_a ... ref_errors),
+     * cells (cost, how), trace, (n + 1) x blocks (masks ... scratch_minus) */
+    size_t words_capacity, ref_capacity, cells_capacity, trace_capacity, masks_capacity;
     bs_Watch *watch;     /* polled once a row of every matrix: a long pair can be stopped */
 } Pair;
 
-/* the arguments of a call */
-typedef struct {
-    const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
-    const int64_t *ref_ids, *ref_starts, *ref_lengths;
-    int64_t *edits;
-    Py_ssize_t hyp_size, ref_size, refs;
-} Call;
-
 /* ------------------------------------------------------------------------ scratch */
 
-static int
-grow(void **items, size_t *capacity, size_t needed, size_t item)
-{
-    if (needed <= *capacity) return 0;
-    if (needed > (size_t)PY_SSIZE_T_MAX / item) return -1;
-    void *bigger = PyMem_RawRealloc(*items, needed * item);
-    if (bigger == NULL) return -1;
-    *items = bigger;
-    return 0;
-}
-
-/* room for a pair of n hypothesis and m reference words */
-static Failure
+/* room for a pair of n hypothesis and m reference words: each group of arrays that share a
+ * capacity grown to exactly what the pair needs (the matrices of a long pair are large) */
+static bs_Failure
 pair_reserve(Pair *p, int32_t n, int32_t m)
 {
-    size_t words = (size_t)n + 1, refs = (size_t)m + 1, trace = (size_t)n + (size_t)m;
-    if (refs != 0 && words > (size_t)PY_SSIZE_T_MAX / refs) return TER_NO_MEMORY;
-    size_t cells = words * refs;
-    size_t had = p->words_capacity;
-    if (words > had) {
-        if (grow((void **)&p->lo, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->hi, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->words, &had, words, sizeof(int64_t)) < 0
-            || grow((void **)&p->shifted, &had, words, sizeof(int64_t)) < 0
-            || grow((void **)&p->hyp_errors, &had, words, sizeof(int32_t)) < 0)
-            return TER_NO_MEMORY;
-        p->words_capacity = words;
-    }
-    had = p->ref_capacity;
-    if (refs > had) {
-        if (grow((void **)&p->row_a, &had, refs, sizeof(int32_t)) < 0
-            || grow((void **)&p->row_b, &had, refs, sizeof(int32_t)) < 0
-            || grow((void **)&p->align, &had, refs, sizeof(int32_t)) < 0
-            || grow((void **)&p->ref_errors, &had, refs, sizeof(int32_t)) < 0)
-            return TER_NO_MEMORY;
-        p->ref_capacity = refs;
-    }
-    had = p->cells_capacity;
-    if (cells > had) {
-        if (grow((void **)&p->cost, &had, cells, sizeof(int32_t)) < 0
-            || grow((void **)&p->how, &had, cells, sizeof(uint8_t)) < 0)
-            return TER_NO_MEMORY;
-        p->cells_capacity = cells;
-    }
-    if (grow((void **)&p->trace, &p->trace_capacity, trace + 1, sizeof(uint8_t)) < 0)
-        return TER_NO_MEMORY;
-    if (p->trace_capacity < trace + 1) p->trace_capacity = trace + 1;
+    const size_t words = (size_t)n + 1, refs = (size_t)m + 1, trace = (size_t)n + (size_t)m;
     const size_t blocks = ((size_t)m + 63) / 64;
-    had = p->bits_capacity;
-    if (words > had) {
-        if (grow((void **)&p->origin, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->shifted_origin, &had, words, sizeof(int32_t)) < 0
-            || grow((void **)&p->last, &had, words, sizeof(int32_t)) < 0)
-            return TER_NO_MEMORY;
-        p->bits_capacity = words;
-    }
-    if (words > (size_t)PY_SSIZE_T_MAX / blocks) return TER_NO_MEMORY;
-    had = p->masks_capacity;
-    if (words * blocks > had) {
-        if (grow((void **)&p->masks, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->plus, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->minus, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->scratch_plus, &had, words * blocks, sizeof(uint64_t)) < 0
-            || grow((void **)&p->scratch_minus, &had, words * blocks, sizeof(uint64_t)) < 0)
-            return TER_NO_MEMORY;
-        p->masks_capacity = words * blocks;
-    }
-    return TER_DONE;
+    if (bs_size_product((Py_ssize_t)words, (Py_ssize_t)refs) < 0
+        || bs_size_product((Py_ssize_t)words, (Py_ssize_t)blocks) < 0)
+        return BS_NO_MEMORY;
+    void **const of_words[8] = {(void **)&p->lo, (void **)&p->hi, (void **)&p->words,
+                                (void **)&p->shifted, (void **)&p->hyp_errors,
+                                (void **)&p->origin, (void **)&p->shifted_origin,
+                                (void **)&p->last};
+    const size_t word_sizes[8] = {4, 4, 8, 8, 4, 4, 4, 4};
+    void **const of_refs[4] = {(void **)&p->row_a, (void **)&p->row_b, (void **)&p->align,
+                               (void **)&p->ref_errors};
+    const size_t ref_sizes[4] = {4, 4, 4, 4};
+    void **const of_cells[2] = {(void **)&p->cost, (void **)&p->how};
+    const size_t cell_sizes[2] = {4, 1};
+    void **const of_trace[1] = {(void **)&p->trace};
+    const size_t trace_sizes[1] = {1};
+    void **const of_bits[5] = {(void **)&p->masks, (void **)&p->plus, (void **)&p->minus,
+                               (void **)&p->scratch_plus, (void **)&p->scratch_minus};
+    const size_t bit_sizes[5] = {8, 8, 8, 8, 8};
+    if (bs_grow_all(of_words, word_sizes, 8, &p->words_capacity, words, 1) < 0
+        || bs_grow_all(of_refs, ref_sizes, 4, &p->ref_capacity, refs, 1) < 0
+        || bs_grow_all(of_cells, cell_sizes, 2, &p->cells_capacity, words * refs, 1) < 0
+        || bs_grow_all(of_trace, trace_sizes, 1, &p->trace_capacity, trace + 1, 1) < 0
+        || bs_grow_all(of_bits, bit_sizes, 5, &p->masks_capacity, words * blocks, 1) < 0)
+        return BS_NO_MEMORY;
+    return BS_DONE;
 }
 
 static void
 pair_release(Pair *p)
 {
-    PyMem_RawFree(p->lo);
-    PyMem_RawFree(p->hi);
-    PyMem_RawFree(p->words);
-    PyMem_RawFree(p->shifted);
-    PyMem_RawFree(p->cost);
-    PyMem_RawFree(p->how);
-    PyMem_RawFree(p->row_a);
-    PyMem_RawFree(p->row_b);
-    PyMem_RawFree(p->align);
-    PyMem_RawFree(p->hyp_errors);
-    PyMem_RawFree(p->ref_errors);
-    PyMem_RawFree(p->trace);
-    PyMem_RawFree(p->origin);
-    PyMem_RawFree(p->shifted_origin);
-    PyMem_RawFree(p->masks);
-    PyMem_RawFree(p->plus);
-    PyMem_RawFree(p->minus);
-    PyMem_RawFree(p->last);
-    PyMem_RawFree(p->scratch_plus);
-    PyMem_RawFree(p->scratch_minus);
+    void *const held[] = {p->lo, p->hi, p->words, p->shifted, p->cost, p->how, p->row_a,
+                          p->row_b, p->align, p->hyp_errors, p->ref_errors, p->trace,
+                          p->origin, p->shifted_origin, p->masks, p->plus, p->minus, p->last,
+                          p->scratch_plus, p->scratch_minus};
+    bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
 /* ---------------------------------------------------------------- the edit distance */
@@ -392,14 +328,14 @@ beam_row(const Pair *p, int32_t i, int64_t word, const int32_t *prev, int32_t *r
 /* the trace of the current hypothesis' matrix, read as sacrebleu reads the flipped one:
  * the aligned hypothesis position of each reference word (-1: before the first) and the
  * running error counts of both sides */
-static Failure
+static bs_Failure
 read_trace(Pair *p)
 {
     const size_t width = (size_t)p->width;
     size_t length = 0, end = p->trace_capacity;
     int32_t i = p->n, j = p->m;
     while (i > 0 || j > 0) {
-        if (j < p->lo[i] || j >= p->hi[i]) return TER_NO_TRACE;
+        if (j < p->lo[i] || j >= p->hi[i]) return BS_NO_TRACE;
         const uint8_t op = p->how[(size_t)i * width + (size_t)j];
         p->trace[end - ++length] = op;
         if (op == OP_MATCH || op == OP_SUB) {
@@ -413,7 +349,7 @@ read_trace(Pair *p)
             i--;
         }
         else {
-            return TER_NO_TRACE;
+            return BS_NO_TRACE;
         }
     }
     int32_t hyp = -1, ref = -1;
@@ -438,7 +374,7 @@ read_trace(Pair *p)
             p->ref_errors[ref + 1] = p->ref_errors[ref] + 1;
         }
     }
-    return TER_DONE;
+    return BS_DONE;
 }
 
 /* ------------------------------------------------------------------------- shifts */
@@ -568,15 +504,15 @@ try_targets(Pair *p, int32_t score, int32_t start, int32_t ref_start, int32_t le
 
 /* sacrebleu's _shift: the best shift of the current hypothesis; `checked` counts the
  * candidates tried for the pair (the search stops once it reaches the limit) */
-static Failure
+static bs_Failure
 best_shift(Pair *p, int32_t *checked, Shift *best)
 {
     const int32_t n = p->n, m = p->m;
     const int32_t score = p->cost[(size_t)n * (size_t)p->width + (size_t)m];
     const int64_t *words = p->words, *ref = p->ref;
     *best = (Shift){0};
-    Failure failure = read_trace(p);
-    if (failure != TER_DONE) return failure;
+    bs_Failure failure = read_trace(p);
+    if (failure != BS_DONE) return failure;
     for (int32_t start = 0; start < n; start++) {
         const int32_t first = start - MAX_SHIFT_DIST < 0 ? 0 : start - MAX_SHIFT_DIST;
         const int32_t last = start + MAX_SHIFT_DIST + 1 < m ? start + MAX_SHIFT_DIST + 1 : m;
@@ -588,27 +524,27 @@ best_shift(Pair *p, int32_t *checked, Shift *best)
                     && p->ref_errors[ref_start + length] != p->ref_errors[ref_start]
                     && !(start <= aligned && aligned < start + length)) {
                     try_targets(p, score, start, ref_start, length, checked, best);
-                    if (p->watch->stopped) return TER_STOPPED;
-                    if (*checked >= MAX_SHIFT_CANDIDATES) return TER_DONE;
+                    if (p->watch->stopped) return BS_STOPPED;
+                    if (*checked >= MAX_SHIFT_CANDIDATES) return BS_DONE;
                 }
                 if (start + length == n || ref_start + length == m) break;
             }
         }
     }
-    return TER_DONE;
+    return BS_DONE;
 }
 
 /* sacrebleu's translation_edit_rate: the edits of a hypothesis against a reference */
-static Failure
+static bs_Failure
 pair_edits(Pair *p, const int64_t *hyp, int32_t n, const int64_t *ref, int32_t m,
            int64_t *edits)
 {
     if (m == 0 || n == 0) { /* only deletions, or only insertions: no shift can help */
         *edits = m == 0 ? n : m;
-        return TER_DONE;
+        return BS_DONE;
     }
-    Failure failure = pair_reserve(p, n, m);
-    if (failure != TER_DONE) return failure;
+    bs_Failure failure = pair_reserve(p, n, m);
+    if (failure != BS_DONE) return failure;
     p->ref = ref;
     p->n = n;
     p->m = m;
@@ -630,13 +566,13 @@ pair_edits(Pair *p, const int64_t *hyp, int32_t n, const int64_t *ref, int32_t m
     }
     p->last[0] = m;
     fill_bits(p, 0);
-    if (p->watch->stopped) return TER_STOPPED;
+    if (p->watch->stopped) return BS_STOPPED;
     int32_t checked = 0;
     int64_t shifts = 0;
     for (;;) {
         Shift best;
         failure = best_shift(p, &checked, &best);
-        if (failure != TER_DONE) return failure;
+        if (failure != BS_DONE) return failure;
         if (checked >= MAX_SHIFT_CANDIDATES || !best.found || best.gain <= 0) break;
         perform_shift(p->words, n, best.start, best.length, best.target, p->shifted);
         int64_t *made = p->shifted;
@@ -651,80 +587,39 @@ pair_edits(Pair *p, const int64_t *hyp, int32_t n, const int64_t *ref, int32_t m
         const int32_t from = best.start < best.target ? best.start : best.target;
         fill_rows(p, from);
         fill_bits(p, from);
-        if (p->watch->stopped) return TER_STOPPED;
+        if (p->watch->stopped) return BS_STOPPED;
     }
     *edits = shifts + p->cost[(size_t)n * (size_t)p->width + (size_t)m];
-    return TER_DONE;
+    return BS_DONE;
 }
 
-/* a slice of a buffer of `size` items; TER_BAD_SLICE or TER_TOO_LONG where it is not one */
-static Failure
-check_slice(int64_t start, int64_t length, Py_ssize_t size)
+/* the edits of row `row` against each of its references into edits (B, R) (-1 where a
+ * reference is absent, its length -1): BS_DONE, or the failure set in `fault` */
+static bs_Failure
+row_edits(Pair *p, const bs_Ragged *in, int64_t *edits, Py_ssize_t row, bs_Fault *fault)
 {
-    if (start < 0 || length < 0 || start > size || length > size - start) return TER_BAD_SLICE;
-    return length > MAX_WORDS ? TER_TOO_LONG : TER_DONE;
-}
-
-/* the edits of row `row` against each of its references (-1 where a reference is absent,
- * its length -1) */
-static Failure
-row_edits(Pair *p, const Call *c, Py_ssize_t row)
-{
-    const int64_t hyp_start = c->hyp_starts[row], hyp_length = c->hyp_lengths[row];
-    Failure failure = check_slice(hyp_start, hyp_length, c->hyp_size);
-    if (failure != TER_DONE) return failure;
-    for (Py_ssize_t r = 0; r < c->refs; r++) {
-        const Py_ssize_t k = row * c->refs + r;
-        const int64_t ref_start = c->ref_starts[k], ref_length = c->ref_lengths[k];
+    if (bs_ragged_hyp(in, row, fault) != BS_DONE) return fault->kind;
+    const int64_t hyp_start = in->hyp_starts[row], hyp_length = in->hyp_lengths[row];
+    for (Py_ssize_t r = 0; r < in->refs; r++) {
+        const Py_ssize_t k = row * in->refs + r;
+        const int64_t ref_start = in->ref_starts[k], ref_length = in->ref_lengths[k];
         if (ref_length == -1) {
-            c->edits[k] = -1;
+            edits[k] = -1;
             continue;
         }
-        failure = check_slice(ref_start, ref_length, c->ref_size);
-        if (failure != TER_DONE) return failure;
-        failure = pair_edits(p, c->hyp_ids + hyp_start, (int32_t)hyp_length,
-                             c->ref_ids + ref_start, (int32_t)ref_length, &c->edits[k]);
-        if (failure != TER_DONE) return failure;
+        if (bs_ragged_ref(in, row, r, fault) != BS_DONE) return fault->kind;
+        const bs_Failure failure = pair_edits(p, in->hyp_ids + hyp_start, (int32_t)hyp_length,
+                                              in->ref_ids + ref_start, (int32_t)ref_length,
+                                              &edits[k]);
+        /* the matrices grow with the words of the two sides: the message names them */
+        if (failure == BS_NO_MEMORY)
+            return bs_fail(fault, BS_MATRIX_TOO_BIG, row, r, hyp_length, ref_length);
+        if (failure != BS_DONE) return bs_fail(fault, failure, row, r, 0, 0);
     }
-    return TER_DONE;
+    return BS_DONE;
 }
 
 /* ------------------------------------------------------------------------ the entry */
-
-static void
-raise_failure(Failure failure, const Call *c, Py_ssize_t row)
-{
-    int64_t longest = 0;
-    switch (failure) {
-    case TER_NO_MEMORY:
-        /* the matrices grow with the words of the row's two sides: name them */
-        for (Py_ssize_t r = 0; r < c->refs; r++) {
-            const int64_t length = c->ref_lengths[row * c->refs + r];
-            if (length > longest) longest = length;
-        }
-        PyErr_Format(PyExc_MemoryError, "hypothesis %zd: TER's edit matrices of its "
-                     "%lld words against a reference of %lld words (%lld GB) do not fit in "
-                     "memory", row, (long long)c->hyp_lengths[row], (long long)longest,
-                     (long long)(((double)c->hyp_lengths[row] + 1.0)
-                                 * ((double)longest + 1.0) * 5.0 / 1e9));
-        break;
-    case TER_BAD_SLICE:
-        PyErr_Format(PyExc_ValueError, "row %zd: an offset or a length is outside its id "
-                     "buffer", row);
-        break;
-    case TER_TOO_LONG:
-        PyErr_Format(PyExc_ValueError, "row %zd: a sentence of more than 2**28 words", row);
-        break;
-    case TER_NO_TRACE:
-        PyErr_Format(PyExc_RuntimeError, "row %zd: the edit trace left the beam (sacrebleu "
-                     "raises 'unknown operation' there)", row);
-        break;
-    case TER_STOPPED: /* the exception is bs_watch_end's */
-    case TER_DONE:
-        break;
-    }
-}
-
 
 const char bs_ter_edits_doc[] =
 "ter_edits(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, edits,\n"
@@ -746,68 +641,36 @@ bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "ter_edits takes 9 arguments, not %zd", nargs);
         return NULL;
     }
-    Py_ssize_t begin, end;
-    if (bs_index_argument(args[7], "begin", &begin) < 0
-        || bs_index_argument(args[8], "end", &end) < 0)
-        return NULL;
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;
-    const Py_ssize_t any = -1;
-    Py_ssize_t one_dim[1] = {any};
-    if (bs_int64_buffer(args[0], &views[held], "hyp_ids", 1, one_dim, 0) < 0) goto done;
-    held++;
-    if (bs_int64_buffer(args[1], &views[held], "hyp_starts", 1, one_dim, 0) < 0) goto done;
-    const Py_ssize_t rows = views[held].shape[0];
-    held++;
-    Py_ssize_t rows_shape[1] = {rows};
-    if (bs_int64_buffer(args[2], &views[held], "hyp_lengths", 1, rows_shape, 0) < 0) goto done;
-    held++;
-    if (bs_int64_buffer(args[3], &views[held], "ref_ids", 1, one_dim, 0) < 0) goto done;
-    held++;
-    Py_ssize_t refs_shape[2] = {rows, any};
-    if (bs_int64_buffer(args[4], &views[held], "ref_starts", 2, refs_shape, 0) < 0) goto done;
-    refs_shape[1] = views[held].shape[1];
-    held++;
-    if (bs_int64_buffer(args[5], &views[held], "ref_lengths", 2, refs_shape, 0) < 0) goto done;
-    held++;
-    if (bs_int64_buffer(args[6], &views[held], "edits", 2, refs_shape, 1) < 0) goto done;
-    held++;
-    if (begin < 0 || end < begin || end > rows) {
-        PyErr_Format(PyExc_ValueError, "begin and end must satisfy 0 <= begin <= end <= %zd "
-                     "(the rows); got %zd and %zd", rows, begin, end);
+    bs_Ragged in;
+    Py_ssize_t begin, end;
+    if (bs_ragged_read(args, RAGGED_NAMES, 1, MAX_WORDS, "row", "compared", &in, views,
+                       &held) < 0)
         goto done;
-    }
-    Call c = {
-        .hyp_ids = views[0].buf, .hyp_starts = views[1].buf, .hyp_lengths = views[2].buf,
-        .ref_ids = views[3].buf, .ref_starts = views[4].buf, .ref_lengths = views[5].buf,
-        .edits = views[6].buf, .hyp_size = views[0].len / 8, .ref_size = views[3].len / 8,
-        .refs = refs_shape[1],
-    };
+    Py_ssize_t edits_shape[2] = {in.rows, in.refs};
+    if (bs_int64_buffer(args[6], &views[held], "edits", 2, edits_shape, 1) < 0) goto done;
+    int64_t *edits = views[held++].buf;
+    if (bs_rows_range(args[7], args[8], in.rows, "row", &begin, &end) < 0) goto done;
     Pair pair;
     memset(&pair, 0, sizeof(pair));
     bs_Watch watch;
     bs_watch_begin(&watch);
     pair.watch = &watch;
-    Failure failure = TER_DONE;
-    Py_ssize_t row = begin;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
     Py_BEGIN_ALLOW_THREADS
-    for (; row < end; row++) {
-        if ((failure = row_edits(&pair, &c, row)) != TER_DONE) break;
+    for (Py_ssize_t row = begin; row < end; row++) {
+        if (row_edits(&pair, &in, edits, row, &fault) != BS_DONE) break;
         if (bs_watch_poll(&watch)) {
-            failure = TER_STOPPED;
+            fault.kind = BS_STOPPED;
             break;
         }
     }
     Py_END_ALLOW_THREADS
     pair_release(&pair);
-    if (bs_watch_end(&watch) < 0) goto done; /* stopped: KeyboardInterrupt */
-    if (failure != TER_DONE) {
-        raise_failure(failure, &c, row);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
+    if (bs_call_end(&watch, &fault, &in) == 0) result = Py_NewRef(Py_None);
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }

@@ -1,7 +1,7 @@
 /* libm_map: the C library's log or exp of each value of a float64 array, the functions
  * Python's math.log and math.exp call, so the results are theirs bit for bit (NumPy's own
  * vectorised log and exp differ from them in the last bit of a few values in a hundred).
- * sacrebleu's arithmetic (bleusuite/scores/bleu/sacrebleu.py) maps them over whole tables
+ * sacrebleu's arithmetic (bleusuite/scores/bleu/sacrebleu_formula.py) maps them over whole tables
  * of statistics at once. */
 #include "native.h"
 

@@ -85,26 +85,98 @@ table_grow(Table *t)
     return 0;
 }
 
+/* the table of the n-grams above order 1: a key is two 32-bit ids (the (k-1)-gram's, the
+ * last token's), a slot 12 bytes (a third fewer cache lines than a 64-bit key and its id
+ * padded to 16: the table outgrows the caches) */
 typedef struct {
-    int32_t df, last_image, count; /* document frequency, its last image, occurrences (to 2) */
-} IdCounts;
+    uint32_t prefix, token;
+    int32_t value; /* -1: free */
+} PairSlot;
 
-/* an n-gram's weight, and its tf in the sentence stamped `stamp` */
 typedef struct {
-    double weight;
-    int32_t stamp, tf;
-} Term;
+    PairSlot *slots;
+    size_t capacity, used;
+} Pairs;
+
+static inline size_t
+pair_slot(uint32_t prefix, uint32_t token, size_t mask)
+{
+    return slot_of((uint64_t)prefix << 32 | token, mask);
+}
+
+static int
+pairs_init(Pairs *t, size_t capacity)
+{
+    t->slots = PyMem_RawMalloc(capacity * sizeof(PairSlot));
+    t->capacity = capacity;
+    t->used = 0;
+    if (t->slots == NULL) return -1;
+    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
+    return 0;
+}
+
+static int
+pairs_grow(Pairs *t)
+{
+    Pairs bigger;
+    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
+    if (pairs_init(&bigger, t->capacity * 2) < 0) {
+        PyMem_RawFree(bigger.slots);
+        return -1;
+    }
+    const size_t mask = bigger.capacity - 1;
+    for (size_t k = 0; k < t->capacity; k++) {
+        if (t->slots[k].value < 0) continue;
+        size_t s = pair_slot(t->slots[k].prefix, t->slots[k].token, mask);
+        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
+        bigger.slots[s] = t->slots[k];
+    }
+    bigger.used = t->used;
+    PyMem_RawFree(t->slots);
+    *t = bigger;
+    return 0;
+}
+
+/* per id: its document frequency, and while the n-grams are numbered the last image that
+ * counted it and its occurrences (to 2). The weight is not stored: log(N) - log_table[df]
+ * where it is needed (the same two operands, the same double) */
+typedef struct {
+    int32_t df, last_image, count;
+} IdCounts;
 
 /* the n-gram ids (a table shared by all orders: its keys of order 1 are token values,
  * those of order k > 1 are (prefix id, token id) pairs, told apart by the table) */
 typedef struct {
-    Table unigrams, longer;
+    Table unigrams;
+    Pairs longer;
     int32_t distinct;
     IdCounts *per; /* per id */
     size_t ids_capacity;
 } Ids;
 
 static int32_t new_id(Ids *ids);
+
+/* the id of the pair (prefix, token) (a new one where absent); -1: no memory, -2: too
+ * many ids */
+static inline int32_t
+pair_id(Ids *ids, uint32_t prefix, uint32_t token)
+{
+    Pairs *t = &ids->longer;
+    const size_t mask = t->capacity - 1;
+    size_t s = pair_slot(prefix, token, mask);
+    while (t->slots[s].value >= 0) {
+        if (t->slots[s].prefix == prefix && t->slots[s].token == token)
+            return t->slots[s].value;
+        s = (s + 1) & mask;
+    }
+    const int32_t id = new_id(ids);
+    if (id < 0) return id;
+    t->slots[s].prefix = prefix;
+    t->slots[s].token = token;
+    t->slots[s].value = id;
+    if (++t->used * 2 > t->capacity && pairs_grow(t) < 0) return -1;
+    return id;
+}
 
 /* the id of `key` in `t` (a new one where absent); -1: no memory, -2: too many ids */
 static inline int32_t
@@ -158,11 +230,10 @@ typedef struct {
     int64_t *hyp_first, *ref_first; /* per sentence: its first position in the id arrays */
     int32_t *hyp_grams, *ref_grams; /* K x positions: each position's k-gram id (or -1) */
     Py_ssize_t hyp_total, ref_total;
-    Term *terms; /* per id */
+    int64_t longest_hyp, longest_ref;
     double single[2]; /* the value of an n-gram that occurs once: in a hypothesis, a reference */
-    int32_t mark;
-    int32_t *list;
-    double *hyp_value;
+    Py_ssize_t workers; /* threads of step 3 */
+    int stopping; /* a thread of step 3 stopped (Ctrl-C, no memory): the others stop too */
     Ids ids;
 } Call;
 
@@ -233,10 +304,9 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                  * a wasted hint): the table outgrows the caches */
                 const int64_t ahead = at + p + PREFETCH;
                 if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0) {
-                    const uint64_t key = (uint64_t)(uint32_t)prefix[ahead] << 32
-                                         | (uint32_t)unigram[ahead + k - 1];
                     BS_PREFETCH(&c->ids.longer.slots[
-                        slot_of(key, c->ids.longer.capacity - 1)]);
+                        pair_slot((uint32_t)prefix[ahead], (uint32_t)unigram[ahead + k - 1],
+                                  c->ids.longer.capacity - 1)]);
                     BS_PREFETCH(&per[prefix[ahead]]);
                 }
                 const int32_t left = prefix[at + p], right = prefix[at + p + 1];
@@ -244,8 +314,7 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                     row[at + p] = -1;
                     continue;
                 }
-                id = id_of(&c->ids, &c->ids.longer,
-                           (uint64_t)(uint32_t)left << 32 | (uint32_t)unigram[at + p + k - 1]);
+                id = pair_id(&c->ids, (uint32_t)left, (uint32_t)unigram[at + p + k - 1]);
             }
             if (id < 0) return SUMS_NO_MEMORY;
             per = c->ids.per; /* id_of may have moved it */
@@ -256,67 +325,119 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
     return SUMS_DONE;
 }
 
-/* the next stamp (the stamps cleared where they would wrap) */
-static inline int32_t
-next_mark(Call *c)
+/* step 3's tallies, one array per thread: per id, its tf in the sentence stamped `stamp`
+ * (the stamps say which tf are the current sentence's: nothing is cleared between
+ * sentences) */
+typedef struct {
+    int32_t stamp, tf;
+} Tally;
+
+typedef struct {
+    Tally *per; /* per id */
+    int32_t distinct, mark;
+} Tallies;
+
+/* the next sentence's stamp (the stamps cleared where they would wrap) */
+static inline void
+next_sentence(Tallies *t)
 {
-    if (c->mark == INT32_MAX) {
-        for (int32_t id = 0; id < c->ids.distinct; id++) c->terms[id].stamp = 0;
-        c->mark = 0;
+    if (t->mark == INT32_MAX) {
+        for (int32_t id = 0; id < t->distinct; id++) t->per[id].stamp = 0;
+        t->mark = 0;
     }
-    return ++c->mark;
+    t->mark++;
+}
+
+/* the tf of `id` in the current sentence: 0 where it does not occur */
+static inline int32_t
+tally_tf(const Tallies *t, int32_t id)
+{
+    return t->per[id].stamp == t->mark ? t->per[id].tf : 0;
+}
+
+/* an n-gram's weight: log(N) - log(max(1, df)) */
+static inline double
+weight_of(const Call *c, int32_t id)
+{
+    return c->log_documents - c->log_table[c->ids.per[id].df];
 }
 
 /* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them, and
- * `readable` ids of the row from there) in first-occurrence order into `list`, their tf
- * counted in c->terms (stamped `mark`): their number */
+ * `readable` ids of the row from there) in first-occurrence order into `list` (ids; -1 for
+ * each n-gram that occurs once in the batch), their tf counted in `t` (a new sentence):
+ * their number */
 static inline Py_ssize_t
-distinct_grams(Call *c, const int32_t *row, int64_t count, int64_t readable, int32_t mark,
-               int32_t *list)
+distinct_grams(const Call *c, Tallies *t, const int32_t *row, int64_t count,
+               int64_t readable, int32_t *list)
 {
+    next_sentence(t);
     Py_ssize_t listed = 0;
     for (int64_t p = 0; p < count; p++) {
-        /* the term PREFETCH positions ahead (the next sentences of the side follow) */
-        if (p + PREFETCH < readable && row[p + PREFETCH] >= 0)
-            BS_PREFETCH(&c->terms[row[p + PREFETCH]]);
+        /* the id PREFETCH positions ahead (the next sentences of the side follow): its
+         * tally now, its counts (the weight) for the sentence's values */
+        if (p + PREFETCH < readable && row[p + PREFETCH] >= 0) {
+            BS_PREFETCH(&t->per[row[p + PREFETCH]]);
+            BS_PREFETCH(&c->ids.per[row[p + PREFETCH]]);
+        }
         const int32_t id = row[p];
         if (id < 0) { /* occurs once in the batch */
             list[listed++] = -1;
             continue;
         }
-        Term *term = &c->terms[id];
-        if (term->stamp != mark) {
-            term->stamp = mark;
-            term->tf = 1;
+        Tally *tally = &t->per[id];
+        if (tally->stamp != t->mark) {
+            tally->stamp = t->mark;
+            tally->tf = 1;
             list[listed++] = id;
         }
-        else term->tf++;
+        else tally->tf++;
     }
     return listed;
 }
 
-/* step 3 */
+/* step 3 for images [b0, b1), whose first reference is r0: the work of one thread */
+typedef struct {
+    Call *c;
+    Py_ssize_t b0, b1, r0;
+    SumsFailure result;
+    PyThread_type_lock running; /* a helper thread's: released when it ends */
+} Block;
+
 static SumsFailure
-image_sums(Call *c, bs_Watch *watch)
+block_sums(Block *block, bs_Watch *watch)
 {
+    const Call *c = block->c;
     const size_t K = (size_t)c->order;
-    Py_ssize_t r0 = 0;
-    for (Py_ssize_t b = 0; b < c->images; b++) {
-        if (bs_watch_poll(watch)) return SUMS_STOPPED;
+    Tallies tallies;
+    int32_t *list = PyMem_RawMalloc(((size_t)c->longest_hyp + (size_t)c->longest_ref + 2)
+                                    * sizeof(int32_t));
+    double *hyp_value = PyMem_RawMalloc(((size_t)c->longest_hyp + 1) * sizeof(double));
+    tallies.per = PyMem_RawCalloc((size_t)c->ids.distinct + 1, sizeof(Tally));
+    tallies.distinct = c->ids.distinct;
+    tallies.mark = 0;
+    SumsFailure failure = SUMS_NO_MEMORY;
+    if (tallies.per == NULL || list == NULL || hyp_value == NULL) goto out;
+    failure = SUMS_DONE;
+    Py_ssize_t r0 = block->r0;
+    for (Py_ssize_t b = block->b0; b < block->b1; b++) {
+        if (bs_watch_poll(watch) || __atomic_load_n(&block->c->stopping, __ATOMIC_RELAXED)) {
+            failure = SUMS_STOPPED;
+            goto out;
+        }
         const int64_t m = c->hyp_lengths[b];
         for (size_t k = 1; k <= K; k++) {
             const int32_t *hyp_row = c->hyp_grams + (k - 1) * (size_t)c->hyp_total
                                      + c->hyp_first[b];
-            int32_t *hyp_list = c->list;
+            int32_t *hyp_list = list;
             const Py_ssize_t hyp_distinct = distinct_grams(
-                c, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0,
-                c->hyp_total - c->hyp_first[b], next_mark(c), hyp_list);
+                c, &tallies, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0,
+                c->hyp_total - c->hyp_first[b], hyp_list);
             double norm = 0.0;
             for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                 const int32_t id = hyp_list[q];
                 const double value = id < 0 ? c->single[0]
-                                          : (double)c->terms[id].tf * c->terms[id].weight;
-                c->hyp_value[q] = value;
+                                            : (double)tally_tf(&tallies, id) * weight_of(c, id);
+                hyp_value[q] = value;
                 norm += value * value;
             }
             c->hyp_norm2[(size_t)b * K + (k - 1)] = norm;
@@ -326,25 +447,25 @@ image_sums(Call *c, bs_Watch *watch)
                 const int64_t n = c->ref_lengths[r];
                 const int32_t *ref_row = c->ref_grams + (k - 1) * (size_t)c->ref_total
                                          + c->ref_first[r];
-                const int32_t ref_mark = next_mark(c);
                 const Py_ssize_t ref_distinct = distinct_grams(
-                    c, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0,
-                    c->ref_total - c->ref_first[r], ref_mark, ref_list);
+                    c, &tallies, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0,
+                    c->ref_total - c->ref_first[r], ref_list);
                 double ref_norm = 0.0;
                 for (Py_ssize_t q = 0; q < ref_distinct; q++) {
                     const int32_t id = ref_list[q];
                     const double value = id < 0 ? c->single[1]
-                                                : (double)c->terms[id].tf
-                                                      * c->terms[id].weight;
+                                                : (double)tally_tf(&tallies, id)
+                                                      * weight_of(c, id);
                     ref_norm += value * value;
                 }
                 double product = 0.0;
                 for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                     const int32_t id = hyp_list[q];
-                    if (id < 0 || c->terms[id].stamp != ref_mark) continue; /* adds 0 */
-                    const double ref_value = (double)c->terms[id].tf * c->terms[id].weight;
-                    const double low = c->hyp_value[q] < ref_value ? c->hyp_value[q]
-                                                                  : ref_value;
+                    if (id < 0) continue; /* adds 0 */
+                    const int32_t tf = tally_tf(&tallies, id);
+                    if (tf == 0) continue; /* adds 0 */
+                    const double ref_value = (double)tf * weight_of(c, id);
+                    const double low = hyp_value[q] < ref_value ? hyp_value[q] : ref_value;
                     product += low * ref_value;
                 }
                 c->ref_norm2[(size_t)r * K + (k - 1)] = ref_norm;
@@ -353,7 +474,75 @@ image_sums(Call *c, bs_Watch *watch)
         }
         r0 += (Py_ssize_t)c->ref_counts[b];
     }
-    return SUMS_DONE;
+out:
+    PyMem_RawFree(tallies.per);
+    PyMem_RawFree(list);
+    PyMem_RawFree(hyp_value);
+    return failure;
+}
+
+/* a helper thread's block (its watch reads the stop epoch; the caller's thread sets
+ * c->stopping where it stops) */
+static void
+block_thread(void *arg)
+{
+    Block *block = arg;
+    bs_Watch watch;
+    bs_watch_begin(&watch);
+    block->result = block_sums(block, &watch);
+    if (block->result != SUMS_DONE) __atomic_store_n(&block->c->stopping, 1, __ATOMIC_RELAXED);
+    PyThread_release_lock(block->running);
+}
+
+/* images at least per thread: below that a thread's start costs about what it saves */
+#define IMAGES_PER_THREAD 256
+
+/* step 3: the images in c->workers blocks of consecutive images, the first on this thread,
+ * the others on helper threads (each image's sums are its own: the same numbers whatever
+ * the split) */
+static SumsFailure
+image_sums(Call *c, bs_Watch *watch)
+{
+    Py_ssize_t blocks = c->workers < 1 ? 1 : c->workers;
+    if (blocks > c->images / IMAGES_PER_THREAD) blocks = c->images / IMAGES_PER_THREAD;
+    if (blocks < 1) blocks = 1;
+    if (blocks > 64) blocks = 64;
+    Block parts[64];
+    Py_ssize_t r = 0, b = 0;
+    /* the blocks split the references evenly (an image's work follows its references) */
+    for (Py_ssize_t k = 0; k < blocks; k++) {
+        parts[k].c = c;
+        parts[k].b0 = b;
+        parts[k].r0 = r;
+        parts[k].result = SUMS_DONE;
+        parts[k].running = NULL;
+        const Py_ssize_t target = k == blocks - 1 ? c->refs : c->refs * (k + 1) / blocks;
+        while (b < c->images && (r < target || k == blocks - 1)) r += (Py_ssize_t)c->ref_counts[b++];
+        parts[k].b1 = b;
+    }
+    for (Py_ssize_t k = 1; k < blocks; k++) {
+        parts[k].running = PyThread_allocate_lock();
+        if (parts[k].running == NULL) continue;
+        PyThread_acquire_lock(parts[k].running, WAIT_LOCK);
+        if (PyThread_start_new_thread(block_thread, &parts[k]) == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(parts[k].running);
+            PyThread_free_lock(parts[k].running);
+            parts[k].running = NULL;
+        }
+    }
+    SumsFailure failure = block_sums(&parts[0], watch);
+    if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
+    for (Py_ssize_t k = 1; k < blocks; k++) {
+        if (parts[k].running == NULL) { /* no thread: run here */
+            if (failure == SUMS_DONE) failure = block_sums(&parts[k], watch);
+            continue;
+        }
+        PyThread_acquire_lock(parts[k].running, WAIT_LOCK);
+        PyThread_release_lock(parts[k].running);
+        PyThread_free_lock(parts[k].running);
+        if (failure == SUMS_DONE || parts[k].result == SUMS_NO_MEMORY) failure = parts[k].result;
+    }
+    return failure;
 }
 
 static void
@@ -363,11 +552,8 @@ call_free(Call *c)
     PyMem_RawFree(c->ref_first);
     PyMem_RawFree(c->hyp_grams);
     PyMem_RawFree(c->ref_grams);
-    PyMem_RawFree(c->terms);
-    PyMem_RawFree(c->list);
-    PyMem_RawFree(c->hyp_value);
     table_free(&c->ids.unigrams);
-    table_free(&c->ids.longer);
+    PyMem_RawFree(c->ids.longer.slots);
     PyMem_RawFree(c->ids.per);
 }
 
@@ -385,34 +571,39 @@ first_positions(const int64_t *lengths, Py_ssize_t sentences, int64_t *first, in
     return total;
 }
 
-/* the work arrays, once the sentences' lengths are known: 0, or SUMS_NO_MEMORY */
+/* the work arrays, once the sentences' lengths are known: 0, or SUMS_NO_MEMORY. `hyp_row`
+ * and `ref_row` (moved, or NULL): the sides' unigram ids where they are numbered already,
+ * the first rows of the grams */
 static SumsFailure
-prepare(Call *c)
+prepare(Call *c, int32_t *hyp_row, int32_t *ref_row)
 {
     c->hyp_first = PyMem_RawMalloc(((size_t)c->images + 1) * sizeof(int64_t));
     c->ref_first = PyMem_RawMalloc(((size_t)c->refs + 1) * sizeof(int64_t));
+    c->hyp_grams = hyp_row;
+    c->ref_grams = ref_row;
     if (c->hyp_first == NULL || c->ref_first == NULL) return SUMS_NO_MEMORY;
-    int64_t longest_hyp = 0, longest_ref = 0;
-    c->hyp_total = first_positions(c->hyp_lengths, c->images, c->hyp_first, &longest_hyp);
-    c->ref_total = first_positions(c->ref_lengths, c->refs, c->ref_first, &longest_ref);
+    c->hyp_total = first_positions(c->hyp_lengths, c->images, c->hyp_first, &c->longest_hyp);
+    c->ref_total = first_positions(c->ref_lengths, c->refs, c->ref_first, &c->longest_ref);
     if (c->hyp_total < 0 || c->ref_total < 0) return SUMS_NO_MEMORY;
     const size_t K = (size_t)c->order;
-    c->hyp_grams = PyMem_RawMalloc(K * ((size_t)c->hyp_total + 1) * sizeof(int32_t));
-    c->ref_grams = PyMem_RawMalloc(K * ((size_t)c->ref_total + 1) * sizeof(int32_t));
-    c->list = PyMem_RawMalloc(((size_t)longest_hyp + (size_t)longest_ref + 2) * sizeof(int32_t));
-    c->hyp_value = PyMem_RawMalloc(((size_t)longest_hyp + 1) * sizeof(double));
-    if (c->hyp_grams == NULL || c->ref_grams == NULL || c->list == NULL || c->hyp_value == NULL)
-        return SUMS_NO_MEMORY;
+    int32_t *hyp_grams = PyMem_RawRealloc(hyp_row, K * ((size_t)c->hyp_total + 1) * sizeof(int32_t));
+    if (hyp_grams == NULL) return SUMS_NO_MEMORY;
+    c->hyp_grams = hyp_grams;
+    int32_t *ref_grams = PyMem_RawRealloc(ref_row, K * ((size_t)c->ref_total + 1) * sizeof(int32_t));
+    if (ref_grams == NULL) return SUMS_NO_MEMORY;
+    c->ref_grams = ref_grams;
+    /* the ids above order 1: at most the positions, far fewer where the captions repeat
+     * one another (a table grown at half full) */
     size_t capacity = 1024;
-    while (capacity < (size_t)(c->hyp_total + c->ref_total) / 2 && capacity < ((size_t)1 << 40))
+    while (capacity < (size_t)(c->hyp_total + c->ref_total) / 4 && capacity < ((size_t)1 << 40))
         capacity *= 2;
     if (c->ids.unigrams.slots == NULL && table_init(&c->ids.unigrams, 1024) < 0)
         return SUMS_NO_MEMORY;
-    if (table_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
+    if (pairs_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
     return SUMS_DONE;
 }
 
-/* orders `from`..K numbered, the weights, the sums */
+/* orders `from`..K numbered, the sums */
 static SumsFailure
 finish(Call *c, int from, bs_Watch *watch)
 {
@@ -424,14 +615,7 @@ finish(Call *c, int from, bs_Watch *watch)
     if (c->images == 0) return SUMS_DONE;
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
-    const size_t distinct = (size_t)c->ids.distinct + 1;
-    c->terms = PyMem_RawCalloc(distinct, sizeof(Term));
-    if (c->terms == NULL) return SUMS_NO_MEMORY;
-    for (int32_t id = 0; id < c->ids.distinct; id++) {
-        const int32_t df = c->ids.per[id].df;
-        if (df >= c->log_size) return SUMS_BAD_INPUT;
-        c->terms[id].weight = c->log_documents - c->log_table[df];
-    }
+    /* a document frequency counts images: below log_size, which the callers check */
     return image_sums(c, watch);
 }
 
@@ -446,13 +630,13 @@ run_call(Call *c, bs_Watch *watch)
         sum += c->ref_counts[b];
     }
     if (sum != c->refs) return SUMS_BAD_INPUT;
-    if ((failure = prepare(c)) != SUMS_DONE) return failure;
+    if ((failure = prepare(c, NULL, NULL)) != SUMS_DONE) return failure;
     return finish(c, 1, watch);
 }
 
 const char bs_cider_sums_doc[] =
 "cider_sums(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, ref_counts,\n"
-"           order, log_table, log_documents, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"           order, log_table, log_documents, hyp_norm2, ref_norm2, dot, workers=1, /)\n--\n\n"
 "The sums of pycocoevalcap's CIDEr-D with the batch's own document frequencies.\n\n"
 "Image b's hypothesis is hyp_ids[hyp_starts[b]:][:hyp_lengths[b]] (C-contiguous int64\n"
 "buffers, shape (B,)); its ref_counts[b] >= 1 references follow one another in ref_starts\n"
@@ -460,14 +644,21 @@ const char bs_cider_sums_doc[] =
 "least B + 1 values) is log(max(1, d)), log_documents log(B). Written: hyp_norm2 (B x\n"
 "order float64) and ref_norm2 (R x order), each sentence's squared tf-idf norm per order;\n"
 "dot (R x order), each reference's clipped dot product with its hypothesis. The GIL is\n"
-"released while the sums are made.";
+"released while the sums are made; the images' sums run in up to `workers` blocks of\n"
+"images, one a thread (the same numbers whatever their number).";
 
 PyObject *
 bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 13) {
-        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 arguments, not %zd", nargs);
+    if (nargs != 13 && nargs != 14) {
+        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 or 14 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_ssize_t workers = 1;
+    if (nargs == 14 && bs_index_argument(args[13], "workers", &workers) < 0) return NULL;
+    if (workers < 1) {
+        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
         return NULL;
     }
     Py_ssize_t order;
@@ -516,7 +707,7 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     c.ref_ids = views[3].buf, c.ref_starts = views[4].buf, c.ref_lengths = views[5].buf;
     c.ref_counts = views[6].buf;
     c.hyp_size = views[0].len / 8, c.ref_size = views[3].len / 8;
-    c.images = images, c.refs = refs, c.order = (int)order;
+    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
     c.log_table = views[7].buf, c.log_size = views[7].len / (Py_ssize_t)sizeof(double);
     c.log_documents = log_documents;
     c.hyp_norm2 = views[8].buf, c.ref_norm2 = views[9].buf, c.dot = views[10].buf;
@@ -720,7 +911,7 @@ run_text(Call *c, PyObject *const *held, bs_Watch *watch)
     Words words = {NULL, 0, 0};
     Int32s hyp_ids = {NULL, 0, 0}, ref_ids = {NULL, 0, 0};
     SumsFailure failure = SUMS_NO_MEMORY;
-    if (words_init(&words, 1 << 14) < 0) goto out;
+    if (words_init(&words, 1 << 11) < 0) goto out;
     /* held: image by image, its hypothesis then its references */
     Py_ssize_t at = 0, r = 0;
     int64_t *hyp_lengths = (int64_t *)c->hyp_lengths, *ref_lengths = (int64_t *)c->ref_lengths;
@@ -738,9 +929,10 @@ run_text(Call *c, PyObject *const *held, bs_Watch *watch)
             ref_lengths[r] = m;
         }
     }
-    if ((failure = prepare(c)) != SUMS_DONE) goto out;
-    if (hyp_ids.size) memcpy(c->hyp_grams, hyp_ids.items, hyp_ids.size * sizeof(int32_t));
-    if (ref_ids.size) memcpy(c->ref_grams, ref_ids.items, ref_ids.size * sizeof(int32_t));
+    /* the unigram ids become the grams' first rows (c owns them from here) */
+    failure = prepare(c, hyp_ids.items, ref_ids.items);
+    hyp_ids.items = ref_ids.items = NULL;
+    if (failure != SUMS_DONE) goto out;
     failure = finish(c, 2, watch);
 out:
     PyMem_RawFree(words.slots);
@@ -751,7 +943,7 @@ out:
 
 const char bs_cider_text_sums_doc[] =
 "cider_text_sums(hypotheses, references, order, log_table, log_documents, hyp_lengths,\n"
-"                ref_lengths, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"                ref_lengths, hyp_norm2, ref_norm2, dot, workers=1, /)\n--\n\n"
 "cider_sums of captions: hypotheses and references are sequences (tuples or lists) of B\n"
 "items, hypotheses[b] a list of one str, references[b] a non-empty list of str (R in\n"
 "all), each split with str.split(). hyp_lengths (B) and ref_lengths (R), C-contiguous\n"
@@ -763,8 +955,15 @@ PyObject *
 bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 arguments, not %zd", nargs);
+    if (nargs != 10 && nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 or 11 arguments, not %zd",
+                     nargs);
+        return NULL;
+    }
+    Py_ssize_t workers = 1;
+    if (nargs == 11 && bs_index_argument(args[10], "workers", &workers) < 0) return NULL;
+    if (workers < 1) {
+        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
         return NULL;
     }
     static const char *names[2] = {"hypotheses", "references"};
@@ -869,7 +1068,7 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Call c;
     memset(&c, 0, sizeof(c));
     c.hyp_lengths = views[1].buf, c.ref_lengths = views[2].buf, c.ref_counts = ref_counts;
-    c.images = images, c.refs = refs, c.order = (int)order;
+    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
     c.log_table = views[0].buf, c.log_size = views[0].len / (Py_ssize_t)sizeof(double);
     c.log_documents = log_documents;
     c.hyp_norm2 = views[3].buf, c.ref_norm2 = views[4].buf, c.dot = views[5].buf;

@@ -171,25 +171,28 @@ def _may_assimilate(codes: np.ndarray) -> bool:
     return bool((windows[:, None, :] == _ASSIMILATED_HEADS[None]).all(axis=2).any())
 
 
-def _abbreviated(codes: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    """Where :data:`_ABBREVIATED` matches in the bytes ``codes`` of lowercased ASCII text
-    (``classes``: their :data:`_CLASSES`): each period after a space or a line end and one
-    letter or a word of :data:`_ABBREVIATIONS`, the words before the periods compared
-    packed in an int, length by length (the regex tries its look-behinds at every period:
-    several times slower)."""
+def _abbreviated(data: bytes, codes: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Where :data:`_ABBREVIATED` matches in lowercased ASCII text (``data``, its bytes
+    ``codes`` and their :data:`_CLASSES`; the text starts with ``"\\n"``): each period after
+    a space or a line end and one letter or a word of :data:`_ABBREVIATIONS`. The eight
+    bytes before each period are read as one little-endian int (the last byte the highest),
+    whose top ``length`` bytes are the word and the byte below them its separator, and the
+    words are compared packed, length by length (the regex tries its look-behinds at every
+    period: several times slower)."""
     periods = np.flatnonzero(codes == ord("."))
+    # _LONGEST_ABBREVIATION + 1 <= 8 bytes; the padding (line ends) is no word's letter
+    padded = b"\n" * 8 + data
+    before = np.ndarray((len(data),), dtype="<u8", buffer=padded, strides=(1,))[periods]
     found = []
     for length in range(1, _LONGEST_ABBREVIATION + 1):
-        at = periods[periods > length]
-        before = classes[at - length - 1]
-        at = at[(before == _SPACE) | (before == _LINE_END)]
+        separator = (before >> np.uint64(8 * (7 - length))) & np.uint64(0xFF)
+        candidates = (separator == 32) | (separator == 10)
         if length == 1:
-            found.append(at[classes[at - 1] == _LETTER])
+            found.append(periods[candidates & (classes[periods - 1] == _LETTER)])
             continue
-        key = np.zeros(at.shape[0], dtype=np.uint64)
-        for j in range(length):
-            key |= codes[at - length + j].astype(np.uint64) << np.uint64(8 * j)
-        found.append(at[np.isin(key, _PACKED_ABBREVIATIONS.get(length, _NO_WORDS))])
+        at = np.flatnonzero(candidates)
+        words = before[at] >> np.uint64(8 * (8 - length))
+        found.append(periods[at[np.isin(words, _PACKED_ABBREVIATIONS.get(length, _NO_WORDS))]])
     return np.concatenate(found)
 
 
@@ -211,7 +214,7 @@ def _ascii_suspects(scan: str) -> list[int]:
     if ((follows != _SPACE) & (follows != _LINE_END)).any():
         patterns.append(_PUNCTUATION_INSIDE)
     positions = [match.start() - 1 for pattern in patterns for match in pattern.finditer(scan)]
-    positions.extend((_abbreviated(codes, classes) - 1).tolist())
+    positions.extend((_abbreviated(data, codes, classes) - 1).tolist())
     if _may_assimilate(codes):
         for match in _ASSIMILATION.finditer(scan):
             after = scan[match.end():match.end() + 1]

@@ -22,6 +22,12 @@
 #include "caption_words.h"
 
 #define MAX_ORDER 16
+/* images at least per thread of step 3: below that a thread's start costs about what it
+ * saves */
+#define IMAGES_PER_THREAD 256
+/* blocks of images per order and thread (the last order's blocks even out the threads) */
+#define CHUNKS_PER_THREAD 4
+#define MAX_HELPERS 63
 /* positions ahead whose hash slot is prefetched */
 #define PREFETCH 32
 
@@ -232,9 +238,18 @@ typedef struct {
     Py_ssize_t hyp_total, ref_total;
     int64_t longest_hyp, longest_ref;
     double single[2]; /* the value of an n-gram that occurs once: in a hypothesis, a reference */
-    Py_ssize_t workers; /* threads of step 3 */
-    int stopping; /* a thread of step 3 stopped (Ctrl-C, no memory): the others stop too */
     Ids ids;
+    /* step 3's tasks (see take_tasks) */
+    Py_ssize_t workers;           /* the threads asked for */
+    int32_t id_first[MAX_ORDER + 2]; /* order k's ids: id_first[k] .. id_first[k + 1] - 1 */
+    int32_t *df[MAX_ORDER + 1];      /* order k's document frequencies (per id - first) */
+    PyThread_type_lock ready[MAX_ORDER + 1]; /* held until order k is published */
+    int ready_held[MAX_ORDER + 1];
+    int published;                /* the highest order published */
+    Py_ssize_t chunks, next_task;
+    Py_ssize_t chunk_image[(MAX_HELPERS + 1) * CHUNKS_PER_THREAD + 1];
+    Py_ssize_t chunk_ref[(MAX_HELPERS + 1) * CHUNKS_PER_THREAD + 1];
+    int stopping; /* a thread stopped (Ctrl-C, no memory): the others stop too */
 } Call;
 
 static SumsFailure
@@ -325,68 +340,73 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
     return SUMS_DONE;
 }
 
-/* step 3's tallies, one array per thread: per id, its tf in the sentence stamped `stamp`
- * (the stamps say which tf are the current sentence's: nothing is cleared between
- * sentences) */
+/* step 3's tallies, one array per thread: per id of the order being summed, its tf in the
+ * sentence stamped `stamp` (the stamps say which tf are the current sentence's: nothing is
+ * cleared between sentences) */
 typedef struct {
     int32_t stamp, tf;
 } Tally;
 
 typedef struct {
-    Tally *per; /* per id */
-    int32_t distinct, mark;
-} Tallies;
+    Tally *per;          /* per id - first */
+    int32_t first, size; /* the ids it covers: the order's */
+    int32_t mark;
+    int32_t *list;       /* a hypothesis's and a reference's distinct n-grams */
+    double *hyp_value;   /* the hypothesis's values */
+} Scratch;
 
 /* the next sentence's stamp (the stamps cleared where they would wrap) */
 static inline void
-next_sentence(Tallies *t)
+next_sentence(Scratch *s)
 {
-    if (t->mark == INT32_MAX) {
-        for (int32_t id = 0; id < t->distinct; id++) t->per[id].stamp = 0;
-        t->mark = 0;
+    if (s->mark == INT32_MAX) {
+        for (int32_t id = 0; id < s->size; id++) s->per[id].stamp = 0;
+        s->mark = 0;
     }
-    t->mark++;
+    s->mark++;
 }
 
 /* the tf of `id` in the current sentence: 0 where it does not occur */
 static inline int32_t
-tally_tf(const Tallies *t, int32_t id)
+tally_tf(const Scratch *s, int32_t id)
 {
-    return t->per[id].stamp == t->mark ? t->per[id].tf : 0;
+    const Tally *tally = &s->per[id - s->first];
+    return tally->stamp == s->mark ? tally->tf : 0;
 }
 
-/* an n-gram's weight: log(N) - log(max(1, df)) */
+/* an n-gram's weight: log(N) - log(max(1, df)), `df` the order's document frequencies
+ * (per id - first) */
 static inline double
-weight_of(const Call *c, int32_t id)
+weight_of(const Call *c, const int32_t *df, int32_t id)
 {
-    return c->log_documents - c->log_table[c->ids.per[id].df];
+    return c->log_documents - c->log_table[df[id]];
 }
 
 /* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them, and
  * `readable` ids of the row from there) in first-occurrence order into `list` (ids; -1 for
- * each n-gram that occurs once in the batch), their tf counted in `t` (a new sentence):
+ * each n-gram that occurs once in the batch), their tf counted in `s` (a new sentence):
  * their number */
 static inline Py_ssize_t
-distinct_grams(const Call *c, Tallies *t, const int32_t *row, int64_t count,
+distinct_grams(Scratch *s, const int32_t *df, const int32_t *row, int64_t count,
                int64_t readable, int32_t *list)
 {
-    next_sentence(t);
+    next_sentence(s);
     Py_ssize_t listed = 0;
     for (int64_t p = 0; p < count; p++) {
         /* the id PREFETCH positions ahead (the next sentences of the side follow): its
-         * tally now, its counts (the weight) for the sentence's values */
+         * tally now, its document frequency for the sentence's values */
         if (p + PREFETCH < readable && row[p + PREFETCH] >= 0) {
-            BS_PREFETCH(&t->per[row[p + PREFETCH]]);
-            BS_PREFETCH(&c->ids.per[row[p + PREFETCH]]);
+            BS_PREFETCH(&s->per[row[p + PREFETCH] - s->first]);
+            BS_PREFETCH(&df[row[p + PREFETCH]]);
         }
         const int32_t id = row[p];
         if (id < 0) { /* occurs once in the batch */
             list[listed++] = -1;
             continue;
         }
-        Tally *tally = &t->per[id];
-        if (tally->stamp != t->mark) {
-            tally->stamp = t->mark;
+        Tally *tally = &s->per[id - s->first];
+        if (tally->stamp != s->mark) {
+            tally->stamp = s->mark;
             tally->tf = 1;
             list[listed++] = id;
         }
@@ -395,153 +415,221 @@ distinct_grams(const Call *c, Tallies *t, const int32_t *row, int64_t count,
     return listed;
 }
 
-/* step 3 for images [b0, b1), whose first reference is r0: the work of one thread */
-typedef struct {
-    Call *c;
-    Py_ssize_t b0, b1, r0;
-    SumsFailure result;
-    PyThread_type_lock running; /* a helper thread's: released when it ends */
-} Block;
-
+/* the sums of order k of images [b0, b1), whose first reference is r0 (each image's and
+ * order's sums are their own: the same numbers in whichever thread and order) */
 static SumsFailure
-block_sums(Block *block, bs_Watch *watch)
+order_sums(Call *c, Scratch *s, int k, Py_ssize_t b0, Py_ssize_t b1, Py_ssize_t r0,
+           bs_Watch *watch)
 {
-    const Call *c = block->c;
     const size_t K = (size_t)c->order;
-    Tallies tallies;
-    int32_t *list = PyMem_RawMalloc(((size_t)c->longest_hyp + (size_t)c->longest_ref + 2)
-                                    * sizeof(int32_t));
-    double *hyp_value = PyMem_RawMalloc(((size_t)c->longest_hyp + 1) * sizeof(double));
-    tallies.per = PyMem_RawCalloc((size_t)c->ids.distinct + 1, sizeof(Tally));
-    tallies.distinct = c->ids.distinct;
-    tallies.mark = 0;
-    SumsFailure failure = SUMS_NO_MEMORY;
-    if (tallies.per == NULL || list == NULL || hyp_value == NULL) goto out;
-    failure = SUMS_DONE;
-    Py_ssize_t r0 = block->r0;
-    for (Py_ssize_t b = block->b0; b < block->b1; b++) {
-        if (bs_watch_poll(watch) || __atomic_load_n(&block->c->stopping, __ATOMIC_RELAXED)) {
-            failure = SUMS_STOPPED;
-            goto out;
-        }
+    const int32_t first = c->id_first[k], size = c->id_first[k + 1] - first;
+    const int32_t *df = c->df[k] - first; /* indexed by id */
+    /* the tallies of another order's ids serve (their stamps all below the next mark) */
+    if (s->per == NULL || s->size < size) {
+        PyMem_RawFree(s->per);
+        s->per = PyMem_RawCalloc((size_t)size + 1, sizeof(Tally));
+        if (s->per == NULL) return SUMS_NO_MEMORY;
+        s->size = size;
+    }
+    s->first = first;
+    for (Py_ssize_t b = b0; b < b1; b++) {
+        if (bs_watch_poll(watch) || __atomic_load_n(&c->stopping, __ATOMIC_RELAXED))
+            return SUMS_STOPPED;
         const int64_t m = c->hyp_lengths[b];
-        for (size_t k = 1; k <= K; k++) {
-            const int32_t *hyp_row = c->hyp_grams + (k - 1) * (size_t)c->hyp_total
-                                     + c->hyp_first[b];
-            int32_t *hyp_list = list;
-            const Py_ssize_t hyp_distinct = distinct_grams(
-                c, &tallies, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0,
-                c->hyp_total - c->hyp_first[b], hyp_list);
-            double norm = 0.0;
+        const int32_t *hyp_row = c->hyp_grams + (size_t)(k - 1) * (size_t)c->hyp_total
+                                 + c->hyp_first[b];
+        int32_t *hyp_list = s->list;
+        const Py_ssize_t hyp_distinct = distinct_grams(
+            s, df, hyp_row, m - k + 1 > 0 ? m - k + 1 : 0, c->hyp_total - c->hyp_first[b],
+            hyp_list);
+        double norm = 0.0;
+        for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
+            const int32_t id = hyp_list[q];
+            const double value = id < 0 ? c->single[0]
+                                        : (double)tally_tf(s, id) * weight_of(c, df, id);
+            s->hyp_value[q] = value;
+            norm += value * value;
+        }
+        c->hyp_norm2[(size_t)b * K + (size_t)(k - 1)] = norm;
+        int32_t *ref_list = hyp_list + hyp_distinct;
+        for (int64_t j = 0; j < c->ref_counts[b]; j++) {
+            const Py_ssize_t r = r0 + (Py_ssize_t)j;
+            const int64_t n = c->ref_lengths[r];
+            const int32_t *ref_row = c->ref_grams + (size_t)(k - 1) * (size_t)c->ref_total
+                                     + c->ref_first[r];
+            const Py_ssize_t ref_distinct = distinct_grams(
+                s, df, ref_row, n - k + 1 > 0 ? n - k + 1 : 0, c->ref_total - c->ref_first[r],
+                ref_list);
+            double ref_norm = 0.0;
+            for (Py_ssize_t q = 0; q < ref_distinct; q++) {
+                const int32_t id = ref_list[q];
+                const double value = id < 0 ? c->single[1]
+                                            : (double)tally_tf(s, id) * weight_of(c, df, id);
+                ref_norm += value * value;
+            }
+            double product = 0.0;
             for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                 const int32_t id = hyp_list[q];
-                const double value = id < 0 ? c->single[0]
-                                            : (double)tally_tf(&tallies, id) * weight_of(c, id);
-                hyp_value[q] = value;
-                norm += value * value;
+                if (id < 0) continue; /* adds 0 */
+                const int32_t tf = tally_tf(s, id);
+                if (tf == 0) continue; /* adds 0 */
+                const double ref_value = (double)tf * weight_of(c, df, id);
+                const double low = s->hyp_value[q] < ref_value ? s->hyp_value[q] : ref_value;
+                product += low * ref_value;
             }
-            c->hyp_norm2[(size_t)b * K + (k - 1)] = norm;
-            int32_t *ref_list = hyp_list + hyp_distinct;
-            for (int64_t j = 0; j < c->ref_counts[b]; j++) {
-                const Py_ssize_t r = r0 + (Py_ssize_t)j;
-                const int64_t n = c->ref_lengths[r];
-                const int32_t *ref_row = c->ref_grams + (k - 1) * (size_t)c->ref_total
-                                         + c->ref_first[r];
-                const Py_ssize_t ref_distinct = distinct_grams(
-                    c, &tallies, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0,
-                    c->ref_total - c->ref_first[r], ref_list);
-                double ref_norm = 0.0;
-                for (Py_ssize_t q = 0; q < ref_distinct; q++) {
-                    const int32_t id = ref_list[q];
-                    const double value = id < 0 ? c->single[1]
-                                                : (double)tally_tf(&tallies, id)
-                                                      * weight_of(c, id);
-                    ref_norm += value * value;
-                }
-                double product = 0.0;
-                for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
-                    const int32_t id = hyp_list[q];
-                    if (id < 0) continue; /* adds 0 */
-                    const int32_t tf = tally_tf(&tallies, id);
-                    if (tf == 0) continue; /* adds 0 */
-                    const double ref_value = (double)tf * weight_of(c, id);
-                    const double low = hyp_value[q] < ref_value ? hyp_value[q] : ref_value;
-                    product += low * ref_value;
-                }
-                c->ref_norm2[(size_t)r * K + (k - 1)] = ref_norm;
-                c->dot[(size_t)r * K + (k - 1)] = product;
-            }
+            c->ref_norm2[(size_t)r * K + (size_t)(k - 1)] = ref_norm;
+            c->dot[(size_t)r * K + (size_t)(k - 1)] = product;
         }
         r0 += (Py_ssize_t)c->ref_counts[b];
     }
+    return SUMS_DONE;
+}
+
+/* Step 3 as tasks: order k's images in c->chunks blocks of consecutive images, the tasks
+ * in order of k. Order k's can start once it is numbered (published: its ids' document
+ * frequencies copied out of the growing table), so with helper threads the sums of the
+ * lower orders are made while this thread numbers the higher ones, and every thread takes
+ * the last order's blocks at the end. */
+typedef struct {
+    Call *c;
+    SumsFailure result;
+    PyThread_type_lock running; /* released when the thread ends */
+} Helper;
+
+static SumsFailure
+take_tasks(Call *c, bs_Watch *watch, int helper)
+{
+    Scratch s = {NULL, 0, 0, 0, NULL, NULL};
+    SumsFailure failure = SUMS_NO_MEMORY;
+    s.list = PyMem_RawMalloc(((size_t)c->longest_hyp + (size_t)c->longest_ref + 2)
+                             * sizeof(int32_t));
+    s.hyp_value = PyMem_RawMalloc(((size_t)c->longest_hyp + 1) * sizeof(double));
+    if (s.list == NULL || s.hyp_value == NULL) goto out;
+    failure = SUMS_DONE;
+    for (;;) {
+        const Py_ssize_t task = __atomic_fetch_add(&c->next_task, 1, __ATOMIC_RELAXED);
+        if (task >= c->chunks * c->order) break;
+        const int k = (int)(task / c->chunks) + 1;
+        const Py_ssize_t chunk = task % c->chunks;
+        if (helper && __atomic_load_n(&c->published, __ATOMIC_ACQUIRE) < k) {
+            /* wait until this thread's caller publishes order k (or stops) */
+            PyThread_acquire_lock(c->ready[k], WAIT_LOCK);
+            PyThread_release_lock(c->ready[k]);
+        }
+        if (__atomic_load_n(&c->stopping, __ATOMIC_RELAXED)) {
+            failure = SUMS_STOPPED;
+            break;
+        }
+        failure = order_sums(c, &s, k, c->chunk_image[chunk], c->chunk_image[chunk + 1],
+                             c->chunk_ref[chunk], watch);
+        if (failure != SUMS_DONE) {
+            __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
 out:
-    PyMem_RawFree(tallies.per);
-    PyMem_RawFree(list);
-    PyMem_RawFree(hyp_value);
+    PyMem_RawFree(s.per);
+    PyMem_RawFree(s.list);
+    PyMem_RawFree(s.hyp_value);
     return failure;
 }
 
-/* a helper thread's block (its watch reads the stop epoch; the caller's thread sets
- * c->stopping where it stops) */
 static void
-block_thread(void *arg)
+helper_thread(void *arg)
 {
-    Block *block = arg;
-    bs_Watch watch;
+    Helper *helper = arg;
+    bs_Watch watch; /* off Python's main thread: the stop epoch only */
     bs_watch_begin(&watch);
-    block->result = block_sums(block, &watch);
-    if (block->result != SUMS_DONE) __atomic_store_n(&block->c->stopping, 1, __ATOMIC_RELAXED);
-    PyThread_release_lock(block->running);
+    helper->result = take_tasks(helper->c, &watch, 1);
+    PyThread_release_lock(helper->running);
 }
 
-/* images at least per thread: below that a thread's start costs about what it saves */
-#define IMAGES_PER_THREAD 256
-
-/* step 3: the images in c->workers blocks of consecutive images, the first on this thread,
- * the others on helper threads (each image's sums are its own: the same numbers whatever
- * the split) */
+/* order k numbered: its ids' document frequencies copied out (the table's counts move
+ * as it grows), the order released to the helper threads */
 static SumsFailure
-image_sums(Call *c, bs_Watch *watch)
+publish(Call *c, int k)
 {
-    Py_ssize_t blocks = c->workers < 1 ? 1 : c->workers;
-    if (blocks > c->images / IMAGES_PER_THREAD) blocks = c->images / IMAGES_PER_THREAD;
-    if (blocks < 1) blocks = 1;
-    if (blocks > 64) blocks = 64;
-    Block parts[64];
-    Py_ssize_t r = 0, b = 0;
+    const int32_t first = c->id_first[k], size = c->ids.distinct - first;
+    c->id_first[k + 1] = c->ids.distinct;
+    c->df[k] = PyMem_RawMalloc(((size_t)size + 1) * sizeof(int32_t));
+    if (c->df[k] == NULL) return SUMS_NO_MEMORY;
+    for (int32_t id = 0; id < size; id++) c->df[k][id] = c->ids.per[first + id].df;
+    __atomic_store_n(&c->published, k, __ATOMIC_RELEASE);
+    if (c->ready[k] != NULL) {
+        PyThread_release_lock(c->ready[k]);
+        c->ready_held[k] = 0;
+    }
+    return SUMS_DONE;
+}
+
+
+/* the tasks' blocks and the helper threads (as many as c->workers asks and the images
+ * warrant; none where a lock or a thread cannot be had): their number */
+static Py_ssize_t
+start_helpers(Call *c, Helper *helpers)
+{
+    Py_ssize_t threads = c->workers < 1 ? 1 : c->workers;
+    if (threads > c->images / IMAGES_PER_THREAD) threads = c->images / IMAGES_PER_THREAD;
+    if (threads > MAX_HELPERS + 1) threads = MAX_HELPERS + 1;
+    if (threads < 1) threads = 1;
+    c->chunks = threads == 1 ? 1 : threads * CHUNKS_PER_THREAD;
     /* the blocks split the references evenly (an image's work follows its references) */
-    for (Py_ssize_t k = 0; k < blocks; k++) {
-        parts[k].c = c;
-        parts[k].b0 = b;
-        parts[k].r0 = r;
-        parts[k].result = SUMS_DONE;
-        parts[k].running = NULL;
-        const Py_ssize_t target = k == blocks - 1 ? c->refs : c->refs * (k + 1) / blocks;
-        while (b < c->images && (r < target || k == blocks - 1)) r += (Py_ssize_t)c->ref_counts[b++];
-        parts[k].b1 = b;
+    Py_ssize_t r = 0, b = 0;
+    for (Py_ssize_t k = 0; k < c->chunks; k++) {
+        c->chunk_image[k] = b;
+        c->chunk_ref[k] = r;
+        const Py_ssize_t target = c->refs * (k + 1) / c->chunks;
+        while (b < c->images && (r < target || k == c->chunks - 1))
+            r += (Py_ssize_t)c->ref_counts[b++];
     }
-    for (Py_ssize_t k = 1; k < blocks; k++) {
-        parts[k].running = PyThread_allocate_lock();
-        if (parts[k].running == NULL) continue;
-        PyThread_acquire_lock(parts[k].running, WAIT_LOCK);
-        if (PyThread_start_new_thread(block_thread, &parts[k]) == PYTHREAD_INVALID_THREAD_ID) {
-            PyThread_release_lock(parts[k].running);
-            PyThread_free_lock(parts[k].running);
-            parts[k].running = NULL;
+    c->chunk_image[c->chunks] = c->images;
+    if (threads == 1) return 0;
+    for (int k = 1; k <= c->order; k++) {
+        c->ready[k] = PyThread_allocate_lock();
+        if (c->ready[k] == NULL) return 0; /* freed by stop_helpers */
+        PyThread_acquire_lock(c->ready[k], WAIT_LOCK);
+        c->ready_held[k] = 1;
+    }
+    Py_ssize_t started = 0;
+    for (Py_ssize_t h = 0; h < threads - 1; h++) {
+        helpers[started].c = c;
+        helpers[started].result = SUMS_DONE;
+        helpers[started].running = PyThread_allocate_lock();
+        if (helpers[started].running == NULL) break;
+        PyThread_acquire_lock(helpers[started].running, WAIT_LOCK);
+        if (PyThread_start_new_thread(helper_thread, &helpers[started])
+                == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(helpers[started].running);
+            PyThread_free_lock(helpers[started].running);
+            break;
         }
+        started++;
     }
-    SumsFailure failure = block_sums(&parts[0], watch);
+    return started;
+}
+
+/* the helpers joined (after a failure: stopped first), the locks freed: the first failure */
+static SumsFailure
+stop_helpers(Call *c, Helper *helpers, Py_ssize_t started, SumsFailure failure)
+{
     if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
-    for (Py_ssize_t k = 1; k < blocks; k++) {
-        if (parts[k].running == NULL) { /* no thread: run here */
-            if (failure == SUMS_DONE) failure = block_sums(&parts[k], watch);
-            continue;
+    for (int k = 1; k <= c->order; k++)
+        if (c->ready[k] != NULL && c->ready_held[k]) {
+            PyThread_release_lock(c->ready[k]);
+            c->ready_held[k] = 0;
         }
-        PyThread_acquire_lock(parts[k].running, WAIT_LOCK);
-        PyThread_release_lock(parts[k].running);
-        PyThread_free_lock(parts[k].running);
-        if (failure == SUMS_DONE || parts[k].result == SUMS_NO_MEMORY) failure = parts[k].result;
+    for (Py_ssize_t h = 0; h < started; h++) {
+        PyThread_acquire_lock(helpers[h].running, WAIT_LOCK);
+        PyThread_release_lock(helpers[h].running);
+        PyThread_free_lock(helpers[h].running);
+        if (failure == SUMS_DONE || helpers[h].result == SUMS_NO_MEMORY)
+            failure = helpers[h].result;
     }
+    for (int k = 1; k <= c->order; k++)
+        if (c->ready[k] != NULL) {
+            PyThread_free_lock(c->ready[k]);
+            c->ready[k] = NULL;
+        }
     return failure;
 }
 
@@ -555,6 +643,7 @@ call_free(Call *c)
     table_free(&c->ids.unigrams);
     PyMem_RawFree(c->ids.longer.slots);
     PyMem_RawFree(c->ids.per);
+    for (int k = 0; k <= MAX_ORDER; k++) PyMem_RawFree(c->df[k]);
 }
 
 /* positions of each sentence of one side in its id arrays: its total, or -1 (too many) */
@@ -603,20 +692,26 @@ prepare(Call *c, int32_t *hyp_row, int32_t *ref_row)
     return SUMS_DONE;
 }
 
-/* orders `from`..K numbered, the sums */
+/* orders `from`..K numbered (the lower ones are), each published, the sums */
 static SumsFailure
 finish(Call *c, int from, bs_Watch *watch)
 {
-    SumsFailure failure;
-    for (int k = from; k <= c->order; k++) {
-        if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) return failure;
-        if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) return failure;
-    }
     if (c->images == 0) return SUMS_DONE;
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
     /* a document frequency counts images: below log_size, which the callers check */
-    return image_sums(c, watch);
+    Helper helpers[MAX_HELPERS];
+    const Py_ssize_t started = start_helpers(c, helpers);
+    SumsFailure failure = SUMS_DONE;
+    c->id_first[1] = 0;
+    for (int k = 1; k < from && failure == SUMS_DONE; k++) failure = publish(c, k);
+    for (int k = from; k <= c->order && failure == SUMS_DONE; k++) {
+        if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) break;
+        if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) break;
+        failure = publish(c, k);
+    }
+    if (failure == SUMS_DONE) failure = take_tasks(c, watch, 0);
+    return stop_helpers(c, helpers, started, failure);
 }
 
 static SumsFailure
@@ -728,7 +823,8 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                         "that are not positive or do not sum to the references, or a short "
                         "log_table");
         goto done;
-    case SUMS_STOPPED:
+    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         goto done;
     case SUMS_DONE:
         break;
@@ -1087,7 +1183,8 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     case SUMS_BAD_INPUT: /* pragma: no cover - the lengths are made here */
         PyErr_SetString(PyExc_ValueError, "cider_text_sums: a short log_table");
         goto done;
-    case SUMS_STOPPED:
+    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         goto done;
     case SUMS_DONE:
         break;

@@ -121,6 +121,13 @@ pairs_init(Pairs *t, size_t capacity)
     return 0;
 }
 
+static void
+pairs_clear(Pairs *t)
+{
+    for (size_t k = 0; k < t->capacity; k++) t->slots[k].value = -1;
+    t->used = 0;
+}
+
 static int
 pairs_grow(Pairs *t)
 {
@@ -296,7 +303,6 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
     int32_t *row = grams + (size_t)(k - 1) * (size_t)total;
     const int32_t *prefix = k > 1 ? grams + (size_t)(k - 2) * (size_t)total : grams;
     const int32_t *unigram = grams;
-    const IdCounts *per = c->ids.per;
     if (sentences == 0) return SUMS_DONE;
     Py_ssize_t image = 0, image_end = refs_side ? (Py_ssize_t)c->ref_counts[0] : 1;
     for (Py_ssize_t s = 0; s < sentences; s++) {
@@ -318,24 +324,25 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                  * positions are one array; across a sentence's end the key is another's,
                  * a wasted hint): the table outgrows the caches */
                 const int64_t ahead = at + p + PREFETCH;
-                if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0) {
+                if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0)
                     BS_PREFETCH(&c->ids.longer.slots[
                         pair_slot((uint32_t)prefix[ahead], (uint32_t)unigram[ahead + k - 1],
                                   c->ids.longer.capacity - 1)]);
-                    BS_PREFETCH(&per[prefix[ahead]]);
-                }
+                /* the (k-1)-grams that occur once are -1 (mark_singletons) */
                 const int32_t left = prefix[at + p], right = prefix[at + p + 1];
-                if (left < 0 || right < 0 || per[left].count < 2 || per[right].count < 2) {
+                if (left < 0 || right < 0) {
                     row[at + p] = -1;
                     continue;
                 }
                 id = pair_id(&c->ids, (uint32_t)left, (uint32_t)unigram[at + p + k - 1]);
             }
             if (id < 0) return SUMS_NO_MEMORY;
-            per = c->ids.per; /* id_of may have moved it */
             row[at + p] = id;
             counted(&c->ids, id, refs_side, image);
         }
+        /* the sentence's last k - 1 positions start no k-gram: -1, so that every id of the
+         * row is one (mark_singletons reads the rows whole) */
+        for (int64_t p = n - k + 1 > 0 ? n - k + 1 : 0; p < n; p++) row[at + p] = -1;
     }
     return SUMS_DONE;
 }
@@ -544,6 +551,37 @@ helper_thread(void *arg)
     PyThread_release_lock(helper->running);
 }
 
+/* order k numbered: each of its n-grams that occurs once in the batch made -1 in the grams
+ * of both sides. Its sums are those of -1 (tf 1, df at most 1: the weight log(N); it meets
+ * nothing), and order k + 1 prunes the n-grams over it by the sign of the ids alone. A bit
+ * per id of the order (in the caches) says which occur twice or more. */
+static SumsFailure
+mark_singletons(Call *c, int k, bs_Watch *watch)
+{
+    const int32_t first = c->id_first[k], size = c->ids.distinct - first;
+    uint8_t *repeated = PyMem_RawCalloc((size_t)size / 8 + 1, 1);
+    if (repeated == NULL) return SUMS_NO_MEMORY;
+    for (int32_t id = 0; id < size; id++)
+        if (c->ids.per[first + id].count >= 2) repeated[id >> 3] |= (uint8_t)(1u << (id & 7));
+    for (int refs_side = 0; refs_side < 2; refs_side++) {
+        const Py_ssize_t total = refs_side ? c->ref_total : c->hyp_total;
+        int32_t *row = (refs_side ? c->ref_grams : c->hyp_grams) + (size_t)(k - 1) * (size_t)total;
+        for (Py_ssize_t start = 0; start < total; start += 4096) { /* a poll per 4096 ids */
+            if (bs_watch_poll(watch)) {
+                PyMem_RawFree(repeated);
+                return SUMS_STOPPED;
+            }
+            const Py_ssize_t end = total - start < 4096 ? total : start + 4096;
+            for (Py_ssize_t p = start; p < end; p++) {
+                const int32_t id = row[p] - first;
+                if (row[p] >= 0 && !(repeated[id >> 3] >> (id & 7) & 1)) row[p] = -1;
+            }
+        }
+    }
+    PyMem_RawFree(repeated);
+    return SUMS_DONE;
+}
+
 /* order k numbered: its ids' document frequencies copied out (the table's counts move
  * as it grows), the order released to the helper threads */
 static SumsFailure
@@ -704,10 +742,14 @@ finish(Call *c, int from, bs_Watch *watch)
     const Py_ssize_t started = start_helpers(c, helpers);
     SumsFailure failure = SUMS_DONE;
     c->id_first[1] = 0;
-    for (int k = 1; k < from && failure == SUMS_DONE; k++) failure = publish(c, k);
-    for (int k = from; k <= c->order && failure == SUMS_DONE; k++) {
-        if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) break;
-        if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) break;
+    for (int k = 1; k <= c->order && failure == SUMS_DONE; k++) {
+        if (k >= from) {
+            if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) break;
+            if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) break;
+            /* the next order's keys: a table of this order's alone (as small as can be) */
+            if (k > 1) pairs_clear(&c->ids.longer);
+        }
+        if ((failure = mark_singletons(c, k, watch)) != SUMS_DONE) break;
         failure = publish(c, k);
     }
     if (failure == SUMS_DONE) failure = take_tasks(c, watch, 0);

@@ -249,7 +249,9 @@ typedef struct {
     /* step 3's tasks (see take_tasks) */
     Py_ssize_t workers;           /* the threads asked for */
     int32_t id_first[MAX_ORDER + 2]; /* order k's ids: id_first[k] .. id_first[k + 1] - 1 */
-    int32_t *df[MAX_ORDER + 1];      /* order k's document frequencies (per id - first) */
+    double *weight[MAX_ORDER + 1];   /* order k's weights, log(N) - log(max(1, df)) (per id -
+                                      * first) */
+    uint8_t *repeated[MAX_ORDER + 1]; /* order k's ids that occur twice or more: a bit each */
     PyThread_type_lock ready[MAX_ORDER + 1]; /* held until order k is published */
     int ready_held[MAX_ORDER + 1];
     int published;                /* the highest order published */
@@ -303,6 +305,9 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
     int32_t *row = grams + (size_t)(k - 1) * (size_t)total;
     const int32_t *prefix = k > 1 ? grams + (size_t)(k - 2) * (size_t)total : grams;
     const int32_t *unigram = grams;
+    /* order k - 1's ids that occur twice or more (published) */
+    const uint8_t *bits = k > 1 ? c->repeated[k - 1] : NULL;
+    const int32_t bits_first = k > 1 ? c->id_first[k - 1] : 0;
     if (sentences == 0) return SUMS_DONE;
     Py_ssize_t image = 0, image_end = refs_side ? (Py_ssize_t)c->ref_counts[0] : 1;
     for (Py_ssize_t s = 0; s < sentences; s++) {
@@ -328,20 +333,22 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                     BS_PREFETCH(&c->ids.longer.slots[
                         pair_slot((uint32_t)prefix[ahead], (uint32_t)unigram[ahead + k - 1],
                                   c->ids.longer.capacity - 1)]);
-                /* the (k-1)-grams that occur once are -1 (mark_singletons) */
-                const int32_t left = prefix[at + p], right = prefix[at + p + 1];
-                if (left < 0 || right < 0) {
+                const int32_t left = prefix[at + p] - bits_first;
+                const int32_t right = prefix[at + p + 1] - bits_first;
+                /* (the ids below the order's first, -1 included, are negative) */
+                if (left < 0 || right < 0 || !(bits[left >> 3] >> (left & 7) & 1)
+                    || !(bits[right >> 3] >> (right & 7) & 1)) {
                     row[at + p] = -1;
                     continue;
                 }
-                id = pair_id(&c->ids, (uint32_t)left, (uint32_t)unigram[at + p + k - 1]);
+                id = pair_id(&c->ids, (uint32_t)(left + bits_first),
+                             (uint32_t)unigram[at + p + k - 1]);
             }
             if (id < 0) return SUMS_NO_MEMORY;
             row[at + p] = id;
             counted(&c->ids, id, refs_side, image);
         }
-        /* the sentence's last k - 1 positions start no k-gram: -1, so that every id of the
-         * row is one (mark_singletons reads the rows whole) */
+        /* the sentence's last k - 1 positions start no k-gram: -1 (the sums read ahead) */
         for (int64_t p = n - k + 1 > 0 ? n - k + 1 : 0; p < n; p++) row[at + p] = -1;
     }
     return SUMS_DONE;
@@ -381,39 +388,26 @@ tally_tf(const Scratch *s, int32_t id)
     return tally->stamp == s->mark ? tally->tf : 0;
 }
 
-/* an n-gram's weight: log(N) - log(max(1, df)), `df` the order's document frequencies
- * (per id - first) */
-static inline double
-weight_of(const Call *c, const int32_t *df, int32_t id)
-{
-    return c->log_documents - c->log_table[df[id]];
-}
-
-/* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them, and
- * `readable` ids of the row from there) in first-occurrence order into `list` (ids; -1 for
- * each n-gram that occurs once in the batch), their tf counted in `s` (a new sentence):
- * their number */
+/* the distinct n-grams of a sentence (their ids `row`, `count` of them) in first-occurrence
+ * order into `list` (ids, or -1 where pruned), their tf counted in `s` (a new sentence):
+ * their number. (An id that occurs once in the batch has the sums of -1: tf 1, the weight
+ * log(N) of df 0 or 1, and it meets nothing.) */
 static inline Py_ssize_t
-distinct_grams(Scratch *s, const int32_t *df, const int32_t *row, int64_t count,
-               int64_t readable, int32_t *list)
+distinct_grams(Scratch *s, const int32_t *row, int64_t count, int32_t *list)
 {
     next_sentence(s);
+    Tally *per = s->per;
+    const int32_t mark = s->mark, first = s->first;
     Py_ssize_t listed = 0;
     for (int64_t p = 0; p < count; p++) {
-        /* the id PREFETCH positions ahead (the next sentences of the side follow): its
-         * tally now, its document frequency for the sentence's values */
-        if (p + PREFETCH < readable && row[p + PREFETCH] >= 0) {
-            BS_PREFETCH(&s->per[row[p + PREFETCH] - s->first]);
-            BS_PREFETCH(&df[row[p + PREFETCH]]);
-        }
         const int32_t id = row[p];
-        if (id < 0) { /* occurs once in the batch */
+        if (id < 0) { /* pruned: occurs once in the batch */
             list[listed++] = -1;
             continue;
         }
-        Tally *tally = &s->per[id - s->first];
-        if (tally->stamp != s->mark) {
-            tally->stamp = s->mark;
+        Tally *tally = &per[id - first];
+        if (tally->stamp != mark) {
+            tally->stamp = mark;
             tally->tf = 1;
             list[listed++] = id;
         }
@@ -422,70 +416,74 @@ distinct_grams(Scratch *s, const int32_t *df, const int32_t *row, int64_t count,
     return listed;
 }
 
-/* the sums of order k of images [b0, b1), whose first reference is r0 (each image's and
- * order's sums are their own: the same numbers in whichever thread and order) */
+/* the sums of orders k0..k1 of images [b0, b1), whose first reference is r0, image by
+ * image (each image's and order's sums are their own: the same numbers in whichever
+ * thread and order) */
 static SumsFailure
-order_sums(Call *c, Scratch *s, int k, Py_ssize_t b0, Py_ssize_t b1, Py_ssize_t r0,
+order_sums(Call *c, Scratch *s, int k0, int k1, Py_ssize_t b0, Py_ssize_t b1, Py_ssize_t r0,
            bs_Watch *watch)
 {
     const size_t K = (size_t)c->order;
-    const int32_t first = c->id_first[k], size = c->id_first[k + 1] - first;
-    const int32_t *df = c->df[k] - first; /* indexed by id */
-    /* the tallies of another order's ids serve (their stamps all below the next mark) */
+    const int32_t size = c->id_first[k1 + 1] - c->id_first[k0];
+    /* tallies of other ids serve (their stamps all below the next mark) */
     if (s->per == NULL || s->size < size) {
         PyMem_RawFree(s->per);
         s->per = PyMem_RawCalloc((size_t)size + 1, sizeof(Tally));
         if (s->per == NULL) return SUMS_NO_MEMORY;
         s->size = size;
     }
-    s->first = first;
+    s->first = c->id_first[k0];
     for (Py_ssize_t b = b0; b < b1; b++) {
         if (bs_watch_poll(watch) || __atomic_load_n(&c->stopping, __ATOMIC_RELAXED))
             return SUMS_STOPPED;
         const int64_t m = c->hyp_lengths[b];
-        const int32_t *hyp_row = c->hyp_grams + (size_t)(k - 1) * (size_t)c->hyp_total
-                                 + c->hyp_first[b];
-        int32_t *hyp_list = s->list;
-        const Py_ssize_t hyp_distinct = distinct_grams(
-            s, df, hyp_row, m - k + 1 > 0 ? m - k + 1 : 0, c->hyp_total - c->hyp_first[b],
-            hyp_list);
-        double norm = 0.0;
-        for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
-            const int32_t id = hyp_list[q];
-            const double value = id < 0 ? c->single[0]
-                                        : (double)tally_tf(s, id) * weight_of(c, df, id);
-            s->hyp_value[q] = value;
-            norm += value * value;
-        }
-        c->hyp_norm2[(size_t)b * K + (size_t)(k - 1)] = norm;
-        int32_t *ref_list = hyp_list + hyp_distinct;
-        for (int64_t j = 0; j < c->ref_counts[b]; j++) {
-            const Py_ssize_t r = r0 + (Py_ssize_t)j;
-            const int64_t n = c->ref_lengths[r];
-            const int32_t *ref_row = c->ref_grams + (size_t)(k - 1) * (size_t)c->ref_total
-                                     + c->ref_first[r];
-            const Py_ssize_t ref_distinct = distinct_grams(
-                s, df, ref_row, n - k + 1 > 0 ? n - k + 1 : 0, c->ref_total - c->ref_first[r],
-                ref_list);
-            double ref_norm = 0.0;
-            for (Py_ssize_t q = 0; q < ref_distinct; q++) {
-                const int32_t id = ref_list[q];
-                const double value = id < 0 ? c->single[1]
-                                            : (double)tally_tf(s, id) * weight_of(c, df, id);
-                ref_norm += value * value;
-            }
-            double product = 0.0;
+        for (int k = k0; k <= k1; k++) {
+            const int32_t first = c->id_first[k];
+            const double *weight = c->weight[k];
+            const int32_t *hyp_row = c->hyp_grams + (size_t)(k - 1) * (size_t)c->hyp_total
+                                     + c->hyp_first[b];
+            int32_t *hyp_list = s->list;
+            const Py_ssize_t hyp_distinct = distinct_grams(
+                s, hyp_row, m - k + 1 > 0 ? m - k + 1 : 0, hyp_list);
+            double norm = 0.0;
             for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                 const int32_t id = hyp_list[q];
-                if (id < 0) continue; /* adds 0 */
-                const int32_t tf = tally_tf(s, id);
-                if (tf == 0) continue; /* adds 0 */
-                const double ref_value = (double)tf * weight_of(c, df, id);
-                const double low = s->hyp_value[q] < ref_value ? s->hyp_value[q] : ref_value;
-                product += low * ref_value;
+                const double value = id < 0 ? c->single[0]
+                                            : (double)s->per[id - s->first].tf
+                                                  * weight[id - first];
+                s->hyp_value[q] = value;
+                norm += value * value;
             }
-            c->ref_norm2[(size_t)r * K + (size_t)(k - 1)] = ref_norm;
-            c->dot[(size_t)r * K + (size_t)(k - 1)] = product;
+            c->hyp_norm2[(size_t)b * K + (size_t)(k - 1)] = norm;
+            int32_t *ref_list = hyp_list + hyp_distinct;
+            Py_ssize_t r = r0;
+            for (int64_t j = 0; j < c->ref_counts[b]; j++, r++) {
+                const int64_t n = c->ref_lengths[r];
+                const int32_t *ref_row = c->ref_grams + (size_t)(k - 1) * (size_t)c->ref_total
+                                         + c->ref_first[r];
+                const Py_ssize_t ref_distinct = distinct_grams(
+                    s, ref_row, n - k + 1 > 0 ? n - k + 1 : 0, ref_list);
+                double ref_norm = 0.0;
+                for (Py_ssize_t q = 0; q < ref_distinct; q++) {
+                    const int32_t id = ref_list[q];
+                    const double value = id < 0 ? c->single[1]
+                                                : (double)s->per[id - s->first].tf
+                                                      * weight[id - first];
+                    ref_norm += value * value;
+                }
+                double product = 0.0;
+                for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
+                    const int32_t id = hyp_list[q];
+                    if (id < 0) continue; /* adds 0 */
+                    const int32_t tf = tally_tf(s, id);
+                    if (tf == 0) continue; /* adds 0 */
+                    const double ref_value = (double)tf * weight[id - first];
+                    const double low = s->hyp_value[q] < ref_value ? s->hyp_value[q] : ref_value;
+                    product += low * ref_value;
+                }
+                c->ref_norm2[(size_t)r * K + (size_t)(k - 1)] = ref_norm;
+                c->dot[(size_t)r * K + (size_t)(k - 1)] = product;
+            }
         }
         r0 += (Py_ssize_t)c->ref_counts[b];
     }
@@ -513,7 +511,9 @@ take_tasks(Call *c, bs_Watch *watch, int helper)
     s.hyp_value = PyMem_RawMalloc(((size_t)c->longest_hyp + 1) * sizeof(double));
     if (s.list == NULL || s.hyp_value == NULL) goto out;
     failure = SUMS_DONE;
-    for (;;) {
+    if (c->chunks == 1) /* one thread: image by image, all orders (the outputs' order) */
+        failure = order_sums(c, &s, 1, c->order, 0, c->images, 0, watch);
+    for (; c->chunks > 1;) {
         const Py_ssize_t task = __atomic_fetch_add(&c->next_task, 1, __ATOMIC_RELAXED);
         if (task >= c->chunks * c->order) break;
         const int k = (int)(task / c->chunks) + 1;
@@ -527,7 +527,7 @@ take_tasks(Call *c, bs_Watch *watch, int helper)
             failure = SUMS_STOPPED;
             break;
         }
-        failure = order_sums(c, &s, k, c->chunk_image[chunk], c->chunk_image[chunk + 1],
+        failure = order_sums(c, &s, k, k, c->chunk_image[chunk], c->chunk_image[chunk + 1],
                              c->chunk_ref[chunk], watch);
         if (failure != SUMS_DONE) {
             __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
@@ -551,47 +551,25 @@ helper_thread(void *arg)
     PyThread_release_lock(helper->running);
 }
 
-/* order k numbered: each of its n-grams that occurs once in the batch made -1 in the grams
- * of both sides. Its sums are those of -1 (tf 1, df at most 1: the weight log(N); it meets
- * nothing), and order k + 1 prunes the n-grams over it by the sign of the ids alone. A bit
- * per id of the order (in the caches) says which occur twice or more. */
-static SumsFailure
-mark_singletons(Call *c, int k, bs_Watch *watch)
-{
-    const int32_t first = c->id_first[k], size = c->ids.distinct - first;
-    uint8_t *repeated = PyMem_RawCalloc((size_t)size / 8 + 1, 1);
-    if (repeated == NULL) return SUMS_NO_MEMORY;
-    for (int32_t id = 0; id < size; id++)
-        if (c->ids.per[first + id].count >= 2) repeated[id >> 3] |= (uint8_t)(1u << (id & 7));
-    for (int refs_side = 0; refs_side < 2; refs_side++) {
-        const Py_ssize_t total = refs_side ? c->ref_total : c->hyp_total;
-        int32_t *row = (refs_side ? c->ref_grams : c->hyp_grams) + (size_t)(k - 1) * (size_t)total;
-        for (Py_ssize_t start = 0; start < total; start += 4096) { /* a poll per 4096 ids */
-            if (bs_watch_poll(watch)) {
-                PyMem_RawFree(repeated);
-                return SUMS_STOPPED;
-            }
-            const Py_ssize_t end = total - start < 4096 ? total : start + 4096;
-            for (Py_ssize_t p = start; p < end; p++) {
-                const int32_t id = row[p] - first;
-                if (row[p] >= 0 && !(repeated[id >> 3] >> (id & 7) & 1)) row[p] = -1;
-            }
-        }
-    }
-    PyMem_RawFree(repeated);
-    return SUMS_DONE;
-}
-
-/* order k numbered: its ids' document frequencies copied out (the table's counts move
- * as it grows), the order released to the helper threads */
+/* order k numbered: its ids' document frequencies copied out (the table's counts move as
+ * it grows) with a bit per id that says which occur twice or more in the batch, the order
+ * released to the helper threads. An n-gram that occurs once has the sums of -1 (tf 1, df
+ * at most 1: the weight log(N); it meets nothing): the sums skip its tally and weight, and
+ * order k + 1 prunes the n-grams over it (both by the bits, in the caches) */
 static SumsFailure
 publish(Call *c, int k)
 {
     const int32_t first = c->id_first[k], size = c->ids.distinct - first;
     c->id_first[k + 1] = c->ids.distinct;
-    c->df[k] = PyMem_RawMalloc(((size_t)size + 1) * sizeof(int32_t));
-    if (c->df[k] == NULL) return SUMS_NO_MEMORY;
-    for (int32_t id = 0; id < size; id++) c->df[k][id] = c->ids.per[first + id].df;
+    c->weight[k] = PyMem_RawMalloc(((size_t)size + 1) * sizeof(double));
+    c->repeated[k] = PyMem_RawCalloc((size_t)size / 8 + 1, 1);
+    if (c->weight[k] == NULL || c->repeated[k] == NULL) return SUMS_NO_MEMORY;
+    const IdCounts *per = c->ids.per + first;
+    for (int32_t id = 0; id < size; id++) {
+        /* a document frequency counts images: below log_size, which the callers check */
+        c->weight[k][id] = c->log_documents - c->log_table[per[id].df];
+        if (per[id].count >= 2) c->repeated[k][id >> 3] |= (uint8_t)(1u << (id & 7));
+    }
     __atomic_store_n(&c->published, k, __ATOMIC_RELEASE);
     if (c->ready[k] != NULL) {
         PyThread_release_lock(c->ready[k]);
@@ -599,7 +577,6 @@ publish(Call *c, int k)
     }
     return SUMS_DONE;
 }
-
 
 /* the tasks' blocks and the helper threads (as many as c->workers asks and the images
  * warrant; none where a lock or a thread cannot be had): their number */
@@ -681,7 +658,10 @@ call_free(Call *c)
     table_free(&c->ids.unigrams);
     PyMem_RawFree(c->ids.longer.slots);
     PyMem_RawFree(c->ids.per);
-    for (int k = 0; k <= MAX_ORDER; k++) PyMem_RawFree(c->df[k]);
+    for (int k = 0; k <= MAX_ORDER; k++) {
+        PyMem_RawFree(c->weight[k]);
+        PyMem_RawFree(c->repeated[k]);
+    }
 }
 
 /* positions of each sentence of one side in its id arrays: its total, or -1 (too many) */
@@ -749,7 +729,6 @@ finish(Call *c, int from, bs_Watch *watch)
             /* the next order's keys: a table of this order's alone (as small as can be) */
             if (k > 1) pairs_clear(&c->ids.longer);
         }
-        if ((failure = mark_singletons(c, k, watch)) != SUMS_DONE) break;
         failure = publish(c, k);
     }
     if (failure == SUMS_DONE) failure = take_tasks(c, watch, 0);

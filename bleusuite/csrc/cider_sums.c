@@ -321,30 +321,50 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
         else image = s;
         const int64_t *t = k == 1 ? tokens + starts[s] : NULL; /* k > 1: ids only */
         const int64_t n = lengths[s], at = first[s];
-        for (int64_t p = 0; p + k <= n; p++) {
-            int32_t id;
-            if (k == 1) id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
-            else {
-                /* the slot and the counts of the position PREFETCH ahead (the side's
-                 * positions are one array; across a sentence's end the key is another's,
-                 * a wasted hint): the table outgrows the caches */
-                const int64_t ahead = at + p + PREFETCH;
-                if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0)
-                    BS_PREFETCH(&c->ids.longer.slots[
-                        pair_slot((uint32_t)prefix[ahead], (uint32_t)unigram[ahead + k - 1],
-                                  c->ids.longer.capacity - 1)]);
-                const int32_t left = prefix[at + p] - bits_first;
-                const int32_t right = prefix[at + p + 1] - bits_first;
-                /* (the ids below the order's first, -1 included, are negative) */
-                if (left < 0 || right < 0 || !(bits[left >> 3] >> (left & 7) & 1)
-                    || !(bits[right >> 3] >> (right & 7) & 1)) {
-                    row[at + p] = -1;
-                    continue;
-                }
-                id = pair_id(&c->ids, (uint32_t)(left + bits_first),
-                             (uint32_t)unigram[at + p + k - 1]);
+        if (k == 1) {
+            for (int64_t p = 0; p < n; p++) {
+                const int32_t id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
+                if (id < 0) return SUMS_NO_MEMORY;
+                row[at + p] = id;
+                counted(&c->ids, id, refs_side, image);
             }
-            if (id < 0) return SUMS_NO_MEMORY;
+            continue;
+        }
+        /* the table's slots (a grown table moves them) */
+        const PairSlot *slots = c->ids.longer.slots;
+        size_t mask = c->ids.longer.capacity - 1;
+        for (int64_t p = 0; p + k <= n; p++) {
+            /* the slot of the position PREFETCH ahead (the side's positions are one array;
+             * across a sentence's end the key is another's, a wasted hint): the table
+             * outgrows the caches */
+            const int64_t ahead = at + p + PREFETCH;
+            if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0)
+                BS_PREFETCH(&slots[pair_slot((uint32_t)prefix[ahead],
+                                             (uint32_t)unigram[ahead + k - 1], mask)]);
+            const int32_t left = prefix[at + p] - bits_first;
+            const int32_t right = prefix[at + p + 1] - bits_first;
+            /* (the ids below the order's first, -1 included, are negative) */
+            if (left < 0 || right < 0 || !(bits[left >> 3] >> (left & 7) & 1)
+                || !(bits[right >> 3] >> (right & 7) & 1)) {
+                row[at + p] = -1;
+                continue;
+            }
+            const uint32_t key_prefix = (uint32_t)(left + bits_first);
+            const uint32_t key_token = (uint32_t)unigram[at + p + k - 1];
+            int32_t id = -1;
+            for (size_t slot = pair_slot(key_prefix, key_token, mask);; slot = (slot + 1) & mask) {
+                if (slots[slot].value < 0) break;
+                if (slots[slot].prefix == key_prefix && slots[slot].token == key_token) {
+                    id = slots[slot].value;
+                    break;
+                }
+            }
+            if (id < 0) { /* new */
+                id = pair_id(&c->ids, key_prefix, key_token);
+                if (id < 0) return SUMS_NO_MEMORY;
+                slots = c->ids.longer.slots;
+                mask = c->ids.longer.capacity - 1;
+            }
             row[at + p] = id;
             counted(&c->ids, id, refs_side, image);
         }

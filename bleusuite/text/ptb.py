@@ -80,13 +80,15 @@ _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 # each byte's class for _ascii_suspects: letters 0, space 1, line end 2, .,!? 3, digits 4,
 # anything else (outside _PLAIN_BYTES) 5
 _LETTER, _SPACE, _LINE_END, _MARK, _DIGIT, _OTHER = range(6)
+_DIGIT_BYTE, _OTHER_BYTE = bytes([_DIGIT]), bytes([_OTHER])
 _CLASSES = bytes(_LETTER if chr(b) in "abcdefghijklmnopqrstuvwxyz" else _SPACE if b == 32
                  else _LINE_END if b == 10 else _MARK if chr(b) in ".,!?" else _DIGIT
                  if chr(b).isdigit() and b < 128 else _OTHER for b in range(256))
-# _ABBREVIATIONS by length, each word's bytes packed in an int (the first the lowest)
+# _ABBREVIATIONS by length, each word's bytes packed in an int (the first the lowest), sorted
+# (a binary search per candidate word)
 _PACKED_ABBREVIATIONS = {
-    length: np.array([int.from_bytes(word.encode(), "little") for word in words],
-                     dtype=np.uint64) for length, words in _BY_LENGTH.items()}
+    length: np.sort(np.array([int.from_bytes(word.encode(), "little") for word in words],
+                             dtype=np.uint64)) for length, words in _BY_LENGTH.items()}
 _LONGEST_ABBREVIATION = max(_BY_LENGTH)
 _NO_WORDS = np.zeros(0, dtype=np.uint64)
 # _ASSIMILATED's words have their doubled letter (nn, tt, mm) at offset 2: their first five
@@ -190,9 +192,14 @@ def _abbreviated(data: bytes, codes: np.ndarray, classes: np.ndarray) -> np.ndar
         if length == 1:
             found.append(periods[candidates & (classes[periods - 1] == _LETTER)])
             continue
+        packed = _PACKED_ABBREVIATIONS.get(length, _NO_WORDS)
+        if packed.shape[0] == 0:
+            continue
         at = np.flatnonzero(candidates)
         words = before[at] >> np.uint64(8 * (8 - length))
-        found.append(periods[at[np.isin(words, _PACKED_ABBREVIATIONS.get(length, _NO_WORDS))]])
+        # a binary search of the few sorted words (np.isin would sort the candidates too)
+        nearest = packed[np.minimum(np.searchsorted(packed, words), packed.shape[0] - 1)]
+        found.append(periods[at[nearest == words]])
     return np.concatenate(found)
 
 
@@ -203,9 +210,10 @@ def _ascii_suspects(scan: str) -> list[int]:
     have none."""
     data = scan.encode()
     codes = np.frombuffer(data, dtype=np.uint8)
-    classes = np.frombuffer(data.translate(_CLASSES), dtype=np.uint8)
+    class_bytes = data.translate(_CLASSES)
+    classes = np.frombuffer(class_bytes, dtype=np.uint8)
     patterns = []
-    if (classes == _OTHER).any():
+    if _OTHER_BYTE in class_bytes:  # a byte search: no whole-text array
         patterns.append(_OTHER_CHARACTER)
     # punctuation followed by neither a space nor a line end (classes 1, 2: the uint8
     # difference wraps the others above 1)
@@ -220,7 +228,7 @@ def _ascii_suspects(scan: str) -> list[int]:
             after = scan[match.end():match.end() + 1]
             if scan[match.start() - 1] not in _ALNUM and after not in _ALNUM:
                 positions.append(match.start() - 1)
-    if (classes == _DIGIT).any():
+    if _DIGIT_BYTE in class_bytes:
         for match in _NUMBER_PAIR.finditer(scan):
             start = match.start()
             while scan[start - 1] in _ALNUM:

@@ -5,18 +5,24 @@
  * rest of the formula (square roots, the length penalty, the means) is NumPy's in both.
  *
  * 1. Every n-gram of order 1..K of every sentence gets an id: order 1 a table of the token
- *    values, order k a table of (the id of the (k-1)-gram at the position, the id of the
- *    k-th token); open addressing, grown at half full. While the references are numbered,
- *    an n-gram's document frequency counts the images whose references hold it (the last
- *    image that counted it is kept with it).
- * 2. Each n-gram's weight: log(N) - log(max(1, df)), from log_table (NumPy's logs, as
- *    sorted_orders.py takes them).
+ *    values (or of the words, cider_text_sums), order k a table of (the id of the
+ *    (k-1)-gram at the position, the id of the k-th token), one order's keys at a time;
+ *    open addressing, grown at half full. While the references are numbered, an n-gram's
+ *    document frequency counts the images whose references hold it (the last image that
+ *    counted it is kept with it). A k-gram over a (k-1)-gram that occurs once in the batch
+ *    occurs once itself: it gets no id (-1), as sorted_orders.py prunes it.
+ * 2. Once order k is numbered it is published: each of its ids' weight, log(N) -
+ *    log(max(1, df)) from log_table (NumPy's logs, as sorted_orders.py takes them), and a
+ *    bit per id that says which occur twice or more (the pruning of order k + 1).
  * 3. Per image, per order: each sentence's n-grams in the order they first occur (the
  *    order of pycocoevalcap's dictionaries, which its sums follow), their tf counted with
  *    stamps per id (no clearing between sentences), value = tf * weight; the norm the sum
  *    of the values squared in that order; the dot product of a reference the sum over the
  *    hypothesis's n-grams, in the hypothesis's order, of min(hyp value, ref value) times
  *    the ref value, where the reference holds the n-gram (elsewhere pycocoevalcap adds 0).
+ *    With `workers` > 1, helper threads sum the published orders while this thread numbers
+ *    the next (see take_tasks); each image's and order's sums are made the same way
+ *    wherever they are made, so the numbers do not depend on the threads.
  */
 #include "native.h"
 #include "caption_words.h"
@@ -780,8 +786,8 @@ const char bs_cider_sums_doc[] =
 "least B + 1 values) is log(max(1, d)), log_documents log(B). Written: hyp_norm2 (B x\n"
 "order float64) and ref_norm2 (R x order), each sentence's squared tf-idf norm per order;\n"
 "dot (R x order), each reference's clipped dot product with its hypothesis. The GIL is\n"
-"released while the sums are made; the images' sums run in up to `workers` blocks of\n"
-"images, one a thread (the same numbers whatever their number).";
+"released while the sums are made; they run on up to `workers` threads (1: this one\n"
+"alone), the same numbers whatever their number.";
 
 PyObject *
 bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)

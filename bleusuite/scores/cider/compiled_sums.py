@@ -1,9 +1,10 @@
 """pycocoevalcap's CIDEr-D (the batch's own document frequencies) of a host batch of
 token ids, or of its captions, by the compiled part's ``cider_sums`` and
 ``cider_text_sums`` (``bleusuite/csrc/cider_sums.c``): the n-grams numbered by hash
-tables, each image's sums made in one pass (blocks of images on the worker threads of
-:func:`bleusuite.threads.worker_threads`: the same numbers whatever their number), instead
-of :func:`bleusuite.scores.cider.sorted_orders.cider_scores`' NumPy sorts (its twin: the same
+tables, each image's sums made in one pass (on up to
+:func:`bleusuite.threads.worker_threads` threads: helper threads sum the orders numbered
+while the caller's numbers the next; the same numbers whatever their number), instead of
+:func:`bleusuite.scores.cider.sorted_orders.cider_scores`' NumPy sorts (its twin: the same
 sums in the same order, the rest of the formula shared, :func:`sorted_orders.combined`).
 """
 

@@ -251,7 +251,6 @@ typedef struct {
     Py_ssize_t hyp_total, ref_total;
     int64_t longest_hyp, longest_ref;
     double single[2]; /* the value of an n-gram that occurs once: in a hypothesis, a reference */
-    Ids ids;
     /* step 3's tasks (see take_tasks) */
     Py_ssize_t workers;           /* the threads asked for */
     int32_t id_first[MAX_ORDER + 2]; /* order k's ids: id_first[k] .. id_first[k + 1] - 1 */
@@ -265,6 +264,10 @@ typedef struct {
     Py_ssize_t chunk_image[(MAX_HELPERS + 1) * CHUNKS_PER_THREAD + 1];
     Py_ssize_t chunk_ref[(MAX_HELPERS + 1) * CHUNKS_PER_THREAD + 1];
     int stopping; /* a thread stopped (Ctrl-C, no memory): the others stop too */
+    /* the tables, which this thread changes at every new id while the helpers read the
+     * fields above: in cache lines of their own (no line goes back and forth) */
+    char apart[128];
+    Ids ids;
 } Call;
 
 static SumsFailure

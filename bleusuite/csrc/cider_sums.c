@@ -1001,7 +1001,7 @@ words_grow(Words *w)
 
 /* the id of word `word` of `t`: -1 (no memory), -2 (too many ids) */
 static inline int32_t
-text_id(Call *c, Words *words, const Line *t, const Word *word)
+text_id(Ids *ids, Words *words, const Line *t, const Word *word)
 {
     const size_t mask = words->capacity - 1;
     size_t s = word_slot(word, mask);
@@ -1010,7 +1010,7 @@ text_id(Call *c, Words *words, const Line *t, const Word *word)
         if (same_word(&slot->line, &slot->word, t, word)) return slot->id;
         s = (s + 1) & mask;
     }
-    const int32_t id = new_id(&c->ids);
+    const int32_t id = new_id(ids);
     if (id < 0) return id;
     words->slots[s].line = *t;
     words->slots[s].word = *word;
@@ -1022,7 +1022,7 @@ text_id(Call *c, Words *words, const Line *t, const Word *word)
 /* the words of caption `str` (str.split()) numbered and appended to `ids`: their number,
  * or -1 (no memory) or -2 (too many ids) */
 static int64_t
-text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t image,
+text_sentence(Ids *numbered, Words *words, PyObject *str, int refs_side, Py_ssize_t image,
               Int32s *ids)
 {
     const Line t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
@@ -1041,50 +1041,172 @@ text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t im
         else
             while (i < t.length && !is_space(line_at(&t, i))) i++;
         const Word word = word_key(&t, start, i - start);
-        const int32_t id = text_id(c, words, &t, &word);
+        const int32_t id = text_id(numbered, words, &t, &word);
         if (id < 0) return id;
         if (int32s_push(ids, id) < 0) return -1;
-        counted(&c->ids, id, refs_side, image);
+        counted(numbered, id, refs_side, image);
         count++;
     }
     return count;
 }
 
-/* step 1 from text: the unigrams, then the orders above them */
+/* the words of images [b0, b1) (their first reference r0) numbered: a table, ids and
+ * counts of their own, the ids appended to hyp_ids and ref_ids, the lengths written */
+typedef struct {
+    Call *c;
+    PyObject *const *held; /* the first image's hypothesis */
+    Py_ssize_t b0, b1, r0;
+    Words words;
+    Ids ids;
+    Int32s hyp_ids, ref_ids;
+    SumsFailure result;
+    PyThread_type_lock running; /* a helper thread's: released when it ends */
+} TextPart;
+
 static SumsFailure
-run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+text_part(TextPart *part, bs_Watch *watch)
 {
-    Words words = {NULL, 0, 0};
-    Int32s hyp_ids = {NULL, 0, 0}, ref_ids = {NULL, 0, 0};
-    SumsFailure failure = SUMS_NO_MEMORY;
-    if (words_init(&words, 1 << 11) < 0) goto out;
-    /* held: image by image, its hypothesis then its references */
-    Py_ssize_t at = 0, r = 0;
+    Call *c = part->c;
+    if (words_init(&part->words, 1 << 11) < 0) return SUMS_NO_MEMORY;
+    Py_ssize_t at = 0, r = part->r0;
     int64_t *hyp_lengths = (int64_t *)c->hyp_lengths, *ref_lengths = (int64_t *)c->ref_lengths;
-    for (Py_ssize_t b = 0; b < c->images; b++) {
-        if (bs_watch_poll(watch)) {
-            failure = SUMS_STOPPED;
-            goto out;
-        }
-        const int64_t n = text_sentence(c, &words, held[at++], 0, b, &hyp_ids);
-        if (n < 0) goto out;
+    for (Py_ssize_t b = part->b0; b < part->b1; b++) {
+        if (bs_watch_poll(watch) || __atomic_load_n(&c->stopping, __ATOMIC_RELAXED))
+            return SUMS_STOPPED;
+        const int64_t n = text_sentence(&part->ids, &part->words, part->held[at++], 0, b,
+                                        &part->hyp_ids);
+        if (n < 0) return SUMS_NO_MEMORY;
         hyp_lengths[b] = n;
         for (int64_t j = 0; j < c->ref_counts[b]; j++, r++) {
-            const int64_t m = text_sentence(c, &words, held[at++], 1, b, &ref_ids);
-            if (m < 0) goto out;
+            const int64_t m = text_sentence(&part->ids, &part->words, part->held[at++], 1, b,
+                                            &part->ref_ids);
+            if (m < 0) return SUMS_NO_MEMORY;
             ref_lengths[r] = m;
         }
     }
-    /* the unigram ids become the grams' first rows (c owns them from here) */
-    failure = prepare(c, hyp_ids.items, ref_ids.items);
-    hyp_ids.items = ref_ids.items = NULL;
-    if (failure != SUMS_DONE) goto out;
-    failure = finish(c, 2, watch);
-out:
-    PyMem_RawFree(words.slots);
-    PyMem_RawFree(hyp_ids.items);
-    PyMem_RawFree(ref_ids.items);
-    return failure;
+    return SUMS_DONE;
+}
+
+static void
+text_thread(void *arg)
+{
+    TextPart *part = arg;
+    bs_Watch watch; /* off Python's main thread: the stop epoch only */
+    bs_watch_begin(&watch);
+    part->result = text_part(part, &watch);
+    if (part->result != SUMS_DONE) __atomic_store_n(&part->c->stopping, 1, __ATOMIC_RELAXED);
+    PyThread_release_lock(part->running);
+}
+
+static void
+text_part_free(TextPart *part)
+{
+    PyMem_RawFree(part->words.slots);
+    PyMem_RawFree(part->ids.per);
+    PyMem_RawFree(part->hyp_ids.items);
+    PyMem_RawFree(part->ref_ids.items);
+}
+
+/* `ids` (a part's) renumbered by `map` and appended to `to` */
+static int
+append_mapped(Int32s *to, const Int32s *ids, const int32_t *map)
+{
+    if (ids->size == 0) return 0;
+    if (to->size + ids->size > to->capacity) {
+        int32_t *bigger = PyMem_RawRealloc(to->items, (to->size + ids->size) * sizeof(int32_t));
+        if (bigger == NULL) return -1;
+        to->items = bigger;
+        to->capacity = to->size + ids->size;
+    }
+    for (size_t k = 0; k < ids->size; k++) to->items[to->size++] = map[ids->items[k]];
+    return 0;
+}
+
+/* the second part's words looked up in the first's table (added where new), their
+ * counts added to the first's (the parts' images differ: the document frequencies add up),
+ * its ids renumbered and appended. The ids are labels: the sums do not depend on them */
+static SumsFailure
+merge_parts(TextPart *first, TextPart *second)
+{
+    int32_t *map = PyMem_RawMalloc(((size_t)second->ids.distinct + 1) * sizeof(int32_t));
+    if (map == NULL) return SUMS_NO_MEMORY;
+    for (size_t k = 0; k < second->words.capacity; k++) {
+        const WordSlot *slot = &second->words.slots[k];
+        if (slot->id < 0) continue;
+        const int32_t id = text_id(&first->ids, &first->words, &slot->line, &slot->word);
+        if (id < 0) {
+            PyMem_RawFree(map);
+            return SUMS_NO_MEMORY;
+        }
+        map[slot->id] = id;
+        IdCounts *to = &first->ids.per[id];
+        const IdCounts *from = &second->ids.per[slot->id];
+        to->df += from->df;
+        to->count = to->count + from->count < 2 ? to->count + from->count : 2;
+    }
+    const int failed = append_mapped(&first->hyp_ids, &second->hyp_ids, map) < 0
+                       || append_mapped(&first->ref_ids, &second->ref_ids, map) < 0;
+    PyMem_RawFree(map);
+    return failed ? SUMS_NO_MEMORY : SUMS_DONE;
+}
+
+/* step 1 from text: the unigrams (the images in two parts, the second on a helper thread,
+ * where two threads are asked for and the images are many), then the orders above them */
+static SumsFailure
+run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+{
+    TextPart parts[2];
+    memset(parts, 0, sizeof(parts));
+    int split = c->workers > 1 && c->images >= 2 * IMAGES_PER_THREAD;
+    Py_ssize_t half = c->images, half_refs = c->refs;
+    if (split) { /* the references split evenly */
+        half = 0, half_refs = 0;
+        while (half < c->images && half_refs < c->refs / 2) half_refs += c->ref_counts[half++];
+    }
+    for (int k = 0; k < 2; k++) {
+        parts[k].c = c;
+        parts[k].b0 = k ? half : 0;
+        parts[k].b1 = k ? c->images : half;
+        parts[k].r0 = k ? half_refs : 0;
+        parts[k].held = held + (k ? half + half_refs : 0);
+        parts[k].result = SUMS_DONE;
+    }
+    if (split) {
+        parts[1].running = PyThread_allocate_lock();
+        if (parts[1].running != NULL) {
+            PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
+            if (PyThread_start_new_thread(text_thread, &parts[1]) == PYTHREAD_INVALID_THREAD_ID) {
+                PyThread_release_lock(parts[1].running);
+                PyThread_free_lock(parts[1].running);
+                parts[1].running = NULL;
+            }
+        }
+    }
+    SumsFailure failure = text_part(&parts[0], watch);
+    if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
+    if (parts[1].running != NULL) {
+        PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
+        PyThread_release_lock(parts[1].running);
+        PyThread_free_lock(parts[1].running);
+        if (failure == SUMS_DONE || parts[1].result == SUMS_NO_MEMORY)
+            failure = parts[1].result;
+    }
+    else if (split && failure == SUMS_DONE) failure = text_part(&parts[1], watch);
+    if (split && failure == SUMS_DONE) failure = merge_parts(&parts[0], &parts[1]);
+    if (failure == SUMS_DONE) {
+        /* the first part's ids and counts are the call's; its unigram ids become the
+         * grams' first rows (c owns them from here) */
+        c->ids.per = parts[0].ids.per;
+        c->ids.distinct = parts[0].ids.distinct;
+        c->ids.ids_capacity = parts[0].ids.ids_capacity;
+        parts[0].ids.per = NULL;
+        failure = prepare(c, parts[0].hyp_ids.items, parts[0].ref_ids.items);
+        parts[0].hyp_ids.items = parts[0].ref_ids.items = NULL;
+    }
+    text_part_free(&parts[0]);
+    text_part_free(&parts[1]);
+    if (failure != SUMS_DONE) return failure;
+    return finish(c, 2, watch);
 }
 
 const char bs_cider_text_sums_doc[] =

@@ -236,3 +236,38 @@ def test_bad_workers_are_refused(native, workers):
     with pytest.raises((TypeError, ValueError)):
         native.cider_text_sums([["a b"]], [["a"]], 4, np.zeros(2), 0.0, *_outputs(1, 1, 4),
                                workers)
+
+
+def test_captions_split_between_threads_give_the_same_sums(native):
+    # the words of the images' two halves are numbered apart (two tables) and merged: the
+    # same word in a one-byte and in a two-byte str, words of more than 8 code points
+    # (hashed keys), words met in one half only
+    rng = np.random.default_rng(46)
+    words = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghij", "é", "Ā", "ĀĀĀĀĀĀĀĀĀ", "😀",
+             "x\u200by", "caf\xe9", "lemonade-stand", "z"]
+    images = 1200
+
+    def caption(half: int) -> str:
+        pool = words if half == 0 else [*words[3:], "only-in-the-second-half"]
+        picked = [pool[int(rng.integers(len(pool)))] for _ in range(int(rng.integers(0, 9)))]
+        text = " ".join(picked)
+        return text + " Ā" if rng.random() < 0.1 else text  # some str of two bytes a point
+
+    hyps = [[caption(b * 2 // images)] for b in range(images)]
+    refs = [[caption(b * 2 // images) for _ in range(int(rng.integers(1, 5)))]
+            for b in range(images)]
+    count = sum(map(len, refs))
+    table = np.log(np.maximum(1.0, np.arange(images + 1, dtype=np.float64)))
+    results = []
+    for workers in (1, 2):
+        out = _outputs(images, count, 4)
+        native.cider_text_sums(hyps, refs, 4, table, float(np.log(images)), *out, workers)
+        results.append(out)
+    for a, b in zip(results[0], results[1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    with compiled_on(True):
+        got = compiled_cider_text_scores(hyps, refs, max_order=4, sigma=6.0)
+    with compiled_on(False):
+        want = Cider().compute_score(dict(enumerate(refs)), dict(enumerate(hyps)))[1]
+    assert got is not None
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

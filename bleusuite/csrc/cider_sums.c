@@ -5,7 +5,8 @@
  * rest of the formula (square roots, the length penalty, the means) is NumPy's in both.
  *
  * 1. Every n-gram of order 1..K of every sentence gets an id: order 1 a table of the token
- *    values (or of the words, cider_text_sums), order k a table of (the id of the
+ *    values (or of the words, cider_text_sums: with two threads the words of the images'
+ *    two halves are numbered apart and merged), order k a table of (the id of the
  *    (k-1)-gram at the position, the id of the k-th token), one order's keys at a time;
  *    open addressing, grown at half full. While the references are numbered, an n-gram's
  *    document frequency counts the images whose references hold it (the last image that

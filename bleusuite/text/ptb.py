@@ -126,21 +126,27 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
     if not text.isascii() or "\r" in text or "\x0b" in text or "\x0c" in text:
         text = _LINE_ENDS.sub(" ", text)
     lowered = text.lower()
-    if text.isascii():
-        out = _single_spaced(lowered.encode().translate(None, b".,!?"))
+    ascii_text = text.isascii()
+    if ascii_text:
+        encoded = lowered.encode()
+        out = _single_spaced(encoded.translate(None, b".,!?"))
         suspects = _ascii_suspects("\n" + lowered)
     else:   # every line with a non-ASCII character is a suspect: only ASCII lines are plain
         plain = lowered.translate(_PUNCTUATION_TO_SPACES).split("\n")
         out = [" ".join(line.split()) for line in plain]
         suspects = [match.start() for match in _NOT_PLAIN.finditer(text)]
     if suspects:
-        # where each line starts in the text, and one past its end
-        lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
-        starts = np.concatenate([[0], np.cumsum(lengths + 1)]).tolist()
-        lines = np.unique(np.searchsorted(starts, suspects, side="right") - 1).tolist()
-        for index in lines:
-            start, end = starts[index], starts[index + 1] - 1
-            out[index] = " ".join(token for token in lex(text, start, end)
+        # where each line ends in the text (its line break, or the text's end): ASCII text's
+        # line breaks found in its bytes, the others' from the captions' lengths
+        if ascii_text:
+            breaks = np.flatnonzero(np.frombuffer(encoded, dtype=np.uint8) == ord("\n"))
+            ends = np.append(breaks, len(text))
+        else:
+            lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
+            ends = np.cumsum(lengths + 1) - 1
+        for index in np.unique(np.searchsorted(ends, suspects)).tolist():
+            start = int(ends[index - 1]) + 1 if index else 0
+            out[index] = " ".join(token for token in lex(text, start, int(ends[index]))
                                   if token not in PUNCTUATIONS)
     return out
 

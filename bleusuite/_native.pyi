@@ -87,16 +87,18 @@ def caption_rouge(hypotheses: Sequence[list[str]], references: Sequence[list[str
 def cider_sums(
     hyp_ids: Any, hyp_starts: Any, hyp_lengths: Any, ref_ids: Any, ref_starts: Any,
     ref_lengths: Any, ref_counts: Any, order: SupportsIndex, log_table: Any,
-    log_documents: float, hyp_norm2: Any, ref_norm2: Any, dot: Any, /,
+    log_documents: float, hyp_norm2: Any, ref_norm2: Any, dot: Any,
+    workers: SupportsIndex = ..., /,
 ) -> None:
     """pycocoevalcap's CIDEr-D sums (the batch's document frequencies) of token-id rows:
     squared norms into ``hyp_norm2`` (B, order) and ``ref_norm2`` (R, order), clipped dot
-    products into ``dot`` (R, order); see the C docstring."""
+    products into ``dot`` (R, order), the images' sums on up to ``workers`` threads (1);
+    see the C docstring."""
 
 def cider_text_sums(
     hypotheses: Sequence[list[str]], references: Sequence[list[str]], order: SupportsIndex,
     log_table: Any, log_documents: float, hyp_lengths: Any, ref_lengths: Any,
-    hyp_norm2: Any, ref_norm2: Any, dot: Any, /,
+    hyp_norm2: Any, ref_norm2: Any, dot: Any, workers: SupportsIndex = ..., /,
 ) -> None:
     """``cider_sums`` of pycocoevalcap's captions (split with ``str.split()``), the words'
     counts into ``hyp_lengths`` (B) and ``ref_lengths`` (R); see the C docstring."""

@@ -5,23 +5,36 @@
  * rest of the formula (square roots, the length penalty, the means) is NumPy's in both.
  *
  * 1. Every n-gram of order 1..K of every sentence gets an id: order 1 a table of the token
- *    values, order k a table of (the id of the (k-1)-gram at the position, the id of the
- *    k-th token); open addressing, grown at half full. While the references are numbered,
- *    an n-gram's document frequency counts the images whose references hold it (the last
- *    image that counted it is kept with it).
- * 2. Each n-gram's weight: log(N) - log(max(1, df)), from log_table (NumPy's logs, as
- *    sorted_orders.py takes them).
+ *    values (or of the words, cider_text_sums: with two threads the words of the images'
+ *    two halves are numbered apart and merged), order k a table of (the id of the
+ *    (k-1)-gram at the position, the id of the k-th token), one order's keys at a time;
+ *    open addressing, grown at half full. While the references are numbered, an n-gram's
+ *    document frequency counts the images whose references hold it (the last image that
+ *    counted it is kept with it). A k-gram over a (k-1)-gram that occurs once in the batch
+ *    occurs once itself: it gets no id (-1), as sorted_orders.py prunes it.
+ * 2. Once order k is numbered it is published: each of its ids' weight, log(N) -
+ *    log(max(1, df)) from log_table (NumPy's logs, as sorted_orders.py takes them), and a
+ *    bit per id that says which occur twice or more (the pruning of order k + 1).
  * 3. Per image, per order: each sentence's n-grams in the order they first occur (the
  *    order of pycocoevalcap's dictionaries, which its sums follow), their tf counted with
  *    stamps per id (no clearing between sentences), value = tf * weight; the norm the sum
  *    of the values squared in that order; the dot product of a reference the sum over the
  *    hypothesis's n-grams, in the hypothesis's order, of min(hyp value, ref value) times
  *    the ref value, where the reference holds the n-gram (elsewhere pycocoevalcap adds 0).
+ *    With `workers` > 1, helper threads sum the published orders while this thread numbers
+ *    the next (see take_tasks); each image's and order's sums are made the same way
+ *    wherever they are made, so the numbers do not depend on the threads.
  */
 #include "native.h"
 #include "caption_words.h"
 
 #define MAX_ORDER 16
+/* images at least per thread of step 3: below that a thread's start costs about what it
+ * saves */
+#define IMAGES_PER_THREAD 256
+/* blocks of images per order and thread (the last order's blocks even out the threads) */
+#define CHUNKS_PER_THREAD 4
+#define MAX_HELPERS 63
 /* positions ahead whose hash slot is prefetched */
 #define PREFETCH 32
 
@@ -85,26 +98,105 @@ table_grow(Table *t)
     return 0;
 }
 
+/* the table of the n-grams above order 1: a key is two 32-bit ids (the (k-1)-gram's, the
+ * last token's), a slot 12 bytes (a third fewer cache lines than a 64-bit key and its id
+ * padded to 16: the table outgrows the caches) */
 typedef struct {
-    int32_t df, last_image, count; /* document frequency, its last image, occurrences (to 2) */
-} IdCounts;
+    uint32_t prefix, token;
+    int32_t value; /* -1: free */
+} PairSlot;
 
-/* an n-gram's weight, and its tf in the sentence stamped `stamp` */
 typedef struct {
-    double weight;
-    int32_t stamp, tf;
-} Term;
+    PairSlot *slots;
+    size_t capacity, used;
+} Pairs;
+
+static inline size_t
+pair_slot(uint32_t prefix, uint32_t token, size_t mask)
+{
+    return slot_of((uint64_t)prefix << 32 | token, mask);
+}
+
+static int
+pairs_init(Pairs *t, size_t capacity)
+{
+    t->slots = PyMem_RawMalloc(capacity * sizeof(PairSlot));
+    t->capacity = capacity;
+    t->used = 0;
+    if (t->slots == NULL) return -1;
+    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
+    return 0;
+}
+
+static void
+pairs_clear(Pairs *t)
+{
+    for (size_t k = 0; k < t->capacity; k++) t->slots[k].value = -1;
+    t->used = 0;
+}
+
+static int
+pairs_grow(Pairs *t)
+{
+    Pairs bigger;
+    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
+    if (pairs_init(&bigger, t->capacity * 2) < 0) {
+        PyMem_RawFree(bigger.slots);
+        return -1;
+    }
+    const size_t mask = bigger.capacity - 1;
+    for (size_t k = 0; k < t->capacity; k++) {
+        if (t->slots[k].value < 0) continue;
+        size_t s = pair_slot(t->slots[k].prefix, t->slots[k].token, mask);
+        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
+        bigger.slots[s] = t->slots[k];
+    }
+    bigger.used = t->used;
+    PyMem_RawFree(t->slots);
+    *t = bigger;
+    return 0;
+}
+
+/* per id: its document frequency, and while the n-grams are numbered the last image that
+ * counted it and its occurrences (to 2). The weight is not stored: log(N) - log_table[df]
+ * where it is needed (the same two operands, the same double) */
+typedef struct {
+    int32_t df, last_image, count;
+} IdCounts;
 
 /* the n-gram ids (a table shared by all orders: its keys of order 1 are token values,
  * those of order k > 1 are (prefix id, token id) pairs, told apart by the table) */
 typedef struct {
-    Table unigrams, longer;
+    Table unigrams;
+    Pairs longer;
     int32_t distinct;
     IdCounts *per; /* per id */
     size_t ids_capacity;
 } Ids;
 
 static int32_t new_id(Ids *ids);
+
+/* the id of the pair (prefix, token) (a new one where absent); -1: no memory, -2: too
+ * many ids */
+static inline int32_t
+pair_id(Ids *ids, uint32_t prefix, uint32_t token)
+{
+    Pairs *t = &ids->longer;
+    const size_t mask = t->capacity - 1;
+    size_t s = pair_slot(prefix, token, mask);
+    while (t->slots[s].value >= 0) {
+        if (t->slots[s].prefix == prefix && t->slots[s].token == token)
+            return t->slots[s].value;
+        s = (s + 1) & mask;
+    }
+    const int32_t id = new_id(ids);
+    if (id < 0) return id;
+    t->slots[s].prefix = prefix;
+    t->slots[s].token = token;
+    t->slots[s].value = id;
+    if (++t->used * 2 > t->capacity && pairs_grow(t) < 0) return -1;
+    return id;
+}
 
 /* the id of `key` in `t` (a new one where absent); -1: no memory, -2: too many ids */
 static inline int32_t
@@ -158,11 +250,24 @@ typedef struct {
     int64_t *hyp_first, *ref_first; /* per sentence: its first position in the id arrays */
     int32_t *hyp_grams, *ref_grams; /* K x positions: each position's k-gram id (or -1) */
     Py_ssize_t hyp_total, ref_total;
-    Term *terms; /* per id */
+    int64_t longest_hyp, longest_ref;
     double single[2]; /* the value of an n-gram that occurs once: in a hypothesis, a reference */
-    int32_t mark;
-    int32_t *list;
-    double *hyp_value;
+    /* step 3's tasks (see take_tasks) */
+    Py_ssize_t workers;           /* the threads asked for */
+    int32_t id_first[MAX_ORDER + 2]; /* order k's ids: id_first[k] .. id_first[k + 1] - 1 */
+    double *weight[MAX_ORDER + 1];   /* order k's weights, log(N) - log(max(1, df)) (per id -
+                                      * first) */
+    uint8_t *repeated[MAX_ORDER + 1]; /* order k's ids that occur twice or more: a bit each */
+    PyThread_type_lock ready[MAX_ORDER + 1]; /* held until order k is published */
+    int ready_held[MAX_ORDER + 1];
+    int published;                /* the highest order published */
+    Py_ssize_t chunks, next_task;
+    Py_ssize_t chunk_image[(MAX_HELPERS + 1) * CHUNKS_PER_THREAD + 1];
+    Py_ssize_t chunk_ref[(MAX_HELPERS + 1) * CHUNKS_PER_THREAD + 1];
+    int stopping; /* a thread stopped (Ctrl-C, no memory): the others stop too */
+    /* the tables, which this thread changes at every new id while the helpers read the
+     * fields above: in cache lines of their own (no line goes back and forth) */
+    char apart[128];
     Ids ids;
 } Call;
 
@@ -210,7 +315,9 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
     int32_t *row = grams + (size_t)(k - 1) * (size_t)total;
     const int32_t *prefix = k > 1 ? grams + (size_t)(k - 2) * (size_t)total : grams;
     const int32_t *unigram = grams;
-    const IdCounts *per = c->ids.per;
+    /* order k - 1's ids that occur twice or more (published) */
+    const uint8_t *bits = k > 1 ? c->repeated[k - 1] : NULL;
+    const int32_t bits_first = k > 1 ? c->id_first[k - 1] : 0;
     if (sentences == 0) return SUMS_DONE;
     Py_ssize_t image = 0, image_end = refs_side ? (Py_ssize_t)c->ref_counts[0] : 1;
     for (Py_ssize_t s = 0; s < sentences; s++) {
@@ -224,136 +331,351 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
         else image = s;
         const int64_t *t = k == 1 ? tokens + starts[s] : NULL; /* k > 1: ids only */
         const int64_t n = lengths[s], at = first[s];
-        for (int64_t p = 0; p + k <= n; p++) {
-            int32_t id;
-            if (k == 1) id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
-            else {
-                /* the slot and the counts of the position PREFETCH ahead (the side's
-                 * positions are one array; across a sentence's end the key is another's,
-                 * a wasted hint): the table outgrows the caches */
-                const int64_t ahead = at + p + PREFETCH;
-                if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0) {
-                    const uint64_t key = (uint64_t)(uint32_t)prefix[ahead] << 32
-                                         | (uint32_t)unigram[ahead + k - 1];
-                    BS_PREFETCH(&c->ids.longer.slots[
-                        slot_of(key, c->ids.longer.capacity - 1)]);
-                    BS_PREFETCH(&per[prefix[ahead]]);
-                }
-                const int32_t left = prefix[at + p], right = prefix[at + p + 1];
-                if (left < 0 || right < 0 || per[left].count < 2 || per[right].count < 2) {
-                    row[at + p] = -1;
-                    continue;
-                }
-                id = id_of(&c->ids, &c->ids.longer,
-                           (uint64_t)(uint32_t)left << 32 | (uint32_t)unigram[at + p + k - 1]);
+        if (k == 1) {
+            for (int64_t p = 0; p < n; p++) {
+                const int32_t id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
+                if (id < 0) return SUMS_NO_MEMORY;
+                row[at + p] = id;
+                counted(&c->ids, id, refs_side, image);
             }
-            if (id < 0) return SUMS_NO_MEMORY;
-            per = c->ids.per; /* id_of may have moved it */
+            continue;
+        }
+        /* the table's slots (a grown table moves them) */
+        const PairSlot *slots = c->ids.longer.slots;
+        size_t mask = c->ids.longer.capacity - 1;
+        for (int64_t p = 0; p + k <= n; p++) {
+            /* the slot of the position PREFETCH ahead (the side's positions are one array;
+             * across a sentence's end the key is another's, a wasted hint): the table
+             * outgrows the caches */
+            const int64_t ahead = at + p + PREFETCH;
+            if (ahead + k - 1 < (int64_t)total && prefix[ahead] >= 0)
+                BS_PREFETCH(&slots[pair_slot((uint32_t)prefix[ahead],
+                                             (uint32_t)unigram[ahead + k - 1], mask)]);
+            const int32_t left = prefix[at + p] - bits_first;
+            const int32_t right = prefix[at + p + 1] - bits_first;
+            /* (the ids below the order's first, -1 included, are negative) */
+            if (left < 0 || right < 0 || !(bits[left >> 3] >> (left & 7) & 1)
+                || !(bits[right >> 3] >> (right & 7) & 1)) {
+                row[at + p] = -1;
+                continue;
+            }
+            const uint32_t key_prefix = (uint32_t)(left + bits_first);
+            const uint32_t key_token = (uint32_t)unigram[at + p + k - 1];
+            int32_t id = -1;
+            for (size_t slot = pair_slot(key_prefix, key_token, mask);; slot = (slot + 1) & mask) {
+                if (slots[slot].value < 0) break;
+                if (slots[slot].prefix == key_prefix && slots[slot].token == key_token) {
+                    id = slots[slot].value;
+                    break;
+                }
+            }
+            if (id < 0) { /* new */
+                id = pair_id(&c->ids, key_prefix, key_token);
+                if (id < 0) return SUMS_NO_MEMORY;
+                slots = c->ids.longer.slots;
+                mask = c->ids.longer.capacity - 1;
+            }
             row[at + p] = id;
             counted(&c->ids, id, refs_side, image);
         }
+        /* the sentence's last k - 1 positions start no k-gram: -1 (the sums read ahead) */
+        for (int64_t p = n - k + 1 > 0 ? n - k + 1 : 0; p < n; p++) row[at + p] = -1;
     }
     return SUMS_DONE;
 }
 
-/* the next stamp (the stamps cleared where they would wrap) */
-static inline int32_t
-next_mark(Call *c)
+/* step 3's tallies, one array per thread: per id of the order being summed, its tf in the
+ * sentence stamped `stamp` (the stamps say which tf are the current sentence's: nothing is
+ * cleared between sentences) */
+typedef struct {
+    int32_t stamp, tf;
+} Tally;
+
+typedef struct {
+    Tally *per;          /* per id - first */
+    int32_t first, size; /* the ids it covers: the order's */
+    int32_t mark;
+    int32_t *list;       /* a hypothesis's and a reference's distinct n-grams */
+    double *hyp_value;   /* the hypothesis's values */
+} Scratch;
+
+/* the next sentence's stamp (the stamps cleared where they would wrap) */
+static inline void
+next_sentence(Scratch *s)
 {
-    if (c->mark == INT32_MAX) {
-        for (int32_t id = 0; id < c->ids.distinct; id++) c->terms[id].stamp = 0;
-        c->mark = 0;
+    if (s->mark == INT32_MAX) {
+        for (int32_t id = 0; id < s->size; id++) s->per[id].stamp = 0;
+        s->mark = 0;
     }
-    return ++c->mark;
+    s->mark++;
 }
 
-/* the distinct n-grams of a sentence of order k (their ids `row`, `count` of them, and
- * `readable` ids of the row from there) in first-occurrence order into `list`, their tf
- * counted in c->terms (stamped `mark`): their number */
-static inline Py_ssize_t
-distinct_grams(Call *c, const int32_t *row, int64_t count, int64_t readable, int32_t mark,
-               int32_t *list)
+/* the tf of `id` in the current sentence: 0 where it does not occur */
+static inline int32_t
+tally_tf(const Scratch *s, int32_t id)
 {
+    const Tally *tally = &s->per[id - s->first];
+    return tally->stamp == s->mark ? tally->tf : 0;
+}
+
+/* the distinct n-grams of a sentence (their ids `row`, `count` of them) in first-occurrence
+ * order into `list` (ids, or -1 where pruned), their tf counted in `s` (a new sentence):
+ * their number. (An id that occurs once in the batch has the sums of -1: tf 1, the weight
+ * log(N) of df 0 or 1, and it meets nothing.) */
+static inline Py_ssize_t
+distinct_grams(Scratch *s, const int32_t *row, int64_t count, int32_t *list)
+{
+    next_sentence(s);
+    Tally *per = s->per;
+    const int32_t mark = s->mark, first = s->first;
     Py_ssize_t listed = 0;
     for (int64_t p = 0; p < count; p++) {
-        /* the term PREFETCH positions ahead (the next sentences of the side follow) */
-        if (p + PREFETCH < readable && row[p + PREFETCH] >= 0)
-            BS_PREFETCH(&c->terms[row[p + PREFETCH]]);
         const int32_t id = row[p];
-        if (id < 0) { /* occurs once in the batch */
+        if (id < 0) { /* pruned: occurs once in the batch */
             list[listed++] = -1;
             continue;
         }
-        Term *term = &c->terms[id];
-        if (term->stamp != mark) {
-            term->stamp = mark;
-            term->tf = 1;
+        Tally *tally = &per[id - first];
+        if (tally->stamp != mark) {
+            tally->stamp = mark;
+            tally->tf = 1;
             list[listed++] = id;
         }
-        else term->tf++;
+        else tally->tf++;
     }
     return listed;
 }
 
-/* step 3 */
+/* the sums of orders k0..k1 of images [b0, b1), whose first reference is r0, image by
+ * image (each image's and order's sums are their own: the same numbers in whichever
+ * thread and order) */
 static SumsFailure
-image_sums(Call *c, bs_Watch *watch)
+order_sums(Call *c, Scratch *s, int k0, int k1, Py_ssize_t b0, Py_ssize_t b1, Py_ssize_t r0,
+           bs_Watch *watch)
 {
     const size_t K = (size_t)c->order;
-    Py_ssize_t r0 = 0;
-    for (Py_ssize_t b = 0; b < c->images; b++) {
-        if (bs_watch_poll(watch)) return SUMS_STOPPED;
+    const int32_t size = c->id_first[k1 + 1] - c->id_first[k0];
+    /* tallies of other ids serve (their stamps all below the next mark) */
+    if (s->per == NULL || s->size < size) {
+        PyMem_RawFree(s->per);
+        s->per = PyMem_RawCalloc((size_t)size + 1, sizeof(Tally));
+        if (s->per == NULL) return SUMS_NO_MEMORY;
+        s->size = size;
+    }
+    s->first = c->id_first[k0];
+    for (Py_ssize_t b = b0; b < b1; b++) {
+        if (bs_watch_poll(watch) || __atomic_load_n(&c->stopping, __ATOMIC_RELAXED))
+            return SUMS_STOPPED;
         const int64_t m = c->hyp_lengths[b];
-        for (size_t k = 1; k <= K; k++) {
-            const int32_t *hyp_row = c->hyp_grams + (k - 1) * (size_t)c->hyp_total
+        for (int k = k0; k <= k1; k++) {
+            const int32_t first = c->id_first[k];
+            const double *weight = c->weight[k];
+            const int32_t *hyp_row = c->hyp_grams + (size_t)(k - 1) * (size_t)c->hyp_total
                                      + c->hyp_first[b];
-            int32_t *hyp_list = c->list;
+            int32_t *hyp_list = s->list;
             const Py_ssize_t hyp_distinct = distinct_grams(
-                c, hyp_row, m - (int64_t)k + 1 > 0 ? m - (int64_t)k + 1 : 0,
-                c->hyp_total - c->hyp_first[b], next_mark(c), hyp_list);
+                s, hyp_row, m - k + 1 > 0 ? m - k + 1 : 0, hyp_list);
             double norm = 0.0;
             for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                 const int32_t id = hyp_list[q];
                 const double value = id < 0 ? c->single[0]
-                                          : (double)c->terms[id].tf * c->terms[id].weight;
-                c->hyp_value[q] = value;
+                                            : (double)s->per[id - s->first].tf
+                                                  * weight[id - first];
+                s->hyp_value[q] = value;
                 norm += value * value;
             }
-            c->hyp_norm2[(size_t)b * K + (k - 1)] = norm;
+            c->hyp_norm2[(size_t)b * K + (size_t)(k - 1)] = norm;
             int32_t *ref_list = hyp_list + hyp_distinct;
-            for (int64_t j = 0; j < c->ref_counts[b]; j++) {
-                const Py_ssize_t r = r0 + (Py_ssize_t)j;
+            Py_ssize_t r = r0;
+            for (int64_t j = 0; j < c->ref_counts[b]; j++, r++) {
                 const int64_t n = c->ref_lengths[r];
-                const int32_t *ref_row = c->ref_grams + (k - 1) * (size_t)c->ref_total
+                const int32_t *ref_row = c->ref_grams + (size_t)(k - 1) * (size_t)c->ref_total
                                          + c->ref_first[r];
-                const int32_t ref_mark = next_mark(c);
                 const Py_ssize_t ref_distinct = distinct_grams(
-                    c, ref_row, n - (int64_t)k + 1 > 0 ? n - (int64_t)k + 1 : 0,
-                    c->ref_total - c->ref_first[r], ref_mark, ref_list);
+                    s, ref_row, n - k + 1 > 0 ? n - k + 1 : 0, ref_list);
                 double ref_norm = 0.0;
                 for (Py_ssize_t q = 0; q < ref_distinct; q++) {
                     const int32_t id = ref_list[q];
                     const double value = id < 0 ? c->single[1]
-                                                : (double)c->terms[id].tf
-                                                      * c->terms[id].weight;
+                                                : (double)s->per[id - s->first].tf
+                                                      * weight[id - first];
                     ref_norm += value * value;
                 }
                 double product = 0.0;
                 for (Py_ssize_t q = 0; q < hyp_distinct; q++) {
                     const int32_t id = hyp_list[q];
-                    if (id < 0 || c->terms[id].stamp != ref_mark) continue; /* adds 0 */
-                    const double ref_value = (double)c->terms[id].tf * c->terms[id].weight;
-                    const double low = c->hyp_value[q] < ref_value ? c->hyp_value[q]
-                                                                  : ref_value;
+                    if (id < 0) continue; /* adds 0 */
+                    const int32_t tf = tally_tf(s, id);
+                    if (tf == 0) continue; /* adds 0 */
+                    const double ref_value = (double)tf * weight[id - first];
+                    const double low = s->hyp_value[q] < ref_value ? s->hyp_value[q] : ref_value;
                     product += low * ref_value;
                 }
-                c->ref_norm2[(size_t)r * K + (k - 1)] = ref_norm;
-                c->dot[(size_t)r * K + (k - 1)] = product;
+                c->ref_norm2[(size_t)r * K + (size_t)(k - 1)] = ref_norm;
+                c->dot[(size_t)r * K + (size_t)(k - 1)] = product;
             }
         }
         r0 += (Py_ssize_t)c->ref_counts[b];
     }
     return SUMS_DONE;
+}
+
+/* Step 3 as tasks: order k's images in c->chunks blocks of consecutive images, the tasks
+ * in order of k. Order k's can start once it is numbered (published: its ids' document
+ * frequencies copied out of the growing table), so with helper threads the sums of the
+ * lower orders are made while this thread numbers the higher ones, and every thread takes
+ * the last order's blocks at the end. */
+typedef struct {
+    Call *c;
+    SumsFailure result;
+    PyThread_type_lock running; /* released when the thread ends */
+} Helper;
+
+static SumsFailure
+take_tasks(Call *c, bs_Watch *watch, int helper)
+{
+    Scratch s = {NULL, 0, 0, 0, NULL, NULL};
+    SumsFailure failure = SUMS_NO_MEMORY;
+    s.list = PyMem_RawMalloc(((size_t)c->longest_hyp + (size_t)c->longest_ref + 2)
+                             * sizeof(int32_t));
+    s.hyp_value = PyMem_RawMalloc(((size_t)c->longest_hyp + 1) * sizeof(double));
+    if (s.list == NULL || s.hyp_value == NULL) goto out;
+    failure = SUMS_DONE;
+    if (c->chunks == 1) /* one thread: image by image, all orders (the outputs' order) */
+        failure = order_sums(c, &s, 1, c->order, 0, c->images, 0, watch);
+    for (; c->chunks > 1;) {
+        const Py_ssize_t task = __atomic_fetch_add(&c->next_task, 1, __ATOMIC_RELAXED);
+        if (task >= c->chunks * c->order) break;
+        const int k = (int)(task / c->chunks) + 1;
+        const Py_ssize_t chunk = task % c->chunks;
+        if (helper && __atomic_load_n(&c->published, __ATOMIC_ACQUIRE) < k) {
+            /* wait until this thread's caller publishes order k (or stops) */
+            PyThread_acquire_lock(c->ready[k], WAIT_LOCK);
+            PyThread_release_lock(c->ready[k]);
+        }
+        if (__atomic_load_n(&c->stopping, __ATOMIC_RELAXED)) {
+            failure = SUMS_STOPPED;
+            break;
+        }
+        failure = order_sums(c, &s, k, k, c->chunk_image[chunk], c->chunk_image[chunk + 1],
+                             c->chunk_ref[chunk], watch);
+        if (failure != SUMS_DONE) {
+            __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+out:
+    PyMem_RawFree(s.per);
+    PyMem_RawFree(s.list);
+    PyMem_RawFree(s.hyp_value);
+    return failure;
+}
+
+static void
+helper_thread(void *arg)
+{
+    Helper *helper = arg;
+    bs_Watch watch; /* off Python's main thread: the stop epoch only */
+    bs_watch_begin(&watch);
+    helper->result = take_tasks(helper->c, &watch, 1);
+    PyThread_release_lock(helper->running);
+}
+
+/* order k numbered: its ids' document frequencies copied out (the table's counts move as
+ * it grows) with a bit per id that says which occur twice or more in the batch, the order
+ * released to the helper threads. An n-gram that occurs once has the sums of -1 (tf 1, df
+ * at most 1: the weight log(N); it meets nothing): the sums skip its tally and weight, and
+ * order k + 1 prunes the n-grams over it (both by the bits, in the caches) */
+static SumsFailure
+publish(Call *c, int k)
+{
+    const int32_t first = c->id_first[k], size = c->ids.distinct - first;
+    c->id_first[k + 1] = c->ids.distinct;
+    c->weight[k] = PyMem_RawMalloc(((size_t)size + 1) * sizeof(double));
+    c->repeated[k] = PyMem_RawCalloc((size_t)size / 8 + 1, 1);
+    if (c->weight[k] == NULL || c->repeated[k] == NULL) return SUMS_NO_MEMORY;
+    const IdCounts *per = c->ids.per + first;
+    for (int32_t id = 0; id < size; id++) {
+        /* a document frequency counts images: below log_size, which the callers check */
+        c->weight[k][id] = c->log_documents - c->log_table[per[id].df];
+        if (per[id].count >= 2) c->repeated[k][id >> 3] |= (uint8_t)(1u << (id & 7));
+    }
+    __atomic_store_n(&c->published, k, __ATOMIC_RELEASE);
+    if (c->ready[k] != NULL) {
+        PyThread_release_lock(c->ready[k]);
+        c->ready_held[k] = 0;
+    }
+    return SUMS_DONE;
+}
+
+/* the tasks' blocks and the helper threads (as many as c->workers asks and the images
+ * warrant; none where a lock or a thread cannot be had): their number */
+static Py_ssize_t
+start_helpers(Call *c, Helper *helpers)
+{
+    Py_ssize_t threads = c->workers < 1 ? 1 : c->workers;
+    if (threads > c->images / IMAGES_PER_THREAD) threads = c->images / IMAGES_PER_THREAD;
+    if (threads > MAX_HELPERS + 1) threads = MAX_HELPERS + 1;
+    if (threads < 1) threads = 1;
+    c->chunks = threads == 1 ? 1 : threads * CHUNKS_PER_THREAD;
+    /* the blocks split the references evenly (an image's work follows its references) */
+    Py_ssize_t r = 0, b = 0;
+    for (Py_ssize_t k = 0; k < c->chunks; k++) {
+        c->chunk_image[k] = b;
+        c->chunk_ref[k] = r;
+        const Py_ssize_t target = c->refs * (k + 1) / c->chunks;
+        while (b < c->images && (r < target || k == c->chunks - 1))
+            r += (Py_ssize_t)c->ref_counts[b++];
+    }
+    c->chunk_image[c->chunks] = c->images;
+    if (threads == 1) return 0;
+    for (int k = 1; k <= c->order; k++) {
+        c->ready[k] = PyThread_allocate_lock();
+        if (c->ready[k] == NULL) return 0; /* freed by stop_helpers */
+        PyThread_acquire_lock(c->ready[k], WAIT_LOCK);
+        c->ready_held[k] = 1;
+    }
+    Py_ssize_t started = 0;
+    for (Py_ssize_t h = 0; h < threads - 1; h++) {
+        helpers[started].c = c;
+        helpers[started].result = SUMS_DONE;
+        helpers[started].running = PyThread_allocate_lock();
+        if (helpers[started].running == NULL) break;
+        PyThread_acquire_lock(helpers[started].running, WAIT_LOCK);
+        if (PyThread_start_new_thread(helper_thread, &helpers[started])
+                == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(helpers[started].running);
+            PyThread_free_lock(helpers[started].running);
+            break;
+        }
+        started++;
+    }
+    return started;
+}
+
+/* the helpers joined (after a failure: stopped first), the locks freed: the first failure */
+static SumsFailure
+stop_helpers(Call *c, Helper *helpers, Py_ssize_t started, SumsFailure failure)
+{
+    if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
+    for (int k = 1; k <= c->order; k++)
+        if (c->ready[k] != NULL && c->ready_held[k]) {
+            PyThread_release_lock(c->ready[k]);
+            c->ready_held[k] = 0;
+        }
+    for (Py_ssize_t h = 0; h < started; h++) {
+        PyThread_acquire_lock(helpers[h].running, WAIT_LOCK);
+        PyThread_release_lock(helpers[h].running);
+        PyThread_free_lock(helpers[h].running);
+        if (failure == SUMS_DONE || helpers[h].result == SUMS_NO_MEMORY)
+            failure = helpers[h].result;
+    }
+    for (int k = 1; k <= c->order; k++)
+        if (c->ready[k] != NULL) {
+            PyThread_free_lock(c->ready[k]);
+            c->ready[k] = NULL;
+        }
+    return failure;
 }
 
 static void
@@ -363,12 +685,13 @@ call_free(Call *c)
     PyMem_RawFree(c->ref_first);
     PyMem_RawFree(c->hyp_grams);
     PyMem_RawFree(c->ref_grams);
-    PyMem_RawFree(c->terms);
-    PyMem_RawFree(c->list);
-    PyMem_RawFree(c->hyp_value);
     table_free(&c->ids.unigrams);
-    table_free(&c->ids.longer);
+    PyMem_RawFree(c->ids.longer.slots);
     PyMem_RawFree(c->ids.per);
+    for (int k = 0; k <= MAX_ORDER; k++) {
+        PyMem_RawFree(c->weight[k]);
+        PyMem_RawFree(c->repeated[k]);
+    }
 }
 
 /* positions of each sentence of one side in its id arrays: its total, or -1 (too many) */
@@ -385,54 +708,61 @@ first_positions(const int64_t *lengths, Py_ssize_t sentences, int64_t *first, in
     return total;
 }
 
-/* the work arrays, once the sentences' lengths are known: 0, or SUMS_NO_MEMORY */
+/* the work arrays, once the sentences' lengths are known: 0, or SUMS_NO_MEMORY. `hyp_row`
+ * and `ref_row` (moved, or NULL): the sides' unigram ids where they are numbered already,
+ * the first rows of the grams */
 static SumsFailure
-prepare(Call *c)
+prepare(Call *c, int32_t *hyp_row, int32_t *ref_row)
 {
     c->hyp_first = PyMem_RawMalloc(((size_t)c->images + 1) * sizeof(int64_t));
     c->ref_first = PyMem_RawMalloc(((size_t)c->refs + 1) * sizeof(int64_t));
+    c->hyp_grams = hyp_row;
+    c->ref_grams = ref_row;
     if (c->hyp_first == NULL || c->ref_first == NULL) return SUMS_NO_MEMORY;
-    int64_t longest_hyp = 0, longest_ref = 0;
-    c->hyp_total = first_positions(c->hyp_lengths, c->images, c->hyp_first, &longest_hyp);
-    c->ref_total = first_positions(c->ref_lengths, c->refs, c->ref_first, &longest_ref);
+    c->hyp_total = first_positions(c->hyp_lengths, c->images, c->hyp_first, &c->longest_hyp);
+    c->ref_total = first_positions(c->ref_lengths, c->refs, c->ref_first, &c->longest_ref);
     if (c->hyp_total < 0 || c->ref_total < 0) return SUMS_NO_MEMORY;
     const size_t K = (size_t)c->order;
-    c->hyp_grams = PyMem_RawMalloc(K * ((size_t)c->hyp_total + 1) * sizeof(int32_t));
-    c->ref_grams = PyMem_RawMalloc(K * ((size_t)c->ref_total + 1) * sizeof(int32_t));
-    c->list = PyMem_RawMalloc(((size_t)longest_hyp + (size_t)longest_ref + 2) * sizeof(int32_t));
-    c->hyp_value = PyMem_RawMalloc(((size_t)longest_hyp + 1) * sizeof(double));
-    if (c->hyp_grams == NULL || c->ref_grams == NULL || c->list == NULL || c->hyp_value == NULL)
-        return SUMS_NO_MEMORY;
+    int32_t *hyp_grams = PyMem_RawRealloc(hyp_row, K * ((size_t)c->hyp_total + 1) * sizeof(int32_t));
+    if (hyp_grams == NULL) return SUMS_NO_MEMORY;
+    c->hyp_grams = hyp_grams;
+    int32_t *ref_grams = PyMem_RawRealloc(ref_row, K * ((size_t)c->ref_total + 1) * sizeof(int32_t));
+    if (ref_grams == NULL) return SUMS_NO_MEMORY;
+    c->ref_grams = ref_grams;
+    /* the ids above order 1: at most the positions, far fewer where the captions repeat
+     * one another (a table grown at half full) */
     size_t capacity = 1024;
-    while (capacity < (size_t)(c->hyp_total + c->ref_total) / 2 && capacity < ((size_t)1 << 40))
+    while (capacity < (size_t)(c->hyp_total + c->ref_total) / 4 && capacity < ((size_t)1 << 40))
         capacity *= 2;
     if (c->ids.unigrams.slots == NULL && table_init(&c->ids.unigrams, 1024) < 0)
         return SUMS_NO_MEMORY;
-    if (table_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
+    if (pairs_init(&c->ids.longer, capacity) < 0) return SUMS_NO_MEMORY;
     return SUMS_DONE;
 }
 
-/* orders `from`..K numbered, the weights, the sums */
+/* orders `from`..K numbered (the lower ones are), each published, the sums */
 static SumsFailure
 finish(Call *c, int from, bs_Watch *watch)
 {
-    SumsFailure failure;
-    for (int k = from; k <= c->order; k++) {
-        if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) return failure;
-        if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) return failure;
-    }
     if (c->images == 0) return SUMS_DONE;
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
-    const size_t distinct = (size_t)c->ids.distinct + 1;
-    c->terms = PyMem_RawCalloc(distinct, sizeof(Term));
-    if (c->terms == NULL) return SUMS_NO_MEMORY;
-    for (int32_t id = 0; id < c->ids.distinct; id++) {
-        const int32_t df = c->ids.per[id].df;
-        if (df >= c->log_size) return SUMS_BAD_INPUT;
-        c->terms[id].weight = c->log_documents - c->log_table[df];
+    /* a document frequency counts images: below log_size, which the callers check */
+    Helper helpers[MAX_HELPERS];
+    const Py_ssize_t started = start_helpers(c, helpers);
+    SumsFailure failure = SUMS_DONE;
+    c->id_first[1] = 0;
+    for (int k = 1; k <= c->order && failure == SUMS_DONE; k++) {
+        if (k >= from) {
+            if ((failure = number_side(c, 0, k, watch)) != SUMS_DONE) break;
+            if ((failure = number_side(c, 1, k, watch)) != SUMS_DONE) break;
+            /* the next order's keys: a table of this order's alone (as small as can be) */
+            if (k > 1) pairs_clear(&c->ids.longer);
+        }
+        failure = publish(c, k);
     }
-    return image_sums(c, watch);
+    if (failure == SUMS_DONE) failure = take_tasks(c, watch, 0);
+    return stop_helpers(c, helpers, started, failure);
 }
 
 static SumsFailure
@@ -446,13 +776,13 @@ run_call(Call *c, bs_Watch *watch)
         sum += c->ref_counts[b];
     }
     if (sum != c->refs) return SUMS_BAD_INPUT;
-    if ((failure = prepare(c)) != SUMS_DONE) return failure;
+    if ((failure = prepare(c, NULL, NULL)) != SUMS_DONE) return failure;
     return finish(c, 1, watch);
 }
 
 const char bs_cider_sums_doc[] =
 "cider_sums(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, ref_counts,\n"
-"           order, log_table, log_documents, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"           order, log_table, log_documents, hyp_norm2, ref_norm2, dot, workers=1, /)\n--\n\n"
 "The sums of pycocoevalcap's CIDEr-D with the batch's own document frequencies.\n\n"
 "Image b's hypothesis is hyp_ids[hyp_starts[b]:][:hyp_lengths[b]] (C-contiguous int64\n"
 "buffers, shape (B,)); its ref_counts[b] >= 1 references follow one another in ref_starts\n"
@@ -460,14 +790,21 @@ const char bs_cider_sums_doc[] =
 "least B + 1 values) is log(max(1, d)), log_documents log(B). Written: hyp_norm2 (B x\n"
 "order float64) and ref_norm2 (R x order), each sentence's squared tf-idf norm per order;\n"
 "dot (R x order), each reference's clipped dot product with its hypothesis. The GIL is\n"
-"released while the sums are made.";
+"released while the sums are made; they run on up to `workers` threads (1: this one\n"
+"alone), the same numbers whatever their number.";
 
 PyObject *
 bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 13) {
-        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 arguments, not %zd", nargs);
+    if (nargs != 13 && nargs != 14) {
+        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 or 14 arguments, not %zd", nargs);
+        return NULL;
+    }
+    Py_ssize_t workers = 1;
+    if (nargs == 14 && bs_index_argument(args[13], "workers", &workers) < 0) return NULL;
+    if (workers < 1) {
+        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
         return NULL;
     }
     Py_ssize_t order;
@@ -516,7 +853,7 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     c.ref_ids = views[3].buf, c.ref_starts = views[4].buf, c.ref_lengths = views[5].buf;
     c.ref_counts = views[6].buf;
     c.hyp_size = views[0].len / 8, c.ref_size = views[3].len / 8;
-    c.images = images, c.refs = refs, c.order = (int)order;
+    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
     c.log_table = views[7].buf, c.log_size = views[7].len / (Py_ssize_t)sizeof(double);
     c.log_documents = log_documents;
     c.hyp_norm2 = views[8].buf, c.ref_norm2 = views[9].buf, c.dot = views[10].buf;
@@ -537,7 +874,8 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                         "that are not positive or do not sum to the references, or a short "
                         "log_table");
         goto done;
-    case SUMS_STOPPED:
+    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         goto done;
     case SUMS_DONE:
         break;
@@ -664,7 +1002,7 @@ words_grow(Words *w)
 
 /* the id of word `word` of `t`: -1 (no memory), -2 (too many ids) */
 static inline int32_t
-text_id(Call *c, Words *words, const Line *t, const Word *word)
+text_id(Ids *ids, Words *words, const Line *t, const Word *word)
 {
     const size_t mask = words->capacity - 1;
     size_t s = word_slot(word, mask);
@@ -673,7 +1011,7 @@ text_id(Call *c, Words *words, const Line *t, const Word *word)
         if (same_word(&slot->line, &slot->word, t, word)) return slot->id;
         s = (s + 1) & mask;
     }
-    const int32_t id = new_id(&c->ids);
+    const int32_t id = new_id(ids);
     if (id < 0) return id;
     words->slots[s].line = *t;
     words->slots[s].word = *word;
@@ -685,7 +1023,7 @@ text_id(Call *c, Words *words, const Line *t, const Word *word)
 /* the words of caption `str` (str.split()) numbered and appended to `ids`: their number,
  * or -1 (no memory) or -2 (too many ids) */
 static int64_t
-text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t image,
+text_sentence(Ids *numbered, Words *words, PyObject *str, int refs_side, Py_ssize_t image,
               Int32s *ids)
 {
     const Line t = {PyUnicode_KIND(str), PyUnicode_DATA(str), PyUnicode_GET_LENGTH(str)};
@@ -704,54 +1042,177 @@ text_sentence(Call *c, Words *words, PyObject *str, int refs_side, Py_ssize_t im
         else
             while (i < t.length && !is_space(line_at(&t, i))) i++;
         const Word word = word_key(&t, start, i - start);
-        const int32_t id = text_id(c, words, &t, &word);
+        const int32_t id = text_id(numbered, words, &t, &word);
         if (id < 0) return id;
         if (int32s_push(ids, id) < 0) return -1;
-        counted(&c->ids, id, refs_side, image);
+        counted(numbered, id, refs_side, image);
         count++;
     }
     return count;
 }
 
-/* step 1 from text: the unigrams, then the orders above them */
+/* the words of images [b0, b1) (their first reference r0) numbered: a table, ids and
+ * counts of their own, the ids appended to hyp_ids and ref_ids, the lengths written */
+typedef struct {
+    Call *c;
+    PyObject *const *held; /* the first image's hypothesis */
+    Py_ssize_t b0, b1, r0;
+    Words words;
+    Ids ids;
+    Int32s hyp_ids, ref_ids;
+    SumsFailure result;
+    PyThread_type_lock running; /* a helper thread's: released when it ends */
+} TextPart;
+
 static SumsFailure
-run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+text_part(TextPart *part, bs_Watch *watch)
 {
-    Words words = {NULL, 0, 0};
-    Int32s hyp_ids = {NULL, 0, 0}, ref_ids = {NULL, 0, 0};
-    SumsFailure failure = SUMS_NO_MEMORY;
-    if (words_init(&words, 1 << 14) < 0) goto out;
-    /* held: image by image, its hypothesis then its references */
-    Py_ssize_t at = 0, r = 0;
+    Call *c = part->c;
+    if (words_init(&part->words, 1 << 11) < 0) return SUMS_NO_MEMORY;
+    Py_ssize_t at = 0, r = part->r0;
     int64_t *hyp_lengths = (int64_t *)c->hyp_lengths, *ref_lengths = (int64_t *)c->ref_lengths;
-    for (Py_ssize_t b = 0; b < c->images; b++) {
-        if (bs_watch_poll(watch)) {
-            failure = SUMS_STOPPED;
-            goto out;
-        }
-        const int64_t n = text_sentence(c, &words, held[at++], 0, b, &hyp_ids);
-        if (n < 0) goto out;
+    for (Py_ssize_t b = part->b0; b < part->b1; b++) {
+        if (bs_watch_poll(watch) || __atomic_load_n(&c->stopping, __ATOMIC_RELAXED))
+            return SUMS_STOPPED;
+        const int64_t n = text_sentence(&part->ids, &part->words, part->held[at++], 0, b,
+                                        &part->hyp_ids);
+        if (n < 0) return SUMS_NO_MEMORY;
         hyp_lengths[b] = n;
         for (int64_t j = 0; j < c->ref_counts[b]; j++, r++) {
-            const int64_t m = text_sentence(c, &words, held[at++], 1, b, &ref_ids);
-            if (m < 0) goto out;
+            const int64_t m = text_sentence(&part->ids, &part->words, part->held[at++], 1, b,
+                                            &part->ref_ids);
+            if (m < 0) return SUMS_NO_MEMORY;
             ref_lengths[r] = m;
         }
     }
-    if ((failure = prepare(c)) != SUMS_DONE) goto out;
-    if (hyp_ids.size) memcpy(c->hyp_grams, hyp_ids.items, hyp_ids.size * sizeof(int32_t));
-    if (ref_ids.size) memcpy(c->ref_grams, ref_ids.items, ref_ids.size * sizeof(int32_t));
-    failure = finish(c, 2, watch);
-out:
-    PyMem_RawFree(words.slots);
-    PyMem_RawFree(hyp_ids.items);
-    PyMem_RawFree(ref_ids.items);
-    return failure;
+    return SUMS_DONE;
+}
+
+static void
+text_thread(void *arg)
+{
+    TextPart *part = arg;
+    bs_Watch watch; /* off Python's main thread: the stop epoch only */
+    bs_watch_begin(&watch);
+    part->result = text_part(part, &watch);
+    if (part->result != SUMS_DONE) __atomic_store_n(&part->c->stopping, 1, __ATOMIC_RELAXED);
+    PyThread_release_lock(part->running);
+}
+
+static void
+text_part_free(TextPart *part)
+{
+    PyMem_RawFree(part->words.slots);
+    PyMem_RawFree(part->ids.per);
+    PyMem_RawFree(part->hyp_ids.items);
+    PyMem_RawFree(part->ref_ids.items);
+}
+
+/* `ids` (a part's) renumbered by `map` and appended to `to` */
+static int
+append_mapped(Int32s *to, const Int32s *ids, const int32_t *map)
+{
+    if (ids->size == 0) return 0;
+    if (to->size + ids->size > to->capacity) {
+        int32_t *bigger = PyMem_RawRealloc(to->items, (to->size + ids->size) * sizeof(int32_t));
+        if (bigger == NULL) return -1;
+        to->items = bigger;
+        to->capacity = to->size + ids->size;
+    }
+    for (size_t k = 0; k < ids->size; k++) to->items[to->size++] = map[ids->items[k]];
+    return 0;
+}
+
+/* the second part's words looked up in the first's table (added where new), their
+ * counts added to the first's (the parts' images differ: the document frequencies add up),
+ * its ids renumbered and appended. The ids are labels: the sums do not depend on them */
+static SumsFailure
+merge_parts(TextPart *first, TextPart *second)
+{
+    int32_t *map = PyMem_RawMalloc(((size_t)second->ids.distinct + 1) * sizeof(int32_t));
+    if (map == NULL) return SUMS_NO_MEMORY;
+    for (size_t k = 0; k < second->words.capacity; k++) {
+        const WordSlot *slot = &second->words.slots[k];
+        if (slot->id < 0) continue;
+        const int32_t id = text_id(&first->ids, &first->words, &slot->line, &slot->word);
+        if (id < 0) {
+            PyMem_RawFree(map);
+            return SUMS_NO_MEMORY;
+        }
+        map[slot->id] = id;
+        IdCounts *to = &first->ids.per[id];
+        const IdCounts *from = &second->ids.per[slot->id];
+        to->df += from->df;
+        to->count = to->count + from->count < 2 ? to->count + from->count : 2;
+    }
+    const int failed = append_mapped(&first->hyp_ids, &second->hyp_ids, map) < 0
+                       || append_mapped(&first->ref_ids, &second->ref_ids, map) < 0;
+    PyMem_RawFree(map);
+    return failed ? SUMS_NO_MEMORY : SUMS_DONE;
+}
+
+/* step 1 from text: the unigrams (the images in two parts, the second on a helper thread,
+ * where two threads are asked for and the images are many), then the orders above them */
+static SumsFailure
+run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+{
+    TextPart parts[2];
+    memset(parts, 0, sizeof(parts));
+    int split = c->workers > 1 && c->images >= 2 * IMAGES_PER_THREAD;
+    Py_ssize_t half = c->images, half_refs = c->refs;
+    if (split) { /* the references split evenly */
+        half = 0, half_refs = 0;
+        while (half < c->images && half_refs < c->refs / 2) half_refs += c->ref_counts[half++];
+    }
+    for (int k = 0; k < 2; k++) {
+        parts[k].c = c;
+        parts[k].b0 = k ? half : 0;
+        parts[k].b1 = k ? c->images : half;
+        parts[k].r0 = k ? half_refs : 0;
+        parts[k].held = held + (k ? half + half_refs : 0);
+        parts[k].result = SUMS_DONE;
+    }
+    if (split) {
+        parts[1].running = PyThread_allocate_lock();
+        if (parts[1].running != NULL) {
+            PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
+            if (PyThread_start_new_thread(text_thread, &parts[1]) == PYTHREAD_INVALID_THREAD_ID) {
+                PyThread_release_lock(parts[1].running);
+                PyThread_free_lock(parts[1].running);
+                parts[1].running = NULL;
+            }
+        }
+    }
+    SumsFailure failure = text_part(&parts[0], watch);
+    if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
+    if (parts[1].running != NULL) {
+        PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
+        PyThread_release_lock(parts[1].running);
+        PyThread_free_lock(parts[1].running);
+        if (failure == SUMS_DONE || parts[1].result == SUMS_NO_MEMORY)
+            failure = parts[1].result;
+    }
+    else if (split && failure == SUMS_DONE) failure = text_part(&parts[1], watch);
+    if (split && failure == SUMS_DONE) failure = merge_parts(&parts[0], &parts[1]);
+    if (failure == SUMS_DONE) {
+        /* the first part's ids and counts are the call's; its unigram ids become the
+         * grams' first rows (c owns them from here) */
+        c->ids.per = parts[0].ids.per;
+        c->ids.distinct = parts[0].ids.distinct;
+        c->ids.ids_capacity = parts[0].ids.ids_capacity;
+        parts[0].ids.per = NULL;
+        failure = prepare(c, parts[0].hyp_ids.items, parts[0].ref_ids.items);
+        parts[0].hyp_ids.items = parts[0].ref_ids.items = NULL;
+    }
+    text_part_free(&parts[0]);
+    text_part_free(&parts[1]);
+    if (failure != SUMS_DONE) return failure;
+    return finish(c, 2, watch);
 }
 
 const char bs_cider_text_sums_doc[] =
 "cider_text_sums(hypotheses, references, order, log_table, log_documents, hyp_lengths,\n"
-"                ref_lengths, hyp_norm2, ref_norm2, dot, /)\n--\n\n"
+"                ref_lengths, hyp_norm2, ref_norm2, dot, workers=1, /)\n--\n\n"
 "cider_sums of captions: hypotheses and references are sequences (tuples or lists) of B\n"
 "items, hypotheses[b] a list of one str, references[b] a non-empty list of str (R in\n"
 "all), each split with str.split(). hyp_lengths (B) and ref_lengths (R), C-contiguous\n"
@@ -763,8 +1224,15 @@ PyObject *
 bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 arguments, not %zd", nargs);
+    if (nargs != 10 && nargs != 11) {
+        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 or 11 arguments, not %zd",
+                     nargs);
+        return NULL;
+    }
+    Py_ssize_t workers = 1;
+    if (nargs == 11 && bs_index_argument(args[10], "workers", &workers) < 0) return NULL;
+    if (workers < 1) {
+        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
         return NULL;
     }
     static const char *names[2] = {"hypotheses", "references"};
@@ -869,7 +1337,7 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Call c;
     memset(&c, 0, sizeof(c));
     c.hyp_lengths = views[1].buf, c.ref_lengths = views[2].buf, c.ref_counts = ref_counts;
-    c.images = images, c.refs = refs, c.order = (int)order;
+    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
     c.log_table = views[0].buf, c.log_size = views[0].len / (Py_ssize_t)sizeof(double);
     c.log_documents = log_documents;
     c.hyp_norm2 = views[3].buf, c.ref_norm2 = views[4].buf, c.dot = views[5].buf;
@@ -888,7 +1356,8 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     case SUMS_BAD_INPUT: /* pragma: no cover - the lengths are made here */
         PyErr_SetString(PyExc_ValueError, "cider_text_sums: a short log_table");
         goto done;
-    case SUMS_STOPPED:
+    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         goto done;
     case SUMS_DONE:
         break;

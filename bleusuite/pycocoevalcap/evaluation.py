@@ -16,6 +16,8 @@ scene graphs) that are not reproduced here: run pycocoevalcap for those.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from itertools import accumulate, chain
+from operator import itemgetter
 from typing import Any
 
 from bleusuite.pycocoevalcap.captions import encode
@@ -25,6 +27,8 @@ from bleusuite.text.ptb import tokenize_captions
 __all__ = ["COCOEvalCap", "PTBTokenizer", "evaluate_captions"]
 
 BLEU_NAMES = ("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4")
+# the captions and the images' parts read by map() (C loops, not Python ones)
+_CAPTION, _IMAGE, _ENTRIES = itemgetter("caption"), itemgetter(0), itemgetter(1)
 
 
 class PTBTokenizer:
@@ -38,18 +42,23 @@ class PTBTokenizer:
                             f"{{'caption': str}}; got {type(captions_for_image).__name__}")
         items = list(captions_for_image.items())
         try:
-            lines = [annotation["caption"] for _, entries in items for annotation in entries]
+            lines = list(map(_CAPTION, chain.from_iterable(map(_ENTRIES, items))))
         except (TypeError, KeyError, IndexError):
             lines = []
         if not lines or not set(map(type, lines)) <= {str}:
             lines = _captions(items)      # one by one: the error names the bad entry
         tokens = tokenize_captions(lines)
+        counts = list(map(len, map(_ENTRIES, items)))
+        if 0 not in counts:               # each image's captions: a slice of the tokens
+            ends = list(accumulate(counts))
+            slices = map(slice, [0, *ends[:-1]], ends)
+            return dict(zip(map(_IMAGE, items), map(tokens.__getitem__, slices), strict=True))
         out: dict[Hashable, list[str]] = {}
         at = 0
-        for image, entries in items:
-            if len(entries):
-                out[image] = tokens[at:at + len(entries)]
-                at += len(entries)
+        for (image, _), count in zip(items, counts, strict=True):
+            if count:
+                out[image] = tokens[at:at + count]
+                at += count
         return out
 
 

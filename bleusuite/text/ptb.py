@@ -80,19 +80,28 @@ _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 # each byte's class for _ascii_suspects: letters 0, space 1, line end 2, .,!? 3, digits 4,
 # anything else (outside _PLAIN_BYTES) 5
 _LETTER, _SPACE, _LINE_END, _MARK, _DIGIT, _OTHER = range(6)
+_DIGIT_BYTE, _OTHER_BYTE = bytes([_DIGIT]), bytes([_OTHER])
 _CLASSES = bytes(_LETTER if chr(b) in "abcdefghijklmnopqrstuvwxyz" else _SPACE if b == 32
                  else _LINE_END if b == 10 else _MARK if chr(b) in ".,!?" else _DIGIT
                  if chr(b).isdigit() and b < 128 else _OTHER for b in range(256))
-# _ABBREVIATIONS by length, each word's bytes packed in an int (the first the lowest)
+# _ABBREVIATIONS by length, each word's bytes packed in an int (the first the lowest), sorted
+# (a binary search per candidate word)
 _PACKED_ABBREVIATIONS = {
-    length: np.array([int.from_bytes(word.encode(), "little") for word in words],
-                     dtype=np.uint64) for length, words in _BY_LENGTH.items()}
+    length: np.sort(np.array([int.from_bytes(word.encode(), "little") for word in words],
+                             dtype=np.uint64)) for length, words in _BY_LENGTH.items()}
 _LONGEST_ABBREVIATION = max(_BY_LENGTH)
 _NO_WORDS = np.zeros(0, dtype=np.uint64)
 # _ASSIMILATED's words have their doubled letter (nn, tt, mm) at offset 2: their first five
 # bytes, to compare with the five bytes from two before each doubled n, t or m
-_ASSIMILATED_HEADS = np.array([list(word[:5].encode()) for word in _ASSIMILATED],
-                              dtype=np.uint8)
+_ASSIMILATED_HEADS = np.array([int.from_bytes(word[:5].encode(), "little")
+                               for word in _ASSIMILATED], dtype=np.uint64)
+# the last two bytes before a period that may end an abbreviation (or a separator and a
+# letter before it), packed as in _abbreviated (the byte before the period the higher)
+_LAST_TWO = np.zeros(1 << 16, dtype=bool)
+for _word in _ABBREVIATIONS:
+    _LAST_TWO[int.from_bytes(_word[-2:].encode(), "little")] = True
+for _letter in b"abcdefghijklmnopqrstuvwxyz":
+    _LAST_TWO[32 | _letter << 8] = _LAST_TWO[10 | _letter << 8] = True
 
 
 def tokenize_captions(captions: Sequence[str]) -> list[str]:
@@ -117,21 +126,27 @@ def tokenize_captions(captions: Sequence[str]) -> list[str]:
     if not text.isascii() or "\r" in text or "\x0b" in text or "\x0c" in text:
         text = _LINE_ENDS.sub(" ", text)
     lowered = text.lower()
-    if text.isascii():
-        out = _single_spaced(lowered.encode().translate(None, b".,!?"))
+    ascii_text = text.isascii()
+    if ascii_text:
+        encoded = lowered.encode()
+        out = _single_spaced(encoded.translate(None, b".,!?"))
         suspects = _ascii_suspects("\n" + lowered)
     else:   # every line with a non-ASCII character is a suspect: only ASCII lines are plain
         plain = lowered.translate(_PUNCTUATION_TO_SPACES).split("\n")
         out = [" ".join(line.split()) for line in plain]
         suspects = [match.start() for match in _NOT_PLAIN.finditer(text)]
     if suspects:
-        # where each line starts in the text, and one past its end
-        lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
-        starts = np.concatenate([[0], np.cumsum(lengths + 1)]).tolist()
-        lines = np.unique(np.searchsorted(starts, suspects, side="right") - 1).tolist()
-        for index in lines:
-            start, end = starts[index], starts[index + 1] - 1
-            out[index] = " ".join(token for token in lex(text, start, end)
+        # where each line ends in the text (its line break, or the text's end): ASCII text's
+        # line breaks found in its bytes, the others' from the captions' lengths
+        if ascii_text:
+            breaks = np.flatnonzero(np.frombuffer(encoded, dtype=np.uint8) == ord("\n"))
+            ends = np.append(breaks, len(text))
+        else:
+            lengths = np.fromiter(map(len, captions), dtype=np.int64, count=len(captions))
+            ends = np.cumsum(lengths + 1) - 1
+        for index in np.unique(np.searchsorted(ends, suspects)).tolist():
+            start = int(ends[index - 1]) + 1 if index else 0
+            out[index] = " ".join(token for token in lex(text, start, int(ends[index]))
                                   if token not in PUNCTUATIONS)
     return out
 
@@ -156,40 +171,71 @@ def _single_spaced(data: bytes) -> list[str]:
     return data.strip(b" ").decode().split("\n")
 
 
-def _may_assimilate(codes: np.ndarray) -> bool:
-    """Whether ASCII ``codes`` may hold one of :data:`_ASSIMILATED` (a superset test: the
-    five bytes around each doubled n, t or m, which are few, against the words'); the
-    same answer as ``any(word in text for word in _ASSIMILATED)`` where it is False, five
-    times faster than those substring searches."""
+def _bytes_from(data: bytes, at: np.ndarray) -> np.ndarray:
+    """The eight bytes of ``data`` from each position of ``at`` read as one little-endian
+    int (``at`` + 8 <= ``len(data)``), by one gather of a strided view: no copy of the
+    text."""
+    return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))[at]
+
+
+def _bytes_before(data: bytes, at: np.ndarray) -> np.ndarray:
+    """The eight bytes of ``data`` before each position of ``at`` as one little-endian int,
+    line ends (``\\n``) standing for the bytes before the text's start."""
+    if len(data) < 16:
+        return _bytes_from(b"\n" * 8 + data, at)
+    before = _bytes_from(data, np.maximum(at - 8, 0))
+    early = np.flatnonzero(at < 8)
+    if early.shape[0]:
+        before[early] = _bytes_from(b"\n" * 8 + data[:16], at[early])
+    return before
+
+
+def _may_assimilate(data: bytes, codes: np.ndarray) -> bool:
+    """Whether ASCII ``data`` (its bytes ``codes``) may hold one of :data:`_ASSIMILATED` (a
+    superset test: the five bytes around each doubled n, t or m, which are few, against
+    the words', each five bytes packed in an int); the same answer as ``any(word in text
+    for word in _ASSIMILATED)`` where it is False, several times faster than those
+    substring searches."""
     doubled = np.flatnonzero(codes[1:] == codes[:-1])
     letters = codes[doubled]
     doubled = doubled[(letters == ord("n")) | (letters == ord("t")) | (letters == ord("m"))]
     starts = doubled[(doubled >= 2) & (doubled + 2 < codes.shape[0])] - 2
     if starts.shape[0] == 0:
         return False
-    windows = codes[starts[:, None] + np.arange(5)]
-    return bool((windows[:, None, :] == _ASSIMILATED_HEADS[None]).all(axis=2).any())
+    if (starts[-1] + 8 > len(data)):  # a window near the end: read with the text padded
+        data = data + b"\0" * 8
+    windows = _bytes_from(data, starts) & np.uint64(0xFF_FFFF_FFFF)
+    return bool(np.isin(windows, _ASSIMILATED_HEADS).any())
 
 
-def _abbreviated(codes: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    """Where :data:`_ABBREVIATED` matches in the bytes ``codes`` of lowercased ASCII text
-    (``classes``: their :data:`_CLASSES`): each period after a space or a line end and one
-    letter or a word of :data:`_ABBREVIATIONS`, the words before the periods compared
-    packed in an int, length by length (the regex tries its look-behinds at every period:
-    several times slower)."""
-    periods = np.flatnonzero(codes == ord("."))
+def _abbreviated(data: bytes, periods: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Where :data:`_ABBREVIATED` matches in lowercased ASCII text (``data``, the positions
+    of its periods, its bytes' :data:`_CLASSES`; the text starts with ``"\\n"``): each
+    period after a space or a line end and one letter or a word of
+    :data:`_ABBREVIATIONS`. The eight bytes before each period are read as one
+    little-endian int (the last byte the highest): its last two bytes must end a word of
+    the list or be a separator and a letter (a table of 65,536 flags: few periods pass),
+    then the top ``length`` bytes are the word and the byte below them its separator, and
+    the words are compared packed, length by length (the regex tries its look-behinds at
+    every period: several times slower)."""
+    before = _bytes_before(data, periods)
+    passed = np.flatnonzero(_LAST_TWO[(before >> np.uint64(48)).astype(np.intp)])
+    periods, before = periods[passed], before[passed]
     found = []
     for length in range(1, _LONGEST_ABBREVIATION + 1):
-        at = periods[periods > length]
-        before = classes[at - length - 1]
-        at = at[(before == _SPACE) | (before == _LINE_END)]
+        separator = (before >> np.uint64(8 * (7 - length))) & np.uint64(0xFF)
+        candidates = (separator == 32) | (separator == 10)
         if length == 1:
-            found.append(at[classes[at - 1] == _LETTER])
+            found.append(periods[candidates & (classes[periods - 1] == _LETTER)])
             continue
-        key = np.zeros(at.shape[0], dtype=np.uint64)
-        for j in range(length):
-            key |= codes[at - length + j].astype(np.uint64) << np.uint64(8 * j)
-        found.append(at[np.isin(key, _PACKED_ABBREVIATIONS.get(length, _NO_WORDS))])
+        packed = _PACKED_ABBREVIATIONS.get(length, _NO_WORDS)
+        if packed.shape[0] == 0:
+            continue
+        at = np.flatnonzero(candidates)
+        words = before[at] >> np.uint64(8 * (8 - length))
+        # a binary search of the few sorted words (np.isin would sort the candidates too)
+        nearest = packed[np.minimum(np.searchsorted(packed, words), packed.shape[0] - 1)]
+        found.append(periods[at[nearest == words]])
     return np.concatenate(found)
 
 
@@ -200,9 +246,10 @@ def _ascii_suspects(scan: str) -> list[int]:
     have none."""
     data = scan.encode()
     codes = np.frombuffer(data, dtype=np.uint8)
-    classes = np.frombuffer(data.translate(_CLASSES), dtype=np.uint8)
+    class_bytes = data.translate(_CLASSES)
+    classes = np.frombuffer(class_bytes, dtype=np.uint8)
     patterns = []
-    if (classes == _OTHER).any():
+    if _OTHER_BYTE in class_bytes:  # a byte search: no whole-text array
         patterns.append(_OTHER_CHARACTER)
     # punctuation followed by neither a space nor a line end (classes 1, 2: the uint8
     # difference wraps the others above 1)
@@ -211,13 +258,16 @@ def _ascii_suspects(scan: str) -> list[int]:
     if ((follows != _SPACE) & (follows != _LINE_END)).any():
         patterns.append(_PUNCTUATION_INSIDE)
     positions = [match.start() - 1 for pattern in patterns for match in pattern.finditer(scan)]
-    positions.extend((_abbreviated(codes, classes) - 1).tolist())
-    if _may_assimilate(codes):
+    periods = marks[codes[marks] == ord(".")]
+    if data.endswith(b"."):  # (marks leave out the last byte)
+        periods = np.append(periods, len(data) - 1)
+    positions.extend((_abbreviated(data, periods, classes) - 1).tolist())
+    if _may_assimilate(data, codes):
         for match in _ASSIMILATION.finditer(scan):
             after = scan[match.end():match.end() + 1]
             if scan[match.start() - 1] not in _ALNUM and after not in _ALNUM:
                 positions.append(match.start() - 1)
-    if (classes == _DIGIT).any():
+    if _DIGIT_BYTE in class_bytes:
         for match in _NUMBER_PAIR.finditer(scan):
             start = match.start()
             while scan[start - 1] in _ALNUM:

@@ -173,3 +173,101 @@ def test_cider_text_sums_refuse_bad_arguments(native):
                    {"hyps": iter([["a"]])}, {"hyp_norm2": np.zeros((1, 4), dtype=np.float32)}]:
         with pytest.raises((TypeError, ValueError)):
             call(**change)
+
+
+def _outputs(images, refs, order):
+    return [np.zeros(images, dtype=np.int64), np.zeros(refs, dtype=np.int64),
+            np.zeros((images, order)), np.zeros((refs, order)), np.zeros((refs, order))]
+
+
+@pytest.mark.parametrize("order", [1, 4])
+def test_the_sums_are_the_same_on_any_number_of_threads(native, order):
+    # enough images for several blocks (256 images at least each), uneven reference counts,
+    # empty captions, n-grams shared across images: the sums bit for bit on 1 to 7 threads
+    rng = np.random.default_rng(45)
+    images = 1800
+    words = [f"w{k}" for k in range(60)]
+
+    def caption():
+        return " ".join(words[int(rng.zipf(1.5)) % 60] for _ in range(int(rng.integers(0, 14))))
+
+    hyps = [[caption()] for _ in range(images)]
+    refs = [[caption() for _ in range(int(rng.integers(1, 6)))] for _ in range(images)]
+    count = sum(map(len, refs))
+    table = np.log(np.maximum(1.0, np.arange(images + 1, dtype=np.float64)))
+    results = []
+    for workers in (1, 2, 3, 7):
+        out = _outputs(images, count, order)
+        native.cider_text_sums(hyps, refs, order, table, float(np.log(images)), *out, workers)
+        results.append(out)
+    for other in results[1:]:
+        for a, b in zip(results[0], other, strict=True):
+            np.testing.assert_array_equal(a, b)
+    # the ids' entry point: the same sums as from the captions
+    vocabulary = {word: k for k, word in enumerate(words)}
+    flat = [[vocabulary[w] for w in c.split()] for c in [h[0] for h in hyps]]
+    ref_flat = [[vocabulary[w] for w in c.split()] for r in refs for c in r]
+
+    def packed(rows):
+        lengths = np.array([len(row) for row in rows], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+        return np.array([t for row in rows for t in row], dtype=np.int64), starts, lengths
+
+    hyp_ids, hyp_starts, hyp_len = packed(flat)
+    ref_ids, ref_starts, ref_len = packed(ref_flat)
+    counts = np.array([len(r) for r in refs], dtype=np.int64)
+    for workers in (1, 3):
+        norms = [np.zeros((images, order)), np.zeros((count, order)), np.zeros((count, order))]
+        native.cider_sums(hyp_ids, hyp_starts, hyp_len, ref_ids, ref_starts, ref_len, counts,
+                          order, table, float(np.log(images)), *norms, workers)
+        for a, b in zip(results[0][2:], norms, strict=True):
+            np.testing.assert_array_equal(a, b)
+    with compiled_on(True):
+        got = compiled_cider_text_scores(hyps, refs, max_order=order, sigma=6.0)
+    want = twin(hyp_ids, hyp_starts, hyp_len, ref_ids, ref_starts, ref_len, counts, order)
+    assert got is not None
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("workers", [0, -1, 2.0, "2"])
+def test_bad_workers_are_refused(native, workers):
+    with pytest.raises((TypeError, ValueError)):
+        native.cider_sums(*arguments(), workers)
+    with pytest.raises((TypeError, ValueError)):
+        native.cider_text_sums([["a b"]], [["a"]], 4, np.zeros(2), 0.0, *_outputs(1, 1, 4),
+                               workers)
+
+
+def test_captions_split_between_threads_give_the_same_sums(native):
+    # the words of the images' two halves are numbered apart (two tables) and merged: the
+    # same word in a one-byte and in a two-byte str, words of more than 8 code points
+    # (hashed keys), words met in one half only
+    rng = np.random.default_rng(46)
+    words = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghij", "é", "Ā", "ĀĀĀĀĀĀĀĀĀ", "😀",
+             "x\u200by", "caf\xe9", "lemonade-stand", "z"]
+    images = 1200
+
+    def caption(half: int) -> str:
+        pool = words if half == 0 else [*words[3:], "only-in-the-second-half"]
+        picked = [pool[int(rng.integers(len(pool)))] for _ in range(int(rng.integers(0, 9)))]
+        text = " ".join(picked)
+        return text + " Ā" if rng.random() < 0.1 else text  # some str of two bytes a point
+
+    hyps = [[caption(b * 2 // images)] for b in range(images)]
+    refs = [[caption(b * 2 // images) for _ in range(int(rng.integers(1, 5)))]
+            for b in range(images)]
+    count = sum(map(len, refs))
+    table = np.log(np.maximum(1.0, np.arange(images + 1, dtype=np.float64)))
+    results = []
+    for workers in (1, 2):
+        out = _outputs(images, count, 4)
+        native.cider_text_sums(hyps, refs, 4, table, float(np.log(images)), *out, workers)
+        results.append(out)
+    for a, b in zip(results[0], results[1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    with compiled_on(True):
+        got = compiled_cider_text_scores(hyps, refs, max_order=4, sigma=6.0)
+    with compiled_on(False):
+        want = Cider().compute_score(dict(enumerate(refs)), dict(enumerate(hyps)))[1]
+    assert got is not None
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

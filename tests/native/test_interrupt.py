@@ -51,6 +51,17 @@ def run():
 def warm_up():
     reference_scores([hyps[0][:500]], [refs[0][:500]])
 """,
+    # the images' sums of CIDEr-D (on helper threads with 2): a long hypothesis met by
+    # many references, image after image
+    "cider": """
+from bleusuite.scores.cider.compiled_sums import compiled_cider_text_scores
+hyp = " ".join(f"w{rng.randrange(3000)}" for _ in range(10000))
+hyps, refs = [[hyp] for _ in range(600)], [["w1"] * 1000 for _ in range(600)]
+def run():
+    compiled_cider_text_scores(hyps, refs, max_order=4, sigma=6.0)
+def warm_up():
+    compiled_cider_text_scores(hyps[:2], refs[:2], max_order=4, sigma=6.0)
+""",
 }
 
 SCRIPT = """

@@ -1,7 +1,9 @@
 """pycocoevalcap's CIDEr-D (the batch's own document frequencies) of a host batch of
 token ids, or of its captions, by the compiled part's ``cider_sums`` and
 ``cider_text_sums`` (``bleusuite/csrc/cider_sums.c``): the n-grams numbered by hash
-tables, each image's sums made in one pass, instead of
+tables, each image's sums made in one pass (on up to
+:func:`bleusuite.threads.worker_threads` threads: helper threads sum the orders numbered
+while the caller's numbers the next; the same numbers whatever their number), instead of
 :func:`bleusuite.scores.cider.sorted_orders.cider_scores`' NumPy sorts (its twin: the same
 sums in the same order, the rest of the formula shared, :func:`sorted_orders.combined`).
 """
@@ -12,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import native
+from bleusuite import native, threads
 from bleusuite.scores.cider.sorted_orders import combined
 
 __all__ = ["MAX_ORDER", "compiled_cider_scores", "compiled_cider_text_scores"]
@@ -41,7 +43,8 @@ def compiled_cider_scores(hyp_ids: np.ndarray, hyp_starts: np.ndarray, hyp_len: 
     hyp_norm2 = np.zeros((images, max_order))
     ref_norm2 = np.zeros((refs, max_order))
     dot = np.zeros((refs, max_order))
-    module.cider_sums(*arrays, max_order, log_table, log_documents, hyp_norm2, ref_norm2, dot)
+    module.cider_sums(*arrays, max_order, log_table, log_documents, hyp_norm2, ref_norm2, dot,
+                      threads.worker_threads())
     ref_image = np.repeat(np.arange(images, dtype=np.int64), arrays[6])
     return combined(hyp_norm2, ref_norm2, dot, arrays[2], arrays[5], ref_image, sigma)
 
@@ -70,7 +73,8 @@ def compiled_cider_text_scores(hypotheses: list[Any], references: list[Any], *,
     dot = np.zeros((refs, max_order))
     try:
         module.cider_text_sums(hypotheses, references, max_order, log_table, log_documents,
-                               hyp_len, ref_len, hyp_norm2, ref_norm2, dot)
+                               hyp_len, ref_len, hyp_norm2, ref_norm2, dot,
+                               threads.worker_threads())
     except ValueError:
         return None
     counts = np.fromiter(map(len, references), dtype=np.int64, count=images)

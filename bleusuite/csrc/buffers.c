@@ -277,9 +277,10 @@ bs_raise(const bs_Fault *fault, const bs_Ragged *ragged)
                      "output", f->what, unit, f->row, start, length);
         break;
     case BS_MATRIX_TOO_BIG: /* ter_edits' cells: an int32 cost and a byte of how */
-        PyErr_Format(PyExc_MemoryError, "%s %zd: the edit matrices of its %lld words against "
-                     "a reference of %lld words (%lld GB) do not fit in memory", unit, f->row,
-                     start, length,
+        /* the message names the hypothesis, as the command's one-line error shows it */
+        PyErr_Format(PyExc_MemoryError, "hypothesis %zd: TER's edit matrices of its %lld "
+                     "words against a reference of %lld words (%lld GB) do not fit in memory",
+                     f->row, start, length,
                      (long long)(((double)start + 1.0) * ((double)length + 1.0) * 5.0 / 1e9));
         break;
     case BS_NO_TRACE:

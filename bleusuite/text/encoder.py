@@ -252,6 +252,7 @@ def number_sides(first: TextEncoder, first_lines: list[str], second: TextEncoder
     one vocabulary (equal tokens, equal ids): the first side's lines, then the second's
     (TER tokenises its references twice).
 
+    >>> from bleusuite.text.encoder import TextEncoder, number_sides
     >>> lower = TextEncoder.of("none", lowercase=True)
     >>> ids, lengths = number_sides(TextEncoder.of("none"), ["A b"], lower, ["A B c"])
     >>> ids.tolist(), lengths.tolist()
@@ -274,6 +275,7 @@ def number_token_lists(token_lists: Iterable[Sequence[Hashable]]) -> tuple[
     """Texts already split into tokens by a caller's tokenizer (any hashable tokens):
     ``(ids, lengths, vocabulary)``, numbered by a dictionary in order of first appearance.
 
+    >>> from bleusuite.text.encoder import number_token_lists
     >>> ids, lengths, vocabulary = number_token_lists([["a", "b"], ["b", ("c",)]])
     >>> ids.tolist(), lengths.tolist(), vocabulary
     ([0, 1, 1, 2], [2, 2], ['a', 'b', ('c',)])

@@ -153,8 +153,8 @@ def _none(line: str) -> str:
     return line
 
 
-#: name -> (where it comes from, word_local, extra). Where: a callable's factory here, or
-#: ``"module:Class"`` of sacrebleu. ``word_local``: the tokenizer acts on each
+#: name -> (where it comes from, whether it is word-local, extra). Where: a callable's
+#: factory here, or ``"module:Class"`` of sacrebleu. Word-local: the tokenizer acts on each
 #: whitespace-separated word independently of its neighbours, so tokenising every distinct
 #: word once gives the same tokens as tokenising every line (see :mod:`bleusuite.text`).
 #: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any (``spm`` for the

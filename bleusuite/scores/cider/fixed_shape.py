@@ -60,14 +60,12 @@ def fits(rows: int, width: int, key_bits: int) -> bool:
 def ngram_hashes(values: Any, order: int, primes: Any, shifted: Any) -> Any:
     """The 62-bit hash of the ``order``-gram starting at each position of the 1-D token
     values (``shifted(a, j)``: ``a`` moved j positions to the left, zero-filled); the same
-    integers on the host (NumPy, for the tables) and on every device."""
-    (mul1, mod1), (mul2, mod2) = primes
-    first, second = values % mod1, values % mod2
-    h1, h2 = first, second
-    for j in range(1, order):
-        h1 = (h1 * mul1 + shifted(first, j)) % mod1
-        h2 = (h2 * mul2 + shifted(second, j)) % mod2
-    return h1 * mod2 + h2
+    integers on the host (NumPy, for the tables) and on every device (the device path's
+    lookups take the same steps, :class:`_RollingHash`)."""
+    rolling = _RollingHash(values, primes, shifted)
+    for _ in range(order - 1):
+        rolling.advance()
+    return rolling.hashes()
 
 
 def _numpy_shifted(a: np.ndarray, j: int) -> np.ndarray:
@@ -218,6 +216,8 @@ def fixed_cider_scores(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: 
             df = be.count_into(be.where(first_of_image, group, zero_ids), total + 1)[group]
         else:
             assert hashes is not None
+            if k > 1:
+                hashes.advance()
             df = hashes.looked_up(be, table.orders[k - 1], valid)[order]
         value = tf * (log_documents - be.log(be.maximum(be.to_float64(df), 1.0)))
         start = run_start & listed
@@ -288,19 +288,25 @@ class _RollingHash:
         self.order = 1
         self.columns = [tokens]                 # the tokens moved 0, 1, ... positions left
 
-    def looked_up(self, be: Backend, entries: _OrderTable, valid: Any) -> Any:
-        """The table's document frequency of the next order's n-gram at each position (0
-        where it is not in the table, or past its sentence's end)."""
+    def advance(self) -> None:
+        """From the hashes of the ``order``-grams to those of the next order's."""
         k = self.order
-        if k > 1:
-            self.h1 = (self.h1 * self.mul1 + self.shifted(self.first, k - 1)) % self.mod1
-            self.h2 = (self.h2 * self.mul2 + self.shifted(self.second, k - 1)) % self.mod2
-            self.columns.append(self.shifted(self.tokens, k - 1))
+        self.h1 = (self.h1 * self.mul1 + self.shifted(self.first, k)) % self.mod1
+        self.h2 = (self.h2 * self.mul2 + self.shifted(self.second, k)) % self.mod2
+        self.columns.append(self.shifted(self.tokens, k))
         self.order += 1
+
+    def hashes(self) -> Any:
+        """The 62-bit hash of the ``order``-gram at each position."""
+        return self.h1 * self.mod2 + self.h2
+
+    def looked_up(self, be: Backend, entries: _OrderTable, valid: Any) -> Any:
+        """The table's document frequency of the n-gram of ``order`` at each position (0
+        where it is not in the table, or past its sentence's end)."""
         size = int(entries.hashes.shape[0])
         if size == 0:
             return 0.0 * be.to_float64(self.tokens)
-        hashes = self.h1 * self.mod2 + self.h2
+        hashes = self.hashes()
         at = be.minimum(be.searchsorted(entries.hashes, hashes), size - 1 + 0 * hashes)
         found = valid & (entries.hashes[at] == hashes)
         for j, column in enumerate(self.columns):

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from bleusuite.checks import counted
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.options import ScoreOptions
+from bleusuite.scores import registry
 
 __all__ = ["PROGRESS_MIN_LINES", "Progress", "ScoreInputs", "describe", "progress_bar",
            "read_inputs", "read_lines", "read_references", "read_systems",
@@ -248,7 +249,7 @@ def read_inputs(options: ScoreOptions) -> ScoreInputs:
 def warn_if_tokenised(options: ScoreOptions, systems: Sequence[list[str]]) -> None:
     """sacrebleu's warning (on stderr) for each system with 100 or more lines ending in
     ``' .'``: text that looks tokenised, which BLEU's own tokenizer would then split again."""
-    if options.force or "bleu" not in options.metrics:
+    if options.force or not any(registry.get(m).warns_tokenised for m in options.metrics):
         return
     ends_tokenised = operator.methodcaller("endswith", " .")
     for lines in systems:

@@ -53,28 +53,35 @@ def text_statistics(texts: Sequence[list[str]], num_systems: int, options: Score
     for each system (streams ``0..S-1``) against the references (the other streams);
     ``bar`` is updated per line tokenised."""
     result: list[dict[str, np.ndarray]] = [{} for _ in range(num_systems)]
-    words = [m for m in options.metrics if registry.get(m).word_counting(options.settings(m))]
+    words = _word_metrics(options)
     if words:
-        needs = [registry.get(m).word_counting(options.settings(m)) for m in words]
+        needs = [entry.word_counting(options.settings(m)) for m, entry in words.items()]
         first = needs[0]
-        assert first is not None and all(  # one tokenisation serves every word metric
-            (n.tokenize, n.lowercase) == (first.tokenize, first.lowercase) for n in needs if n)
-        orders = max(n.orders for n in needs if n)
-        per_reference = any(n.per_reference for n in needs if n)
+        assert all(  # one tokenisation serves every word metric
+            (n.tokenize, n.lowercase) == (first.tokenize, first.lowercase) for n in needs)
+        orders = max(n.orders for n in needs)
+        per_reference = any(n.per_reference for n in needs)
         encoder = Encoder(first.tokenize, first.lowercase)
         counts, lengths = _word_counts(texts, num_systems, encoder, orders, per_reference, bar)
         for k, system in enumerate(result):
             system_lengths = np.concatenate([lengths[k : k + 1], lengths[num_systems:]])
             per_ref = None if counts.per_reference is None else counts.per_reference[k]
-            for name in words:
-                system[name] = registry.get(name).word_statistics(
+            for name, entry in words.items():
+                system[name] = entry.word_statistics(
                     counts.clipped[k], per_ref, system_lengths, options.settings(name))
     for name in options.metrics:
-        if name not in words:
-            metric, settings = registry.get(name), options.settings(name)
+        text = registry.text_counted(name)
+        if text is not None:
+            settings = options.settings(name)
             for k, system in enumerate(result):
-                system[name] = metric.text_statistics(texts[k], texts[num_systems:], settings)
+                system[name] = text.text_statistics(texts[k], texts[num_systems:], settings)
     return result
+
+
+def _word_metrics(options: ScoreOptions) -> dict[str, registry.WordCountedMetric]:
+    """The metrics of the run counted on words, by name."""
+    return {name: entry for name in options.metrics
+            if (entry := registry.word_counted(name)) is not None}
 
 
 def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
@@ -121,18 +128,18 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
     [[3, 3, 2, 1, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]]
     [[2, 3, 2, 0, 0, 0, 2, 1, 0, 0, 2, 1, 1, 1]]
     """
-    words = [m for m in options.metrics if registry.get(m).word_counting(options.settings(m))]
-    needs = [registry.get(m).word_counting(options.settings(m)) for m in words]
-    orders = max(n.orders for n in needs if n)
-    per_reference = any(n.per_reference for n in needs if n)
+    words = _word_metrics(options)
+    needs = [entry.word_counting(options.settings(m)) for m, entry in words.items()]
+    orders = max(n.orders for n in needs)
+    per_reference = any(n.per_reference for n in needs)
     counts = count_matches(streams_batch(token_ids, num_systems), orders, per_reference)
     clipped = _by_system(num_systems, [counts.clipped])
     per_ref = _by_system(num_systems, [counts.per_reference]) if per_reference else None
     lengths = token_ids.lengths
-    return [{name: registry.get(name).word_statistics(
+    return [{name: entry.word_statistics(
                 clipped[k], None if per_ref is None else per_ref[k],
                 np.concatenate([lengths[k : k + 1], lengths[num_systems:]]),
-                options.settings(name)) for name in words}
+                options.settings(name)) for name, entry in words.items()}
             for k in range(num_systems)]
 
 

@@ -96,13 +96,14 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
     references: list[list[str]] = [c for c in columns.references if isinstance(c, list)]
     tables: dict[str, list[np.ndarray]] = {}
     counted: dict[str, registry.WordCounting] = {}  # metric -> what it needs counted
+    entries: dict[str, registry.WordCountedMetric] = {}
     for name in plan.metrics:
-        need = registry.get(name).word_counting(plan.settings("text", name))
-        if need is not None:
-            counted[name] = need
-        else:
-            tables[name] = [registry.get(name).text_statistics(lines, references,
-                                                               plan.settings("text", name))
+        settings = plan.settings("text", name)
+        words, text = registry.word_counted(name), registry.text_counted(name)
+        if words is not None:
+            counted[name], entries[name] = words.word_counting(settings), words
+        elif text is not None:
+            tables[name] = [text.text_statistics(lines, references, settings)
                             for lines in systems]
     # metrics that tokenise alike share one pass (BLEU and GLEU, unless told otherwise)
     def tokenisation(name: str) -> tuple[str, bool]:
@@ -118,22 +119,22 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
                                max(counted[name].orders for name in names), per_reference,
                                workers)
         for name in names:
-            tables[name] = _word_statistics(name, counts, token_ids.lengths, len(systems),
-                                            plan.settings("text", name))
+            tables[name] = _word_statistics(entries[name], counts, token_ids.lengths,
+                                            len(systems), plan.settings("text", name))
     present = np.full(columns.rows, len(references), dtype=np.int64)
     return BlockStatistics("text", {name: tables[name] for name in plan.metrics}, present)
 
 
-def _word_statistics(name: str, counts: MatchCounts, lengths: np.ndarray, num_systems: int,
-                     settings: Any) -> list[np.ndarray]:
-    """Each system's statistics of metric ``name`` from the counts of all systems (rows
+def _word_statistics(entry: registry.WordCountedMetric, counts: MatchCounts,
+                     lengths: np.ndarray, num_systems: int, settings: Any) -> list[np.ndarray]:
+    """Each system's statistics of the metric of ``entry`` from the counts of all systems (rows
     system after system) and the line lengths of every stream ``(streams, B)``."""
     rows = lengths.shape[1]
     tables = []
     for k in range(num_systems):
         part = slice(k * rows, (k + 1) * rows)
         per_reference = None if counts.per_reference is None else counts.per_reference[part]
-        tables.append(registry.get(name).word_statistics(
+        tables.append(entry.word_statistics(
             counts.clipped[part], per_reference,
             np.concatenate([lengths[k : k + 1], lengths[num_systems:]]), settings))
     return tables

@@ -4,7 +4,7 @@ A metric (:class:`Metric`) is its statistics type, its formulas, its title and s
 fields, and how its statistics come from text: the command (``-m bleu gleu chrf ter``), the
 result objects, the paired tests and the Ignite metrics look it up here, so a new metric is
 its own files plus one line of :data:`METRICS`. Each metric's settings are a dataclass of
-its own (:class:`~bleusuite.scores.bleu.metric.BleuSettings`, ...), with the defaults of the
+its own (:class:`~bleusuite.scores.bleu.settings.BleuSettings`, ...), with the defaults of the
 library it reproduces.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
@@ -13,6 +13,7 @@ library it reproduces.
 
 from __future__ import annotations
 
+import abc
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,9 @@ __all__ = [
     "of_statistics",
     "reference_rows",
     "result",
+    "text_counted",
     "text_only",
+    "word_counted",
     "word_id_settings",
 ]
 
@@ -93,25 +96,15 @@ class Metric(Protocol):
     def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
         """What follows each row's score in a report (``''``: nothing)."""
 
-    def word_counting(self, settings: Any) -> WordCounting | None:
-        """What the metric needs counted on tokenised words, or None (its statistics come
-        from :meth:`text_statistics`)."""
-
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: Any) -> np.ndarray:
-        """Statistics ``(B, F)`` of one system from its word counts: ``clipped`` ``(B, N)``,
-        ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
-        the reference lines."""
-
-    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
-                        settings: Any) -> np.ndarray:
-        """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
-
     #: its settings from ``bleusuite score``'s flags: setting name -> the command's option
     #: (an attribute of :class:`bleusuite.cli.options.ScoreOptions`, or the ``dest`` of a
     #: flag of its own, such as ``chrf_beta``), and the settings the command fixes
     command_flags: Mapping[str, str]
     command_fixed: Mapping[str, Any]
+
+    #: whether ``bleusuite score`` warns, as sacrebleu does, where a system's lines look
+    #: tokenised already (its tokenizer would split them again: BLEU)
+    warns_tokenised: bool
 
     #: whether the paired tests (``--paired-bs``, ``--paired-ar``) apply: its statistics
     #: are integer counts that resamples sum
@@ -140,13 +133,25 @@ class Metric(Protocol):
         (:class:`bleusuite.inputs.Batch`) with the settings of :meth:`token_id_settings`."""
 
 
-class WordCountedMetric:
-    """The base of an entry whose statistics come from the shared word counting
-    (:meth:`Metric.word_counting`, :meth:`Metric.word_statistics`; BLEU, GLEU): it answers
-    the rest of the protocol as such a metric does."""
+class WordCountedMetric(abc.ABC):
+    """The base of an entry whose statistics come from the shared word counting (BLEU,
+    GLEU): the lines are tokenised and counted once for every such metric of a run, and
+    each metric's statistics made from those counts."""
 
     #: the metric's name in messages (``BLEU``)
     label: ClassVar[str]
+    warns_tokenised: ClassVar[bool] = False
+
+    @abc.abstractmethod
+    def word_counting(self, settings: Any) -> WordCounting:
+        """What the metric needs counted on tokenised words."""
+
+    @abc.abstractmethod
+    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
+                        lengths: np.ndarray, settings: Any) -> np.ndarray:
+        """Statistics ``(B, F)`` of one system from its word counts: ``clipped`` ``(B, N)``,
+        ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
+        the reference lines."""
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
@@ -154,21 +159,23 @@ class WordCountedMetric:
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
         return word_id_settings(self, settings, given)
 
-    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
-                        settings: Any) -> np.ndarray:
-        raise NotImplementedError(f"{self.label}'s statistics come from word counts")
 
-
-class TextCountedMetric:
-    """The base of an entry whose statistics come from the text
-    (:meth:`Metric.text_statistics`; chrF, TER, ROUGE, WER, CIDEr-D): no word counting, no
-    verbose part, and by default no token ids (a metric counted on ids too overrides
-    :meth:`token_id_settings` and :meth:`token_id_statistics`)."""
+class TextCountedMetric(abc.ABC):
+    """The base of an entry whose statistics come from the text (chrF, TER, ROUGE, WER,
+    CIDEr-D): no word counting, no verbose part, and by default no token ids (a metric
+    counted on ids too overrides :meth:`Metric.token_id_settings` and
+    :meth:`Metric.token_id_statistics`)."""
 
     #: the metric's name in messages (``TER``)
     label: ClassVar[str]
+    warns_tokenised: ClassVar[bool] = False
     command_flags: ClassVar[dict[str, str]] = {}
     command_fixed: ClassVar[dict[str, Any]] = {}
+
+    @abc.abstractmethod
+    def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
+                        settings: Any) -> np.ndarray:
+        """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
@@ -182,18 +189,29 @@ class TextCountedMetric:
     def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
         return [""] * len(np.atleast_2d(table))
 
-    def word_counting(self, settings: Any) -> None:
-        return None
 
-    def word_statistics(self, clipped: np.ndarray, per_reference: np.ndarray | None,
-                        lengths: np.ndarray, settings: Any) -> np.ndarray:
-        raise NotImplementedError(f"{self.label}'s statistics come from the text")
+def word_counted(name: str) -> WordCountedMetric | None:
+    """The entry of metric ``name`` where its statistics come from the shared word counting
+    (:class:`WordCountedMetric`), else None (it counts the text itself)."""
+    metric = get(name)
+    return metric if isinstance(metric, WordCountedMetric) else None
+
+
+def text_counted(name: str) -> TextCountedMetric | None:
+    """The entry of metric ``name`` where its statistics come from the text
+    (:class:`TextCountedMetric`), else None.
+
+    >>> [name for name in names() if text_counted(name) is None]
+    ['bleu', 'gleu']
+    """
+    metric = get(name)
+    return metric if isinstance(metric, TextCountedMetric) else None
 
 
 def reference_rows(hypotheses: Sequence[str],
                    references: Sequence[list[str]]) -> list[list[Any]]:
     """The references of each hypothesis from reference streams (one list per stream; a
-    stream may hold None where a line has no reference, as :meth:`Metric.text_statistics`
+    stream may hold None where a line has no reference, as :meth:`TextCountedMetric.text_statistics`
     gets them).
 
     >>> reference_rows(["a", "b"], [["ra", "rb"], ["sa", "sb"]]), reference_rows(["a"], [])
@@ -215,11 +233,11 @@ def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
 
 def word_id_settings(entry: Any, settings: Any, given: Mapping[str, Any]) -> Any:
     """:meth:`Metric.token_id_settings` of a metric counted on words
-    (:meth:`Metric.word_counting`): the ids are the words, so nothing given may tokenise or
+    (:class:`WordCountedMetric`): the ids are the words, so nothing given may tokenise or
     lowercase them."""
     import dataclasses
 
-    if entry.word_counting(settings) is None:
+    if not isinstance(entry, WordCountedMetric):
         raise ValueError(f"{entry.name} needs text columns")
     if given.get("tokenize") is not None:
         raise ValueError(f"tokenize={given['tokenize']!r} applies to text columns; token ids "

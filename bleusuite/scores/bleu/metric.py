@@ -102,6 +102,7 @@ class _Bleu(WordCountedMetric):
         "smooth_value": "smooth_value", "effective_order": "effective_order"}
     command_fixed: ClassVar[dict[str, Any]] = {"max_order": 4}
     paired_tests = True
+    warns_tokenised = True  # sacrebleu's BLEU warns
 
     #: the module of its result object, whose ``result_of_table`` builds it (by name: the
     #: result object builds on this entry)

@@ -14,11 +14,7 @@ from bleusuite.significance.seeding import DEFAULT_SEED
 from bleusuite.text.tokenizers import SACREBLEU_TOKENIZERS
 from bleusuite.version import VERSION
 
-__all__ = ["METRICS", "UNSUPPORTED", "build_parser", "load_bench_module"]
-
-#: the metrics of ``-m``: sacrebleu's of the registry, and GLEU (ROUGE is not sacrebleu's)
-METRICS = registry.COMMAND_METRICS
-
+__all__ = ["UNSUPPORTED", "build_parser", "load_bench_module"]
 
 #: sacrebleu's flags that ``bleusuite score`` does not have, and what each is for: given,
 #: they are a usage error that says so (never read as another flag)
@@ -129,7 +125,9 @@ def _add_score_arguments(parser: argparse.ArgumentParser) -> None:
                         help="split the one reference file on tabs into N references")
     parser.add_argument("--encoding", "-e", default="utf-8",
                         help="encoding of the input files (default: utf-8)")
-    parser.add_argument("--metrics", "-m", nargs="+", choices=METRICS, default=["bleu"],
+    # -m: the registry's COMMAND_METRICS (sacrebleu's, and GLEU), read when the parser is built
+    parser.add_argument("--metrics", "-m", nargs="+", choices=registry.COMMAND_METRICS,
+                        default=["bleu"],
                         help="metrics to compute (default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
                         help="one line of scores per input line")

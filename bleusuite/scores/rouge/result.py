@@ -18,7 +18,7 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import ScoreResult, host, make_signature
+from bleusuite.scores.reports import ScoreResult, host, make_signature, num_refs_of_text
 from bleusuite.scores.rouge.metric import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
 from bleusuite.scores.rouge.settings import RougeSettings
@@ -99,9 +99,9 @@ def corpus_rouge_result(
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_rouge_result needs at least one document; got "
                          "an empty batch")
-    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
-              for refs in references} if isinstance(references, list) else set()
-    nrefs = str(counts.pop()) if len(counts) == 1 else "var" if counts else None
+    # token-id arrays: no nrefs in the signature
+    nrefs = num_refs_of_text(references) if isinstance(references, list) and references \
+        else None
     return RougeResult.from_stats(stats, settings, nrefs=nrefs)
 
 

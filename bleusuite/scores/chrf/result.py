@@ -58,10 +58,7 @@ class ChrfResult(ScoreResult):
                    nrefs: int | str | None = None) -> ChrfResult:
         """The result of corpus statistics made with these settings (summed if per
         sentence)."""
-        if not isinstance(stats, ChrfStats):
-            raise TypeError(f"stats must be a ChrfStats; got {type(stats).__name__}")
-        if np.ndim(stats.matches) > 1:
-            stats = stats.sum()
+        stats = ChrfStats.summed(stats)
         from bleusuite.scores.chrf.metric import METRIC  # the unit's own face
 
         settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,

@@ -56,11 +56,8 @@ class RougeResult(ScoreResult):
     def from_stats(cls, stats: RougeStats[Any], settings: RougeSettings | None = None, *,
                    nrefs: int | str | None = None) -> RougeResult:
         """The result of statistics made with ``settings`` (summed if per document)."""
-        if not isinstance(stats, RougeStats):
-            raise TypeError(f"stats must be a RougeStats; got {type(stats).__name__}")
+        stats = RougeStats.summed(stats)
         settings = settings or RougeSettings()
-        if np.ndim(host(stats.documents)) > 0:
-            stats = stats.sum()
         summed = RougeStats(*(np.asarray(host(a), dtype=np.float64) for a in (
             stats.precision, stats.recall, stats.fmeasure, stats.documents)))
         means = {measure: 100.0 * float(rouge_score(summed, measure))

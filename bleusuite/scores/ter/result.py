@@ -61,10 +61,7 @@ class TerResult(ScoreResult):
                    given_tokens: bool = False) -> TerResult:
         """The result of statistics (per sentence, summed here, or summed already) made
         with these options; ``given_tokens``: of token ids or token lists (``tok:given``)."""
-        if not isinstance(stats, TerStats):
-            raise TypeError(f"stats must be a TerStats; got {type(stats).__name__}")
-        if np.ndim(stats.edits) > 0:
-            stats = stats.sum()
+        stats = TerStats.summed(stats)
         settings = TerSettings(normalized, no_punct, asian_support, case_sensitive)
         signature = make_signature("ter", settings, nrefs=nrefs,
                                    extra={"tok": GIVEN_TOKENS} if given_tokens else None)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.counting.matches import MatchCounts, shift_left
+from bleusuite.counting.matches import MatchCounts, OrderCounter, shift_left
 from bleusuite.inputs import Batch
 from bleusuite.threads import run_blocks, worker_threads
 
@@ -150,7 +150,7 @@ def _count_block(batch: Batch, max_order: int, per_reference: bool) -> MatchCoun
     return counter.result()
 
 
-class _GroupCounter:
+class _GroupCounter(OrderCounter):
     """Clipped match counts from row-sorted keys ``(n-gram << tag_bits) | source``.
 
     Counts per group come from group boundaries and per-source running sums, not from a
@@ -163,13 +163,8 @@ class _GroupCounter:
     def __init__(
         self, be: Backend, num_rows: int, num_refs: int, tag_bits: int, per_reference: bool
     ) -> None:
-        self.be = be
+        super().__init__(be, num_refs, tag_bits, per_reference)
         self.num_rows = num_rows
-        self.num_refs = num_refs
-        self.tag_bits = tag_bits
-        self.per_reference = per_reference
-        self._clipped: list[Any] = []
-        self._per_ref: list[Any] = []
 
     def sorted_keys(self, ordered: Any) -> None:
         """Start from a (B, M) array of keys sorted within each row."""
@@ -247,12 +242,7 @@ class _GroupCounter:
         return running[row_end] - running[row_first]
 
     def result(self) -> MatchCounts:
-        be = self.be
-        clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
-        per_ref = None
-        if self.per_reference:  # (rows, R, orders)
-            per_ref = be.concat([order[:, :, None] for order in self._per_ref], axis=2)
-        return MatchCounts(clipped, per_ref)
+        return MatchCounts(*self.stacked())
 
 
 def _nonnegative_values(

@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.counting.matches import MatchCounts, shift_left
+from bleusuite.counting.matches import MatchCounts, OrderCounter, shift_left
 from bleusuite.inputs import Batch
 
 __all__ = ["count_matches_fixed"]
@@ -93,7 +93,7 @@ def _count_arrays(
         counter.use(keys)
         for order in range(1, max_order + 1):
             counter.count(tag_bits + id_bits * (max_order - order))
-        return counter.arrays()
+        return counter.stacked()
     gram_hyp, gram_refs = hyp_ids, ref_ids
     for order in range(1, max_order + 1):
         if order > 1:
@@ -101,7 +101,7 @@ def _count_arrays(
                                           id_bits)
         counter.use(be.sort_last(_pack(be, gram_hyp, gram_refs, 1, id_bits, tag_bits)))
         counter.count(tag_bits)
-    return counter.arrays()
+    return counter.stacked()
 
 
 def _row_ids(be: Backend, hyp: Any, refs: Any, hyp_width: int) -> tuple[Any, Any]:
@@ -177,16 +177,8 @@ def _extend(
     return new_hyp, new_refs.reshape(refs.shape)
 
 
-class _FixedCounter:
+class _FixedCounter(OrderCounter):
     """Clipped match counts from row-sorted keys ``(n-gram << tag_bits) | source``."""
-
-    def __init__(self, be: Backend, num_refs: int, tag_bits: int, per_reference: bool) -> None:
-        self.be = be
-        self.num_refs = num_refs
-        self.tag_bits = tag_bits
-        self.per_reference = per_reference
-        self._clipped: list[Any] = []
-        self._per_ref: list[Any] = []
 
     def use(self, keys: Any) -> None:
         """Count from a (B, M) array of keys sorted within each row."""
@@ -229,12 +221,3 @@ class _FixedCounter:
         else:
             at_entry = be.where(boundary[:, None], at_entry, 0)
         return be.to_int64(be.sum_(at_entry.reshape(rows, -1, *at_entry.shape[1:]), axis=1))
-
-    def arrays(self) -> tuple[Any, Any]:
-        """(clipped, per_reference or None), as in :class:`~bleusuite.counting.MatchCounts`."""
-        be = self.be
-        clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
-        per_ref = None
-        if self.per_reference:
-            per_ref = be.concat([r[:, :, None] for r in self._per_ref], axis=2)
-        return clipped, per_ref

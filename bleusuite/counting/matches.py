@@ -1,5 +1,6 @@
-"""What every counting strategy returns (:class:`MatchCounts`), and the one array helper
-two of them share."""
+"""What every counting strategy returns (:class:`MatchCounts`), and what the two sorted-key
+strategies (fixed and compact) share: the collection of their per-order counts
+(:class:`OrderCounter`) and one array helper."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from bleusuite.backends.base import Backend
 
-__all__ = ["MatchCounts", "shift_left"]
+__all__ = ["MatchCounts", "OrderCounter", "shift_left"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,31 @@ class MatchCounts:
 
     clipped: Any
     per_reference: Any | None
+
+
+class OrderCounter:
+    """The counts of a sorted-key counter, one order at a time: each order adds a ``(B,)``
+    clipped count (and with ``per_reference`` a ``(B, R)`` one); :meth:`stacked` gives
+    them by order. Keys are ``(n-gram << tag_bits) | source``, source 0 the hypothesis and
+    1..``num_refs`` the references."""
+
+    def __init__(self, be: Backend, num_refs: int, tag_bits: int, per_reference: bool) -> None:
+        self.be = be
+        self.num_refs = num_refs
+        self.tag_bits = tag_bits
+        self.per_reference = per_reference
+        self._clipped: list[Any] = []
+        self._per_ref: list[Any] = []
+
+    def stacked(self) -> tuple[Any, Any | None]:
+        """(clipped ``(B, K)``, per_reference ``(B, R, K)`` or None): the fields of
+        :class:`MatchCounts`, as arrays (a compiled function returns them)."""
+        be = self.be
+        clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
+        per_ref = None
+        if self.per_reference:
+            per_ref = be.concat([r[:, :, None] for r in self._per_ref], axis=2)
+        return clipped, per_ref
 
 
 def shift_left(be: Backend, part: Any, by: int, pad: int) -> Any:

@@ -17,7 +17,7 @@ as sacrebleu prints them; the result objects hold the numbers they print.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
 
 __all__ = ["GIVEN_TOKENS", "SHARED_ABBREVIATIONS", "ScoreResult", "Signature", "host", "json_text",
-           "make_signature", "num_refs", "result_line", "score_line", "score_record",
-           "score_text", "version_field"]
+           "make_signature", "num_refs", "num_refs_of_text", "result_line", "score_line",
+           "score_record", "score_text", "version_field"]
 
 #: ``tok:`` of the signature when the caller gives tokens (ids or token lists)
 GIVEN_TOKENS = "given"
@@ -282,3 +282,15 @@ def num_refs(batch: Batch) -> str:
     counts = np.unique(host(batch.backend.sum_(batch.backend.to_int64(batch.ref_present),
                                                axis=1)))
     return str(int(counts[0])) if len(counts) == 1 else "var"
+
+
+def num_refs_of_text(references: Sequence[Any]) -> str:
+    """``nrefs:`` of text references given per hypothesis (a string, or a list of strings
+    with ``None`` for a missing one): their number, or ``var``.
+
+    >>> num_refs_of_text([["a", "b"], ["c", None]]), num_refs_of_text(["a", "b"])
+    ('var', '1')
+    """
+    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
+              for refs in references}
+    return str(counts.pop()) if len(counts) == 1 else "var"

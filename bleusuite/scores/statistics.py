@@ -70,6 +70,25 @@ class SummableStats(Generic[A]):
                              f"{a.shape[-1]}")
         return cls(*(a[..., i] for i in range(width)))
 
+    @classmethod
+    def summed(cls, stats: Any) -> Self:
+        """``stats``, of this type, as corpus statistics: summed over the sentences where it
+        has them (as a result's ``from_stats`` takes either); any other type is a TypeError
+        that names the argument.
+
+        >>> import numpy as np
+        >>> from bleusuite.scores.gleu.statistics import GleuStats
+        >>> GleuStats.summed(GleuStats(np.array([1, 2]), np.array([3, 4]))).matches
+        np.int64(3)
+        >>> GleuStats.summed([1, 2])
+        Traceback (most recent call last):
+        TypeError: stats must be a GleuStats; got list
+        """
+        if not isinstance(stats, cls):
+            raise TypeError(f"stats must be a {cls.__name__}; got {type(stats).__name__}")
+        per_sentence = getattr(stats, cls.length_field).ndim >= cls.sentence_ndim
+        return stats.sum() if per_sentence else stats
+
     def sum(self: S) -> S:
         """Corpus statistics: the sum over the sentence axis."""
         be = self.backend

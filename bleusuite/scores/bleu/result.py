@@ -129,10 +129,7 @@ class BleuResult(ScoreResult):
         >>> round(result.score, 4), result.matches, result.totals
         (66.874, (4, 3, 2, 1), (5, 4, 3, 2))
         """
-        if not isinstance(stats, BleuStats):
-            raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
-        if stats.matches.ndim > 1:
-            stats = stats.sum()
+        stats = BleuStats.summed(stats)
         config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
                                  smooth_value=smooth_value, effective_order=effective_order,
                                  ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)

@@ -23,7 +23,7 @@ from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.score import chrf_statistics_of_texts
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
-from bleusuite.scores.reports import ScoreResult, make_signature
+from bleusuite.scores.reports import ScoreResult, make_signature, num_refs_of_text
 
 __all__ = ["ChrfResult", "corpus_chrf_result"]
 
@@ -58,10 +58,7 @@ class ChrfResult(ScoreResult):
                    nrefs: int | str | None = None) -> ChrfResult:
         """The result of corpus statistics made with these settings (summed if per
         sentence)."""
-        if not isinstance(stats, ChrfStats):
-            raise TypeError(f"stats must be a ChrfStats; got {type(stats).__name__}")
-        if np.ndim(stats.matches) > 1:
-            stats = stats.sum()
+        stats = ChrfStats.summed(stats)
         from bleusuite.scores.chrf.metric import METRIC  # the unit's own face
 
         settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
@@ -95,12 +92,9 @@ def corpus_chrf_result(
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_chrf_result needs at least one sentence; got an "
                          "empty batch")
-    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
-              for refs in references}
-    nrefs = str(counts.pop()) if len(counts) == 1 else "var"
     return ChrfResult.from_stats(stats, char_order=char_order, word_order=word_order,
                                  beta=beta, lowercase=lowercase, whitespace=whitespace,
-                                 eps_smoothing=eps_smoothing, nrefs=nrefs)
+                                 eps_smoothing=eps_smoothing, nrefs=num_refs_of_text(references))
 
 
 def result_of_table(total: np.ndarray, settings: ChrfSettings, nrefs: str,

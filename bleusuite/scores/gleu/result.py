@@ -73,11 +73,8 @@ class GleuResult(ScoreResult):
         >>> GleuResult.from_stats(stats).format(signature=False)
         'GLEU = 60.00 (matches = 6 total = 10)'
         """
-        if not isinstance(stats, GleuStats):
-            raise TypeError(f"stats must be a GleuStats; got {type(stats).__name__}")
+        stats = GleuStats.summed(stats)
         min_len, max_len = checks.gleu_orders(min_len, max_len)
-        if stats.matches.ndim > 0:
-            stats = stats.sum()
         settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, min_len=min_len,
                                    max_len=max_len)
         signature = make_signature("gleu", settings, nrefs=nrefs).format()

@@ -18,7 +18,7 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import ScoreResult, host, make_signature
+from bleusuite.scores.reports import ScoreResult, host, make_signature, num_refs_of_text
 from bleusuite.scores.rouge.metric import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
 from bleusuite.scores.rouge.settings import RougeSettings
@@ -56,11 +56,8 @@ class RougeResult(ScoreResult):
     def from_stats(cls, stats: RougeStats[Any], settings: RougeSettings | None = None, *,
                    nrefs: int | str | None = None) -> RougeResult:
         """The result of statistics made with ``settings`` (summed if per document)."""
-        if not isinstance(stats, RougeStats):
-            raise TypeError(f"stats must be a RougeStats; got {type(stats).__name__}")
+        stats = RougeStats.summed(stats)
         settings = settings or RougeSettings()
-        if np.ndim(host(stats.documents)) > 0:
-            stats = stats.sum()
         summed = RougeStats(*(np.asarray(host(a), dtype=np.float64) for a in (
             stats.precision, stats.recall, stats.fmeasure, stats.documents)))
         means = {measure: 100.0 * float(rouge_score(summed, measure))
@@ -99,9 +96,9 @@ def corpus_rouge_result(
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_rouge_result needs at least one document; got "
                          "an empty batch")
-    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
-              for refs in references} if isinstance(references, list) else set()
-    nrefs = str(counts.pop()) if len(counts) == 1 else "var" if counts else None
+    # token-id arrays: no nrefs in the signature
+    nrefs = num_refs_of_text(references) if isinstance(references, list) and references \
+        else None
     return RougeResult.from_stats(stats, settings, nrefs=nrefs)
 
 

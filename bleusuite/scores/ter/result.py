@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as np
 
-from bleusuite.scores.reports import GIVEN_TOKENS, ScoreResult, make_signature
-from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.score import (
-    batch_num_refs,
-    num_refs_of,
-    settings_of,
-    statistics_and_batch,
+from bleusuite.scores.reports import (
+    GIVEN_TOKENS,
+    ScoreResult,
+    make_signature,
+    num_refs,
+    num_refs_of_text,
 )
+from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.score import settings_of, statistics_and_batch
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
@@ -60,10 +61,7 @@ class TerResult(ScoreResult):
                    given_tokens: bool = False) -> TerResult:
         """The result of statistics (per sentence, summed here, or summed already) made
         with these options; ``given_tokens``: of token ids or token lists (``tok:given``)."""
-        if not isinstance(stats, TerStats):
-            raise TypeError(f"stats must be a TerStats; got {type(stats).__name__}")
-        if np.ndim(stats.edits) > 0:
-            stats = stats.sum()
+        stats = TerStats.summed(stats)
         settings = TerSettings(normalized, no_punct, asian_support, case_sensitive)
         signature = make_signature("ter", settings, nrefs=nrefs,
                                    extra={"tok": GIVEN_TOKENS} if given_tokens else None)
@@ -88,7 +86,7 @@ def corpus_ter_result(
     settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
     stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
                                         corpus="corpus_ter_result")
-    nrefs = num_refs_of(references) if batch is None else batch_num_refs(batch)
+    nrefs = num_refs_of_text(references) if batch is None else num_refs(batch)
     return TerResult.from_stats(stats, normalized=normalized, no_punct=no_punct,
                                 asian_support=asian_support, case_sensitive=case_sensitive,
                                 nrefs=nrefs, given_tokens=batch is not None)

@@ -11,7 +11,6 @@ sacrebleu's ``TER`` scores divided by 100; lower is better).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import numpy as np
@@ -19,7 +18,6 @@ import numpy as np
 from bleusuite.inputs import scoring_batch
 from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
-from bleusuite.scores.reports import host
 from bleusuite.scores.ter.edit_statistics import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
 from bleusuite.scores.ter.settings import TerSettings
@@ -213,16 +211,3 @@ def corpus_ter(
     stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
                                         corpus="corpus_ter")
     return to_caller(batch, np.asarray(ter_scores(stats.sum()) / 100.0))
-
-
-def num_refs_of(stats_rows: Sequence[Any]) -> str:
-    """``nrefs:`` of references given per hypothesis (text): their number, or ``var``."""
-    counts = {len([r for r in ([refs] if isinstance(refs, str) else refs) if r is not None])
-              for refs in stats_rows}
-    return str(counts.pop()) if len(counts) == 1 else "var"
-
-
-def batch_num_refs(batch: Batch) -> str:
-    """``nrefs:`` of a batch of token ids."""
-    counts = np.unique(np.asarray(host(batch.ref_present)).sum(axis=1))
-    return str(int(counts[0])) if len(counts) == 1 else "var"

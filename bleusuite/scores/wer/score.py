@@ -78,11 +78,7 @@ class EditResult(ScoreResult):
     def from_stats(cls, stats: WerStats[Any], *, signature: str = "",
                    name: str = "WER") -> EditResult:
         """The result of statistics (per sentence, summed here, or summed already)."""
-        if not isinstance(stats, WerStats):
-            raise TypeError(f"stats must be a WerStats; got {type(stats).__name__}")
-        table = np.asarray(host(stats.to_array()), dtype=np.int64)
-        if table.ndim > 1:
-            table = table.sum(axis=0)
+        table = np.asarray(host(WerStats.summed(stats).to_array()), dtype=np.int64)
         measures = {name: float(value) for name, value in edit_measures(table).items()}
         hits, subs, dels, ins = (int(x) for x in table)
         return cls(hits=hits, substitutions=subs, deletions=dels, insertions=ins,

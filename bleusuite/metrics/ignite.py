@@ -55,7 +55,7 @@ from bleusuite.metrics.inputs import (
     check_special,
     check_text_settings,
 )
-from bleusuite.scores import registry, rules
+from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import bleu_score
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
@@ -332,7 +332,7 @@ class Bleu(_StatisticsMetric):
         return self._score(stats)
 
     def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(self._score(registry.get("bleu").statistics.from_array(summed)))
+        return float(self._score(BleuStats.from_array(summed)))
 
 
 class Gleu(_StatisticsMetric):
@@ -391,4 +391,4 @@ class Gleu(_StatisticsMetric):
         return gleu_score(stats)
 
     def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(gleu_score(registry.get("gleu").statistics.from_array(summed)))
+        return float(gleu_score(GleuStats.from_array(summed)))

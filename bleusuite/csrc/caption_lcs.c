@@ -139,7 +139,7 @@ next_word(const Line *t, Py_ssize_t i, Word *w)
 static inline size_t
 slot_of(uint64_t key, Py_ssize_t length, size_t mask)
 {
-    return (size_t)(((key ^ (uint64_t)length) * GOLDEN) >> 32) & mask;
+    return (size_t)(((key ^ (uint64_t)length) * BS_GOLDEN) >> 32) & mask;
 }
 
 /* the id of word `w` of `t` in the hypothesis's table (0: not there) */

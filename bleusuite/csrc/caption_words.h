@@ -11,8 +11,6 @@
 
 #include "native.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
-
 /* the compiler's builtins where it has them (GCC, clang), plain C elsewhere (MSVC) */
 #if defined(__GNUC__) || defined(__clang__)
 #define BS_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -82,18 +80,18 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
             w.exact = 1;
             return w;
         }
-        uint64_t hash = (uint64_t)length * GOLDEN;
+        uint64_t hash = (uint64_t)length * BS_GOLDEN;
         Py_ssize_t k = 0;
         for (; k + 8 <= length; k += 8) {
             uint64_t chunk;
             memcpy(&chunk, p + k, 8);
-            hash = (hash ^ chunk) * GOLDEN;
+            hash = (hash ^ chunk) * BS_GOLDEN;
             hash ^= hash >> 29;
         }
         if (k < length) {
             uint64_t chunk = 0;
             memcpy(&chunk, p + k, (size_t)(length - k));
-            hash = (hash ^ chunk) * GOLDEN;
+            hash = (hash ^ chunk) * BS_GOLDEN;
             hash ^= hash >> 29;
         }
         w.key = hash;
@@ -105,7 +103,7 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
     for (Py_ssize_t k = 0; k < length && latin1; k++) latin1 = line_at(t, start + k) < 256;
     if (latin1) {
         unsigned char bytes[8];
-        uint64_t hash = (uint64_t)length * GOLDEN;
+        uint64_t hash = (uint64_t)length * BS_GOLDEN;
         Py_ssize_t k = 0;
         while (k < length) {
             const Py_ssize_t take = length - k < 8 ? length - k : 8;
@@ -117,7 +115,7 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
                 w.exact = 1;
                 return w;
             }
-            hash = (hash ^ chunk) * GOLDEN;
+            hash = (hash ^ chunk) * BS_GOLDEN;
             hash ^= hash >> 29;
             k += take;
         }

@@ -40,63 +40,98 @@
 
 typedef enum { SUMS_DONE = 0, SUMS_NO_MEMORY, SUMS_BAD_INPUT, SUMS_STOPPED } SumsFailure;
 
+typedef struct Ids Ids;
+static int32_t new_id(Ids *ids);
+
+static inline size_t
+slot_of(uint64_t key, size_t mask)
+{
+    uint64_t h = key * BS_GOLDEN;
+    return (size_t)(h ^ (h >> 31)) & mask;
+}
+
+/* An open-addressing table of SlotType (its field `value` an id, -1 where the slot is
+ * free), grown at half full, written once for the three slot types that differ in their
+ * key and generated per type, so that every probe is direct code (no call per key):
+ * name_init, name_free, name_clear, name_grow, and name_id, the id of a key (a new one from
+ * new_id where absent; -1: no memory, -2: too many ids). HASH(slot, mask) is the slot of
+ * an entry's key, SAME(slot, entry) whether a slot holds the key of `entry` (a slot made
+ * by the caller, its value not read); a new key's slot is a copy of the entry. */
+#define OPEN_TABLE(Name, name, SlotType, HASH, SAME)                                         \
+    typedef struct {                                                                         \
+        SlotType *slots;                                                                     \
+        size_t capacity, used;                                                               \
+    } Name;                                                                                  \
+                                                                                             \
+    static void                                                                              \
+    name##_clear(Name *t)                                                                    \
+    {                                                                                        \
+        for (size_t k = 0; k < t->capacity; k++) t->slots[k].value = -1;                     \
+        t->used = 0;                                                                         \
+    }                                                                                        \
+                                                                                             \
+    static int                                                                               \
+    name##_init(Name *t, size_t capacity)                                                    \
+    {                                                                                        \
+        t->slots = PyMem_RawMalloc(capacity * sizeof(SlotType));                             \
+        t->capacity = capacity;                                                              \
+        if (t->slots == NULL) return -1;                                                     \
+        name##_clear(t);                                                                     \
+        return 0;                                                                            \
+    }                                                                                        \
+                                                                                             \
+    static void                                                                              \
+    name##_free(Name *t)                                                                     \
+    {                                                                                        \
+        PyMem_RawFree(t->slots);                                                             \
+        t->slots = NULL;                                                                     \
+    }                                                                                        \
+                                                                                             \
+    static int                                                                               \
+    name##_grow(Name *t)                                                                     \
+    {                                                                                        \
+        Name bigger;                                                                         \
+        if (t->capacity > (size_t)PY_SSIZE_T_MAX / 2 / sizeof(SlotType)) return -1;          \
+        if (name##_init(&bigger, t->capacity * 2) < 0) return -1;                            \
+        const size_t mask = bigger.capacity - 1;                                             \
+        for (size_t k = 0; k < t->capacity; k++) {                                           \
+            if (t->slots[k].value < 0) continue;                                             \
+            size_t s = HASH(&t->slots[k], mask);                                             \
+            while (bigger.slots[s].value >= 0) s = (s + 1) & mask;                           \
+            bigger.slots[s] = t->slots[k];                                                   \
+        }                                                                                    \
+        bigger.used = t->used;                                                               \
+        name##_free(t);                                                                      \
+        *t = bigger;                                                                         \
+        return 0;                                                                            \
+    }                                                                                        \
+                                                                                             \
+    static inline int32_t                                                                    \
+    name##_id(Ids *ids, Name *t, const SlotType *entry)                                      \
+    {                                                                                        \
+        const size_t mask = t->capacity - 1;                                                 \
+        size_t s = HASH(entry, mask);                                                        \
+        while (t->slots[s].value >= 0) {                                                     \
+            if (SAME(&t->slots[s], entry)) return t->slots[s].value;                         \
+            s = (s + 1) & mask;                                                              \
+        }                                                                                    \
+        const int32_t id = new_id(ids);                                                      \
+        if (id < 0) return id;                                                               \
+        t->slots[s] = *entry;                                                                \
+        t->slots[s].value = id;                                                              \
+        if (++t->used * 2 > t->capacity && name##_grow(t) < 0) return -1;                    \
+        return id;                                                                           \
+    }
+
+/* the table of the unigrams: a key is a token value (or a word's id) */
 typedef struct {
     uint64_t key;
     int32_t value; /* -1: free */
 } Slot;
 
-/* open addressing: a key and its id side by side (one cache line a probe) */
-typedef struct {
-    Slot *slots;
-    size_t capacity, used;
-} Table;
-
-static int
-table_init(Table *t, size_t capacity)
-{
-    t->slots = PyMem_RawMalloc(capacity * sizeof(Slot));
-    t->capacity = capacity;
-    t->used = 0;
-    if (t->slots == NULL) return -1;
-    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
-    return 0;
-}
-
-static void
-table_free(Table *t)
-{
-    PyMem_RawFree(t->slots);
-    t->slots = NULL;
-}
-
-static inline size_t
-slot_of(uint64_t key, size_t mask)
-{
-    uint64_t h = key * GOLDEN;
-    return (size_t)(h ^ (h >> 31)) & mask;
-}
-
-static int
-table_grow(Table *t)
-{
-    Table bigger;
-    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
-    if (table_init(&bigger, t->capacity * 2) < 0) {
-        table_free(&bigger);
-        return -1;
-    }
-    const size_t mask = bigger.capacity - 1;
-    for (size_t k = 0; k < t->capacity; k++) {
-        if (t->slots[k].value < 0) continue;
-        size_t s = slot_of(t->slots[k].key, mask);
-        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
-        bigger.slots[s] = t->slots[k];
-    }
-    bigger.used = t->used;
-    table_free(t);
-    *t = bigger;
-    return 0;
-}
+#define SLOT_HASH(slot, mask) slot_of((slot)->key, mask)
+#define SLOT_SAME(slot, entry) ((slot)->key == (entry)->key)
+OPEN_TABLE(Table, table, Slot, SLOT_HASH, SLOT_SAME)
 
 /* the table of the n-grams above order 1: a key is two 32-bit ids (the (k-1)-gram's, the
  * last token's), a slot 12 bytes (a third fewer cache lines than a 64-bit key and its id
@@ -106,56 +141,15 @@ typedef struct {
     int32_t value; /* -1: free */
 } PairSlot;
 
-typedef struct {
-    PairSlot *slots;
-    size_t capacity, used;
-} Pairs;
-
 static inline size_t
 pair_slot(uint32_t prefix, uint32_t token, size_t mask)
 {
     return slot_of((uint64_t)prefix << 32 | token, mask);
 }
 
-static int
-pairs_init(Pairs *t, size_t capacity)
-{
-    t->slots = PyMem_RawMalloc(capacity * sizeof(PairSlot));
-    t->capacity = capacity;
-    t->used = 0;
-    if (t->slots == NULL) return -1;
-    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
-    return 0;
-}
-
-static void
-pairs_clear(Pairs *t)
-{
-    for (size_t k = 0; k < t->capacity; k++) t->slots[k].value = -1;
-    t->used = 0;
-}
-
-static int
-pairs_grow(Pairs *t)
-{
-    Pairs bigger;
-    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
-    if (pairs_init(&bigger, t->capacity * 2) < 0) {
-        PyMem_RawFree(bigger.slots);
-        return -1;
-    }
-    const size_t mask = bigger.capacity - 1;
-    for (size_t k = 0; k < t->capacity; k++) {
-        if (t->slots[k].value < 0) continue;
-        size_t s = pair_slot(t->slots[k].prefix, t->slots[k].token, mask);
-        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
-        bigger.slots[s] = t->slots[k];
-    }
-    bigger.used = t->used;
-    PyMem_RawFree(t->slots);
-    *t = bigger;
-    return 0;
-}
+#define PAIR_HASH(slot, mask) pair_slot((slot)->prefix, (slot)->token, mask)
+#define PAIR_SAME(slot, entry) ((slot)->prefix == (entry)->prefix && (slot)->token == (entry)->token)
+OPEN_TABLE(Pairs, pairs, PairSlot, PAIR_HASH, PAIR_SAME)
 
 /* per id: its document frequency, and while the n-grams are numbered the last image that
  * counted it and its occurrences (to 2). The weight is not stored: log(N) - log_table[df]
@@ -166,55 +160,13 @@ typedef struct {
 
 /* the n-gram ids (a table shared by all orders: its keys of order 1 are token values,
  * those of order k > 1 are (prefix id, token id) pairs, told apart by the table) */
-typedef struct {
+struct Ids {
     Table unigrams;
     Pairs longer;
     int32_t distinct;
     IdCounts *per; /* per id */
     size_t ids_capacity;
-} Ids;
-
-static int32_t new_id(Ids *ids);
-
-/* the id of the pair (prefix, token) (a new one where absent); -1: no memory, -2: too
- * many ids */
-static inline int32_t
-pair_id(Ids *ids, uint32_t prefix, uint32_t token)
-{
-    Pairs *t = &ids->longer;
-    const size_t mask = t->capacity - 1;
-    size_t s = pair_slot(prefix, token, mask);
-    while (t->slots[s].value >= 0) {
-        if (t->slots[s].prefix == prefix && t->slots[s].token == token)
-            return t->slots[s].value;
-        s = (s + 1) & mask;
-    }
-    const int32_t id = new_id(ids);
-    if (id < 0) return id;
-    t->slots[s].prefix = prefix;
-    t->slots[s].token = token;
-    t->slots[s].value = id;
-    if (++t->used * 2 > t->capacity && pairs_grow(t) < 0) return -1;
-    return id;
-}
-
-/* the id of `key` in `t` (a new one where absent); -1: no memory, -2: too many ids */
-static inline int32_t
-id_of(Ids *ids, Table *t, uint64_t key)
-{
-    size_t mask = t->capacity - 1;
-    size_t s = slot_of(key, mask);
-    while (t->slots[s].value >= 0) {
-        if (t->slots[s].key == key) return t->slots[s].value;
-        s = (s + 1) & mask;
-    }
-    const int32_t id = new_id(ids);
-    if (id < 0) return id;
-    t->slots[s].key = key;
-    t->slots[s].value = id;
-    if (++t->used * 2 > t->capacity && table_grow(t) < 0) return -1;
-    return id;
-}
+};
 
 /* a new id (its counts 0): the id, or -1 (no memory) or -2 (too many ids) */
 static int32_t
@@ -333,7 +285,8 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
         const int64_t n = lengths[s], at = first[s];
         if (k == 1) {
             for (int64_t p = 0; p < n; p++) {
-                const int32_t id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
+                const Slot entry = {(uint64_t)t[p], -1};
+                const int32_t id = table_id(&c->ids, &c->ids.unigrams, &entry);
                 if (id < 0) return SUMS_NO_MEMORY;
                 row[at + p] = id;
                 counted(&c->ids, id, refs_side, image);
@@ -370,7 +323,8 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                 }
             }
             if (id < 0) { /* new */
-                id = pair_id(&c->ids, key_prefix, key_token);
+                const PairSlot entry = {key_prefix, key_token, -1};
+                id = pairs_id(&c->ids, &c->ids.longer, &entry);
                 if (id < 0) return SUMS_NO_MEMORY;
                 slots = c->ids.longer.slots;
                 mask = c->ids.longer.capacity - 1;
@@ -686,7 +640,7 @@ call_free(Call *c)
     PyMem_RawFree(c->hyp_grams);
     PyMem_RawFree(c->ref_grams);
     table_free(&c->ids.unigrams);
-    PyMem_RawFree(c->ids.longer.slots);
+    pairs_free(&c->ids.longer);
     PyMem_RawFree(c->ids.per);
     for (int k = 0; k <= MAX_ORDER; k++) {
         PyMem_RawFree(c->weight[k]);
@@ -932,15 +886,20 @@ word_end_bytes(const unsigned char *bytes, Py_ssize_t i, Py_ssize_t length)
 }
 
 typedef struct {
-    Line line;   /* the str the word was first met in */
+    Line line;     /* the str the word was first met in */
     Word word;
-    int32_t id;  /* -1: free */
+    int32_t value; /* its id; -1: free */
 } WordSlot;
 
-typedef struct {
-    WordSlot *slots;
-    size_t capacity, used;
-} Words;
+static inline size_t
+word_slot(const Word *w, size_t mask)
+{
+    return slot_of(w->key ^ ((uint64_t)w->length << 56), mask);
+}
+
+#define WORD_HASH(slot, mask) word_slot(&(slot)->word, mask)
+#define WORD_SAME(slot, entry) same_word(&(slot)->line, &(slot)->word, &(entry)->line, &(entry)->word)
+OPEN_TABLE(Words, words, WordSlot, WORD_HASH, WORD_SAME)
 
 typedef struct {
     int32_t *items;
@@ -959,65 +918,6 @@ int32s_push(Int32s *a, int32_t value)
     }
     a->items[a->size++] = value;
     return 0;
-}
-
-static int
-words_init(Words *w, size_t capacity)
-{
-    w->slots = PyMem_RawMalloc(capacity * sizeof(WordSlot));
-    w->capacity = capacity;
-    w->used = 0;
-    if (w->slots == NULL) return -1;
-    for (size_t k = 0; k < capacity; k++) w->slots[k].id = -1;
-    return 0;
-}
-
-static inline size_t
-word_slot(const Word *w, size_t mask)
-{
-    return slot_of(w->key ^ ((uint64_t)w->length << 56), mask);
-}
-
-static int
-words_grow(Words *w)
-{
-    Words bigger;
-    if (w->capacity > (size_t)PY_SSIZE_T_MAX / 2 / sizeof(WordSlot)) return -1;
-    if (words_init(&bigger, w->capacity * 2) < 0) {
-        PyMem_RawFree(bigger.slots);
-        return -1;
-    }
-    const size_t mask = bigger.capacity - 1;
-    for (size_t k = 0; k < w->capacity; k++) {
-        if (w->slots[k].id < 0) continue;
-        size_t s = word_slot(&w->slots[k].word, mask);
-        while (bigger.slots[s].id >= 0) s = (s + 1) & mask;
-        bigger.slots[s] = w->slots[k];
-    }
-    bigger.used = w->used;
-    PyMem_RawFree(w->slots);
-    *w = bigger;
-    return 0;
-}
-
-/* the id of word `word` of `t`: -1 (no memory), -2 (too many ids) */
-static inline int32_t
-text_id(Ids *ids, Words *words, const Line *t, const Word *word)
-{
-    const size_t mask = words->capacity - 1;
-    size_t s = word_slot(word, mask);
-    while (words->slots[s].id >= 0) {
-        const WordSlot *slot = &words->slots[s];
-        if (same_word(&slot->line, &slot->word, t, word)) return slot->id;
-        s = (s + 1) & mask;
-    }
-    const int32_t id = new_id(ids);
-    if (id < 0) return id;
-    words->slots[s].line = *t;
-    words->slots[s].word = *word;
-    words->slots[s].id = id;
-    if (++words->used * 2 > words->capacity && words_grow(words) < 0) return -1;
-    return id;
 }
 
 /* the words of caption `str` (str.split()) numbered and appended to `ids`: their number,
@@ -1041,8 +941,8 @@ text_sentence(Ids *numbered, Words *words, PyObject *str, int refs_side, Py_ssiz
             i = word_end_bytes(bytes, i, t.length);
         else
             while (i < t.length && !is_space(line_at(&t, i))) i++;
-        const Word word = word_key(&t, start, i - start);
-        const int32_t id = text_id(numbered, words, &t, &word);
+        const WordSlot entry = {t, word_key(&t, start, i - start), -1};
+        const int32_t id = words_id(numbered, words, &entry);
         if (id < 0) return id;
         if (int32s_push(ids, id) < 0) return -1;
         counted(numbered, id, refs_side, image);
@@ -1102,7 +1002,7 @@ text_thread(void *arg)
 static void
 text_part_free(TextPart *part)
 {
-    PyMem_RawFree(part->words.slots);
+    words_free(&part->words);
     PyMem_RawFree(part->ids.per);
     PyMem_RawFree(part->hyp_ids.items);
     PyMem_RawFree(part->ref_ids.items);
@@ -1133,15 +1033,15 @@ merge_parts(TextPart *first, TextPart *second)
     if (map == NULL) return SUMS_NO_MEMORY;
     for (size_t k = 0; k < second->words.capacity; k++) {
         const WordSlot *slot = &second->words.slots[k];
-        if (slot->id < 0) continue;
-        const int32_t id = text_id(&first->ids, &first->words, &slot->line, &slot->word);
+        if (slot->value < 0) continue;
+        const int32_t id = words_id(&first->ids, &first->words, slot);
         if (id < 0) {
             PyMem_RawFree(map);
             return SUMS_NO_MEMORY;
         }
-        map[slot->id] = id;
+        map[slot->value] = id;
         IdCounts *to = &first->ids.per[id];
-        const IdCounts *from = &second->ids.per[slot->id];
+        const IdCounts *from = &second->ids.per[slot->value];
         to->df += from->df;
         to->count = to->count + from->count < 2 ? to->count + from->count : 2;
     }

@@ -293,6 +293,18 @@ bs_raise(const bs_Fault *fault, const bs_Ragged *ragged)
 }
 
 int
+bs_arg_count(const char *name, Py_ssize_t nargs, Py_ssize_t fewest, Py_ssize_t most)
+{
+    if (nargs >= fewest && nargs <= most) return 0;
+    if (fewest == most)
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments, not %zd", name, fewest, nargs);
+    else
+        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments, not %zd", name, fewest,
+                     most, nargs);
+    return -1;
+}
+
+int
 bs_call_end(bs_Watch *watch, const bs_Fault *fault, const bs_Ragged *ragged)
 {
     if (bs_watch_end(watch) < 0) return -1; /* stopped: KeyboardInterrupt */

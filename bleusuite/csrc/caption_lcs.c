@@ -306,24 +306,9 @@ PyObject *
 bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 5 && nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "caption_rouge takes 5 or 6 arguments, not %zd", nargs);
-        return NULL;
-    }
-    static const char *names[2] = {"hypotheses", "references"};
-    for (int k = 0; k < 2; k++) {
-        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
-            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
-                         Py_TYPE(args[k])->tp_name);
-            return NULL;
-        }
-    }
-    const Py_ssize_t rows = PySequence_Fast_GET_SIZE(args[0]);
-    if (PySequence_Fast_GET_SIZE(args[1]) != rows) {
-        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
-                     PySequence_Fast_GET_SIZE(args[1]), rows);
-        return NULL;
-    }
+    if (bs_arg_count("caption_rouge", nargs, 5, 6) < 0) return NULL;
+    const Py_ssize_t rows = caption_images(args);
+    if (rows < 0) return NULL;
     Py_ssize_t begin, end, scratch = DEFAULT_SCRATCH_WORDS;
     if (bs_index_argument(args[3], "begin", &begin) < 0
         || bs_index_argument(args[4], "end", &end) < 0
@@ -360,16 +345,8 @@ bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *const *ref_items = PySequence_Fast_ITEMS(args[1]);
     for (Py_ssize_t row = begin; row < end; row++) {
         PyObject *hyp = hyp_items[row], *refs = ref_items[row];
-        if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
-            PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", row);
-            goto done;
-        }
-        if (!PyList_CheckExact(refs) || PyList_GET_SIZE(refs) == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str",
-                         row);
-            goto done;
-        }
-        const Py_ssize_t size = PyList_GET_SIZE(refs);
+        const Py_ssize_t size = image_references(hyp, refs, row);
+        if (size < 0) goto done;
         if (count + size + 1 > capacity) {
             Py_ssize_t more = capacity * 2 > count + size + 1 ? capacity * 2
                                                               : count + size + 1 + 64;
@@ -382,22 +359,7 @@ bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             capacity = more;
         }
         first[row - begin] = count;
-        for (Py_ssize_t k = -1; k < size; k++) {
-            PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs, k);
-            if (!PyUnicode_CheckExact(item)) {
-                if (k < 0)
-                    PyErr_Format(PyExc_ValueError, "hypotheses[%zd][0] must be a str, not "
-                                 "%.100s", row, Py_TYPE(item)->tp_name);
-                else
-                    PyErr_Format(PyExc_ValueError, "references[%zd][%zd] must be a str, not "
-                                 "%.100s", row, k, Py_TYPE(item)->tp_name);
-                goto done;
-            }
-#if PY_VERSION_HEX < 0x030C0000
-            if (PyUnicode_READY(item) < 0) goto done;
-#endif
-            held[count++] = Py_NewRef(item);
-        }
+        if (hold_captions(hyp, refs, row, held, &count) < 0) goto done;
     }
     first[end - begin] = count;
     Scratch scratch_state;

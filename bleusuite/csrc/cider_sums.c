@@ -188,9 +188,11 @@ new_id(Ids *ids)
 }
 
 typedef struct {
-    /* input */
+    /* input: ids (cider_sums), or captions (cider_text_sums: the str held, image by image
+     * its hypothesis then its references; the lengths are written) */
     const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
     const int64_t *ref_ids, *ref_starts, *ref_lengths, *ref_counts;
+    PyObject *const *captions;
     Py_ssize_t hyp_size, ref_size, images, refs;
     int order;
     const double *log_table;
@@ -720,7 +722,7 @@ finish(Call *c, int from, bs_Watch *watch)
 }
 
 static SumsFailure
-run_call(Call *c, bs_Watch *watch)
+run_ids(Call *c, bs_Watch *watch)
 {
     SumsFailure failure = check_slices(c);
     if (failure != SUMS_DONE) return failure;
@@ -732,6 +734,97 @@ run_call(Call *c, bs_Watch *watch)
     if (sum != c->refs) return SUMS_BAD_INPUT;
     if ((failure = prepare(c, NULL, NULL)) != SUMS_DONE) return failure;
     return finish(c, 1, watch);
+}
+
+/* ------------------------------------------------------ what the two entry points share */
+
+/* the number of arguments (`fewest`, or one more: workers, the last), order
+ * (args[order_at]) and log_documents (args[order_at + 2]) into c: 0, or -1 with the
+ * exception */
+static int
+read_numbers(Call *c, const char *name, PyObject *const *args, Py_ssize_t nargs,
+             Py_ssize_t fewest, int order_at)
+{
+    if (bs_arg_count(name, nargs, fewest, fewest + 1) < 0) return -1;
+    Py_ssize_t workers = 1, order;
+    if (nargs > fewest && bs_index_argument(args[fewest], "workers", &workers) < 0) return -1;
+    if (workers < 1) {
+        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
+        return -1;
+    }
+    if (bs_index_argument(args[order_at], "order", &order) < 0) return -1;
+    if (order < 1 || order > MAX_ORDER) {
+        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
+        return -1;
+    }
+    const double log_documents = PyFloat_AsDouble(args[order_at + 2]);
+    if (log_documents == -1.0 && PyErr_Occurred()) return -1;
+    c->workers = workers, c->order = (int)order, c->log_documents = log_documents;
+    return 0;
+}
+
+/* log_table (args[log_at]: float64, at least images + 1 values) and the outputs hyp_norm2,
+ * ref_norm2 and dot (args[outputs_at:][:3]: float64, written, of images x order, refs x
+ * order and refs x order values) into c (its images, refs and order set), their views
+ * appended to views[*held:]: 0, or -1 with a TypeError or ValueError naming the argument */
+static int
+read_doubles(Call *c, PyObject *const *args, int log_at, int outputs_at, Py_buffer *views,
+             int *held)
+{
+    static const char *names[4] = {"log_table", "hyp_norm2", "ref_norm2", "dot"};
+    const Py_ssize_t sizes[4] = {-1, c->images * c->order, c->refs * c->order,
+                                 c->refs * c->order};
+    double *buffers[4];
+    for (int k = 0; k < 4; k++) {
+        Py_buffer *view = &views[*held];
+        if (bs_float64_buffer(args[k == 0 ? log_at : outputs_at + k - 1], view, names[k], k > 0)
+                < 0)
+            return -1;
+        (*held)++;
+        buffers[k] = view->buf;
+        if (k > 0 && view->len != sizes[k] * (Py_ssize_t)sizeof(double)) {
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", names[k],
+                         sizes[k], view->len / (Py_ssize_t)sizeof(double));
+            return -1;
+        }
+    }
+    c->log_size = views[*held - 4].len / (Py_ssize_t)sizeof(double);
+    if (c->log_size < c->images + 1) {
+        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", c->images + 1);
+        return -1;
+    }
+    c->log_table = buffers[0], c->hyp_norm2 = buffers[1], c->ref_norm2 = buffers[2];
+    c->dot = buffers[3];
+    return 0;
+}
+
+/* the sums of c by `run` (run_ids, run_text) with the GIL released, Ctrl-C and stop_calls()
+ * watched, c's work freed: None, or NULL with the exception (SUMS_BAD_INPUT's message
+ * `bad_input`) */
+static PyObject *
+sums_call(Call *c, SumsFailure (*run)(Call *, bs_Watch *), const char *bad_input)
+{
+    SumsFailure failure;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS /* the buffers and the str are held and do not change */
+    failure = run(c, &watch);
+    Py_END_ALLOW_THREADS
+    call_free(c);
+    if (bs_watch_end(&watch) < 0) return NULL; /* KeyboardInterrupt is set */
+    switch (failure) {
+    case SUMS_NO_MEMORY:
+        return PyErr_NoMemory();
+    case SUMS_BAD_INPUT:
+        PyErr_SetString(PyExc_ValueError, bad_input);
+        return NULL;
+    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    case SUMS_DONE:
+        break;
+    }
+    return Py_NewRef(Py_None);
 }
 
 const char bs_cider_sums_doc[] =
@@ -751,24 +844,9 @@ PyObject *
 bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 13 && nargs != 14) {
-        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 or 14 arguments, not %zd", nargs);
-        return NULL;
-    }
-    Py_ssize_t workers = 1;
-    if (nargs == 14 && bs_index_argument(args[13], "workers", &workers) < 0) return NULL;
-    if (workers < 1) {
-        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
-        return NULL;
-    }
-    Py_ssize_t order;
-    if (bs_index_argument(args[7], "order", &order) < 0) return NULL;
-    if (order < 1 || order > MAX_ORDER) {
-        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
-        return NULL;
-    }
-    const double log_documents = PyFloat_AsDouble(args[9]);
-    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Call c;
+    memset(&c, 0, sizeof(c));
+    if (read_numbers(&c, "cider_sums", args, nargs, 13, 7) < 0) return NULL;
     Py_buffer views[11];
     int held = 0;
     PyObject *result = NULL;
@@ -785,58 +863,16 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (k == 4) refs = views[held].shape[0];
         held++;
     }
-    static const char *outputs[4] = {"log_table", "hyp_norm2", "ref_norm2", "dot"};
-    const Py_ssize_t sizes[4] = {-1, images * order, refs * order, refs * order};
-    for (int k = 0; k < 4; k++) {
-        if (bs_float64_buffer(args[k == 0 ? 8 : 9 + k], &views[held], outputs[k], k > 0) < 0)
-            goto done;
-        held++;
-        if (k > 0 && views[held - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
-            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
-                         sizes[k], views[held - 1].len / (Py_ssize_t)sizeof(double));
-            goto done;
-        }
-    }
-    if (views[7].len / (Py_ssize_t)sizeof(double) < images + 1) {
-        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
-        goto done;
-    }
-    Call c;
-    memset(&c, 0, sizeof(c));
     c.hyp_ids = views[0].buf, c.hyp_starts = views[1].buf, c.hyp_lengths = views[2].buf;
     c.ref_ids = views[3].buf, c.ref_starts = views[4].buf, c.ref_lengths = views[5].buf;
     c.ref_counts = views[6].buf;
     c.hyp_size = views[0].len / 8, c.ref_size = views[3].len / 8;
-    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
-    c.log_table = views[7].buf, c.log_size = views[7].len / (Py_ssize_t)sizeof(double);
-    c.log_documents = log_documents;
-    c.hyp_norm2 = views[8].buf, c.ref_norm2 = views[9].buf, c.dot = views[10].buf;
-    SumsFailure failure;
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    failure = run_call(&c, &watch);
-    Py_END_ALLOW_THREADS
-    call_free(&c);
-    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
-    switch (failure) {
-    case SUMS_NO_MEMORY:
-        PyErr_NoMemory();
-        goto done;
-    case SUMS_BAD_INPUT:
-        PyErr_SetString(PyExc_ValueError, "cider_sums: a slice outside its buffer, ref_counts "
-                        "that are not positive or do not sum to the references, or a short "
-                        "log_table");
-        goto done;
-    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-        goto done;
-    case SUMS_DONE:
-        break;
-    }
-    result = Py_NewRef(Py_None);
+    c.images = images, c.refs = refs;
+    if (read_doubles(&c, args, 8, 10, views, &held) < 0) goto done;
+    result = sums_call(&c, run_ids, "cider_sums: a slice outside its buffer, ref_counts that "
+                       "are not positive or do not sum to the references, or a short log_table");
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -1054,7 +1090,7 @@ merge_parts(TextPart *first, TextPart *second)
 /* step 1 from text: the unigrams (the images in two parts, the second on a helper thread,
  * where two threads are asked for and the images are many), then the orders above them */
 static SumsFailure
-run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+run_text(Call *c, bs_Watch *watch)
 {
     TextPart parts[2];
     memset(parts, 0, sizeof(parts));
@@ -1069,7 +1105,7 @@ run_text(Call *c, PyObject *const *held, bs_Watch *watch)
         parts[k].b0 = k ? half : 0;
         parts[k].b1 = k ? c->images : half;
         parts[k].r0 = k ? half_refs : 0;
-        parts[k].held = held + (k ? half + half_refs : 0);
+        parts[k].held = c->captions + (k ? half + half_refs : 0);
         parts[k].result = SUMS_DONE;
     }
     if (split) {
@@ -1124,39 +1160,11 @@ PyObject *
 bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10 && nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 or 11 arguments, not %zd",
-                     nargs);
-        return NULL;
-    }
-    Py_ssize_t workers = 1;
-    if (nargs == 11 && bs_index_argument(args[10], "workers", &workers) < 0) return NULL;
-    if (workers < 1) {
-        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
-        return NULL;
-    }
-    static const char *names[2] = {"hypotheses", "references"};
-    for (int k = 0; k < 2; k++) {
-        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
-            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
-                         Py_TYPE(args[k])->tp_name);
-            return NULL;
-        }
-    }
-    const Py_ssize_t images = PySequence_Fast_GET_SIZE(args[0]);
-    if (PySequence_Fast_GET_SIZE(args[1]) != images) {
-        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
-                     PySequence_Fast_GET_SIZE(args[1]), images);
-        return NULL;
-    }
-    Py_ssize_t order;
-    if (bs_index_argument(args[2], "order", &order) < 0) return NULL;
-    if (order < 1 || order > MAX_ORDER) {
-        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
-        return NULL;
-    }
-    const double log_documents = PyFloat_AsDouble(args[4]);
-    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Call c;
+    memset(&c, 0, sizeof(c));
+    if (read_numbers(&c, "cider_text_sums", args, nargs, 10, 2) < 0) return NULL;
+    const Py_ssize_t images = caption_images(args);
+    if (images < 0) return NULL;
     Py_buffer views[6];
     int held_views = 0;
     PyObject *result = NULL;
@@ -1164,29 +1172,14 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int64_t *ref_counts = NULL;
     Py_ssize_t count = 0;
     const Py_ssize_t any[1] = {-1}, by_image[1] = {images};
-    if (bs_float64_buffer(args[3], &views[held_views], "log_table", 0) < 0) goto done;
-    held_views++;
     if (bs_int64_buffer(args[5], &views[held_views], "hyp_lengths", 1, by_image, 1) < 0)
         goto done;
     held_views++;
     if (bs_int64_buffer(args[6], &views[held_views], "ref_lengths", 1, any, 1) < 0) goto done;
     held_views++;
-    const Py_ssize_t refs = views[2].shape[0];
-    static const char *outputs[3] = {"hyp_norm2", "ref_norm2", "dot"};
-    const Py_ssize_t sizes[3] = {images * order, refs * order, refs * order};
-    for (int k = 0; k < 3; k++) {
-        if (bs_float64_buffer(args[7 + k], &views[held_views], outputs[k], 1) < 0) goto done;
-        held_views++;
-        if (views[held_views - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
-            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
-                         sizes[k], views[held_views - 1].len / (Py_ssize_t)sizeof(double));
-            goto done;
-        }
-    }
-    if (views[0].len / (Py_ssize_t)sizeof(double) < images + 1) {
-        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
-        goto done;
-    }
+    const Py_ssize_t refs = views[1].shape[0];
+    c.images = images, c.refs = refs;
+    if (read_doubles(&c, args, 3, 7, views, &held_views) < 0) goto done;
     /* the str, held: image by image, its hypothesis then its references */
     held = PyMem_Malloc(((size_t)images + (size_t)refs + 1) * sizeof(PyObject *));
     ref_counts = PyMem_Malloc(((size_t)images + 1) * sizeof(int64_t));
@@ -1198,17 +1191,8 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *const *ref_items = PySequence_Fast_ITEMS(args[1]);
     Py_ssize_t seen_refs = 0;
     for (Py_ssize_t b = 0; b < images; b++) {
-        PyObject *hyp = hyp_items[b], *refs_b = ref_items[b];
-        if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
-            PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", b);
-            goto done;
-        }
-        if (!PyList_CheckExact(refs_b) || PyList_GET_SIZE(refs_b) == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str",
-                         b);
-            goto done;
-        }
-        const Py_ssize_t size = PyList_GET_SIZE(refs_b);
+        const Py_ssize_t size = image_references(hyp_items[b], ref_items[b], b);
+        if (size < 0) goto done;
         if (size > refs - seen_refs) {
             PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference "
                          "(more than %zd)", refs);
@@ -1216,57 +1200,21 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         seen_refs += size;
         ref_counts[b] = size;
-        for (Py_ssize_t k = -1; k < size; k++) {
-            PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs_b, k);
-            if (!PyUnicode_CheckExact(item)) {
-                PyErr_Format(PyExc_ValueError, "the captions of image %zd must be str, not "
-                             "%.100s", b, Py_TYPE(item)->tp_name);
-                goto done;
-            }
-#if PY_VERSION_HEX < 0x030C0000
-            if (PyUnicode_READY(item) < 0) goto done;
-#endif
-            held[count++] = Py_NewRef(item);
-        }
+        if (hold_captions(hyp_items[b], ref_items[b], b, held, &count) < 0) goto done;
     }
     if (seen_refs != refs) {
         PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference (%zd), "
                      "not %zd", seen_refs, refs);
         goto done;
     }
-    Call c;
-    memset(&c, 0, sizeof(c));
-    c.hyp_lengths = views[1].buf, c.ref_lengths = views[2].buf, c.ref_counts = ref_counts;
-    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
-    c.log_table = views[0].buf, c.log_size = views[0].len / (Py_ssize_t)sizeof(double);
-    c.log_documents = log_documents;
-    c.hyp_norm2 = views[3].buf, c.ref_norm2 = views[4].buf, c.dot = views[5].buf;
-    SumsFailure failure;
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS /* the str are held and do not change */
-    failure = run_text(&c, held, &watch);
-    Py_END_ALLOW_THREADS
-    call_free(&c);
-    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
-    switch (failure) {
-    case SUMS_NO_MEMORY:
-        PyErr_NoMemory();
-        goto done;
-    case SUMS_BAD_INPUT: /* pragma: no cover - the lengths are made here */
-        PyErr_SetString(PyExc_ValueError, "cider_text_sums: a short log_table");
-        goto done;
-    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-        goto done;
-    case SUMS_DONE:
-        break;
-    }
-    result = Py_NewRef(Py_None);
+    c.hyp_lengths = views[0].buf, c.ref_lengths = views[1].buf, c.ref_counts = ref_counts;
+    c.captions = held;
+    /* (SUMS_BAD_INPUT cannot happen: the lengths are made here) */
+    result = sums_call(&c, run_text, "cider_text_sums: a short log_table");
 done:
     for (Py_ssize_t k = 0; k < count; k++) Py_DECREF(held[k]);
     PyMem_Free(held);
     PyMem_Free(ref_counts);
-    for (int k = 0; k < held_views; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held_views);
     return result;
 }

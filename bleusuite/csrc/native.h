@@ -46,6 +46,10 @@ int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndi
  * anything else */
 int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable);
 
+/* an entry point's number of arguments checked: 0 where it takes `nargs` (fewest to most,
+ * which differ by 0 or 1), else -1 with the TypeError "NAME takes N (or M) arguments, not K" */
+int bs_arg_count(const char *name, Py_ssize_t nargs, Py_ssize_t fewest, Py_ssize_t most);
+
 /* views[0:held] released (the buffers an entry point holds) */
 void bs_release_views(Py_buffer *views, int held);
 

@@ -476,16 +476,60 @@ order_sums(Call *c, Scratch *s, int k0, int k1, Py_ssize_t b0, Py_ssize_t b1, Py
     return SUMS_DONE;
 }
 
+/* a helper thread of a call: run(arg, watch) on a thread of its own, its result kept and a
+ * lock released at its end */
+typedef struct {
+    SumsFailure (*run)(void *arg, bs_Watch *watch);
+    void *arg;
+    SumsFailure result;
+    PyThread_type_lock running; /* NULL: not started */
+} Thread;
+
+static void
+thread_main(void *arg)
+{
+    Thread *t = arg;
+    bs_Watch watch; /* off Python's main thread: the stop epoch only */
+    bs_watch_begin(&watch);
+    t->result = t->run(t->arg, &watch);
+    PyThread_release_lock(t->running);
+}
+
+/* t started on run(arg): 0, or -1 where no lock or no thread can be had (t->running NULL:
+ * the caller does the work itself) */
+static int
+thread_start(Thread *t, SumsFailure (*run)(void *, bs_Watch *), void *arg)
+{
+    t->run = run, t->arg = arg, t->result = SUMS_DONE;
+    t->running = PyThread_allocate_lock();
+    if (t->running == NULL) return -1;
+    PyThread_acquire_lock(t->running, WAIT_LOCK);
+    if (PyThread_start_new_thread(thread_main, t) == PYTHREAD_INVALID_THREAD_ID) {
+        PyThread_release_lock(t->running);
+        PyThread_free_lock(t->running);
+        t->running = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* t (started) joined and its lock freed: the call's failure, `failure` (the failure so far)
+ * unless that is SUMS_DONE or t ran out of memory, then t's */
+static SumsFailure
+thread_join(Thread *t, SumsFailure failure)
+{
+    PyThread_acquire_lock(t->running, WAIT_LOCK);
+    PyThread_release_lock(t->running);
+    PyThread_free_lock(t->running);
+    t->running = NULL;
+    return failure == SUMS_DONE || t->result == SUMS_NO_MEMORY ? t->result : failure;
+}
+
 /* Step 3 as tasks: order k's images in c->chunks blocks of consecutive images, the tasks
  * in order of k. Order k's can start once it is numbered (published: its ids' document
  * frequencies copied out of the growing table), so with helper threads the sums of the
  * lower orders are made while this thread numbers the higher ones, and every thread takes
  * the last order's blocks at the end. */
-typedef struct {
-    Call *c;
-    SumsFailure result;
-    PyThread_type_lock running; /* released when the thread ends */
-} Helper;
 
 static SumsFailure
 take_tasks(Call *c, bs_Watch *watch, int helper)
@@ -527,14 +571,11 @@ out:
     return failure;
 }
 
-static void
-helper_thread(void *arg)
+/* a helper thread's work (Thread's run): the tasks */
+static SumsFailure
+helper_tasks(void *c, bs_Watch *watch)
 {
-    Helper *helper = arg;
-    bs_Watch watch; /* off Python's main thread: the stop epoch only */
-    bs_watch_begin(&watch);
-    helper->result = take_tasks(helper->c, &watch, 1);
-    PyThread_release_lock(helper->running);
+    return take_tasks(c, watch, 1);
 }
 
 /* order k numbered: its ids' document frequencies copied out (the table's counts move as
@@ -567,7 +608,7 @@ publish(Call *c, int k)
 /* the tasks' blocks and the helper threads (as many as c->workers asks and the images
  * warrant; none where a lock or a thread cannot be had): their number */
 static Py_ssize_t
-start_helpers(Call *c, Helper *helpers)
+start_helpers(Call *c, Thread *helpers)
 {
     Py_ssize_t threads = c->workers < 1 ? 1 : c->workers;
     if (threads > c->images / IMAGES_PER_THREAD) threads = c->images / IMAGES_PER_THREAD;
@@ -593,17 +634,7 @@ start_helpers(Call *c, Helper *helpers)
     }
     Py_ssize_t started = 0;
     for (Py_ssize_t h = 0; h < threads - 1; h++) {
-        helpers[started].c = c;
-        helpers[started].result = SUMS_DONE;
-        helpers[started].running = PyThread_allocate_lock();
-        if (helpers[started].running == NULL) break;
-        PyThread_acquire_lock(helpers[started].running, WAIT_LOCK);
-        if (PyThread_start_new_thread(helper_thread, &helpers[started])
-                == PYTHREAD_INVALID_THREAD_ID) {
-            PyThread_release_lock(helpers[started].running);
-            PyThread_free_lock(helpers[started].running);
-            break;
-        }
+        if (thread_start(&helpers[started], helper_tasks, c) < 0) break;
         started++;
     }
     return started;
@@ -611,7 +642,7 @@ start_helpers(Call *c, Helper *helpers)
 
 /* the helpers joined (after a failure: stopped first), the locks freed: the first failure */
 static SumsFailure
-stop_helpers(Call *c, Helper *helpers, Py_ssize_t started, SumsFailure failure)
+stop_helpers(Call *c, Thread *helpers, Py_ssize_t started, SumsFailure failure)
 {
     if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
     for (int k = 1; k <= c->order; k++)
@@ -619,13 +650,7 @@ stop_helpers(Call *c, Helper *helpers, Py_ssize_t started, SumsFailure failure)
             PyThread_release_lock(c->ready[k]);
             c->ready_held[k] = 0;
         }
-    for (Py_ssize_t h = 0; h < started; h++) {
-        PyThread_acquire_lock(helpers[h].running, WAIT_LOCK);
-        PyThread_release_lock(helpers[h].running);
-        PyThread_free_lock(helpers[h].running);
-        if (failure == SUMS_DONE || helpers[h].result == SUMS_NO_MEMORY)
-            failure = helpers[h].result;
-    }
+    for (Py_ssize_t h = 0; h < started; h++) failure = thread_join(&helpers[h], failure);
     for (int k = 1; k <= c->order; k++)
         if (c->ready[k] != NULL) {
             PyThread_free_lock(c->ready[k]);
@@ -704,7 +729,7 @@ finish(Call *c, int from, bs_Watch *watch)
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
     /* a document frequency counts images: below log_size, which the callers check */
-    Helper helpers[MAX_HELPERS];
+    Thread helpers[MAX_HELPERS];
     const Py_ssize_t started = start_helpers(c, helpers);
     SumsFailure failure = SUMS_DONE;
     c->id_first[1] = 0;
@@ -996,8 +1021,6 @@ typedef struct {
     Words words;
     Ids ids;
     Int32s hyp_ids, ref_ids;
-    SumsFailure result;
-    PyThread_type_lock running; /* a helper thread's: released when it ends */
 } TextPart;
 
 static SumsFailure
@@ -1024,15 +1047,14 @@ text_part(TextPart *part, bs_Watch *watch)
     return SUMS_DONE;
 }
 
-static void
-text_thread(void *arg)
+/* the second part's work on a helper thread (Thread's run): a failure stops the first */
+static SumsFailure
+text_helper(void *arg, bs_Watch *watch)
 {
     TextPart *part = arg;
-    bs_Watch watch; /* off Python's main thread: the stop epoch only */
-    bs_watch_begin(&watch);
-    part->result = text_part(part, &watch);
-    if (part->result != SUMS_DONE) __atomic_store_n(&part->c->stopping, 1, __ATOMIC_RELAXED);
-    PyThread_release_lock(part->running);
+    const SumsFailure result = text_part(part, watch);
+    if (result != SUMS_DONE) __atomic_store_n(&part->c->stopping, 1, __ATOMIC_RELAXED);
+    return result;
 }
 
 static void
@@ -1106,28 +1128,12 @@ run_text(Call *c, bs_Watch *watch)
         parts[k].b1 = k ? c->images : half;
         parts[k].r0 = k ? half_refs : 0;
         parts[k].held = c->captions + (k ? half + half_refs : 0);
-        parts[k].result = SUMS_DONE;
     }
-    if (split) {
-        parts[1].running = PyThread_allocate_lock();
-        if (parts[1].running != NULL) {
-            PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
-            if (PyThread_start_new_thread(text_thread, &parts[1]) == PYTHREAD_INVALID_THREAD_ID) {
-                PyThread_release_lock(parts[1].running);
-                PyThread_free_lock(parts[1].running);
-                parts[1].running = NULL;
-            }
-        }
-    }
+    Thread helper = {NULL, NULL, SUMS_DONE, NULL};
+    if (split) thread_start(&helper, text_helper, &parts[1]);
     SumsFailure failure = text_part(&parts[0], watch);
     if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
-    if (parts[1].running != NULL) {
-        PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
-        PyThread_release_lock(parts[1].running);
-        PyThread_free_lock(parts[1].running);
-        if (failure == SUMS_DONE || parts[1].result == SUMS_NO_MEMORY)
-            failure = parts[1].result;
-    }
+    if (helper.running != NULL) failure = thread_join(&helper, failure);
     else if (split && failure == SUMS_DONE) failure = text_part(&parts[1], watch);
     if (split && failure == SUMS_DONE) failure = merge_parts(&parts[0], &parts[1]);
     if (failure == SUMS_DONE) {

@@ -292,6 +292,9 @@ bs_raise(const bs_Fault *fault, const bs_Ragged *ragged)
     }
 }
 
+const char *const bs_ragged_names[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
+                                        "ref_ids", "ref_starts", "ref_lengths"};
+
 int
 bs_arg_count(const char *name, Py_ssize_t nargs, Py_ssize_t fewest, Py_ssize_t most)
 {

@@ -13,7 +13,6 @@
 
 /* the compiler's builtins where it has them (GCC, clang), plain C elsewhere (MSVC) */
 #if defined(__GNUC__) || defined(__clang__)
-#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
 #define BS_PREFETCH(address) __builtin_prefetch(address)
 static inline int
 bs_popcount64(uint64_t x)
@@ -21,7 +20,6 @@ bs_popcount64(uint64_t x)
     return __builtin_popcountll(x);
 }
 #else
-#define BS_ALWAYS_INLINE inline
 #define BS_PREFETCH(address) ((void)(address))
 static inline int
 bs_popcount64(uint64_t x)

@@ -61,6 +61,17 @@ pair_texts(const bs_Ragged *p, Py_ssize_t k, const int64_t **hyp, int64_t *n,
     return BS_DONE;
 }
 
+/* a call's pairs, scratch and outputs (bs_rows_released's state) */
+typedef struct {
+    bs_Ragged p[1];
+    Scratch scratch;
+    int64_t cost;        /* edit_distances: the substitution cost */
+    int64_t *distances;  /* its output */
+    const double *costs; /* eed_grid: alpha, deletion, insertion */
+    double *last;        /* its outputs */
+    int64_t *visited;
+} Pairs;
+
 /* ------------------------------------------------------------------ edit_distances */
 
 /* the beam distance of prediction `pred` (n) to target `target` (m): rows are the
@@ -118,21 +129,18 @@ beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, 
     return row[m];
 }
 
-/* pairs begin..end-1 into out: BS_DONE, or the failure set in `fault` */
+/* pair `at`'s distance into c->distances */
 static bs_Failure
-distances_of(const bs_Ragged *p, int64_t cost, int64_t *out, Py_ssize_t begin, Py_ssize_t end,
-             Scratch *s, bs_Watch *watch, bs_Fault *fault)
+distance_pair(void *state, Py_ssize_t at, bs_Watch *watch, bs_Fault *fault)
 {
-    for (Py_ssize_t at = begin; at < end; at++) {
-        const int64_t *pred, *target;
-        int64_t n, m;
-        if (pair_texts(p, at, &pred, &n, &target, &m, fault) != BS_DONE) return fault->kind;
-        if (scratch_reserve(s, m + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
-        out[at] = beam_distance(pred, n, target, m, cost, s->row, s->next, watch);
-        if (watch->stopped || bs_watch_poll(watch))
-            return bs_fail(fault, BS_STOPPED, at, 0, 0, 0);
-    }
-    return BS_DONE;
+    Pairs *c = state;
+    const int64_t *pred, *target;
+    int64_t n, m;
+    if (pair_texts(c->p, at, &pred, &n, &target, &m, fault) != BS_DONE) return fault->kind;
+    if (scratch_reserve(&c->scratch, m + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
+    c->distances[at] = beam_distance(pred, n, target, m, c->cost, c->scratch.row,
+                                     c->scratch.next, watch);
+    return watch->stopped ? bs_fail(fault, BS_STOPPED, at, 0, 0, 0) : BS_DONE;
 }
 
 /* ------------------------------------------------------------------------ eed_grid */
@@ -185,22 +193,19 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
     return row[n];
 }
 
-/* pairs begin..end-1 into last and visited: BS_DONE, or the failure set in `fault` */
+/* pair `at`'s grid into c->last and c->visited */
 static bs_Failure
-grids_of(const bs_Ragged *p, const double *costs, double *last, int64_t *visited,
-         Py_ssize_t begin, Py_ssize_t end, Scratch *s, bs_Watch *watch, bs_Fault *fault)
+grid_pair(void *state, Py_ssize_t at, bs_Watch *watch, bs_Fault *fault)
 {
-    for (Py_ssize_t at = begin; at < end; at++) {
-        const int64_t *hyp, *ref;
-        int64_t n, m;
-        if (pair_texts(p, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
-        if (scratch_reserve(s, n + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
-        last[at] = eed_pair(hyp, n, ref, m, costs[0], costs[1], costs[2], s->row, s->next,
-                            s->visits, &visited[at], watch);
-        if (watch->stopped || bs_watch_poll(watch))
-            return bs_fail(fault, BS_STOPPED, at, 0, 0, 0);
-    }
-    return BS_DONE;
+    Pairs *c = state;
+    const int64_t *hyp, *ref;
+    int64_t n, m;
+    if (pair_texts(c->p, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
+    if (scratch_reserve(&c->scratch, n + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
+    c->last[at] = eed_pair(hyp, n, ref, m, c->costs[0], c->costs[1], c->costs[2],
+                           c->scratch.row, c->scratch.next, c->scratch.visits, &c->visited[at],
+                           watch);
+    return watch->stopped ? bs_fail(fault, BS_STOPPED, at, 0, 0, 0) : BS_DONE;
 }
 
 /* ------------------------------------------------------------------ the entry points */
@@ -208,11 +213,73 @@ grids_of(const bs_Ragged *p, const double *costs, double *last, int64_t *visited
 static const char *const TEXT_NAMES[6] = {"hyp_chars", "hyp_starts", "hyp_lengths",
                                           "ref_chars", "ref_starts", "ref_lengths"};
 
-/* the six text buffers of args[0..5] into views (held counts those taken) and p */
-static int
-read_pairs(PyObject *const *args, Py_buffer *views, int *held, bs_Ragged *p)
+/* an entry point of `count` arguments: the six text buffers (args[0:6]), its own
+ * arguments (read_own: args[6:count - 2] into c, their views appended to views[*held:]; 0,
+ * or -1 with the exception) and the pairs begin..end-1 (the last two) read, then each pair
+ * by `pair` with the GIL released: None, or NULL with the exception. Inlined in each entry
+ * point, so that its calls of `pair` are direct */
+static BS_ALWAYS_INLINE PyObject *
+pairs_call(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t count,
+           int (*read_own)(PyObject *const *, Pairs *, Py_buffer *, int *), bs_RowWork pair)
 {
-    return bs_ragged_read(args, TEXT_NAMES, 0, INT64_MAX, "pair", "compared", p, views, held);
+    if (bs_arg_count(name, nargs, count, count) < 0) return NULL;
+    Py_buffer views[9];
+    int held = 0;
+    PyObject *result = NULL;
+    Pairs c;
+    memset(&c, 0, sizeof(c));
+    Py_ssize_t begin, end;
+    if (bs_ragged_read(args, TEXT_NAMES, 0, INT64_MAX, "pair", "compared", c.p, views, &held) < 0
+        || read_own(args, &c, views, &held) < 0
+        || bs_rows_range(args[count - 2], args[count - 1], c.p->rows, "pair", &begin, &end) < 0)
+        goto done;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
+    result = bs_rows_released(NULL, pair, &c, begin, end, &fault, c.p);
+    scratch_release(&c.scratch);
+done:
+    bs_release_views(views, held);
+    return result;
+}
+
+/* edit_distances' own arguments: substitution_cost and distances */
+static int
+read_distance_arguments(PyObject *const *args, Pairs *c, Py_buffer *views, int *held)
+{
+    Py_ssize_t cost;
+    if (bs_index_argument(args[6], "substitution_cost", &cost) < 0) return -1;
+    if (cost < 0 || cost > MAX_COST) {
+        PyErr_Format(PyExc_ValueError, "substitution_cost must be from 0 to 2**40; got %zd",
+                     cost);
+        return -1;
+    }
+    c->cost = cost;
+    const Py_ssize_t out_shape[1] = {c->p->rows};
+    if (bs_int64_buffer(args[7], &views[*held], "distances", 1, out_shape, 1) < 0) return -1;
+    c->distances = views[(*held)++].buf;
+    return 0;
+}
+
+/* eed_grid's own arguments: costs, last and visited */
+static int
+read_grid_arguments(PyObject *const *args, Pairs *c, Py_buffer *views, int *held)
+{
+    const Py_ssize_t pairs = c->p->rows, out_shape[1] = {pairs};
+    if (bs_float64_buffer(args[6], &views[*held], "costs", 0) < 0) return -1;
+    c->costs = views[(*held)++].buf;
+    if (views[*held - 1].len != 3 * 8) {
+        PyErr_SetString(PyExc_ValueError, "costs must hold 3 values (alpha, deletion, "
+                        "insertion)");
+        return -1;
+    }
+    if (bs_float64_buffer(args[7], &views[*held], "last", 1) < 0) return -1;
+    c->last = views[(*held)++].buf;
+    if (views[*held - 1].len != pairs * 8) {
+        PyErr_Format(PyExc_ValueError, "last must hold %zd values (the pairs)", pairs);
+        return -1;
+    }
+    if (bs_int64_buffer(args[8], &views[*held], "visited", 1, out_shape, 1) < 0) return -1;
+    c->visited = views[(*held)++].buf;
+    return 0;
 }
 
 const char bs_edit_distances_doc[] =
@@ -229,39 +296,8 @@ PyObject *
 bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "edit_distances takes 10 arguments, not %zd", nargs);
-        return NULL;
-    }
-    Py_buffer views[7];
-    int held = 0;
-    PyObject *result = NULL;
-    bs_Ragged p;
-    Py_ssize_t pairs, cost, begin, end;
-    Py_ssize_t out_shape[1];
-    Scratch scratch = {NULL, NULL, NULL, 0};
-    bs_Watch watch;
-    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    if (read_pairs(args, views, &held, &p) < 0) goto done;
-    pairs = out_shape[0] = p.rows;
-    if (bs_index_argument(args[6], "substitution_cost", &cost) < 0) goto done;
-    if (cost < 0 || cost > MAX_COST) {
-        PyErr_Format(PyExc_ValueError, "substitution_cost must be from 0 to 2**40; got %zd",
-                     cost);
-        goto done;
-    }
-    if (bs_int64_buffer(args[7], &views[held], "distances", 1, out_shape, 1) < 0) goto done;
-    held++;
-    if (bs_rows_range(args[8], args[9], pairs, "pair", &begin, &end) < 0) goto done;
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    distances_of(&p, cost, views[6].buf, begin, end, &scratch, &watch, &fault);
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
-    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
-done:
-    bs_release_views(views, held);
-    return result;
+    return pairs_call("edit_distances", args, nargs, 10, read_distance_arguments,
+                      distance_pair);
 }
 
 const char bs_eed_grid_doc[] =
@@ -278,45 +314,5 @@ PyObject *
 bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "eed_grid takes 11 arguments, not %zd", nargs);
-        return NULL;
-    }
-    Py_buffer views[9];
-    int held = 0;
-    PyObject *result = NULL;
-    bs_Ragged p;
-    Py_ssize_t pairs, begin, end;
-    Py_ssize_t out_shape[1];
-    Scratch scratch = {NULL, NULL, NULL, 0};
-    bs_Watch watch;
-    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    if (read_pairs(args, views, &held, &p) < 0) goto done;
-    pairs = out_shape[0] = p.rows;
-    if (bs_float64_buffer(args[6], &views[held], "costs", 0) < 0) goto done;
-    held++;
-    if (views[6].len != 3 * 8) {
-        PyErr_SetString(PyExc_ValueError, "costs must hold 3 values (alpha, deletion, "
-                        "insertion)");
-        goto done;
-    }
-    if (bs_float64_buffer(args[7], &views[held], "last", 1) < 0) goto done;
-    held++;
-    if (views[7].len != pairs * 8) {
-        PyErr_Format(PyExc_ValueError, "last must hold %zd values (the pairs)", pairs);
-        goto done;
-    }
-    if (bs_int64_buffer(args[8], &views[held], "visited", 1, out_shape, 1) < 0) goto done;
-    held++;
-    if (bs_rows_range(args[9], args[10], pairs, "pair", &begin, &end) < 0) goto done;
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    grids_of(&p, views[6].buf, views[7].buf, views[8].buf, begin, end, &scratch, &watch,
-             &fault);
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
-    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
-done:
-    bs_release_views(views, held);
-    return result;
+    return pairs_call("eed_grid", args, nargs, 11, read_grid_arguments, grid_pair);
 }

@@ -26,9 +26,6 @@
 
 #define MAX_WORDS ((int64_t)1 << 40)
 
-static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
-                                            "ref_ids", "ref_starts", "ref_lengths"};
-
 enum { TAG_EQUAL = 0, TAG_SUBSTITUTE = 1, TAG_DELETE = 2, TAG_INSERT = 3 };
 
 /* the scratch of a block of rows, grown as pairs need it */
@@ -65,6 +62,7 @@ typedef struct {
     int64_t *chunks;      /* NULL, or (C, 5): tag, ref_start, ref_end, hyp_start, hyp_end */
     const int64_t *chunk_starts; /* B: the first chunk of each row (room for n + m + 1) */
     Py_ssize_t chunk_size;
+    Scratch scratch;
 } Call;
 
 /* room for `needed` edits (ops, ref_at and hyp_at share one capacity) */
@@ -326,6 +324,15 @@ row_edits(Scratch *s, const Call *c, Py_ssize_t row, bs_Fault *fault)
     return BS_DONE;
 }
 
+/* row_edits as bs_rows_released calls it */
+static bs_Failure
+call_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    Call *c = state;
+    return row_edits(&c->scratch, c, row, fault);
+}
+
 const char bs_edit_counts_doc[] =
 "edit_counts(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, counts,\n"
 "            chunks, chunk_starts, begin, end, /)\n--\n\n"
@@ -342,15 +349,12 @@ PyObject *
 bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "edit_counts takes 11 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("edit_counts", nargs, 11, 11) < 0) return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
     Call c = {.chunks = NULL, .chunk_starts = NULL, .chunk_size = 0};
-    if (bs_ragged_read(args, RAGGED_NAMES, 0, MAX_WORDS, "row", "aligned", &c.in, views,
+    if (bs_ragged_read(args, bs_ragged_names, 0, MAX_WORDS, "row", "aligned", &c.in, views,
                        &held) < 0)
         goto done;
     const Py_ssize_t rows = c.in.rows;
@@ -368,22 +372,9 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t begin, end;
     if (bs_rows_range(args[9], args[10], rows, "row", &begin, &end) < 0) goto done;
-    Scratch scratch;
-    memset(&scratch, 0, sizeof(scratch));
     bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t row = begin; row < end; row++) {
-        if (bs_watch_poll(&watch)) {
-            fault.kind = BS_STOPPED;
-            break;
-        }
-        if (row_edits(&scratch, &c, row, &fault) != BS_DONE) break;
-    }
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
-    if (bs_call_end(&watch, &fault, &c.in) == 0) result = Py_NewRef(Py_None);
+    result = bs_rows_released(NULL, call_row, &c, begin, end, &fault, &c.in);
+    scratch_release(&c.scratch);
 done:
     bs_release_views(views, held);
     return result;
@@ -403,7 +394,7 @@ done:
  * at a space or at a run of two or more whitespace characters: a lone tab stays inside its
  * word); else str.split()'s (at every run of whitespace). Inlined once per str kind, so
  * that each reads its code units directly. */
-static inline __attribute__((always_inline)) Py_ssize_t
+static BS_ALWAYS_INLINE Py_ssize_t
 split_kind(Scratch *s, const bs_Text *t, int jiwer_split, size_t first, const int kind)
 {
 #define AT(i) PyUnicode_READ(kind, t->data, (i))
@@ -535,6 +526,23 @@ line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, in
     return BS_DONE;
 }
 
+/* line_edit_counts' rows (bs_rows_released's state) */
+typedef struct {
+    Scratch scratch;
+    PyObject *const *hyps, *const *refs; /* the tuples' str, which do not change */
+    int jiwer_split;
+    int64_t *counts;
+} Lines;
+
+static bs_Failure
+lines_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    Lines *lines = state;
+    return fault->kind = line_edits(&lines->scratch, lines->hyps[row], lines->refs[row],
+                                    lines->jiwer_split, lines->counts + row * 5);
+}
+
 const char bs_line_edit_counts_doc[] =
 "line_edit_counts(hypotheses, references, jiwer_split, counts, begin, end, /)\n--\n\n"
 "edit_counts of lines of text, rows begin..end-1: hypotheses and references are tuples of\n"
@@ -547,10 +555,7 @@ PyObject *
 bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "line_edit_counts takes 6 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("line_edit_counts", nargs, 6, 6) < 0) return NULL;
     static const char *names[2] = {"hypotheses", "references"};
     for (int k = 0; k < 2; k++) {
         if (!PyTuple_CheckExact(args[k])) {
@@ -585,26 +590,13 @@ bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer view;
     Py_ssize_t counts_shape[2] = {rows, 5};
     if (bs_int64_buffer(args[3], &view, "counts", 2, counts_shape, 1) < 0) return NULL;
-    int64_t *counts = view.buf;
-    PyObject *const *hyps = &PyTuple_GET_ITEM(args[0], 0);
-    PyObject *const *refs = &PyTuple_GET_ITEM(args[1], 0);
-    Scratch scratch;
-    memset(&scratch, 0, sizeof(scratch));
+    Lines lines;
+    memset(&lines, 0, sizeof(lines));
+    lines.hyps = &PyTuple_GET_ITEM(args[0], 0), lines.refs = &PyTuple_GET_ITEM(args[1], 0);
+    lines.jiwer_split = jiwer_split, lines.counts = view.buf;
     bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS /* the tuples hold the str, which do not change */
-    for (Py_ssize_t row = begin; row < end; row++) {
-        if (bs_watch_poll(&watch)) {
-            fault.kind = BS_STOPPED;
-            break;
-        }
-        fault.kind = line_edits(&scratch, hyps[row], refs[row], jiwer_split, counts + row * 5);
-        if (fault.kind != BS_DONE) break;
-    }
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
+    PyObject *result = bs_rows_released(NULL, lines_row, &lines, begin, end, &fault, NULL);
+    scratch_release(&lines.scratch);
     PyBuffer_Release(&view);
-    if (bs_call_end(&watch, &fault, NULL) < 0) return NULL;
-    Py_RETURN_NONE;
+    return result;
 }

@@ -37,6 +37,13 @@
 #include <string.h>
 #include <stdint.h>
 
+/* a function inlined wherever it is called (GCC, clang; a hint elsewhere) */
+#if defined(__GNUC__) || defined(__clang__)
+#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BS_ALWAYS_INLINE inline
+#endif
+
 /* a C-contiguous int64 buffer of `ndim` dimensions (shape[k] < 0: any size there); sets
  * a TypeError/ValueError naming `name` and returns -1 on anything else */
 int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndim,
@@ -135,6 +142,10 @@ typedef struct {
     const char *unit, *verb;
     int two_dim; /* starts and lengths are (B, R) */
 } bs_Ragged;
+
+/* the names of the six buffers of token ids (hyp_ids, hyp_starts, hyp_lengths, ref_ids,
+ * ref_starts, ref_lengths): bs_ragged_read's `names` where the rows are ids */
+extern const char *const bs_ragged_names[6];
 
 /* the six buffers args[0:6] into `ragged` (C-contiguous int64; ids 1-D; starts and
  * lengths of one shape: (B,), or (B, R) where `two_dim`), their views appended to
@@ -361,6 +372,35 @@ bs_watch_poll(bs_Watch *watch)
 }
 /* with the GIL: 0, or -1 with KeyboardInterrupt (or a signal handler's exception) set */
 int bs_watch_end(bs_Watch *watch);
+/* an entry point's work without the GIL: prepare(state, begin, end, watch, fault) (NULL:
+ * nothing to prepare), then row(state, row, watch, fault) for rows begin..end-1 (each
+ * BS_DONE, or the failure set in `fault`), Ctrl-C and stop_calls() polled before each row
+ * (BS_STOPPED); with the GIL held again, None, or NULL with the exception of the failure
+ * (bs_call_end: `ragged` names the arguments, NULL where the call has none). Inlined in each
+ * entry point, so that its calls of prepare and row are direct */
+typedef bs_Failure (*bs_PrepareRows)(void *state, Py_ssize_t begin, Py_ssize_t end,
+                                     bs_Watch *watch, bs_Fault *fault);
+typedef bs_Failure (*bs_RowWork)(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault);
+static BS_ALWAYS_INLINE PyObject *
+bs_rows_released(bs_PrepareRows prepare, bs_RowWork row, void *state, Py_ssize_t begin,
+                 Py_ssize_t end, bs_Fault *fault, const bs_Ragged *ragged)
+{
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS
+    if (prepare == NULL || prepare(state, begin, end, &watch, fault) == BS_DONE) {
+        for (Py_ssize_t at = begin; at < end; at++) {
+            if (bs_watch_poll(&watch)) {
+                fault->kind = BS_STOPPED;
+                break;
+            }
+            if (row(state, at, &watch, fault) != BS_DONE) break;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    return bs_call_end(&watch, fault, ragged) == 0 ? Py_NewRef(Py_None) : NULL;
+}
+
 PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
 extern const char bs_stop_calls_doc[];
 

@@ -179,10 +179,7 @@ PyObject *
 bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "alignment_chunks takes 4 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("alignment_chunks", nargs, 4, 4) < 0) return NULL;
     if (!PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) != 4) {
         PyErr_SetString(PyExc_TypeError, "tags must be a tuple of 4 names");
         return NULL;
@@ -253,10 +250,7 @@ PyObject *
 bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "word_lists takes 3 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("word_lists", nargs, 3, 3) < 0) return NULL;
     if (!PyList_CheckExact(args[2])) {
         PyErr_Format(PyExc_TypeError, "tokens must be a list, not %.100s",
                      Py_TYPE(args[2])->tp_name);

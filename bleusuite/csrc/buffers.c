@@ -300,7 +300,8 @@ bs_arg_count(const char *name, Py_ssize_t nargs, Py_ssize_t fewest, Py_ssize_t m
 {
     if (nargs >= fewest && nargs <= most) return 0;
     if (fewest == most)
-        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments, not %zd", name, fewest, nargs);
+        PyErr_Format(PyExc_TypeError, "%s takes %zd argument%s, not %zd", name, fewest,
+                     fewest == 1 ? "" : "s", nargs);
     else
         PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments, not %zd", name, fewest,
                      most, nargs);

@@ -47,20 +47,6 @@ scratch_release(Scratch *s)
     PyMem_RawFree(s->visits);
 }
 
-/* pair k's two texts: BS_DONE, or the failure (a slice outside its buffer) set in `fault` */
-static bs_Failure
-pair_texts(const bs_Ragged *p, Py_ssize_t k, const int64_t **hyp, int64_t *n,
-           const int64_t **ref, int64_t *m, bs_Fault *fault)
-{
-    if (bs_ragged_hyp(p, k, fault) != BS_DONE || bs_ragged_ref(p, k, 0, fault) != BS_DONE)
-        return fault->kind;
-    *hyp = p->hyp_ids + p->hyp_starts[k];
-    *n = p->hyp_lengths[k];
-    *ref = p->ref_ids + p->ref_starts[k];
-    *m = p->ref_lengths[k];
-    return BS_DONE;
-}
-
 /* a call's pairs, scratch and outputs (bs_rows_released's state) */
 typedef struct {
     bs_Ragged p[1];
@@ -71,6 +57,25 @@ typedef struct {
     double *last;        /* its outputs */
     int64_t *visited;
 } Pairs;
+
+/* pair k's two texts, the scratch grown for them: BS_DONE, or the failure (a slice outside
+ * its buffer, no memory) set in `fault` */
+static bs_Failure
+pair_texts(Pairs *c, Py_ssize_t k, const int64_t **hyp, int64_t *n, const int64_t **ref,
+           int64_t *m, bs_Fault *fault)
+{
+    const bs_Ragged *p = c->p;
+    if (bs_ragged_hyp(p, k, fault) != BS_DONE || bs_ragged_ref(p, k, 0, fault) != BS_DONE)
+        return fault->kind;
+    *hyp = p->hyp_ids + p->hyp_starts[k];
+    *n = p->hyp_lengths[k];
+    *ref = p->ref_ids + p->ref_starts[k];
+    *m = p->ref_lengths[k];
+    /* edit_distances' rows are the reference's, eed_grid's the hypothesis's */
+    if (scratch_reserve(&c->scratch, (c->distances != NULL ? *m : *n) + 1) < 0)
+        return bs_fail(fault, BS_NO_MEMORY, k, 0, 0, 0);
+    return BS_DONE;
+}
 
 /* ------------------------------------------------------------------ edit_distances */
 
@@ -129,20 +134,6 @@ beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, 
     return row[m];
 }
 
-/* pair `at`'s distance into c->distances */
-static bs_Failure
-distance_pair(void *state, Py_ssize_t at, bs_Watch *watch, bs_Fault *fault)
-{
-    Pairs *c = state;
-    const int64_t *pred, *target;
-    int64_t n, m;
-    if (pair_texts(c->p, at, &pred, &n, &target, &m, fault) != BS_DONE) return fault->kind;
-    if (scratch_reserve(&c->scratch, m + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
-    c->distances[at] = beam_distance(pred, n, target, m, c->cost, c->scratch.row,
-                                     c->scratch.next, watch);
-    return watch->stopped ? bs_fail(fault, BS_STOPPED, at, 0, 0, 0) : BS_DONE;
-}
-
 /* ------------------------------------------------------------------------ eed_grid */
 
 /* the CDER grid of hypothesis `hyp` (n) and reference `ref` (m): rows are the reference's
@@ -193,19 +184,23 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
     return row[n];
 }
 
-/* pair `at`'s grid into c->last and c->visited */
+/* pair `at`: its distance (edit_distances) or its grid (eed_grid) into the outputs. A pair
+ * stopped within (Ctrl-C) ends the call at bs_rows_released's next poll, or at its end */
 static bs_Failure
-grid_pair(void *state, Py_ssize_t at, bs_Watch *watch, bs_Fault *fault)
+pair_row(void *state, Py_ssize_t at, bs_Watch *watch, bs_Fault *fault)
 {
     Pairs *c = state;
     const int64_t *hyp, *ref;
     int64_t n, m;
-    if (pair_texts(c->p, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
-    if (scratch_reserve(&c->scratch, n + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
-    c->last[at] = eed_pair(hyp, n, ref, m, c->costs[0], c->costs[1], c->costs[2],
-                           c->scratch.row, c->scratch.next, c->scratch.visits, &c->visited[at],
-                           watch);
-    return watch->stopped ? bs_fail(fault, BS_STOPPED, at, 0, 0, 0) : BS_DONE;
+    if (pair_texts(c, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
+    if (c->distances != NULL)
+        c->distances[at] = beam_distance(hyp, n, ref, m, c->cost, c->scratch.row,
+                                         c->scratch.next, watch);
+    else
+        c->last[at] = eed_pair(hyp, n, ref, m, c->costs[0], c->costs[1], c->costs[2],
+                               c->scratch.row, c->scratch.next, c->scratch.visits,
+                               &c->visited[at], watch);
+    return BS_DONE;
 }
 
 /* ------------------------------------------------------------------ the entry points */
@@ -216,11 +211,10 @@ static const char *const TEXT_NAMES[6] = {"hyp_chars", "hyp_starts", "hyp_length
 /* an entry point of `count` arguments: the six text buffers (args[0:6]), its own
  * arguments (read_own: args[6:count - 2] into c, their views appended to views[*held:]; 0,
  * or -1 with the exception) and the pairs begin..end-1 (the last two) read, then each pair
- * by `pair` with the GIL released: None, or NULL with the exception. Inlined in each entry
- * point, so that its calls of `pair` are direct */
-static BS_ALWAYS_INLINE PyObject *
+ * with the GIL released: None, or NULL with the exception */
+static PyObject *
 pairs_call(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t count,
-           int (*read_own)(PyObject *const *, Pairs *, Py_buffer *, int *), bs_RowWork pair)
+           int (*read_own)(PyObject *const *, Pairs *, Py_buffer *, int *))
 {
     if (bs_arg_count(name, nargs, count, count) < 0) return NULL;
     Py_buffer views[9];
@@ -234,7 +228,7 @@ pairs_call(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t
         || bs_rows_range(args[count - 2], args[count - 1], c.p->rows, "pair", &begin, &end) < 0)
         goto done;
     bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    result = bs_rows_released(NULL, pair, &c, begin, end, &fault, c.p);
+    result = bs_rows_released(NULL, pair_row, &c, begin, end, &fault, c.p);
     scratch_release(&c.scratch);
 done:
     bs_release_views(views, held);
@@ -296,8 +290,7 @@ PyObject *
 bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    return pairs_call("edit_distances", args, nargs, 10, read_distance_arguments,
-                      distance_pair);
+    return pairs_call("edit_distances", args, nargs, 10, read_distance_arguments);
 }
 
 const char bs_eed_grid_doc[] =
@@ -314,5 +307,5 @@ PyObject *
 bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    return pairs_call("eed_grid", args, nargs, 11, read_grid_arguments, grid_pair);
+    return pairs_call("eed_grid", args, nargs, 11, read_grid_arguments);
 }

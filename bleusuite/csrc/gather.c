@@ -610,10 +610,7 @@ PyObject *
 bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 8) {
-        PyErr_Format(PyExc_TypeError, "gather() takes 8 arguments (%zd given)", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("gather", nargs, 8, 8) < 0) return NULL;
     PyObject *hypotheses = args[0], *references = args[1], *numbering = args[2];
     int text = PyObject_IsTrue(args[3]);
     if (text < 0) return NULL;

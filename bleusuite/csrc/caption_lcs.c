@@ -39,9 +39,7 @@ typedef struct {
     /* the hypothesis's distinct words: open addressing, stamps */
     Word *slots;
     int32_t *slot_id;
-    uint32_t *stamps;
-    uint32_t stamp;
-    size_t table_capacity;
+    bs_Stamps table;
     /* per hypothesis word: its id */
     int32_t *word_id;
     size_t words_capacity;
@@ -60,7 +58,7 @@ scratch_release(Scratch *s)
 {
     PyMem_RawFree(s->slots);
     PyMem_RawFree(s->slot_id);
-    PyMem_RawFree(s->stamps);
+    PyMem_RawFree(s->table.stamps);
     PyMem_RawFree(s->word_id);
     PyMem_RawFree(s->masks);
     PyMem_RawFree(s->id_first);
@@ -146,9 +144,9 @@ slot_of(uint64_t key, Py_ssize_t length, size_t mask)
 static inline int32_t
 lookup(const Scratch *s, const Line *hyp, const Line *t, const Word *w)
 {
-    const size_t mask = s->table_capacity - 1;
+    const size_t mask = s->table.capacity - 1;
     for (size_t k = slot_of(w->key, w->length, mask);; k = (k + 1) & mask) {
-        if (s->stamps[k] != s->stamp) return 0;
+        if (s->table.stamps[k] != s->table.stamp) return 0;
         if (same_word(hyp, &s->slots[k], t, w)) return s->slot_id[k];
     }
 }
@@ -177,26 +175,11 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
                       PyUnicode_GET_LENGTH(hyp_str)};
     /* the hypothesis's words: at most one per code point, and one more */
     const size_t room = (size_t)hyp.length + 1;
-    size_t capacity = 16;
-    while (capacity < 2 * room) capacity *= 2;
-    if (capacity > s->table_capacity) {
-        PyMem_RawFree(s->slots);
-        PyMem_RawFree(s->slot_id);
-        PyMem_RawFree(s->stamps);
-        s->slots = PyMem_RawMalloc(capacity * sizeof(Word));
-        s->slot_id = PyMem_RawMalloc(capacity * sizeof(int32_t));
-        s->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        s->table_capacity = 0;
-        s->stamp = 0;
-        if (s->slots == NULL || s->slot_id == NULL || s->stamps == NULL) return -1;
-        s->table_capacity = capacity;
-    }
-    if (++s->stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(s->stamps, 0, s->table_capacity * sizeof(uint32_t));
-        s->stamp = 1;
-    }
+    void **const arrays[2] = {(void **)&s->slots, (void **)&s->slot_id};
+    const size_t sizes[2] = {sizeof(Word), sizeof(int32_t)};
+    if (bs_stamps_reset(&s->table, arrays, sizes, 2, room) < 0) return -1;
     if (bs_grow((void **)&s->word_id, &s->words_capacity, room, sizeof(int32_t)) < 0) return -1;
-    const size_t table_mask = s->table_capacity - 1;
+    const size_t table_mask = s->table.capacity - 1;
     Py_ssize_t m = 0;
     int32_t distinct = 0;
     uint64_t lengths = 0; /* bit L: a hypothesis word of L code points (63: of 63 or more) */
@@ -205,10 +188,10 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
         const Py_ssize_t end = next_word(&hyp, i, &w);
         lengths |= (uint64_t)1 << (w.length < 63 ? w.length : 63);
         size_t k = slot_of(w.key, w.length, table_mask);
-        while (s->stamps[k] == s->stamp && !same_word(&hyp, &s->slots[k], &hyp, &w))
+        while (s->table.stamps[k] == s->table.stamp && !same_word(&hyp, &s->slots[k], &hyp, &w))
             k = (k + 1) & table_mask;
-        if (s->stamps[k] != s->stamp) {
-            s->stamps[k] = s->stamp;
+        if (s->table.stamps[k] != s->table.stamp) {
+            s->table.stamps[k] = s->table.stamp;
             s->slots[k] = w;
             s->slot_id[k] = ++distinct;
         }

@@ -36,9 +36,7 @@ typedef struct {
      * is the pair's (no clearing between pairs) */
     int64_t *keys;
     int32_t *slot_mask;
-    uint32_t *stamps;
-    uint32_t stamp;
-    size_t table_capacity;
+    bs_Stamps table;
     uint64_t *plus, *minus; /* m x blocks: each column's vertical deltas */
     uint8_t *ops;     /* n + m: the edits, last first (tag) */
     int64_t *ref_at, *hyp_at; /* n + m: their positions */
@@ -51,9 +49,7 @@ typedef struct {
     int64_t *word_id;
     size_t words_capacity;
     int32_t *word_slot;
-    uint32_t *word_stamps;
-    uint32_t word_stamp;
-    size_t word_table_capacity;
+    bs_Stamps word_table;
 } Scratch;
 
 typedef struct {
@@ -77,9 +73,9 @@ reserve_ops(Scratch *s, size_t needed)
 static void
 scratch_release(Scratch *s)
 {
-    void *const held[] = {s->masks, s->keys, s->slot_mask, s->stamps, s->plus, s->minus,
+    void *const held[] = {s->masks, s->keys, s->slot_mask, s->table.stamps, s->plus, s->minus,
                           s->ops, s->ref_at, s->hyp_at, s->word_at, s->word_length,
-                          s->word_hash, s->word_id, s->word_slot, s->word_stamps};
+                          s->word_hash, s->word_id, s->word_slot, s->word_table.stamps};
     bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
@@ -110,34 +106,18 @@ advance(uint64_t *plus, uint64_t *minus, const uint64_t *mask, size_t blocks)
 static int
 table_reset(Scratch *s, size_t words)
 {
-    size_t capacity = 16;
-    while (capacity < 2 * words) capacity *= 2;
-    if (capacity > s->table_capacity) {
-        PyMem_RawFree(s->keys);
-        PyMem_RawFree(s->slot_mask);
-        PyMem_RawFree(s->stamps);
-        s->keys = PyMem_RawMalloc(capacity * sizeof(int64_t));
-        s->slot_mask = PyMem_RawMalloc(capacity * sizeof(int32_t));
-        s->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        s->table_capacity = 0;
-        s->stamp = 0;
-        if (s->keys == NULL || s->slot_mask == NULL || s->stamps == NULL) return -1;
-        s->table_capacity = capacity;
-    }
-    if (++s->stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(s->stamps, 0, s->table_capacity * sizeof(uint32_t));
-        s->stamp = 1;
-    }
-    return 0;
+    void **const arrays[2] = {(void **)&s->keys, (void **)&s->slot_mask};
+    const size_t sizes[2] = {sizeof(int64_t), sizeof(int32_t)};
+    return bs_stamps_reset(&s->table, arrays, sizes, 2, words);
 }
 
 /* the slot of `word`: where it is, or the free slot where it goes */
 static inline size_t
 table_slot(const Scratch *s, int64_t word)
 {
-    const size_t mask = s->table_capacity - 1;
+    const size_t mask = s->table.capacity - 1;
     size_t k = (size_t)(((uint64_t)word * BS_GOLDEN) >> 17) & mask;
-    while (s->stamps[k] == s->stamp && s->keys[k] != word) k = (k + 1) & mask;
+    while (s->table.stamps[k] == s->table.stamp && s->keys[k] != word) k = (k + 1) & mask;
     return k;
 }
 
@@ -185,8 +165,8 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
             s->masks[(size_t)(s1[i] + 1) * blocks + (size_t)(i >> 6)] |= (uint64_t)1 << (i & 63);
         for (int64_t i = 0; dense < 0 && i < len1; i++) {
             const size_t k = table_slot(s, s1[i]);
-            if (s->stamps[k] != s->stamp) {
-                s->stamps[k] = s->stamp;
+            if (s->table.stamps[k] != s->table.stamp) {
+                s->table.stamps[k] = s->table.stamp;
                 s->keys[k] = s1[i];
                 s->slot_mask[k] = ++distinct;
                 memset(s->masks + (size_t)distinct * blocks, 0, blocks * 8);
@@ -209,7 +189,7 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
             if (dense >= 0) at = s2[j] < dense ? (size_t)s2[j] + 1 : 0;
             else {
                 const size_t k = table_slot(s, s2[j]);
-                at = s->stamps[k] == s->stamp ? (size_t)s->slot_mask[k] : 0;
+                at = s->table.stamps[k] == s->table.stamp ? (size_t)s->slot_mask[k] : 0;
             }
             advance(p, q, s->masks + at * blocks, blocks);
         }
@@ -456,23 +436,10 @@ static int
 number_words(Scratch *s, const bs_Text *ref, const bs_Text *hyp, size_t n, size_t total,
              int64_t *ref_distinct)
 {
-    size_t capacity = 16;
-    while (capacity < 2 * total) capacity *= 2;
-    if (capacity > s->word_table_capacity) {
-        PyMem_RawFree(s->word_slot);
-        PyMem_RawFree(s->word_stamps);
-        s->word_slot = PyMem_RawMalloc(capacity * sizeof(int32_t));
-        s->word_stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        s->word_table_capacity = 0;
-        s->word_stamp = 0;
-        if (s->word_slot == NULL || s->word_stamps == NULL) return -1;
-        s->word_table_capacity = capacity;
-    }
-    if (++s->word_stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(s->word_stamps, 0, s->word_table_capacity * sizeof(uint32_t));
-        s->word_stamp = 1;
-    }
-    const size_t mask = s->word_table_capacity - 1;
+    void **const arrays[1] = {(void **)&s->word_slot};
+    const size_t sizes[1] = {sizeof(int32_t)};
+    if (bs_stamps_reset(&s->word_table, arrays, sizes, 1, total) < 0) return -1;
+    const size_t mask = s->word_table.capacity - 1;
     int64_t next = 0;
     *ref_distinct = 0;
     for (size_t w = 0; w < total; w++) {
@@ -481,8 +448,8 @@ number_words(Scratch *s, const bs_Text *ref, const bs_Text *hyp, size_t n, size_
         const uint64_t hash = s->word_hash[w];
         size_t k = (size_t)(hash ^ (hash >> 29)) & mask;
         for (;; k = (k + 1) & mask) {
-            if (s->word_stamps[k] != s->word_stamp) {
-                s->word_stamps[k] = s->word_stamp;
+            if (s->word_table.stamps[k] != s->word_table.stamp) {
+                s->word_table.stamps[k] = s->word_table.stamp;
                 s->word_slot[k] = (int32_t)w;
                 s->word_id[w] = next++;
                 break;

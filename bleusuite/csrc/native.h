@@ -268,6 +268,20 @@ int bs_grow(void **items, size_t *capacity, size_t needed, size_t item);
 int bs_grow_all(void **const *arrays, const size_t *sizes, int count, size_t *capacity,
                 size_t needed, int exact);
 
+/* the stamps of an open-addressing table emptied by a new stamp instead of cleared (a slot
+ * is in use where its stamp is the table's): the tables of a pair's or an image's words */
+typedef struct {
+    uint32_t *stamps;
+    uint32_t stamp;
+    size_t capacity; /* slots: a power of two */
+} bs_Stamps;
+
+/* `table` emptied, with at least twice `items` slots (16 at least): where it must grow, the
+ * stamps and its `count` arrays of what the slots hold (*arrays[k], sizes[k] bytes a slot)
+ * are allocated again: 0, or -1 (no memory; no exception set) */
+int bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+                    size_t items);
+
 /* a growable int64 array (fixed: its items are a bytes object's and cannot move) */
 typedef struct {
     int64_t *items;

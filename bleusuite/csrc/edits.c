@@ -127,6 +127,17 @@ bit(const uint64_t *column, int64_t position)
     return (int)(column[position >> 6] >> (position & 63) & 1);
 }
 
+/* one edit more in s->ops (last first): its tag, and where it is (reference position
+ * `col`, hypothesis position `row`) */
+static inline void
+push_op(Scratch *s, int64_t *count, uint8_t tag, int64_t col, int64_t row)
+{
+    s->ops[*count] = tag;
+    s->ref_at[*count] = col;
+    s->hyp_at[*count] = row;
+    (*count)++;
+}
+
 /* the edits of ref (n words) -> hyp (m words) into s->ops, last first: their number, or
  * -1 (no memory) */
 static int64_t
@@ -194,39 +205,26 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
             advance(p, q, s->masks + at * blocks, blocks);
         }
         while (row != 0 && col != 0) {
+            uint8_t tag;
             if (bit(plus + (size_t)(row - 1) * blocks, col - 1)) {
                 col--;
-                s->ops[count] = TAG_DELETE;
+                tag = TAG_DELETE;
             }
             else {
                 row--;
-                if (row != 0 && bit(minus + (size_t)(row - 1) * blocks, col - 1)) {
-                    s->ops[count] = TAG_INSERT;
-                }
+                if (row != 0 && bit(minus + (size_t)(row - 1) * blocks, col - 1))
+                    tag = TAG_INSERT;
                 else {
                     col--;
-                    s->ops[count] = s1[col] == s2[row] ? TAG_EQUAL : TAG_SUBSTITUTE;
+                    tag = s1[col] == s2[row] ? TAG_EQUAL : TAG_SUBSTITUTE;
                 }
             }
-            s->ref_at[count] = col;
-            s->hyp_at[count] = row;
-            count++;
+            push_op(s, &count, tag, col, row);
         }
     }
-    while (col != 0) {
-        col--;
-        s->ops[count] = TAG_DELETE;
-        s->ref_at[count] = col;
-        s->hyp_at[count] = row;
-        count++;
-    }
-    while (row != 0) {
-        row--;
-        s->ops[count] = TAG_INSERT;
-        s->ref_at[count] = col;
-        s->hyp_at[count] = row;
-        count++;
-    }
+    /* what is left at an edge: the reference's words deleted, the hypothesis's inserted */
+    while (col != 0) push_op(s, &count, TAG_DELETE, --col, row);
+    while (row != 0) push_op(s, &count, TAG_INSERT, col, --row);
     return count;
 }
 

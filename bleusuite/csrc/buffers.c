@@ -319,6 +319,26 @@ bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int
     return 0;
 }
 
+PyObject *
+bs_call_for_str(PyObject *function, PyObject *argument, const char *name)
+{
+    PyObject *result = PyObject_CallOneArg(function, argument);
+    if (result == NULL) return NULL;
+    if (!PyUnicode_Check(result)) {
+        PyErr_Format(PyExc_TypeError, "%s must return a str, not %.100s", name,
+                     Py_TYPE(result)->tp_name);
+        Py_DECREF(result);
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(result) < 0) {
+        Py_DECREF(result);
+        return NULL;
+    }
+#endif
+    return result;
+}
+
 const char *const bs_ragged_names[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
                                         "ref_ids", "ref_starts", "ref_lengths"};
 

@@ -462,14 +462,8 @@ gather_line(Gathering *g, PyObject *line, Py_ssize_t *length)
         *length = 1;
         return hold(g, line);
     }
-    PyObject *changed = PyObject_CallOneArg(g->transform, line);
+    PyObject *changed = bs_call_for_str(g->transform, line, "transform");
     if (changed == NULL) return FAILED;
-    if (!PyUnicode_Check(changed)) {
-        PyErr_Format(PyExc_TypeError, "transform must return a str, not %.100s",
-                     Py_TYPE(changed)->tp_name);
-        Py_DECREF(changed);
-        return FAILED;
-    }
     Outcome outcome = hold(g, changed);
     Py_DECREF(changed);
     *length = 1;

@@ -282,6 +282,11 @@ typedef struct {
 int bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
                     size_t items);
 
+/* function(argument), a Python function that must return a str (`name`: what the
+ * TypeError calls it, "NAME must return a str, not T"): a new reference to the str, ready,
+ * or NULL with the exception (GIL held) */
+PyObject *bs_call_for_str(PyObject *function, PyObject *argument, const char *name);
+
 /* a growable int64 array (fixed: its items are a bytes object's and cannot move) */
 typedef struct {
     int64_t *items;

@@ -763,13 +763,14 @@ run_ids(Call *c, bs_Watch *watch)
 
 /* ------------------------------------------------------ what the two entry points share */
 
-/* the number of arguments (`fewest`, or one more: workers, the last), order
- * (args[order_at]) and log_documents (args[order_at + 2]) into c: 0, or -1 with the
+/* c zeroed, then the number of arguments (`fewest`, or one more: workers, the last), order
+ * (args[order_at]) and log_documents (args[order_at + 2]) into it: 0, or -1 with the
  * exception */
 static int
-read_numbers(Call *c, const char *name, PyObject *const *args, Py_ssize_t nargs,
-             Py_ssize_t fewest, int order_at)
+call_begin(Call *c, const char *name, PyObject *const *args, Py_ssize_t nargs,
+           Py_ssize_t fewest, int order_at)
 {
+    memset(c, 0, sizeof(*c));
     if (bs_arg_count(name, nargs, fewest, fewest + 1) < 0) return -1;
     Py_ssize_t workers = 1, order;
     if (nargs > fewest && bs_index_argument(args[fewest], "workers", &workers) < 0) return -1;
@@ -870,8 +871,7 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     Call c;
-    memset(&c, 0, sizeof(c));
-    if (read_numbers(&c, "cider_sums", args, nargs, 13, 7) < 0) return NULL;
+    if (call_begin(&c, "cider_sums", args, nargs, 13, 7) < 0) return NULL;
     Py_buffer views[11];
     int held = 0;
     PyObject *result = NULL;
@@ -1167,8 +1167,7 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     Call c;
-    memset(&c, 0, sizeof(c));
-    if (read_numbers(&c, "cider_text_sums", args, nargs, 10, 2) < 0) return NULL;
+    if (call_begin(&c, "cider_text_sums", args, nargs, 10, 2) < 0) return NULL;
     const Py_ssize_t images = caption_images(args);
     if (images < 0) return NULL;
     Py_buffer views[6];

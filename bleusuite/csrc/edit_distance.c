@@ -286,13 +286,6 @@ const char bs_edit_distances_doc[] =
 "ref_chars (starts and lengths of shape (P,)). substitution_cost is an integer from 0 to\n"
 "2**40; distances, int64 of shape (P,), receives each distance. The GIL is released.";
 
-PyObject *
-bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    return pairs_call("edit_distances", args, nargs, 10, read_distance_arguments);
-}
-
 const char bs_eed_grid_doc[] =
 "eed_grid(hyp_chars, hyp_starts, hyp_lengths, ref_chars, ref_starts, ref_lengths, costs,\n"
 "         last, visited, begin, end, /)\n--\n\n"
@@ -303,9 +296,14 @@ const char bs_eed_grid_doc[] =
 "hypothesis and reference). costs is a float64 buffer (alpha, deletion, insertion). The\n"
 "GIL is released.";
 
-PyObject *
-bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    return pairs_call("eed_grid", args, nargs, 11, read_grid_arguments);
-}
+/* the two entry points: pairs_call with the name, the number of arguments and the reader of
+ * the entry's own */
+#define PAIRS_ENTRY(name, count, read_own)                                                 \
+    PyObject *bs_##name(PyObject *module, PyObject *const *args, Py_ssize_t nargs)         \
+    {                                                                                      \
+        (void)module;                                                                      \
+        return pairs_call(#name, args, nargs, count, read_own);                            \
+    }
+
+PAIRS_ENTRY(edit_distances, 10, read_distance_arguments)
+PAIRS_ENTRY(eed_grid, 11, read_grid_arguments)

@@ -24,9 +24,10 @@
  *
  * The row kernels (count_matches, lcs_matches, ter_edits, edit_counts, edit_distances,
  * eed_grid) read their ragged rows with bs_ragged_read, check each slice with
- * bs_ragged_hyp / bs_ragged_ref (or bs_ragged_measure), record what went wrong without the
- * GIL as a bs_Fault and raise it with bs_call_end (bs_raise): one message per failure,
- * naming the argument, whatever the entry point.
+ * bs_ragged_hyp / bs_ragged_ref (or bs_ragged_measure), run their rows without the GIL with
+ * bs_rows_released (line_edit_counts too), record what went wrong as a bs_Fault and raise it
+ * with bs_call_end (bs_raise): one message per failure, naming the argument, whatever the
+ * entry point.
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H

@@ -293,29 +293,21 @@ bs_raise(const bs_Fault *fault, const bs_Ragged *ragged)
 }
 
 int
-bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
-                size_t items)
+bs_stamps_grow(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+               size_t capacity)
 {
-    size_t capacity = 16;
-    while (capacity < 2 * items) capacity *= 2;
-    if (capacity > table->capacity) {
-        PyMem_RawFree(table->stamps);
-        table->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        table->capacity = 0;
-        table->stamp = 0;
-        int failed = table->stamps == NULL;
-        for (int k = 0; k < count; k++) {
-            PyMem_RawFree(*arrays[k]);
-            *arrays[k] = PyMem_RawMalloc(capacity * sizes[k]);
-            failed = failed || *arrays[k] == NULL;
-        }
-        if (failed) return -1;
-        table->capacity = capacity;
+    PyMem_RawFree(table->stamps);
+    table->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
+    table->capacity = 0;
+    table->stamp = 0;
+    int failed = table->stamps == NULL;
+    for (int k = 0; k < count; k++) {
+        PyMem_RawFree(*arrays[k]);
+        *arrays[k] = PyMem_RawMalloc(capacity * sizes[k]);
+        failed = failed || *arrays[k] == NULL;
     }
-    if (++table->stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(table->stamps, 0, table->capacity * sizeof(uint32_t));
-        table->stamp = 1;
-    }
+    if (failed) return -1;
+    table->capacity = capacity;
     return 0;
 }
 

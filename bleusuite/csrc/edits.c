@@ -127,15 +127,15 @@ bit(const uint64_t *column, int64_t position)
     return (int)(column[position >> 6] >> (position & 63) & 1);
 }
 
-/* one edit more in s->ops (last first): its tag, and where it is (reference position
- * `col`, hypothesis position `row`) */
-static inline void
-push_op(Scratch *s, int64_t *count, uint8_t tag, int64_t col, int64_t row)
+/* edit `count` in s->ops (last first): its tag, and where it is (reference position `col`,
+ * hypothesis position `row`); the edits' number then */
+static inline int64_t
+push_op(Scratch *s, int64_t count, uint8_t tag, int64_t col, int64_t row)
 {
-    s->ops[*count] = tag;
-    s->ref_at[*count] = col;
-    s->hyp_at[*count] = row;
-    (*count)++;
+    s->ops[count] = tag;
+    s->ref_at[count] = col;
+    s->hyp_at[count] = row;
+    return count + 1;
 }
 
 /* the edits of ref (n words) -> hyp (m words) into s->ops, last first: their number, or
@@ -219,12 +219,12 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
                     tag = s1[col] == s2[row] ? TAG_EQUAL : TAG_SUBSTITUTE;
                 }
             }
-            push_op(s, &count, tag, col, row);
+            count = push_op(s, count, tag, col, row);
         }
     }
     /* what is left at an edge: the reference's words deleted, the hypothesis's inserted */
-    while (col != 0) push_op(s, &count, TAG_DELETE, --col, row);
-    while (row != 0) push_op(s, &count, TAG_INSERT, col, --row);
+    while (col != 0) count = push_op(s, count, TAG_DELETE, --col, row);
+    while (row != 0) count = push_op(s, count, TAG_INSERT, col, --row);
     return count;
 }
 

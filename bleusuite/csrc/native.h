@@ -277,11 +277,27 @@ typedef struct {
     size_t capacity; /* slots: a power of two */
 } bs_Stamps;
 
-/* `table` emptied, with at least twice `items` slots (16 at least): where it must grow, the
- * stamps and its `count` arrays of what the slots hold (*arrays[k], sizes[k] bytes a slot)
- * are allocated again: 0, or -1 (no memory; no exception set) */
-int bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
-                    size_t items);
+/* the stamps and the `count` arrays of what a table's slots hold (*arrays[k], sizes[k] bytes
+ * a slot) allocated again for `capacity` slots: 0, or -1 (no memory; no exception set) */
+int bs_stamps_grow(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+                   size_t capacity);
+
+/* `table` emptied, with at least twice `items` slots (16 at least), grown where it must
+ * (bs_stamps_grow): 0, or -1 (no memory; no exception set). Inline: it runs once a pair */
+static inline int
+bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+                size_t items)
+{
+    size_t capacity = 16;
+    while (capacity < 2 * items) capacity *= 2;
+    if (capacity > table->capacity && bs_stamps_grow(table, arrays, sizes, count, capacity) < 0)
+        return -1;
+    if (++table->stamp == 0) { /* the stamps wrapped: clear them once */
+        memset(table->stamps, 0, table->capacity * sizeof(uint32_t));
+        table->stamp = 1;
+    }
+    return 0;
+}
 
 /* function(argument), a Python function that must return a str (`name`: what the
  * TypeError calls it, "NAME must return a str, not T"): a new reference to the str, ready,

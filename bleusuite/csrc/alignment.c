@@ -168,6 +168,44 @@ new_chunk(const int64_t *row, PyObject *const *tags)
     return (PyObject *)chunk;
 }
 
+/* row b of `out` (the list of the rows): a new list of `count` items, set there (its items
+ * NULL until they are set: `out` can be dropped at any point): it, or NULL (no memory) */
+static PyObject *
+new_row(PyObject *out, Py_ssize_t b, int64_t count)
+{
+    PyObject *row = PyList_New((Py_ssize_t)count);
+    if (row != NULL) PyList_SET_ITEM(out, b, row);
+    return row;
+}
+
+/* alignment_chunks' rows into `out`: 0, or -1 with the exception */
+static int
+chunk_rows(PyObject *out, const int64_t *chunks, Py_ssize_t size, const int64_t *starts,
+           const int64_t *counts, PyObject *const *tags)
+{
+    for (Py_ssize_t b = 0; b < PyList_GET_SIZE(out); b++) {
+        const int64_t start = starts[b], count = counts[b];
+        if (!bs_slice_fits(start, count, size)) {
+            PyErr_Format(PyExc_ValueError, "row %zd: its opcodes are outside chunks", b);
+            return -1;
+        }
+        PyObject *row = new_row(out, b, count);
+        if (row == NULL) return -1;
+        for (int64_t k = 0; k < count; k++) {
+            const int64_t *opcode = chunks + (start + k) * FIELDS;
+            if (opcode[0] < 0 || opcode[0] > 3) {
+                PyErr_Format(PyExc_ValueError, "row %zd: an opcode's tag is %lld, not 0 to 3",
+                             b, (long long)opcode[0]);
+                return -1;
+            }
+            PyObject *chunk = new_chunk(opcode, tags);
+            if (chunk == NULL) return -1;
+            PyList_SET_ITEM(row, (Py_ssize_t)k, chunk);
+        }
+    }
+    return 0;
+}
+
 const char bs_alignment_chunks_doc[] =
 "alignment_chunks(chunks, chunk_starts, counts, tags, /)\n--\n\n"
 "jiwer's alignments of edit_counts's opcodes: a list per row of AlignmentChunk.\n\n"
@@ -179,10 +217,7 @@ PyObject *
 bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "alignment_chunks takes 4 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("alignment_chunks", nargs, 4, 4) < 0) return NULL;
     if (!PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) != 4) {
         PyErr_SetString(PyExc_TypeError, "tags must be a tuple of 4 names");
         return NULL;
@@ -207,40 +242,40 @@ bs_alignment_chunks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     held++;
     const int64_t *chunks = views[0].buf, *starts = views[1].buf, *counts = views[2].buf;
     const Py_ssize_t rows = views[1].shape[0], size = views[0].shape[0];
-    PyObject *out = PyList_New(rows);
-    if (out == NULL) goto done;
-    for (Py_ssize_t b = 0; b < rows; b++) {
-        const int64_t start = starts[b], count = counts[b];
-        if (!bs_slice_fits(start, count, size)) {
-            PyErr_Format(PyExc_ValueError, "row %zd: its opcodes are outside chunks", b);
-            goto drop;
-        }
-        PyObject *row = PyList_New((Py_ssize_t)count);
-        if (row == NULL) {
-            goto drop;
-        }
-        PyList_SET_ITEM(out, b, row);
-        for (int64_t k = 0; k < count; k++) {
-            const int64_t *opcode = chunks + (start + k) * FIELDS;
-            if (opcode[0] < 0 || opcode[0] > 3) {
-                PyErr_Format(PyExc_ValueError, "row %zd: an opcode's tag is %lld, not 0 to 3",
-                             b, (long long)opcode[0]);
-                goto drop;
-            }
-            PyObject *chunk = new_chunk(opcode, tags);
-            if (chunk == NULL) {
-                goto drop;
-            }
-            PyList_SET_ITEM(row, (Py_ssize_t)k, chunk);
-        }
-    }
-    result = out;
-    goto done;
-drop: /* the lists made so far, with their items */
-    Py_DECREF(out);
+    result = PyList_New(rows);
+    if (result != NULL && chunk_rows(result, chunks, size, starts, counts, tags) < 0)
+        Py_CLEAR(result); /* the lists made so far, with their items */
 done:
     bs_release_views(views, held);
     return result;
+}
+
+/* word_lists' lines into `out`: 0, or -1 with the exception */
+static int
+word_rows(PyObject *out, const int64_t *ids, Py_ssize_t size, const int64_t *counts,
+          PyObject *tokens)
+{
+    const Py_ssize_t vocabulary = PyList_GET_SIZE(tokens);
+    Py_ssize_t at = 0;
+    for (Py_ssize_t b = 0; b < PyList_GET_SIZE(out); b++) {
+        const int64_t count = counts[b];
+        if (count < 0 || count > size - at) {
+            PyErr_Format(PyExc_ValueError, "counts: line %zd goes past the ids", b);
+            return -1;
+        }
+        PyObject *row = new_row(out, b, count);
+        if (row == NULL) return -1;
+        for (int64_t k = 0; k < count; k++, at++) {
+            const int64_t id = ids[at];
+            if (id < 0 || id >= vocabulary) {
+                PyErr_Format(PyExc_ValueError, "ids: %lld is not an index of tokens",
+                             (long long)id);
+                return -1;
+            }
+            PyList_SET_ITEM(row, (Py_ssize_t)k, Py_NewRef(PyList_GET_ITEM(tokens, id)));
+        }
+    }
+    return 0;
 }
 
 const char bs_word_lists_doc[] =
@@ -253,10 +288,7 @@ PyObject *
 bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "word_lists takes 3 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("word_lists", nargs, 3, 3) < 0) return NULL;
     if (!PyList_CheckExact(args[2])) {
         PyErr_Format(PyExc_TypeError, "tokens must be a list, not %.100s",
                      Py_TYPE(args[2])->tp_name);
@@ -273,35 +305,9 @@ bs_word_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     held++;
     const int64_t *ids = views[0].buf, *counts = views[1].buf;
     const Py_ssize_t size = views[0].shape[0], rows = views[1].shape[0];
-    const Py_ssize_t vocabulary = PyList_GET_SIZE(tokens);
-    PyObject *out = PyList_New(rows);
-    if (out == NULL) goto done;
-    Py_ssize_t at = 0;
-    for (Py_ssize_t b = 0; b < rows; b++) {
-        const int64_t count = counts[b];
-        if (count < 0 || count > size - at) {
-            PyErr_Format(PyExc_ValueError, "counts: line %zd goes past the ids", b);
-            goto drop;
-        }
-        PyObject *row = PyList_New((Py_ssize_t)count);
-        if (row == NULL) {
-            goto drop;
-        }
-        PyList_SET_ITEM(out, b, row);
-        for (int64_t k = 0; k < count; k++, at++) {
-            const int64_t id = ids[at];
-            if (id < 0 || id >= vocabulary) {
-                PyErr_Format(PyExc_ValueError, "ids: %lld is not an index of tokens",
-                             (long long)id);
-                goto drop;
-            }
-            PyList_SET_ITEM(row, (Py_ssize_t)k, Py_NewRef(PyList_GET_ITEM(tokens, id)));
-        }
-    }
-    result = out;
-    goto done;
-drop: /* the lists made so far, with their items */
-    Py_DECREF(out);
+    result = PyList_New(rows);
+    if (result != NULL && word_rows(result, ids, size, counts, tokens) < 0)
+        Py_CLEAR(result); /* the lists made so far, with their items */
 done:
     bs_release_views(views, held);
     return result;

@@ -293,6 +293,61 @@ bs_raise(const bs_Fault *fault, const bs_Ragged *ragged)
 }
 
 int
+bs_stamps_grow(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+               size_t capacity)
+{
+    PyMem_RawFree(table->stamps);
+    table->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
+    table->capacity = 0;
+    table->stamp = 0;
+    int failed = table->stamps == NULL;
+    for (int k = 0; k < count; k++) {
+        PyMem_RawFree(*arrays[k]);
+        *arrays[k] = PyMem_RawMalloc(capacity * sizes[k]);
+        failed = failed || *arrays[k] == NULL;
+    }
+    if (failed) return -1;
+    table->capacity = capacity;
+    return 0;
+}
+
+PyObject *
+bs_call_for_str(PyObject *function, PyObject *argument, const char *name)
+{
+    PyObject *result = PyObject_CallOneArg(function, argument);
+    if (result == NULL) return NULL;
+    if (!PyUnicode_Check(result)) {
+        PyErr_Format(PyExc_TypeError, "%s must return a str, not %.100s", name,
+                     Py_TYPE(result)->tp_name);
+        Py_DECREF(result);
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(result) < 0) {
+        Py_DECREF(result);
+        return NULL;
+    }
+#endif
+    return result;
+}
+
+const char *const bs_ragged_names[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
+                                        "ref_ids", "ref_starts", "ref_lengths"};
+
+int
+bs_arg_count(const char *name, Py_ssize_t nargs, Py_ssize_t fewest, Py_ssize_t most)
+{
+    if (nargs >= fewest && nargs <= most) return 0;
+    if (fewest == most)
+        PyErr_Format(PyExc_TypeError, "%s takes %zd argument%s, not %zd", name, fewest,
+                     fewest == 1 ? "" : "s", nargs);
+    else
+        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments, not %zd", name, fewest,
+                     most, nargs);
+    return -1;
+}
+
+int
 bs_call_end(bs_Watch *watch, const bs_Fault *fault, const bs_Ragged *ragged)
 {
     if (bs_watch_end(watch) < 0) return -1; /* stopped: KeyboardInterrupt */

@@ -39,9 +39,7 @@ typedef struct {
     /* the hypothesis's distinct words: open addressing, stamps */
     Word *slots;
     int32_t *slot_id;
-    uint32_t *stamps;
-    uint32_t stamp;
-    size_t table_capacity;
+    bs_Stamps table;
     /* per hypothesis word: its id */
     int32_t *word_id;
     size_t words_capacity;
@@ -60,7 +58,7 @@ scratch_release(Scratch *s)
 {
     PyMem_RawFree(s->slots);
     PyMem_RawFree(s->slot_id);
-    PyMem_RawFree(s->stamps);
+    PyMem_RawFree(s->table.stamps);
     PyMem_RawFree(s->word_id);
     PyMem_RawFree(s->masks);
     PyMem_RawFree(s->id_first);
@@ -139,16 +137,16 @@ next_word(const Line *t, Py_ssize_t i, Word *w)
 static inline size_t
 slot_of(uint64_t key, Py_ssize_t length, size_t mask)
 {
-    return (size_t)(((key ^ (uint64_t)length) * GOLDEN) >> 32) & mask;
+    return (size_t)(((key ^ (uint64_t)length) * BS_GOLDEN) >> 32) & mask;
 }
 
 /* the id of word `w` of `t` in the hypothesis's table (0: not there) */
 static inline int32_t
 lookup(const Scratch *s, const Line *hyp, const Line *t, const Word *w)
 {
-    const size_t mask = s->table_capacity - 1;
+    const size_t mask = s->table.capacity - 1;
     for (size_t k = slot_of(w->key, w->length, mask);; k = (k + 1) & mask) {
-        if (s->stamps[k] != s->stamp) return 0;
+        if (s->table.stamps[k] != s->table.stamp) return 0;
         if (same_word(hyp, &s->slots[k], t, w)) return s->slot_id[k];
     }
 }
@@ -177,26 +175,11 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
                       PyUnicode_GET_LENGTH(hyp_str)};
     /* the hypothesis's words: at most one per code point, and one more */
     const size_t room = (size_t)hyp.length + 1;
-    size_t capacity = 16;
-    while (capacity < 2 * room) capacity *= 2;
-    if (capacity > s->table_capacity) {
-        PyMem_RawFree(s->slots);
-        PyMem_RawFree(s->slot_id);
-        PyMem_RawFree(s->stamps);
-        s->slots = PyMem_RawMalloc(capacity * sizeof(Word));
-        s->slot_id = PyMem_RawMalloc(capacity * sizeof(int32_t));
-        s->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        s->table_capacity = 0;
-        s->stamp = 0;
-        if (s->slots == NULL || s->slot_id == NULL || s->stamps == NULL) return -1;
-        s->table_capacity = capacity;
-    }
-    if (++s->stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(s->stamps, 0, s->table_capacity * sizeof(uint32_t));
-        s->stamp = 1;
-    }
+    void **const arrays[2] = {(void **)&s->slots, (void **)&s->slot_id};
+    const size_t sizes[2] = {sizeof(Word), sizeof(int32_t)};
+    if (bs_stamps_reset(&s->table, arrays, sizes, 2, room) < 0) return -1;
     if (bs_grow((void **)&s->word_id, &s->words_capacity, room, sizeof(int32_t)) < 0) return -1;
-    const size_t table_mask = s->table_capacity - 1;
+    const size_t table_mask = s->table.capacity - 1;
     Py_ssize_t m = 0;
     int32_t distinct = 0;
     uint64_t lengths = 0; /* bit L: a hypothesis word of L code points (63: of 63 or more) */
@@ -205,10 +188,10 @@ image_best(Scratch *s, PyObject *hyp_str, PyObject *const *refs, Py_ssize_t coun
         const Py_ssize_t end = next_word(&hyp, i, &w);
         lengths |= (uint64_t)1 << (w.length < 63 ? w.length : 63);
         size_t k = slot_of(w.key, w.length, table_mask);
-        while (s->stamps[k] == s->stamp && !same_word(&hyp, &s->slots[k], &hyp, &w))
+        while (s->table.stamps[k] == s->table.stamp && !same_word(&hyp, &s->slots[k], &hyp, &w))
             k = (k + 1) & table_mask;
-        if (s->stamps[k] != s->stamp) {
-            s->stamps[k] = s->stamp;
+        if (s->table.stamps[k] != s->table.stamp) {
+            s->table.stamps[k] = s->table.stamp;
             s->slots[k] = w;
             s->slot_id[k] = ++distinct;
         }
@@ -306,24 +289,9 @@ PyObject *
 bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 5 && nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "caption_rouge takes 5 or 6 arguments, not %zd", nargs);
-        return NULL;
-    }
-    static const char *names[2] = {"hypotheses", "references"};
-    for (int k = 0; k < 2; k++) {
-        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
-            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
-                         Py_TYPE(args[k])->tp_name);
-            return NULL;
-        }
-    }
-    const Py_ssize_t rows = PySequence_Fast_GET_SIZE(args[0]);
-    if (PySequence_Fast_GET_SIZE(args[1]) != rows) {
-        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
-                     PySequence_Fast_GET_SIZE(args[1]), rows);
-        return NULL;
-    }
+    if (bs_arg_count("caption_rouge", nargs, 5, 6) < 0) return NULL;
+    const Py_ssize_t rows = caption_images(args);
+    if (rows < 0) return NULL;
     Py_ssize_t begin, end, scratch = DEFAULT_SCRATCH_WORDS;
     if (bs_index_argument(args[3], "begin", &begin) < 0
         || bs_index_argument(args[4], "end", &end) < 0
@@ -360,16 +328,8 @@ bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *const *ref_items = PySequence_Fast_ITEMS(args[1]);
     for (Py_ssize_t row = begin; row < end; row++) {
         PyObject *hyp = hyp_items[row], *refs = ref_items[row];
-        if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
-            PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", row);
-            goto done;
-        }
-        if (!PyList_CheckExact(refs) || PyList_GET_SIZE(refs) == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str",
-                         row);
-            goto done;
-        }
-        const Py_ssize_t size = PyList_GET_SIZE(refs);
+        const Py_ssize_t size = image_references(hyp, refs, row);
+        if (size < 0) goto done;
         if (count + size + 1 > capacity) {
             Py_ssize_t more = capacity * 2 > count + size + 1 ? capacity * 2
                                                               : count + size + 1 + 64;
@@ -382,22 +342,7 @@ bs_caption_rouge(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             capacity = more;
         }
         first[row - begin] = count;
-        for (Py_ssize_t k = -1; k < size; k++) {
-            PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs, k);
-            if (!PyUnicode_CheckExact(item)) {
-                if (k < 0)
-                    PyErr_Format(PyExc_ValueError, "hypotheses[%zd][0] must be a str, not "
-                                 "%.100s", row, Py_TYPE(item)->tp_name);
-                else
-                    PyErr_Format(PyExc_ValueError, "references[%zd][%zd] must be a str, not "
-                                 "%.100s", row, k, Py_TYPE(item)->tp_name);
-                goto done;
-            }
-#if PY_VERSION_HEX < 0x030C0000
-            if (PyUnicode_READY(item) < 0) goto done;
-#endif
-            held[count++] = Py_NewRef(item);
-        }
+        if (hold_captions(hyp, refs, row, held, &count) < 0) goto done;
     }
     first[end - begin] = count;
     Scratch scratch_state;

@@ -1,5 +1,5 @@
-/* caption_words.h: the words of captions (str) as keys, shared by caption_lcs.c and
- * cider_sums.c.
+/* caption_words.h: the words of captions (str) as keys, and the captions' lists as
+ * pycocoevalcap's dictionaries give them, shared by caption_lcs.c and cider_sums.c.
  *
  * A word's key: where it has at most 8 code points, all below 256, the code points packed
  * one a byte (with its length, the key is the word: no comparison needed); else a hash of
@@ -11,11 +11,8 @@
 
 #include "native.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
-
 /* the compiler's builtins where it has them (GCC, clang), plain C elsewhere (MSVC) */
 #if defined(__GNUC__) || defined(__clang__)
-#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
 #define BS_PREFETCH(address) __builtin_prefetch(address)
 static inline int
 bs_popcount64(uint64_t x)
@@ -23,7 +20,6 @@ bs_popcount64(uint64_t x)
     return __builtin_popcountll(x);
 }
 #else
-#define BS_ALWAYS_INLINE inline
 #define BS_PREFETCH(address) ((void)(address))
 static inline int
 bs_popcount64(uint64_t x)
@@ -82,18 +78,18 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
             w.exact = 1;
             return w;
         }
-        uint64_t hash = (uint64_t)length * GOLDEN;
+        uint64_t hash = (uint64_t)length * BS_GOLDEN;
         Py_ssize_t k = 0;
         for (; k + 8 <= length; k += 8) {
             uint64_t chunk;
             memcpy(&chunk, p + k, 8);
-            hash = (hash ^ chunk) * GOLDEN;
+            hash = (hash ^ chunk) * BS_GOLDEN;
             hash ^= hash >> 29;
         }
         if (k < length) {
             uint64_t chunk = 0;
             memcpy(&chunk, p + k, (size_t)(length - k));
-            hash = (hash ^ chunk) * GOLDEN;
+            hash = (hash ^ chunk) * BS_GOLDEN;
             hash ^= hash >> 29;
         }
         w.key = hash;
@@ -105,7 +101,7 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
     for (Py_ssize_t k = 0; k < length && latin1; k++) latin1 = line_at(t, start + k) < 256;
     if (latin1) {
         unsigned char bytes[8];
-        uint64_t hash = (uint64_t)length * GOLDEN;
+        uint64_t hash = (uint64_t)length * BS_GOLDEN;
         Py_ssize_t k = 0;
         while (k < length) {
             const Py_ssize_t take = length - k < 8 ? length - k : 8;
@@ -117,7 +113,7 @@ word_key(const Line *t, Py_ssize_t start, Py_ssize_t length)
                 w.exact = 1;
                 return w;
             }
-            hash = (hash ^ chunk) * GOLDEN;
+            hash = (hash ^ chunk) * BS_GOLDEN;
             hash ^= hash >> 29;
             k += take;
         }
@@ -144,6 +140,72 @@ same_word(const Line *hyp, const Word *a, const Line *t, const Word *b)
     for (Py_ssize_t k = 0; k < a->length; k++)
         if (line_at(hyp, a->start + k) != line_at(t, b->start + k)) return 0;
     return 1;
+}
+
+/* ------------------------------------------- the captions as pycocoevalcap passes them */
+
+/* hypotheses and references (args[0], args[1]): tuples or lists of the same length (the
+ * images); their length, or -1 with a TypeError or ValueError naming them */
+static inline Py_ssize_t
+caption_images(PyObject *const *args)
+{
+    static const char *names[2] = {"hypotheses", "references"};
+    for (int k = 0; k < 2; k++) {
+        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
+                         Py_TYPE(args[k])->tp_name);
+            return -1;
+        }
+    }
+    const Py_ssize_t images = PySequence_Fast_GET_SIZE(args[0]);
+    if (PySequence_Fast_GET_SIZE(args[1]) != images) {
+        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
+                     PySequence_Fast_GET_SIZE(args[1]), images);
+        return -1;
+    }
+    return images;
+}
+
+/* image b's lists checked: `hyp` (hypotheses[b]) a list of one item, `refs` (references[b])
+ * a non-empty list; the number of its references, or -1 with a ValueError naming them */
+static inline Py_ssize_t
+image_references(PyObject *hyp, PyObject *refs, Py_ssize_t b)
+{
+    if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
+        PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", b);
+        return -1;
+    }
+    if (!PyList_CheckExact(refs) || PyList_GET_SIZE(refs) == 0) {
+        PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str", b);
+        return -1;
+    }
+    return PyList_GET_SIZE(refs);
+}
+
+/* image b's captions (its lists checked by image_references), the hypothesis then the
+ * references, each a str (ready), appended to held[*count:] with a reference each, so that
+ * they outlive a change of the lists while the GIL is released: 0, or -1 with a ValueError
+ * naming the caption (*count: those held) */
+static inline int
+hold_captions(PyObject *hyp, PyObject *refs, Py_ssize_t b, PyObject **held, Py_ssize_t *count)
+{
+    for (Py_ssize_t k = -1; k < PyList_GET_SIZE(refs); k++) {
+        PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs, k);
+        if (!PyUnicode_CheckExact(item)) {
+            if (k < 0)
+                PyErr_Format(PyExc_ValueError, "hypotheses[%zd][0] must be a str, not %.100s", b,
+                             Py_TYPE(item)->tp_name);
+            else
+                PyErr_Format(PyExc_ValueError, "references[%zd][%zd] must be a str, not "
+                             "%.100s", b, k, Py_TYPE(item)->tp_name);
+            return -1;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item) < 0) return -1;
+#endif
+        held[(*count)++] = Py_NewRef(item);
+    }
+    return 0;
 }
 
 #endif

@@ -40,63 +40,98 @@
 
 typedef enum { SUMS_DONE = 0, SUMS_NO_MEMORY, SUMS_BAD_INPUT, SUMS_STOPPED } SumsFailure;
 
+typedef struct Ids Ids;
+static int32_t new_id(Ids *ids);
+
+static inline size_t
+slot_of(uint64_t key, size_t mask)
+{
+    uint64_t h = key * BS_GOLDEN;
+    return (size_t)(h ^ (h >> 31)) & mask;
+}
+
+/* An open-addressing table of SlotType (its field `value` an id, -1 where the slot is
+ * free), grown at half full, written once for the three slot types that differ in their
+ * key and generated per type, so that every probe is direct code (no call per key):
+ * name_init, name_free, name_clear, name_grow, and name_id, the id of a key (a new one from
+ * new_id where absent; -1: no memory, -2: too many ids). HASH(slot, mask) is the slot of
+ * an entry's key, SAME(slot, entry) whether a slot holds the key of `entry` (a slot made
+ * by the caller, its value not read); a new key's slot is a copy of the entry. */
+#define OPEN_TABLE(Name, name, SlotType, HASH, SAME)                                         \
+    typedef struct {                                                                         \
+        SlotType *slots;                                                                     \
+        size_t capacity, used;                                                               \
+    } Name;                                                                                  \
+                                                                                             \
+    static void                                                                              \
+    name##_clear(Name *t)                                                                    \
+    {                                                                                        \
+        for (size_t k = 0; k < t->capacity; k++) t->slots[k].value = -1;                     \
+        t->used = 0;                                                                         \
+    }                                                                                        \
+                                                                                             \
+    static int                                                                               \
+    name##_init(Name *t, size_t capacity)                                                    \
+    {                                                                                        \
+        t->slots = PyMem_RawMalloc(capacity * sizeof(SlotType));                             \
+        t->capacity = capacity;                                                              \
+        if (t->slots == NULL) return -1;                                                     \
+        name##_clear(t);                                                                     \
+        return 0;                                                                            \
+    }                                                                                        \
+                                                                                             \
+    static void                                                                              \
+    name##_free(Name *t)                                                                     \
+    {                                                                                        \
+        PyMem_RawFree(t->slots);                                                             \
+        t->slots = NULL;                                                                     \
+    }                                                                                        \
+                                                                                             \
+    static int                                                                               \
+    name##_grow(Name *t)                                                                     \
+    {                                                                                        \
+        Name bigger;                                                                         \
+        if (t->capacity > (size_t)PY_SSIZE_T_MAX / 2 / sizeof(SlotType)) return -1;          \
+        if (name##_init(&bigger, t->capacity * 2) < 0) return -1;                            \
+        const size_t mask = bigger.capacity - 1;                                             \
+        for (size_t k = 0; k < t->capacity; k++) {                                           \
+            if (t->slots[k].value < 0) continue;                                             \
+            size_t s = HASH(&t->slots[k], mask);                                             \
+            while (bigger.slots[s].value >= 0) s = (s + 1) & mask;                           \
+            bigger.slots[s] = t->slots[k];                                                   \
+        }                                                                                    \
+        bigger.used = t->used;                                                               \
+        name##_free(t);                                                                      \
+        *t = bigger;                                                                         \
+        return 0;                                                                            \
+    }                                                                                        \
+                                                                                             \
+    static inline int32_t                                                                    \
+    name##_id(Ids *ids, Name *t, const SlotType *entry)                                      \
+    {                                                                                        \
+        const size_t mask = t->capacity - 1;                                                 \
+        size_t s = HASH(entry, mask);                                                        \
+        while (t->slots[s].value >= 0) {                                                     \
+            if (SAME(&t->slots[s], entry)) return t->slots[s].value;                         \
+            s = (s + 1) & mask;                                                              \
+        }                                                                                    \
+        const int32_t id = new_id(ids);                                                      \
+        if (id < 0) return id;                                                               \
+        t->slots[s] = *entry;                                                                \
+        t->slots[s].value = id;                                                              \
+        if (++t->used * 2 > t->capacity && name##_grow(t) < 0) return -1;                    \
+        return id;                                                                           \
+    }
+
+/* the table of the unigrams: a key is a token value (or a word's id) */
 typedef struct {
     uint64_t key;
     int32_t value; /* -1: free */
 } Slot;
 
-/* open addressing: a key and its id side by side (one cache line a probe) */
-typedef struct {
-    Slot *slots;
-    size_t capacity, used;
-} Table;
-
-static int
-table_init(Table *t, size_t capacity)
-{
-    t->slots = PyMem_RawMalloc(capacity * sizeof(Slot));
-    t->capacity = capacity;
-    t->used = 0;
-    if (t->slots == NULL) return -1;
-    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
-    return 0;
-}
-
-static void
-table_free(Table *t)
-{
-    PyMem_RawFree(t->slots);
-    t->slots = NULL;
-}
-
-static inline size_t
-slot_of(uint64_t key, size_t mask)
-{
-    uint64_t h = key * GOLDEN;
-    return (size_t)(h ^ (h >> 31)) & mask;
-}
-
-static int
-table_grow(Table *t)
-{
-    Table bigger;
-    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
-    if (table_init(&bigger, t->capacity * 2) < 0) {
-        table_free(&bigger);
-        return -1;
-    }
-    const size_t mask = bigger.capacity - 1;
-    for (size_t k = 0; k < t->capacity; k++) {
-        if (t->slots[k].value < 0) continue;
-        size_t s = slot_of(t->slots[k].key, mask);
-        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
-        bigger.slots[s] = t->slots[k];
-    }
-    bigger.used = t->used;
-    table_free(t);
-    *t = bigger;
-    return 0;
-}
+#define SLOT_HASH(slot, mask) slot_of((slot)->key, mask)
+#define SLOT_SAME(slot, entry) ((slot)->key == (entry)->key)
+OPEN_TABLE(Table, table, Slot, SLOT_HASH, SLOT_SAME)
 
 /* the table of the n-grams above order 1: a key is two 32-bit ids (the (k-1)-gram's, the
  * last token's), a slot 12 bytes (a third fewer cache lines than a 64-bit key and its id
@@ -106,56 +141,15 @@ typedef struct {
     int32_t value; /* -1: free */
 } PairSlot;
 
-typedef struct {
-    PairSlot *slots;
-    size_t capacity, used;
-} Pairs;
-
 static inline size_t
 pair_slot(uint32_t prefix, uint32_t token, size_t mask)
 {
     return slot_of((uint64_t)prefix << 32 | token, mask);
 }
 
-static int
-pairs_init(Pairs *t, size_t capacity)
-{
-    t->slots = PyMem_RawMalloc(capacity * sizeof(PairSlot));
-    t->capacity = capacity;
-    t->used = 0;
-    if (t->slots == NULL) return -1;
-    for (size_t k = 0; k < capacity; k++) t->slots[k].value = -1;
-    return 0;
-}
-
-static void
-pairs_clear(Pairs *t)
-{
-    for (size_t k = 0; k < t->capacity; k++) t->slots[k].value = -1;
-    t->used = 0;
-}
-
-static int
-pairs_grow(Pairs *t)
-{
-    Pairs bigger;
-    if (t->capacity > (size_t)PY_SSIZE_T_MAX / 32) return -1;
-    if (pairs_init(&bigger, t->capacity * 2) < 0) {
-        PyMem_RawFree(bigger.slots);
-        return -1;
-    }
-    const size_t mask = bigger.capacity - 1;
-    for (size_t k = 0; k < t->capacity; k++) {
-        if (t->slots[k].value < 0) continue;
-        size_t s = pair_slot(t->slots[k].prefix, t->slots[k].token, mask);
-        while (bigger.slots[s].value >= 0) s = (s + 1) & mask;
-        bigger.slots[s] = t->slots[k];
-    }
-    bigger.used = t->used;
-    PyMem_RawFree(t->slots);
-    *t = bigger;
-    return 0;
-}
+#define PAIR_HASH(slot, mask) pair_slot((slot)->prefix, (slot)->token, mask)
+#define PAIR_SAME(slot, entry) ((slot)->prefix == (entry)->prefix && (slot)->token == (entry)->token)
+OPEN_TABLE(Pairs, pairs, PairSlot, PAIR_HASH, PAIR_SAME)
 
 /* per id: its document frequency, and while the n-grams are numbered the last image that
  * counted it and its occurrences (to 2). The weight is not stored: log(N) - log_table[df]
@@ -166,55 +160,13 @@ typedef struct {
 
 /* the n-gram ids (a table shared by all orders: its keys of order 1 are token values,
  * those of order k > 1 are (prefix id, token id) pairs, told apart by the table) */
-typedef struct {
+struct Ids {
     Table unigrams;
     Pairs longer;
     int32_t distinct;
     IdCounts *per; /* per id */
     size_t ids_capacity;
-} Ids;
-
-static int32_t new_id(Ids *ids);
-
-/* the id of the pair (prefix, token) (a new one where absent); -1: no memory, -2: too
- * many ids */
-static inline int32_t
-pair_id(Ids *ids, uint32_t prefix, uint32_t token)
-{
-    Pairs *t = &ids->longer;
-    const size_t mask = t->capacity - 1;
-    size_t s = pair_slot(prefix, token, mask);
-    while (t->slots[s].value >= 0) {
-        if (t->slots[s].prefix == prefix && t->slots[s].token == token)
-            return t->slots[s].value;
-        s = (s + 1) & mask;
-    }
-    const int32_t id = new_id(ids);
-    if (id < 0) return id;
-    t->slots[s].prefix = prefix;
-    t->slots[s].token = token;
-    t->slots[s].value = id;
-    if (++t->used * 2 > t->capacity && pairs_grow(t) < 0) return -1;
-    return id;
-}
-
-/* the id of `key` in `t` (a new one where absent); -1: no memory, -2: too many ids */
-static inline int32_t
-id_of(Ids *ids, Table *t, uint64_t key)
-{
-    size_t mask = t->capacity - 1;
-    size_t s = slot_of(key, mask);
-    while (t->slots[s].value >= 0) {
-        if (t->slots[s].key == key) return t->slots[s].value;
-        s = (s + 1) & mask;
-    }
-    const int32_t id = new_id(ids);
-    if (id < 0) return id;
-    t->slots[s].key = key;
-    t->slots[s].value = id;
-    if (++t->used * 2 > t->capacity && table_grow(t) < 0) return -1;
-    return id;
-}
+};
 
 /* a new id (its counts 0): the id, or -1 (no memory) or -2 (too many ids) */
 static int32_t
@@ -236,9 +188,11 @@ new_id(Ids *ids)
 }
 
 typedef struct {
-    /* input */
+    /* input: ids (cider_sums), or captions (cider_text_sums: the str held, image by image
+     * its hypothesis then its references; the lengths are written) */
     const int64_t *hyp_ids, *hyp_starts, *hyp_lengths;
     const int64_t *ref_ids, *ref_starts, *ref_lengths, *ref_counts;
+    PyObject *const *captions;
     Py_ssize_t hyp_size, ref_size, images, refs;
     int order;
     const double *log_table;
@@ -333,7 +287,8 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
         const int64_t n = lengths[s], at = first[s];
         if (k == 1) {
             for (int64_t p = 0; p < n; p++) {
-                const int32_t id = id_of(&c->ids, &c->ids.unigrams, (uint64_t)t[p]);
+                const Slot entry = {(uint64_t)t[p], -1};
+                const int32_t id = table_id(&c->ids, &c->ids.unigrams, &entry);
                 if (id < 0) return SUMS_NO_MEMORY;
                 row[at + p] = id;
                 counted(&c->ids, id, refs_side, image);
@@ -370,7 +325,8 @@ number_side(Call *c, int refs_side, int k, bs_Watch *watch)
                 }
             }
             if (id < 0) { /* new */
-                id = pair_id(&c->ids, key_prefix, key_token);
+                const PairSlot entry = {key_prefix, key_token, -1};
+                id = pairs_id(&c->ids, &c->ids.longer, &entry);
                 if (id < 0) return SUMS_NO_MEMORY;
                 slots = c->ids.longer.slots;
                 mask = c->ids.longer.capacity - 1;
@@ -520,16 +476,60 @@ order_sums(Call *c, Scratch *s, int k0, int k1, Py_ssize_t b0, Py_ssize_t b1, Py
     return SUMS_DONE;
 }
 
+/* a helper thread of a call: run(arg, watch) on a thread of its own, its result kept and a
+ * lock released at its end */
+typedef struct {
+    SumsFailure (*run)(void *arg, bs_Watch *watch);
+    void *arg;
+    SumsFailure result;
+    PyThread_type_lock running; /* NULL: not started */
+} Thread;
+
+static void
+thread_main(void *arg)
+{
+    Thread *t = arg;
+    bs_Watch watch; /* off Python's main thread: the stop epoch only */
+    bs_watch_begin(&watch);
+    t->result = t->run(t->arg, &watch);
+    PyThread_release_lock(t->running);
+}
+
+/* t started on run(arg): 0, or -1 where no lock or no thread can be had (t->running NULL:
+ * the caller does the work itself) */
+static int
+thread_start(Thread *t, SumsFailure (*run)(void *, bs_Watch *), void *arg)
+{
+    t->run = run, t->arg = arg, t->result = SUMS_DONE;
+    t->running = PyThread_allocate_lock();
+    if (t->running == NULL) return -1;
+    PyThread_acquire_lock(t->running, WAIT_LOCK);
+    if (PyThread_start_new_thread(thread_main, t) == PYTHREAD_INVALID_THREAD_ID) {
+        PyThread_release_lock(t->running);
+        PyThread_free_lock(t->running);
+        t->running = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* t (started) joined and its lock freed: the call's failure, `failure` (the failure so far)
+ * unless that is SUMS_DONE or t ran out of memory, then t's */
+static SumsFailure
+thread_join(Thread *t, SumsFailure failure)
+{
+    PyThread_acquire_lock(t->running, WAIT_LOCK);
+    PyThread_release_lock(t->running);
+    PyThread_free_lock(t->running);
+    t->running = NULL;
+    return failure == SUMS_DONE || t->result == SUMS_NO_MEMORY ? t->result : failure;
+}
+
 /* Step 3 as tasks: order k's images in c->chunks blocks of consecutive images, the tasks
  * in order of k. Order k's can start once it is numbered (published: its ids' document
  * frequencies copied out of the growing table), so with helper threads the sums of the
  * lower orders are made while this thread numbers the higher ones, and every thread takes
  * the last order's blocks at the end. */
-typedef struct {
-    Call *c;
-    SumsFailure result;
-    PyThread_type_lock running; /* released when the thread ends */
-} Helper;
 
 static SumsFailure
 take_tasks(Call *c, bs_Watch *watch, int helper)
@@ -571,14 +571,11 @@ out:
     return failure;
 }
 
-static void
-helper_thread(void *arg)
+/* a helper thread's work (Thread's run): the tasks */
+static SumsFailure
+helper_tasks(void *c, bs_Watch *watch)
 {
-    Helper *helper = arg;
-    bs_Watch watch; /* off Python's main thread: the stop epoch only */
-    bs_watch_begin(&watch);
-    helper->result = take_tasks(helper->c, &watch, 1);
-    PyThread_release_lock(helper->running);
+    return take_tasks(c, watch, 1);
 }
 
 /* order k numbered: its ids' document frequencies copied out (the table's counts move as
@@ -611,7 +608,7 @@ publish(Call *c, int k)
 /* the tasks' blocks and the helper threads (as many as c->workers asks and the images
  * warrant; none where a lock or a thread cannot be had): their number */
 static Py_ssize_t
-start_helpers(Call *c, Helper *helpers)
+start_helpers(Call *c, Thread *helpers)
 {
     Py_ssize_t threads = c->workers < 1 ? 1 : c->workers;
     if (threads > c->images / IMAGES_PER_THREAD) threads = c->images / IMAGES_PER_THREAD;
@@ -637,17 +634,7 @@ start_helpers(Call *c, Helper *helpers)
     }
     Py_ssize_t started = 0;
     for (Py_ssize_t h = 0; h < threads - 1; h++) {
-        helpers[started].c = c;
-        helpers[started].result = SUMS_DONE;
-        helpers[started].running = PyThread_allocate_lock();
-        if (helpers[started].running == NULL) break;
-        PyThread_acquire_lock(helpers[started].running, WAIT_LOCK);
-        if (PyThread_start_new_thread(helper_thread, &helpers[started])
-                == PYTHREAD_INVALID_THREAD_ID) {
-            PyThread_release_lock(helpers[started].running);
-            PyThread_free_lock(helpers[started].running);
-            break;
-        }
+        if (thread_start(&helpers[started], helper_tasks, c) < 0) break;
         started++;
     }
     return started;
@@ -655,7 +642,7 @@ start_helpers(Call *c, Helper *helpers)
 
 /* the helpers joined (after a failure: stopped first), the locks freed: the first failure */
 static SumsFailure
-stop_helpers(Call *c, Helper *helpers, Py_ssize_t started, SumsFailure failure)
+stop_helpers(Call *c, Thread *helpers, Py_ssize_t started, SumsFailure failure)
 {
     if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
     for (int k = 1; k <= c->order; k++)
@@ -663,13 +650,7 @@ stop_helpers(Call *c, Helper *helpers, Py_ssize_t started, SumsFailure failure)
             PyThread_release_lock(c->ready[k]);
             c->ready_held[k] = 0;
         }
-    for (Py_ssize_t h = 0; h < started; h++) {
-        PyThread_acquire_lock(helpers[h].running, WAIT_LOCK);
-        PyThread_release_lock(helpers[h].running);
-        PyThread_free_lock(helpers[h].running);
-        if (failure == SUMS_DONE || helpers[h].result == SUMS_NO_MEMORY)
-            failure = helpers[h].result;
-    }
+    for (Py_ssize_t h = 0; h < started; h++) failure = thread_join(&helpers[h], failure);
     for (int k = 1; k <= c->order; k++)
         if (c->ready[k] != NULL) {
             PyThread_free_lock(c->ready[k]);
@@ -686,7 +667,7 @@ call_free(Call *c)
     PyMem_RawFree(c->hyp_grams);
     PyMem_RawFree(c->ref_grams);
     table_free(&c->ids.unigrams);
-    PyMem_RawFree(c->ids.longer.slots);
+    pairs_free(&c->ids.longer);
     PyMem_RawFree(c->ids.per);
     for (int k = 0; k <= MAX_ORDER; k++) {
         PyMem_RawFree(c->weight[k]);
@@ -748,7 +729,7 @@ finish(Call *c, int from, bs_Watch *watch)
     c->single[0] = 1.0 * (c->log_documents - c->log_table[0]);
     c->single[1] = 1.0 * (c->log_documents - c->log_table[1]);
     /* a document frequency counts images: below log_size, which the callers check */
-    Helper helpers[MAX_HELPERS];
+    Thread helpers[MAX_HELPERS];
     const Py_ssize_t started = start_helpers(c, helpers);
     SumsFailure failure = SUMS_DONE;
     c->id_first[1] = 0;
@@ -766,7 +747,7 @@ finish(Call *c, int from, bs_Watch *watch)
 }
 
 static SumsFailure
-run_call(Call *c, bs_Watch *watch)
+run_ids(Call *c, bs_Watch *watch)
 {
     SumsFailure failure = check_slices(c);
     if (failure != SUMS_DONE) return failure;
@@ -778,6 +759,98 @@ run_call(Call *c, bs_Watch *watch)
     if (sum != c->refs) return SUMS_BAD_INPUT;
     if ((failure = prepare(c, NULL, NULL)) != SUMS_DONE) return failure;
     return finish(c, 1, watch);
+}
+
+/* ------------------------------------------------------ what the two entry points share */
+
+/* c zeroed, then the number of arguments (`fewest`, or one more: workers, the last), order
+ * (args[order_at]) and log_documents (args[order_at + 2]) into it: 0, or -1 with the
+ * exception */
+static int
+call_begin(Call *c, const char *name, PyObject *const *args, Py_ssize_t nargs,
+           Py_ssize_t fewest, int order_at)
+{
+    memset(c, 0, sizeof(*c));
+    if (bs_arg_count(name, nargs, fewest, fewest + 1) < 0) return -1;
+    Py_ssize_t workers = 1, order;
+    if (nargs > fewest && bs_index_argument(args[fewest], "workers", &workers) < 0) return -1;
+    if (workers < 1) {
+        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
+        return -1;
+    }
+    if (bs_index_argument(args[order_at], "order", &order) < 0) return -1;
+    if (order < 1 || order > MAX_ORDER) {
+        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
+        return -1;
+    }
+    const double log_documents = PyFloat_AsDouble(args[order_at + 2]);
+    if (log_documents == -1.0 && PyErr_Occurred()) return -1;
+    c->workers = workers, c->order = (int)order, c->log_documents = log_documents;
+    return 0;
+}
+
+/* log_table (args[log_at]: float64, at least images + 1 values) and the outputs hyp_norm2,
+ * ref_norm2 and dot (args[outputs_at:][:3]: float64, written, of images x order, refs x
+ * order and refs x order values) into c (its images, refs and order set), their views
+ * appended to views[*held:]: 0, or -1 with a TypeError or ValueError naming the argument */
+static int
+read_doubles(Call *c, PyObject *const *args, int log_at, int outputs_at, Py_buffer *views,
+             int *held)
+{
+    static const char *names[4] = {"log_table", "hyp_norm2", "ref_norm2", "dot"};
+    const Py_ssize_t sizes[4] = {-1, c->images * c->order, c->refs * c->order,
+                                 c->refs * c->order};
+    double *buffers[4];
+    for (int k = 0; k < 4; k++) {
+        Py_buffer *view = &views[*held];
+        if (bs_float64_buffer(args[k == 0 ? log_at : outputs_at + k - 1], view, names[k], k > 0)
+                < 0)
+            return -1;
+        (*held)++;
+        buffers[k] = view->buf;
+        if (k > 0 && view->len != sizes[k] * (Py_ssize_t)sizeof(double)) {
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", names[k],
+                         sizes[k], view->len / (Py_ssize_t)sizeof(double));
+            return -1;
+        }
+    }
+    c->log_size = views[*held - 4].len / (Py_ssize_t)sizeof(double);
+    if (c->log_size < c->images + 1) {
+        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", c->images + 1);
+        return -1;
+    }
+    c->log_table = buffers[0], c->hyp_norm2 = buffers[1], c->ref_norm2 = buffers[2];
+    c->dot = buffers[3];
+    return 0;
+}
+
+/* the sums of c by `run` (run_ids, run_text) with the GIL released, Ctrl-C and stop_calls()
+ * watched, c's work freed: None, or NULL with the exception (SUMS_BAD_INPUT's message
+ * `bad_input`) */
+static PyObject *
+sums_call(Call *c, SumsFailure (*run)(Call *, bs_Watch *), const char *bad_input)
+{
+    SumsFailure failure;
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS /* the buffers and the str are held and do not change */
+    failure = run(c, &watch);
+    Py_END_ALLOW_THREADS
+    call_free(c);
+    if (bs_watch_end(&watch) < 0) return NULL; /* KeyboardInterrupt is set */
+    switch (failure) {
+    case SUMS_NO_MEMORY:
+        return PyErr_NoMemory();
+    case SUMS_BAD_INPUT:
+        PyErr_SetString(PyExc_ValueError, bad_input);
+        return NULL;
+    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    case SUMS_DONE:
+        break;
+    }
+    return Py_NewRef(Py_None);
 }
 
 const char bs_cider_sums_doc[] =
@@ -797,24 +870,8 @@ PyObject *
 bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 13 && nargs != 14) {
-        PyErr_Format(PyExc_TypeError, "cider_sums takes 13 or 14 arguments, not %zd", nargs);
-        return NULL;
-    }
-    Py_ssize_t workers = 1;
-    if (nargs == 14 && bs_index_argument(args[13], "workers", &workers) < 0) return NULL;
-    if (workers < 1) {
-        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
-        return NULL;
-    }
-    Py_ssize_t order;
-    if (bs_index_argument(args[7], "order", &order) < 0) return NULL;
-    if (order < 1 || order > MAX_ORDER) {
-        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
-        return NULL;
-    }
-    const double log_documents = PyFloat_AsDouble(args[9]);
-    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Call c;
+    if (call_begin(&c, "cider_sums", args, nargs, 13, 7) < 0) return NULL;
     Py_buffer views[11];
     int held = 0;
     PyObject *result = NULL;
@@ -831,58 +888,16 @@ bs_cider_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (k == 4) refs = views[held].shape[0];
         held++;
     }
-    static const char *outputs[4] = {"log_table", "hyp_norm2", "ref_norm2", "dot"};
-    const Py_ssize_t sizes[4] = {-1, images * order, refs * order, refs * order};
-    for (int k = 0; k < 4; k++) {
-        if (bs_float64_buffer(args[k == 0 ? 8 : 9 + k], &views[held], outputs[k], k > 0) < 0)
-            goto done;
-        held++;
-        if (k > 0 && views[held - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
-            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
-                         sizes[k], views[held - 1].len / (Py_ssize_t)sizeof(double));
-            goto done;
-        }
-    }
-    if (views[7].len / (Py_ssize_t)sizeof(double) < images + 1) {
-        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
-        goto done;
-    }
-    Call c;
-    memset(&c, 0, sizeof(c));
     c.hyp_ids = views[0].buf, c.hyp_starts = views[1].buf, c.hyp_lengths = views[2].buf;
     c.ref_ids = views[3].buf, c.ref_starts = views[4].buf, c.ref_lengths = views[5].buf;
     c.ref_counts = views[6].buf;
     c.hyp_size = views[0].len / 8, c.ref_size = views[3].len / 8;
-    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
-    c.log_table = views[7].buf, c.log_size = views[7].len / (Py_ssize_t)sizeof(double);
-    c.log_documents = log_documents;
-    c.hyp_norm2 = views[8].buf, c.ref_norm2 = views[9].buf, c.dot = views[10].buf;
-    SumsFailure failure;
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    failure = run_call(&c, &watch);
-    Py_END_ALLOW_THREADS
-    call_free(&c);
-    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
-    switch (failure) {
-    case SUMS_NO_MEMORY:
-        PyErr_NoMemory();
-        goto done;
-    case SUMS_BAD_INPUT:
-        PyErr_SetString(PyExc_ValueError, "cider_sums: a slice outside its buffer, ref_counts "
-                        "that are not positive or do not sum to the references, or a short "
-                        "log_table");
-        goto done;
-    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-        goto done;
-    case SUMS_DONE:
-        break;
-    }
-    result = Py_NewRef(Py_None);
+    c.images = images, c.refs = refs;
+    if (read_doubles(&c, args, 8, 10, views, &held) < 0) goto done;
+    result = sums_call(&c, run_ids, "cider_sums: a slice outside its buffer, ref_counts that "
+                       "are not positive or do not sum to the references, or a short log_table");
 done:
-    for (int k = 0; k < held; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held);
     return result;
 }
 
@@ -932,15 +947,20 @@ word_end_bytes(const unsigned char *bytes, Py_ssize_t i, Py_ssize_t length)
 }
 
 typedef struct {
-    Line line;   /* the str the word was first met in */
+    Line line;     /* the str the word was first met in */
     Word word;
-    int32_t id;  /* -1: free */
+    int32_t value; /* its id; -1: free */
 } WordSlot;
 
-typedef struct {
-    WordSlot *slots;
-    size_t capacity, used;
-} Words;
+static inline size_t
+word_slot(const Word *w, size_t mask)
+{
+    return slot_of(w->key ^ ((uint64_t)w->length << 56), mask);
+}
+
+#define WORD_HASH(slot, mask) word_slot(&(slot)->word, mask)
+#define WORD_SAME(slot, entry) same_word(&(slot)->line, &(slot)->word, &(entry)->line, &(entry)->word)
+OPEN_TABLE(Words, words, WordSlot, WORD_HASH, WORD_SAME)
 
 typedef struct {
     int32_t *items;
@@ -959,65 +979,6 @@ int32s_push(Int32s *a, int32_t value)
     }
     a->items[a->size++] = value;
     return 0;
-}
-
-static int
-words_init(Words *w, size_t capacity)
-{
-    w->slots = PyMem_RawMalloc(capacity * sizeof(WordSlot));
-    w->capacity = capacity;
-    w->used = 0;
-    if (w->slots == NULL) return -1;
-    for (size_t k = 0; k < capacity; k++) w->slots[k].id = -1;
-    return 0;
-}
-
-static inline size_t
-word_slot(const Word *w, size_t mask)
-{
-    return slot_of(w->key ^ ((uint64_t)w->length << 56), mask);
-}
-
-static int
-words_grow(Words *w)
-{
-    Words bigger;
-    if (w->capacity > (size_t)PY_SSIZE_T_MAX / 2 / sizeof(WordSlot)) return -1;
-    if (words_init(&bigger, w->capacity * 2) < 0) {
-        PyMem_RawFree(bigger.slots);
-        return -1;
-    }
-    const size_t mask = bigger.capacity - 1;
-    for (size_t k = 0; k < w->capacity; k++) {
-        if (w->slots[k].id < 0) continue;
-        size_t s = word_slot(&w->slots[k].word, mask);
-        while (bigger.slots[s].id >= 0) s = (s + 1) & mask;
-        bigger.slots[s] = w->slots[k];
-    }
-    bigger.used = w->used;
-    PyMem_RawFree(w->slots);
-    *w = bigger;
-    return 0;
-}
-
-/* the id of word `word` of `t`: -1 (no memory), -2 (too many ids) */
-static inline int32_t
-text_id(Ids *ids, Words *words, const Line *t, const Word *word)
-{
-    const size_t mask = words->capacity - 1;
-    size_t s = word_slot(word, mask);
-    while (words->slots[s].id >= 0) {
-        const WordSlot *slot = &words->slots[s];
-        if (same_word(&slot->line, &slot->word, t, word)) return slot->id;
-        s = (s + 1) & mask;
-    }
-    const int32_t id = new_id(ids);
-    if (id < 0) return id;
-    words->slots[s].line = *t;
-    words->slots[s].word = *word;
-    words->slots[s].id = id;
-    if (++words->used * 2 > words->capacity && words_grow(words) < 0) return -1;
-    return id;
 }
 
 /* the words of caption `str` (str.split()) numbered and appended to `ids`: their number,
@@ -1041,8 +1002,8 @@ text_sentence(Ids *numbered, Words *words, PyObject *str, int refs_side, Py_ssiz
             i = word_end_bytes(bytes, i, t.length);
         else
             while (i < t.length && !is_space(line_at(&t, i))) i++;
-        const Word word = word_key(&t, start, i - start);
-        const int32_t id = text_id(numbered, words, &t, &word);
+        const WordSlot entry = {t, word_key(&t, start, i - start), -1};
+        const int32_t id = words_id(numbered, words, &entry);
         if (id < 0) return id;
         if (int32s_push(ids, id) < 0) return -1;
         counted(numbered, id, refs_side, image);
@@ -1060,8 +1021,6 @@ typedef struct {
     Words words;
     Ids ids;
     Int32s hyp_ids, ref_ids;
-    SumsFailure result;
-    PyThread_type_lock running; /* a helper thread's: released when it ends */
 } TextPart;
 
 static SumsFailure
@@ -1088,21 +1047,20 @@ text_part(TextPart *part, bs_Watch *watch)
     return SUMS_DONE;
 }
 
-static void
-text_thread(void *arg)
+/* the second part's work on a helper thread (Thread's run): a failure stops the first */
+static SumsFailure
+text_helper(void *arg, bs_Watch *watch)
 {
     TextPart *part = arg;
-    bs_Watch watch; /* off Python's main thread: the stop epoch only */
-    bs_watch_begin(&watch);
-    part->result = text_part(part, &watch);
-    if (part->result != SUMS_DONE) __atomic_store_n(&part->c->stopping, 1, __ATOMIC_RELAXED);
-    PyThread_release_lock(part->running);
+    const SumsFailure result = text_part(part, watch);
+    if (result != SUMS_DONE) __atomic_store_n(&part->c->stopping, 1, __ATOMIC_RELAXED);
+    return result;
 }
 
 static void
 text_part_free(TextPart *part)
 {
-    PyMem_RawFree(part->words.slots);
+    words_free(&part->words);
     PyMem_RawFree(part->ids.per);
     PyMem_RawFree(part->hyp_ids.items);
     PyMem_RawFree(part->ref_ids.items);
@@ -1133,15 +1091,15 @@ merge_parts(TextPart *first, TextPart *second)
     if (map == NULL) return SUMS_NO_MEMORY;
     for (size_t k = 0; k < second->words.capacity; k++) {
         const WordSlot *slot = &second->words.slots[k];
-        if (slot->id < 0) continue;
-        const int32_t id = text_id(&first->ids, &first->words, &slot->line, &slot->word);
+        if (slot->value < 0) continue;
+        const int32_t id = words_id(&first->ids, &first->words, slot);
         if (id < 0) {
             PyMem_RawFree(map);
             return SUMS_NO_MEMORY;
         }
-        map[slot->id] = id;
+        map[slot->value] = id;
         IdCounts *to = &first->ids.per[id];
-        const IdCounts *from = &second->ids.per[slot->id];
+        const IdCounts *from = &second->ids.per[slot->value];
         to->df += from->df;
         to->count = to->count + from->count < 2 ? to->count + from->count : 2;
     }
@@ -1154,7 +1112,7 @@ merge_parts(TextPart *first, TextPart *second)
 /* step 1 from text: the unigrams (the images in two parts, the second on a helper thread,
  * where two threads are asked for and the images are many), then the orders above them */
 static SumsFailure
-run_text(Call *c, PyObject *const *held, bs_Watch *watch)
+run_text(Call *c, bs_Watch *watch)
 {
     TextPart parts[2];
     memset(parts, 0, sizeof(parts));
@@ -1169,29 +1127,13 @@ run_text(Call *c, PyObject *const *held, bs_Watch *watch)
         parts[k].b0 = k ? half : 0;
         parts[k].b1 = k ? c->images : half;
         parts[k].r0 = k ? half_refs : 0;
-        parts[k].held = held + (k ? half + half_refs : 0);
-        parts[k].result = SUMS_DONE;
+        parts[k].held = c->captions + (k ? half + half_refs : 0);
     }
-    if (split) {
-        parts[1].running = PyThread_allocate_lock();
-        if (parts[1].running != NULL) {
-            PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
-            if (PyThread_start_new_thread(text_thread, &parts[1]) == PYTHREAD_INVALID_THREAD_ID) {
-                PyThread_release_lock(parts[1].running);
-                PyThread_free_lock(parts[1].running);
-                parts[1].running = NULL;
-            }
-        }
-    }
+    Thread helper = {NULL, NULL, SUMS_DONE, NULL};
+    if (split) thread_start(&helper, text_helper, &parts[1]);
     SumsFailure failure = text_part(&parts[0], watch);
     if (failure != SUMS_DONE) __atomic_store_n(&c->stopping, 1, __ATOMIC_RELAXED);
-    if (parts[1].running != NULL) {
-        PyThread_acquire_lock(parts[1].running, WAIT_LOCK);
-        PyThread_release_lock(parts[1].running);
-        PyThread_free_lock(parts[1].running);
-        if (failure == SUMS_DONE || parts[1].result == SUMS_NO_MEMORY)
-            failure = parts[1].result;
-    }
+    if (helper.running != NULL) failure = thread_join(&helper, failure);
     else if (split && failure == SUMS_DONE) failure = text_part(&parts[1], watch);
     if (split && failure == SUMS_DONE) failure = merge_parts(&parts[0], &parts[1]);
     if (failure == SUMS_DONE) {
@@ -1224,39 +1166,10 @@ PyObject *
 bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10 && nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "cider_text_sums takes 10 or 11 arguments, not %zd",
-                     nargs);
-        return NULL;
-    }
-    Py_ssize_t workers = 1;
-    if (nargs == 11 && bs_index_argument(args[10], "workers", &workers) < 0) return NULL;
-    if (workers < 1) {
-        PyErr_Format(PyExc_ValueError, "workers must be at least 1; got %zd", workers);
-        return NULL;
-    }
-    static const char *names[2] = {"hypotheses", "references"};
-    for (int k = 0; k < 2; k++) {
-        if (!PyTuple_CheckExact(args[k]) && !PyList_CheckExact(args[k])) {
-            PyErr_Format(PyExc_TypeError, "%s must be a tuple or list, not %.100s", names[k],
-                         Py_TYPE(args[k])->tp_name);
-            return NULL;
-        }
-    }
-    const Py_ssize_t images = PySequence_Fast_GET_SIZE(args[0]);
-    if (PySequence_Fast_GET_SIZE(args[1]) != images) {
-        PyErr_Format(PyExc_ValueError, "references has %zd items where hypotheses has %zd",
-                     PySequence_Fast_GET_SIZE(args[1]), images);
-        return NULL;
-    }
-    Py_ssize_t order;
-    if (bs_index_argument(args[2], "order", &order) < 0) return NULL;
-    if (order < 1 || order > MAX_ORDER) {
-        PyErr_Format(PyExc_ValueError, "order must be 1 to %d; got %zd", MAX_ORDER, order);
-        return NULL;
-    }
-    const double log_documents = PyFloat_AsDouble(args[4]);
-    if (log_documents == -1.0 && PyErr_Occurred()) return NULL;
+    Call c;
+    if (call_begin(&c, "cider_text_sums", args, nargs, 10, 2) < 0) return NULL;
+    const Py_ssize_t images = caption_images(args);
+    if (images < 0) return NULL;
     Py_buffer views[6];
     int held_views = 0;
     PyObject *result = NULL;
@@ -1264,29 +1177,14 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int64_t *ref_counts = NULL;
     Py_ssize_t count = 0;
     const Py_ssize_t any[1] = {-1}, by_image[1] = {images};
-    if (bs_float64_buffer(args[3], &views[held_views], "log_table", 0) < 0) goto done;
-    held_views++;
     if (bs_int64_buffer(args[5], &views[held_views], "hyp_lengths", 1, by_image, 1) < 0)
         goto done;
     held_views++;
     if (bs_int64_buffer(args[6], &views[held_views], "ref_lengths", 1, any, 1) < 0) goto done;
     held_views++;
-    const Py_ssize_t refs = views[2].shape[0];
-    static const char *outputs[3] = {"hyp_norm2", "ref_norm2", "dot"};
-    const Py_ssize_t sizes[3] = {images * order, refs * order, refs * order};
-    for (int k = 0; k < 3; k++) {
-        if (bs_float64_buffer(args[7 + k], &views[held_views], outputs[k], 1) < 0) goto done;
-        held_views++;
-        if (views[held_views - 1].len != sizes[k] * (Py_ssize_t)sizeof(double)) {
-            PyErr_Format(PyExc_ValueError, "%s must hold %zd values; it holds %zd", outputs[k],
-                         sizes[k], views[held_views - 1].len / (Py_ssize_t)sizeof(double));
-            goto done;
-        }
-    }
-    if (views[0].len / (Py_ssize_t)sizeof(double) < images + 1) {
-        PyErr_Format(PyExc_ValueError, "log_table must hold at least %zd values", images + 1);
-        goto done;
-    }
+    const Py_ssize_t refs = views[1].shape[0];
+    c.images = images, c.refs = refs;
+    if (read_doubles(&c, args, 3, 7, views, &held_views) < 0) goto done;
     /* the str, held: image by image, its hypothesis then its references */
     held = PyMem_Malloc(((size_t)images + (size_t)refs + 1) * sizeof(PyObject *));
     ref_counts = PyMem_Malloc(((size_t)images + 1) * sizeof(int64_t));
@@ -1298,17 +1196,8 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *const *ref_items = PySequence_Fast_ITEMS(args[1]);
     Py_ssize_t seen_refs = 0;
     for (Py_ssize_t b = 0; b < images; b++) {
-        PyObject *hyp = hyp_items[b], *refs_b = ref_items[b];
-        if (!PyList_CheckExact(hyp) || PyList_GET_SIZE(hyp) != 1) {
-            PyErr_Format(PyExc_ValueError, "hypotheses[%zd] must be a list of one str", b);
-            goto done;
-        }
-        if (!PyList_CheckExact(refs_b) || PyList_GET_SIZE(refs_b) == 0) {
-            PyErr_Format(PyExc_ValueError, "references[%zd] must be a non-empty list of str",
-                         b);
-            goto done;
-        }
-        const Py_ssize_t size = PyList_GET_SIZE(refs_b);
+        const Py_ssize_t size = image_references(hyp_items[b], ref_items[b], b);
+        if (size < 0) goto done;
         if (size > refs - seen_refs) {
             PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference "
                          "(more than %zd)", refs);
@@ -1316,57 +1205,21 @@ bs_cider_text_sums(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         seen_refs += size;
         ref_counts[b] = size;
-        for (Py_ssize_t k = -1; k < size; k++) {
-            PyObject *item = k < 0 ? PyList_GET_ITEM(hyp, 0) : PyList_GET_ITEM(refs_b, k);
-            if (!PyUnicode_CheckExact(item)) {
-                PyErr_Format(PyExc_ValueError, "the captions of image %zd must be str, not "
-                             "%.100s", b, Py_TYPE(item)->tp_name);
-                goto done;
-            }
-#if PY_VERSION_HEX < 0x030C0000
-            if (PyUnicode_READY(item) < 0) goto done;
-#endif
-            held[count++] = Py_NewRef(item);
-        }
+        if (hold_captions(hyp_items[b], ref_items[b], b, held, &count) < 0) goto done;
     }
     if (seen_refs != refs) {
         PyErr_Format(PyExc_ValueError, "ref_lengths must hold one value per reference (%zd), "
                      "not %zd", seen_refs, refs);
         goto done;
     }
-    Call c;
-    memset(&c, 0, sizeof(c));
-    c.hyp_lengths = views[1].buf, c.ref_lengths = views[2].buf, c.ref_counts = ref_counts;
-    c.images = images, c.refs = refs, c.order = (int)order, c.workers = workers;
-    c.log_table = views[0].buf, c.log_size = views[0].len / (Py_ssize_t)sizeof(double);
-    c.log_documents = log_documents;
-    c.hyp_norm2 = views[3].buf, c.ref_norm2 = views[4].buf, c.dot = views[5].buf;
-    SumsFailure failure;
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS /* the str are held and do not change */
-    failure = run_text(&c, held, &watch);
-    Py_END_ALLOW_THREADS
-    call_free(&c);
-    if (bs_watch_end(&watch) < 0) goto done; /* KeyboardInterrupt is set */
-    switch (failure) {
-    case SUMS_NO_MEMORY:
-        PyErr_NoMemory();
-        goto done;
-    case SUMS_BAD_INPUT: /* pragma: no cover - the lengths are made here */
-        PyErr_SetString(PyExc_ValueError, "cider_text_sums: a short log_table");
-        goto done;
-    case SUMS_STOPPED: /* a helper thread saw stop_calls() */
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-        goto done;
-    case SUMS_DONE:
-        break;
-    }
-    result = Py_NewRef(Py_None);
+    c.hyp_lengths = views[0].buf, c.ref_lengths = views[1].buf, c.ref_counts = ref_counts;
+    c.captions = held;
+    /* (SUMS_BAD_INPUT cannot happen: the lengths are made here) */
+    result = sums_call(&c, run_text, "cider_text_sums: a short log_table");
 done:
     for (Py_ssize_t k = 0; k < count; k++) Py_DECREF(held[k]);
     PyMem_Free(held);
     PyMem_Free(ref_counts);
-    for (int k = 0; k < held_views; k++) PyBuffer_Release(&views[k]);
+    bs_release_views(views, held_views);
     return result;
 }

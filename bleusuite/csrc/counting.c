@@ -633,23 +633,44 @@ measure(Counter *c, Py_ssize_t begin, Py_ssize_t end, int64_t *tokens)
     return 0;
 }
 
-static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
-                                            "ref_ids", "ref_starts", "ref_lengths"};
+/* measure and allocate (the rows' preparation in bs_rows_released): `fault` is
+ * &c->failure, which they set */
+static bs_Failure
+prepare_rows(void *state, Py_ssize_t begin, Py_ssize_t end, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    Counter *c = state;
+    int64_t tokens;
+    if (measure(c, begin, end, &tokens) < 0 || allocate(c, tokens) < 0) return fault->kind;
+    return BS_DONE;
+}
+
+/* count_row as bs_rows_released calls it */
+static bs_Failure
+counted_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    switch (count_row(state, row)) {
+    case -1:
+        return bs_fail(fault, BS_CHANGED, row, 0, 0, 0);
+    case -2: /* no memory for a wider lookup table */
+        return fault->kind = BS_NO_MEMORY;
+    default:
+        return BS_DONE;
+    }
+}
 
 PyObject *
 bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 10 && nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "count_matches takes 10 or 11 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("count_matches", nargs, 10, 11) < 0) return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
     Counter c;
     memset(&c, 0, sizeof(c));
-    if (bs_ragged_read(args, RAGGED_NAMES, 1, BS_MAX_ROW_TOKENS, "row", "counted", &c.in,
+    if (bs_ragged_read(args, bs_ragged_names, 1, BS_MAX_ROW_TOKENS, "row", "counted", &c.in,
                        views, &held) < 0)
         goto done;
     const Py_ssize_t rows = c.in.rows, refs = c.in.refs;
@@ -679,24 +700,8 @@ bs_count_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     c.refs = refs;
     c.max_order = max_order;
     if (bs_checked_mul(bs_checked_mul(rows, refs + 1), max_order) < 0) goto done;
-    int64_t tokens;
-    Py_ssize_t failed_row = -1;
-    int prepared, counted = 0;
-    bs_Watch watch;
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS /* the measuring and the scratch too: threads overlap them */
-    prepared = measure(&c, begin, end, &tokens) == 0 && allocate(&c, tokens) == 0;
-    for (Py_ssize_t row = begin; prepared && row < end; row++) {
-        if (bs_watch_poll(&watch)) break;
-        if ((counted = count_row(&c, row)) < 0) {
-            failed_row = row;
-            break;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    if (counted == -2) c.failure.kind = BS_NO_MEMORY; /* no memory for a wider lookup table */
-    else if (failed_row >= 0) bs_fail(&c.failure, BS_CHANGED, failed_row, 0, 0, 0);
-    if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
+    /* the measuring and the scratch without the GIL too: threads overlap them */
+    result = bs_rows_released(prepare_rows, counted_row, &c, begin, end, &c.failure, &c.in);
 done:
     release(&c);
     bs_release_views(views, held);

@@ -47,17 +47,33 @@ scratch_release(Scratch *s)
     PyMem_RawFree(s->visits);
 }
 
-/* pair k's two texts: BS_DONE, or the failure (a slice outside its buffer) set in `fault` */
+/* a call's pairs, scratch and outputs (bs_rows_released's state) */
+typedef struct {
+    bs_Ragged p[1];
+    Scratch scratch;
+    int64_t cost;        /* edit_distances: the substitution cost */
+    int64_t *distances;  /* its output */
+    const double *costs; /* eed_grid: alpha, deletion, insertion */
+    double *last;        /* its outputs */
+    int64_t *visited;
+} Pairs;
+
+/* pair k's two texts, the scratch grown for them: BS_DONE, or the failure (a slice outside
+ * its buffer, no memory) set in `fault` */
 static bs_Failure
-pair_texts(const bs_Ragged *p, Py_ssize_t k, const int64_t **hyp, int64_t *n,
-           const int64_t **ref, int64_t *m, bs_Fault *fault)
+pair_texts(Pairs *c, Py_ssize_t k, const int64_t **hyp, int64_t *n, const int64_t **ref,
+           int64_t *m, bs_Fault *fault)
 {
+    const bs_Ragged *p = c->p;
     if (bs_ragged_hyp(p, k, fault) != BS_DONE || bs_ragged_ref(p, k, 0, fault) != BS_DONE)
         return fault->kind;
     *hyp = p->hyp_ids + p->hyp_starts[k];
     *n = p->hyp_lengths[k];
     *ref = p->ref_ids + p->ref_starts[k];
     *m = p->ref_lengths[k];
+    /* edit_distances' rows are the reference's, eed_grid's the hypothesis's */
+    if (scratch_reserve(&c->scratch, (c->distances != NULL ? *m : *n) + 1) < 0)
+        return bs_fail(fault, BS_NO_MEMORY, k, 0, 0, 0);
     return BS_DONE;
 }
 
@@ -118,23 +134,6 @@ beam_distance(const int64_t *pred, int64_t n, const int64_t *target, int64_t m, 
     return row[m];
 }
 
-/* pairs begin..end-1 into out: BS_DONE, or the failure set in `fault` */
-static bs_Failure
-distances_of(const bs_Ragged *p, int64_t cost, int64_t *out, Py_ssize_t begin, Py_ssize_t end,
-             Scratch *s, bs_Watch *watch, bs_Fault *fault)
-{
-    for (Py_ssize_t at = begin; at < end; at++) {
-        const int64_t *pred, *target;
-        int64_t n, m;
-        if (pair_texts(p, at, &pred, &n, &target, &m, fault) != BS_DONE) return fault->kind;
-        if (scratch_reserve(s, m + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
-        out[at] = beam_distance(pred, n, target, m, cost, s->row, s->next, watch);
-        if (watch->stopped || bs_watch_poll(watch))
-            return bs_fail(fault, BS_STOPPED, at, 0, 0, 0);
-    }
-    return BS_DONE;
-}
-
 /* ------------------------------------------------------------------------ eed_grid */
 
 /* the CDER grid of hypothesis `hyp` (n) and reference `ref` (m): rows are the reference's
@@ -185,21 +184,22 @@ eed_pair(const int64_t *hyp, int64_t n, const int64_t *ref, int64_t m, double al
     return row[n];
 }
 
-/* pairs begin..end-1 into last and visited: BS_DONE, or the failure set in `fault` */
+/* pair `at`: its distance (edit_distances) or its grid (eed_grid) into the outputs. A pair
+ * stopped within (Ctrl-C) ends the call at bs_rows_released's next poll, or at its end */
 static bs_Failure
-grids_of(const bs_Ragged *p, const double *costs, double *last, int64_t *visited,
-         Py_ssize_t begin, Py_ssize_t end, Scratch *s, bs_Watch *watch, bs_Fault *fault)
+pair_row(void *state, Py_ssize_t at, bs_Watch *watch, bs_Fault *fault)
 {
-    for (Py_ssize_t at = begin; at < end; at++) {
-        const int64_t *hyp, *ref;
-        int64_t n, m;
-        if (pair_texts(p, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
-        if (scratch_reserve(s, n + 1) < 0) return bs_fail(fault, BS_NO_MEMORY, at, 0, 0, 0);
-        last[at] = eed_pair(hyp, n, ref, m, costs[0], costs[1], costs[2], s->row, s->next,
-                            s->visits, &visited[at], watch);
-        if (watch->stopped || bs_watch_poll(watch))
-            return bs_fail(fault, BS_STOPPED, at, 0, 0, 0);
-    }
+    Pairs *c = state;
+    const int64_t *hyp, *ref;
+    int64_t n, m;
+    if (pair_texts(c, at, &hyp, &n, &ref, &m, fault) != BS_DONE) return fault->kind;
+    if (c->distances != NULL)
+        c->distances[at] = beam_distance(hyp, n, ref, m, c->cost, c->scratch.row,
+                                         c->scratch.next, watch);
+    else
+        c->last[at] = eed_pair(hyp, n, ref, m, c->costs[0], c->costs[1], c->costs[2],
+                               c->scratch.row, c->scratch.next, c->scratch.visits,
+                               &c->visited[at], watch);
     return BS_DONE;
 }
 
@@ -208,11 +208,72 @@ grids_of(const bs_Ragged *p, const double *costs, double *last, int64_t *visited
 static const char *const TEXT_NAMES[6] = {"hyp_chars", "hyp_starts", "hyp_lengths",
                                           "ref_chars", "ref_starts", "ref_lengths"};
 
-/* the six text buffers of args[0..5] into views (held counts those taken) and p */
-static int
-read_pairs(PyObject *const *args, Py_buffer *views, int *held, bs_Ragged *p)
+/* an entry point of `count` arguments: the six text buffers (args[0:6]), its own
+ * arguments (read_own: args[6:count - 2] into c, their views appended to views[*held:]; 0,
+ * or -1 with the exception) and the pairs begin..end-1 (the last two) read, then each pair
+ * with the GIL released: None, or NULL with the exception */
+static PyObject *
+pairs_call(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t count,
+           int (*read_own)(PyObject *const *, Pairs *, Py_buffer *, int *))
 {
-    return bs_ragged_read(args, TEXT_NAMES, 0, INT64_MAX, "pair", "compared", p, views, held);
+    if (bs_arg_count(name, nargs, count, count) < 0) return NULL;
+    Py_buffer views[9];
+    int held = 0;
+    PyObject *result = NULL;
+    Pairs c;
+    memset(&c, 0, sizeof(c));
+    Py_ssize_t begin, end;
+    if (bs_ragged_read(args, TEXT_NAMES, 0, INT64_MAX, "pair", "compared", c.p, views, &held) < 0
+        || read_own(args, &c, views, &held) < 0
+        || bs_rows_range(args[count - 2], args[count - 1], c.p->rows, "pair", &begin, &end) < 0)
+        goto done;
+    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
+    result = bs_rows_released(NULL, pair_row, &c, begin, end, &fault, c.p);
+    scratch_release(&c.scratch);
+done:
+    bs_release_views(views, held);
+    return result;
+}
+
+/* edit_distances' own arguments: substitution_cost and distances */
+static int
+read_distance_arguments(PyObject *const *args, Pairs *c, Py_buffer *views, int *held)
+{
+    Py_ssize_t cost;
+    if (bs_index_argument(args[6], "substitution_cost", &cost) < 0) return -1;
+    if (cost < 0 || cost > MAX_COST) {
+        PyErr_Format(PyExc_ValueError, "substitution_cost must be from 0 to 2**40; got %zd",
+                     cost);
+        return -1;
+    }
+    c->cost = cost;
+    const Py_ssize_t out_shape[1] = {c->p->rows};
+    if (bs_int64_buffer(args[7], &views[*held], "distances", 1, out_shape, 1) < 0) return -1;
+    c->distances = views[(*held)++].buf;
+    return 0;
+}
+
+/* eed_grid's own arguments: costs, last and visited */
+static int
+read_grid_arguments(PyObject *const *args, Pairs *c, Py_buffer *views, int *held)
+{
+    const Py_ssize_t pairs = c->p->rows, out_shape[1] = {pairs};
+    if (bs_float64_buffer(args[6], &views[*held], "costs", 0) < 0) return -1;
+    c->costs = views[(*held)++].buf;
+    if (views[*held - 1].len != 3 * 8) {
+        PyErr_SetString(PyExc_ValueError, "costs must hold 3 values (alpha, deletion, "
+                        "insertion)");
+        return -1;
+    }
+    if (bs_float64_buffer(args[7], &views[*held], "last", 1) < 0) return -1;
+    c->last = views[(*held)++].buf;
+    if (views[*held - 1].len != pairs * 8) {
+        PyErr_Format(PyExc_ValueError, "last must hold %zd values (the pairs)", pairs);
+        return -1;
+    }
+    if (bs_int64_buffer(args[8], &views[*held], "visited", 1, out_shape, 1) < 0) return -1;
+    c->visited = views[(*held)++].buf;
+    return 0;
 }
 
 const char bs_edit_distances_doc[] =
@@ -225,45 +286,6 @@ const char bs_edit_distances_doc[] =
 "ref_chars (starts and lengths of shape (P,)). substitution_cost is an integer from 0 to\n"
 "2**40; distances, int64 of shape (P,), receives each distance. The GIL is released.";
 
-PyObject *
-bs_edit_distances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "edit_distances takes 10 arguments, not %zd", nargs);
-        return NULL;
-    }
-    Py_buffer views[7];
-    int held = 0;
-    PyObject *result = NULL;
-    bs_Ragged p;
-    Py_ssize_t pairs, cost, begin, end;
-    Py_ssize_t out_shape[1];
-    Scratch scratch = {NULL, NULL, NULL, 0};
-    bs_Watch watch;
-    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    if (read_pairs(args, views, &held, &p) < 0) goto done;
-    pairs = out_shape[0] = p.rows;
-    if (bs_index_argument(args[6], "substitution_cost", &cost) < 0) goto done;
-    if (cost < 0 || cost > MAX_COST) {
-        PyErr_Format(PyExc_ValueError, "substitution_cost must be from 0 to 2**40; got %zd",
-                     cost);
-        goto done;
-    }
-    if (bs_int64_buffer(args[7], &views[held], "distances", 1, out_shape, 1) < 0) goto done;
-    held++;
-    if (bs_rows_range(args[8], args[9], pairs, "pair", &begin, &end) < 0) goto done;
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    distances_of(&p, cost, views[6].buf, begin, end, &scratch, &watch, &fault);
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
-    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
-done:
-    bs_release_views(views, held);
-    return result;
-}
-
 const char bs_eed_grid_doc[] =
 "eed_grid(hyp_chars, hyp_starts, hyp_lengths, ref_chars, ref_starts, ref_lengths, costs,\n"
 "         last, visited, begin, end, /)\n--\n\n"
@@ -274,49 +296,14 @@ const char bs_eed_grid_doc[] =
 "hypothesis and reference). costs is a float64 buffer (alpha, deletion, insertion). The\n"
 "GIL is released.";
 
-PyObject *
-bs_eed_grid(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "eed_grid takes 11 arguments, not %zd", nargs);
-        return NULL;
+/* the two entry points: pairs_call with the name, the number of arguments and the reader of
+ * the entry's own */
+#define PAIRS_ENTRY(name, count, read_own)                                                 \
+    PyObject *bs_##name(PyObject *module, PyObject *const *args, Py_ssize_t nargs)         \
+    {                                                                                      \
+        (void)module;                                                                      \
+        return pairs_call(#name, args, nargs, count, read_own);                            \
     }
-    Py_buffer views[9];
-    int held = 0;
-    PyObject *result = NULL;
-    bs_Ragged p;
-    Py_ssize_t pairs, begin, end;
-    Py_ssize_t out_shape[1];
-    Scratch scratch = {NULL, NULL, NULL, 0};
-    bs_Watch watch;
-    bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    if (read_pairs(args, views, &held, &p) < 0) goto done;
-    pairs = out_shape[0] = p.rows;
-    if (bs_float64_buffer(args[6], &views[held], "costs", 0) < 0) goto done;
-    held++;
-    if (views[6].len != 3 * 8) {
-        PyErr_SetString(PyExc_ValueError, "costs must hold 3 values (alpha, deletion, "
-                        "insertion)");
-        goto done;
-    }
-    if (bs_float64_buffer(args[7], &views[held], "last", 1) < 0) goto done;
-    held++;
-    if (views[7].len != pairs * 8) {
-        PyErr_Format(PyExc_ValueError, "last must hold %zd values (the pairs)", pairs);
-        goto done;
-    }
-    if (bs_int64_buffer(args[8], &views[held], "visited", 1, out_shape, 1) < 0) goto done;
-    held++;
-    if (bs_rows_range(args[9], args[10], pairs, "pair", &begin, &end) < 0) goto done;
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    grids_of(&p, views[6].buf, views[7].buf, views[8].buf, begin, end, &scratch, &watch,
-             &fault);
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
-    if (bs_call_end(&watch, &fault, &p) == 0) result = Py_NewRef(Py_None);
-done:
-    bs_release_views(views, held);
-    return result;
-}
+
+PAIRS_ENTRY(edit_distances, 10, read_distance_arguments)
+PAIRS_ENTRY(eed_grid, 11, read_grid_arguments)

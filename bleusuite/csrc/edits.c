@@ -26,9 +26,6 @@
 
 #define MAX_WORDS ((int64_t)1 << 40)
 
-static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
-                                            "ref_ids", "ref_starts", "ref_lengths"};
-
 enum { TAG_EQUAL = 0, TAG_SUBSTITUTE = 1, TAG_DELETE = 2, TAG_INSERT = 3 };
 
 /* the scratch of a block of rows, grown as pairs need it */
@@ -39,9 +36,7 @@ typedef struct {
      * is the pair's (no clearing between pairs) */
     int64_t *keys;
     int32_t *slot_mask;
-    uint32_t *stamps;
-    uint32_t stamp;
-    size_t table_capacity;
+    bs_Stamps table;
     uint64_t *plus, *minus; /* m x blocks: each column's vertical deltas */
     uint8_t *ops;     /* n + m: the edits, last first (tag) */
     int64_t *ref_at, *hyp_at; /* n + m: their positions */
@@ -54,9 +49,7 @@ typedef struct {
     int64_t *word_id;
     size_t words_capacity;
     int32_t *word_slot;
-    uint32_t *word_stamps;
-    uint32_t word_stamp;
-    size_t word_table_capacity;
+    bs_Stamps word_table;
 } Scratch;
 
 typedef struct {
@@ -65,6 +58,7 @@ typedef struct {
     int64_t *chunks;      /* NULL, or (C, 5): tag, ref_start, ref_end, hyp_start, hyp_end */
     const int64_t *chunk_starts; /* B: the first chunk of each row (room for n + m + 1) */
     Py_ssize_t chunk_size;
+    Scratch scratch;
 } Call;
 
 /* room for `needed` edits (ops, ref_at and hyp_at share one capacity) */
@@ -79,9 +73,9 @@ reserve_ops(Scratch *s, size_t needed)
 static void
 scratch_release(Scratch *s)
 {
-    void *const held[] = {s->masks, s->keys, s->slot_mask, s->stamps, s->plus, s->minus,
+    void *const held[] = {s->masks, s->keys, s->slot_mask, s->table.stamps, s->plus, s->minus,
                           s->ops, s->ref_at, s->hyp_at, s->word_at, s->word_length,
-                          s->word_hash, s->word_id, s->word_slot, s->word_stamps};
+                          s->word_hash, s->word_id, s->word_slot, s->word_table.stamps};
     bs_free_all(held, sizeof held / sizeof held[0]);
 }
 
@@ -112,34 +106,18 @@ advance(uint64_t *plus, uint64_t *minus, const uint64_t *mask, size_t blocks)
 static int
 table_reset(Scratch *s, size_t words)
 {
-    size_t capacity = 16;
-    while (capacity < 2 * words) capacity *= 2;
-    if (capacity > s->table_capacity) {
-        PyMem_RawFree(s->keys);
-        PyMem_RawFree(s->slot_mask);
-        PyMem_RawFree(s->stamps);
-        s->keys = PyMem_RawMalloc(capacity * sizeof(int64_t));
-        s->slot_mask = PyMem_RawMalloc(capacity * sizeof(int32_t));
-        s->stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        s->table_capacity = 0;
-        s->stamp = 0;
-        if (s->keys == NULL || s->slot_mask == NULL || s->stamps == NULL) return -1;
-        s->table_capacity = capacity;
-    }
-    if (++s->stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(s->stamps, 0, s->table_capacity * sizeof(uint32_t));
-        s->stamp = 1;
-    }
-    return 0;
+    void **const arrays[2] = {(void **)&s->keys, (void **)&s->slot_mask};
+    const size_t sizes[2] = {sizeof(int64_t), sizeof(int32_t)};
+    return bs_stamps_reset(&s->table, arrays, sizes, 2, words);
 }
 
 /* the slot of `word`: where it is, or the free slot where it goes */
 static inline size_t
 table_slot(const Scratch *s, int64_t word)
 {
-    const size_t mask = s->table_capacity - 1;
+    const size_t mask = s->table.capacity - 1;
     size_t k = (size_t)(((uint64_t)word * BS_GOLDEN) >> 17) & mask;
-    while (s->stamps[k] == s->stamp && s->keys[k] != word) k = (k + 1) & mask;
+    while (s->table.stamps[k] == s->table.stamp && s->keys[k] != word) k = (k + 1) & mask;
     return k;
 }
 
@@ -147,6 +125,17 @@ static inline int
 bit(const uint64_t *column, int64_t position)
 {
     return (int)(column[position >> 6] >> (position & 63) & 1);
+}
+
+/* edit `count` in s->ops (last first): its tag, and where it is (reference position `col`,
+ * hypothesis position `row`); the edits' number then */
+static inline int64_t
+push_op(Scratch *s, int64_t count, uint8_t tag, int64_t col, int64_t row)
+{
+    s->ops[count] = tag;
+    s->ref_at[count] = col;
+    s->hyp_at[count] = row;
+    return count + 1;
 }
 
 /* the edits of ref (n words) -> hyp (m words) into s->ops, last first: their number, or
@@ -187,8 +176,8 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
             s->masks[(size_t)(s1[i] + 1) * blocks + (size_t)(i >> 6)] |= (uint64_t)1 << (i & 63);
         for (int64_t i = 0; dense < 0 && i < len1; i++) {
             const size_t k = table_slot(s, s1[i]);
-            if (s->stamps[k] != s->stamp) {
-                s->stamps[k] = s->stamp;
+            if (s->table.stamps[k] != s->table.stamp) {
+                s->table.stamps[k] = s->table.stamp;
                 s->keys[k] = s1[i];
                 s->slot_mask[k] = ++distinct;
                 memset(s->masks + (size_t)distinct * blocks, 0, blocks * 8);
@@ -211,44 +200,31 @@ pair_ops(Scratch *s, const int64_t *ref, int64_t n, const int64_t *hyp, int64_t 
             if (dense >= 0) at = s2[j] < dense ? (size_t)s2[j] + 1 : 0;
             else {
                 const size_t k = table_slot(s, s2[j]);
-                at = s->stamps[k] == s->stamp ? (size_t)s->slot_mask[k] : 0;
+                at = s->table.stamps[k] == s->table.stamp ? (size_t)s->slot_mask[k] : 0;
             }
             advance(p, q, s->masks + at * blocks, blocks);
         }
         while (row != 0 && col != 0) {
+            uint8_t tag;
             if (bit(plus + (size_t)(row - 1) * blocks, col - 1)) {
                 col--;
-                s->ops[count] = TAG_DELETE;
+                tag = TAG_DELETE;
             }
             else {
                 row--;
-                if (row != 0 && bit(minus + (size_t)(row - 1) * blocks, col - 1)) {
-                    s->ops[count] = TAG_INSERT;
-                }
+                if (row != 0 && bit(minus + (size_t)(row - 1) * blocks, col - 1))
+                    tag = TAG_INSERT;
                 else {
                     col--;
-                    s->ops[count] = s1[col] == s2[row] ? TAG_EQUAL : TAG_SUBSTITUTE;
+                    tag = s1[col] == s2[row] ? TAG_EQUAL : TAG_SUBSTITUTE;
                 }
             }
-            s->ref_at[count] = col;
-            s->hyp_at[count] = row;
-            count++;
+            count = push_op(s, count, tag, col, row);
         }
     }
-    while (col != 0) {
-        col--;
-        s->ops[count] = TAG_DELETE;
-        s->ref_at[count] = col;
-        s->hyp_at[count] = row;
-        count++;
-    }
-    while (row != 0) {
-        row--;
-        s->ops[count] = TAG_INSERT;
-        s->ref_at[count] = col;
-        s->hyp_at[count] = row;
-        count++;
-    }
+    /* what is left at an edge: the reference's words deleted, the hypothesis's inserted */
+    while (col != 0) count = push_op(s, count, TAG_DELETE, --col, row);
+    while (row != 0) count = push_op(s, count, TAG_INSERT, col, --row);
     return count;
 }
 
@@ -326,6 +302,15 @@ row_edits(Scratch *s, const Call *c, Py_ssize_t row, bs_Fault *fault)
     return BS_DONE;
 }
 
+/* row_edits as bs_rows_released calls it */
+static bs_Failure
+call_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    Call *c = state;
+    return row_edits(&c->scratch, c, row, fault);
+}
+
 const char bs_edit_counts_doc[] =
 "edit_counts(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths, counts,\n"
 "            chunks, chunk_starts, begin, end, /)\n--\n\n"
@@ -342,15 +327,12 @@ PyObject *
 bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "edit_counts takes 11 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("edit_counts", nargs, 11, 11) < 0) return NULL;
     Py_buffer views[9];
     int held = 0;
     PyObject *result = NULL;
     Call c = {.chunks = NULL, .chunk_starts = NULL, .chunk_size = 0};
-    if (bs_ragged_read(args, RAGGED_NAMES, 0, MAX_WORDS, "row", "aligned", &c.in, views,
+    if (bs_ragged_read(args, bs_ragged_names, 0, MAX_WORDS, "row", "aligned", &c.in, views,
                        &held) < 0)
         goto done;
     const Py_ssize_t rows = c.in.rows;
@@ -368,22 +350,9 @@ bs_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_ssize_t begin, end;
     if (bs_rows_range(args[9], args[10], rows, "row", &begin, &end) < 0) goto done;
-    Scratch scratch;
-    memset(&scratch, 0, sizeof(scratch));
     bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t row = begin; row < end; row++) {
-        if (bs_watch_poll(&watch)) {
-            fault.kind = BS_STOPPED;
-            break;
-        }
-        if (row_edits(&scratch, &c, row, &fault) != BS_DONE) break;
-    }
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
-    if (bs_call_end(&watch, &fault, &c.in) == 0) result = Py_NewRef(Py_None);
+    result = bs_rows_released(NULL, call_row, &c, begin, end, &fault, &c.in);
+    scratch_release(&c.scratch);
 done:
     bs_release_views(views, held);
     return result;
@@ -403,7 +372,7 @@ done:
  * at a space or at a run of two or more whitespace characters: a lone tab stays inside its
  * word); else str.split()'s (at every run of whitespace). Inlined once per str kind, so
  * that each reads its code units directly. */
-static inline __attribute__((always_inline)) Py_ssize_t
+static BS_ALWAYS_INLINE Py_ssize_t
 split_kind(Scratch *s, const bs_Text *t, int jiwer_split, size_t first, const int kind)
 {
 #define AT(i) PyUnicode_READ(kind, t->data, (i))
@@ -465,23 +434,10 @@ static int
 number_words(Scratch *s, const bs_Text *ref, const bs_Text *hyp, size_t n, size_t total,
              int64_t *ref_distinct)
 {
-    size_t capacity = 16;
-    while (capacity < 2 * total) capacity *= 2;
-    if (capacity > s->word_table_capacity) {
-        PyMem_RawFree(s->word_slot);
-        PyMem_RawFree(s->word_stamps);
-        s->word_slot = PyMem_RawMalloc(capacity * sizeof(int32_t));
-        s->word_stamps = PyMem_RawCalloc(capacity, sizeof(uint32_t));
-        s->word_table_capacity = 0;
-        s->word_stamp = 0;
-        if (s->word_slot == NULL || s->word_stamps == NULL) return -1;
-        s->word_table_capacity = capacity;
-    }
-    if (++s->word_stamp == 0) { /* the stamps wrapped: clear them once */
-        memset(s->word_stamps, 0, s->word_table_capacity * sizeof(uint32_t));
-        s->word_stamp = 1;
-    }
-    const size_t mask = s->word_table_capacity - 1;
+    void **const arrays[1] = {(void **)&s->word_slot};
+    const size_t sizes[1] = {sizeof(int32_t)};
+    if (bs_stamps_reset(&s->word_table, arrays, sizes, 1, total) < 0) return -1;
+    const size_t mask = s->word_table.capacity - 1;
     int64_t next = 0;
     *ref_distinct = 0;
     for (size_t w = 0; w < total; w++) {
@@ -490,8 +446,8 @@ number_words(Scratch *s, const bs_Text *ref, const bs_Text *hyp, size_t n, size_
         const uint64_t hash = s->word_hash[w];
         size_t k = (size_t)(hash ^ (hash >> 29)) & mask;
         for (;; k = (k + 1) & mask) {
-            if (s->word_stamps[k] != s->word_stamp) {
-                s->word_stamps[k] = s->word_stamp;
+            if (s->word_table.stamps[k] != s->word_table.stamp) {
+                s->word_table.stamps[k] = s->word_table.stamp;
                 s->word_slot[k] = (int32_t)w;
                 s->word_id[w] = next++;
                 break;
@@ -535,6 +491,23 @@ line_edits(Scratch *s, PyObject *hyp_str, PyObject *ref_str, int jiwer_split, in
     return BS_DONE;
 }
 
+/* line_edit_counts' rows (bs_rows_released's state) */
+typedef struct {
+    Scratch scratch;
+    PyObject *const *hyps, *const *refs; /* the tuples' str, which do not change */
+    int jiwer_split;
+    int64_t *counts;
+} Lines;
+
+static bs_Failure
+lines_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    Lines *lines = state;
+    return fault->kind = line_edits(&lines->scratch, lines->hyps[row], lines->refs[row],
+                                    lines->jiwer_split, lines->counts + row * 5);
+}
+
 const char bs_line_edit_counts_doc[] =
 "line_edit_counts(hypotheses, references, jiwer_split, counts, begin, end, /)\n--\n\n"
 "edit_counts of lines of text, rows begin..end-1: hypotheses and references are tuples of\n"
@@ -547,10 +520,7 @@ PyObject *
 bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_Format(PyExc_TypeError, "line_edit_counts takes 6 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("line_edit_counts", nargs, 6, 6) < 0) return NULL;
     static const char *names[2] = {"hypotheses", "references"};
     for (int k = 0; k < 2; k++) {
         if (!PyTuple_CheckExact(args[k])) {
@@ -585,26 +555,13 @@ bs_line_edit_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer view;
     Py_ssize_t counts_shape[2] = {rows, 5};
     if (bs_int64_buffer(args[3], &view, "counts", 2, counts_shape, 1) < 0) return NULL;
-    int64_t *counts = view.buf;
-    PyObject *const *hyps = &PyTuple_GET_ITEM(args[0], 0);
-    PyObject *const *refs = &PyTuple_GET_ITEM(args[1], 0);
-    Scratch scratch;
-    memset(&scratch, 0, sizeof(scratch));
+    Lines lines;
+    memset(&lines, 0, sizeof(lines));
+    lines.hyps = &PyTuple_GET_ITEM(args[0], 0), lines.refs = &PyTuple_GET_ITEM(args[1], 0);
+    lines.jiwer_split = jiwer_split, lines.counts = view.buf;
     bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
-    bs_watch_begin(&watch);
-    Py_BEGIN_ALLOW_THREADS /* the tuples hold the str, which do not change */
-    for (Py_ssize_t row = begin; row < end; row++) {
-        if (bs_watch_poll(&watch)) {
-            fault.kind = BS_STOPPED;
-            break;
-        }
-        fault.kind = line_edits(&scratch, hyps[row], refs[row], jiwer_split, counts + row * 5);
-        if (fault.kind != BS_DONE) break;
-    }
-    Py_END_ALLOW_THREADS
-    scratch_release(&scratch);
+    PyObject *result = bs_rows_released(NULL, lines_row, &lines, begin, end, &fault, NULL);
+    scratch_release(&lines.scratch);
     PyBuffer_Release(&view);
-    if (bs_call_end(&watch, &fault, NULL) < 0) return NULL;
-    Py_RETURN_NONE;
+    return result;
 }

@@ -462,14 +462,8 @@ gather_line(Gathering *g, PyObject *line, Py_ssize_t *length)
         *length = 1;
         return hold(g, line);
     }
-    PyObject *changed = PyObject_CallOneArg(g->transform, line);
+    PyObject *changed = bs_call_for_str(g->transform, line, "transform");
     if (changed == NULL) return FAILED;
-    if (!PyUnicode_Check(changed)) {
-        PyErr_Format(PyExc_TypeError, "transform must return a str, not %.100s",
-                     Py_TYPE(changed)->tp_name);
-        Py_DECREF(changed);
-        return FAILED;
-    }
     Outcome outcome = hold(g, changed);
     Py_DECREF(changed);
     *length = 1;
@@ -610,10 +604,7 @@ PyObject *
 bs_gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 8) {
-        PyErr_Format(PyExc_TypeError, "gather() takes 8 arguments (%zd given)", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("gather", nargs, 8, 8) < 0) return NULL;
     PyObject *hypotheses = args[0], *references = args[1], *numbering = args[2];
     int text = PyObject_IsTrue(args[3]);
     if (text < 0) return NULL;

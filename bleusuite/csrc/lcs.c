@@ -501,15 +501,30 @@ const char bs_lcs_matches_doc[] =
 "and kept rows used before thinning them (the numbers do not change). The GIL is\n"
 "released while rows are compared.";
 
-static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
-                                            "ref_ids", "ref_starts", "ref_lengths"};
+/* measure and allocate (the rows' preparation in bs_rows_released): `fault` is
+ * &c->failure, which they set */
+static bs_Failure
+prepare_rows(void *state, Py_ssize_t begin, Py_ssize_t end, bs_Watch *watch, bs_Fault *fault)
+{
+    Lcs *c = state;
+    c->watch = watch;
+    return measure(c, begin, end) == 0 && allocate(c) == 0 ? BS_DONE : fault->kind;
+}
+
+/* lcs_row as bs_rows_released calls it (it sets c->failure, `fault`) */
+static bs_Failure
+compared_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    (void)watch;
+    return lcs_row(state, row) == 0 ? BS_DONE : fault->kind;
+}
 
 /* the buffers of args[0:10] into `c` (views[0:*held] held, to be released by the caller);
  * -1 with an exception naming the argument */
 static int
 read_buffers(Lcs *c, PyObject *const *args, Py_buffer *views, int *held)
 {
-    if (bs_ragged_read(args, RAGGED_NAMES, 1, BS_MAX_ROW_TOKENS, "row", "compared", &c->in,
+    if (bs_ragged_read(args, bs_ragged_names, 1, BS_MAX_ROW_TOKENS, "row", "compared", &c->in,
                        views, held) < 0)
         return -1;
     c->refs = c->in.refs;
@@ -541,17 +556,14 @@ PyObject *
 bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer views[10];
-    int held = 0, fine = 0;
+    int held = 0;
     PyObject *result = NULL;
     Py_ssize_t begin, end, scratch = DEFAULT_SCRATCH_WORDS;
     Lcs c;
 
     (void)module;
     memset(&c, 0, sizeof(c));
-    if (nargs != 12 && nargs != 13) {
-        PyErr_Format(PyExc_TypeError, "lcs_matches takes 12 or 13 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("lcs_matches", nargs, 12, 13) < 0) return NULL;
     if (nargs == 13 && bs_index_argument(args[12], "scratch_words", &scratch) < 0)
         return NULL;
     if (scratch < 1) {
@@ -563,15 +575,7 @@ bs_lcs_matches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         || bs_checked_mul(c.in.rows, c.refs + 1) < 0)
         goto done;
     c.scratch_words = scratch;
-    bs_Watch watch;
-    bs_watch_begin(&watch);
-    c.watch = &watch;
-    Py_BEGIN_ALLOW_THREADS
-    fine = measure(&c, begin, end) == 0 && allocate(&c) == 0;
-    for (Py_ssize_t b = begin; fine && b < end; b++)
-        fine = lcs_row(&c, b) == 0 && !bs_watch_poll(&watch);
-    Py_END_ALLOW_THREADS
-    if (bs_call_end(&watch, &c.failure, &c.in) == 0) result = Py_NewRef(Py_None);
+    result = bs_rows_released(prepare_rows, compared_row, &c, begin, end, &c.failure, &c.in);
 done:
     release(&c);
     bs_release_views(views, held);

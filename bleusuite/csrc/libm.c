@@ -18,10 +18,7 @@ PyObject *
 bs_libm_map(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "libm_map takes 3 arguments (%zd given)", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("libm_map", nargs, 3, 3) < 0) return NULL;
     int exponential;
     if (PyUnicode_Check(args[0]) && PyUnicode_CompareWithASCIIString(args[0], "log") == 0)
         exponential = 0;

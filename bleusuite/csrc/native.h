@@ -24,9 +24,10 @@
  *
  * The row kernels (count_matches, lcs_matches, ter_edits, edit_counts, edit_distances,
  * eed_grid) read their ragged rows with bs_ragged_read, check each slice with
- * bs_ragged_hyp / bs_ragged_ref (or bs_ragged_measure), record what went wrong without the
- * GIL as a bs_Fault and raise it with bs_call_end (bs_raise): one message per failure,
- * naming the argument, whatever the entry point.
+ * bs_ragged_hyp / bs_ragged_ref (or bs_ragged_measure), run their rows without the GIL with
+ * bs_rows_released (line_edit_counts too), record what went wrong as a bs_Fault and raise it
+ * with bs_call_end (bs_raise): one message per failure, naming the argument, whatever the
+ * entry point.
  */
 #ifndef BLEUSUITE_NATIVE_H
 #define BLEUSUITE_NATIVE_H
@@ -37,6 +38,13 @@
 #include <string.h>
 #include <stdint.h>
 
+/* a function inlined wherever it is called (GCC, clang; a hint elsewhere) */
+#if defined(__GNUC__) || defined(__clang__)
+#define BS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define BS_ALWAYS_INLINE inline
+#endif
+
 /* a C-contiguous int64 buffer of `ndim` dimensions (shape[k] < 0: any size there); sets
  * a TypeError/ValueError naming `name` and returns -1 on anything else */
 int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndim,
@@ -45,6 +53,10 @@ int bs_int64_buffer(PyObject *object, Py_buffer *view, const char *name, int ndi
 /* a C-contiguous float64 buffer of any shape; a TypeError naming `name` and -1 on
  * anything else */
 int bs_float64_buffer(PyObject *object, Py_buffer *view, const char *name, int writable);
+
+/* an entry point's number of arguments checked: 0 where it takes `nargs` (fewest to most,
+ * which differ by 0 or 1), else -1 with the TypeError "NAME takes N (or M) arguments, not K" */
+int bs_arg_count(const char *name, Py_ssize_t nargs, Py_ssize_t fewest, Py_ssize_t most);
 
 /* views[0:held] released (the buffers an entry point holds) */
 void bs_release_views(Py_buffer *views, int held);
@@ -131,6 +143,10 @@ typedef struct {
     const char *unit, *verb;
     int two_dim; /* starts and lengths are (B, R) */
 } bs_Ragged;
+
+/* the names of the six buffers of token ids (hyp_ids, hyp_starts, hyp_lengths, ref_ids,
+ * ref_starts, ref_lengths): bs_ragged_read's `names` where the rows are ids */
+extern const char *const bs_ragged_names[6];
 
 /* the six buffers args[0:6] into `ragged` (C-contiguous int64; ids 1-D; starts and
  * lengths of one shape: (B,), or (B, R) where `two_dim`), their views appended to
@@ -253,6 +269,41 @@ int bs_grow(void **items, size_t *capacity, size_t needed, size_t item);
 int bs_grow_all(void **const *arrays, const size_t *sizes, int count, size_t *capacity,
                 size_t needed, int exact);
 
+/* the stamps of an open-addressing table emptied by a new stamp instead of cleared (a slot
+ * is in use where its stamp is the table's): the tables of a pair's or an image's words */
+typedef struct {
+    uint32_t *stamps;
+    uint32_t stamp;
+    size_t capacity; /* slots: a power of two */
+} bs_Stamps;
+
+/* the stamps and the `count` arrays of what a table's slots hold (*arrays[k], sizes[k] bytes
+ * a slot) allocated again for `capacity` slots: 0, or -1 (no memory; no exception set) */
+int bs_stamps_grow(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+                   size_t capacity);
+
+/* `table` emptied, with at least twice `items` slots (16 at least), grown where it must
+ * (bs_stamps_grow): 0, or -1 (no memory; no exception set). Inline: it runs once a pair */
+static inline int
+bs_stamps_reset(bs_Stamps *table, void **const *arrays, const size_t *sizes, int count,
+                size_t items)
+{
+    size_t capacity = 16;
+    while (capacity < 2 * items) capacity *= 2;
+    if (capacity > table->capacity && bs_stamps_grow(table, arrays, sizes, count, capacity) < 0)
+        return -1;
+    if (++table->stamp == 0) { /* the stamps wrapped: clear them once */
+        memset(table->stamps, 0, table->capacity * sizeof(uint32_t));
+        table->stamp = 1;
+    }
+    return 0;
+}
+
+/* function(argument), a Python function that must return a str (`name`: what the
+ * TypeError calls it, "NAME must return a str, not T"): a new reference to the str, ready,
+ * or NULL with the exception (GIL held) */
+PyObject *bs_call_for_str(PyObject *function, PyObject *argument, const char *name);
+
 /* a growable int64 array (fixed: its items are a bytes object's and cannot move) */
 typedef struct {
     int64_t *items;
@@ -357,6 +408,35 @@ bs_watch_poll(bs_Watch *watch)
 }
 /* with the GIL: 0, or -1 with KeyboardInterrupt (or a signal handler's exception) set */
 int bs_watch_end(bs_Watch *watch);
+/* an entry point's work without the GIL: prepare(state, begin, end, watch, fault) (NULL:
+ * nothing to prepare), then row(state, row, watch, fault) for rows begin..end-1 (each
+ * BS_DONE, or the failure set in `fault`), Ctrl-C and stop_calls() polled before each row
+ * (BS_STOPPED); with the GIL held again, None, or NULL with the exception of the failure
+ * (bs_call_end: `ragged` names the arguments, NULL where the call has none). Inlined in each
+ * entry point, so that its calls of prepare and row are direct */
+typedef bs_Failure (*bs_PrepareRows)(void *state, Py_ssize_t begin, Py_ssize_t end,
+                                     bs_Watch *watch, bs_Fault *fault);
+typedef bs_Failure (*bs_RowWork)(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault);
+static BS_ALWAYS_INLINE PyObject *
+bs_rows_released(bs_PrepareRows prepare, bs_RowWork row, void *state, Py_ssize_t begin,
+                 Py_ssize_t end, bs_Fault *fault, const bs_Ragged *ragged)
+{
+    bs_Watch watch; /* Ctrl-C and stop_calls() end the call between rows */
+    bs_watch_begin(&watch);
+    Py_BEGIN_ALLOW_THREADS
+    if (prepare == NULL || prepare(state, begin, end, &watch, fault) == BS_DONE) {
+        for (Py_ssize_t at = begin; at < end; at++) {
+            if (bs_watch_poll(&watch)) {
+                fault->kind = BS_STOPPED;
+                break;
+            }
+            if (row(state, at, &watch, fault) != BS_DONE) break;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    return bs_call_end(&watch, fault, ragged) == 0 ? Py_NewRef(Py_None) : NULL;
+}
+
 PyObject *bs_stop_calls(PyObject *module, PyObject *unused);
 extern const char bs_stop_calls_doc[];
 

@@ -313,10 +313,7 @@ PyObject *
 bs_porter_stem(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 1) {
-        PyErr_Format(PyExc_TypeError, "porter_stem takes 1 argument (%zd given)", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("porter_stem", nargs, 1, 1) < 0) return NULL;
     PyObject *words = args[0];
     if (!PyList_Check(words)) {
         PyErr_Format(PyExc_TypeError, "words must be a list of str, not %.100s",

@@ -54,9 +54,6 @@
 /* words of a hypothesis or a reference */
 #define MAX_WORDS ((int64_t)1 << 28)
 
-static const char *const RAGGED_NAMES[6] = {"hyp_ids", "hyp_starts", "hyp_lengths",
-                                            "ref_ids", "ref_starts", "ref_lengths"};
-
 /* how a cell was reached: sacrebleu's ' ', 's', 'i', 'd' and 'x' (not reached) */
 typedef enum { OP_MATCH, OP_SUB, OP_INS, OP_DEL, OP_NONE } Op;
 
@@ -619,6 +616,21 @@ row_edits(Pair *p, const bs_Ragged *in, int64_t *edits, Py_ssize_t row, bs_Fault
     return BS_DONE;
 }
 
+/* the rows of a call (bs_rows_released's state) */
+typedef struct {
+    Pair pair;
+    const bs_Ragged *in;
+    int64_t *edits;
+} Rows;
+
+static bs_Failure
+rows_row(void *state, Py_ssize_t row, bs_Watch *watch, bs_Fault *fault)
+{
+    Rows *rows = state;
+    rows->pair.watch = watch;
+    return row_edits(&rows->pair, rows->in, rows->edits, row, fault);
+}
+
 /* ------------------------------------------------------------------------ the entry */
 
 const char bs_ter_edits_doc[] =
@@ -637,39 +649,25 @@ PyObject *
 bs_ter_edits(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 9) {
-        PyErr_Format(PyExc_TypeError, "ter_edits takes 9 arguments, not %zd", nargs);
-        return NULL;
-    }
+    if (bs_arg_count("ter_edits", nargs, 9, 9) < 0) return NULL;
     Py_buffer views[7];
     int held = 0;
     PyObject *result = NULL;
     bs_Ragged in;
     Py_ssize_t begin, end;
-    if (bs_ragged_read(args, RAGGED_NAMES, 1, MAX_WORDS, "row", "compared", &in, views,
+    if (bs_ragged_read(args, bs_ragged_names, 1, MAX_WORDS, "row", "compared", &in, views,
                        &held) < 0)
         goto done;
     Py_ssize_t edits_shape[2] = {in.rows, in.refs};
     if (bs_int64_buffer(args[6], &views[held], "edits", 2, edits_shape, 1) < 0) goto done;
     int64_t *edits = views[held++].buf;
     if (bs_rows_range(args[7], args[8], in.rows, "row", &begin, &end) < 0) goto done;
-    Pair pair;
-    memset(&pair, 0, sizeof(pair));
-    bs_Watch watch;
-    bs_watch_begin(&watch);
-    pair.watch = &watch;
+    Rows rows;
+    memset(&rows, 0, sizeof(rows));
+    rows.in = &in, rows.edits = edits;
     bs_Fault fault = {BS_DONE, 0, 0, 0, 0, NULL};
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t row = begin; row < end; row++) {
-        if (row_edits(&pair, &in, edits, row, &fault) != BS_DONE) break;
-        if (bs_watch_poll(&watch)) {
-            fault.kind = BS_STOPPED;
-            break;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    pair_release(&pair);
-    if (bs_call_end(&watch, &fault, &in) == 0) result = Py_NewRef(Py_None);
+    result = bs_rows_released(NULL, rows_row, &rows, begin, end, &fault, &in);
+    pair_release(&rows.pair);
 done:
     bs_release_views(views, held);
     return result;

@@ -266,21 +266,9 @@ bs_tokenize_unit(Numbering *self, Text unit, PyObject *line, Py_ssize_t start, i
     else {
         PyObject *string = PyUnicode_Substring(line, start, start + unit.length);
         if (string == NULL) return RAISED;
-        PyObject *text = PyObject_CallOneArg(self->tokenize, string);
+        PyObject *text = bs_call_for_str(self->tokenize, string, "tokenize");
         Py_DECREF(string);
         if (text == NULL) return RAISED;
-        if (!PyUnicode_Check(text)) {
-            PyErr_Format(PyExc_TypeError, "tokenize must return a str, not %.100s",
-                         Py_TYPE(text)->tp_name);
-            Py_DECREF(text);
-            return RAISED;
-        }
-#if PY_VERSION_HEX < 0x030C0000
-        if (PyUnicode_READY(text) < 0) {
-            Py_DECREF(text);
-            return RAISED;
-        }
-#endif
         Text tokens = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
         failed = add_tokens(self, tokens);
         Py_DECREF(text);

@@ -41,17 +41,17 @@ from bleusuite import backends, checks
 from bleusuite.inputs import text_batch
 from bleusuite.scores import reports
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.metric import METRIC as BLEU_METRIC
-from bleusuite.scores.bleu.metric import tokens_field, verbose_line
+from bleusuite.scores.bleu.entry import METRIC as BLEU_METRIC
+from bleusuite.scores.bleu.entry import tokens_field, verbose_line
 from bleusuite.scores.bleu.sacrebleu_formula import METHODS, exact_bleu
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import bleu_table_of_batch
-from bleusuite.scores.chrf.metric import METRIC as CHRF_METRIC
+from bleusuite.scores.chrf.entry import METRIC as CHRF_METRIC
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.text_statistics import chrf_counts, statistics_from_counts
 from bleusuite.scores.reports import Signature
 from bleusuite.scores.ter.edit_statistics import ter_statistics_of_texts
-from bleusuite.scores.ter.metric import METRIC as TER_METRIC
+from bleusuite.scores.ter.entry import METRIC as TER_METRIC
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 from bleusuite.significance.bootstrap import Confidence, bootstrap_scores

@@ -96,12 +96,12 @@ from bleusuite.scores.rouge.counts import *
 from bleusuite.scores.rouge.documents import *
 from bleusuite.scores.rouge.formula import *
 from bleusuite.scores.rouge.aggregate import *
-from bleusuite.scores.rouge.metric import *
+from bleusuite.scores.rouge.entry import *
 import os
 from bleusuite.text.tercom import *
 from bleusuite.scores.ter.statistics import *
 from bleusuite.scores.ter.edits import *
-from bleusuite.scores.ter.metric import *
+from bleusuite.scores.ter.entry import *
 from bleusuite.scores.ter.settings import *
 try:
     import torch

@@ -152,4 +152,4 @@ def test_no_import_circle() -> None:
 def test_the_check_finds_a_circle_and_an_import_up() -> None:
     """The checks themselves: a circle and an upward import they must report."""
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _layer("bleusuite.scores.bleu.metric") < _layer("bleusuite.cli.options")
+    assert _layer("bleusuite.scores.bleu.entry") < _layer("bleusuite.cli.options")

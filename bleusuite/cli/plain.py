@@ -15,7 +15,7 @@ from bleusuite.checks import counted
 from bleusuite.cli.errors import CommandError
 from bleusuite.cli.io import read_lines
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.metric import verbose_line
+from bleusuite.scores.bleu.entry import verbose_line
 from bleusuite.scores.bleu.result import BleuResult
 
 __all__ = ["Corpus", "corpus_report", "format_report", "load_corpus", "run_plain",

@@ -23,7 +23,7 @@ import torch
 from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
-from bleusuite.scores.cider.metric import CiderSettings
+from bleusuite.scores.cider.entry import CiderSettings
 from bleusuite.scores.cider.score import CiderDocumentFrequency, sentence_cider
 
 __all__ = ["CiderD"]

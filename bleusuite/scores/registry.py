@@ -41,13 +41,13 @@ __all__ = [
 
 #: name -> the module that holds the metric's entry (``METRIC``), imported on first use
 METRICS = {
-    "bleu": "bleusuite.scores.bleu.metric",
-    "chrf": "bleusuite.scores.chrf.metric",
-    "cider": "bleusuite.scores.cider.metric",
-    "gleu": "bleusuite.scores.gleu.metric",
-    "rouge": "bleusuite.scores.rouge.metric",
-    "ter": "bleusuite.scores.ter.metric",
-    "wer": "bleusuite.scores.wer.metric",
+    "bleu": "bleusuite.scores.bleu.entry",
+    "chrf": "bleusuite.scores.chrf.entry",
+    "cider": "bleusuite.scores.cider.entry",
+    "gleu": "bleusuite.scores.gleu.entry",
+    "rouge": "bleusuite.scores.rouge.entry",
+    "ter": "bleusuite.scores.ter.entry",
+    "wer": "bleusuite.scores.wer.entry",
 }
 
 

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from torchmetrics import Metric
 
-from bleusuite.scores.cider.metric import CiderSettings
+from bleusuite.scores.cider.entry import CiderSettings
 from bleusuite.scores.cider.score import CiderDocumentFrequency, sentence_cider
 
 __all__ = ["CIDErScore"]

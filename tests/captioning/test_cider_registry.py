@@ -1,4 +1,4 @@
-"""CIDEr-D's registry entry (``bleusuite.scores.cider.metric``): with fixed document
+"""CIDEr-D's registry entry (``bleusuite.scores.cider.entry``): with fixed document
 frequencies its per-image statistics sum to :func:`bleusuite.corpus_cider`'s mean (text and
 token ids), its result object prints the corpus score, and without document frequencies it
 refuses with a message that says what to give (its scores would depend on the batch)."""

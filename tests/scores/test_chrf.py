@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleusuite
+from bleusuite.scores.chrf.entry import METRIC
 from bleusuite.scores.chrf.formula import chrf_scores
-from bleusuite.scores.chrf.metric import METRIC
 from bleusuite.scores.chrf.score import chrf_statistics_of_texts
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.text_statistics import chrf_statistics

@@ -25,7 +25,7 @@ from compiled_part import require_compiled
 
 import bleusuite
 from bleusuite.scores.ter.edits import pair_edits, ter_edits
-from bleusuite.scores.ter.metric import METRIC
+from bleusuite.scores.ter.entry import METRIC
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import REF_LENGTH_UNIT, TerStats
 from bleusuite.text.tercom import TercomTokenizer, tercom_ids

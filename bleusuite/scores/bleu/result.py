@@ -36,7 +36,7 @@ from bleusuite import backends
 from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.metric import METRIC, verbose_line
+from bleusuite.scores.bleu.entry import METRIC, verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import score_of

@@ -59,7 +59,7 @@ class ChrfResult(ScoreResult):
         """The result of corpus statistics made with these settings (summed if per
         sentence)."""
         stats = ChrfStats.summed(stats)
-        from bleusuite.scores.chrf.metric import METRIC  # the unit's own face
+        from bleusuite.scores.chrf.entry import METRIC  # the unit's own face
 
         settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
                                    lowercase=lowercase, whitespace=whitespace,

@@ -2,7 +2,7 @@
 registry (:func:`bleusuite.scores.registry.result`) from summed :class:`CiderStats`.
 
 >>> import numpy as np
->>> from bleusuite.scores.cider.metric import METRIC
+>>> from bleusuite.scores.cider.entry import METRIC
 >>> result = result_of_table(np.array([2.5, 2.0]), METRIC.settings(), "5")
 >>> print(result.format(signature=False)), result.cider
 CIDEr-D = 125.00
@@ -44,7 +44,7 @@ class CiderResult(ScoreResult):
 def result_of_table(total: np.ndarray, settings: Any, nrefs: str,
                     given_tokens: bool = False) -> CiderResult:
     """:func:`bleusuite.scores.registry.result` of this metric (``settings``: its
-    :class:`~bleusuite.scores.cider.metric.CiderSettings`)."""
+    :class:`~bleusuite.scores.cider.entry.CiderSettings`)."""
     score_sum, images = (float(x) for x in np.asarray(total, dtype=np.float64))
     if images == 0:
         raise ValueError("CIDEr-D of no image: the statistics sum to 0 images")

@@ -6,7 +6,7 @@ corpus) an image's CIDEr-D depends only on its hypothesis and references, and a 
 the mean of its images' (pycocoevalcap's ``np.mean``): the sums of the scores and the
 count are then the statistics that batches, processes and Ray's blocks add before scoring,
 as ROUGE's are. Without fixed document frequencies the scores depend on the whole evaluated
-set and are no such statistics (:mod:`bleusuite.scores.cider.metric` refuses them).
+set and are no such statistics (:mod:`bleusuite.scores.cider.entry` refuses them).
 The sums are of floats: in another order they can differ in the last bits.
 """
 

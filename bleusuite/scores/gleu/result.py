@@ -18,7 +18,7 @@ import numpy as np
 
 from bleusuite import checks
 from bleusuite.inputs.normalize import corpus_batches
-from bleusuite.scores.gleu.metric import METRIC
+from bleusuite.scores.gleu.entry import METRIC
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch

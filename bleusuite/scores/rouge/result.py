@@ -19,7 +19,7 @@ from typing import Any, SupportsIndex
 import numpy as np
 
 from bleusuite.scores.reports import ScoreResult, host, make_signature, num_refs_of_text
-from bleusuite.scores.rouge.metric import METRIC, verbose_line
+from bleusuite.scores.rouge.entry import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
 from bleusuite.scores.rouge.settings import RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats

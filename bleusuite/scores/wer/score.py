@@ -89,7 +89,7 @@ class EditResult(ScoreResult):
 def result_of_table(total: np.ndarray, settings: Any, nrefs: str,
                     given_tokens: bool = False) -> EditResult:
     """:func:`bleusuite.scores.registry.result` of this metric (``settings``: its
-    :class:`~bleusuite.scores.wer.metric.WerSettings`)."""
+    :class:`~bleusuite.scores.wer.entry.WerSettings`)."""
     signature = make_signature("wer", settings, nrefs=nrefs,
                                extra={"split": GIVEN_TOKENS} if given_tokens else None)
     return EditResult.from_stats(WerStats.from_array(np.asarray(total, dtype=np.int64)),

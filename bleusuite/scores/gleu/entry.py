@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from bleusuite import backends
-from bleusuite.scores.bleu.metric import tokens_field
+from bleusuite.scores.bleu.entry import tokens_field
 from bleusuite.scores.gleu.score import gleu_score
 from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import (

@@ -9,7 +9,7 @@ image's score depends on the other images): the entry needs ``document_frequency
 :class:`bleusuite.pycocoevalcap.Cider`'s.
 
 >>> from bleusuite import cider_document_frequency
->>> from bleusuite.scores.cider.metric import METRIC
+>>> from bleusuite.scores.cider.entry import METRIC
 >>> refs = [["a man riding a horse", "a person on a horse"], ["a cat on a couch"]]
 >>> settings = METRIC.settings(document_frequency=cider_document_frequency(refs))
 >>> METRIC.title(settings), METRIC.signature(settings)

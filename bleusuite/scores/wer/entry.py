@@ -3,7 +3,7 @@ settings (:class:`WerSettings`): the paired tests (bootstrap resamples of WER, C
 front end that takes metrics by name reach it here. Its score is jiwer's WER (CER with
 ``characters``) times 100: lower is better.
 
->>> from bleusuite.scores.wer.metric import METRIC
+>>> from bleusuite.scores.wer.entry import METRIC
 >>> settings = METRIC.settings(characters=True)
 >>> METRIC.title(settings), METRIC.signature(settings)
 ('CER', {'unit': 'char', 'split': 'jiwer'})

@@ -2,7 +2,7 @@
 type and measure, on text (``bleusuite.ray``'s scorers; the command has no ROUGE, as
 sacrebleu has none).
 
->>> from bleusuite.scores.rouge.metric import METRIC
+>>> from bleusuite.scores.rouge.entry import METRIC
 >>> settings = METRIC.settings(rouge_type="rougeLsum", use_stemmer=True)
 >>> METRIC.title(settings), METRIC.signature(settings)["stem"]
 ('ROUGE-Lsum', 'porter')

@@ -1,6 +1,6 @@
 """TER as an entry of the metric registry (:mod:`bleusuite.scores.registry`).
 
->>> from bleusuite.scores.ter.metric import METRIC
+>>> from bleusuite.scores.ter.entry import METRIC
 >>> settings = METRIC.settings(case_sensitive=True)
 >>> METRIC.title(settings), METRIC.signature(settings)
 ('TER', {'case': 'mixed', 'tok': 'tercom', 'norm': 'no', 'punct': 'yes', 'asian': 'no'})

@@ -1,13 +1,6 @@
-"""Small batches scored row by row, by the formulas traced into scalar Python.
+"""Small batches scored row by row by the formulas traced into scalar Python (one function
+per formula, settings and row shape, kept; :mod:`bleusuite.backends.trace`).
 
-A formula on NumPy costs about a microsecond per array operation whatever the batch, which
-is most of a one-sentence call. :mod:`bleusuite.backends.trace` turns a formula (written
-once, against a backend) into straight-line Python over one row's numbers; here such a
-function is made once per formula, settings and row shape, kept, and run on each row of a
-small host batch. The numbers are the NumPy formula's to the bit (the C library's ``log``
-and ``exp`` on both; ``tests/backends/test_trace.py``).
-
->>> import numpy as np
 >>> def formula(be, matches, totals):
 ...     return be.where(totals > 0, matches / be.where(totals > 0, totals, 1), 0.0)
 >>> by_rows(formula, (), [np.array([3, 1]), np.array([4, 0])]).tolist()
@@ -22,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite.backends.trace import RowShape, TraceError, row_function
+from bleusuite.backends.trace import TraceError, row_function
 
 __all__ = ["ROW_LIMIT", "by_rows"]
 
@@ -30,26 +23,23 @@ __all__ = ["ROW_LIMIT", "by_rows"]
 #: cost hardly grows with the rows, is the faster)
 ROW_LIMIT = 16
 
-_KINDS = {"b": "b", "i": "i", "u": "i", "f": "f"}
-
 
 @functools.lru_cache(maxsize=512)
 def _traced(fn: Callable[..., Any], static: tuple[Any, ...],
             inputs: tuple[tuple[tuple[int, ...], str], ...]) -> Callable[..., Any] | None:
     """The traced face of ``fn`` for rows of these shapes and NumPy dtype kinds, or None."""
-    shapes: list[RowShape] = [(shape, _KINDS.get(kind, "?")) for shape, kind in inputs]
+    kinds = {"b": "b", "i": "i", "u": "i", "f": "f"}
     try:
-        return row_function(fn, static, shapes)
+        return row_function(fn, static, [(shape, kinds.get(k, "?")) for shape, k in inputs])
     except TraceError:
         return None
 
 
 def by_rows(fn: Callable[..., Any], static: tuple[Any, ...],
             arrays: Sequence[np.ndarray]) -> np.ndarray | None:
-    """``fn(be, *arrays, *static)`` (element-wise over the rows: one number per row, or a
-    row of numbers) row by row, or None where the batch is empty or too large for that or
-    ``fn`` cannot be traced: the caller then runs it on its NumPy backend. ``static`` must
-    be hashable."""
+    """``fn(be, *arrays, *static)`` (one number per row, or a row of numbers) row by row,
+    or None where the batch is empty or too large for that or ``fn`` cannot be traced: the
+    caller then runs it on NumPy. ``static`` must be hashable."""
     rows = int(arrays[0].shape[0])
     if not 0 < rows <= ROW_LIMIT:
         return None

@@ -1,16 +1,15 @@
 """The formulas as straight-line Python over one row: a backend that traces.
 
-A formula (written once against a :class:`~bleusuite.backends.base.Backend`, element-wise
-over the rows) costs a few dozen NumPy operations of a microsecond each, most of a
-one-sentence call. Here it runs once on one row of NumPy object arrays of expressions: each
-operation on an element writes a statement of scalar Python (constants folded), and
-:func:`row_function` compiles them into a function of the row's numbers, which
-:mod:`bleusuite.scores.rows` runs row by row. It does what NumPy does, to the bit: its
-promotion (bool, int64, float64; Python scalars weak), ``inf``/``nan`` where it divides by
-zero, its float sums (pairwise, in blocks of eight), the C library's ``log`` and ``exp`` (as
-the NumPy backend), NaN through ``maximum``, ``min``, ``argmax``. What the trace cannot follow
-(a value read on the host, a branch on a value, an operation not traced) raises
-:class:`TraceError`, and the caller keeps the array face.
+A formula, written once against a :class:`~bleusuite.backends.base.Backend` element-wise
+over the rows, costs a few dozen NumPy operations of a microsecond each, most of a
+one-sentence call. Here it runs once on one row of NumPy object arrays of expressions, each
+operation on an element writing a statement of scalar Python (constants folded), compiled
+into a function of the row's numbers (:func:`row_function`) run on each row of a small
+batch (:func:`by_rows`). That does what NumPy does, to the bit: its promotion (bool, int64,
+float64; Python scalars weak), ``inf``/``nan`` of a division by zero, its float sums
+(pairwise, in blocks of eight), the C library's ``log`` and ``exp`` (the NumPy backend's),
+NaN through ``maximum``, ``min``, ``argmax``. What it cannot follow (a value read on the
+host, a branch on a value, an operation not traced) raises :class:`TraceError`.
 
 >>> f = row_function(lambda be, x, y: be.where(y > 0, be.log(x) / y, 0.0), (),
 ...                  [((), "f"), ((), "i")])
@@ -22,8 +21,8 @@ def row(a0, a1):
     v3 = _div(v1, v2)
     v4 = (v3 if v0 else 0.0)
     return v4
->>> f(2.0, 4) == float(np.log(2.0)) / 4, f(2.0, 0)
-(True, 0.0)
+>>> f(2.0, 0)
+0.0
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["TraceError", "row_function", "scalar_exp", "scalar_log"]
+__all__ = ["ROW_LIMIT", "TraceError", "by_rows", "row_function", "scalar_exp", "scalar_log"]
 
 
 class TraceError(Exception):
@@ -68,15 +67,10 @@ def scalar_exp(x: float) -> float:
         return math.inf
 
 
-def _argmax(*xs: Any) -> int:
-    """NumPy's ``argmax``: the first NaN, or the first maximum."""
-    nan = [k for k, x in enumerate(xs) if x != x]
-    return nan[0] if nan else xs.index(max(xs))
-
-
-#: what the generated code calls (NaN wins ``_maximum`` and ``_minimum``, as in NumPy)
+#: what the generated code calls (NaN wins ``_maximum``, ``_minimum``, ``_argmax``, as in NumPy)
 _HELPERS: dict[str, Any] = {
-    "_div": _div, "_log": scalar_log, "_exp": scalar_exp, "_argmax": _argmax,
+    "_div": _div, "_log": scalar_log, "_exp": scalar_exp,
+    "_argmax": lambda *xs: next((k for k, x in enumerate(xs) if x != x), xs.index(max(xs))),
     "_maximum": lambda x, y: x if x != x or x >= y else y,
     "_minimum": lambda x, y: x if x != x or x <= y else y,
     "_first_true": lambda *xs: next((k for k, x in enumerate(xs) if x), len(xs)),
@@ -87,10 +81,9 @@ _HELPERS: dict[str, Any] = {
 
 class _Expr:
     """An element of a symbolic array: a variable of the generated code (``lines``, its
-    statements) or a constant (``lines`` None, ``value`` a Python bool, int or float);
-    ``kind`` is ``"b"``, ``"i"`` or ``"f"`` as NumPy's dtype would be (bool, int64,
-    float64). Its operators (``+ - * /``, comparisons, ``& | ~``, unary ``-``) write the
-    operation as a new statement."""
+    statements) or a constant (``lines`` None, ``value`` a Python bool, int or float), of
+    ``kind`` ``"b"``, ``"i"`` or ``"f"`` as NumPy's dtype (bool, int64, float64). Its
+    operators (``+ - * /``, comparisons, ``& | ~``, unary ``-``) write a new statement."""
 
     __slots__ = ("kind", "lines", "text", "value")
 
@@ -100,9 +93,7 @@ class _Expr:
     def __bool__(self) -> bool:
         raise TraceError("a formula branches on a value")
 
-    def __neg__(self) -> _Expr:
-        if self.kind == "b":
-            raise TraceError("the negative of a bool array")
+    def __neg__(self) -> _Expr:  # of a number (NumPy refuses bools)
         return _unary(self.kind, "(-{})", self)
 
     def __invert__(self) -> _Expr:
@@ -151,11 +142,8 @@ _CASTS = {("b", "i"): "(1 if {} else 0)", ("b", "f"): "(1.0 if {} else 0.0)",
 
 
 def _cast(item: _Expr, kind: str) -> _Expr:
-    if item.kind == kind:
-        return item
-    if (item.kind, kind) not in _CASTS:
-        raise TraceError(f"a cast from {item.kind} to {kind}")
-    return _unary(kind, _CASTS[item.kind, kind], item)
+    """``item`` as NumPy casts it to ``kind`` (a float to int: a KeyError, no trace)."""
+    return item if item.kind == kind else _unary(kind, _CASTS[item.kind, kind], item)
 
 
 def _binary(symbol: str, x: Any, y: Any) -> _Expr:
@@ -166,14 +154,9 @@ def _binary(symbol: str, x: Any, y: Any) -> _Expr:
             return _apply("f", f"({a.text} / {b.text})", [a, b])
         return _call("f", "_div", [a, b])
     kind = "b"  # of a comparison, ``and`` or ``or``
-    if symbol in ("and", "or"):
-        if a.kind != "b" or b.kind != "b":
-            raise TraceError(f"{symbol} of non-bool arrays")
-        for first, second in ((a, b), (b, a)):
-            if first.lines is None:  # a constant decides, or drops out
-                decides = first.value if symbol == "or" else not first.value
-                return first if decides else second
-    elif symbol in ("+", "-", "*"):
+    if symbol in ("and", "or") and (a.kind != "b" or b.kind != "b"):
+        raise TraceError(f"{symbol} of non-bool arrays")
+    if symbol in ("+", "-", "*"):
         if a.kind == b.kind == "b":
             raise TraceError(f"bool {symbol} bool")
         kind = _promote(a.kind, b.kind)
@@ -197,8 +180,7 @@ _add = functools.partial(_binary, "+")
 
 
 class _Symbols(np.ndarray):
-    """A symbolic array: an object array of :class:`_Expr` whose comparisons are
-    expressions too (NumPy's own comparisons of objects give bools)."""
+    """An object array of :class:`_Expr` whose comparisons are expressions (not bools)."""
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         if ufunc in (np.less, np.less_equal, np.greater, np.greater_equal, np.equal,
@@ -209,12 +191,8 @@ class _Symbols(np.ndarray):
 
 
 def _each(function: Callable[..., _Expr], *arrays: Any) -> Any:
-    """``function`` of the elements of ``arrays`` (Python scalars among them), broadcast
-    together."""
-    def element(*items: Any) -> _Expr:
-        return function(*map(_operand, items))
-
-    out = np.frompyfunc(element, len(arrays), 1)(*arrays)
+    """``function`` of the elements of ``arrays`` (or Python scalars), broadcast together."""
+    out = np.frompyfunc(lambda *items: function(*map(_operand, items)), len(arrays), 1)(*arrays)
     return np.asarray(out, dtype=object).view(_Symbols)
 
 
@@ -223,10 +201,8 @@ def _elementwise(function: Callable[..., _Expr]) -> Callable[..., Any]:
     return lambda self, *arrays: _each(function, *arrays)
 
 
-def _reduction(combine: Callable[[list[_Expr]], _Expr], default: int | None = None) -> Callable[
-        ..., Any]:
-    """The backend's method applying ``combine`` to the elements along ``axis`` (all of
-    them where None), at each position of the other axes."""
+def _reduction(combine: Callable[..., _Expr], default: int | None = None) -> Callable[..., Any]:
+    """The backend's method: ``combine`` of the elements along ``axis`` (of all: None)."""
     def method(self: TraceBackend, a: Any, axis: int | None = default) -> Any:
         lines = np.reshape(a, -1) if axis is None else np.moveaxis(a, axis, -1)
         out = np.empty(lines.shape[:-1], dtype=object)
@@ -257,32 +233,35 @@ def _sum(items: list[_Expr]) -> _Expr:
     """A float sum in NumPy's order; an integer (or bool) sum, exact in any order."""
     if items[0].kind == "f":
         return _pairwise(items)
-    items = [_cast(item, "i") for item in items]
-    return functools.reduce(_add, items, _operand(0))
+    return functools.reduce(_add, [_cast(item, "i") for item in items], _operand(0))
 
 
-def _python_sum(items: list[_Expr]) -> _Expr:
-    if items[0].kind != "f":
-        return _sum(items)
+def _python_sum(items: list[_Expr]) -> _Expr:  # as NumPy's, of float64s
+    items = [_cast(item, "f") for item in items]
     return _apply("f", f"sum(({', '.join(item.text for item in items)},))", items)
 
 
-def _extremum(helper: str, keep_first: str) -> Callable[[_Expr, _Expr], _Expr]:
-    """NumPy's ``maximum`` (``minimum``) of two elements: NaN wins."""
+def _extremum(helper: str, op: str) -> Callable[[_Expr, _Expr], _Expr]:
+    """NumPy's ``maximum`` (``minimum``) of two elements: NaN wins (integers inline)."""
     def element(p: _Expr, q: _Expr) -> _Expr:
         kind = _promote(p.kind, q.kind)
         p, q = _cast(p, kind), _cast(q, kind)
         if kind == "f":
             return _call(kind, helper, [p, q])
-        return _apply(kind, f"({p.text} if {p.text} {keep_first} {q.text} else {q.text})",
-                      [p, q])
+        return _apply(kind, f"({p.text} if {p.text} {op} {q.text} else {q.text})", [p, q])
 
     return element
 
 
+def _pick(position: _Expr, *choices: _Expr) -> _Expr:
+    """``choices[position]`` (NumPy's ``take_along_axis``)."""
+    if position.lines is None:
+        return choices[position.value]
+    options = ", ".join(choice.text for choice in choices)
+    return _apply(choices[0].kind, f"({options},)[{position.text}]", [*choices, position])
+
+
 def _where(test: _Expr, p: _Expr, q: _Expr) -> _Expr:
-    if test.kind != "b":
-        raise TraceError("where() on a non-bool condition")
     kind = _promote(p.kind, q.kind)
     p, q = _cast(p, kind), _cast(q, kind)
     if test.lines is None:
@@ -336,21 +315,8 @@ class TraceBackend:
         return np.moveaxis(out, -1, axis).view(_Symbols)
 
     def take_along(self, a: Any, index: Any, axis: int) -> Any:
-        a, index = self.asarray(a), self.asarray(index)
-        if a.ndim != 2 or index.ndim != 2 or axis not in (1, -1):
-            raise TraceError("take_along beyond (B, K) rows")
-        out = np.empty(index.shape, dtype=object)
-        for row, column in np.ndindex(index.shape):
-            choices, position = list(a[row]), index[row, column]
-            if position.kind != "i":
-                raise TraceError("take_along by a non-integer index")
-            if position.lines is None:
-                out[row, column] = choices[position.value]
-                continue
-            options = ", ".join(choice.text for choice in choices)
-            out[row, column] = _apply(choices[0].kind, f"({options},)[{position.text}]",
-                                      [*choices, position])
-        return out.view(_Symbols)
+        choices = [np.take(a, [k], axis=axis) for k in range(np.shape(a)[axis])]
+        return _each(_pick, index, *choices)
 
     def concat(self, arrays: list[Any], axis: int) -> Any:
         parts = [self.asarray(a) for a in arrays]
@@ -369,23 +335,19 @@ class TraceBackend:
 def row_function(fn: Callable[..., Any], static: tuple[Any, ...],
                  inputs: Sequence[tuple[tuple[int, ...], str]]) -> Callable[..., Any]:
     """``fn(be, *arrays, *static)`` (element-wise over a leading batch axis) traced on one
-    row of ``inputs`` (each a shape without the batch axis and a kind: ``"b"``, ``"i"`` or
-    ``"f"``) and compiled: a function of the row's numbers (each input's elements in
-    row-major order) that returns the result (a number, or a tuple of one per element).
-
-    Raises:
-        TraceError: ``fn`` does what the trace cannot follow.
-    """
+    row of ``inputs`` (each a shape without the batch axis and a NumPy dtype kind, ``"b"``,
+    ``"i"``, ``"u"`` or ``"f"``) and compiled: a function of the row's numbers (each input's
+    elements in row-major order) returning the result (a number, or a tuple of one per
+    element). Raises :class:`TraceError` where ``fn`` does what the trace cannot follow."""
     lines: list[str] = []
     arguments: list[str] = []
     arrays = []
-    for shape, kind in inputs:
-        if kind not in ("b", "i", "f"):
-            raise TraceError(f"an input of kind {kind!r}")
-        items = [_Expr(f"a{len(arguments) + k}", kind, lines) for k in range(math.prod(shape))]
-        arguments += [item.text for item in items]
-        arrays.append(np.array(items, dtype=object).reshape(1, *shape).view(_Symbols))
     try:
+        for shape, dtype_kind in inputs:
+            kind = {"b": "b", "i": "i", "u": "i", "f": "f"}[dtype_kind]
+            items = [_Expr(f"a{len(arguments) + k}", kind, lines) for k in range(math.prod(shape))]
+            arguments += [item.text for item in items]
+            arrays.append(np.array(items, dtype=object).reshape(1, *shape).view(_Symbols))
         result = fn(TraceBackend(), *arrays, *static)
     except (TypeError, ValueError, LookupError, AttributeError) as error:
         raise TraceError(f"the trace failed: {error}") from error
@@ -399,3 +361,40 @@ def row_function(fn: Callable[..., Any], static: tuple[Any, ...],
     function: Callable[..., Any] = namespace["row"]
     function.__doc__ = source
     return function
+
+
+#: the most rows scored row by row (beyond, the array face, hardly slower with more, is faster)
+ROW_LIMIT = 16
+
+
+@functools.lru_cache(maxsize=512)
+def _traced(fn: Callable[..., Any], static: tuple[Any, ...],
+            inputs: tuple[tuple[tuple[int, ...], str], ...]) -> Callable[..., Any] | None:
+    try:
+        return row_function(fn, static, inputs)
+    except TraceError:
+        return None
+
+
+def by_rows(fn: Callable[..., Any], static: tuple[Any, ...],
+            arrays: Sequence[np.ndarray]) -> np.ndarray | None:
+    """``fn(be, *arrays, *static)`` (a number per row, or a row of numbers) row by row by its
+    :func:`row_function` (kept per formula, ``static``, which is hashable, and row shape), or
+    None where the batch is empty, over :data:`ROW_LIMIT` rows or not traced.
+
+    >>> def formula(be, matches, totals):
+    ...     return be.where(totals > 0, matches / be.where(totals > 0, totals, 1), 0.0)
+    >>> by_rows(formula, (), [np.array([3, 1]), np.array([4, 0])]).tolist()
+    [0.75, 0.0]
+    """
+    rows = int(arrays[0].shape[0])
+    shapes = tuple((a.shape[1:], a.dtype.kind) for a in arrays)
+    function = _traced(fn, static, shapes) if 0 < rows <= ROW_LIMIT else None
+    if function is None:
+        return None
+    if rows == 1:
+        return np.array([function(*[v for a in arrays for v in a.reshape(-1).tolist()])],
+                        dtype=np.float64)
+    columns = [a.reshape(rows, -1).tolist() for a in arrays]
+    return np.array([function(*[value for column in columns for value in column[row]])
+                     for row in range(rows)], dtype=np.float64)

@@ -288,7 +288,7 @@ class TraceBackend:
     min_ = _reduction(functools.partial(functools.reduce, _extremum("_minimum", "<=")))
     max_ = _reduction(functools.partial(functools.reduce, _extremum("_maximum", ">=")))
     any_ = _reduction(functools.partial(functools.reduce, functools.partial(_binary, "or")))
-    argmax = _reduction(functools.partial(_call, "i", "_argmax"))
+    argmax = _reduction(lambda xs: _call("i", "_argmax", xs) if len(xs) > 1 else _operand(0))
     first_true = _reduction(functools.partial(_call, "i", "_first_true"))
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:

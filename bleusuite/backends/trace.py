@@ -69,13 +69,13 @@ def scalar_exp(x: float) -> float:
 
 #: what the generated code calls (NaN wins ``_maximum``, ``_minimum``, ``_argmax``, as in NumPy)
 _HELPERS: dict[str, Any] = {
-    "_div": _div, "_log": scalar_log, "_exp": scalar_exp,
-    "_argmax": lambda *xs: next((k for k, x in enumerate(xs) if x != x), xs.index(max(xs))),
+    "_div": _div, "_log": scalar_log, "_exp": scalar_exp, "nan": math.nan, "inf": math.inf,
     "_maximum": lambda x, y: x if x != x or x >= y else y,
     "_minimum": lambda x, y: x if x != x or x <= y else y,
-    "_first_true": lambda *xs: next((k for k, x in enumerate(xs) if x), len(xs)),
+    "_argmax": lambda *xs: (  # the first NaN, else the first maximum
+        [x != x for x in xs].index(True) if any(map(math.isnan, xs)) else xs.index(max(xs))),
+    "_first_true": lambda *mask: mask.index(True) if True in mask else len(mask),
     "_P2": tuple(2.0**k for k in range(1024)),  # every float64 power of two a formula takes
-    "nan": math.nan, "inf": math.inf,
 }
 
 
@@ -142,7 +142,7 @@ _CASTS = {("b", "i"): "(1 if {} else 0)", ("b", "f"): "(1.0 if {} else 0.0)",
 
 
 def _cast(item: _Expr, kind: str) -> _Expr:
-    """``item`` as NumPy casts it to ``kind`` (a float to int: a KeyError, no trace)."""
+    """``item`` as NumPy casts it to ``kind`` (float to int, a KeyError here, is not traced)."""
     return item if item.kind == kind else _unary(kind, _CASTS[item.kind, kind], item)
 
 
@@ -170,11 +170,11 @@ def _operator(symbol: str, swapped: bool) -> Callable[[_Expr, Any], _Expr]:
     return method
 
 
-_ARITHMETIC = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "and": "and", "or": "or"}
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "and": "and", "or": "or"}
 _COMPARISONS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-for _name, _symbol in {**_ARITHMETIC, **_COMPARISONS}.items():
+for _name, _symbol in {**_OPERATORS, **_COMPARISONS}.items():
     setattr(_Expr, f"__{_name}__", _operator(_symbol, swapped=False))
-for _name, _symbol in _ARITHMETIC.items():
+for _name, _symbol in _OPERATORS.items():  # and their reflections (comparisons swap)
     setattr(_Expr, f"__r{_name}__", _operator(_symbol, swapped=True))
 _add = functools.partial(_binary, "+")
 

@@ -21,12 +21,12 @@ def _reload_environment() -> None:
 def _forget_kept() -> None:
     """Forget what bleusuite keeps between calls (checked settings, traced formulas), so that
     a rule a test replaces (``monkeypatch.setattr``) is the one the next call uses."""
-    from bleusuite.scores import rows
+    from bleusuite.backends import trace
     from bleusuite.scores.bleu import settings as bleu_settings
     from bleusuite.scores.chrf import settings as chrf_settings
     from bleusuite.scores.gleu import settings as gleu_settings
 
-    rows._traced.cache_clear()
+    trace._traced.cache_clear()
     for module in (bleu_settings, chrf_settings, gleu_settings):
         module._KEPT.clear()
 

@@ -1,35 +1,28 @@
 """The formulas as straight-line Python over one row: a backend that traces.
 
-Every formula of bleusuite (the smoothing families, the brevity penalty, GLEU, chrF, the
-reference-length rules) is written once, against a :class:`~bleusuite.backends.base.Backend`,
-element-wise over the leading axes of its statistics. On NumPy a one-sentence call still
-pays for a few dozen array operations of a microsecond each, most of its time. This backend
-runs such a function once on symbolic arrays of one row (every shape known: the orders, the
-references) and writes down the scalar Python it amounts to, one statement per element and
-operation, constants folded; :func:`row_function` compiles that into a function of the
-row's numbers. A small batch is then scored row by row at Python's speed, by code generated
-from the one definition, not written twice.
+A formula, written once against a :class:`~bleusuite.backends.base.Backend` element-wise
+over the rows, costs a few dozen NumPy operations of a microsecond each, most of a
+one-sentence call. Here it runs once on one row of NumPy object arrays of expressions, each
+operation on an element writing a statement of scalar Python (constants folded), compiled
+into a function of the row's numbers (:func:`row_function`) run on each row of a small
+batch (:func:`by_rows`). That does what NumPy does, to the bit: its promotion (bool, int64,
+float64; Python scalars weak), ``inf``/``nan`` of a division by zero, its float sums
+(pairwise, in blocks of eight), the C library's ``log`` and ``exp`` (the NumPy backend's),
+NaN through ``maximum``, ``min``, ``argmax``. What it cannot follow (a value read on the
+host, a branch on a value, an operation not traced) raises :class:`TraceError`.
 
-The generated code does what NumPy does, to the bit:
-
-* ``+ - * /`` and comparisons are IEEE operations in both (an int meets a float as NumPy
-  casts it); a division by zero gives NumPy's ``inf``/``nan``, not an exception;
-* float sums along an axis take NumPy's order (pairwise, in blocks of eight), integer sums
-  are exact in any order;
-* ``log`` and ``exp`` are the C library's (``math``), as the NumPy backend's are
-  (:mod:`bleusuite.backends.numpy`);
-* ``maximum``, ``minimum``, ``min``, ``argmax`` propagate NaN as NumPy does.
-
-A function that reads a value on the host (``to_bool``, ``reads_are_free``...) or uses an
-operation this backend does not trace raises :class:`TraceError`: its callers then keep the
-array face. ``tests/backends/test_trace.py`` holds every traced formula bit for bit against
-the array face on many rows.
-
->>> def formula(be, x, y):
-...     return be.where(y > 0, be.log(x) / y, 0.0)
->>> f = row_function(formula, (), [((), "f"), ((), "i")])
->>> f(2.0, 4) == float(np.log(2.0)) / 4, f(2.0, 0)
-(True, 0.0)
+>>> f = row_function(lambda be, x, y: be.where(y > 0, be.log(x) / y, 0.0), (),
+...                  [((), "f"), ((), "i")])
+>>> print(f.__doc__)
+def row(a0, a1):
+    v0 = (a1 > 0)
+    v1 = _log(a0)
+    v2 = float(a1)
+    v3 = _div(v1, v2)
+    v4 = (v3 if v0 else 0.0)
+    return v4
+>>> f(2.0, 0)
+0.0
 """
 
 from __future__ import annotations
@@ -42,38 +35,28 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["TraceError", "row_function", "scalar_exp", "scalar_log"]
-
-#: element kinds: bool, int (int64), float (float64)
-KINDS = ("b", "i", "f")
+__all__ = ["ROW_LIMIT", "TraceError", "by_rows", "row_function", "scalar_exp", "scalar_log"]
 
 
 class TraceError(Exception):
     """The traced function does what the trace cannot follow; keep the array face."""
 
 
-# ------------------------------------------------------------------- runtime helpers
-
-
 def _div(x: Any, y: Any) -> float:
     """NumPy's float64 ``x / y``: IEEE ``inf``/``nan`` where ``y`` is 0."""
     try:
         return x / y
-    except ZeroDivisionError:
-        x = float(x)
+    except ZeroDivisionError:  # by 0.0 or -0.0
         if x != x or x == 0.0:
             return math.nan
-        negative = (x < 0) != (math.copysign(1.0, float(y)) < 0)
-        return -math.inf if negative else math.inf
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
 
 
 def scalar_log(x: float) -> float:
     """The C library's ``log`` (``math.log``) with NumPy's results where it raises."""
     if x > 0.0:
         return math.log(x)
-    if x == 0.0:
-        return -math.inf
-    return math.nan  # negative, or NaN
+    return -math.inf if x == 0.0 else math.nan  # negative, or NaN
 
 
 def scalar_exp(x: float) -> float:
@@ -84,659 +67,334 @@ def scalar_exp(x: float) -> float:
         return math.inf
 
 
-def _maximum(x: Any, y: Any) -> Any:
-    if x != x:
-        return x
-    if y != y:
-        return y
-    return x if x >= y else y
-
-
-def _minimum(x: Any, y: Any) -> Any:
-    if x != x:
-        return x
-    if y != y:
-        return y
-    return x if x <= y else y
-
-
-def _min(*xs: Any) -> Any:
-    result = xs[0]
-    for x in xs[1:]:
-        result = _minimum(result, x)
-    return result
-
-
-def _max(*xs: Any) -> Any:
-    result = xs[0]
-    for x in xs[1:]:
-        result = _maximum(result, x)
-    return result
-
-
-def _argmax(*xs: Any) -> int:
-    """NumPy's ``argmax``: the first maximum, or the first NaN."""
-    best = 0
-    for k, x in enumerate(xs):
-        if x != x:
-            return k
-        if x > xs[best]:
-            best = k
-    return best
-
-
-def _first_true(*xs: bool) -> int:
-    for k, x in enumerate(xs):
-        if x:
-            return k
-    return len(xs)
-
-
-#: ``2.0 ** k`` for every float64 exponent a formula takes
-_POWERS_OF_TWO = tuple(2.0**k for k in range(1024))
-
+#: what the generated code calls (NaN wins ``_maximum``, ``_minimum``, ``_argmax``, as in NumPy)
 _HELPERS: dict[str, Any] = {
-    "_div": _div, "_log": scalar_log, "_exp": scalar_exp, "_maximum": _maximum,
-    "_minimum": _minimum,
-    "_min": _min, "_max": _max, "_argmax": _argmax, "_first_true": _first_true,
-    "_P2": _POWERS_OF_TWO, "_nan": math.nan, "_inf": math.inf,
+    "_div": _div, "_log": scalar_log, "_exp": scalar_exp, "nan": math.nan, "inf": math.inf,
+    "_maximum": lambda x, y: x if x != x or x >= y else y,
+    "_minimum": lambda x, y: x if x != x or x <= y else y,
+    "_argmax": lambda *xs: (  # the first NaN, else the first maximum
+        [x != x for x in xs].index(True) if any(map(math.isnan, xs)) else xs.index(max(xs))),
+    "_first_true": lambda *mask: mask.index(True) if True in mask else len(mask),
+    "_P2": tuple(2.0**k for k in range(1024)),  # every float64 power of two a formula takes
 }
 
 
-# ------------------------------------------------------------------------- the trace
+class _Expr:
+    """An element of a symbolic array: a variable of the generated code (``lines``, its
+    statements) or a constant (``lines`` None, ``value`` a Python bool, int or float), of
+    ``kind`` ``"b"``, ``"i"`` or ``"f"`` as NumPy's dtype (bool, int64, float64). Its
+    operators (``+ - * /``, comparisons, ``& | ~``, unary ``-``) write a new statement."""
+
+    __slots__ = ("kind", "lines", "text", "value")
+
+    def __init__(self, text: str, kind: str, lines: list[str] | None, value: Any = None) -> None:
+        self.text, self.kind, self.lines, self.value = text, kind, lines, value
+
+    def __bool__(self) -> bool:
+        raise TraceError("a formula branches on a value")
+
+    def __neg__(self) -> _Expr:  # of a number (NumPy refuses bools)
+        return _unary(self.kind, "(-{})", self)
+
+    def __invert__(self) -> _Expr:
+        if self.kind != "b":
+            raise TraceError("~ of a non-bool array")
+        return _unary("b", "(not {})", self)
 
 
-class _Program:
-    """The statements of one trace: ``v<k> = <expression>``, in order."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.count = itertools.count()
-
-    def value(self, expression: str, operands: Sequence[Any]) -> Any:
-        """The value of ``expression``: folded now where every operand is a constant, else
-        a new variable assigned it."""
-        if not any(isinstance(o, _Var) for o in operands):
-            return eval(expression, dict(_HELPERS))
-        name = _Var(f"v{next(self.count)}")
-        self.lines.append(f"    {name} = {expression}")
-        return name
+def _operand(value: Any) -> _Expr:
+    """An element, or a Python or NumPy scalar as a constant (its source text exact)."""
+    if isinstance(value, _Expr):
+        return value
+    if isinstance(value, np.generic):
+        value = value.item()
+    kind = {bool: "b", int: "i", float: "f"}.get(type(value))
+    if kind is None:
+        raise TraceError(f"a constant of type {type(value).__name__} in a formula")
+    return _Expr(repr(value), kind, None, value)  # nan, inf: names of the generated code
 
 
-class _Var(str):
-    """The name of a variable of the generated code (a constant is a Python value)."""
+def _apply(kind: str, expression: str, operands: Sequence[_Expr]) -> _Expr:
+    """``expression`` of ``operands``: a new variable, or a constant where they all are."""
+    for operand in operands:
+        if operand.lines is not None:
+            name = f"v{len(operand.lines)}"
+            operand.lines.append(f"    {name} = {expression}")
+            return _Expr(name, kind, operand.lines)
+    return _operand(eval(expression, dict(_HELPERS)))
 
 
-def _text(item: Any) -> str:
-    """An element as source text (a float constant exactly, by its repr)."""
-    if isinstance(item, _Var):
-        return str(item)
-    if isinstance(item, float):
-        if item != item:
-            return "_nan"
-        if item in (math.inf, -math.inf):
-            return "_inf" if item > 0 else "(-_inf)"
-        return repr(item)
-    if isinstance(item, bool | int):
-        return repr(item)
-    raise TraceError(f"a constant of type {type(item).__name__} in a formula")
+def _unary(kind: str, template: str, item: _Expr) -> _Expr:
+    return _apply(kind, template.format(item.text), [item])
+
+
+def _call(kind: str, helper: str, items: Sequence[_Expr]) -> _Expr:
+    return _apply(kind, f"{helper}({', '.join(item.text for item in items)})", items)
 
 
 def _promote(*kinds: str) -> str:
     return "f" if "f" in kinds else "i" if "i" in kinds else "b"
 
 
-def _converted(program: _Program, kind: str, to: str, item: Any) -> Any:
-    """:func:`_as_kind` with the item last (for ``functools.partial``)."""
-    return _as_kind(program, item, kind, to)
+#: NumPy's casts between the kinds (from, to), as Python
+_CASTS = {("b", "i"): "(1 if {} else 0)", ("b", "f"): "(1.0 if {} else 0.0)",
+          ("i", "f"): "float({})"}
 
 
-def _as_kind(program: _Program, item: Any, kind: str, to: str) -> Any:
-    """An element of ``kind`` as NumPy casts it to ``to``."""
-    if kind == to:
-        return item
-    if to == "f":
-        if kind == "b":
-            return program.value(f"(1.0 if {_text(item)} else 0.0)", [item])
-        return program.value(f"float({_text(item)})", [item])
-    if to == "i" and kind == "b":
-        return program.value(f"(1 if {_text(item)} else 0)", [item])
-    raise TraceError(f"a cast from {kind} to {to}")
+def _cast(item: _Expr, kind: str) -> _Expr:
+    """``item`` as NumPy casts it to ``kind`` (float to int, a KeyError here, is not traced)."""
+    return item if item.kind == kind else _unary(kind, _CASTS[item.kind, kind], item)
 
 
-class Sym:
-    """A symbolic array of the trace: a shape, an element kind, and its elements (an object
-    array of constants and variable names, so that indexing, broadcasting and reshaping are
-    NumPy's own)."""
+def _binary(symbol: str, x: Any, y: Any) -> _Expr:
+    a, b = _operand(x), _operand(y)
+    if symbol == "/":  # of float64s (Python's int / int rounds otherwise)
+        a, b = _cast(a, "f"), _cast(b, "f")
+        if b.lines is None and b.value != 0.0:
+            return _apply("f", f"({a.text} / {b.text})", [a, b])
+        return _call("f", "_div", [a, b])
+    kind = "b"  # of a comparison, ``and`` or ``or``
+    if symbol in ("and", "or") and (a.kind != "b" or b.kind != "b"):
+        raise TraceError(f"{symbol} of non-bool arrays")
+    if symbol in ("+", "-", "*"):
+        if a.kind == b.kind == "b":
+            raise TraceError(f"bool {symbol} bool")
+        kind = _promote(a.kind, b.kind)
+    return _apply(kind, f"({a.text} {symbol} {b.text})", [a, b])
 
-    __array_ufunc__ = None  # NumPy scalars leave the operators to this class
 
-    def __init__(self, program: _Program, items: np.ndarray, kind: str) -> None:
-        self.program = program
-        self.items = items
-        self.kind = kind
+def _operator(symbol: str, swapped: bool) -> Callable[[_Expr, Any], _Expr]:
+    def method(self: _Expr, other: Any) -> _Expr:
+        return _binary(symbol, other, self) if swapped else _binary(symbol, self, other)
 
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self.items.shape)
+    return method
 
-    @property
-    def ndim(self) -> int:
-        return int(self.items.ndim)
 
-    @property
-    def size(self) -> int:
-        return int(self.items.size)
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "and": "and", "or": "or"}
+_COMPARISONS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+for _name, _symbol in {**_OPERATORS, **_COMPARISONS}.items():
+    setattr(_Expr, f"__{_name}__", _operator(_symbol, swapped=False))
+for _name, _symbol in _OPERATORS.items():  # and their reflections (comparisons swap)
+    setattr(_Expr, f"__r{_name}__", _operator(_symbol, swapped=True))
+_add = functools.partial(_binary, "+")
 
-    @property
-    def T(self) -> Sym:
-        return Sym(self.program, self.items.T, self.kind)
 
-    def reshape(self, *shape: Any) -> Sym:
-        return Sym(self.program, self.items.reshape(*shape), self.kind)
+class _Symbols(np.ndarray):
+    """An object array of :class:`_Expr` whose comparisons are expressions (not bools)."""
 
-    def __getitem__(self, index: Any) -> Sym:
-        for part in index if isinstance(index, tuple) else (index,):
-            if not (part is None or part is Ellipsis or isinstance(part, int | slice)):
-                raise TraceError("indexing by an array in a formula")
-        return Sym(self.program, np.asarray(self.items[index], dtype=object), self.kind)
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if ufunc in (np.less, np.less_equal, np.greater, np.greater_equal, np.equal,
+                     np.not_equal):
+            kwargs["dtype"] = object
+        plain = [x.view(np.ndarray) if isinstance(x, _Symbols) else x for x in inputs]
+        return np.asarray(getattr(ufunc, method)(*plain, **kwargs), dtype=object).view(_Symbols)
 
-    def __len__(self) -> int:
-        return int(self.items.shape[0])
 
-    def __bool__(self) -> bool:
-        raise TraceError("a formula branches on a value")
+def _each(function: Callable[..., _Expr], *arrays: Any) -> Any:
+    """``function`` of the elements of ``arrays`` (or Python scalars), broadcast together."""
+    out = np.frompyfunc(lambda *items: function(*map(_operand, items)), len(arrays), 1)(*arrays)
+    return np.asarray(out, dtype=object).view(_Symbols)
 
-    # operators
-    def __add__(self, other: Any) -> Sym:
-        return _arithmetic(self, other, "+")
 
-    def __radd__(self, other: Any) -> Sym:
-        return _arithmetic(other, self, "+")
+def _elementwise(function: Callable[..., _Expr]) -> Callable[..., Any]:
+    """The backend's method of :func:`_each` ``function``."""
+    return lambda self, *arrays: _each(function, *arrays)
 
-    def __sub__(self, other: Any) -> Sym:
-        return _arithmetic(self, other, "-")
 
-    def __rsub__(self, other: Any) -> Sym:
-        return _arithmetic(other, self, "-")
+def _reduction(combine: Callable[..., _Expr], default: int | None = None) -> Callable[..., Any]:
+    """The backend's method: ``combine`` of the elements along ``axis`` (of all: None)."""
+    def method(self: TraceBackend, a: Any, axis: int | None = default) -> Any:
+        lines = np.reshape(a, -1) if axis is None else np.moveaxis(a, axis, -1)
+        out = np.empty(lines.shape[:-1], dtype=object)
+        for index in np.ndindex(out.shape):
+            out[index] = combine([_operand(item) for item in lines[index]])
+        return out.view(_Symbols)
 
-    def __mul__(self, other: Any) -> Sym:
-        return _arithmetic(self, other, "*")
+    return method
 
-    def __rmul__(self, other: Any) -> Sym:
-        return _arithmetic(other, self, "*")
 
-    def __truediv__(self, other: Any) -> Sym:
-        return _division(self, other)
-
-    def __rtruediv__(self, other: Any) -> Sym:
-        return _division(other, self)
-
-    def __neg__(self) -> Sym:
-        if self.kind == "b":
-            raise TraceError("the negative of a bool array")
-        return _map(self, lambda x: self.program.value(f"(-{_text(x)})", [x]), self.kind)
-
-    def __lt__(self, other: Any) -> Sym:
-        return _compare(self, other, "<")
-
-    def __le__(self, other: Any) -> Sym:
-        return _compare(self, other, "<=")
-
-    def __gt__(self, other: Any) -> Sym:
-        return _compare(self, other, ">")
-
-    def __ge__(self, other: Any) -> Sym:
-        return _compare(self, other, ">=")
-
-    def __eq__(self, other: Any) -> Sym:  # type: ignore[override]
-        return _compare(self, other, "==")
-
-    def __ne__(self, other: Any) -> Sym:  # type: ignore[override]
-        return _compare(self, other, "!=")
-
-    def __and__(self, other: Any) -> Sym:
-        return _logical(self, other, "and")
-
-    def __rand__(self, other: Any) -> Sym:
-        return _logical(other, self, "and")
-
-    def __or__(self, other: Any) -> Sym:
-        return _logical(self, other, "or")
-
-    def __ror__(self, other: Any) -> Sym:
-        return _logical(other, self, "or")
-
-    def __invert__(self) -> Sym:
-        if self.kind != "b":
-            raise TraceError("~ of a non-bool array")
-        return _map(self, lambda x: self.program.value(f"(not {_text(x)})", [x]), "b")
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _constant(program: _Program, value: Any) -> Sym:
-    """A Python or NumPy scalar, or a NumPy array, as a symbolic constant."""
-    array = np.asarray(value)
-    kind = {"b": "b", "i": "i", "u": "i", "f": "f"}.get(array.dtype.kind)
-    if kind is None:
-        raise TraceError(f"a constant of dtype {array.dtype} in a formula")
-    python = {"b": bool, "i": int, "f": float}[kind]
-    items = np.empty(array.shape, dtype=object)
-    for index in np.ndindex(array.shape):
-        items[index] = python(array[index])
-    return Sym(program, items, kind)
-
-
-def _operand(program: _Program, value: Any) -> Sym:
-    if isinstance(value, Sym):
-        return value
-    return _constant(program, value)
-
-
-def _broadcast(a: Sym, b: Sym) -> tuple[np.ndarray, np.ndarray]:
-    shape = np.broadcast_shapes(a.shape, b.shape)
-    return np.broadcast_to(a.items, shape), np.broadcast_to(b.items, shape)
-
-
-def _zip(a: Sym, b: Sym, kind: str, element: Callable[[Any, Any], Any]) -> Sym:
-    left, right = _broadcast(a, b)
-    out = np.empty(left.shape, dtype=object)
-    for index in np.ndindex(left.shape):
-        out[index] = element(left[index], right[index])
-    return Sym(a.program, out, kind)
-
-
-def _map(a: Sym, element: Callable[[Any], Any], kind: str) -> Sym:
-    out = np.empty(a.items.shape, dtype=object)
-    for index in np.ndindex(a.items.shape):
-        out[index] = element(a.items[index])
-    return Sym(a.program, out, kind)
-
-
-def _program_of(*values: Any) -> _Program:
-    for value in values:
-        if isinstance(value, Sym):
-            return value.program
-    raise TraceError("no symbolic array among the operands")
-
-
-def _arithmetic(x: Any, y: Any, op: str) -> Sym:
-    program = _program_of(x, y)
-    a, b = _operand(program, x), _operand(program, y)
-    if a.kind == "b" and b.kind == "b":
-        raise TraceError(f"bool {op} bool")
-    kind = _promote(a.kind, b.kind)
-
-    def element(p: Any, q: Any) -> Any:
-        return program.value(f"({_text(p)} {op} {_text(q)})", [p, q])
-
-    return _zip(a, b, kind, element)
-
-
-def _division(x: Any, y: Any) -> Sym:
-    program = _program_of(x, y)
-    a, b = _operand(program, x), _operand(program, y)
-
-    def element(p: Any, q: Any) -> Any:
-        p = _as_kind(program, p, a.kind, "f")
-        q = _as_kind(program, q, b.kind, "f")
-        if not isinstance(q, _Var) and q != 0.0:
-            return program.value(f"({_text(p)} / {_text(q)})", [p, q])
-        return program.value(f"_div({_text(p)}, {_text(q)})", [p, q])
-
-    return _zip(a, b, "f", element)
-
-
-def _compare(x: Any, y: Any, op: str) -> Sym:
-    program = _program_of(x, y)
-    a, b = _operand(program, x), _operand(program, y)
-
-    def element(p: Any, q: Any) -> Any:
-        return program.value(f"({_text(p)} {op} {_text(q)})", [p, q])
-
-    return _zip(a, b, "b", element)
-
-
-def _logical(x: Any, y: Any, op: str) -> Sym:
-    program = _program_of(x, y)
-    a, b = _operand(program, x), _operand(program, y)
-    if a.kind != "b" or b.kind != "b":
-        raise TraceError(f"{op} of non-bool arrays")
-
-    def element(p: Any, q: Any) -> Any:
-        for first, second in ((p, q), (q, p)):
-            if not isinstance(first, _Var):  # a constant decides, or drops out
-                if op == "and":
-                    return second if first else False
-                return True if first else second
-        return program.value(f"({_text(p)} {op} {_text(q)})", [p, q])
-
-    return _zip(a, b, "b", element)
-
-
-def _pairwise(program: _Program, items: list[Any]) -> Any:
-    """NumPy's float64 sum of ``items`` (its ``pairwise_sum``), as expressions."""
-    def add(p: Any, q: Any) -> Any:
-        return program.value(f"({_text(p)} + {_text(q)})", [p, q])
-
-    n = len(items)
+def _pairwise(items: list[_Expr]) -> _Expr:
+    """NumPy's float64 sum of ``items`` (its ``pairwise_sum``)."""
+    n, whole = len(items), len(items) - len(items) % 8
     if n < 8:
-        total: Any = 0.0
-        for item in items:
-            total = add(total, item)
-        return total
-    if n <= 128:
-        partial = list(items[:8])
-        i = 8
-        while i < n - n % 8:
-            for j in range(8):
-                partial[j] = add(partial[j], items[i + j])
-            i += 8
-        total = add(add(add(partial[0], partial[1]), add(partial[2], partial[3])),
-                    add(add(partial[4], partial[5]), add(partial[6], partial[7])))
-        for item in items[i:]:
-            total = add(total, item)
-        return total
-    half = n // 2
-    half -= half % 8
-    return add(_pairwise(program, items[:half]), _pairwise(program, items[half:]))
+        return functools.reduce(_add, items, _operand(0.0))
+    if n > 128:
+        half = n // 2 - (n // 2) % 8
+        return _add(_pairwise(items[:half]), _pairwise(items[half:]))
+    partial = items[:8]
+    for i in range(8, whole, 8):
+        partial = [_add(p, q) for p, q in zip(partial, items[i : i + 8], strict=True)]
+    total = _add(_add(_add(partial[0], partial[1]), _add(partial[2], partial[3])),
+                 _add(_add(partial[4], partial[5]), _add(partial[6], partial[7])))
+    return functools.reduce(_add, items[whole:], total)
 
 
-def _reduce(a: Sym, axis: int | None, kind: str, combine: Callable[[list[Any]], Any]) -> Sym:
-    items = a.items.reshape(-1) if axis is None else np.moveaxis(a.items, axis, -1)
-    if axis is None:
-        out = np.empty((), dtype=object)
-        out[()] = combine(list(items))
-        return Sym(a.program, out, kind)
-    out = np.empty(items.shape[:-1], dtype=object)
-    for index in np.ndindex(out.shape):
-        out[index] = combine(list(items[index]))
-    return Sym(a.program, out, kind)
+def _sum(items: list[_Expr]) -> _Expr:
+    """A float sum in NumPy's order; an integer (or bool) sum, exact in any order."""
+    if items[0].kind == "f":
+        return _pairwise(items)
+    return functools.reduce(_add, [_cast(item, "i") for item in items], _operand(0))
+
+
+def _python_sum(items: list[_Expr]) -> _Expr:  # as NumPy's, of float64s
+    items = [_cast(item, "f") for item in items]
+    return _apply("f", f"sum(({', '.join(item.text for item in items)},))", items)
+
+
+def _extremum(helper: str, op: str) -> Callable[[_Expr, _Expr], _Expr]:
+    """NumPy's ``maximum`` (``minimum``) of two elements: NaN wins (integers inline)."""
+    def element(p: _Expr, q: _Expr) -> _Expr:
+        kind = _promote(p.kind, q.kind)
+        p, q = _cast(p, kind), _cast(q, kind)
+        if kind == "f":
+            return _call(kind, helper, [p, q])
+        return _apply(kind, f"({p.text} if {p.text} {op} {q.text} else {q.text})", [p, q])
+
+    return element
+
+
+def _pick(position: _Expr, *choices: _Expr) -> _Expr:
+    """``choices[position]`` (NumPy's ``take_along_axis``)."""
+    if position.lines is None:
+        return choices[position.value]
+    options = ", ".join(choice.text for choice in choices)
+    return _apply(choices[0].kind, f"({options},)[{position.text}]", [*choices, position])
+
+
+def _where(test: _Expr, p: _Expr, q: _Expr) -> _Expr:
+    kind = _promote(p.kind, q.kind)
+    p, q = _cast(p, kind), _cast(q, kind)
+    if test.lines is None:
+        return p if test.value else q
+    return _apply(kind, f"({p.text} if {test.text} else {q.text})", [p, q, test])
 
 
 class TraceBackend:
-    """The backend of a trace: the primitives the formulas use, on :class:`Sym` arrays."""
+    """The backend of a trace: the primitives the formulas use, on symbolic arrays."""
 
     name = "trace"
     int64, float64, bool_ = "i", "f", "b"
 
-    def __init__(self, program: _Program) -> None:
-        self.program = program
+    to_float64 = _elementwise(functools.partial(_cast, kind="f"))
+    to_int64 = _elementwise(functools.partial(_cast, kind="i"))
+    where = _elementwise(_where)
+    maximum = _elementwise(_extremum("_maximum", ">="))
+    minimum = _elementwise(_extremum("_minimum", "<="))
+    abs_ = _elementwise(lambda x: x if x.kind == "b" else _unary(x.kind, "abs({})", x))
+    log = _elementwise(lambda x: _unary("f", "_log({})", _cast(x, "f")))
+    exp = _elementwise(lambda x: _unary("f", "_exp({})", _cast(x, "f")))
+    sum_ = _reduction(_sum)
+    python_sum = _reduction(_python_sum, default=-1)  # Python's ``sum``: order, compensation
+    min_ = _reduction(functools.partial(functools.reduce, _extremum("_minimum", "<=")))
+    max_ = _reduction(functools.partial(functools.reduce, _extremum("_maximum", ">=")))
+    any_ = _reduction(functools.partial(functools.reduce, functools.partial(_binary, "or")))
+    argmax = _reduction(lambda xs: _call("i", "_argmax", xs) if len(xs) > 1 else _operand(0))
+    first_true = _reduction(functools.partial(_call, "i", "_first_true"))
 
-    def compiled(self, fn: Callable[..., Any], static_argnums: tuple[int, ...]) -> Callable[
-            ..., Any]:
-        return fn
+    def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
+        python = {"b": bool, "i": int, "f": float}[dtype]
+        return np.full(shape, _operand(python(value)), dtype=object).view(_Symbols)
 
-    # constants
-    def _kind_of(self, dtype: Any) -> str:
-        if dtype not in KINDS:
-            raise TraceError(f"dtype {dtype!r} in a formula")
-        return str(dtype)
+    def arange(self, n: int, like: Any = None) -> Any:
+        return self.asarray(np.arange(n, dtype=np.int64))
 
-    def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Sym:
-        kind = self._kind_of(dtype)
-        python = {"b": bool, "i": int, "f": float}[kind]
-        items = np.empty(shape, dtype=object)
-        items.fill(python(value))
-        return Sym(self.program, items, kind)
+    def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
+        return obj if isinstance(obj, _Symbols) else _each(_operand, obj)
 
-    def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Sym:
-        return self.full(shape, 0, dtype)
+    def power_of_two(self, exponent: Any, largest: int) -> Any:
+        if largest >= len(_HELPERS["_P2"]):
+            raise TraceError("power_of_two of too large an exponent")
+        return _each(lambda x: _unary("f", "_P2[{}]", _cast(x, "i")), exponent)
 
-    def arange(self, n: int, like: Any = None) -> Sym:
-        return _constant(self.program, np.arange(n, dtype=np.int64))
+    def cumsum(self, a: Any, axis: int) -> Any:
+        lines = np.moveaxis(a, axis, -1)
+        out = np.empty(lines.shape, dtype=object)
+        for index in np.ndindex(lines.shape[:-1]):  # a cast of floats to int raises
+            items = (_cast(_operand(item), "i") for item in lines[index])
+            out[index] = list(itertools.accumulate(items, _add, initial=_operand(0)))[1:]
+        return np.moveaxis(out, -1, axis).view(_Symbols)
 
-    def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Sym:
-        if isinstance(obj, Sym):
-            return obj
-        return _constant(self.program, np.asarray(obj))
+    def take_along(self, a: Any, index: Any, axis: int) -> Any:
+        choices = [np.take(a, [k], axis=axis) for k in range(np.shape(a)[axis])]
+        return _each(_pick, index, *choices)
 
-    # casts
-    def to_float64(self, a: Sym) -> Sym:
-        return _map(a, lambda x: _as_kind(self.program, x, a.kind, "f"), "f")
+    def concat(self, arrays: list[Any], axis: int) -> Any:
+        parts = [self.asarray(a) for a in arrays]
+        cast = functools.partial(_cast, kind=_promote(*(x.kind for p in parts for x in p.flat)))
+        return np.concatenate([_each(cast, part) for part in parts], axis=axis).view(_Symbols)
 
-    def to_int64(self, a: Sym) -> Sym:
-        if a.kind == "f":
-            raise TraceError("a float array cast to int64")
-        return _map(a, lambda x: _as_kind(self.program, x, a.kind, "i"), "i")
-
-    # element-wise
-    def where(self, cond: Any, a: Any, b: Any) -> Sym:
-        program = self.program
-        c, x, y = (_operand(program, v) for v in (cond, a, b))
-        if c.kind != "b":
-            raise TraceError("where() on a non-bool condition")
-        kind = _promote(x.kind, y.kind)
-        shape = np.broadcast_shapes(c.shape, x.shape, y.shape)
-        cs, xs, ys = (np.broadcast_to(s.items, shape) for s in (c, x, y))
-        out = np.empty(shape, dtype=object)
-        for index in np.ndindex(shape):
-            p = _as_kind(program, xs[index], x.kind, kind)
-            q = _as_kind(program, ys[index], y.kind, kind)
-            test = cs[index]
-            if not isinstance(test, _Var):
-                out[index] = p if test else q
-            else:
-                out[index] = program.value(f"({_text(p)} if {test} else {_text(q)})", [p, q, test])
-        return Sym(program, out, kind)
-
-    def _extremum(self, a: Any, b: Any, helper: str, op: str) -> Sym:
-        program = self.program
-        x, y = _operand(program, a), _operand(program, b)
-        kind = _promote(x.kind, y.kind)
-
-        def element(p: Any, q: Any) -> Any:
-            p, q = _as_kind(program, p, x.kind, kind), _as_kind(program, q, y.kind, kind)
-            if kind == "f":
-                return program.value(f"{helper}({_text(p)}, {_text(q)})", [p, q])
-            return program.value(f"({_text(p)} if {_text(p)} {op} {_text(q)} else {_text(q)})",
-                                 [p, q])
-
-        return _zip(x, y, kind, element)
-
-    def maximum(self, a: Any, b: Any) -> Sym:
-        return self._extremum(a, b, "_maximum", ">=")
-
-    def minimum(self, a: Any, b: Any) -> Sym:
-        return self._extremum(a, b, "_minimum", "<=")
-
-    def abs_(self, a: Sym) -> Sym:
-        if a.kind == "b":
-            raise TraceError("abs of a bool array")
-        return _map(a, lambda x: self.program.value(f"abs({_text(x)})", [x]), a.kind)
-
-    def log(self, a: Sym) -> Sym:
-        return self._float_function(a, "_log")
-
-    def exp(self, a: Sym) -> Sym:
-        return self._float_function(a, "_exp")
-
-    def _float_function(self, a: Sym, helper: str) -> Sym:
-        program = self.program
-
-        def element(x: Any) -> Any:
-            x = _as_kind(program, x, a.kind, "f")
-            return program.value(f"{helper}({_text(x)})", [x])
-
-        return _map(a, element, "f")
-
-    def power_of_two(self, exponent: Sym, largest: int) -> Sym:
-        if exponent.kind != "i" or largest >= len(_POWERS_OF_TWO):
-            raise TraceError("power_of_two of a non-integer or too large exponent")
-        return _map(exponent, lambda x: self.program.value(f"_P2[{_text(x)}]", [x]), "f")
-
-    # along an axis
-    def sum_(self, a: Sym, axis: int | None = None) -> Sym:
-        program = self.program
-        if a.kind == "f":
-            return _reduce(a, axis, "f", lambda items: _pairwise(program, items))
-        kind = "i"
-
-        def exact(items: list[Any]) -> Any:
-            items = [_as_kind(program, x, a.kind, "i") for x in items]
-            total: Any = 0
-            for item in items:
-                total = program.value(f"({_text(total)} + {_text(item)})", [total, item])
-            return total
-
-        return _reduce(a, axis, kind, exact)
-
-    def _combine(self, a: Sym, axis: int | None, helper: str, builtin: str) -> Sym:
-        program = self.program
-
-        def combine(items: list[Any]) -> Any:
-            function = helper if a.kind == "f" else builtin
-            if len(items) == 1:
-                return items[0]
-            return program.value(f"{function}({', '.join(map(_text, items))})", items)
-
-        return _reduce(a, axis, a.kind, combine)
-
-    def python_sum(self, a: Sym, axis: int = -1) -> Sym:
-        """Python's own ``sum`` of the values (its order, and from 3.12 its compensation)."""
-        program = self.program
-        if a.kind != "f":
-            return self.sum_(a, axis)
-
-        def combine(items: list[Any]) -> Any:
-            return program.value(f"sum(({', '.join(map(_text, items))},))", items)
-
-        return _reduce(a, axis, "f", combine)
-
-    def min_(self, a: Sym, axis: int | None = None) -> Sym:
-        return self._combine(a, axis, "_min", "min")
-
-    def max_(self, a: Sym, axis: int | None = None) -> Sym:
-        return self._combine(a, axis, "_max", "max")
-
-    def any_(self, a: Sym, axis: int | None = None) -> Sym:
-        program = self.program
-        if a.kind != "b":
-            raise TraceError("any() of a non-bool array")
-
-        def combine(items: list[Any]) -> Any:
-            if any(item is True for item in items):
-                return True
-            variables = [item for item in items if isinstance(item, _Var)]
-            if not variables:
-                return False
-            return program.value(f"({' or '.join(variables)})", variables)
-
-        return _reduce(a, axis, "b", combine)
-
-    def cumsum(self, a: Sym, axis: int) -> Sym:
-        if a.kind == "f":
-            raise TraceError("cumsum of a float array")
-        program = self.program
-        items = np.moveaxis(a.items, axis, -1)
-        out = np.empty(items.shape, dtype=object)
-        for index in np.ndindex(items.shape[:-1]):
-            total: Any = 0
-            for k, item in enumerate(items[index]):
-                item = _as_kind(program, item, a.kind, "i")
-                total = program.value(f"({_text(total)} + {_text(item)})", [total, item])
-                key = (*index, k)
-                out[key] = total
-        return Sym(program, np.moveaxis(out, -1, axis), "i")
-
-    def argmax(self, a: Sym, axis: int) -> Sym:
-        program = self.program
-
-        def combine(items: list[Any]) -> Any:
-            return program.value(f"_argmax({', '.join(map(_text, items))})", items)
-
-        return _reduce(a, axis, "i", combine)
-
-    def first_true(self, mask: Sym, axis: int) -> Sym:
-        program = self.program
-
-        def combine(items: list[Any]) -> Any:
-            return program.value(f"_first_true({', '.join(map(_text, items))})", items)
-
-        return _reduce(mask, axis, "i", combine)
-
-    def take_along(self, a: Sym, index: Sym, axis: int) -> Sym:
-        if a.ndim != 2 or index.ndim != 2 or axis not in (1, -1) or index.kind != "i":
-            raise TraceError("take_along beyond (B, K) rows")
-        program = self.program
-        out = np.empty(index.shape, dtype=object)
-        for row, column in np.ndindex(index.shape):
-            choices = list(a.items[row])
-            position = index.items[row, column]
-            if not isinstance(position, _Var):
-                out[row, column] = choices[position]
-                continue
-            options = ", ".join(map(_text, choices))
-            out[row, column] = program.value(f"({options},)[{position}]", [*choices, position])
-        return Sym(program, out, a.kind)
-
-    def concat(self, arrays: list[Any], axis: int) -> Sym:
-        program = self.program
-        parts = [_operand(program, a) for a in arrays]
-        kind = _promote(*(p.kind for p in parts))
-        converted = [_map(p, functools.partial(_converted, program, p.kind, kind), kind)
-                     for p in parts]
-        return Sym(program, np.concatenate([p.items for p in converted], axis=axis), kind)
-
-    # what a trace cannot do: a value read on the host decides
-    def reads_are_free(self, a: Any) -> bool:
+    def _host_read(self, a: Any) -> Any:
         raise TraceError("a formula reads a value on the host")
 
-    def to_bool(self, a: Any) -> bool:
-        raise TraceError("a formula reads a value on the host")
-
-    def to_int(self, a: Any) -> int:
-        raise TraceError("a formula reads a value on the host")
-
-    def to_numpy(self, a: Any) -> Any:
-        raise TraceError("a formula reads a value on the host")
+    reads_are_free = to_bool = to_int = to_numpy = _host_read
 
     def __getattr__(self, name: str) -> Any:
         raise TraceError(f"the backend operation {name!r} is not traced")
 
 
-#: one row's input: its shape (without the batch axis) and its kind
-RowShape = tuple[tuple[int, ...], str]
-
-
 def row_function(fn: Callable[..., Any], static: tuple[Any, ...],
-                 inputs: Sequence[RowShape]) -> Callable[..., Any]:
+                 inputs: Sequence[tuple[tuple[int, ...], str]]) -> Callable[..., Any]:
     """``fn(be, *arrays, *static)`` (element-wise over a leading batch axis) traced on one
-    row and compiled: a function of the row's numbers (each input's elements in row-major
-    order, one argument each) that returns its result (one number per element, a number
-    for one element).
-
-    Raises:
-        TraceError: ``fn`` does what the trace cannot follow.
-    """
-    program = _Program()
-    be = TraceBackend(program)
+    row of ``inputs`` (each a shape without the batch axis and a NumPy dtype kind, ``"b"``,
+    ``"i"``, ``"u"`` or ``"f"``) and compiled: a function of the row's numbers (each input's
+    elements in row-major order) returning the result (a number, or a tuple of one per
+    element). Raises :class:`TraceError` where ``fn`` does what the trace cannot follow."""
+    lines: list[str] = []
     arguments: list[str] = []
     arrays = []
-    for shape, kind in inputs:
-        if kind not in KINDS:
-            raise TraceError(f"an input of kind {kind!r}")
-        items = np.empty((1, *shape), dtype=object)
-        for index in np.ndindex(items.shape):
-            name = _Var(f"a{len(arguments)}")
-            arguments.append(name)
-            items[index] = name
-        arrays.append(Sym(program, items, kind))
     try:
-        result = fn(be, *arrays, *static)
-    except (TypeError, ValueError, IndexError, AttributeError) as error:
+        for shape, dtype_kind in inputs:
+            kind = {"b": "b", "i": "i", "u": "i", "f": "f"}[dtype_kind]
+            items = [_Expr(f"a{len(arguments) + k}", kind, lines) for k in range(math.prod(shape))]
+            arguments += [item.text for item in items]
+            arrays.append(np.array(items, dtype=object).reshape(1, *shape).view(_Symbols))
+        result = fn(TraceBackend(), *arrays, *static)
+    except (TypeError, ValueError, LookupError, AttributeError) as error:
         raise TraceError(f"the trace failed: {error}") from error
-    if not isinstance(result, Sym) or result.shape[:1] != (1,):
+    if not isinstance(result, _Symbols) or result.shape[:1] != (1,):
         raise TraceError("the traced function returns no array of rows")
-    row = np.empty(result.shape[1:], dtype=object)
-    row[...] = result.items[0]
-    out = [_text(item) for item in row.reshape(-1)]
+    out = [_operand(item).text for item in result.reshape(-1)]
     returned = out[0] if len(out) == 1 and result.ndim == 1 else f"({', '.join(out)},)"
-    source = "\n".join([f"def row({', '.join(arguments)}):", *program.lines,
-                        f"    return {returned}"])
+    source = "\n".join([f"def row({', '.join(arguments)}):", *lines, f"    return {returned}"])
     namespace = dict(_HELPERS)
     exec(compile(source, "<bleusuite traced formula>", "exec"), namespace)
     function: Callable[..., Any] = namespace["row"]
     function.__doc__ = source
     return function
+
+
+#: the most rows scored row by row (beyond, the array face, hardly slower with more, is faster)
+ROW_LIMIT = 16
+
+
+@functools.lru_cache(maxsize=512)
+def _traced(fn: Callable[..., Any], static: tuple[Any, ...],
+            inputs: tuple[tuple[tuple[int, ...], str], ...]) -> Callable[..., Any] | None:
+    try:
+        return row_function(fn, static, inputs)
+    except TraceError:
+        return None
+
+
+def by_rows(fn: Callable[..., Any], static: tuple[Any, ...],
+            arrays: Sequence[np.ndarray]) -> np.ndarray | None:
+    """``fn(be, *arrays, *static)`` (a number per row, or a row of numbers) row by row by its
+    :func:`row_function` (kept per formula, ``static``, which is hashable, and row shape), or
+    None where the batch is empty, over :data:`ROW_LIMIT` rows or not traced.
+
+    >>> def formula(be, matches, totals):
+    ...     return be.where(totals > 0, matches / be.where(totals > 0, totals, 1), 0.0)
+    >>> by_rows(formula, (), [np.array([3, 1]), np.array([4, 0])]).tolist()
+    [0.75, 0.0]
+    """
+    rows = int(arrays[0].shape[0])
+    shapes = tuple((a.shape[1:], a.dtype.kind) for a in arrays)
+    function = _traced(fn, static, shapes) if 0 < rows <= ROW_LIMIT else None
+    if function is None:
+        return None
+    if rows == 1:
+        return np.array([function(*[v for a in arrays for v in a.reshape(-1).tolist()])],
+                        dtype=np.float64)
+    columns = [a.reshape(rows, -1).tolist() for a in arrays]
+    return np.array([function(*[value for column in columns for value in column[row]])
+                     for row in range(rows)], dtype=np.float64)

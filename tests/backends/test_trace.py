@@ -1,6 +1,6 @@
-"""The traced formulas (bleusuite.backends.trace, used by bleusuite.scores.rows for small
-batches) against the array face on NumPy: the same floats, bit for bit, on many rows of
-statistics, for every smoothing name and setting; and what the trace refuses."""
+"""The traced formulas (bleusuite.backends.trace, whose by_rows scores small batches)
+against the array face on NumPy: the same floats, bit for bit, on many rows of statistics,
+for every smoothing name and setting; and what the trace refuses."""
 
 from __future__ import annotations
 

@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from bleusuite import backends
+from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
-from bleusuite.scores import rows, rules
+from bleusuite.scores import rules
 
 __all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores",
            "smoothed_precisions"]
@@ -148,7 +149,7 @@ def exact_bleu(
     """sacrebleu's ``BLEU.compute_bleu`` of each row of summed BLEU statistics (a
     :class:`~bleusuite.BleuStats`, or its ``to_array`` layout ``(R, 2 + 3N)`` or
     ``(2 + 3N,)``), bit for bit: :func:`sacrebleu_scores` on NumPy (a few rows by its traced
-    face, :mod:`bleusuite.scores.rows`), whose logarithms and exponentials are the C
+    face, :func:`bleusuite.backends.trace.by_rows`), whose logarithms and exponentials are the C
     library's and whose sums Python's ``sum``, as sacrebleu's.
 
     >>> table = np.array([[4, 6, 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1]])
@@ -171,7 +172,7 @@ def exact_bleu(
                          f"statistics; got shape {table.shape}")
     static = (max_order, smooth, smooth_value, effective_order, float32)
     if not float32:
-        traced = rows.by_rows(_exact_of_table, static, [table])
+        traced = trace.by_rows(_exact_of_table, static, [table])
         if traced is not None:
             return ExactBleu(traced[:, 0], traced[:, 2:], traced[:, 1])
     be = backends.get_backend(table)

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import numpy as np
 
+from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
 from bleusuite.inputs.normalize import corpus_batches
-from bleusuite.scores import rows, rules
+from bleusuite.scores import rules
 from bleusuite.scores.bleu import (
     addone_formula,
     ignite_formula,
@@ -47,7 +48,7 @@ def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
         nltk_formula.check_method6(be, stats, settings.order)
     if be.name == "numpy" and settings.smooth != "method6":
         table = stats.to_array()
-        scores = rows.by_rows(_formula_of_table, (settings,), [np.atleast_2d(table)])
+        scores = trace.by_rows(_formula_of_table, (settings,), [np.atleast_2d(table)])
         if scores is not None:
             return scores if table.ndim == 2 else scores.reshape(())
     return be.compiled(_formula, static_argnums=(0, 2))(be, stats, settings)
@@ -71,9 +72,9 @@ def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, cl
 def sentence_scores(batch: Batch, settings: BleuSettings) -> Any:
     """The sentence scores of a normalised batch, on its backend (small host batches row
     by row, by the traced formulas)."""
-    if batch.on_host and settings.smooth != "method6" and batch.size <= rows.ROW_LIMIT:
+    if batch.on_host and settings.smooth != "method6" and batch.size <= trace.ROW_LIMIT:
         clipped = count_matches(batch, settings.stats_order).clipped
-        scores = rows.by_rows(scores_from_counts, (settings, 1 << 62), [
+        scores = trace.by_rows(scores_from_counts, (settings, 1 << 62), [
             batch.hyp_len, batch.ref_len, batch.ref_present, clipped])
         if scores is not None:
             return scores

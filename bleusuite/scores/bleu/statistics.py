@@ -22,10 +22,11 @@ import numpy as np
 import numpy.typing as npt
 
 from bleusuite import backends, checks
+from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, scoring_batch
-from bleusuite.scores import rows, rules
+from bleusuite.scores import rules
 from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def _chosen_ref_len(be: Backend, batch: Batch, ref_length: str) -> Any:
 def bleu_statistics_of_batch(batch: Batch, max_order: int,
                              ref_length: str = "closest") -> BleuStats[Any]:
     """The statistics of a normalised batch (``ref_length`` checked by the caller); a small
-    host batch's by the traced rules, row by row (:mod:`bleusuite.scores.rows`)."""
+    host batch's by the traced rules, row by row (:func:`bleusuite.backends.trace.by_rows`)."""
     table = _small_table(batch, max_order, ref_length)
     if table is not None:
         return BleuStats.from_array(table)
@@ -170,12 +171,12 @@ def bleu_table_of_batch(batch: Batch, max_order: int, ref_length: str = "closest
 
 
 def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | None:
-    """The statistics table of a host batch of at most :data:`rows.ROW_LIMIT` rows by the
+    """The statistics table of a host batch of at most :data:`trace.ROW_LIMIT` rows by the
     traced rules, else None."""
-    if not batch.on_host or batch.size > rows.ROW_LIMIT:
+    if not batch.on_host or batch.size > trace.ROW_LIMIT:
         return None
     clipped = count_matches(batch, max_order).clipped
-    table = rows.by_rows(_table_from_counts, (ref_length,), [
+    table = trace.by_rows(_table_from_counts, (ref_length,), [
         batch.hyp_len, batch.ref_len, batch.ref_present, clipped])
     return None if table is None else table.reshape(batch.size, -1).astype(np.int64)
 

@@ -3,7 +3,7 @@
 It uses only ``+ - * /``, so the same arithmetic on arrays gives sacrebleu's floats to the
 last bit (``float32=True``: its arithmetic on bootstrap resamples, which sum float32
 statistics). :func:`formula` is element-wise over the leading axes on any backend (so a
-small batch is scored row by row by its traced face, :mod:`bleusuite.scores.rows`);
+small batch is scored row by row by its traced face, :func:`bleusuite.backends.trace.by_rows`);
 :func:`chrf_scores` applies it to NumPy statistics.
 
 >>> from bleusuite.scores.chrf.text_statistics import chrf_statistics

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from bleusuite import backends, checks
-from bleusuite.scores import rows
+from bleusuite.backends import trace
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
@@ -74,9 +74,9 @@ def chrf_statistics_of_texts(
 def sentence_scores(hypotheses: Sequence[str], references: Sequence[Any],
                     settings: ChrfSettings) -> np.ndarray:
     """Sentence chrF scores (0-100) of text: small batches row by row, by the traced
-    formulas (:mod:`bleusuite.scores.rows`)."""
+    formulas (:func:`bleusuite.backends.trace.by_rows`)."""
     counts = chrf_counts(hypotheses, references, settings)
-    scores = rows.by_rows(scores_from_counts, (settings,), counts)
+    scores = trace.by_rows(scores_from_counts, (settings,), counts)
     if scores is not None:
         return scores
     stats = statistics_from_counts(backends.get_backend(), *counts, settings)

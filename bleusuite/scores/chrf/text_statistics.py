@@ -15,7 +15,7 @@ The text takes the library's one route (:func:`bleusuite.inputs.text_batch`: cha
 and chrF++'s words are tokenizers there, numbered in the compiled part), and the counting
 is its one kernel, per reference. The choice of the best reference and the statistics are
 written once against a backend (:func:`statistics_from_counts`), so a small batch is scored
-row by row by their traced face (:mod:`bleusuite.scores.rows`).
+row by row by their traced face (:func:`bleusuite.backends.trace.by_rows`).
 
 >>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
 >>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()

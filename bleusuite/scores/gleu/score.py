@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
+from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
 from bleusuite.inputs.normalize import corpus_batches
-from bleusuite.scores import rows
 from bleusuite.scores.gleu.settings import GleuSettings
 from bleusuite.scores.gleu.statistics import (
     GleuStats,
@@ -67,10 +67,10 @@ def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, pe
 def sentence_scores(batch: Batch, settings: GleuSettings) -> Any:
     """The sentence scores of a normalised batch, on its backend (small host batches row
     by row, by the traced formulas)."""
-    if batch.on_host and batch.size <= rows.ROW_LIMIT:
+    if batch.on_host and batch.size <= trace.ROW_LIMIT:
         counts = count_matches(batch, settings.max_len, per_reference=True).per_reference
         assert counts is not None  # asked for
-        scores = rows.by_rows(scores_from_counts, (settings.min_len, settings.max_len), [
+        scores = trace.by_rows(scores_from_counts, (settings.min_len, settings.max_len), [
             batch.hyp_len, batch.ref_len, batch.ref_present, counts])
         if scores is not None:
             return scores

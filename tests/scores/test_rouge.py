@@ -13,7 +13,6 @@ import pytest
 from rouge_cases import rouge_cases
 
 import bleusuite
-from bleusuite.cli import parser
 from bleusuite.scores import registry
 from bleusuite.scores.rouge.settings import MEASURES
 
@@ -150,7 +149,7 @@ def test_the_registry_entry_scores_text_rows():
     assert entry.scores(table.sum(axis=0), settings).tolist() == pytest.approx([100 / 3],
                                                                              abs=1e-12)
     assert entry.title(settings) == "ROUGE-1" and registry.word_counted("rouge") is None
-    assert "rouge" not in parser.METRICS  # sacrebleu's command has no ROUGE
+    assert "rouge" not in registry.COMMAND_METRICS  # sacrebleu's command has no ROUGE
 
 
 def test_the_command_refuses_rouge_by_name(tmp_path, capsys):

@@ -9,7 +9,8 @@ A score comes back in the caller's array library, so the public functions are ov
   :class:`DeviceArray`, a protocol every array library's array type satisfies, so the
   optional libraries need not be importable where the type checker runs.
 
-Only type checkers read these names; nothing here is needed at run time.
+Only type checkers read these names, but for :class:`TokenOptions` (and the metrics' own
+keyword types built on it), whose names the functions also check at run time.
 
 >>> from bleusuite import sentence_bleu
 >>> from bleusuite.array_types import Scores
@@ -21,7 +22,7 @@ dtype('float64')
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, TypeAlias, TypeVar
+from typing import Any, Protocol, SupportsIndex, TypeAlias, TypedDict, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +34,7 @@ __all__ = [
     "References",
     "Scores",
     "TokenBatch",
+    "TokenOptions",
     "TokenReferences",
 ]
 
@@ -73,3 +75,15 @@ Hypotheses: TypeAlias = _A | Sequence[_A] | TokenBatch
 #: references of array type ``_A``: padded ``(B, L)`` / ``(B, R, L)``, a list of 1-D
 #: arrays, or a list of lists of them (NLTK's form); or Python token sequences
 References: TypeAlias = _A | Sequence[_A] | Sequence[Sequence[_A]] | TokenReferences
+
+
+class TokenOptions(TypedDict, total=False):
+    """How a scoring function reads its inputs, the keyword arguments every one takes
+    (:func:`bleusuite.sentence_bleu` describes each): ``pad_id`` (a token id that is no part
+    of any sentence), ``eos_id`` (the token id that ends a sentence) and, for text,
+    ``tokenize`` (a tokenizer's name) and ``lowercase``."""
+
+    pad_id: SupportsIndex | None
+    eos_id: SupportsIndex | None
+    tokenize: str | None
+    lowercase: bool

@@ -24,6 +24,7 @@ import math
 import numbers
 import os
 import sys
+from collections.abc import Container, Mapping
 from typing import Any
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "counted",
     "gleu_orders",
     "integer",
+    "keywords",
     "number",
     "order",
     "token_id",
@@ -236,3 +238,17 @@ def caller_level() -> int:
             package + os.sep):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def keywords(options: Mapping[str, Any], accepted: Container[str], function: str) -> None:
+    """Raise Python's own ``TypeError`` for a keyword argument that ``function`` (which takes
+    ``**options``, typed by a ``TypedDict``) does not take: ``accepted`` is the set of its
+    names.
+
+    >>> keywords({"smoth": "exp"}, {"smooth"}, "sentence_bleu")
+    Traceback (most recent call last):
+    TypeError: sentence_bleu() got an unexpected keyword argument 'smoth'
+    """
+    for name in options:
+        if name not in accepted:
+            raise TypeError(f"{function}() got an unexpected keyword argument {name!r}")

@@ -13,9 +13,9 @@ NumPy without the compiled part) count the gathered rows. Memory grows with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, overload
 
+from bleusuite import checks
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import Batch
@@ -23,11 +23,14 @@ from bleusuite.inputs.batch import rows_batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
 from bleusuite.scores.bleu.score import score_of
-from bleusuite.scores.bleu.settings import BleuSettings
+from bleusuite.scores.bleu.settings import CALL_OPTIONS, GROUP_OPTIONS, BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, NumpyArray, Scores
+    from bleusuite.scores.bleu.settings import BleuCallOptions, BleuGroupOptions
 
 __all__ = ["pairwise_sentence_bleu", "self_bleu"]
 
@@ -89,51 +92,19 @@ def _statistics(be: Backend, hyp_tokens: Any, hyp_len: Any, ref_tokens: Any, ref
 
 @overload
 def pairwise_sentence_bleu(
-    candidates: Groups[NumpyArray],
-    others: Groups[NumpyArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    candidates: Groups[NumpyArray], others: Groups[NumpyArray],
+    **options: Unpack[BleuGroupOptions],
 ) -> Scores: ...
 
 
 @overload
 def pairwise_sentence_bleu(
-    candidates: Groups[ArrayT],
-    others: Groups[ArrayT],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    candidates: Groups[ArrayT], others: Groups[ArrayT], **options: Unpack[BleuGroupOptions],
 ) -> ArrayT: ...
 
 
 def pairwise_sentence_bleu(
-    candidates: Groups[Any],
-    others: Groups[Any],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    candidates: Groups[Any], others: Groups[Any], **options: Unpack[BleuGroupOptions],
 ) -> Any:
     """The BLEU matrix of each group: shape ``(B, N, M)``, float64, where
     ``[b, i, j] == sentence_bleu(candidates[b, i], [others[b, j]])`` with the same arguments
@@ -173,11 +144,12 @@ def pairwise_sentence_bleu(
     array([[[0.4029],
             [0.    ]]])
     """
-    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                             smooth_value=smooth_value, effective_order=effective_order)
+    checks.keywords(options, GROUP_OPTIONS, "pairwise_sentence_bleu")
+    config = BleuSettings.of_options(options, text_defaults=False)
     be, to_caller, (cand, other) = group_sentences(
-        [("candidates", candidates), ("others", others)], pad_id=pad_id, eos_id=eos_id,
-        tokenize=tokenize, lowercase=lowercase)
+        [("candidates", candidates), ("others", others)], pad_id=options.get("pad_id"),
+        eos_id=options.get("eos_id"), tokenize=options.get("tokenize"),
+        lowercase=options.get("lowercase", False))
     rows, count = (int(n) for n in cand.tokens.shape[:2])
     others_count = int(other.tokens.shape[1])
     # pair (i, j) of a group: candidate i against the other sentence j
@@ -188,53 +160,14 @@ def pairwise_sentence_bleu(
 
 
 @overload
-def self_bleu(
-    group: Groups[NumpyArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
-) -> Scores: ...
+def self_bleu(group: Groups[NumpyArray], **options: Unpack[BleuCallOptions]) -> Scores: ...
 
 
 @overload
-def self_bleu(
-    group: Groups[ArrayT],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
-) -> ArrayT: ...
+def self_bleu(group: Groups[ArrayT], **options: Unpack[BleuCallOptions]) -> ArrayT: ...
 
 
-def self_bleu(
-    group: Groups[Any],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
-) -> Any:
+def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     """Self-BLEU of each member of each group: shape ``(B, G)``, float64, where
     ``[b, i] == sentence_bleu(group[b, i], [the other G - 1 members of group b])``: the
     member scored against all the others as its references at once (multi-reference BLEU:
@@ -267,12 +200,12 @@ def self_bleu(
     ...           smooth="method1").round(4)
     array([[0.5623, 0.3976, 0.    ]])
     """
-    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                             smooth_value=smooth_value, effective_order=effective_order)
-    ref_length = rules.check_ref_length(ref_length)
+    checks.keywords(options, CALL_OPTIONS, "self_bleu")
+    config = BleuSettings.of_options(options, text_defaults=False)
+    ref_length = config.ref_length
     be, to_caller, (members,) = group_sentences(
-        [("group", group)], pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
-        lowercase=lowercase)
+        [("group", group)], pad_id=options.get("pad_id"), eos_id=options.get("eos_id"),
+        tokenize=options.get("tokenize"), lowercase=options.get("lowercase", False))
     rows, size = (int(n) for n in members.tokens.shape[:2])
     if size < 2:
         raise ValueError(f"group: self_bleu needs at least 2 members a group (each member is "

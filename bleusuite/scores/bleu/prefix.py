@@ -10,19 +10,22 @@ every entry is exactly the ``sentence_bleu`` of that prefix, for every smoothing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, overload
 
+from bleusuite import checks
 from bleusuite.counting import counting_strategy
 from bleusuite.counting.prefix import prefix_matches
 from bleusuite.inputs import Batch, scoring_batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import score_of
-from bleusuite.scores.bleu.settings import BleuSettings
+from bleusuite.scores.bleu.settings import CALL_OPTIONS, BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+    from bleusuite.scores.bleu.settings import BleuCallOptions
 
 __all__ = ["prefix_bleu_statistics", "prefix_sentence_bleu"]
 
@@ -98,54 +101,21 @@ def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyAr
 
 @overload
 def prefix_sentence_bleu(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[BleuCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def prefix_sentence_bleu(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[BleuCallOptions],
 ) -> ArrayT: ...
 
 
 def prefix_sentence_bleu(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str = "no_smooth",
-    smooth_value: float | None = None,
-    effective_order: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[BleuCallOptions],
 ) -> Any:
     """BLEU of every prefix of every hypothesis: shape ``(B, L)``, float64.
 
@@ -190,11 +160,12 @@ def prefix_sentence_bleu(
     ...                      smooth="method1").round(4)
     array([[0.0089, 0.1163, 0.4029]])
     """
-    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                             smooth_value=smooth_value, effective_order=effective_order)
-    ref_length = rules.check_ref_length(ref_length)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase).padded()
+    checks.keywords(options, CALL_OPTIONS, "prefix_sentence_bleu")
+    config = BleuSettings.of_options(options, text_defaults=False)
+    ref_length = config.ref_length
+    batch = scoring_batch(hypotheses, references, pad_id=options.get("pad_id"),
+                          eos_id=options.get("eos_id"), tokenize=options.get("tokenize"),
+                          lowercase=options.get("lowercase", False)).padded()
     rows, width = batch.hyp.shape
     if counting_strategy(batch.backend, batch.hyp) == "compiled":
         scores = _host_scores(batch, config, ref_length)

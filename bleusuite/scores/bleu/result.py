@@ -26,13 +26,12 @@ Like sacrebleu's ``BLEUScore``, a result holds the numbers it prints: ``score`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, checks
 from bleusuite.inputs.normalize import corpus_batches
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
@@ -40,17 +39,36 @@ from bleusuite.scores.bleu.entry import METRIC, verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import score_of
-from bleusuite.scores.bleu.settings import BleuSettings
+from bleusuite.scores.bleu.settings import CALL_OPTIONS, BleuOptions, BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.reports import ScoreResult, host, make_signature
 from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import DeviceArray, Hypotheses, References
+    from bleusuite.scores.bleu.settings import BleuCallOptions
 
-__all__ = ["BleuResult", "corpus_bleu_result"]
+__all__ = ["RESULT_OPTIONS", "BleuResult", "BleuResultOptions", "corpus_bleu_result"]
 
 
+
+
+class BleuResultOptions(BleuOptions, total=False):
+    """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings
+    (:class:`~bleusuite.scores.bleu.settings.BleuOptions`), and what only fills the
+    signature: ``nrefs``, ``tokenize``, ``lowercase`` and ``ref_length`` (the rule the
+    statistics were computed with)."""
+
+    nrefs: int | str | None
+    tokenize: str | None
+    lowercase: bool
+    ref_length: str
+
+
+#: the names of :class:`BleuResultOptions`
+RESULT_OPTIONS = BleuResultOptions.__optional_keys__
 
 
 @dataclass(frozen=True)
@@ -102,20 +120,8 @@ class BleuResult(ScoreResult):
     title = "BLEU"
 
     @classmethod
-    def from_stats(
-        cls,
-        stats: BleuStats[Any],
-        *,
-        max_order: int | None = None,
-        weights: Sequence[float] | None = None,
-        smooth: str | None = None,
-        smooth_value: float | None = None,
-        effective_order: bool | None = None,
-        nrefs: int | str | None = None,
-        tokenize: str | None = None,
-        lowercase: bool = False,
-        ref_length: str = "closest",
-    ) -> BleuResult:
+    def from_stats(cls, stats: BleuStats[Any],
+                   **options: Unpack[BleuResultOptions]) -> BleuResult:
         """The result of corpus statistics (summed with ``.sum()`` if per sentence).
 
         The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``,
@@ -129,11 +135,17 @@ class BleuResult(ScoreResult):
         >>> round(result.score, 4), result.matches, result.totals
         (66.874, (4, 3, 2, 1), (5, 4, 3, 2))
         """
-        stats = BleuStats.summed(stats)
-        config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                                 smooth_value=smooth_value, effective_order=effective_order,
-                                 ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
-        smooth, effective_order = config.smooth, config.effective_order
+        checks.keywords(options, RESULT_OPTIONS, "from_stats")
+        return cls.of_settings(BleuStats.summed(stats), BleuSettings.of_options(options),
+                               options.get("nrefs"))
+
+    @classmethod
+    def of_settings(cls, stats: BleuStats[Any], config: BleuSettings,
+                    nrefs: int | str | None) -> BleuResult:
+        """The result of summed statistics under checked settings (``nrefs``: the
+        signature's)."""
+        smooth, smooth_value = config.smooth, config.smooth_value
+        effective_order, weights = config.effective_order, config.weights
         order = config.order
         if config.family == "sacrebleu" and weights is None:  # sacrebleu's digits
             score = float(exact_bleu(stats, smooth, smooth_value, effective_order,
@@ -143,11 +155,11 @@ class BleuResult(ScoreResult):
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
         value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
                  else smooth_value)
-        settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, smooth=smooth,
-                                   smooth_value=smooth_value, effective_order=effective_order,
-                                   ref_length=ref_length)
+        settings = METRIC.settings(tokenize=config.tokenize, lowercase=config.lowercase,
+                                   smooth=smooth, smooth_value=smooth_value,
+                                   effective_order=effective_order, ref_length=config.ref_length)
         signature = make_signature("bleu", settings, nrefs=nrefs, extra={
-            "w": None if weights is None else "/".join(f"{w:g}" for w in config.weights or ())})
+            "w": None if weights is None else "/".join(f"{w:g}" for w in weights)})
         return cls(
             score=score,
             precisions=tuple(
@@ -163,7 +175,7 @@ class BleuResult(ScoreResult):
             smooth_value=value,
             effective_order=effective_order,
             signature=signature.format(),
-            ref_length=ref_length,
+            ref_length=config.ref_length,
         )
 
     def verbose(self) -> str:
@@ -192,19 +204,8 @@ class BleuResult(ScoreResult):
 
 
 def corpus_bleu_result(
-    hypotheses: Hypotheses[DeviceArray],
-    references: References[DeviceArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[DeviceArray], references: References[DeviceArray],
+    **options: Unpack[BleuCallOptions],
 ) -> BleuResult:
     """:func:`bleusuite.corpus_bleu` as a :class:`BleuResult` (same arguments, same score).
 
@@ -220,19 +221,14 @@ def corpus_bleu_result(
     Raises:
         TypeError, ValueError: as :func:`bleusuite.corpus_bleu`.
     """
-    config = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                             smooth_value=smooth_value, effective_order=effective_order,
-                             ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
-    smooth, effective_order = config.smooth, config.effective_order
-    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
+    checks.keywords(options, CALL_OPTIONS, "corpus_bleu_result")
+    config = BleuSettings.of_options(options)
+    batches = corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
+                             eos_id=options.get("eos_id"), tokenize=config.tokenize,
+                             lowercase=config.lowercase, corpus="corpus_bleu")
     stats, _, nrefs = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
-        b, config.stats_order, ref_length), with_nrefs=True)
-    return BleuResult.from_stats(
-        stats, max_order=max_order, weights=weights, smooth=smooth, smooth_value=smooth_value,
-        effective_order=effective_order, nrefs=nrefs, tokenize=tokenize,
-        lowercase=lowercase, ref_length=ref_length,
-    )
+        b, config.stats_order, config.ref_length), with_nrefs=True)
+    return BleuResult.of_settings(stats, config, nrefs)
 
 
 def result_of_table(total: np.ndarray, settings: BleuSettings, nrefs: str,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
+from bleusuite import checks
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
@@ -20,7 +20,7 @@ from bleusuite.scores.bleu import (
     sacrebleu_formula,
     smoothing,
 )
-from bleusuite.scores.bleu.settings import BleuSettings
+from bleusuite.scores.bleu.settings import CALL_OPTIONS, OPTIONS, BleuSettings
 from bleusuite.scores.bleu.statistics import (
     BleuStats,
     bleu_statistics_from_counts,
@@ -29,7 +29,10 @@ from bleusuite.scores.bleu.statistics import (
 from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+    from bleusuite.scores.bleu.settings import BleuCallOptions, BleuOptions
 
 __all__ = ["bleu_score", "corpus_bleu", "score_of", "scores_from_counts", "sentence_bleu",
            "sentence_scores"]
@@ -108,38 +111,14 @@ def _formula(be: Backend, stats: BleuStats[Any], settings: BleuSettings) -> Any:
 
 
 @overload
-def bleu_score(
-    stats: BleuStats[NumpyArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-) -> Scores: ...
+def bleu_score(stats: BleuStats[NumpyArray], **options: Unpack[BleuOptions]) -> Scores: ...
 
 
 @overload
-def bleu_score(
-    stats: BleuStats[ArrayT],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-) -> ArrayT: ...
+def bleu_score(stats: BleuStats[ArrayT], **options: Unpack[BleuOptions]) -> ArrayT: ...
 
 
-def bleu_score(
-    stats: BleuStats[Any],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-) -> Any:
+def bleu_score(stats: BleuStats[Any], **options: Unpack[BleuOptions]) -> Any:
     """BLEU from statistics: one score per entry of ``stats`` (or one for summed stats).
 
     Per-sentence statistics give sentence scores; ``stats.sum()`` gives the corpus score.
@@ -155,61 +134,27 @@ def bleu_score(
     """
     if not isinstance(stats, BleuStats):
         raise TypeError(f"stats must be a BleuStats; got {type(stats).__name__}")
-    settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                               smooth_value=smooth_value, effective_order=effective_order)
-    return score_of(stats, settings)
+    checks.keywords(options, OPTIONS, "bleu_score")
+    return score_of(stats, BleuSettings.of_options(options))
 
 
 @overload
 def sentence_bleu(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[BleuCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def sentence_bleu(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[BleuCallOptions],
 ) -> ArrayT: ...
 
 
 def sentence_bleu(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[BleuCallOptions],
 ) -> Any:
     """BLEU of every hypothesis against its own references: shape (B,), float64.
 
@@ -282,65 +227,31 @@ def sentence_bleu(
     >>> sentence_bleu(["a b c d e"], refs, tokenize="none", ref_length="closest_first")
     array([0.81873075])
     """
-    settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                               smooth_value=smooth_value, effective_order=effective_order,
-                               ref_length=ref_length, tokenize=tokenize, lowercase=lowercase,
-                               sentence=True)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase)
+    checks.keywords(options, CALL_OPTIONS, "sentence_bleu")
+    settings = BleuSettings.of_options(options, sentence=True)
+    batch = scoring_batch(hypotheses, references, pad_id=options.get("pad_id"),
+                          eos_id=options.get("eos_id"), tokenize=settings.tokenize,
+                          lowercase=settings.lowercase)
     return batch.to_caller(sentence_scores(batch, settings))
 
 
 @overload
 def corpus_bleu(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[BleuCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def corpus_bleu(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[BleuCallOptions],
 ) -> ArrayT: ...
 
 
 def corpus_bleu(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    max_order: int | None = None,
-    weights: Sequence[float] | None = None,
-    smooth: str | None = None,
-    smooth_value: float | None = None,
-    effective_order: bool | None = None,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-    ref_length: str = "closest",
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[BleuCallOptions],
 ) -> Any:
     """Corpus BLEU of the batch: the statistics of all sentences summed, then scored.
 
@@ -359,11 +270,11 @@ def corpus_bleu(
     Raises:
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
-    settings = BleuSettings.of(max_order=max_order, weights=weights, smooth=smooth,
-                               smooth_value=smooth_value, effective_order=effective_order,
-                               ref_length=ref_length, tokenize=tokenize, lowercase=lowercase)
-    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_bleu")
+    checks.keywords(options, CALL_OPTIONS, "corpus_bleu")
+    settings = BleuSettings.of_options(options)
+    batches = corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
+                             eos_id=options.get("eos_id"), tokenize=settings.tokenize,
+                             lowercase=settings.lowercase, corpus="corpus_bleu")
     stats, batch, _ = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, settings.stats_order, settings.ref_length))
     return batch.to_caller(mark_unreferenced(batch, score_of(stats, settings), corpus=True))

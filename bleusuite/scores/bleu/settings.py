@@ -20,19 +20,55 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from bleusuite import checks
+from bleusuite.array_types import TokenOptions
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.settings_cache import SettingsCache
 from bleusuite.text.tokenizers import check_tokenizer_name
 
-__all__ = ["SACREBLEU_DEFAULTS", "BleuSettings"]
+__all__ = ["CALL_OPTIONS", "GROUP_OPTIONS", "OPTIONS", "SACREBLEU_DEFAULTS", "BleuCallOptions",
+           "BleuGroupOptions", "BleuOptions", "BleuSettings"]
 
 #: the settings sacrebleu's BLEU starts from (the command, the sacrebleu API, Ray's text)
 SACREBLEU_DEFAULTS: dict[str, Any] = {"tokenize": "13a", "smooth": "exp"}
+
+
+class BleuOptions(TypedDict, total=False):
+    """BLEU's settings as keyword arguments, written once for every function that takes them
+    (:func:`bleusuite.bleu_score`, :func:`bleusuite.pairwise_sentence_bleu`, ...; each is
+    described at :func:`bleusuite.sentence_bleu`): ``max_order``, ``weights``, ``smooth``,
+    ``smooth_value``, ``effective_order``. A type checker checks every name and type given
+    (PEP 692); at run time an unknown name raises ``TypeError``."""
+
+    max_order: int | None
+    weights: Sequence[float] | None
+    smooth: str | None
+    smooth_value: float | None
+    effective_order: bool | None
+
+
+class BleuCallOptions(BleuOptions, TokenOptions, total=False):
+    """The keyword arguments of :func:`bleusuite.sentence_bleu`, :func:`bleusuite.corpus_bleu`
+    and the functions that take the same: BLEU's settings (:class:`BleuOptions`), how the
+    inputs are read (:class:`~bleusuite.array_types.TokenOptions`), and ``ref_length``."""
+
+    ref_length: str
+
+
+class BleuGroupOptions(BleuOptions, TokenOptions, total=False):
+    """The keyword arguments of :func:`bleusuite.pairwise_sentence_bleu`: BLEU's settings and
+    how the inputs are read."""
+
+
+#: the names of :class:`BleuOptions`, :class:`BleuCallOptions` and :class:`BleuGroupOptions`
+OPTIONS, CALL_OPTIONS, GROUP_OPTIONS = (BleuOptions.__optional_keys__,
+                                        BleuCallOptions.__optional_keys__,
+                                        BleuGroupOptions.__optional_keys__)
 
 
 @dataclass(frozen=True)
@@ -123,6 +159,22 @@ class BleuSettings:
         given = tuple(weights) if type(weights) in (list, tuple) else weights
         return _KEPT.get(max_order, given, smooth, smooth_value, effective_order, ref_length,
                          tokenize, lowercase, sentence)
+
+    @classmethod
+    def of_options(cls, options: Mapping[str, Any], sentence: bool = False,
+                   text_defaults: bool = True) -> BleuSettings:
+        """:meth:`of` the settings among a function's keyword arguments ``options``
+        (:class:`BleuCallOptions`; those not given take their defaults). Without
+        ``text_defaults`` text takes the defaults of tokens (``"no_smooth"``: the functions
+        of groups and prefixes) and the settings hold no tokenizer."""
+        get = options.get
+        weights: Any = get("weights")
+        given = tuple(weights) if type(weights) in (list, tuple) else weights  # as in of()
+        tokenize, lowercase = ((get("tokenize"), get("lowercase", False)) if text_defaults
+                               else (None, False))
+        return _KEPT.get(get("max_order"), given, get("smooth"), get("smooth_value"),
+                         get("effective_order"), get("ref_length", "closest"), tokenize,
+                         lowercase, sentence)
 
     @property
     def order(self) -> int:

@@ -16,12 +16,13 @@ array([[4, 3, 2, 1],
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from bleusuite import backends, checks
+from bleusuite.array_types import TokenOptions
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
@@ -30,15 +31,31 @@ from bleusuite.scores import rules
 from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
 
-__all__ = ["BleuStats", "bleu_statistics", "bleu_statistics_from_counts",
+__all__ = ["STATISTICS_OPTIONS", "BleuStatisticsOptions", "BleuStats", "bleu_statistics",
+           "bleu_statistics_from_counts",
            "bleu_statistics_of_batch", "bleu_table_of_batch"]
 
 #: the array type of statistics (typed: ``BleuStats[torch.Tensor]``, ...)
 A = TypeVar("A")
 #: the statistics of NumPy arrays, Python lists and text
 NumpyCounts = npt.NDArray[np.int64]
+
+
+class BleuStatisticsOptions(TokenOptions, total=False):
+    """The keyword arguments of :func:`bleusuite.bleu_statistics`: ``max_order`` (4),
+    ``ref_length`` (``"closest"``) and how the inputs are read
+    (:class:`~bleusuite.array_types.TokenOptions`)."""
+
+    max_order: int
+    ref_length: str
+
+
+#: the names of :class:`BleuStatisticsOptions`
+STATISTICS_OPTIONS = BleuStatisticsOptions.__optional_keys__
 
 
 @dataclass(frozen=True)
@@ -213,42 +230,21 @@ def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
 
 @overload
 def bleu_statistics(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    max_order: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    ref_length: str = "closest",
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[BleuStatisticsOptions],
 ) -> BleuStats[NumpyCounts]: ...
 
 
 @overload
 def bleu_statistics(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    max_order: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    ref_length: str = "closest",
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[BleuStatisticsOptions],
 ) -> BleuStats[ArrayT]: ...
 
 
 def bleu_statistics(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    max_order: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    ref_length: str = "closest",
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[BleuStatisticsOptions],
 ) -> BleuStats[Any]:
     """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
     input forms, text with ``tokenize`` included).
@@ -267,10 +263,12 @@ def bleu_statistics(
     ...  for rule in ("closest", "closest_first", "shortest")]
     [2, 4, 2]
     """
-    max_order = checks.order(max_order, "max_order")
-    ref_length = rules.check_ref_length(ref_length)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase)
+    checks.keywords(options, STATISTICS_OPTIONS, "bleu_statistics")
+    max_order = checks.order(options.get("max_order", 4), "max_order")
+    ref_length = rules.check_ref_length(options.get("ref_length", "closest"))
+    batch = scoring_batch(hypotheses, references, pad_id=options.get("pad_id"),
+                          eos_id=options.get("eos_id"), tokenize=options.get("tokenize"),
+                          lowercase=options.get("lowercase", False))
     return map_arrays(bleu_statistics_of_batch(batch, max_order, ref_length), batch.to_caller)
 
 

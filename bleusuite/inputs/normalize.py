@@ -14,8 +14,8 @@ matrices with explicit lengths, on the caller's device. Each form has one route:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -27,7 +27,8 @@ from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 from bleusuite.text.tokenizers import Tokenizer
 
 __all__ = ["CORPUS_BLOCK_ROWS", "check_text_options", "corpus_batches", "normalize_batch",
-           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
+           "options_batch", "options_corpus_batches", "scoring_batch", "streams_batch",
+           "text_batch", "text_rows"]
 
 
 def normalize_batch(
@@ -199,6 +200,38 @@ def scoring_batch(
 #: rows per block of a corpus score of lists or text (:func:`corpus_batches`): each block's
 #: ids are counted and dropped before the next is read
 CORPUS_BLOCK_ROWS = 1 << 16
+
+
+class TextSettings(Protocol):
+    """Checked settings that say how text is read (every metric's settings type)."""
+
+    @property
+    def tokenize(self) -> str | None: ...
+
+    @property
+    def lowercase(self) -> bool: ...
+
+
+def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
+                  text: TextSettings | None = None) -> Batch:
+    """:func:`scoring_batch` of a function's keyword arguments ``options``
+    (:class:`~bleusuite.array_types.TokenOptions`): their ``pad_id`` and ``eos_id``, and the
+    tokenizer and lowercasing of its checked settings ``text`` (or, without them, of
+    ``options``)."""
+    get = options.get
+    tokenize, lowercase = ((get("tokenize"), get("lowercase", False)) if text is None
+                           else (text.tokenize, text.lowercase))
+    return scoring_batch(hypotheses, references, pad_id=get("pad_id"), eos_id=get("eos_id"),
+                         tokenize=tokenize, lowercase=lowercase)
+
+
+def options_corpus_batches(hypotheses: Any, references: Any, options: Mapping[str, Any],
+                           text: TextSettings, corpus: str) -> Iterator[Batch]:
+    """:func:`corpus_batches` of a function's keyword arguments ``options``, as
+    :func:`options_batch` reads them."""
+    return corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
+                          eos_id=options.get("eos_id"), tokenize=text.tokenize,
+                          lowercase=text.lowercase, corpus=corpus)
 
 
 def corpus_batches(

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, overload
 from bleusuite import checks
 from bleusuite.counting import counting_strategy
 from bleusuite.counting.prefix import prefix_matches
-from bleusuite.inputs import Batch, scoring_batch
+from bleusuite.inputs import Batch
+from bleusuite.inputs.normalize import options_batch
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, BleuSettings
@@ -163,9 +164,7 @@ def prefix_sentence_bleu(
     checks.keywords(options, CALL_OPTIONS, "prefix_sentence_bleu")
     config = BleuSettings.of_options(options, text_defaults=False)
     ref_length = config.ref_length
-    batch = scoring_batch(hypotheses, references, pad_id=options.get("pad_id"),
-                          eos_id=options.get("eos_id"), tokenize=options.get("tokenize"),
-                          lowercase=options.get("lowercase", False)).padded()
+    batch = options_batch(hypotheses, references, options).padded()
     rows, width = batch.hyp.shape
     if counting_strategy(batch.backend, batch.hyp) == "compiled":
         scores = _host_scores(batch, config, ref_length)

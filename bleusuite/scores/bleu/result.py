@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bleusuite import backends, checks
-from bleusuite.inputs.normalize import corpus_batches
+from bleusuite.inputs.normalize import options_corpus_batches
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.entry import METRIC, verbose_line
@@ -223,9 +223,7 @@ def corpus_bleu_result(
     """
     checks.keywords(options, CALL_OPTIONS, "corpus_bleu_result")
     config = BleuSettings.of_options(options)
-    batches = corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
-                             eos_id=options.get("eos_id"), tokenize=config.tokenize,
-                             lowercase=config.lowercase, corpus="corpus_bleu")
+    batches = options_corpus_batches(hypotheses, references, options, config, "corpus_bleu")
     stats, _, nrefs = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, config.stats_order, config.ref_length), with_nrefs=True)
     return BleuResult.of_settings(stats, config, nrefs)

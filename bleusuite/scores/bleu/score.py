@@ -10,8 +10,8 @@ from bleusuite import checks
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
-from bleusuite.inputs.normalize import corpus_batches
+from bleusuite.inputs import Batch, mark_unreferenced
+from bleusuite.inputs.normalize import options_batch, options_corpus_batches
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import (
     addone_formula,
@@ -229,9 +229,7 @@ def sentence_bleu(
     """
     checks.keywords(options, CALL_OPTIONS, "sentence_bleu")
     settings = BleuSettings.of_options(options, sentence=True)
-    batch = scoring_batch(hypotheses, references, pad_id=options.get("pad_id"),
-                          eos_id=options.get("eos_id"), tokenize=settings.tokenize,
-                          lowercase=settings.lowercase)
+    batch = options_batch(hypotheses, references, options, settings)
     return batch.to_caller(sentence_scores(batch, settings))
 
 
@@ -272,9 +270,7 @@ def corpus_bleu(
     """
     checks.keywords(options, CALL_OPTIONS, "corpus_bleu")
     settings = BleuSettings.of_options(options)
-    batches = corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
-                             eos_id=options.get("eos_id"), tokenize=settings.tokenize,
-                             lowercase=settings.lowercase, corpus="corpus_bleu")
+    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
     stats, batch, _ = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, settings.stats_order, settings.ref_length))
     return batch.to_caller(mark_unreferenced(batch, score_of(stats, settings), corpus=True))

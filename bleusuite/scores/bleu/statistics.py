@@ -26,7 +26,8 @@ from bleusuite.array_types import TokenOptions
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, scoring_batch
+from bleusuite.inputs import Batch
+from bleusuite.inputs.normalize import options_batch
 from bleusuite.scores import rules
 from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
@@ -266,9 +267,7 @@ def bleu_statistics(
     checks.keywords(options, STATISTICS_OPTIONS, "bleu_statistics")
     max_order = checks.order(options.get("max_order", 4), "max_order")
     ref_length = rules.check_ref_length(options.get("ref_length", "closest"))
-    batch = scoring_batch(hypotheses, references, pad_id=options.get("pad_id"),
-                          eos_id=options.get("eos_id"), tokenize=options.get("tokenize"),
-                          lowercase=options.get("lowercase", False))
+    batch = options_batch(hypotheses, references, options)
     return map_arrays(bleu_statistics_of_batch(batch, max_order, ref_length), batch.to_caller)
 
 

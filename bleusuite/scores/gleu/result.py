@@ -12,23 +12,42 @@ A result holds the numbers it prints: ``score`` on the 0-100 scale
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
 from bleusuite import checks
-from bleusuite.inputs.normalize import corpus_batches
+from bleusuite.inputs.normalize import options_corpus_batches
 from bleusuite.scores.gleu.entry import METRIC
 from bleusuite.scores.gleu.score import gleu_score
-from bleusuite.scores.gleu.settings import GleuSettings
+from bleusuite.scores.gleu.settings import CALL_OPTIONS, GleuSettings
 from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
 from bleusuite.scores.reports import ScoreResult, host, make_signature
 from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
-    from bleusuite.array_types import DeviceArray, Hypotheses, References
+    from typing_extensions import Unpack
 
-__all__ = ["GleuResult", "corpus_gleu_result"]
+    from bleusuite.array_types import DeviceArray, Hypotheses, References
+    from bleusuite.scores.gleu.settings import GleuCallOptions
+
+__all__ = ["RESULT_OPTIONS", "GleuResult", "GleuResultOptions", "corpus_gleu_result"]
+
+
+class GleuResultOptions(TypedDict, total=False):
+    """The keyword arguments of :meth:`GleuResult.from_stats`: the orders the statistics
+    were computed with (``min_len``, ``max_len``), and what only fills the signature:
+    ``nrefs``, ``tokenize``, ``lowercase``."""
+
+    min_len: int
+    max_len: int
+    nrefs: int | str | None
+    tokenize: str | None
+    lowercase: bool
+
+
+#: the names of :class:`GleuResultOptions`
+RESULT_OPTIONS = GleuResultOptions.__optional_keys__
 
 
 @dataclass(frozen=True)
@@ -55,16 +74,8 @@ class GleuResult(ScoreResult):
     title = "GLEU"
 
     @classmethod
-    def from_stats(
-        cls,
-        stats: GleuStats[Any],
-        *,
-        min_len: int = 1,
-        max_len: int = 4,
-        nrefs: int | str | None = None,
-        tokenize: str | None = None,
-        lowercase: bool = False,
-    ) -> GleuResult:
+    def from_stats(cls, stats: GleuStats[Any],
+                   **options: Unpack[GleuResultOptions]) -> GleuResult:
         """The result of corpus statistics computed with ``min_len``..``max_len``.
 
         >>> import numpy as np
@@ -73,10 +84,16 @@ class GleuResult(ScoreResult):
         >>> GleuResult.from_stats(stats).format(signature=False)
         'GLEU = 60.00 (matches = 6 total = 10)'
         """
-        stats = GleuStats.summed(stats)
-        min_len, max_len = checks.gleu_orders(min_len, max_len)
-        settings = METRIC.settings(tokenize=tokenize, lowercase=lowercase, min_len=min_len,
-                                   max_len=max_len)
+        checks.keywords(options, RESULT_OPTIONS, "from_stats")
+        return cls.of_settings(GleuStats.summed(stats), GleuSettings.of_options(options),
+                               options.get("nrefs"))
+
+    @classmethod
+    def of_settings(cls, stats: GleuStats[Any], settings: GleuSettings,
+                    nrefs: int | str | None) -> GleuResult:
+        """The result of summed statistics under checked settings (``nrefs``: the
+        signature's)."""
+        min_len, max_len = settings.min_len, settings.max_len
         signature = make_signature("gleu", settings, nrefs=nrefs).format()
         return cls(100.0 * float(host(gleu_score(stats))), int(host(stats.matches)),
                    int(host(stats.totals)), min_len, max_len, signature)
@@ -89,15 +106,8 @@ class GleuResult(ScoreResult):
 
 
 def corpus_gleu_result(
-    hypotheses: Hypotheses[DeviceArray],
-    references: References[DeviceArray],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[DeviceArray], references: References[DeviceArray],
+    **options: Unpack[GleuCallOptions],
 ) -> GleuResult:
     """:func:`bleusuite.corpus_gleu` as a :class:`GleuResult` (same arguments; the score
     times 100).
@@ -106,13 +116,12 @@ def corpus_gleu_result(
     >>> result.format(signature=False), result.to_dict()["matches"]
     ('GLEU = 60.00 (matches = 6 total = 10)', 6)
     """
-    min_len, max_len = checks.gleu_orders(min_len, max_len)
-    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
-    stats, _, nrefs = corpus_statistics(
-        batches, lambda b: gleu_statistics_of_batch(b, min_len, max_len), with_nrefs=True)
-    return GleuResult.from_stats(stats, min_len=min_len, max_len=max_len, nrefs=nrefs,
-                                 tokenize=tokenize, lowercase=lowercase)
+    checks.keywords(options, CALL_OPTIONS, "corpus_gleu_result")
+    settings = GleuSettings.of_options(options)
+    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
+    stats, _, nrefs = corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
+        b, settings.min_len, settings.max_len), with_nrefs=True)
+    return GleuResult.of_settings(stats, settings, nrefs)
 
 
 def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,

@@ -3,14 +3,15 @@ statistics."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, overload
 
+from bleusuite import checks
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, mark_unreferenced, scoring_batch
-from bleusuite.inputs.normalize import corpus_batches
-from bleusuite.scores.gleu.settings import GleuSettings
+from bleusuite.inputs import Batch, mark_unreferenced
+from bleusuite.inputs.normalize import options_batch, options_corpus_batches
+from bleusuite.scores.gleu.settings import CALL_OPTIONS, GleuSettings
 from bleusuite.scores.gleu.statistics import (
     GleuStats,
     gleu_statistics_from_counts,
@@ -19,7 +20,10 @@ from bleusuite.scores.gleu.statistics import (
 from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+    from bleusuite.scores.gleu.settings import GleuCallOptions
 
 __all__ = ["corpus_gleu", "formula", "gleu_score", "scores_from_counts", "sentence_gleu",
            "sentence_scores"]
@@ -80,42 +84,21 @@ def sentence_scores(batch: Batch, settings: GleuSettings) -> Any:
 
 @overload
 def sentence_gleu(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[GleuCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def sentence_gleu(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[GleuCallOptions],
 ) -> ArrayT: ...
 
 
 def sentence_gleu(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[GleuCallOptions],
 ) -> Any:
     """GLEU of every hypothesis (NLTK's ``sentence_gleu``): shape (B,), float64.
 
@@ -131,51 +114,29 @@ def sentence_gleu(
     >>> sentence_gleu(["The cat sat."], ["the cat sat!"], tokenize="13a", lowercase=True)
     array([0.6])
     """
-    settings = GleuSettings.of(min_len=min_len, max_len=max_len, tokenize=tokenize,
-                               lowercase=lowercase)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase)
+    checks.keywords(options, CALL_OPTIONS, "sentence_gleu")
+    settings = GleuSettings.of_options(options)
+    batch = options_batch(hypotheses, references, options, settings)
     return batch.to_caller(sentence_scores(batch, settings))
 
 
 @overload
 def corpus_gleu(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[GleuCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def corpus_gleu(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[GleuCallOptions],
 ) -> ArrayT: ...
 
 
 def corpus_gleu(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[GleuCallOptions],
 ) -> Any:
     """Corpus GLEU (NLTK's ``corpus_gleu``): sum of matches / sum of totals, a 0-d array.
 
@@ -190,10 +151,9 @@ def corpus_gleu(
     Raises:
         ValueError: for an empty batch.
     """
-    settings = GleuSettings.of(min_len=min_len, max_len=max_len, tokenize=tokenize,
-                               lowercase=lowercase)
-    batches = corpus_batches(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                             tokenize=tokenize, lowercase=lowercase, corpus="corpus_gleu")
+    checks.keywords(options, CALL_OPTIONS, "corpus_gleu")
+    settings = GleuSettings.of_options(options)
+    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
     stats, batch, _ = corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
         b, settings.min_len, settings.max_len))
     return batch.to_caller(mark_unreferenced(batch, gleu_score(stats), corpus=True))

@@ -9,14 +9,30 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bleusuite import checks
+from bleusuite.array_types import TokenOptions
 from bleusuite.scores.settings_cache import SettingsCache
 from bleusuite.text.tokenizers import check_tokenizer_name
 
-__all__ = ["GleuSettings"]
+__all__ = ["CALL_OPTIONS", "GleuCallOptions", "GleuSettings"]
+
+
+class GleuCallOptions(TokenOptions, total=False):
+    """The keyword arguments of :func:`bleusuite.sentence_gleu`, :func:`bleusuite.corpus_gleu`
+    and the functions that take the same: the n-gram orders pooled, ``min_len`` (1) and
+    ``max_len`` (4), and how the inputs are read
+    (:class:`~bleusuite.array_types.TokenOptions`)."""
+
+    min_len: int
+    max_len: int
+
+
+#: the names of :class:`GleuCallOptions`
+CALL_OPTIONS = GleuCallOptions.__optional_keys__
 
 
 @dataclass(frozen=True)
@@ -50,6 +66,14 @@ class GleuSettings:
             TypeError, ValueError: a setting it cannot take; the message names it.
         """
         return _KEPT.get(tokenize, lowercase, min_len, max_len)
+
+    @classmethod
+    def of_options(cls, options: Mapping[str, Any]) -> GleuSettings:
+        """:meth:`of` the settings among a function's keyword arguments ``options``
+        (:class:`GleuCallOptions`)."""
+        get = options.get
+        return _KEPT.get(get("tokenize"), get("lowercase", False), get("min_len", 1),
+                         get("max_len", 4))
 
 
 #: the settings of the calls so far, by their keyword arguments

@@ -4,7 +4,7 @@ statistics of a batch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -12,12 +12,17 @@ import numpy.typing as npt
 from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, scoring_batch
+from bleusuite.inputs import Batch
+from bleusuite.inputs.normalize import options_batch
 from bleusuite.scores import rules
+from bleusuite.scores.gleu.settings import CALL_OPTIONS, GleuSettings
 from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
+    from bleusuite.scores.gleu.settings import GleuCallOptions
 
 __all__ = ["GleuStats", "gleu_statistics", "gleu_statistics_from_counts",
            "gleu_statistics_of_batch"]
@@ -76,42 +81,21 @@ def gleu_statistics_from_counts(be: Backend, counts: Any, hyp_len: Any, ref_len:
 
 @overload
 def gleu_statistics(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[GleuCallOptions],
 ) -> GleuStats[NumpyCounts]: ...
 
 
 @overload
 def gleu_statistics(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[GleuCallOptions],
 ) -> GleuStats[ArrayT]: ...
 
 
 def gleu_statistics(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    min_len: int = 1,
-    max_len: int = 4,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
-    tokenize: str | None = None,
-    lowercase: bool = False,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[GleuCallOptions],
 ) -> GleuStats[Any]:
     """Per-sentence GLEU statistics of a batch (the input forms of
     :func:`bleusuite.sentence_gleu`, text with ``tokenize`` included).
@@ -121,10 +105,11 @@ def gleu_statistics(
     >>> s.matches.tolist(), s.totals.tolist()
     ([3], [6])
     """
-    min_len, max_len = checks.gleu_orders(min_len, max_len)
-    batch = scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase)
-    return map_arrays(gleu_statistics_of_batch(batch, min_len, max_len), batch.to_caller)
+    checks.keywords(options, CALL_OPTIONS, "gleu_statistics")
+    settings = GleuSettings.of_options(options)
+    batch = options_batch(hypotheses, references, options, settings)
+    return map_arrays(gleu_statistics_of_batch(batch, settings.min_len, settings.max_len),
+                      batch.to_caller)
 
 
 backends.register_container(GleuStats)

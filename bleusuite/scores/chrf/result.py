@@ -15,15 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleusuite.scores.chrf.formula import chrf_scores
-from bleusuite.scores.chrf.score import chrf_statistics_of_texts
 from bleusuite.scores.chrf.settings import ChrfSettings
-from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
+from bleusuite.scores.chrf.statistics import ChrfStats
+from bleusuite.scores.chrf.text_statistics import chrf_statistics
 from bleusuite.scores.reports import ScoreResult, make_signature, num_refs_of_text
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleusuite.scores.chrf.settings import ChrfOptions
 
 __all__ = ["ChrfResult", "corpus_chrf_result"]
 
@@ -52,21 +57,23 @@ class ChrfResult(ScoreResult):
     signature: str
 
     @classmethod
-    def from_stats(cls, stats: ChrfStats[Any], *, char_order: int = CHAR_ORDER,
-                   word_order: int = WORD_ORDER, beta: float = BETA, lowercase: bool = False,
-                   whitespace: bool = False, eps_smoothing: bool = False,
-                   nrefs: int | str | None = None) -> ChrfResult:
+    def from_stats(cls, stats: ChrfStats[Any], *, nrefs: int | str | None = None,
+                   **options: Unpack[ChrfOptions]) -> ChrfResult:
         """The result of corpus statistics made with these settings (summed if per
-        sentence)."""
-        stats = ChrfStats.summed(stats)
+        sentence; ``nrefs``: the signature's)."""
+        return cls.of_settings(ChrfStats.summed(stats),
+                               ChrfSettings.of_options(options, "from_stats"), nrefs)
+
+    @classmethod
+    def of_settings(cls, stats: ChrfStats[Any], settings: ChrfSettings,
+                    nrefs: int | str | None) -> ChrfResult:
+        """The result of summed statistics under checked settings."""
         from bleusuite.scores.chrf.entry import METRIC  # the unit's own face
 
-        settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
-                                   lowercase=lowercase, whitespace=whitespace,
-                                   eps_smoothing=eps_smoothing)
         signature = make_signature("chrf", settings, nrefs=nrefs).format()
-        return cls(float(chrf_scores(stats, beta, eps_smoothing)),
-                   METRIC.title(settings), char_order, word_order, beta,
+        return cls(float(chrf_scores(stats, settings.beta, settings.eps_smoothing)),
+                   METRIC.title(settings), settings.char_order, settings.word_order,
+                   settings.beta,
                    tuple(np.asarray(stats.hyp_counts).tolist()),
                    tuple(np.asarray(stats.ref_counts).tolist()),
                    tuple(np.asarray(stats.matches).tolist()), signature)
@@ -74,33 +81,20 @@ class ChrfResult(ScoreResult):
 
 
 def corpus_chrf_result(
-    hypotheses: Sequence[str],
-    references: Sequence[str | Sequence[str | None]],
-    *,
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
+    hypotheses: Sequence[str], references: Sequence[str | Sequence[str | None]],
+    **options: Unpack[ChrfOptions],
 ) -> ChrfResult:
     """:func:`bleusuite.corpus_chrf` as a :class:`ChrfResult` (same arguments; the score
     times 100, sacrebleu's)."""
-    stats = chrf_statistics_of_texts(
-        hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
-        lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing)
+    settings = ChrfSettings.of_options(options, "corpus_chrf_result")
+    stats = chrf_statistics(hypotheses, references, settings)
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_chrf_result needs at least one sentence; got an "
                          "empty batch")
-    return ChrfResult.from_stats(stats, char_order=char_order, word_order=word_order,
-                                 beta=beta, lowercase=lowercase, whitespace=whitespace,
-                                 eps_smoothing=eps_smoothing, nrefs=num_refs_of_text(references))
+    return ChrfResult.of_settings(stats.sum(), settings, num_refs_of_text(references))
 
 
 def result_of_table(total: np.ndarray, settings: ChrfSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return ChrfResult.from_stats(
-        ChrfStats.from_array(total), char_order=settings.char_order,
-        word_order=settings.word_order, beta=settings.beta, lowercase=settings.lowercase,
-        whitespace=settings.whitespace, eps_smoothing=settings.eps_smoothing, nrefs=nrefs)
+    return ChrfResult.of_settings(ChrfStats.from_array(total), settings, nrefs)

@@ -12,7 +12,7 @@ sacrebleu's ``CHRF`` scores divided by 100).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,13 +20,18 @@ from bleusuite import backends, checks
 from bleusuite.backends import trace
 from bleusuite.scores.chrf.formula import chrf_scores
 from bleusuite.scores.chrf.settings import ChrfSettings
-from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER, ChrfStats
+from bleusuite.scores.chrf.statistics import BETA, ChrfStats
 from bleusuite.scores.chrf.text_statistics import (
     chrf_counts,
     chrf_statistics,
     scores_from_counts,
     statistics_from_counts,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleusuite.scores.chrf.settings import ChrfOptions
 
 __all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "sentence_chrf",
            "sentence_scores"]
@@ -48,15 +53,8 @@ def chrf_score(stats: ChrfStats[Any], *, beta: float = BETA, eps_smoothing: bool
 
 
 def chrf_statistics_of_texts(
-    hypotheses: Sequence[str],
-    references: Sequence[str | Sequence[str | None]],
-    *,
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
+    hypotheses: Sequence[str], references: Sequence[str | Sequence[str | None]],
+    **options: Unpack[ChrfOptions],
 ) -> ChrfStats[np.ndarray]:
     """Per-sentence chrF statistics of hypothesis strings, each against its references (a
     string or a list of strings; ``None``: no such reference), checked as the scoring
@@ -65,9 +63,7 @@ def chrf_statistics_of_texts(
     Raises:
         TypeError, ValueError: malformed text, or a bad setting; the message names it.
     """
-    settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
-                               lowercase=lowercase, whitespace=whitespace,
-                               eps_smoothing=eps_smoothing)
+    settings = ChrfSettings.of_options(options, "chrf_statistics_of_texts")
     return chrf_statistics(hypotheses, references, settings)
 
 
@@ -84,15 +80,8 @@ def sentence_scores(hypotheses: Sequence[str], references: Sequence[Any],
 
 
 def sentence_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str | Sequence[str | None]],
-    *,
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
+    hypotheses: Sequence[str], references: Sequence[str | Sequence[str | None]],
+    **options: Unpack[ChrfOptions],
 ) -> np.ndarray:
     """chrF of every hypothesis against its own references: shape (B,), float64, 0-1.
 
@@ -116,23 +105,14 @@ def sentence_chrf(
         ValueError: a hypothesis without reference, as for every metric; a bad setting.
         TypeError: text that is not one string per hypothesis (the element is named).
     """
-    settings = ChrfSettings.of(char_order=char_order, word_order=word_order, beta=beta,
-                               lowercase=lowercase, whitespace=whitespace,
-                               eps_smoothing=eps_smoothing)
+    settings = ChrfSettings.of_options(options, "sentence_chrf")
     result: np.ndarray = sentence_scores(hypotheses, references, settings) / 100.0
     return result
 
 
 def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str | Sequence[str | None]],
-    *,
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
+    hypotheses: Sequence[str], references: Sequence[str | Sequence[str | None]],
+    **options: Unpack[ChrfOptions],
 ) -> np.ndarray:
     """Corpus chrF (0-d float64, 0-1): the statistics of all sentences summed, then scored,
     as ``sacrebleu.corpus_chrf(hypotheses, reference_streams, ...).score / 100`` (whose
@@ -143,11 +123,11 @@ def corpus_chrf(
     Raises:
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
-    stats = chrf_statistics_of_texts(
-        hypotheses, references, char_order=char_order, word_order=word_order, beta=beta,
-        lowercase=lowercase, whitespace=whitespace, eps_smoothing=eps_smoothing)
+    settings = ChrfSettings.of_options(options, "corpus_chrf")
+    stats = chrf_statistics(hypotheses, references, settings)
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_chrf needs at least one sentence; got an empty "
                          "batch")
-    result: np.ndarray = np.asarray(chrf_scores(stats.sum(), beta, eps_smoothing) / 100.0)
+    score = chrf_scores(stats.sum(), settings.beta, settings.eps_smoothing)
+    result: np.ndarray = np.asarray(score / 100.0)
     return result

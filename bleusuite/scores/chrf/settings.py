@@ -7,14 +7,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from bleusuite import checks
 from bleusuite.scores.chrf.statistics import BETA, CHAR_ORDER, WORD_ORDER
 from bleusuite.scores.settings_cache import SettingsCache
 
-__all__ = ["ChrfSettings"]
+__all__ = ["OPTIONS", "ChrfOptions", "ChrfSettings"]
+
+
+class ChrfOptions(TypedDict, total=False):
+    """chrF's keyword arguments, written once for every function that takes them
+    (:func:`bleusuite.sentence_chrf` describes each): ``char_order`` (6), ``word_order``
+    (0; 2 for chrF++), ``beta`` (2), ``lowercase``, ``whitespace``, ``eps_smoothing``
+    (False). A type checker checks every name and type given (PEP 692); at run time an
+    unknown name raises ``TypeError``."""
+
+    char_order: int
+    word_order: int
+    beta: float
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+
+#: the names of :class:`ChrfOptions`
+OPTIONS = ChrfOptions.__optional_keys__
 
 
 @dataclass(frozen=True)
@@ -64,6 +84,16 @@ class ChrfSettings:
             TypeError, ValueError: a setting it cannot take; the message names it.
         """
         return _KEPT.get(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+
+    @classmethod
+    def of_options(cls, options: Mapping[str, Any], function: str) -> ChrfSettings:
+        """:meth:`of` a function's keyword arguments ``options`` (:class:`ChrfOptions`;
+        ``function``: its name, for the ``TypeError`` of a name it does not take)."""
+        checks.keywords(options, OPTIONS, function)
+        get = options.get
+        return _KEPT.get(get("char_order", CHAR_ORDER), get("word_order", WORD_ORDER),
+                         get("beta", BETA), get("lowercase", False), get("whitespace", False),
+                         get("eps_smoothing", False))
 
 
 #: the settings of the calls so far, by their keyword arguments

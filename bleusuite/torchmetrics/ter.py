@@ -102,9 +102,8 @@ class TranslationEditRate(Metric):
             target = [list(target)] if len(preds) == 1 else [[t] for t in target]
         if text and not preds:
             return
-        stats, _ = statistics_and_batch(preds, target, self._settings,
-                                        None if text else self.pad_id,
-                                        None if text else self.eos_id)
+        ids = {} if text else {"pad_id": self.pad_id, "eos_id": self.eos_id}
+        stats, _ = statistics_and_batch(preds, target, self._settings, ids)
         if len(stats) == 0:
             return
         summed = torch.from_numpy(np.asarray(stats.sum().to_array(), dtype=np.int64))

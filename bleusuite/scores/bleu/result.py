@@ -32,17 +32,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bleusuite import backends, checks
-from bleusuite.inputs.normalize import options_corpus_batches
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
 from bleusuite.scores.bleu.entry import METRIC, verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
-from bleusuite.scores.bleu.score import score_of
+from bleusuite.scores.bleu.score import corpus_statistics_of, score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, BleuOptions, BleuSettings
-from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
+from bleusuite.scores.bleu.statistics import BleuStats
 from bleusuite.scores.reports import ScoreResult, host, make_signature
-from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -223,9 +221,7 @@ def corpus_bleu_result(
     """
     checks.keywords(options, CALL_OPTIONS, "corpus_bleu_result")
     config = BleuSettings.of_options(options)
-    batches = options_corpus_batches(hypotheses, references, options, config, "corpus_bleu")
-    stats, _, nrefs = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
-        b, config.stats_order, config.ref_length), with_nrefs=True)
+    stats, _, nrefs = corpus_statistics_of(hypotheses, references, options, config, True)
     return BleuResult.of_settings(stats, config, nrefs)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
     from bleusuite.scores.bleu.settings import BleuCallOptions, BleuOptions
 
-__all__ = ["bleu_score", "corpus_bleu", "score_of", "scores_from_counts", "sentence_bleu",
-           "sentence_scores"]
+__all__ = ["bleu_score", "corpus_bleu", "corpus_statistics_of", "score_of", "scores_from_counts",
+           "sentence_bleu", "sentence_scores"]
 
 
 def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
@@ -270,7 +271,16 @@ def corpus_bleu(
     """
     checks.keywords(options, CALL_OPTIONS, "corpus_bleu")
     settings = BleuSettings.of_options(options)
-    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
-    stats, batch, _ = corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
-        b, settings.stats_order, settings.ref_length))
+    stats, batch, _ = corpus_statistics_of(hypotheses, references, options, settings)
     return batch.to_caller(mark_unreferenced(batch, score_of(stats, settings), corpus=True))
+
+
+def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
+                         settings: BleuSettings,
+                         with_nrefs: bool = False) -> tuple[BleuStats[Any], Batch, str | None]:
+    """The summed statistics of a corpus given to a function with keyword arguments
+    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
+    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
+    return corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
+        b, settings.stats_order, settings.ref_length), with_nrefs)

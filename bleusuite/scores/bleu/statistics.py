@@ -37,8 +37,7 @@ if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References
 
 __all__ = ["STATISTICS_OPTIONS", "BleuStatisticsOptions", "BleuStats", "bleu_statistics",
-           "bleu_statistics_from_counts",
-           "bleu_statistics_of_batch", "bleu_table_of_batch"]
+           "bleu_statistics_from_counts", "bleu_statistics_of_batch", "bleu_table_of_batch"]
 
 #: the array type of statistics (typed: ``BleuStats[torch.Tensor]``, ...)
 A = TypeVar("A")

@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 
 from bleusuite import checks
-from bleusuite.inputs.normalize import options_corpus_batches
 from bleusuite.scores.gleu.entry import METRIC
-from bleusuite.scores.gleu.score import gleu_score
+from bleusuite.scores.gleu.score import corpus_statistics_of, gleu_score
 from bleusuite.scores.gleu.settings import CALL_OPTIONS, GleuSettings
-from bleusuite.scores.gleu.statistics import GleuStats, gleu_statistics_of_batch
+from bleusuite.scores.gleu.statistics import GleuStats
 from bleusuite.scores.reports import ScoreResult, host, make_signature
-from bleusuite.scores.statistics import corpus_statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -118,9 +116,7 @@ def corpus_gleu_result(
     """
     checks.keywords(options, CALL_OPTIONS, "corpus_gleu_result")
     settings = GleuSettings.of_options(options)
-    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
-    stats, _, nrefs = corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
-        b, settings.min_len, settings.max_len), with_nrefs=True)
+    stats, _, nrefs = corpus_statistics_of(hypotheses, references, options, settings, True)
     return GleuResult.of_settings(stats, settings, nrefs)
 
 

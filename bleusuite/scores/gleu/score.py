@@ -3,6 +3,7 @@ statistics."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 from bleusuite import checks
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
     from bleusuite.scores.gleu.settings import GleuCallOptions
 
-__all__ = ["corpus_gleu", "formula", "gleu_score", "scores_from_counts", "sentence_gleu",
-           "sentence_scores"]
+__all__ = ["corpus_gleu", "corpus_statistics_of", "formula", "gleu_score", "scores_from_counts",
+           "sentence_gleu", "sentence_scores"]
 
 
 @overload
@@ -153,7 +154,16 @@ def corpus_gleu(
     """
     checks.keywords(options, CALL_OPTIONS, "corpus_gleu")
     settings = GleuSettings.of_options(options)
-    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
-    stats, batch, _ = corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
-        b, settings.min_len, settings.max_len))
+    stats, batch, _ = corpus_statistics_of(hypotheses, references, options, settings)
     return batch.to_caller(mark_unreferenced(batch, gleu_score(stats), corpus=True))
+
+
+def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
+                         settings: GleuSettings,
+                         with_nrefs: bool = False) -> tuple[GleuStats[Any], Batch, str | None]:
+    """The summed statistics of a corpus given to a function with keyword arguments
+    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
+    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
+    return corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
+        b, settings.min_len, settings.max_len), with_nrefs)

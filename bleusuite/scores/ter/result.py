@@ -14,7 +14,7 @@ TER = 16.67
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,12 +26,15 @@ from bleusuite.scores.reports import (
     num_refs_of_text,
 )
 from bleusuite.scores.ter.formula import ter_scores
-from bleusuite.scores.ter.score import settings_of, statistics_and_batch
-from bleusuite.scores.ter.settings import TerSettings
+from bleusuite.scores.ter.score import statistics_and_batch
+from bleusuite.scores.ter.settings import OPTIONS, TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import Hypotheses, References
+    from bleusuite.scores.ter.settings import TerCallOptions, TerOptions
 
 __all__ = ["TerResult", "corpus_ter_result"]
 
@@ -55,14 +58,17 @@ class TerResult(ScoreResult):
     name: str = "TER"
 
     @classmethod
-    def from_stats(cls, stats: TerStats[Any], *, normalized: bool = False,
-                   no_punct: bool = False, asian_support: bool = False,
-                   case_sensitive: bool = False, nrefs: int | str | None = None,
-                   given_tokens: bool = False) -> TerResult:
+    def from_stats(cls, stats: TerStats[Any], *, nrefs: int | str | None = None,
+                   given_tokens: bool = False, **options: Unpack[TerOptions]) -> TerResult:
         """The result of statistics (per sentence, summed here, or summed already) made
         with these options; ``given_tokens``: of token ids or token lists (``tok:given``)."""
-        stats = TerStats.summed(stats)
-        settings = TerSettings(normalized, no_punct, asian_support, case_sensitive)
+        settings = TerSettings.of_options(options, "from_stats", OPTIONS)
+        return cls.of_settings(TerStats.summed(stats), settings, nrefs, given_tokens)
+
+    @classmethod
+    def of_settings(cls, stats: TerStats[Any], settings: TerSettings,
+                    nrefs: int | str | None, given_tokens: bool = False) -> TerResult:
+        """The result of summed statistics under checked settings."""
         signature = make_signature("ter", settings, nrefs=nrefs,
                                    extra={"tok": GIVEN_TOKENS} if given_tokens else None)
         return cls(float(ter_scores(stats)), int(np.asarray(stats.edits)),
@@ -71,31 +77,19 @@ class TerResult(ScoreResult):
 
 
 def corpus_ter_result(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[TerCallOptions],
 ) -> TerResult:
     """:func:`bleusuite.corpus_ter` as a :class:`TerResult` (same arguments; the score times
     100, sacrebleu's)."""
-    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
-    stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
+    settings = TerSettings.of_options(options, "corpus_ter_result")
+    stats, batch = statistics_and_batch(hypotheses, references, settings, options,
                                         corpus="corpus_ter_result")
     nrefs = num_refs_of_text(references) if batch is None else num_refs(batch)
-    return TerResult.from_stats(stats, normalized=normalized, no_punct=no_punct,
-                                asian_support=asian_support, case_sensitive=case_sensitive,
-                                nrefs=nrefs, given_tokens=batch is not None)
+    return TerResult.of_settings(stats.sum(), settings, nrefs, given_tokens=batch is not None)
 
 
 def result_of_table(total: np.ndarray, settings: TerSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return TerResult.from_stats(
-        TerStats.from_array(total), normalized=settings.normalized,
-        no_punct=settings.no_punct, asian_support=settings.asian_support,
-        case_sensitive=settings.case_sensitive, nrefs=nrefs, given_tokens=given_tokens)
+    return TerResult.of_settings(TerStats.from_array(total), settings, nrefs, given_tokens)

@@ -11,7 +11,8 @@ sacrebleu's ``TER`` scores divided by 100; lower is better).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -24,8 +25,11 @@ from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import TerStats
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
     from bleusuite.inputs.batch import Batch
+    from bleusuite.scores.ter.settings import TerCallOptions
 
 __all__ = ["corpus_ter", "sentence_ter", "ter_score", "ter_statistics"]
 
@@ -43,18 +47,14 @@ def ter_score(stats: TerStats[Any]) -> Any:
     return scores if scores.ndim else np.float64(scores)[()]
 
 
-def settings_of(normalized: bool, no_punct: bool, asian_support: bool,
-              case_sensitive: bool) -> TerSettings:
-    return TerSettings(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                       case_sensitive=case_sensitive)
-
-
 def statistics_and_batch(
-    hypotheses: Any, references: Any, settings: TerSettings, pad_id: Any, eos_id: Any,
+    hypotheses: Any, references: Any, settings: TerSettings, options: Mapping[str, Any],
     corpus: str | None = None,
 ) -> tuple[TerStats[np.ndarray], Batch | None]:
     """The statistics of text (tokenised with ``settings``) or token ids (then with their
-    normalised batch, whose ``to_caller`` brings scores back to the caller's arrays)."""
+    normalised batch, whose ``to_caller`` brings scores back to the caller's arrays);
+    ``options``: the caller's keyword arguments (:class:`TerCallOptions`)."""
+    pad_id, eos_id = options.get("pad_id"), options.get("eos_id")
     if is_text(hypotheses, allow_empty=True):
         if pad_id is not None or eos_id is not None:
             raise ValueError("pad_id and eos_id apply to token ids; the hypotheses are strings")
@@ -83,15 +83,8 @@ def to_caller(batch: Batch | None, scores: np.ndarray) -> Any:
 
 
 def ter_statistics(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[TerCallOptions],
 ) -> TerStats[np.ndarray]:
     """Per-sentence TER statistics (NumPy): the fewest edits against any reference and the
     references' average length. Inputs and options as in :func:`sentence_ter`.
@@ -100,38 +93,27 @@ def ter_statistics(
     >>> stats.edits.tolist(), stats.ref_length.tolist()
     ([1], [4.0])
     """
-    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
-    return statistics_and_batch(hypotheses, references, settings, pad_id, eos_id)[0]
+    settings = TerSettings.of_options(options, "ter_statistics")
+    return statistics_and_batch(hypotheses, references, settings, options)[0]
 
 
 @overload
 def sentence_ter(
-    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray], *,
-    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[TerCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def sentence_ter(
-    hypotheses: Hypotheses[ArrayT], references: References[ArrayT], *,
-    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[TerCallOptions],
 ) -> ArrayT: ...
 
 
 def sentence_ter(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[TerCallOptions],
 ) -> Any:
     """TER of every hypothesis against its own references: shape (B,), float64, 0-1 (or
     more: TER counts edits, and a hypothesis can need more than its reference has words).
@@ -159,39 +141,28 @@ def sentence_ter(
     >>> sentence_ter(np.array([[1, 2, 3, 4, 0]]), np.array([[3, 4, 1, 2, 5]]), pad_id=0)
     array([0.4])
     """
-    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
-    stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id)
+    settings = TerSettings.of_options(options, "sentence_ter")
+    stats, batch = statistics_and_batch(hypotheses, references, settings, options)
     return to_caller(batch, ter_scores(stats) / 100.0)
 
 
 @overload
 def corpus_ter(
-    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray], *,
-    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[TerCallOptions],
 ) -> Scores: ...
 
 
 @overload
 def corpus_ter(
-    hypotheses: Hypotheses[ArrayT], references: References[ArrayT], *,
-    normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-    case_sensitive: bool = False, pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[TerCallOptions],
 ) -> ArrayT: ...
 
 
 def corpus_ter(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[TerCallOptions],
 ) -> Any:
     """Corpus TER (0-d float64, 0-1): the edits of all sentences over the sum of their
     references' average lengths, as ``sacrebleu.corpus_ter(hypotheses, reference_streams,
@@ -207,7 +178,7 @@ def corpus_ter(
     Raises:
         ValueError: for an empty batch.
     """
-    settings = settings_of(normalized, no_punct, asian_support, case_sensitive)
-    stats, batch = statistics_and_batch(hypotheses, references, settings, pad_id, eos_id,
+    settings = TerSettings.of_options(options, "corpus_ter")
+    stats, batch = statistics_and_batch(hypotheses, references, settings, options,
                                         corpus="corpus_ter")
     return to_caller(batch, np.asarray(ter_scores(stats.sum()) / 100.0))

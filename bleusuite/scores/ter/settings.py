@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Any, SupportsIndex, TypedDict
 
-__all__ = ["TerSettings"]
+from bleusuite import checks
+
+__all__ = ["CALL_OPTIONS", "OPTIONS", "TerCallOptions", "TerOptions", "TerSettings"]
+
+
+class TerOptions(TypedDict, total=False):
+    """TER's keyword arguments (sacrebleu's ``TER(...)`` options, all False by default;
+    :func:`bleusuite.sentence_ter` describes each): ``normalized``, ``no_punct``,
+    ``asian_support``, ``case_sensitive``."""
+
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+
+class TerCallOptions(TerOptions, total=False):
+    """The keyword arguments of :func:`bleusuite.sentence_ter` and the functions that take the
+    same: TER's options, and the padding and end-of-sentence ids of token-id arrays."""
+
+    pad_id: SupportsIndex | None
+    eos_id: SupportsIndex | None
+
+
+#: the names of :class:`TerOptions` and of :class:`TerCallOptions`
+OPTIONS, CALL_OPTIONS = TerOptions.__optional_keys__, TerCallOptions.__optional_keys__
 
 
 @dataclass(frozen=True)
@@ -28,6 +55,17 @@ class TerSettings:
             value = getattr(self, field.name)
             if not isinstance(value, bool):
                 raise TypeError(f"{field.name} must be a bool; got {value!r}")
+
+    @classmethod
+    def of_options(cls, options: Mapping[str, Any], function: str,
+                   accepted: frozenset[str] = CALL_OPTIONS) -> TerSettings:
+        """The settings among a function's keyword arguments ``options``
+        (:class:`TerCallOptions`, or ``accepted`` names; ``function``: its name, for the
+        ``TypeError`` of a name it does not take)."""
+        checks.keywords(options, accepted, function)
+        get = options.get
+        return cls(get("normalized", False), get("no_punct", False),
+                   get("asian_support", False), get("case_sensitive", False))
 
     @property
     def default(self) -> bool:

@@ -24,7 +24,8 @@ import math
 import numbers
 import os
 import sys
-from collections.abc import Container, Mapping
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 __all__ = [
@@ -240,15 +241,17 @@ def caller_level() -> int:
     return level
 
 
-def keywords(options: Mapping[str, Any], accepted: Container[str], function: str) -> None:
+def keywords(options: Mapping[str, Any], accepted: AbstractSet[str], function: str) -> None:
     """Raise Python's own ``TypeError`` for a keyword argument that ``function`` (which takes
     ``**options``, typed by a ``TypedDict``) does not take: ``accepted`` is the set of its
     names.
 
-    >>> keywords({"smoth": "exp"}, {"smooth"}, "sentence_bleu")
+    >>> keywords({"smoth": "exp"}, frozenset({"smooth"}), "sentence_bleu")
     Traceback (most recent call last):
     TypeError: sentence_bleu() got an unexpected keyword argument 'smoth'
     """
+    if options.keys() <= accepted:  # one comparison in C: the common case
+        return
     for name in options:
         if name not in accepted:
             raise TypeError(f"{function}() got an unexpected keyword argument {name!r}")

@@ -20,6 +20,7 @@ from bleusuite.scores.bleu.statistics import BleuStatisticsOptions
 from bleusuite.scores.chrf.settings import ChrfOptions
 from bleusuite.scores.gleu.result import GleuResultOptions
 from bleusuite.scores.gleu.settings import GleuCallOptions
+from bleusuite.scores.rouge.settings import DEFAULT_TYPES, RougeOptions, RougeScoresOptions
 from bleusuite.scores.ter.settings import TerCallOptions, TerOptions
 
 HYP = np.array([[1, 2, 3, 4, 5], [1, 2, 3, 0, 0]])
@@ -34,10 +35,16 @@ DEFAULTS: dict[str, Any] = {
     "tokenize": None, "lowercase": False, "min_len": 1, "max_len": 4, "nrefs": None,
     "char_order": 6, "word_order": 0, "beta": 2, "whitespace": False, "eps_smoothing": False,
     "normalized": False, "no_punct": False, "asian_support": False, "case_sensitive": False,
+    "rouge_type": "rougeL", "measure": "fmeasure", "use_stemmer": False,
+    "rouge_types": DEFAULT_TYPES,
 }
 
 #: where a function's default differs (bleu_statistics counts 4 orders unless told)
-OVERRIDES: dict[str, dict[str, Any]] = {"bleu_statistics": {"max_order": 4}}
+OVERRIDES: dict[str, dict[str, Any]] = {
+    "bleu_statistics": {"max_order": 4},
+    **{name: {"tokenize": "rouge"} for name in ("sentence_rouge", "corpus_rouge",
+                                                "corpus_rouge_result", "rouge_scores")},
+}
 
 
 def _bleu_stats() -> Any:
@@ -86,6 +93,16 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], type]] = {
     "TerResult.from_stats": (
         lambda **o: bleusuite.TerResult.from_stats(
             bleusuite.ter_statistics(TEXT_HYP, TEXT_REF), **o).to_dict(), TerOptions),
+    "sentence_rouge": (lambda **o: bleusuite.sentence_rouge(TEXT_HYP, TEXT_REF, **o),
+                       RougeOptions),
+    "corpus_rouge": (lambda **o: bleusuite.corpus_rouge(TEXT_HYP, TEXT_REF, **o), RougeOptions),
+    "corpus_rouge_result": (
+        lambda **o: bleusuite.corpus_rouge_result(TEXT_HYP, TEXT_REF, **o).to_dict(),
+        RougeOptions),
+    "rouge_scores": (
+        lambda **o: {k: v.to_array().tolist()
+                     for k, v in bleusuite.rouge_scores(TEXT_HYP, TEXT_REF, **o).items()},
+        RougeScoresOptions),
 }
 
 

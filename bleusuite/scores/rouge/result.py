@@ -14,7 +14,7 @@ returns ``score / 100``, rouge-score's scale).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,11 @@ from bleusuite.scores.rouge.entry import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
 from bleusuite.scores.rouge.settings import RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleusuite.scores.rouge.settings import RougeOptions
 
 __all__ = ["RougeResult", "corpus_rouge_result"]
 
@@ -73,15 +78,7 @@ class RougeResult(ScoreResult):
 
 
 def corpus_rouge_result(
-    hypotheses: Any,
-    references: Any,
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Any, references: Any, **options: Unpack[RougeOptions],
 ) -> RougeResult:
     """:func:`bleusuite.corpus_rouge` as a :class:`RougeResult` (same arguments; the score
     times 100).
@@ -89,10 +86,11 @@ def corpus_rouge_result(
     Raises:
         ValueError: for an empty batch, or a bad argument (named).
     """
-    settings = RougeSettings(rouge_type, measure, use_stemmer, tokenize)
-    stats = rouge_scores(hypotheses, references, rouge_types=(rouge_type,),
-                         use_stemmer=use_stemmer, tokenize=tokenize, pad_id=pad_id,
-                         eos_id=eos_id)[rouge_type]
+    settings = RougeSettings.of_options(options, "corpus_rouge_result")
+    stats = rouge_scores(hypotheses, references, rouge_types=(settings.rouge_type,),
+                         use_stemmer=settings.use_stemmer, tokenize=settings.tokenize,
+                         pad_id=options.get("pad_id"),
+                         eos_id=options.get("eos_id"))[settings.rouge_type]
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_rouge_result needs at least one document; got "
                          "an empty batch")

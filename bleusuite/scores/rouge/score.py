@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 import numpy as np
 
-from bleusuite import backends
+from bleusuite import backends, checks
 from bleusuite.inputs import mark_unreferenced, normalize_batch
 from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
@@ -37,13 +37,18 @@ from bleusuite.scores.rouge.formula import best_reference
 from bleusuite.scores.rouge.settings import (
     DEFAULT_TYPES,
     MEASURES,
+    OPTIONS,
+    SCORES_OPTIONS,
     RougeSettings,
     check_types,
 )
 from bleusuite.scores.rouge.statistics import RougeStats
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from bleusuite.array_types import ArrayT, Hypotheses, NumpyArray, References, Scores
+    from bleusuite.scores.rouge.settings import RougeOptions, RougeScoresOptions
 
 __all__ = ["corpus_rouge", "rouge_counts", "rouge_score", "rouge_scores",
            "sentence_rouge", "statistics_by_type"]
@@ -137,39 +142,21 @@ def statistics_by_type(precision: Any, recall: Any, fscore: Any, rouge_types: tu
 
 @overload
 def rouge_scores(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    rouge_types: Sequence[str] = DEFAULT_TYPES,
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[RougeScoresOptions],
 ) -> dict[str, RougeStats[Scores]]: ...
 
 
 @overload
 def rouge_scores(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    rouge_types: Sequence[str] = DEFAULT_TYPES,
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[RougeScoresOptions],
 ) -> dict[str, RougeStats[ArrayT]]: ...
 
 
 def rouge_scores(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    rouge_types: Sequence[str] = DEFAULT_TYPES,
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[RougeScoresOptions],
 ) -> dict[str, RougeStats[Any]]:
     """Every ROUGE type of every document, from one tokenising and one counting pass:
     ``{rouge_type: RougeStats}``, each with the documents' ``precision``, ``recall`` and
@@ -195,50 +182,33 @@ def rouge_scores(
     Raises:
         TypeError, ValueError: malformed input or a bad setting; the message names it.
     """
+    checks.keywords(options, SCORES_OPTIONS, "rouge_scores")
+    rouge_types = options.get("rouge_types", DEFAULT_TYPES)
     types = check_types(list(rouge_types) if not isinstance(rouge_types, str) else rouge_types)
-    settings = RougeSettings(types[0], use_stemmer=use_stemmer, tokenize=tokenize)
-    counts, to_caller = rouge_counts(hypotheses, references, types, settings, pad_id, eos_id)
+    settings = RougeSettings(types[0], use_stemmer=options.get("use_stemmer", False),
+                             tokenize=options.get("tokenize", "rouge"))
+    counts, to_caller = rouge_counts(hypotheses, references, types, settings,
+                                     options.get("pad_id"), options.get("eos_id"))
     return statistics_by_type(*best_reference(counts), types, to_caller)
 
 
 @overload
 def sentence_rouge(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[RougeOptions],
 ) -> Scores: ...
 
 
 @overload
 def sentence_rouge(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[RougeOptions],
 ) -> ArrayT: ...
 
 
 def sentence_rouge(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[RougeOptions],
 ) -> Any:
     """ROUGE of every hypothesis: shape (B,), float64 (the caller's array type for token
     ids): rouge-score's ``RougeScorer([rouge_type], use_stemmer).score(reference,
@@ -252,51 +222,30 @@ def sentence_rouge(
     >>> sentence_rouge(np.array([[5, 6, 7, 8]]), np.array([[5, 7, 6, 8]]), tokenize=None)
     array([0.75])
     """
-    settings = RougeSettings(rouge_type, measure, use_stemmer, tokenize)
-    counts, to_caller = rouge_counts(hypotheses, references, (rouge_type,), settings, pad_id,
-                                     eos_id)
-    picked = best_reference(counts)[("precision", "recall", "fmeasure").index(measure)]
+    settings = RougeSettings.of_options(options, "sentence_rouge")
+    counts, to_caller = rouge_counts(hypotheses, references, (settings.rouge_type,), settings,
+                                     options.get("pad_id"), options.get("eos_id"))
+    picked = best_reference(counts)[MEASURES.index(settings.measure)]
     return to_caller(picked[:, 0])
 
 
 @overload
 def corpus_rouge(
-    hypotheses: Hypotheses[NumpyArray],
-    references: References[NumpyArray],
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[NumpyArray], references: References[NumpyArray],
+    **options: Unpack[RougeOptions],
 ) -> Scores: ...
 
 
 @overload
 def corpus_rouge(
-    hypotheses: Hypotheses[ArrayT],
-    references: References[ArrayT],
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[ArrayT], references: References[ArrayT],
+    **options: Unpack[RougeOptions],
 ) -> ArrayT: ...
 
 
 def corpus_rouge(
-    hypotheses: Hypotheses[Any],
-    references: References[Any],
-    *,
-    rouge_type: str = "rougeL",
-    measure: str = "fmeasure",
-    use_stemmer: bool = False,
-    tokenize: str | None = "rouge",
-    pad_id: SupportsIndex | None = None,
-    eos_id: SupportsIndex | None = None,
+    hypotheses: Hypotheses[Any], references: References[Any],
+    **options: Unpack[RougeOptions],
 ) -> Any:
     """Corpus ROUGE (0-d float64): the mean of :func:`sentence_rouge` over the documents,
     as pytorch-ignite and torchmetrics report it (rouge-score's ``BootstrapAggregator``
@@ -308,9 +257,8 @@ def corpus_rouge(
     Raises:
         ValueError: for an empty batch.
     """
-    scores = sentence_rouge(hypotheses, references, rouge_type=rouge_type, measure=measure,
-                            use_stemmer=use_stemmer, tokenize=tokenize, pad_id=pad_id,
-                            eos_id=eos_id)
+    checks.keywords(options, OPTIONS, "corpus_rouge")
+    scores = sentence_rouge(hypotheses, references, **options)
     if int(scores.shape[0]) == 0:
         raise ValueError("hypotheses: corpus_rouge needs at least one document; got an empty "
                          "batch")

@@ -11,13 +11,15 @@ ValueError: rouge_type must be one of rouge1, ..., rouge9, rougeL, rougeLsum; go
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex, TypedDict
 
+from bleusuite import checks
 from bleusuite.text.tokenizers import TOKENIZERS
 
-__all__ = ["DEFAULT_TYPES", "MEASURES", "ROUGE_TYPES", "RougeSettings", "check_types",
+__all__ = ["DEFAULT_TYPES", "MEASURES", "OPTIONS", "ROUGE_TYPES", "SCORES_OPTIONS",
+           "RougeOptions", "RougeReading", "RougeScoresOptions", "RougeSettings", "check_types",
            "type_order"]
 
 #: rouge-score's types: n-grams of order 1..9, the LCS (rougeL) and the summary-level LCS
@@ -62,6 +64,36 @@ def check_types(values: Any, argname: str = "rouge_types") -> tuple[str, ...]:
     return types
 
 
+class RougeReading(TypedDict, total=False):
+    """How ROUGE reads its inputs (:func:`bleusuite.rouge_scores` describes each):
+    ``use_stemmer`` (False), ``tokenize`` (``"rouge"``), ``pad_id``, ``eos_id``."""
+
+    use_stemmer: bool
+    tokenize: str | None
+    pad_id: SupportsIndex | None
+    eos_id: SupportsIndex | None
+
+
+class RougeOptions(RougeReading, total=False):
+    """The keyword arguments of :func:`bleusuite.sentence_rouge`, :func:`bleusuite.corpus_rouge`
+    and :func:`bleusuite.corpus_rouge_result`: ``rouge_type`` (``"rougeL"``), ``measure``
+    (``"fmeasure"``) and how the inputs are read (:class:`RougeReading`)."""
+
+    rouge_type: str
+    measure: str
+
+
+class RougeScoresOptions(RougeReading, total=False):
+    """The keyword arguments of :func:`bleusuite.rouge_scores`: ``rouge_types``
+    (:data:`DEFAULT_TYPES`) and how the inputs are read (:class:`RougeReading`)."""
+
+    rouge_types: Sequence[str]
+
+
+#: the names of :class:`RougeOptions` and of :class:`RougeScoresOptions`
+OPTIONS, SCORES_OPTIONS = RougeOptions.__optional_keys__, RougeScoresOptions.__optional_keys__
+
+
 @dataclass(frozen=True)
 class RougeSettings:
     """The settings of a ROUGE score (:func:`bleusuite.sentence_rouge`, its result object
@@ -97,6 +129,16 @@ class RougeSettings:
                                           or self.tokenize not in TOKENIZERS):
             raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} or None (token "
                              f"ids); got {self.tokenize!r}")
+
+    @classmethod
+    def of_options(cls, options: Mapping[str, Any], function: str) -> RougeSettings:
+        """The settings among a function's keyword arguments ``options``
+        (:class:`RougeOptions`; ``function``: its name, for the ``TypeError`` of a name it
+        does not take)."""
+        checks.keywords(options, OPTIONS, function)
+        get = options.get
+        return cls(get("rouge_type", "rougeL"), get("measure", "fmeasure"),
+                   get("use_stemmer", False), get("tokenize", "rouge"))
 
     @property
     def order(self) -> int | None:

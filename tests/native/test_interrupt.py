@@ -64,8 +64,12 @@ def warm_up():
 """,
 }
 
+# a process started in the background by a shell without job control (``cmd &``) inherits
+# SIGINT ignored, and Python then installs no handler for it: each script installs Python's
+# own, so that the test does not depend on how the test run was started
 SCRIPT = """
 import gc, os, random, signal, sys, threading, time, tracemalloc
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import bleusuite
 rng = random.Random(7)
 {case}
@@ -113,6 +117,7 @@ def test_ctrl_c_stops_a_long_compiled_call(case, threads):
 
 IN_ORDER = """
 import os, random, signal, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import bleusuite
 from bleusuite import threads
 rng = random.Random(7)

@@ -90,7 +90,7 @@ def test_its_result_object_and_the_library_s_paired_test(with_exact: None) -> No
 
 
 def test_ray_plans_and_counts_it(with_exact: None) -> None:
-    pytest.importorskip("ray")
+    pytest.importorskip("ray.data")
     from bleusuite.ray.columns import Columns
     from bleusuite.ray.plan import make_plan
     from bleusuite.ray.results import corpus_result

@@ -428,4 +428,3 @@ class TER(_Metric):
 
     def _resampled(self, table: np.ndarray) -> np.ndarray:
         return TER_METRIC.scores(table, self._settings, resampled=True)
-

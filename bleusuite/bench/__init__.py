@@ -20,11 +20,8 @@ arithmetic, by design). A peer that is not installed is listed as skipped, never
 The exit status is 0 when every score agrees, 1 when one does not, 2 for a usage error
 (including a ``--backend`` that cannot run here).
 
-The same entries (:func:`entries`) drive the pytest-benchmark suite in ``benchmarks/``, so
-the command and ``tox -e bench`` call every library the same way: this package is the one
-place both take the peers (``peers``, ``tensorbleu``), the batches (``tasks``, ``corpus``),
-the timing and table (``measure``) and the charts (``plot``) from. The library never imports
-it: only the ``bench`` command does, when it is run (``command``).
+The same entries (:func:`entries`) drive the pytest-benchmark suite in ``benchmarks/``
+(``docs/benchmarks.md``); the library never imports this package.
 """
 
 from bleusuite.bench.command import add_arguments, main, run

@@ -59,22 +59,6 @@ class NoProgress:
         pass
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------- bootstrap
 
 
@@ -174,11 +158,3 @@ def _floats(scores: Any) -> np.ndarray:
     """Scores as a float array: float32 ones kept, anything else float64."""
     array = np.asarray(scores)
     return array if array.dtype == np.float32 else array.astype(np.float64)
-
-
-
-
-
-
-
-

@@ -1,12 +1,9 @@
 """Paired significance tests on summable statistics.
 
-sacrebleu's ``--paired-bs`` and ``--paired-ar`` re-score every resample of every system in
-Python. Here the draws are sacrebleu's (:mod:`bleusuite.significance.bootstrap`, the same
-seed gives the same resamples), and the statistics of every resample of every system come
-from one matrix product of the ``(R, B)`` weights with the ``(B, S x F)`` statistics of
-all ``S`` systems; the rows are then scored with the metric (for BLEU, sacrebleu's own
-arithmetic: :func:`bleusuite.scores.bleu.sacrebleu_formula.exact_bleu`) and summarised as
-sacrebleu does: mean and 95% interval, p-values.
+sacrebleu's ``--paired-bs`` and ``--paired-ar``, on sacrebleu's draws, with the resampled
+statistics of every system as one matrix product (as :mod:`bleusuite.significance.bootstrap`
+does for one system), scored by the metric and summarised as sacrebleu does: mean and 95%
+interval, p-values.
 
 The statistics are any metric's of the sentences (:class:`~bleusuite.BleuStats`,
 :class:`~bleusuite.GleuStats`, :class:`~bleusuite.WerStats`, ...: one row per sentence, any

@@ -197,5 +197,3 @@ class GLEUScore(StatisticsMetric):
         """The corpus GLEU of every sentence seen: a 0-d float64 tensor."""
         score: torch.Tensor = gleu_score(GleuStats.from_array(self.statistics))
         return score
-
-

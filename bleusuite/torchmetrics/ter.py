@@ -130,4 +130,3 @@ class TranslationEditRate(Metric):
         """torchmetrics' plot of one value or a list of them (``metric.compute()`` by default):
         a matplotlib ``(figure, axes)``; needs matplotlib."""
         return self._plot(val, ax)
-

@@ -1,10 +1,7 @@
 """``bleusuite score``'s scores from per-sentence statistics: corpus or sentence scores of
 each metric, bootstrap confidence intervals (``-ci``) and paired tests (``--paired-bs``,
 ``--paired-ar``), the resampling itself being :mod:`bleusuite.significance`'s.
-
-Every score comes from its metric's registry entry (:mod:`bleusuite.scores.registry`),
-which gives the digits of the library its settings reproduce: for sacrebleu's BLEU and chrF
-its own arithmetic, on the corpus, the sentences and the resamples alike."""
+Every score comes from its metric's registry entry (:mod:`bleusuite.scores.registry`)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,9 @@
 """Corpus scores of a Ray ``Dataset`` (:func:`corpus_scores`), exact over any number of
-workers.
-
-1. ``map_batches`` runs one task per batch of rows (the engine schedules, retries and moves
-   the data): the batch's per-row statistics of every metric and system
-   (:mod:`bleusuite.ray.statistics`), summed over the batch: one row of integers per batch.
-2. Those rows stream to the driver (``iter_batches``), which adds them: integer sums, so
-   the totals are the single process's whatever the blocks, their order or a retried
-   task (a retried task's output replaces its first attempt's; it is never added twice).
-3. Each metric's result object is built from its totals by the call the single-process
-   ``corpus_*_result`` functions make.
-
-With ``paired=`` the per-row statistics themselves come back, in the dataset's order, and
-the paired tests of :mod:`bleusuite.significance` run on them (the totals are their sums).
+workers: one ``map_batches`` task per batch sums its rows' statistics
+(:mod:`bleusuite.ray.statistics`), the driver adds those integer rows (so the totals do not
+depend on the blocks, their order or a retried task) and builds each metric's result as
+the single process does. With ``paired=`` the per-row statistics come back, in the
+dataset's order, for the paired tests of :mod:`bleusuite.significance`.
 """
 
 from __future__ import annotations
@@ -27,7 +19,7 @@ import ray
 import ray.data
 
 from bleusuite import threads
-from bleusuite.ray.columns import column_kind, read_columns
+from bleusuite.ray.columns import checked_column_names, column_kind, read_columns
 from bleusuite.ray.plan import Kind, MetricsArgument, Plan, make_plan
 from bleusuite.ray.results import (
     PAIRED_TESTS,
@@ -92,17 +84,6 @@ def check_columns(dataset: Any, columns: Mapping[str, Sequence[str]]) -> Kind | 
                         f"{described}")
     kind: Kind = "ids" if "ids" in kinds.values() else "text"
     return kind
-
-
-def _column_names(value: Any, argname: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        raise TypeError(f"{argname} must be a list of column names; got the string {value!r} "
-                        f"(write [{value!r}])")
-    if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
-        raise TypeError(f"{argname} must be a list of column names; got {value!r}")
-    if not value:
-        raise ValueError(f"{argname}: give at least one column")
-    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -216,8 +197,8 @@ def corpus_scores(
     if not isinstance(dataset, ray.data.Dataset):
         raise TypeError(f"dataset must be a ray.data.Dataset; got {type(dataset).__name__}")
     systems = (hypotheses,) if isinstance(hypotheses, str) else \
-        _column_names(hypotheses, "hypotheses")
-    refs = _column_names(references, "references")
+        checked_column_names(hypotheses, "hypotheses")
+    refs = checked_column_names(references, "references")
     if paired is not None and paired not in PAIRED_TESTS:
         raise ValueError(f"paired must be one of {', '.join(PAIRED_TESTS)} or None; got "
                          f"{paired!r}")

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from bleusuite import threads
-from bleusuite.ray.columns import read_columns
+from bleusuite.ray.columns import checked_column_names, read_columns
 from bleusuite.ray.corpus import assigned_cpus
 from bleusuite.ray.plan import make_plan
 from bleusuite.ray.statistics import block_statistics, sample_statistics
@@ -64,11 +64,7 @@ class SentenceScorer:
                  **options: Any) -> None:
         if not isinstance(hypotheses, str):
             raise TypeError(f"hypotheses must be a column name; got {hypotheses!r}")
-        if isinstance(references, str) or not isinstance(references, Sequence) or not all(
-                isinstance(name, str) for name in references):
-            raise TypeError(f"references must be a list of column names; got {references!r}")
-        if not references:
-            raise ValueError("references: give at least one column")
+        references = checked_column_names(references, "references")
         if not isinstance(metric, str):
             raise TypeError(f"metric must be a metric name; got {metric!r}")
         output = metric if output is None else output
@@ -76,7 +72,7 @@ class SentenceScorer:
             raise ValueError(f"output must be a new column name, not an input column; got "
                              f"{output!r}")
         self.hypotheses = hypotheses
-        self.references = tuple(references)
+        self.references = references
         self.metric = metric
         self.output = output
         self.plan = make_plan((metric,), options, pad_id=pad_id, eos_id=eos_id, device=device,

@@ -6,6 +6,7 @@ Every score comes from its metric's registry entry (:mod:`bleusuite.scores.regis
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,12 +36,8 @@ def score_function(metric: str, options: ScoreOptions, resampled: bool = False
                    ) -> ScoreFunction:
     """The scores (0-100) of rows of summed statistics of ``metric``; ``resampled``: for
     bootstrap resamples (sacrebleu scores those in float32)."""
-    entry, settings = registry.get(metric), options.settings(metric)
-
-    def score(table: np.ndarray) -> np.ndarray:
-        return entry.scores(table, settings, resampled)
-
-    return score
+    return partial(registry.get(metric).scores, settings=options.settings(metric),
+                   resampled=resampled)
 
 
 def draw_ahead(options: ScoreOptions, num_systems: int,

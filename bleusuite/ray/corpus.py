@@ -168,24 +168,19 @@ def corpus_scores(
         hypotheses: a hypothesis column, or several (one per system, scored at once against
             the same references; the first is the baseline of the paired tests).
         references: the reference columns.
-        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"ter"``, ``"wer"``:
-            jiwer's WER, one reference column, ``{"wer": {"characters": True}}`` its CER;
-            ``"rouge"``: text only, the mean over the rows, without ``paired``), or a
-            mapping of names to settings of their own, e.g. ``{"bleu": {}, "chrf":
-            {"word_order": 2}}``.
+        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"ter"``, ``"wer"``
+            with one reference column (``{"wer": {"characters": True}}``: CER), ``"rouge"``
+            on text without ``paired``), or a mapping of names to settings of their own.
         paired: ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization) to test
             each system against the baseline, as ``bleusuite score --paired-bs/-ar``.
         n_resamples: resamples (``bs``, default 1000) or trials (``ar``, default 10000).
         seed: the tests' seed (sacrebleu's default 12345; None: fresh entropy).
-        order_by: a numeric column that orders the rows for the paired tests (a line
-            number); None: the dataset's own order (its jobs run order-preserving).
+        order_by: a numeric column that orders the rows for the paired tests; None: the
+            dataset's own order.
         pad_id, eos_id: token ids: padding (dropped anywhere) and end of sentence.
-        batch_size: rows per ``map_batches`` call (None: whole blocks); bounds the memory
-            of each worker.
-        map_batches_args: more arguments of ``Dataset.map_batches`` (``num_cpus``,
-            ``compute``, ``max_retries``, ...).
-        **options: settings of the metrics (``tokenize``, ``lowercase``, ``smooth``,
-            ``smooth_value``, ``word_order``, ...) for every metric that has one.
+        batch_size: rows per ``map_batches`` call (None: whole blocks): a worker's memory.
+        map_batches_args: more arguments of ``Dataset.map_batches`` (``num_cpus``, ...).
+        **options: settings (``tokenize``, ``smooth``, ...) of every metric that has one.
 
     Returns:
         ``scores[hypothesis column][metric]`` (:class:`~bleusuite.ray.CorpusScores`), with

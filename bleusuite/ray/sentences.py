@@ -33,13 +33,10 @@ BatchT = TypeVar("BatchT")
 class SentenceScorer:
     """A ``map_batches`` callable that adds each row's score of one metric as a column.
 
-    Ray Data builds it once per actor (``ds.map_batches(SentenceScorer,
-    fn_constructor_kwargs={...}, compute=ray.data.ActorPoolStrategy(size=n))``) or ships one
-    instance to its tasks
-    (``ds.map_batches(SentenceScorer(...))``); its settings are checked and its tokenizer
-    loaded when it is built. The scores are on sacrebleu's 0-100 scale and have its digits
-    (``sacrebleu.sentence_bleu`` / ``sentence_chrf``, ``bleusuite score -sl``): BLEU's
-    sacrebleu smoothings take the effective order unless ``effective_order=False``.
+    Give the class to ``map_batches`` (built once per actor, ``fn_constructor_kwargs=``) or
+    an instance (shipped to the tasks); its settings are checked when it is built. The scores
+    have sacrebleu's digits, 0-100 (``bleusuite score -sl``; BLEU with the effective order
+    unless ``effective_order=False``).
 
     Args:
         hypotheses: the hypothesis column.

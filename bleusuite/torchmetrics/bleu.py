@@ -99,11 +99,9 @@ class SacreBLEUScore(BLEUScore):
     ``smooth=True`` adding one from the second order on); for sacrebleu's own numbers pass
     ``smooth="exp", ref_length="closest"`` (sacrebleu's ``corpus_bleu`` / 100).
 
-    Text is read as torchmetrics reads it, which differs from sacrebleu in two ways: the
-    tokenizer gets the raw line (sacrebleu's BLEU strips its end first: ``"mat .-\\n"``
-    ends in ``"."`` here and in ``"-"`` there), and ``lowercase=True`` lowercases the tokens
-    after tokenising (sacrebleu lowercases first, so that ``"&QUOT;"`` and ``"<SKIPPED>"``
-    are 13a's ``"&quot;"`` and ``"<skipped>"``; here, as in torchmetrics, they are not).
+    Text is read as torchmetrics reads it, not quite as sacrebleu does: the tokenizer gets
+    the raw line, and ``lowercase=True`` lowercases the tokens after tokenising
+    (``docs/integrations.md``).
 
     Args are those of :class:`BLEUScore` in torchmetrics' order (``n_gram``, ``smooth``,
     ``tokenize``, ``lowercase``, ``weights``).

@@ -5,8 +5,7 @@ type, rouge-score's F-measure of each prediction against its reference (``score_
 where references come as lists), and with ``use_aggregator=True`` (the default) the middle
 of rouge-score's ``BootstrapAggregator`` (the same numbers for the same NumPy random state,
 :func:`bleusuite.scores.rouge.aggregate.bootstrap_aggregate`), else the list of the
-predictions' F-measures. Counted by :func:`bleusuite.rouge_scores`. Without ``evaluate``
-installed this script defines nothing; evaluate's loader needs it.
+predictions' F-measures. Counted by :func:`bleusuite.rouge_scores`.
 """
 
 from __future__ import annotations

@@ -94,11 +94,9 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
 def write_output(text: str) -> None:
     """Write ``text`` and a line end to standard output, every byte of it, or raise.
 
-    A write to the file descriptor may take only part of the bytes (a full disk, a file
-    size limit, a full non-blocking pipe), which ``sys.stdout.write`` does not report when
-    Python runs unbuffered (``-u``, ``PYTHONUNBUFFERED``). So the bytes are written to the
-    descriptor in a loop until all are out, waiting where a non-blocking pipe is full. A
-    standard output without a descriptor (captured in a program) takes a plain write.
+    ``sys.stdout.write`` does not report a partial write when Python runs unbuffered (a full
+    disk, a file size limit, a full non-blocking pipe), so the bytes go to the descriptor
+    in a loop until all are out. A standard output without a descriptor takes a plain write.
 
     Raises:
         OSError: the output cannot take the bytes (BrokenPipeError: the reader is gone).

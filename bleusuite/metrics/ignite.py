@@ -98,14 +98,11 @@ class _StatisticsMetric(Metric):
         """Add one batch ``(y_pred, y)``.
 
         Args:
-            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, token ids of shape
-                (B, L) (a torch tensor or a NumPy array), or a list of 1-D tensors (ragged).
-                ``y``: a list with one list of reference token lists (or 1-D tensors) per
-                hypothesis, a list of 1-D tensors (one reference each), or token ids of
-                shape (B, L) (one reference each) or (B, R, L). Ids on one side and token
-                lists on the other are fine. With arrays, ``pad_id`` tokens are dropped
-                (a reference row of nothing but padding is absent) and ``eos_id`` ends a
-                sentence. With ``tokenize``: ``y_pred`` a list of strings, ``y`` per
+            output: ``(y_pred, y)``. ``y_pred``: token lists, (B, L) token ids (a tensor or
+                a NumPy array) or a list of 1-D tensors. ``y``: per hypothesis a list of
+                references (token lists or 1-D tensors), a list of 1-D tensors (one
+                reference each), or (B, L) or (B, R, L) token ids (a row of ``pad_id`` is
+                an absent reference). With ``tokenize``: ``y_pred`` strings, ``y`` per
                 hypothesis a reference string or a list of them.
 
         Raises:

@@ -37,15 +37,6 @@ from bleusuite.scores.statistics import map_arrays
 
 __all__ = ["Bleu", "Gleu"]
 
-_AVERAGES = ("macro", "micro")
-
-
-def _check_average(average: Any) -> str:
-    if not isinstance(average, str) or average not in _AVERAGES:
-        raise ValueError(f"average must be 'macro' or 'micro'; got {average!r}")
-    return average
-
-
 class _StatisticsMetric(Metric):
     """Summable per-sentence statistics, macro or micro averaged: subclasses count and score."""
 
@@ -61,7 +52,9 @@ class _StatisticsMetric(Metric):
         tokenize: str | None,
         lowercase: bool,
     ) -> None:
-        self.average = _check_average(average)
+        if not isinstance(average, str) or average not in ("macro", "micro"):
+            raise ValueError(f"average must be 'macro' or 'micro'; got {average!r}")
+        self.average = average
         self.pad_id = check_special(pad_id, "pad_id")
         self.eos_id = check_special(eos_id, "eos_id")
         self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,

@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 
 __all__ = ["Column", "Columns", "IdRows", "checked_column_names", "column_kind", "column_names",
-           "read_columns"]
+           "one_kind", "read_columns"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,15 @@ def checked_column_names(value: Any, argname: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def one_kind(kinds: Mapping[str, str]) -> Literal["text", "ids"]:
+    """The one kind of the columns ``kinds`` (name -> kind), or a TypeError naming them."""
+    if len(set(kinds.values())) > 1:
+        described = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
+        raise TypeError(f"hypotheses and references must all be text or all token ids; got "
+                        f"{described}")
+    return "ids" if "ids" in kinds.values() else "text"
+
+
 def read_columns(batch: Any, hypotheses: Sequence[str], references: Sequence[str]) -> Columns:
     """The columns ``hypotheses`` and ``references`` of ``batch``, all text or all ids.
 
@@ -99,15 +108,10 @@ def read_columns(batch: Any, hypotheses: Sequence[str], references: Sequence[str
                                  f"are {', '.join(map(repr, names))}")
             if name not in read:
                 read[name] = _column(batch, name, argname)
-    kinds = {name: "text" if isinstance(column, list) else "ids"
-             for name, column in read.items()}
-    if len(set(kinds.values())) > 1:
-        described = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
-        raise TypeError(f"hypotheses and references must all be text or all token ids; got "
-                        f"{described}")
+    kind = one_kind({name: "text" if isinstance(column, list) else "ids"
+                     for name, column in read.items()})
     first = read[hypotheses[0]]
     rows = len(first) if isinstance(first, list) else len(first.offsets) - 1
-    kind: Literal["text", "ids"] = "text" if isinstance(first, list) else "ids"
     return Columns(kind, [read[name] for name in hypotheses],
                    [read[name] for name in references], rows)
 

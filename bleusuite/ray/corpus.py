@@ -19,7 +19,7 @@ import ray
 import ray.data
 
 from bleusuite import threads
-from bleusuite.ray.columns import checked_column_names, column_kind, read_columns
+from bleusuite.ray.columns import checked_column_names, column_kind, one_kind, read_columns
 from bleusuite.ray.plan import Kind, MetricsArgument, Plan, make_plan
 from bleusuite.ray.results import (
     PAIRED_TESTS,
@@ -78,12 +78,7 @@ def check_columns(dataset: Any, columns: Mapping[str, Sequence[str]]) -> Kind | 
                                  f"are {', '.join(map(repr, arrow.names))}")
             if argname in ("hypotheses", "references"):
                 kinds[name] = column_kind(arrow.field(name).type, f"{argname}: column {name!r}")
-    if len(set(kinds.values())) > 1:
-        described = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
-        raise TypeError(f"hypotheses and references must all be text or all token ids; got "
-                        f"{described}")
-    kind: Kind = "ids" if "ids" in kinds.values() else "text"
-    return kind
+    return one_kind(kinds)
 
 
 @dataclass(frozen=True)

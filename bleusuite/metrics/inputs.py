@@ -1,10 +1,6 @@
-"""What the Ignite metrics check of their settings, and torch tensors of ``(y_pred, y)``
-brought to the core's input forms (detached; CPU tensors as NumPy views); the inputs
-themselves go through :func:`bleusuite.inputs.normalize_batch` and
-:func:`bleusuite.inputs.text_batch` with the names ``y_pred`` and ``y``.
-
-Used by :mod:`bleusuite.metrics` (which needs torch and pytorch-ignite).
-"""
+"""What the Ignite metrics share: the checks of their settings and of ``output``, torch
+tensors of ``(y_pred, y)`` brought to the core's input forms (detached; CPU tensors as NumPy
+views), and the state's sums."""
 
 from __future__ import annotations
 

@@ -1,23 +1,9 @@
 """sacrebleu's Python API on bleusuite's counting: ``BLEU``, ``CHRF`` and ``TER`` with
 sacrebleu's constructor arguments, ``corpus_score(hypotheses, reference_streams)`` and
 ``sentence_score(hypothesis, references)`` in sacrebleu's layout, and score objects with
-sacrebleu's fields, ``format()`` and ``str()``.
-
-The numbers are sacrebleu's own to the last bit: the statistics are counted by bleusuite
-(text tokenised as sacrebleu does, words numbered and n-grams counted in C) and scored by
-the arithmetic the ``bleusuite score`` command uses (BLEU:
-:func:`bleusuite.scores.bleu.sacrebleu_formula.exact_bleu`; chrF: the registry's entry), which
-repeats sacrebleu's operation for operation. ``n_bootstrap > 1`` draws sacrebleu's
-resamples (``SACREBLEU_SEED``, 12345 by default) and gives its mean and interval.
-
-Differences: hypotheses and every reference stream must have the same length (sacrebleu's
-``zip`` drops the extra lines without a word), and an empty corpus is a ``ValueError``.
-Signatures end with ``version:bleusuite-<version>``. sacrebleu's SentencePiece tokenizers
-(``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``) read sacrebleu's model files from its
-folder and download nothing. With a number of references that is not a power of two, TER's
-corpus score can differ from sacrebleu's in its last bits (sacrebleu sums rounded average
-reference lengths, bleusuite exact ones). sacrebleu's warnings (tokenised-looking
-hypotheses, sentence BLEU without effective order) are not repeated.
+sacrebleu's fields, ``format()`` and ``str()``; the numbers are sacrebleu's to the last bit
+(scored by the registry entries' arithmetic, as ``bleusuite score``). Its differences from
+sacrebleu are listed in ``docs/integrations.md``.
 
 >>> from bleusuite.sacrebleu import BLEU
 >>> bleu = BLEU()
@@ -135,8 +121,9 @@ class _Metric:
     """What BLEU, CHRF and TER share: the arguments, reference streams, bootstrap,
     signature."""
 
-    #: the metric's name in :mod:`bleusuite.scores.registry`, and its settings
+    #: the metric's name in :mod:`bleusuite.scores.registry`, its entry and its settings
     _metric: str
+    _entry: Any
     _settings: Any
 
     def __init__(self, references: Sequence[Sequence[str | None]] | None) -> None:
@@ -220,7 +207,7 @@ class _Metric:
         raise NotImplementedError
 
     def _resampled(self, table: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        return self._entry.scores(table, self._settings, resampled=True)
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str | None]] | None,
@@ -267,7 +254,7 @@ class BLEU(_Metric):
     (48.8923, [6, 4, 2, 1], [7, 6, 5, 4])
     """
 
-    _metric = "bleu"
+    _metric, _entry = "bleu", BLEU_METRIC
 
     def __init__(self, lowercase: bool = False, force: bool = False,
                  tokenize: str | None = None, smooth_method: str = "exp",
@@ -323,9 +310,6 @@ class BLEU(_Metric):
         return BLEUScore(float(exact.scores[0]), counts, totals, exact.precisions[0].tolist(),
                          float(exact.brevity_penalty[0]), int(summed[0]), int(summed[1]))
 
-    def _resampled(self, table: np.ndarray) -> np.ndarray:
-        return BLEU_METRIC.scores(table, self._settings, resampled=True)
-
 
 class CHRF(_Metric):
     """sacrebleu's ``CHRF`` (same arguments and defaults; ``word_order=2`` is chrF++).
@@ -335,7 +319,7 @@ class CHRF(_Metric):
     72.6591
     """
 
-    _metric = "chrf"
+    _metric, _entry = "chrf", CHRF_METRIC
 
     def __init__(self, char_order: int = 6, word_order: int = 0, beta: float = 2,
                  lowercase: bool = False, whitespace: bool = False,
@@ -366,11 +350,8 @@ class CHRF(_Metric):
         return table
 
     def _score(self, summed: np.ndarray) -> CHRFScore:
-        score = float(CHRF_METRIC.scores(summed[None, :], self._settings)[0])
+        score = float(self._entry.scores(summed[None, :], self._settings)[0])
         return CHRFScore(score, self.char_order, self.word_order, self.beta)
-
-    def _resampled(self, table: np.ndarray) -> np.ndarray:
-        return CHRF_METRIC.scores(table, self._settings, resampled=True)
 
 
 # ------------------------------------------------------------------------------- TER
@@ -397,7 +378,7 @@ class TER(_Metric):
     '#:1|c:lc|t:tercom|nr:no|pn:yes|as:no'
     """
 
-    _metric = "ter"
+    _metric, _entry = "ter", TER_METRIC
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
@@ -422,10 +403,6 @@ class TER(_Metric):
         return table
 
     def _score(self, summed: np.ndarray) -> TERScore:
-        score = float(TER_METRIC.scores(summed[None, :], self._settings)[0])
+        score = float(self._entry.scores(summed[None, :], self._settings)[0])
         stats = TerStats.from_array(summed)
         return TERScore(score, int(stats.edits), float(stats.ref_length))
-
-    def _resampled(self, table: np.ndarray) -> np.ndarray:
-        return TER_METRIC.scores(table, self._settings, resampled=True)
-

@@ -12,6 +12,7 @@ import numpy as np
 
 from bleusuite import backends
 from bleusuite.bench.tasks import (
+    EXACT,
     NLTK_SETTINGS,
     PEERS,
     TASKS,
@@ -102,9 +103,8 @@ def _bleusuite_build(task: Task, backend: str) -> Callable[[Inputs], Callable[[]
 
 def _jax_call(task: Task, hyp: np.ndarray, refs: np.ndarray,
               settings: dict[str, Any]) -> Callable[[], Any]:
-    """bleusuite under ``jax.jit`` on JAX arrays of JAX's default device, with 64-bit types
-    for the call only (``jax.enable_x64``: float64 scores, as NumPy's); the first call (the
-    untimed warm-up) compiles."""
+    """bleusuite under ``jax.jit`` with 64-bit types for the call only (float64 scores, as
+    NumPy's); the first call (the untimed warm-up) compiles."""
     import jax
 
     function = jax.jit(lambda h, r: score(task, h, r, **settings))
@@ -118,7 +118,8 @@ def _jax_call(task: Task, hyp: np.ndarray, refs: np.ndarray,
     return call
 
 
-def _to_host(result: Any) -> np.ndarray:
+def to_host(result: Any) -> np.ndarray:
+    """A result on any backend as float64 NumPy."""
     if hasattr(result, "get"):  # CuPy
         result = result.get()
     if hasattr(result, "cpu"):  # torch
@@ -153,7 +154,7 @@ def bleusuite_entry(task: Task, backend: str) -> Entry:
     """
     settings = NLTK_SETTINGS[task]
     return Entry(
-        task, BACKEND_NAMES[backend], "bleusuite", _bleusuite_build(task, backend), _to_host,
+        task, BACKEND_NAMES[backend], "bleusuite", _bleusuite_build(task, backend), to_host,
         expect(task, **settings),
         unavailable=BACKEND_UNAVAILABLE[backend], note="same as bleusuite (numpy)", warmup=1,
     )
@@ -209,123 +210,110 @@ def nltk_corpus_gleu(inputs: TokenLists) -> Callable[[], Any]:
     return lambda: corpus_gleu(inputs.ref_lists, inputs.hyp_lists)
 
 
-def _nltk_entries() -> list[Entry]:
-    made = []
-    for task, name, build, note in (
-        (Task("bleu", "sentence"), "nltk sentence_bleu loop", nltk_sentence_bleu,
-         "SmoothingFunction().method1 = bleusuite smooth='method1'"),
-        (Task("bleu", "corpus"), "nltk corpus_bleu", nltk_corpus_bleu,
-         "no smoothing (method0) = bleusuite smooth='method0'"),
-        (Task("gleu", "sentence"), "nltk sentence_gleu loop", nltk_sentence_gleu,
-         "orders 1-4 (its defaults) = bleusuite's defaults"),
-        (Task("gleu", "corpus"), "nltk corpus_gleu", nltk_corpus_gleu,
-         "orders 1-4 (its defaults) = bleusuite's defaults"),
-    ):
-        made.append(Entry(
-            task, name, "nltk", build, as_float64, expect(task, **NLTK_SETTINGS[task]),
-            unavailable=missing("nltk"), note=note, baseline=True,
-        ))
-    return made
+def _sacrebleu_sentences(inputs: Inputs) -> Callable[[], Any]:
+    from sacrebleu.metrics import BLEU
+
+    # sacrebleu.sentence_bleu's defaults (exp smoothing, effective order), one object
+    metric = BLEU(tokenize="none", effective_order=True)
+    pairs = list(zip(inputs.hyp_lines, inputs.ref_lines, strict=True))
+    return lambda: [metric.sentence_score(h, r).score for h, r in pairs]
 
 
-def _sacrebleu_entries() -> list[Entry]:
-    def sentences(inputs: Inputs) -> Callable[[], Any]:
-        from sacrebleu.metrics import BLEU
+def _sacrebleu_corpus(inputs: Inputs) -> Callable[[], Any]:
+    from sacrebleu.metrics import BLEU
 
-        # sacrebleu.sentence_bleu's defaults (exp smoothing, effective order), one object
-        metric = BLEU(tokenize="none", effective_order=True)
-        pairs = list(zip(inputs.hyp_lines, inputs.ref_lines, strict=True))
-        return lambda: [metric.sentence_score(h, r).score for h, r in pairs]
-
-    def corpus(inputs: Inputs) -> Callable[[], Any]:
-        from sacrebleu.metrics import BLEU
-
-        metric = BLEU(tokenize="none")
-        return lambda: metric.corpus_score(inputs.hyp_lines, inputs.ref_streams).score
-
-    task = Task("bleu", "sentence")
-    corpus_task = Task("bleu", "corpus")
-    return [
-        Entry(task, "sacrebleu sentence_score loop", "sacrebleu", sentences,
-              lambda result: as_float64(result) / 100,
-              expect(task, smooth="exp", effective_order=True),
-              unavailable=missing("sacrebleu"),
-              note="sacrebleu.sentence_bleu's defaults (exp smoothing, effective order) = "
-              "bleusuite smooth='exp', effective_order=True; its 0-100 scale / 100"),
-        Entry(corpus_task, "sacrebleu corpus_score", "sacrebleu", corpus,
-              lambda result: as_float64(result) / 100,
-              expect(corpus_task, smooth="exp"),
-              unavailable=missing("sacrebleu"),
-              note="exp smoothing (its default) = bleusuite smooth='exp'; its 0-100 scale / 100"),
-    ]
+    metric = BLEU(tokenize="none")
+    return lambda: metric.corpus_score(inputs.hyp_lines, inputs.ref_streams).score
 
 
-def _ignite_entries() -> list[Entry]:
-    def make(average: str, smooth: str) -> Callable[[Inputs], Callable[[], Any]]:
-        def build(inputs: Inputs) -> Callable[[], Any]:
-            from ignite.metrics import Bleu
+def _ignite(average: str, smooth: str) -> Callable[[Inputs], Callable[[], Any]]:
+    def build(inputs: Inputs) -> Callable[[], Any]:
+        from ignite.metrics import Bleu
 
-            metric = Bleu(ngram=4, smooth=smooth, average=average)
+        metric = Bleu(ngram=4, smooth=smooth, average=average)
 
-            def epoch() -> Any:
-                metric.reset()
-                metric.update((inputs.hyp_lists, inputs.ref_lists))
-                return metric.compute()
+        def epoch() -> Any:
+            metric.reset()
+            metric.update((inputs.hyp_lists, inputs.ref_lists))
+            return metric.compute()
 
-            return epoch
+        return epoch
 
-        return build
+    return build
 
-    task = Task("bleu", "sentence")
-    corpus_task = Task("bleu", "corpus")
-    return [
-        Entry(task, "pytorch-ignite Bleu (macro)", "ignite", make("macro", "smooth1"), as_float64,
-              expect(task, "mean", smooth="smooth1"),
-              unavailable=missing("torch", "ignite"),
-              note="smooth='smooth1' = bleusuite smooth='smooth1'; ignite returns the mean of "
-              "the sentence scores, so the means are compared"),
-        Entry(corpus_task, "pytorch-ignite Bleu (micro)", "ignite", make("micro", "no_smooth"),
-              as_float64, expect(corpus_task, smooth="no_smooth"),
-              unavailable=missing("torch", "ignite"),
-              note="smooth='no_smooth' = bleusuite smooth='no_smooth'"),
-    ]
+
+def _torchmetrics_sentences(inputs: Inputs) -> Callable[[], Any]:
+    from torchmetrics.functional.text import bleu_score
+
+    pairs = list(zip(inputs.hyp_lines, inputs.ref_lines, strict=True))
+    return lambda: [float(bleu_score([h], [r], n_gram=4, smooth=False)) for h, r in pairs]
+
+
+def _torchmetrics_corpus(inputs: Inputs) -> Callable[[], Any]:
+    from torchmetrics.text import BLEUScore
+
+    metric = BLEUScore(n_gram=4, smooth=False)
+
+    def epoch() -> Any:
+        metric.reset()
+        metric.update(inputs.hyp_lines, inputs.ref_lines)
+        return float(metric.compute())
+
+    return epoch
+
+
+def _percent(result: Any) -> np.ndarray:
+    return as_float64(result) / 100
 
 
 _TORCHMETRICS_NOTE = (
     "smooth=False = bleusuite smooth='no_smooth'; float32 arithmetic by design, so checked "
     "to 1e-6 (its smooth=True returns 0 whenever an order has no match: not compared)"
 )
+_SENTENCE, _CORPUS = Task("bleu", "sentence"), Task("bleu", "corpus")
+_GLEU_SENTENCE, _GLEU_CORPUS = Task("gleu", "sentence"), Task("gleu", "corpus")
+_GLEU_NOTE = "orders 1-4 (its defaults) = bleusuite's defaults"
+#: (library, task, name, build, scores, reduce, settings, needs, atol, note); NLTK's are the
+#: baselines
+_PEER_ENTRIES: tuple[tuple[Any, ...], ...] = (
+    ("nltk", _SENTENCE, "nltk sentence_bleu loop", nltk_sentence_bleu, as_float64, None,
+     NLTK_SETTINGS[_SENTENCE], ("nltk",), EXACT,
+     "SmoothingFunction().method1 = bleusuite smooth='method1'"),
+    ("nltk", _CORPUS, "nltk corpus_bleu", nltk_corpus_bleu, as_float64, None,
+     NLTK_SETTINGS[_CORPUS], ("nltk",), EXACT,
+     "no smoothing (method0) = bleusuite smooth='method0'"),
+    ("nltk", _GLEU_SENTENCE, "nltk sentence_gleu loop", nltk_sentence_gleu, as_float64, None,
+     NLTK_SETTINGS[_GLEU_SENTENCE], ("nltk",), EXACT, _GLEU_NOTE),
+    ("nltk", _GLEU_CORPUS, "nltk corpus_gleu", nltk_corpus_gleu, as_float64, None,
+     NLTK_SETTINGS[_GLEU_CORPUS], ("nltk",), EXACT, _GLEU_NOTE),
+    ("sacrebleu", _SENTENCE, "sacrebleu sentence_score loop", _sacrebleu_sentences, _percent,
+     None, {"smooth": "exp", "effective_order": True}, ("sacrebleu",), EXACT,
+     "sacrebleu.sentence_bleu's defaults (exp smoothing, effective order) = bleusuite "
+     "smooth='exp', effective_order=True; its 0-100 scale / 100"),
+    ("sacrebleu", _CORPUS, "sacrebleu corpus_score", _sacrebleu_corpus, _percent, None,
+     {"smooth": "exp"}, ("sacrebleu",), EXACT,
+     "exp smoothing (its default) = bleusuite smooth='exp'; its 0-100 scale / 100"),
+    ("ignite", _SENTENCE, "pytorch-ignite Bleu (macro)", _ignite("macro", "smooth1"),
+     as_float64, "mean", {"smooth": "smooth1"}, ("torch", "ignite"), EXACT,
+     "smooth='smooth1' = bleusuite smooth='smooth1'; ignite returns the mean of the sentence "
+     "scores, so the means are compared"),
+    ("ignite", _CORPUS, "pytorch-ignite Bleu (micro)", _ignite("micro", "no_smooth"),
+     as_float64, None, {"smooth": "no_smooth"}, ("torch", "ignite"), EXACT,
+     "smooth='no_smooth' = bleusuite smooth='no_smooth'"),
+    ("torchmetrics", _SENTENCE, "torchmetrics bleu_score loop", _torchmetrics_sentences,
+     as_float64, None, {"smooth": "no_smooth"}, ("torch", "torchmetrics"), 1e-6,
+     _TORCHMETRICS_NOTE),
+    ("torchmetrics", _CORPUS, "torchmetrics BLEUScore", _torchmetrics_corpus, as_float64,
+     None, {"smooth": "no_smooth"}, ("torch", "torchmetrics"), 1e-6, _TORCHMETRICS_NOTE),
+)
 
 
-def _torchmetrics_entries() -> list[Entry]:
-    def sentences(inputs: Inputs) -> Callable[[], Any]:
-        from torchmetrics.functional.text import bleu_score
-
-        pairs = list(zip(inputs.hyp_lines, inputs.ref_lines, strict=True))
-        return lambda: [float(bleu_score([h], [r], n_gram=4, smooth=False)) for h, r in pairs]
-
-    def corpus(inputs: Inputs) -> Callable[[], Any]:
-        from torchmetrics.text import BLEUScore
-
-        metric = BLEUScore(n_gram=4, smooth=False)
-
-        def epoch() -> Any:
-            metric.reset()
-            metric.update(inputs.hyp_lines, inputs.ref_lines)
-            return float(metric.compute())
-
-        return epoch
-
-    task = Task("bleu", "sentence")
-    corpus_task = Task("bleu", "corpus")
-    return [
-        Entry(task, "torchmetrics bleu_score loop", "torchmetrics", sentences, as_float64,
-              expect(task, smooth="no_smooth"),
-              unavailable=missing("torch", "torchmetrics"), atol=1e-6, note=_TORCHMETRICS_NOTE),
-        Entry(corpus_task, "torchmetrics BLEUScore", "torchmetrics", corpus, as_float64,
-              expect(corpus_task, smooth="no_smooth"),
-              unavailable=missing("torch", "torchmetrics"), atol=1e-6, note=_TORCHMETRICS_NOTE),
-    ]
+def _peer_entries(library: str) -> list[Entry]:
+    return [Entry(task, name, library, build, scores, expect(task, reduce, **settings),
+                  unavailable=missing(*needs), atol=atol, note=note,
+                  baseline=library == "nltk")
+            for peer, task, name, build, scores, reduce, settings, needs, atol, note
+            in _PEER_ENTRIES if peer == library]
 
 
 def entries(
@@ -344,8 +332,7 @@ def entries(
     if unknown:
         raise ValueError(f"peers: unknown {sorted(unknown)}; expected some of {PEERS}")
     made = [bleusuite_entry(task, backend) for task in tasks for backend in backends_]
-    for name, make in (("nltk", _nltk_entries), ("sacrebleu", _sacrebleu_entries),
-                       ("ignite", _ignite_entries), ("torchmetrics", _torchmetrics_entries)):
+    for name in PEERS:
         if name in peers:
-            made.extend(entry for entry in make() if entry.task in tasks)
+            made.extend(entry for entry in _peer_entries(name) if entry.task in tasks)
     return made

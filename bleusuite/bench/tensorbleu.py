@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 import bleusuite
-from bleusuite.bench.peers import torch_unavailable
+from bleusuite.bench.peers import to_host, torch_unavailable
 from bleusuite.bench.tasks import NLTK_SETTINGS, Entry, Inputs, Task, expect
 
 __all__ = ["TENSORBLEU", "TENSORBLEU_CUDA", "tensorbleu_entries", "tensorbleu_style_stats"]
@@ -78,10 +76,6 @@ def _tensorbleu_build(task: Task, cuda: bool) -> Callable[[Inputs], Callable[[],
     return build
 
 
-def _to_host(result: Any) -> np.ndarray:
-    return np.atleast_1d(np.asarray(result.cpu(), dtype=np.float64))
-
-
 def tensorbleu_entries() -> list[Entry]:
     """The TensorBLEU-style pipeline for per-sentence and corpus BLEU, CPU and CUDA.
 
@@ -94,7 +88,7 @@ def tensorbleu_entries() -> list[Entry]:
         settings = NLTK_SETTINGS[task]
         for name, cuda in ((TENSORBLEU, False), (TENSORBLEU_CUDA, True)):
             made.append(Entry(
-                task, name, "tensorbleu-style", _tensorbleu_build(task, cuda), _to_host,
+                task, name, "tensorbleu-style", _tensorbleu_build(task, cuda), to_host,
                 expect(task, **settings),
                 unavailable=torch_unavailable(cuda), note="its counts, bleusuite's formulas",
                 warmup=1 if cuda else 0,

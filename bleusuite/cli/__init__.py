@@ -100,13 +100,8 @@ def _run(argv: Sequence[str] | None) -> str | int:
     except OSError as error:
         # a resource the system refuses (a model file it may not read, too many open files,
         # no thread or memory to map): its own words, in one line
-        raise CommandError(_system_reason(error)) from None
-
-
-def _system_reason(error: OSError) -> str:
-    """An operating-system error in one line: its description and the file it names."""
-    reason = error.strerror or str(error) or type(error).__name__
-    return f"{reason}: {error.filename}" if error.filename else reason
+        reason = error.strerror or str(error) or type(error).__name__
+        raise CommandError(f"{reason}: {error.filename}" if error.filename else reason) from None
 
 
 def _out_of_memory(program: str, reason: str) -> int:

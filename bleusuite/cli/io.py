@@ -35,13 +35,6 @@ def _read_bytes(path: str) -> bytes:
 _ENCODING_HINT = "give its encoding with -e/--encoding (e.g. -e latin-1)"
 
 
-def _decoded(data: bytes, encoding: str) -> str:
-    """``data`` decoded as a text file of ``encoding`` is read (``open(..., encoding=...)``,
-    as sacrebleu reads its files): by the codec's incremental decoder, so a UTF-16 or UTF-32
-    stream must start with its byte order mark, as in sacrebleu."""
-    return codecs.getincrementaldecoder(encoding)("strict").decode(data, final=True)
-
-
 def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str]:
     """Lines of a text file in ``encoding`` (``None`` or ``'-'``: standard input), as
     sacrebleu reads them: each without its trailing whitespace (``str.rstrip()``, which
@@ -72,8 +65,8 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             raise CommandError(f"{describe(path, what)} is not valid gzip data: {error}") from None
-    try:
-        text = _decoded(data, encoding)
+    try:  # as open(..., encoding=) reads a file (sacrebleu's): UTF-16/32 need their BOM
+        text = codecs.getincrementaldecoder(encoding)("strict").decode(data, final=True)
     except UnicodeDecodeError as error:
         line = data[: error.start].decode(encoding, "replace").count("\n") + 1
         name = "UTF-8" if encoding == "utf-8" else encoding
@@ -94,11 +87,9 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
 def write_output(text: str) -> None:
     """Write ``text`` and a line end to standard output, every byte of it, or raise.
 
-    A write to the file descriptor may take only part of the bytes (a full disk, a file
-    size limit, a full non-blocking pipe), which ``sys.stdout.write`` does not report when
-    Python runs unbuffered (``-u``, ``PYTHONUNBUFFERED``). So the bytes are written to the
-    descriptor in a loop until all are out, waiting where a non-blocking pipe is full. A
-    standard output without a descriptor (captured in a program) takes a plain write.
+    ``sys.stdout.write`` does not report a partial write when Python runs unbuffered (a full
+    disk, a file size limit, a full non-blocking pipe), so the bytes go to the descriptor
+    in a loop until all are out. A standard output without a descriptor takes a plain write.
 
     Raises:
         OSError: the output cannot take the bytes (BrokenPipeError: the reader is gone).

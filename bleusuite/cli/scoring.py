@@ -1,14 +1,12 @@
 """``bleusuite score``'s scores from per-sentence statistics: corpus or sentence scores of
 each metric, bootstrap confidence intervals (``-ci``) and paired tests (``--paired-bs``,
 ``--paired-ar``), the resampling itself being :mod:`bleusuite.significance`'s.
-
-Every score comes from its metric's registry entry (:mod:`bleusuite.scores.registry`),
-which gives the digits of the library its settings reproduce: for sacrebleu's BLEU and chrF
-its own arithmetic, on the corpus, the sentences and the resamples alike."""
+Every score comes from its metric's registry entry (:mod:`bleusuite.scores.registry`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,12 +36,8 @@ def score_function(metric: str, options: ScoreOptions, resampled: bool = False
                    ) -> ScoreFunction:
     """The scores (0-100) of rows of summed statistics of ``metric``; ``resampled``: for
     bootstrap resamples (sacrebleu scores those in float32)."""
-    entry, settings = registry.get(metric), options.settings(metric)
-
-    def score(table: np.ndarray) -> np.ndarray:
-        return entry.scores(table, settings, resampled)
-
-    return score
+    return partial(registry.get(metric).scores, settings=options.settings(metric),
+                   resampled=resampled)
 
 
 def draw_ahead(options: ScoreOptions, num_systems: int,

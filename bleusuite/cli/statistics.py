@@ -1,11 +1,9 @@
 """Per-sentence statistics of whole files, for each metric of the run (its registry entry,
 :mod:`bleusuite.scores.registry`, builds them).
 
-Metrics of tokenised words (BLEU, GLEU) share one pass: the lines are read in chunks, each
-chunk tokenised and numbered in this thread while the chunk before it is counted in
-another (:func:`bleusuite.counting.count_matches` of the host batch of the chunk's streams,
-(:func:`bleusuite.inputs.streams_batch`: ragged token ids, no padding); each metric then
-builds its statistics from the counts. Metrics of characters (chrF) take the lines themselves.
+Metrics of tokenised words (BLEU, GLEU) share one pass: each chunk of lines is tokenised
+and numbered in this thread while the chunk before it is counted in another; metrics of
+characters (chrF) take the lines themselves.
 """
 
 from __future__ import annotations

@@ -1,34 +1,9 @@
 """evaluate modules shipped with bleusuite: ``sacrebleu``, ``bleu``, ``google_bleu``,
 ``chrf``, ``ter``, ``rouge``, ``wer`` and ``cer`` with the inputs, keys, scales and numbers
 of evaluate's own modules of those names, loaded from the package (no hub, no network):
-``evaluate.load(bleusuite.evaluate.module_path(name))``.
-
-* ``sacrebleu``: sacrebleu's ``corpus_bleu`` (:class:`bleusuite.sacrebleu.BLEU`): ``score``
-  (0-100), ``counts``, ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len``;
-* ``bleu``: the tensorflow/nmt script's BLEU that evaluate's ``bleu`` runs (13a tokens,
-  the shortest reference length, ``smooth=True``: ``smooth="nmt_smooth"``): ``bleu``
-  (0-1), ``precisions``, ``brevity_penalty``, ``length_ratio``, ``translation_length``,
-  ``reference_length``;
-* ``google_bleu``: NLTK's ``corpus_gleu`` on 13a tokens: ``google_bleu`` (0-1);
-* ``chrf``: sacrebleu's ``CHRF(...).corpus_score`` (:class:`bleusuite.sacrebleu.CHRF`):
-  ``score`` (0-100), ``char_order``, ``word_order``, ``beta``;
-* ``ter``: sacrebleu's ``TER`` (:class:`bleusuite.sacrebleu.TER`): ``score`` (0-100),
-  ``num_edits``, ``ref_length``;
-* ``rouge``: Google's rouge-score: per type (``rouge1``, ``rouge2``, ``rougeL``,
-  ``rougeLsum``) the F-measure, aggregated by rouge-score's bootstrap
-  (``use_aggregator=True``, the same numbers for the same NumPy random state) or per
-  prediction;
-* ``wer``: jiwer 4.0's WER (:func:`bleusuite.wer_statistics`): a float, the errors summed
-  over the pairs divided by the reference words summed (``concatenate_texts=True``:
-  ``jiwer.process_words(references, predictions).wer``);
-* ``cer``: the same of characters (jiwer's ``process_characters``: spaces are characters).
-
-``bleu`` and ``google_bleu`` tokenise the raw strings as evaluate's ``Tokenizer13a`` does
-(a line that ends in ``"-\\n"`` loses the dash: :func:`as_evaluate_13a`); ``sacrebleu`` and
-``chrf`` and ``ter`` read them as sacrebleu's API does, as evaluate's modules call it.
-
-Each module is a directory here with its script (``bleu/bleu.py``, ...); the scripts need
-``evaluate`` (``pip install "bleusuite[evaluate]"``), this function does not.
+``evaluate.load(bleusuite.evaluate.module_path(name))``. Each module is a directory here
+with its script (``bleu/bleu.py``, ...), whose docstring says what it computes; the scripts
+need ``evaluate`` (``pip install "bleusuite[evaluate]"``), this package does not.
 
 >>> import os
 >>> path = module_path("bleu")
@@ -71,10 +46,7 @@ def features() -> list[Any]:
             "references": datasets.Sequence(datasets.Value("string", id="sequence"),
                                             id="references"),
         }),
-        datasets.Features({
-            "predictions": datasets.Value("string", id="sequence"),
-            "references": datasets.Value("string", id="sequence"),
-        }),
+        string_features(),
     ]
 
 

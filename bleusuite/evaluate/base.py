@@ -1,19 +1,9 @@
 """The class under every evaluate script here (``bleu/bleu.py``, ...): evaluate's ``Metric``
-whose ``_info`` is given in the class statement, so that a script holds only what is its
-own: its docstring (evaluate's ``inputs_description``), its description and citation, and
-``_compute``.
-
-A script subclasses :class:`ScriptMetric` with keywords::
-
-    class Ter(base.ScriptMetric, description="...", citation="...",
-              codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"]):
-        def _compute(self, predictions, references): ...
-
-``features`` (default: :func:`bleusuite.evaluate.features`) is the function that gives
-evaluate's input features. Without ``evaluate`` installed (:data:`INSTALLED` false) a script
-defines nothing (evaluate's loader needs evaluate). :class:`ScriptMetric` is abstract, so
-that evaluate's loader, which takes the first non-abstract ``EvaluationModule`` of a script,
-passes it over.
+whose ``_info`` comes from the class statement's keywords (``description``, ``citation``,
+``codebase_urls``, ``features``) and the script's docstring, so that a script holds only
+its own text and ``_compute``. It is abstract, so that evaluate's loader (the first
+non-abstract ``EvaluationModule`` of a script) passes it over; without ``evaluate``
+installed (:data:`INSTALLED` false) the scripts define nothing.
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
-"""pytorch-ignite metrics: drop-in replacements for ``ignite.metrics.Bleu``, and ``Gleu``.
-
-:class:`Bleu` has the constructor and the results of ``ignite.metrics.Bleu`` for its inputs
-(lists of token lists), so changing the import is all a user has to do; it is also exact
-and vectorised, accepts batches of token ids (torch tensors or NumPy arrays, with
-``pad_id`` / ``eos_id``), text (with ``tokenize=``: sacrebleu's tokenizers, as
-:func:`bleusuite.sentence_bleu` takes it) and every smoothing name of
-:func:`bleusuite.sentence_bleu`. :class:`Gleu` is NLTK's GLEU as an Ignite metric.
-
-State is a few tensors on the metric's ``device`` (a float64 sum of sentence scores and a
-sentence count for ``average="macro"``, the summed integer statistics for
-``average="micro"``), reduced across processes by Ignite's own ``sync_all_reduce``, so the
-result does not depend on the number of processes.
-
-This module needs ``torch`` and ``pytorch-ignite`` (``pip install bleusuite[ignite]``);
-``import bleusuite`` does not import it.
-
->>> import torch
->>> from bleusuite.metrics import Bleu, Gleu
->>> y_pred = torch.tensor([[5, 6, 7, 8, 9], [5, 6, 7, 0, 0]])
->>> y = torch.tensor([[5, 6, 7, 8, 10], [5, 6, 7, 8, 0]])      # 0 is padding
->>> bleu = Bleu(smooth="smooth1", average="micro", pad_id=0)
->>> bleu.update((y_pred, y))
->>> round(bleu.compute(), 6)
-0.638157
->>> gleu = Gleu(pad_id=0)
->>> gleu.update((y_pred, y))
->>> gleu.compute()
-tensor(0.6571, dtype=torch.float64)
+"""pytorch-ignite metrics: :class:`Bleu`, a drop-in replacement for ``ignite.metrics.Bleu``
+(that also takes token ids and text), and :class:`Gleu`, NLTK's GLEU. The state is a few
+tensors on the metric's ``device`` (macro: a float64 sum of sentence scores and a count;
+micro: the summed integer statistics), reduced across processes by Ignite's
+``sync_all_reduce``, so the result does not depend on the number of processes.
 """
 
 from __future__ import annotations
@@ -36,24 +12,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
-try:
-    import torch
-    from ignite.exceptions import NotComputableError
-    from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
-except ImportError as _error:
-    raise ImportError(
-        f"bleusuite.metrics needs torch and pytorch-ignite ({_error}); install them with "
-        "pip install 'bleusuite[ignite]'"
-    ) from _error
+import torch
+from ignite.exceptions import NotComputableError
+from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
 from bleusuite import checks
 from bleusuite.inputs import Batch, normalize_batch, text_batch
 from bleusuite.metrics.inputs import (
     ARGNAMES,
     as_input,
+    check_output,
     check_special,
     check_text_settings,
+    identity,
+    to_state,
 )
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import bleu_score
@@ -65,25 +37,8 @@ from bleusuite.scores.statistics import map_arrays
 
 __all__ = ["Bleu", "Gleu"]
 
-_AVERAGES = ("macro", "micro")
-
-
-def _identity(output: Any) -> Any:
-    return output
-
-
-def _check_average(average: Any) -> str:
-    if not isinstance(average, str) or average not in _AVERAGES:
-        raise ValueError(f"average must be 'macro' or 'micro'; got {average!r}")
-    return average
-
-
 class _StatisticsMetric(Metric):
-    """Shared machinery: summable per-sentence statistics, macro or micro averaging.
-
-    Subclasses compute the statistics of a batch and score them; everything about state,
-    devices and distributed reduction lives here.
-    """
+    """Summable per-sentence statistics, macro or micro averaged: subclasses count and score."""
 
     _width: int
 
@@ -97,7 +52,9 @@ class _StatisticsMetric(Metric):
         tokenize: str | None,
         lowercase: bool,
     ) -> None:
-        self.average = _check_average(average)
+        if not isinstance(average, str) or average not in ("macro", "micro"):
+            raise ValueError(f"average must be 'macro' or 'micro'; got {average!r}")
+        self.average = average
         self.pad_id = check_special(pad_id, "pad_id")
         self.eos_id = check_special(eos_id, "eos_id")
         self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,
@@ -134,28 +91,18 @@ class _StatisticsMetric(Metric):
         """Add one batch ``(y_pred, y)``.
 
         Args:
-            output: ``(y_pred, y)``. ``y_pred``: a list of token lists, token ids of shape
-                (B, L) (a torch tensor or a NumPy array), or a list of 1-D tensors (ragged).
-                ``y``: a list with one list of reference token lists (or 1-D tensors) per
-                hypothesis, a list of 1-D tensors (one reference each), or token ids of
-                shape (B, L) (one reference each) or (B, R, L). Ids on one side and token
-                lists on the other are fine. With arrays, ``pad_id`` tokens are dropped
-                (a reference row of nothing but padding is absent) and ``eos_id`` ends a
-                sentence. With ``tokenize``: ``y_pred`` a list of strings, ``y`` per
+            output: ``(y_pred, y)``. ``y_pred``: token lists, (B, L) token ids (a tensor or
+                a NumPy array) or a list of 1-D tensors. ``y``: per hypothesis a list of
+                references (token lists or 1-D tensors), a list of 1-D tensors (one
+                reference each), or (B, L) or (B, R, L) token ids (a row of ``pad_id`` is
+                an absent reference). With ``tokenize``: ``y_pred`` strings, ``y`` per
                 hypothesis a reference string or a list of them.
 
         Raises:
             TypeError, ValueError: for malformed input; the message names ``output``,
                 ``y_pred`` or ``y``.
         """
-        if isinstance(output, str | bytes) or not isinstance(output, Sequence) or (
-            len(output) != 2
-        ):
-            raise TypeError(
-                "output must be a pair (y_pred, y) (or, through an Engine, a dict with keys "
-                f"'y_pred' and 'y'); got {type(output).__name__}"
-                + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
-            )
+        output = check_output(output)
         if self.tokenize is not None:
             batch = text_batch(output[0], output[1], tokenize=self.tokenize,
                                lowercase=self.lowercase, argnames=ARGNAMES)[0]
@@ -165,15 +112,10 @@ class _StatisticsMetric(Metric):
         stats = map_arrays(self._batch_statistics(batch), batch.to_caller)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()
-            self._sum_of_scores += self._to_state(total, self._double_dtype)
+            self._sum_of_scores += to_state(total, self._double_dtype, self._device)
         else:
-            self._statistics += self._to_state(stats.sum().to_array(), torch.int64)
+            self._statistics += to_state(stats.sum().to_array(), torch.int64, self._device)
         self._num_sentences += len(stats)
-
-    def _to_state(self, value: Any, dtype: torch.dtype) -> torch.Tensor:
-        if isinstance(value, torch.Tensor):
-            return value.to(device=self._device, dtype=dtype)
-        return torch.as_tensor(np.asarray(value)).to(dtype).to(self._device)
 
     def _check_computable(self) -> None:
         if int(self._num_sentences) == 0:
@@ -218,15 +160,9 @@ class Bleu(_StatisticsMetric):
     Ignite's own ``no_smooth`` sentence scores are computed with float32 precisions; these
     are float64 (the two agree to about 1e-7).
 
-    - ``update`` must receive output of the form ``(y_pred, y)`` or
-      ``{'y_pred': y_pred, 'y': y}``.
-    - ``y_pred``: a list of hypotheses (lists of tokens), token ids (B, L): a torch tensor
-      (on any device) or a NumPy array, or a list of 1-D tensors (ragged).
-    - ``y``: a list with one list of references (lists of tokens or 1-D tensors) per
-      hypothesis, a list of 1-D tensors (one reference each), or token ids (B, L) (one
-      reference each) or (B, R, L).
-    - with ``tokenize``, text: ``y_pred`` a list of strings, ``y`` per hypothesis a
-      reference string or a list of them (``None``: no such reference).
+    ``update`` takes ``(y_pred, y)`` or ``{'y_pred': y_pred, 'y': y}``: token lists, token
+    ids (torch tensors on any device, NumPy arrays, ragged lists of 1-D tensors) or, with
+    ``tokenize``, text (see :meth:`update`).
 
     Args:
         ngram: order of n-grams (uniform weights ``1 / ngram``).
@@ -294,7 +230,7 @@ class Bleu(_StatisticsMetric):
         self,
         ngram: int = 4,
         smooth: str = "no_smooth",
-        output_transform: Callable[..., Any] = _identity,
+        output_transform: Callable[..., Any] = identity,
         device: str | torch.device = "cpu",
         average: str = "macro",
         *,
@@ -322,17 +258,14 @@ class Bleu(_StatisticsMetric):
     def _batch_statistics(self, batch: Batch) -> BleuStats:
         return bleu_statistics_of_batch(batch, self._stats_order, self.ref_length)
 
-    def _score(self, stats: BleuStats) -> Any:
+    def _sentence_scores(self, stats: BleuStats) -> Any:
         return bleu_score(
             stats, max_order=self.ngrams_order, smooth=self.smooth,
             smooth_value=self.smooth_value, effective_order=self.effective_order,
         )
 
-    def _sentence_scores(self, stats: Any) -> Any:
-        return self._score(stats)
-
     def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(self._score(BleuStats.from_array(summed)))
+        return float(self._sentence_scores(BleuStats.from_array(summed)))
 
 
 class Gleu(_StatisticsMetric):
@@ -349,10 +282,7 @@ class Gleu(_StatisticsMetric):
             ``(y_pred, y)``.
         device: where the state is accumulated. By default, CPU.
         average: ``"macro"`` (mean of sentence scores) or ``"micro"`` (corpus score).
-        pad_id: as in :class:`Bleu`.
-        eos_id: as in :class:`Bleu`.
-        tokenize: as in :class:`Bleu`: score text with a sacrebleu tokenizer.
-        lowercase: as in :class:`Bleu`.
+        pad_id, eos_id, tokenize, lowercase: as in :class:`Bleu`.
 
     Raises:
         TypeError, ValueError: for a bad argument (``min_len > max_len`` included).
@@ -370,7 +300,7 @@ class Gleu(_StatisticsMetric):
         self,
         min_len: int = 1,
         max_len: int = 4,
-        output_transform: Callable[..., Any] = _identity,
+        output_transform: Callable[..., Any] = identity,
         device: str | torch.device = "cpu",
         average: str = "macro",
         *,

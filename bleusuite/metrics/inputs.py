@@ -1,10 +1,6 @@
-"""What the Ignite metrics check of their settings, and torch tensors of ``(y_pred, y)``
-brought to the core's input forms (detached; CPU tensors as NumPy views); the inputs
-themselves go through :func:`bleusuite.inputs.normalize_batch` and
-:func:`bleusuite.inputs.text_batch` with the names ``y_pred`` and ``y``.
-
-Used by :mod:`bleusuite.metrics` (which needs torch and pytorch-ignite).
-"""
+"""What the Ignite metrics share: the checks of their settings and of ``output``, torch
+tensors of ``(y_pred, y)`` brought to the core's input forms (detached; CPU tensors as NumPy
+views), and the state's sums."""
 
 from __future__ import annotations
 
@@ -18,10 +14,35 @@ from bleusuite import checks
 from bleusuite.inputs.checks import check_tokenizer_name
 from bleusuite.inputs.normalize import check_text_options
 
-__all__ = ["ARGNAMES", "as_input", "check_special", "check_text_settings"]
+__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "check_text_settings",
+           "identity", "to_state"]
 
 #: the names of an Ignite metric's inputs, as its error messages give them
 ARGNAMES = ("y_pred", "y")
+
+
+def identity(output: Any) -> Any:
+    return output
+
+
+def check_output(output: Any) -> Sequence[Any]:
+    """``output`` as the pair ``(y_pred, y)``, or a TypeError that names it."""
+    if isinstance(output, str | bytes) or not isinstance(output, Sequence) or (
+        len(output) != 2
+    ):
+        raise TypeError(
+            "output must be a pair (y_pred, y) (or, through an Engine, a dict with keys "
+            f"'y_pred' and 'y'); got {type(output).__name__}"
+            + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
+        )
+    return output
+
+
+def to_state(value: Any, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A batch's sum (a tensor on any device, or NumPy) as a state tensor on ``device``."""
+    if isinstance(value, torch.Tensor):
+        return value.to(device=device, dtype=dtype)
+    return torch.as_tensor(np.asarray(value)).to(dtype).to(device)
 
 
 def check_special(value: Any, argname: str) -> Any:

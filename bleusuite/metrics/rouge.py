@@ -1,16 +1,7 @@
 """pytorch-ignite's ROUGE metrics, drop-in: ``Rouge``, ``RougeN`` and ``RougeL`` with the
-constructors, inputs, result keys and numbers of ``ignite.metrics.Rouge`` / ``RougeN`` /
-``RougeL``, counted by bleusuite (the n-gram kernel, and the bit-parallel LCS).
-
-Like Ignite's, they take token sequences (no tokenizer): lists of token lists, and also
-token ids (torch tensors or NumPy arrays, with ``pad_id`` / ``eos_id``; ragged lists of 1-D
-tensors), on the CPU or a GPU. Per document, each reference's precision and recall, then
-``multiref="best"`` (the reference with the highest recall) or ``"average"`` (the counts of
-all references added), and the F-measure ``P * R / ((1 - alpha) * P + alpha * R)``; the
-result is the mean of each over the documents
-(:func:`bleusuite.scores.rouge.formula.ignite_scores`).
-The state is the sums of the three and the number of documents, reduced across processes
-by Ignite's ``sync_all_reduce``.
+constructors, inputs, result keys and numbers of Ignite's, counted by bleusuite (the n-gram
+kernel, the bit-parallel LCS; :func:`bleusuite.scores.rouge.formula.ignite_scores`). The
+state is the sums of precision, recall and F-measure and the number of documents.
 
 >>> from bleusuite.metrics import Rouge, RougeL, RougeN
 >>> candidate = "the cat is not there".split()
@@ -31,13 +22,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import torch
 from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
 from bleusuite.inputs import normalize_batch
-from bleusuite.metrics.inputs import ARGNAMES, as_input, check_special
+from bleusuite.metrics.inputs import (
+    ARGNAMES,
+    as_input,
+    check_output,
+    check_special,
+    identity,
+    to_state,
+)
 from bleusuite.scores.rouge.counts import counts_of_batch
 from bleusuite.scores.rouge.formula import IGNITE_MULTIREF, ignite_scores
 
@@ -45,10 +42,6 @@ __all__ = ["Rouge", "RougeL", "RougeN"]
 
 #: Ignite's variants where none are given
 DEFAULT_VARIANTS: tuple[int | str, ...] = (1, 2, 4, "L")
-
-
-def _identity(output: Any) -> Any:
-    return output
 
 
 def _variant(value: Any) -> tuple[str, str]:
@@ -67,12 +60,12 @@ class Rouge(Metric):
     """Ignite's ``Rouge``: ROUGE-N and ROUGE-L of several variants at once, from one count
     of each batch.
 
-    - ``update`` must receive output of the form ``(y_pred, y)`` or
-      ``{'y_pred': y_pred, 'y': y}``.
-    - ``y_pred``: a list of token sequences, or token ids (B, L) (a torch tensor or a NumPy
-      array), or a list of 1-D tensors.
-    - ``y``: a list with one list of reference token sequences per hypothesis, or token ids
-      (B, L) (one reference each) or (B, R, L).
+    ``update`` takes ``(y_pred, y)`` as :class:`~bleusuite.metrics.Bleu` does, without text:
+    token sequences, or token ids (B, L) and (B, L) or (B, R, L), or lists of 1-D tensors.
+    Per document, each reference's precision and recall, then ``multiref="best"`` (the
+    reference with the highest recall) or ``"average"`` (the counts of all references
+    added), and the F-measure ``P * R / ((1 - alpha) * P + alpha * R)``; the result is the
+    mean of each over the documents.
 
     Args:
         variants: the ROUGE-N orders (integers >= 1) and ``"L"`` (default ``[1, 2, 4,
@@ -96,7 +89,7 @@ class Rouge(Metric):
         variants: Sequence[str | int] | None = None,
         multiref: str = "average",
         alpha: float = 0,
-        output_transform: Callable[..., Any] = _identity,
+        output_transform: Callable[..., Any] = identity,
         device: str | torch.device = "cpu",
         *,
         pad_id: int | str | None = None,
@@ -131,10 +124,7 @@ class Rouge(Metric):
     @reinit__is_reduced
     def update(self, output: Sequence[Any]) -> None:
         """Add one batch ``(y_pred, y)`` (see the class)."""
-        if isinstance(output, str | bytes) or not isinstance(output, Sequence) or (
-                len(output) != 2):
-            raise TypeError("output must be a pair (y_pred, y) (or, through an Engine, a dict "
-                            f"with keys 'y_pred' and 'y'); got {type(output).__name__}")
+        output = check_output(output)
         y_pred, y = as_input(output[0], "y_pred"), as_input(output[1], "y")
         batch = normalize_batch(y_pred, y, pad_id=self.pad_id, eos_id=self.eos_id,
                                 argnames=ARGNAMES)
@@ -143,13 +133,8 @@ class Rouge(Metric):
         be = batch.backend
         for state, values in zip((self._precision, self._recall, self._fmeasure), scores,
                                  strict=True):
-            state += self._to_state(be.sum_(values, axis=0))
+            state += to_state(be.sum_(values, axis=0), self._double_dtype, self._device)
         self._num_examples += batch.size
-
-    def _to_state(self, value: Any) -> torch.Tensor:
-        if isinstance(value, torch.Tensor):
-            return value.to(device=self._device, dtype=self._double_dtype)
-        return torch.as_tensor(np.asarray(value)).to(self._double_dtype).to(self._device)
 
     @sync_all_reduce("_precision", "_recall", "_fmeasure", "_num_examples")
     def compute(self) -> Mapping[str, float]:
@@ -187,7 +172,7 @@ class RougeN(Rouge):
         ngram: int = 4,
         multiref: str = "average",
         alpha: float = 0,
-        output_transform: Callable[..., Any] = _identity,
+        output_transform: Callable[..., Any] = identity,
         device: str | torch.device = "cpu",
         *,
         pad_id: int | str | None = None,
@@ -214,7 +199,7 @@ class RougeL(Rouge):
         self,
         multiref: str = "average",
         alpha: float = 0,
-        output_transform: Callable[..., Any] = _identity,
+        output_transform: Callable[..., Any] = identity,
         device: str | torch.device = "cpu",
         *,
         pad_id: int | str | None = None,

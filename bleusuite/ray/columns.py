@@ -1,12 +1,9 @@
 """Columns of a batch of rows as bleusuite's inputs: lines of text, or token ids.
 
-A batch is what Ray Data hands to a ``map_batches`` function: a ``pyarrow.Table``, a
-``pandas.DataFrame`` or a dict of NumPy arrays (``batch_format="numpy"``). A column of
-strings is text; a column of integer lists (Arrow ``list``, ``large_list``,
-``fixed_size_list``, Ray's tensor columns, or NumPy arrays of arrays and 2-D integer arrays)
-is token ids, kept ragged (:class:`IdRows`: one flat array and the offsets of its rows) so
-that a block is never padded to its longest row. A null cell is an error: an empty
-reference is ``""`` (text) or an empty list (token ids).
+A batch (a ``pyarrow.Table``, a ``pandas.DataFrame`` or a dict of NumPy arrays) holds text
+(strings) or token ids (integer lists of any Arrow or NumPy form), kept ragged
+(:class:`IdRows`) so that a block is never padded to its longest row. A null cell is an
+error: an empty reference is ``""`` or an empty list.
 
 >>> import numpy as np
 >>> columns = read_columns({"hyp": np.array([[5, 6, 0]]), "ref": np.array([[5, 7, 0]])},
@@ -24,7 +21,8 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["Column", "Columns", "IdRows", "column_kind", "column_names", "read_columns"]
+__all__ = ["Column", "Columns", "IdRows", "checked_column_names", "column_kind", "column_names",
+           "one_kind", "read_columns"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +70,28 @@ def column_names(batch: Any) -> list[str]:
                     f"arrays (Ray Data's batch formats); got {type(batch).__name__}")
 
 
+def checked_column_names(value: Any, argname: str) -> tuple[str, ...]:
+    """``value`` as column names: a non-empty list of strings, or an error that names
+    ``argname``."""
+    if isinstance(value, str):
+        raise TypeError(f"{argname} must be a list of column names; got the string {value!r} "
+                        f"(write [{value!r}])")
+    if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{argname} must be a list of column names; got {value!r}")
+    if not value:
+        raise ValueError(f"{argname}: give at least one column")
+    return tuple(value)
+
+
+def one_kind(kinds: Mapping[str, str]) -> Literal["text", "ids"]:
+    """The one kind of the columns ``kinds`` (name -> kind), or a TypeError naming them."""
+    if len(set(kinds.values())) > 1:
+        described = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
+        raise TypeError(f"hypotheses and references must all be text or all token ids; got "
+                        f"{described}")
+    return "ids" if "ids" in kinds.values() else "text"
+
+
 def read_columns(batch: Any, hypotheses: Sequence[str], references: Sequence[str]) -> Columns:
     """The columns ``hypotheses`` and ``references`` of ``batch``, all text or all ids.
 
@@ -88,15 +108,10 @@ def read_columns(batch: Any, hypotheses: Sequence[str], references: Sequence[str
                                  f"are {', '.join(map(repr, names))}")
             if name not in read:
                 read[name] = _column(batch, name, argname)
-    kinds = {name: "text" if isinstance(column, list) else "ids"
-             for name, column in read.items()}
-    if len(set(kinds.values())) > 1:
-        described = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
-        raise TypeError(f"hypotheses and references must all be text or all token ids; got "
-                        f"{described}")
+    kind = one_kind({name: "text" if isinstance(column, list) else "ids"
+                     for name, column in read.items()})
     first = read[hypotheses[0]]
     rows = len(first) if isinstance(first, list) else len(first.offsets) - 1
-    kind: Literal["text", "ids"] = "text" if isinstance(first, list) else "ids"
     return Columns(kind, [read[name] for name in hypotheses],
                    [read[name] for name in references], rows)
 

@@ -1,17 +1,9 @@
 """Corpus scores of a Ray ``Dataset`` (:func:`corpus_scores`), exact over any number of
-workers.
-
-1. ``map_batches`` runs one task per batch of rows (the engine schedules, retries and moves
-   the data): the batch's per-row statistics of every metric and system
-   (:mod:`bleusuite.ray.statistics`), summed over the batch: one row of integers per batch.
-2. Those rows stream to the driver (``iter_batches``), which adds them: integer sums, so
-   the totals are the single process's whatever the blocks, their order or a retried
-   task (a retried task's output replaces its first attempt's; it is never added twice).
-3. Each metric's result object is built from its totals by the call the single-process
-   ``corpus_*_result`` functions make.
-
-With ``paired=`` the per-row statistics themselves come back, in the dataset's order, and
-the paired tests of :mod:`bleusuite.significance` run on them (the totals are their sums).
+workers: one ``map_batches`` task per batch sums its rows' statistics
+(:mod:`bleusuite.ray.statistics`), the driver adds those integer rows (so the totals do not
+depend on the blocks, their order or a retried task) and builds each metric's result as
+the single process does. With ``paired=`` the per-row statistics come back, in the
+dataset's order, for the paired tests of :mod:`bleusuite.significance`.
 """
 
 from __future__ import annotations
@@ -27,7 +19,7 @@ import ray
 import ray.data
 
 from bleusuite import threads
-from bleusuite.ray.columns import column_kind, read_columns
+from bleusuite.ray.columns import checked_column_names, column_kind, one_kind, read_columns
 from bleusuite.ray.plan import Kind, MetricsArgument, Plan, make_plan
 from bleusuite.ray.results import (
     PAIRED_TESTS,
@@ -86,23 +78,7 @@ def check_columns(dataset: Any, columns: Mapping[str, Sequence[str]]) -> Kind | 
                                  f"are {', '.join(map(repr, arrow.names))}")
             if argname in ("hypotheses", "references"):
                 kinds[name] = column_kind(arrow.field(name).type, f"{argname}: column {name!r}")
-    if len(set(kinds.values())) > 1:
-        described = ", ".join(f"{name!r} ({kind})" for name, kind in kinds.items())
-        raise TypeError(f"hypotheses and references must all be text or all token ids; got "
-                        f"{described}")
-    kind: Kind = "ids" if "ids" in kinds.values() else "text"
-    return kind
-
-
-def _column_names(value: Any, argname: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        raise TypeError(f"{argname} must be a list of column names; got the string {value!r} "
-                        f"(write [{value!r}])")
-    if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
-        raise TypeError(f"{argname} must be a list of column names; got {value!r}")
-    if not value:
-        raise ValueError(f"{argname}: give at least one column")
-    return tuple(value)
+    return one_kind(kinds)
 
 
 @dataclass(frozen=True)
@@ -187,24 +163,19 @@ def corpus_scores(
         hypotheses: a hypothesis column, or several (one per system, scored at once against
             the same references; the first is the baseline of the paired tests).
         references: the reference columns.
-        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"ter"``, ``"wer"``:
-            jiwer's WER, one reference column, ``{"wer": {"characters": True}}`` its CER;
-            ``"rouge"``: text only, the mean over the rows, without ``paired``), or a
-            mapping of names to settings of their own, e.g. ``{"bleu": {}, "chrf":
-            {"word_order": 2}}``.
+        metrics: metric names (``"bleu"``, ``"gleu"``, ``"chrf"``, ``"ter"``, ``"wer"``
+            with one reference column (``{"wer": {"characters": True}}``: CER), ``"rouge"``
+            on text without ``paired``), or a mapping of names to settings of their own.
         paired: ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization) to test
             each system against the baseline, as ``bleusuite score --paired-bs/-ar``.
         n_resamples: resamples (``bs``, default 1000) or trials (``ar``, default 10000).
         seed: the tests' seed (sacrebleu's default 12345; None: fresh entropy).
-        order_by: a numeric column that orders the rows for the paired tests (a line
-            number); None: the dataset's own order (its jobs run order-preserving).
+        order_by: a numeric column that orders the rows for the paired tests; None: the
+            dataset's own order.
         pad_id, eos_id: token ids: padding (dropped anywhere) and end of sentence.
-        batch_size: rows per ``map_batches`` call (None: whole blocks); bounds the memory
-            of each worker.
-        map_batches_args: more arguments of ``Dataset.map_batches`` (``num_cpus``,
-            ``compute``, ``max_retries``, ...).
-        **options: settings of the metrics (``tokenize``, ``lowercase``, ``smooth``,
-            ``smooth_value``, ``word_order``, ...) for every metric that has one.
+        batch_size: rows per ``map_batches`` call (None: whole blocks): a worker's memory.
+        map_batches_args: more arguments of ``Dataset.map_batches`` (``num_cpus``, ...).
+        **options: settings (``tokenize``, ``smooth``, ...) of every metric that has one.
 
     Returns:
         ``scores[hypothesis column][metric]`` (:class:`~bleusuite.ray.CorpusScores`), with
@@ -216,8 +187,8 @@ def corpus_scores(
     if not isinstance(dataset, ray.data.Dataset):
         raise TypeError(f"dataset must be a ray.data.Dataset; got {type(dataset).__name__}")
     systems = (hypotheses,) if isinstance(hypotheses, str) else \
-        _column_names(hypotheses, "hypotheses")
-    refs = _column_names(references, "references")
+        checked_column_names(hypotheses, "hypotheses")
+    refs = checked_column_names(references, "references")
     if paired is not None and paired not in PAIRED_TESTS:
         raise ValueError(f"paired must be one of {', '.join(PAIRED_TESTS)} or None; got "
                          f"{paired!r}")

@@ -2,12 +2,9 @@
 columns and for token-id columns, and how token ids are read (``pad_id``, ``eos_id``, the
 device that counts them).
 
-Settings are the metric registry's own dataclasses (:mod:`bleusuite.scores.registry`), with
-its defaults, which are sacrebleu's and ``bleusuite score``'s: BLEU with ``smooth="exp"``,
-text tokenised with ``13a``. ``options`` given once apply to every metric that has a setting
-of that name (``lowercase=True`` lowercases for BLEU, GLEU and chrF alike); a mapping of
-metric names gives one metric settings of its own. Token-id columns are counted as given:
-no tokenizer (the signature says ``tok:given``).
+Settings are the registry's dataclasses with its defaults (``bleusuite score``'s); an
+option given once applies to every metric that has a setting of that name, a mapping of
+metric names gives one metric settings of its own, and token ids are counted as given.
 
 >>> plan = make_plan({"bleu": {"smooth": "floor"}, "chrf": {"word_order": 2}},
 ...                  {"lowercase": True})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -83,16 +84,9 @@ def paired_results(metric: str, settings: Any, tables: Sequence[np.ndarray], tes
     system, the baseline first, rows in the dataset's order), as ``bleusuite score
     --paired-bs`` / ``--paired-ar`` runs it: the registry's scores, sacrebleu's arithmetic
     on resamples."""
-    entry = registry.get(metric)
-
-    def score(table: np.ndarray) -> np.ndarray:
-        return entry.scores(table, settings)
-
-    def resampled(table: np.ndarray) -> np.ndarray:
-        return entry.scores(table, settings, resampled=True)
-
+    score = partial(registry.get(metric).scores, settings=settings)
     n = PAIRED_DEFAULTS[test] if n is None else n
     if test == "bs":
         return paired_bootstrap(tables[0], list(tables[1:]), n, seed, score=score,
-                                resampled_score=resampled)
+                                resampled_score=partial(score, resampled=True))
     return paired_approximate_randomization(tables[0], list(tables[1:]), n, seed, score=score)

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from bleusuite import threads
-from bleusuite.ray.columns import read_columns
+from bleusuite.ray.columns import checked_column_names, read_columns
 from bleusuite.ray.corpus import assigned_cpus
 from bleusuite.ray.plan import make_plan
 from bleusuite.ray.statistics import block_statistics, sample_statistics
@@ -33,13 +33,10 @@ BatchT = TypeVar("BatchT")
 class SentenceScorer:
     """A ``map_batches`` callable that adds each row's score of one metric as a column.
 
-    Ray Data builds it once per actor (``ds.map_batches(SentenceScorer,
-    fn_constructor_kwargs={...}, compute=ray.data.ActorPoolStrategy(size=n))``) or ships one
-    instance to its tasks
-    (``ds.map_batches(SentenceScorer(...))``); its settings are checked and its tokenizer
-    loaded when it is built. The scores are on sacrebleu's 0-100 scale and have its digits
-    (``sacrebleu.sentence_bleu`` / ``sentence_chrf``, ``bleusuite score -sl``): BLEU's
-    sacrebleu smoothings take the effective order unless ``effective_order=False``.
+    Give the class to ``map_batches`` (built once per actor, ``fn_constructor_kwargs=``) or
+    an instance (shipped to the tasks); its settings are checked when it is built. The scores
+    have sacrebleu's digits, 0-100 (``bleusuite score -sl``; BLEU with the effective order
+    unless ``effective_order=False``).
 
     Args:
         hypotheses: the hypothesis column.
@@ -64,11 +61,7 @@ class SentenceScorer:
                  **options: Any) -> None:
         if not isinstance(hypotheses, str):
             raise TypeError(f"hypotheses must be a column name; got {hypotheses!r}")
-        if isinstance(references, str) or not isinstance(references, Sequence) or not all(
-                isinstance(name, str) for name in references):
-            raise TypeError(f"references must be a list of column names; got {references!r}")
-        if not references:
-            raise ValueError("references: give at least one column")
+        references = checked_column_names(references, "references")
         if not isinstance(metric, str):
             raise TypeError(f"metric must be a metric name; got {metric!r}")
         output = metric if output is None else output
@@ -76,7 +69,7 @@ class SentenceScorer:
             raise ValueError(f"output must be a new column name, not an input column; got "
                              f"{output!r}")
         self.hypotheses = hypotheses
-        self.references = tuple(references)
+        self.references = references
         self.metric = metric
         self.output = output
         self.plan = make_plan((metric,), options, pad_id=pad_id, eos_id=eos_id, device=device,

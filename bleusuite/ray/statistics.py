@@ -1,14 +1,9 @@
 """Per-row statistics of one batch, for every metric of a :class:`~bleusuite.ray.plan.Plan`
 and every system (hypothesis column) against the shared reference columns.
 
-Text takes ``bleusuite score``'s route: each distinct word of the batch tokenised once
-(:class:`bleusuite.text.Encoder`, a vocabulary per batch, so memory follows the batch), the
-matches of every system counted in one call from the ragged ids
-(:func:`bleusuite.counting.count_matches` of :func:`bleusuite.inputs.streams_batch`), and
-each metric's statistics built by its registry entry (``word_statistics``, or
-``text_statistics`` for chrF and TER). Token ids take the scoring functions' route
-(:func:`bleusuite.inputs.normalize_batch`: padding dropped, a sentence cut at its first
-``eos_id``, an all-padding reference absent), on the CPU or on a torch device.
+Text takes ``bleusuite score``'s route (each distinct word of the batch tokenised once, the
+matches of every system counted in one call, each metric's statistics built by its registry
+entry); token ids take the scoring functions' (:func:`bleusuite.inputs.normalize_batch`).
 Either way the statistics are those of the single-process functions, row for row.
 
 >>> from bleusuite.ray.columns import read_columns

@@ -78,6 +78,18 @@ def _length(value: Any) -> int | None:
         return None
 
 
+def _check_counts(completions: Any, completion_ids: Any) -> None:
+    count, texts_count = _length(completion_ids), _length(completions)
+    if count is not None and texts_count is not None and count != texts_count:
+        raise ValueError("completions and completion_ids must have one entry per completion; "
+                         f"got {texts_count} completions and {count} completion_ids")
+
+
+def _not_a_list(completions: Any) -> TypeError:
+    return TypeError("completions must be a list (one entry per completion); got "
+                     f"{type(completions).__name__}")
+
+
 def check_completion_ids(completion_ids: Any) -> None:
     """The rows of ``completion_ids`` given as a list (an array is checked by the core)."""
     if not isinstance(completion_ids, list | tuple):
@@ -103,10 +115,7 @@ def completion_texts(completions: Any) -> list[str]:
     if completions is None:
         raise ValueError("the reward needs completions (or completion_ids)")
     if isinstance(completions, str | bytes) or not isinstance(completions, Sequence):
-        raise TypeError(
-            "completions must be a list (one entry per completion); got "
-            f"{type(completions).__name__}"
-        )
+        raise _not_a_list(completions)
     texts = []
     for row, completion in enumerate(completions):
         if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
@@ -172,34 +181,18 @@ class TokenizedReward:
         or ``completions`` encoded (not cached: samples rarely repeat)."""
         if self.tokenize is not None:
             texts = completion_texts(completions)
-            count = _length(completion_ids)
-            if count is not None and count != len(texts):
-                raise ValueError(
-                    "completions and completion_ids must have one entry per completion; got "
-                    f"{len(texts)} completions and {count} completion_ids"
-                )
+            _check_counts(texts, completion_ids)
             return texts
         if isinstance(completions, str | bytes):
-            raise TypeError(
-                "completions must be a list (one entry per completion); got "
-                f"{type(completions).__name__}"
-            )
+            raise _not_a_list(completions)
         if completion_ids is not None:
-            count, texts_count = _length(completion_ids), _length(completions)
-            if count is not None and texts_count is not None and count != texts_count:
-                raise ValueError(
-                    "completions and completion_ids must have one entry per completion; got "
-                    f"{texts_count} completions and {count} completion_ids"
-                )
+            _check_counts(completions, completion_ids)
             check_completion_ids(completion_ids)
             return completion_ids
         if completions is None:
             raise ValueError("the reward needs completion_ids (or completions to encode)")
         if not isinstance(completions, Sequence):
-            raise TypeError(
-                "completions must be a list (one entry per completion); got "
-                f"{type(completions).__name__}"
-            )
+            raise _not_a_list(completions)
         for row, text in enumerate(completions):
             if isinstance(text, list | dict):
                 raise TypeError(

@@ -25,18 +25,12 @@ __all__ = ["SelfBleuReward", "completion_groups"]
 class SelfBleuReward(BleuRewardSettings, TokenizedReward):
     """``1 - self-BLEU`` of each completion within its group, as a GRPO diversity reward.
 
-    GRPO samples ``G`` completions per prompt; this reward scores each against the other
-    ``G - 1`` of its group as references (:func:`bleusuite.self_bleu`, multi-reference
-    BLEU) and returns ``1 - that``: 1 for a completion that shares no n-gram with the rest
-    of its group, 0 for one that the others repeat exactly (clamped at 0: the BLEU of an
-    exact copy can round a hair above 1). Add it to a task reward (with a
-    weight, TRL's ``reward_weights``) to keep the samples of a prompt apart.
-
-    A group is, by default, a run of consecutive completions with the same prompt (TRL
-    passes each prompt's ``G`` completions next to each other); ``num_generations=G``
-    takes consecutive blocks of ``G`` instead. A completion alone in its group (with
-    several processes a group can be split between them) has no reward: ``None``, which TRL
-    leaves out of its sums (as NaN).
+    Each completion is scored against the other completions of its group as references
+    (:func:`bleusuite.self_bleu`): 1 for one that shares no n-gram with the rest, 0 for an
+    exact repeat (clamped at 0). Add it to a task reward (TRL's ``reward_weights``) to keep
+    the samples of a prompt apart. A group is a run of consecutive completions with the same
+    prompt, or (``num_generations=G``) a block of ``G``; a completion alone in its group gets
+    ``None``, which TRL leaves out of its sums.
 
     Args:
         tokenizer: the policy's tokenizer, to encode ``completions`` when no

@@ -30,8 +30,7 @@ class BleuReward(BleuRewardSettings, ReferenceReward):
             (and may be None) with ``tokenize``.
         reference_column: the dataset column with each example's reference(s).
         max_order: highest n-gram order.
-        smooth: any name of :data:`bleusuite.SMOOTHING_NAMES`; default ``"exp"`` (see the
-            module's docstring).
+        smooth: any name of :data:`bleusuite.SMOOTHING_NAMES`; default ``"exp"``.
         smooth_value: as in :func:`bleusuite.sentence_bleu`.
         effective_order: sacrebleu's effective order (default True, with ``"exp"``).
         eos_id: the token that ends a completion (it and what follows are ignored); by
@@ -43,25 +42,18 @@ class BleuReward(BleuRewardSettings, ReferenceReward):
         cache_size: how many references' token ids are kept between calls, the least
             recently used dropped first (default :data:`DEFAULT_CACHE_SIZE`); None keeps
             every one, 0 none. The numbers do not depend on it.
-        tokenize: score the decoded completions (``completions``: strings, or the last
-            message of a conversation) as text against the reference strings, tokenised
-            by this sacrebleu tokenizer (``"13a"``, ``"intl"``, ``"zh"``, ``"char"``,
-            ``"none"``, ...), as sacrebleu and evaluate do; ``completion_ids`` and the
-            policy's tokenizer are then not used. Default None: score token ids.
+        tokenize: score the decoded ``completions`` (strings, or the last message of a
+            conversation) as text, tokenised by this sacrebleu tokenizer (``"13a"``, ...);
+            ``completion_ids`` and the tokenizer are then not used. Default None: token ids.
         lowercase: with ``tokenize``, lowercase everything first.
         ref_length: the reference length of the brevity penalty, as in
             :func:`bleusuite.sentence_bleu` (``"shortest"``: evaluate's ``bleu``).
 
-    Calling it returns ``sentence_bleu(completion_ids, references, ...)`` (with ``tokenize``:
-    ``sentence_bleu(completions, references, tokenize=...)``) as a list of floats: the same
-    numbers, bit for bit. With ``tokenize="13a"`` the defaults give sacrebleu's
-    ``sentence_bleu(completion, references).score / 100``; ``smooth="no_smooth",
-    effective_order=False, ref_length="shortest"`` gives evaluate's
-    ``evaluate.load("bleu").compute(predictions=[completion], references=[references])``
-    (its ``smooth=True``: ``smooth="nmt_smooth"``), the reward of BLEUBERI-style training,
-    for every completion that does not end in ``"-\\n"`` (evaluate tokenises the raw string,
-    sacrebleu and bleusuite the line without its trailing whitespace;
-    :func:`bleusuite.evaluate.as_evaluate_13a` of each string gives evaluate's tokens).
+    Calling it returns ``sentence_bleu(completion_ids, references, ...)`` (with ``tokenize``,
+    of ``completions``) as a list of floats, bit for bit. With ``tokenize="13a"`` the defaults
+    give sacrebleu's ``sentence_bleu(...).score / 100``; ``smooth="no_smooth",
+    effective_order=False, ref_length="shortest"`` gives evaluate's ``bleu`` per completion
+    (BLEUBERI's reward; see :func:`bleusuite.evaluate.as_evaluate_13a` for a ``"-\\n"`` end).
 
     >>> reward = BleuReward(tokenize="13a", smooth="no_smooth", effective_order=False,
     ...                     ref_length="shortest")          # evaluate's bleu, per completion
@@ -113,9 +105,8 @@ class BleuReward(BleuRewardSettings, ReferenceReward):
 class GleuReward(ReferenceReward):
     """Sentence GLEU (NLTK's) of each completion against its references, as a GRPO reward.
 
-    GLEU needs no smoothing: it is the n-gram F-measure-like ``matches / max(hyp n-grams,
-    ref n-grams)`` over orders ``min_len``..``max_len``, nonzero as soon as one n-gram
-    matches. Arguments as :class:`BleuReward` (``tokenize`` scores text as well).
+    GLEU needs no smoothing (nonzero as soon as one n-gram matches). Arguments as
+    :class:`BleuReward` (``tokenize`` scores text as well).
 
     >>> class Chars:
     ...     eos_token_id = 0

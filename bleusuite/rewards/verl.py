@@ -1,23 +1,9 @@
-"""BLEU rewards in verl's calling convention (``custom_reward_function``).
-
-verl's reward managers decode each response and call a reward function with keyword
-arguments ``data_source``, ``solution_str`` (the decoded response), ``ground_truth`` (the
-dataset's ``reward_model.ground_truth``) and ``extra_info``, adding the ``reward_kwargs`` of
-the configuration; the ``batch`` manager calls it once a batch with ``data_sources``,
-``solution_strs``, ``ground_truths`` and ``extra_infos``. Point verl at these functions::
-
-    custom_reward_function.path=pkg://bleusuite.rewards.verl
-    custom_reward_function.name=compute_score            # the default name
-    # or, one call a batch (faster): reward_model.reward_manager=batch
-    #     custom_reward_function.name=compute_score_batch
-    # settings: custom_reward_function.reward_kwargs.smooth=exp, ...
-
-The score is ``sentence_bleu`` of the response against the ground truth (a string, or a
-list of reference strings) as text, tokenised with sacrebleu's ``13a`` by default: with the
-default settings, sacrebleu's ``sentence_bleu(response, references).score / 100``;
-``smooth="no_smooth", effective_order=False, ref_length="shortest"`` gives evaluate's
-``bleu`` (for a response that does not end in ``"-\\n"``, which evaluate's tokenizer, reading
-the raw string, joins away). ``data_source`` and ``extra_info`` are not used.
+"""BLEU rewards in verl's calling convention (``custom_reward_function``; see
+``docs/rl-reward.md``): :func:`compute_score` (one decoded response against its
+``ground_truth``, a string or a list of them) and :func:`compute_score_batch` (verl's
+``batch`` reward manager). By default sacrebleu's sentence BLEU on the ``13a`` tokens,
+/ 100; ``smooth="no_smooth", effective_order=False, ref_length="shortest"`` gives
+evaluate's ``bleu``. ``data_source`` and ``extra_info`` are not used.
 
 >>> from bleusuite.rewards.verl import compute_score, compute_score_batch
 >>> compute_score("wmt", "The cat sat on the mat.", "The cat sat on a mat.")

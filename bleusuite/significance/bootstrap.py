@@ -1,21 +1,11 @@
 """Bootstrap resampling of summable statistics, with sacrebleu's draws.
 
-sacrebleu's ``--confidence`` re-scores every resample in Python, from a fancy-indexed copy
-of the per-sentence statistics. Here a resample is a weighted sum of the per-sentence
-statistics:
-
-1. Draw the resamples exactly as sacrebleu does (:mod:`bleusuite.significance.draws`):
-   ``rng.choice(B, size=(R, B))`` sentence indices for the bootstrap, ``rng.integers(2,
-   size=(R, B), dtype=bool)`` swap masks for approximate randomization. The same seed gives
-   the same draws, so the same means, intervals and p-values.
-2. Turn them into ``(R, B)`` weights (how often each sentence was drawn), drawn and counted
-   a small step of resamples at a time (a step's arrays stay in cache and reuse their
-   memory) into one weight buffer (:mod:`bleusuite.significance.sums`).
-3. One matrix product of that buffer with the ``(B, F)`` statistics (of several metrics or
-   systems side by side) gives the ``(R, F)`` summed statistics of its resamples (exact:
-   the values are integers that the floating-point type holds exactly).
-4. Score the rows with the metric, one call per block of resamples, then summarise:
-   sacrebleu's mean and 95% interval.
+Where sacrebleu's ``--confidence`` re-scores a fancy-indexed copy of the statistics for
+every resample in Python, here the resamples are sacrebleu's draws
+(:mod:`bleusuite.significance.draws`, the same seed gives the same numbers) turned into
+``(R, B)`` weights, their summed statistics one exact matrix product per block
+(:mod:`bleusuite.significance.sums`), scored by the metric one call per block and
+summarised as sacrebleu does: mean and 95% interval.
 
 >>> import numpy as np
 >>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F): 3 sentences, 2 fields
@@ -57,22 +47,6 @@ class NoProgress:
 
     def update(self, n: int = 1) -> None:
         pass
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------- bootstrap
@@ -174,11 +148,3 @@ def _floats(scores: Any) -> np.ndarray:
     """Scores as a float array: float32 ones kept, anything else float64."""
     array = np.asarray(scores)
     return array if array.dtype == np.float32 else array.astype(np.float64)
-
-
-
-
-
-
-
-

@@ -114,11 +114,10 @@ class DrawnResamples:
     one ``(R, B)`` float32 matrix of multiplicities (exact: a multiplicity is at most
     ``B``, far below 2**24 for any matrix that fits in memory).
 
-    For several resamplings of the same sentences with the same seed (the metrics of a
-    paired test), or to draw while something else runs (``bleusuite score`` draws while
-    its other processes count). Give it as ``drawn=`` to :func:`bootstrap_scores_of_metrics`
-    or :func:`bleusuite.significance.paired_bootstrap`: the numbers are those of drawing
-    there. It holds ``4 R B`` bytes, where drawing in steps holds a few megabytes.
+    For several resamplings of the same sentences and seed, or to draw while something else
+    runs: give it as ``drawn=`` to :func:`bootstrap_scores_of_metrics` or
+    :func:`bleusuite.significance.paired_bootstrap` (the same numbers). It holds ``4 R B``
+    bytes, where drawing in steps holds a few megabytes.
 
     >>> drawn = DrawnResamples.draw(4, 5, seed=3)
     >>> bool((drawn.weights == np.concatenate(list(bootstrap_weights(4, 5, seed=3)))).all())
@@ -146,11 +145,10 @@ class DrawnResamples:
     @classmethod
     def ahead(cls, num_sentences: int, n_resamples: int,
               seed: int | None) -> Callable[[], DrawnResamples | None]:
-        """:meth:`draw` on a thread of its own, started now, for a program with other work to
-        do before it resamples (``bleusuite score`` draws while it tokenises and counts;
-        NumPy's generator releases the GIL while it fills). The call returned waits for the
-        draws and gives them, or None where there was no memory for them or no thread to
-        draw on (the resampling then draws in steps: the same numbers).
+        """:meth:`draw` on a thread of its own, started now (NumPy's generator releases the
+        GIL while it fills). The call returned waits for the draws and gives them, or None
+        where there was no memory or no thread for them (the resampling then draws in
+        steps: the same numbers).
 
         >>> drawn = DrawnResamples.ahead(4, 5, seed=3)
         >>> bool((drawn().weights == DrawnResamples.draw(4, 5, seed=3).weights).all())

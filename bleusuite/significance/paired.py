@@ -1,12 +1,9 @@
 """Paired significance tests on summable statistics.
 
-sacrebleu's ``--paired-bs`` and ``--paired-ar`` re-score every resample of every system in
-Python. Here the draws are sacrebleu's (:mod:`bleusuite.significance.bootstrap`, the same
-seed gives the same resamples), and the statistics of every resample of every system come
-from one matrix product of the ``(R, B)`` weights with the ``(B, S x F)`` statistics of
-all ``S`` systems; the rows are then scored with the metric (for BLEU, sacrebleu's own
-arithmetic: :func:`bleusuite.scores.bleu.sacrebleu_formula.exact_bleu`) and summarised as
-sacrebleu does: mean and 95% interval, p-values.
+sacrebleu's ``--paired-bs`` and ``--paired-ar``, on sacrebleu's draws, with the resampled
+statistics of every system as one matrix product (as :mod:`bleusuite.significance.bootstrap`
+does for one system), scored by the metric and summarised as sacrebleu does: mean and 95%
+interval, p-values.
 
 The statistics are any metric's of the sentences (:class:`~bleusuite.BleuStats`,
 :class:`~bleusuite.GleuStats`, :class:`~bleusuite.WerStats`, ...: one row per sentence, any
@@ -29,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -40,6 +38,7 @@ from bleusuite.significance.bootstrap import (
     NoProgress,
     Progress,
     ScoreFunction,
+    bootstrap_scores_of_metrics,
     estimate_ci,
 )
 from bleusuite.significance.draws import DrawnResamples, check_count, swap_masks
@@ -79,14 +78,8 @@ def _default_scores(stats: Statistics) -> tuple[ScoreFunction, ScoreFunction]:
     metric = registry.get("bleu") if isinstance(stats, np.ndarray) else \
         registry.of_statistics(stats)
     settings = metric.settings()
-
-    def score(table: np.ndarray) -> np.ndarray:
-        return metric.scores(table, settings)
-
-    def resampled(table: np.ndarray) -> np.ndarray:
-        return metric.scores(table, settings, resampled=True)
-
-    return score, resampled
+    return (partial(metric.scores, settings=settings),
+            partial(metric.scores, settings=settings, resampled=True))
 
 
 @dataclass(frozen=True)
@@ -183,22 +176,12 @@ def paired_bootstrap(
     """
     n_resamples = check_count(n_resamples, "n_resamples")
     tables, score, resampled_score = _prepare(baseline, systems, score, resampled_score)
-    bar = bar or NoProgress()
-    fields_ = tables[0].shape[1]
     real = _scores_of_totals(score, [t.sum(axis=0) for t in tables])
-    num_sentences = tables[0].shape[0]
-    # (B, S x F); a resample's multiplicities sum to B
-    sums = WeightedSums.side_by_side(tables, num_sentences)
-    # each system's scores are scored apart: a metric returns float32 scores, or float64
-    # where the library it reproduces made that system's array float64 (sacrebleu's chrF and
-    # TER, where some resample takes a branch of Python floats), and concatenating keeps it
-    chunks: list[list[np.ndarray]] = [[] for _ in tables]
-    for summed in sums.resampled(num_sentences, n_resamples, seed, drawn,
-                                 max(1, SCORED_ROWS // len(tables))):  # (R, S x F)
-        for k, part in enumerate(chunks):
-            part.append(np.asarray(resampled_score(summed[:, k * fields_:(k + 1) * fields_])))
-        bar.update(len(summed))
-    resampled = [np.concatenate(part) for part in chunks]  # S x (R,)
+    # the systems resampled side by side, each scored apart: a metric returns float32
+    # scores, or float64 where the library it reproduces made that system's array float64
+    # (sacrebleu's chrF and TER, where some resample takes a branch of Python floats)
+    resampled = bootstrap_scores_of_metrics(tables, [resampled_score] * len(tables),
+                                            n_resamples, seed, bar, drawn)  # S x (R,)
     results = []
     for k, scores in enumerate(resampled):
         mean, ci = estimate_ci(scores)

@@ -1,23 +1,11 @@
 """torchmetrics metrics: drop-in replacements for ``torchmetrics.text.BLEUScore`` and
-``SacreBLEUScore``, NLTK's GLEU as a torchmetrics metric, ``TranslationEditRate`` with
-sacrebleu's TER, and the error rates ``WordErrorRate``, ``CharErrorRate``,
-``MatchErrorRate``, ``WordInfoLost`` and ``WordInfoPreserved``, ``EditDistance`` and
-``ExtendedEditDistance``, and CIDEr-D (``CIDErScore``, with fixed document frequencies).
-
-Each metric keeps one state, the summed integer statistics of every sentence seen
-(``add_state(..., dist_reduce_fx="sum")``): the corpus score is a function of that sum, so it
-is exact whatever the batches, processes and ``forward`` calls (Lightning logs it as it is),
-and the sum is exact too (int64, where torchmetrics' own BLEU sums its counts in float32).
-``update`` takes text (a list of strings, and per string a reference string or a list of
-them) or token ids (a (B, L) tensor and (B, L) or (B, R, L) references, on any device, with
-``pad_id`` / ``eos_id``; or token lists), and runs bleusuite's vectorised counting.
-
-With torchmetrics' arguments the numbers are torchmetrics' own (its ``smooth=True`` is
-bleusuite's ``"torchmetrics_smooth"``, its ``smooth=False`` ``"no_smooth"``, and it takes the
-first of equally close references: ``ref_length="closest_first"``), in float64.
-
-This module needs torch and torchmetrics (``pip install "bleusuite[torchmetrics]"``);
-``import bleusuite`` does not import it.
+``SacreBLEUScore``, NLTK's GLEU, ``TranslationEditRate`` with sacrebleu's TER, ``ROUGEScore``,
+the error rates ``WordErrorRate``, ``CharErrorRate``, ``MatchErrorRate``, ``WordInfoLost``
+and ``WordInfoPreserved``, ``EditDistance`` and ``ExtendedEditDistance``, and CIDEr-D
+(``CIDErScore``). Each keeps the summed integer statistics of every sentence seen as its
+state (``dist_reduce_fx="sum"``), so the corpus score is exact whatever the batches and
+processes (``docs/integrations.md``). Needs torch and torchmetrics
+(``pip install "bleusuite[torchmetrics]"``); ``import bleusuite`` does not import it.
 
 >>> from bleusuite.torchmetrics import BLEUScore
 >>> preds = ["the cat is on the mat"]

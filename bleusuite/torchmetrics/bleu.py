@@ -25,15 +25,13 @@ __all__ = ["BLEUScore", "GLEUScore", "SacreBLEUScore"]
 class BLEUScore(StatisticsMetric):
     """BLEU of a corpus, a drop-in replacement for ``torchmetrics.text.BLEUScore``.
 
-    With torchmetrics' arguments, the number of torchmetrics' ``BLEUScore`` (float64: its
-    own counts and score are in the default dtype, float32 unless changed); text is split
-    on whitespace, as torchmetrics does.
+    With torchmetrics' arguments, torchmetrics' number (in float64, where its own is in the
+    default dtype); text is split on whitespace, as torchmetrics does.
 
     Args:
         n_gram: the highest n-gram order.
         smooth: torchmetrics' ``False`` (``"no_smooth"``) or ``True``
-            (``"torchmetrics_smooth"``: add one to the counts of every order but the first),
-            or any name of :data:`bleusuite.SMOOTHING_NAMES` (``"exp"``: sacrebleu's).
+            (``"torchmetrics_smooth"``), or any name of :data:`bleusuite.SMOOTHING_NAMES`.
         weights: one weight per order (default uniform ``1 / n_gram``).
         tokenize: how text is split: ``"none"`` (on whitespace, torchmetrics' ``BLEUScore``)
             or a sacrebleu tokenizer (``"13a"``, ``"intl"``, ``"zh"``, ``"char"``, ...).
@@ -95,15 +93,12 @@ class BLEUScore(StatisticsMetric):
 
 class SacreBLEUScore(BLEUScore):
     """``torchmetrics.text.SacreBLEUScore``: :class:`BLEUScore` with sacrebleu's tokenizers
-    (``tokenize="13a"`` by default) and torchmetrics' arithmetic (first closest reference,
-    ``smooth=True`` adding one from the second order on); for sacrebleu's own numbers pass
-    ``smooth="exp", ref_length="closest"`` (sacrebleu's ``corpus_bleu`` / 100).
+    (``"13a"`` by default) and torchmetrics' arithmetic; ``smooth="exp",
+    ref_length="closest"`` gives sacrebleu's own ``corpus_bleu`` / 100.
 
-    Text is read as torchmetrics reads it, which differs from sacrebleu in two ways: the
-    tokenizer gets the raw line (sacrebleu's BLEU strips its end first: ``"mat .-\\n"``
-    ends in ``"."`` here and in ``"-"`` there), and ``lowercase=True`` lowercases the tokens
-    after tokenising (sacrebleu lowercases first, so that ``"&QUOT;"`` and ``"<SKIPPED>"``
-    are 13a's ``"&quot;"`` and ``"<skipped>"``; here, as in torchmetrics, they are not).
+    Text is read as torchmetrics reads it, not quite as sacrebleu does: the tokenizer gets
+    the raw line, and ``lowercase=True`` lowercases the tokens after tokenising
+    (``docs/integrations.md``).
 
     Args are those of :class:`BLEUScore` in torchmetrics' order (``n_gram``, ``smooth``,
     ``tokenize``, ``lowercase``, ``weights``).
@@ -161,8 +156,8 @@ class GLEUScore(StatisticsMetric):
     Args:
         min_len: the lowest n-gram order pooled.
         max_len: the highest n-gram order pooled.
-        tokenize: how text is split (``"none"``: on whitespace; ``"13a"``: as evaluate's
-            ``google_bleu`` does, on the raw line: ``"-\\n"`` at its end joined away).
+        tokenize: how text is split (``"none"``: on whitespace; ``"13a"``: on the raw line,
+            as evaluate's ``google_bleu``).
         lowercase: lowercase text first.
         pad_id: with token ids, the padding id.
         eos_id: with token ids, the id that ends a sentence.
@@ -197,5 +192,3 @@ class GLEUScore(StatisticsMetric):
         """The corpus GLEU of every sentence seen: a 0-d float64 tensor."""
         score: torch.Tensor = gleu_score(GleuStats.from_array(self.statistics))
         return score
-
-

@@ -16,12 +16,10 @@ class ROUGEScore(Metric):
     """ROUGE, a drop-in replacement for ``torchmetrics.text.rouge.ROUGEScore``: its arguments,
     inputs, keys and numbers (float32, as torchmetrics' own), counted by bleusuite.
 
-    Each document's precision, recall and F-measure for each key (rouge-score's arithmetic,
-    torchmetrics' tokenizer: lowercase, everything outside ``[a-z0-9]`` a separator, NLTK's
-    Porter stemmer with ``use_stemmer``; ``rougeLsum``'s sentences by
-    ``nltk.sent_tokenize``), several references reduced as ``accumulate`` says
-    (:func:`bleusuite.scores.rouge.formula.torchmetrics_scores`); the result is their mean.
-    The state is their sums and the number of documents (``dist_reduce_fx="sum"``).
+    Each document's precision, recall and F-measure per key, with torchmetrics' tokenizer
+    and references reduced as ``accumulate`` says
+    (:func:`bleusuite.scores.rouge.formula.torchmetrics_scores`); the result is their mean,
+    the state their sums and the number of documents.
 
     Args:
         use_stemmer: NLTK's Porter stemmer on the tokens of more than 3 characters.

@@ -1,5 +1,5 @@
-"""The base of bleusuite's torchmetrics metrics over summed integer statistics, and the
-reading of their inputs (text as torchmetrics reads it, or token ids)."""
+"""The base of bleusuite's torchmetrics metrics over summed integer statistics, which reads
+their inputs (text as torchmetrics reads it, or token ids)."""
 
 from __future__ import annotations
 
@@ -15,18 +15,10 @@ from bleusuite.inputs import Batch, normalize_batch, text_batch
 from bleusuite.inputs.checks import check_tokenizer_name, is_text
 from bleusuite.text import Tokenizer
 
-__all__ = ["ARGNAMES", "StatisticsMetric", "is_text_input", "raw_13a", "raw_13a_target"]
+__all__ = ["ARGNAMES", "StatisticsMetric", "raw_13a", "raw_13a_target"]
 
 #: the names of the two inputs, in every error message
 ARGNAMES = ("preds", "target")
-
-
-def is_text_input(preds: object) -> bool:
-    """A non-empty list of strings (text), rather than token ids or token lists."""
-    if isinstance(preds, str):
-        raise TypeError("preds must be a list of strings (one per sentence): wrap a single "
-                        "sentence in a list")
-    return is_text(preds, argname="preds")
 
 
 def raw_13a(lines: Sequence[str]) -> Sequence[str]:
@@ -41,8 +33,7 @@ def raw_13a(lines: Sequence[str]) -> Sequence[str]:
 
 
 def raw_13a_target(target: Any) -> Any:
-    """:func:`raw_13a` of each hypothesis' references (left as they are where malformed:
-    the checks name the fault)."""
+    """:func:`raw_13a` of each hypothesis' references (left as they are where malformed)."""
     if not isinstance(target, Sequence) or isinstance(target, str):
         return target
     out: list[Any] = []
@@ -105,7 +96,10 @@ class StatisticsMetric(Metric):
             TypeError, ValueError: malformed input; the message names ``preds`` or
                 ``target``.
         """
-        if is_text_input(preds):
+        if isinstance(preds, str):
+            raise TypeError("preds must be a list of strings (one per sentence): wrap a single "
+                            "sentence in a list")
+        if is_text(preds, argname="preds"):
             tokenize, lowercase = self._text_tokenizer()
             if tokenize == "13a" and self._raw_lines:
                 preds, target = raw_13a(preds), raw_13a_target(target)
@@ -125,4 +119,3 @@ class StatisticsMetric(Metric):
         """torchmetrics' plot of one value or a list of them (``metric.compute()`` by default):
         a matplotlib ``(figure, axes)``; needs matplotlib."""
         return self._plot(val, ax)
-

@@ -20,12 +20,9 @@ class TranslationEditRate(Metric):
     sacrebleu's numbers: ``sacrebleu.corpus_ter(...).score / 100`` (its tercom tokenizer,
     shift heuristics and beam, counted by :mod:`bleusuite.scores.ter.edits`).
 
-    torchmetrics' own TER is another implementation of tercom: it gives other numbers on
-    many lines (a different beam and shift search; 65.93 against sacrebleu's 66.04 on 1,000
-    WMT lines), and sums its statistics in float32. Here the state is the summed integer
-    statistics (edits, and the references' average lengths in exact units; see
-    :class:`bleusuite.TerStats`), exact across batches and processes, and the score is
-    float64.
+    torchmetrics' own TER gives other numbers on many lines (another beam and shift search,
+    float32 sums; ``docs/ter.md``). Here the state is the summed integer statistics
+    (:class:`bleusuite.TerStats`), exact across batches and processes; the score is float64.
 
     Args:
         normalize: tercom's normalisation (sacrebleu's ``normalized``).
@@ -130,4 +127,3 @@ class TranslationEditRate(Metric):
         """torchmetrics' plot of one value or a list of them (``metric.compute()`` by default):
         a matplotlib ``(figure, axes)``; needs matplotlib."""
         return self._plot(val, ax)
-

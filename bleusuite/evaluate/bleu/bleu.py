@@ -7,8 +7,7 @@ a line to its tokens), the shortest reference length (``ref_length="shortest"``)
 ``smooth=True`` adding one to every order (``smooth="nmt_smooth"``; ``False`` is
 ``"no_smooth"``), 0-1.
 Where that script divides by zero (no hypothesis or no reference token in the corpus) this
-module gives the shared brevity penalty's numbers instead of an error. Without
-``evaluate`` installed this script defines nothing; evaluate's loader needs it.
+module gives the shared brevity penalty's numbers instead of an error.
 """
 
 from __future__ import annotations

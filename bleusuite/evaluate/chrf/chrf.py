@@ -3,8 +3,7 @@
 The inputs, arguments and keys of evaluate's ``chrf``, which scores with sacrebleu's
 ``CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing).corpus_score``:
 ``score`` (0-100), ``char_order``, ``word_order``, ``beta``, with sacrebleu's numbers to the
-last bit, counted by :class:`bleusuite.sacrebleu.CHRF`. Without ``evaluate`` installed this
-script defines nothing; evaluate's loader needs it.
+last bit, counted by :class:`bleusuite.sacrebleu.CHRF`.
 """
 
 from __future__ import annotations

@@ -3,9 +3,7 @@
 The inputs, arguments and key of evaluate's ``google_bleu``: NLTK's ``corpus_gleu`` of the
 13a tokens of the raw strings, as evaluate's ``Tokenizer13a`` gives them
 (:func:`~bleusuite.evaluate.as_evaluate_13a`; or of ``tokenizer``'s tokens, a function from a
-line to its tokens), 0-1,
-counted by :func:`bleusuite.corpus_gleu`. Without ``evaluate`` installed this script
-defines nothing; evaluate's loader needs it.
+line to its tokens), 0-1, counted by :func:`bleusuite.corpus_gleu`.
 """
 
 from __future__ import annotations

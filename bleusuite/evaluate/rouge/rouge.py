@@ -5,8 +5,7 @@ type, rouge-score's F-measure of each prediction against its reference (``score_
 where references come as lists), and with ``use_aggregator=True`` (the default) the middle
 of rouge-score's ``BootstrapAggregator`` (the same numbers for the same NumPy random state,
 :func:`bleusuite.scores.rouge.aggregate.bootstrap_aggregate`), else the list of the
-predictions' F-measures. Counted by :func:`bleusuite.rouge_scores`. Without ``evaluate``
-installed this script defines nothing; evaluate's loader needs it.
+predictions' F-measures. Counted by :func:`bleusuite.rouge_scores`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import bleusuite
-from bleusuite.evaluate import base
+from bleusuite.evaluate import base, per_prediction
 from bleusuite.scores.rouge.aggregate import bootstrap_aggregate
 from bleusuite.scores.rouge.counts import counts_of_documents
 from bleusuite.scores.rouge.documents import encode_documents
@@ -45,9 +44,7 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
                      use_stemmer: bool = False,
                      tokenizer: Callable[[str], Sequence[str]] | None = None) -> dict[str, Any]:
             types = check_types(DEFAULT_TYPES if rouge_types is None else rouge_types)
-            multi_ref = isinstance(references[0], list)
-            rows = [list(refs) for refs in references] if multi_ref else \
-                [[ref] for ref in references]
+            rows = per_prediction(references)
             if tokenizer is None:
                 stats = bleusuite.rouge_scores(predictions, rows, rouge_types=types,
                                                use_stemmer=use_stemmer)

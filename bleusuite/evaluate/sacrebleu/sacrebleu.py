@@ -2,8 +2,7 @@
 
 The inputs, arguments and keys of evaluate's ``sacrebleu`` (sacrebleu's ``corpus_bleu``,
 scores 0-100), with sacrebleu's numbers to the last bit, counted by
-:class:`bleusuite.sacrebleu.BLEU`. Without ``evaluate`` installed this script defines nothing
-(so that it can be imported, e.g. to collect doctests); evaluate's loader needs it.
+:class:`bleusuite.sacrebleu.BLEU`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """evaluate's ``ter`` module on bleusuite: ``evaluate.load(module_path("ter"))``.
 
 The inputs, arguments and keys of evaluate's ``ter`` (sacrebleu's ``TER``, scores 0-100),
-with sacrebleu's numbers, counted by :class:`bleusuite.sacrebleu.TER`. Without ``evaluate``
-installed this script defines nothing (so that it can be imported, e.g. to collect
-doctests); evaluate's loader needs it.
+with sacrebleu's numbers, counted by :class:`bleusuite.sacrebleu.TER`.
 """
 
 from __future__ import annotations

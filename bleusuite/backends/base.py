@@ -20,7 +20,9 @@ class Backend:
     key_bits: int = 62
     #: whether the compact counting strategy (in-place ops, data-dependent shapes) can run
     compact_counting: bool = True
-    #: device-to-host synchronisations this backend needs per call are listed in the docs
+
+    def __repr__(self) -> str:
+        return f"<bleusuite backend {self.name!r}>"
 
     def is_array(self, obj: object) -> bool:
         raise NotImplementedError

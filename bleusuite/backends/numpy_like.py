@@ -1,4 +1,4 @@
-"""The backend for array libraries with NumPy's API: NumPy itself and CuPy."""
+"""The backend for array libraries with NumPy's API: NumPy, CuPy and JAX."""
 
 from __future__ import annotations
 
@@ -19,9 +19,6 @@ class NumpyLikeBackend(Backend):
         self.float64 = xp.float64
         self.bool_ = xp.bool_
 
-    def __repr__(self) -> str:
-        return f"<bleusuite backend {self.name!r}>"
-
     def is_array(self, obj: object) -> bool:
         return isinstance(obj, self.xp.ndarray)
 
@@ -41,10 +38,10 @@ class NumpyLikeBackend(Backend):
         return int(a.size)
 
     def to_int64(self, a: Any) -> Any:
-        return a.astype(self.xp.int64, copy=False)
+        return a.astype(self.int64, copy=False)
 
     def to_float64(self, a: Any) -> Any:
-        return a.astype(self.xp.float64, copy=False)
+        return a.astype(self.float64, copy=False)
 
     def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
         return self.xp.zeros(shape, dtype=dtype)
@@ -59,7 +56,7 @@ class NumpyLikeBackend(Backend):
         return self.xp.sort(a, axis=-1)
 
     def cumsum(self, a: Any, axis: int) -> Any:
-        return self.xp.cumsum(a, axis=axis, dtype=self.xp.int64)
+        return self.xp.cumsum(a, axis=axis, dtype=self.int64)
 
     def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
         return self.xp.bincount(idx, weights=weights, minlength=minlength)
@@ -105,7 +102,7 @@ class NumpyLikeBackend(Backend):
 
     def unique_inverse(self, a: Any) -> Any:
         inverse = self.xp.unique(a, return_inverse=True)[1]
-        return inverse.reshape(-1).astype(self.xp.int64, copy=False)
+        return inverse.reshape(-1).astype(self.int64, copy=False)
 
     def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
         order = self.xp.argsort(a, axis=-1, kind="stable")

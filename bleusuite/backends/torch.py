@@ -22,9 +22,6 @@ class TorchBackend(Backend):
     float64 = torch.float64
     bool_ = torch.bool
 
-    def __repr__(self) -> str:
-        return "<bleusuite backend 'torch'>"
-
     @staticmethod
     def _device(like: Any) -> Any:
         return like.device if isinstance(like, torch.Tensor) else None

@@ -1,11 +1,7 @@
 """The two forms a scoring call's sentences take: :class:`Batch` (what every input form
-becomes) and :class:`RaggedPairs` (its rows as slices of flat id arrays, which the compiled
-kernels read).
-
-On the host (NumPy arrays, torch CPU tensors through NumPy views, token lists, text) a batch
-is ragged: its :attr:`Batch.pairs` hold every sentence as a slice of one flat id array, with
-no padding at all. On devices (CUDA, CuPy, JAX) it is padded: left-aligned token matrices
-whose shapes follow from the input's, so that nothing is read back to the host.
+becomes: ragged rows on the host, left-aligned token matrices on devices, so that nothing is
+read back to the host) and :class:`RaggedPairs` (rows as slices of flat id arrays, which the
+compiled kernels read).
 """
 
 from __future__ import annotations
@@ -23,8 +19,7 @@ __all__ = ["Batch", "RaggedPairs", "grouped_batch", "identity", "mark_unreferenc
 
 
 class Streams(Protocol):
-    """Line-aligned streams of token ids in one flat array (what
-    :class:`~bleusuite.text.TokenIds` holds): ``starts`` and ``lengths`` ``(streams, B)``."""
+    """Line-aligned streams of one flat id array (:class:`~bleusuite.text.TokenIds`)."""
 
     @property
     def ids(self) -> np.ndarray: ...
@@ -65,8 +60,7 @@ class RaggedPairs:
     @classmethod
     def from_padded(cls, hyp: np.ndarray, hyp_len: np.ndarray, refs: np.ndarray,
                     ref_len: np.ndarray) -> RaggedPairs:
-        """The rows of a padded batch: hypotheses ``(B, Lh)``, references ``(B, R, Lr)``,
-        their lengths ``(B,)`` and ``(B, R)`` (each sentence left-aligned in its row)."""
+        """The rows of left-aligned ``(B, Lh)`` hypotheses and ``(B, R, Lr)`` references."""
         hyp = np.ascontiguousarray(hyp, dtype=np.int64)
         refs = np.ascontiguousarray(refs, dtype=np.int64)
         rows, hyp_width = hyp.shape
@@ -82,8 +76,7 @@ class RaggedPairs:
     @classmethod
     def from_streams(cls, streams: Streams, num_systems: int) -> RaggedPairs:
         """Every line of every system (system after system) with its reference lines, from
-        line-aligned streams of one id array (:class:`~bleusuite.text.TokenIds`): the
-        ``num_systems`` systems first, then the references.
+        streams of one id array: the ``num_systems`` systems first, then the references.
 
         >>> from types import SimpleNamespace
         >>> streams = SimpleNamespace(ids=np.array([5, 6, 5, 7, 5, 6]),  # A, B, a reference
@@ -149,10 +142,8 @@ class Batch:
         return self.pairs is not None
 
     def padded(self) -> Batch:
-        """The batch with left-aligned token matrices (:attr:`hyp`, :attr:`refs`) too: itself
-        on devices; on the host, the ragged rows copied into matrices (the hypotheses
-        :attr:`hyp_width` wide, the references as wide as the longest), for the
-        fixed-shape counting on the CPU and per-position work."""
+        """The batch with :attr:`hyp` and :attr:`refs` too (on the host, the ragged rows
+        copied into matrices, the hypotheses :attr:`hyp_width` wide)."""
         if self.pairs is None or self.hyp is not None:
             return self
         pairs = self.pairs
@@ -176,11 +167,9 @@ class Batch:
 
 def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarray,
                ref_tokens: np.ndarray, ref_index: np.ndarray, ref_len: np.ndarray) -> Batch:
-    """The host batch of rows picked from two matrices of sentences, read in place (no row
-    copied; a row may be picked many times): hypothesis b is row ``hyp_index[b]`` of
-    ``hyp_tokens`` ``(N, L)``, its reference r row ``ref_index[b, r]`` of ``ref_tokens``
-    (every reference present), with their lengths ``(B,)`` and ``(B, R)`` (pairs within
-    groups: :func:`bleusuite.pairwise_sentence_bleu`).
+    """The host batch of rows picked, in place, from two matrices of sentences: hypothesis b
+    is row ``hyp_index[b]`` of ``hyp_tokens``, its reference r row ``ref_index[b, r]`` of
+    ``ref_tokens`` (every reference present).
 
     >>> tokens = np.array([[1, 2, 3], [1, 2, 4]])
     >>> batch = rows_batch(tokens, np.array([0, 1]), np.array([3, 3]), tokens,
@@ -199,8 +188,7 @@ def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarra
 def grouped_batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,
                   ref_len: np.ndarray, counts: np.ndarray) -> Batch:
     """The host batch of sentences laid out one after the other: the hypotheses in
-    ``hyp_ids`` (lengths ``hyp_len``), and in ``ref_ids`` (lengths ``ref_len``) each
-    hypothesis's ``counts[b]`` references in turn (images and their captions).
+    ``hyp_ids``, and in ``ref_ids`` each hypothesis's ``counts[b]`` references in turn.
 
     >>> batch = grouped_batch(np.array([1, 2, 3]), np.array([2, 1]), np.array([1, 2, 3, 4]),
     ...                       np.array([2, 1, 1]), np.array([1, 2]))
@@ -224,8 +212,7 @@ def grouped_batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,
 def stream_pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                  rows: int) -> RaggedPairs:
     """The ragged rows of sentences laid out in one id array as streams: the ``rows``
-    hypotheses, then reference stream after reference stream (``starts`` and ``lengths``
-    flat, ``(1 + R) * rows`` long), as ROUGE's documents are.
+    hypotheses, then reference stream after reference stream (ROUGE's documents).
 
     >>> pairs = stream_pairs(np.array([1, 2, 1, 3]), np.array([0, 2]), np.array([2, 2]), 1)
     >>> pairs.hyp_lengths.tolist(), pairs.ref_starts.tolist()
@@ -241,8 +228,7 @@ def stream_pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
 def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                 fill: int = 0, width: int | None = None) -> np.ndarray:
     """``(*starts.shape, width)`` int64: the slices ``ids[start : start + length]``
-    left-aligned, ``fill`` past their ends; ``width`` at least the longest (default: the
-    longest).
+    left-aligned, ``fill`` past their ends (``width``: at least the longest).
 
     >>> padded_rows(np.array([5, 6, 7]), np.array([1, 0]), np.array([2, 1])).tolist()
     [[6, 7], [5, 0]]
@@ -262,9 +248,8 @@ def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
 
 
 def mark_unreferenced(batch: Batch, scores: Any, corpus: bool = False) -> Any:
-    """Scores with NaN where a hypothesis has no reference (for a corpus score: NaN if any
-    has none). Only on devices, where the check is not made at once (see
-    :attr:`Batch.has_reference`); elsewhere such input has already raised."""
+    """Scores with NaN where a hypothesis has no reference (a corpus score: if any has none),
+    on devices (:attr:`Batch.has_reference`); elsewhere such input has already raised."""
     if batch.has_reference is None:
         return scores
     be = batch.backend

@@ -1,15 +1,7 @@
-"""The front door: every input form of a scoring call becomes one :class:`Batch`.
-
-Whatever the caller passes (padded arrays of token ids with padding and end-of-sentence
-markers, ragged lists of arrays, NLTK-style nested Python lists of any hashable tokens, or
-text with a tokenizer), the rest of the library sees a :class:`Batch`: on the host, ragged
-rows of one flat id array (what the compiled kernels read); on devices, left-aligned token
-matrices with explicit lengths, on the caller's device. Each form has one route:
-
-* padded arrays on both sides: :mod:`bleusuite.inputs.arrays`;
-* NLTK-form token lists: :mod:`bleusuite.inputs.lists` (one call of the compiled part);
-* ragged arrays and mixed calls: :mod:`bleusuite.inputs.ragged`;
-* text: :mod:`bleusuite.inputs.lists` (tokenised and numbered in the same call).
+"""The front door: every input form of a scoring call becomes one :class:`Batch`, by one
+route per form: padded arrays (:mod:`~bleusuite.inputs.arrays`), token lists and text
+(:mod:`~bleusuite.inputs.lists`), ragged arrays and mixed calls
+(:mod:`~bleusuite.inputs.ragged`).
 """
 
 from __future__ import annotations
@@ -41,16 +33,12 @@ def normalize_batch(
     global_ids: bool = False,
 ) -> Batch:
     """Check token-id or token-list inputs of a scoring call and bring them to the
-    :class:`Batch` form.
+    :class:`Batch` form: padded arrays, ragged (lists of 1-D arrays) or mixed calls, or
+    NLTK-form token lists.
 
     ``argnames`` are the caller's names of its two inputs, which every error message uses
     (an Ignite metric's are ``("y_pred", "y")``). ``global_ids``: str tokens get ids that
     compare across rows (else only within each row: a hypothesis and its references).
-
-    Padded arrays on both sides go to the array path as they are. Where either side holds
-    arrays (a padded array, or a Python list of 1-D arrays: ragged sentences, or NLTK-form
-    lists of them), the call is ragged or mixed; lists of Python tokens on both sides take
-    the list path.
 
     >>> import numpy as np
     >>> batch = normalize_batch([[5, 6, 7]], [[[5, 6], [7]]])
@@ -214,10 +202,8 @@ class TextSettings(Protocol):
 
 def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
                   text: TextSettings | None = None) -> Batch:
-    """:func:`scoring_batch` of a function's keyword arguments ``options``
-    (:class:`~bleusuite.array_types.TokenOptions`): their ``pad_id`` and ``eos_id``, and the
-    tokenizer and lowercasing of its checked settings ``text`` (or, without them, of
-    ``options``)."""
+    """:func:`scoring_batch` of a function's keyword arguments ``options`` (``tokenize`` and
+    ``lowercase`` from the checked settings ``text`` where given)."""
     get = options.get
     tokenize, lowercase = ((get("tokenize"), get("lowercase", False)) if text is None
                            else (text.tokenize, text.lowercase))
@@ -227,8 +213,7 @@ def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
 
 def options_corpus_batches(hypotheses: Any, references: Any, options: Mapping[str, Any],
                            text: TextSettings, corpus: str) -> Iterator[Batch]:
-    """:func:`corpus_batches` of a function's keyword arguments ``options``, as
-    :func:`options_batch` reads them."""
+    """:func:`corpus_batches` of keyword arguments, as :func:`options_batch` reads them."""
     return corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
                           eos_id=options.get("eos_id"), tokenize=text.tokenize,
                           lowercase=text.lowercase, corpus=corpus)
@@ -247,9 +232,8 @@ def corpus_batches(
 ) -> Iterator[Batch]:
     """The batches of a corpus score, whose statistics the caller sums: the one batch of
     :func:`scoring_batch`, or, for lists or text of more than :data:`CORPUS_BLOCK_ROWS`
-    rows, consecutive blocks of rows, so that memory holds one block's token ids at a time
-    (as ``bleusuite score`` reads files), not the corpus's. A fault in a block is reported
-    as the whole input's (the row it names is the caller's).
+    rows, blocks of rows, so that memory holds one block's ids at a time. A fault in a block
+    is reported as the whole input's (the row it names is the caller's).
 
     >>> hyps, refs = [[1, 2, 3]] * 5, [[[1, 2, 4]]] * 5
     >>> [batch.size for batch in corpus_batches(hyps, refs, pad_id=None, eos_id=None,

@@ -1,30 +1,20 @@
 """The ``compact`` counting strategy: clipped n-gram match counts for a whole batch,
-vectorised, exact, on any backend with in-place updates (NumPy, torch, CuPy).
+vectorised, exact, on any backend with in-place updates (every step one array operation;
+the only Python loop is over orders):
 
-The pipeline (every step is one array operation over the whole batch; the only Python loop
-is over n-gram orders):
+1. **Alphabet.** A token of the hypothesis gets an id >= 2, a token only in references the
+   shared id 1 (it can never match); past a sentence's end, hypotheses hold 0 and
+   references 1, so an n-gram past a hypothesis' end never equals a reference's. One lookup
+   table for the batch where the token values are dense, else per row (a row-wise sort),
+   which needs at most ``bit_length(hypothesis length + 1)`` bits.
+2. **Packed n-gram keys**: one int64 per position, the ids of the ``max_order`` tokens that
+   start there, a source tag in the low bits (0 hypothesis, r + 1 reference r).
+3. **One row-wise sort** of all keys groups the n-grams of every order (the top n slots).
+4. **Per order**: group boundaries, counts per source from running sums,
+   ``min(hypothesis count, max reference count)`` per group, summed per row.
 
-1. **Alphabet.** Tokens are renumbered: a token that occurs in a hypothesis gets an id >= 2;
-   a token that occurs only in references gets the shared id 1 (an n-gram containing it can
-   never match). Past the end of a sentence, hypotheses hold 0 and references hold 1, so an
-   n-gram that runs past the end of a hypothesis can never equal one of a reference. The
-   numbering is one lookup table for the whole batch when the token values span at most a
-   few times the number of tokens, otherwise per row (a row-wise sort of
-   ``(token, position)``), which needs at most ``bit_length(hypothesis length + 1)`` bits
-   whatever the vocabulary or the token values.
-2. **Packed n-gram keys.** Each position gets one int64 key holding the ids of the
-   ``max_order`` tokens that start there, and a source tag in the low bits (0 for the
-   hypothesis, r + 1 for reference r).
-3. **One row-wise sort** of all keys. Keys compare lexicographically, so this single sort
-   groups the n-grams of *every* order n <= max_order: an n-gram is the key's top n slots.
-4. **Per order**: group boundaries (where the top n slots change, or a row starts), counts
-   per source from running sums taken at the boundaries, ``min(hypothesis count, max
-   reference count)`` per group, summed per row.
-
-When ``max_order`` ids do not fit in 62 bits (very high orders on long sentences), orders
-are handled one at a time: the ids of the (n-1)-grams are extended by one token and
-renumbered by the per-row step, so no key ever overflows. Nothing is hashed, so the counts
-are exact; memory grows with the number of n-grams in the batch.
+When ``max_order`` ids do not fit in 62 bits, orders go one at a time (the (n-1)-gram ids
+extended by one token and renumbered per row), so no key overflows.
 """
 
 

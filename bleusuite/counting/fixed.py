@@ -1,35 +1,21 @@
 """Fixed-shape counting: clipped n-gram matches where every array's shape follows from the
-input shapes alone.
+input shapes alone, so that a call runs on CUDA with no host synchronisation, in a CUDA
+graph, under ``torch.compile(fullgraph=True)`` and on torch ``meta`` tensors:
 
-The compact pipeline (:mod:`bleusuite.counting.compact`) drops n-grams that cannot match before the
-next order and reads a few sizes back to choose its steps: cheapest on the CPU, but on a
-GPU each read is a synchronisation and each data-dependent size a launch the host must
-wait for. This strategy does the same counting without either, so a call runs on CUDA
-with no host synchronisation, can be captured in a CUDA graph or compiled with
-``torch.compile(fullgraph=True)``, and runs on torch ``meta`` tensors:
+1. **Per-row ids** from one stable row sort of the token values: a value of the row's
+   hypothesis gets ``2 + its rank`` among the hypothesis' distinct values, any other 1;
+   past a sentence's end, hypotheses hold 0 and references 1. Ids are then at most
+   ``hypothesis width + 1``, so a key's bits are known from the shapes.
+2. **Packed keys** of the ``max_order`` ids starting at each position, a source tag in the
+   low bits (0 hypothesis, r + 1 reference r), and **one row sort**.
+3. **Per order**: group boundaries where the top ``n`` ids change, global group numbers
+   from a running sum, occurrences per (group, source) from one fixed-length bincount
+   (``count_into``), the clipped count per group, and per-row sums.
 
-1. **Per-row ids** from one stable row sort of the raw token values (hypothesis first,
-   then the references): a value that occurs in the row's hypothesis gets id ``2 + its
-   rank`` among the hypothesis' distinct values, any other value id 1; past the end of a
-   sentence, hypotheses hold 0 and references 1 (as in the compact pipeline). Ids are then
-   at most ``hypothesis width + 1`` whatever the token values, so the number of bits a
-   key needs is known from the shapes.
-2. **Packed keys** of the ``max_order`` ids starting at each position, with a source tag
-   in the low bits (0 hypothesis, r + 1 reference r), and **one row sort**.
-3. **Per order**: group boundaries where the top ``n`` ids change (every row starts a
-   group), global group numbers from a running sum, occurrences per (group, source) from
-   one fixed-length bincount (``count_into``) into a table of ``entries x (R + 1)``, the
-   clipped count per group, and per-row sums from a running sum over groups read at each
-   row's first and last group.
-
-When ``max_order`` ids do not fit in the backend's ``key_bits`` (62 with int64; 30 for JAX
-without ``jax_enable_x64``, whose integers are int32; decided from the shapes, never the
-values),
-orders are counted one at a time: the ids of the n-grams are re-ranked per row from the
-pair (id of the (n-1)-gram, next token id), as in step 1.
-
-Nothing is hashed (exact); memory is a fixed multiple of the number of token positions
-(the count table holds ``R + 1`` entries per position).
+When ``max_order`` ids do not fit in ``key_bits`` (62 with int64, 30 for JAX without x64;
+decided from the shapes), orders are counted one at a time, the n-gram ids re-ranked per
+row from (id of the (n-1)-gram, next token id). Exact (nothing hashed); memory is a fixed
+multiple of the token positions.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """The compiled counting kernel (``bleusuite/csrc/counting.c``, through
-:mod:`bleusuite.native`): clipped matches of :class:`~bleusuite.counting.ragged.RaggedPairs`,
-blocks of rows on the worker threads.
-
-The kernel counts one row at a time with the GIL released: per order, a table of exact
-((n-1)-gram id, next token) keys built from the hypothesis positions that can still match,
-the reference positions looked up in it, and both sides pruned to the positions where a
-longer match is still possible (see the C file). A call on many tokens is split into
-blocks of rows of about equal work, counted on :func:`bleusuite.threads.worker_threads`
-threads; a call too small to repay a thread's hand-over runs in the caller's thread.
+:mod:`bleusuite.native`): clipped matches of ragged rows, one row at a time with the GIL
+released, in blocks of rows of about equal work on the worker threads (a call too small to
+repay a thread's hand-over runs in the caller's thread).
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """Longest common subsequences of every hypothesis and each of its references (ROUGE-L), and
-rouge-score's summary-level union-LCS hits (ROUGE-Lsum), exact, by the strategy the
-counting uses (:func:`bleusuite.counting.counting_strategy`):
+rouge-score's summary-level union-LCS hits (ROUGE-Lsum), exact, by the counting's strategy
+(:func:`bleusuite.counting.counting_strategy`): ``compiled``, the C kernel
+(``bleusuite/csrc/lcs.c``, bit-parallel); ``compact``, the fixed-shape program below on NumPy
+batches for ROUGE-L and rouge-score's own tables in Python for ROUGE-Lsum; ``fixed``
+(devices, JAX), the LCS table row by row in fixed shapes.
 
-- ``compiled``: the C kernel (``bleusuite/csrc/lcs.c``: a bit-parallel LCS, 64 columns per
-  machine word, and rouge-score's walk back through the table for the union LCS), rows in
-  blocks on the worker threads with the GIL released;
-- ``compact`` (no compiled part): the fixed-shape program below on NumPy batches of similar
-  length for ROUGE-L, and rouge-score's own tables and walks in Python for ROUGE-Lsum;
-- ``fixed`` (devices, JAX): the LCS table row by row, each row one running maximum over the
-  hypothesis positions; every shape follows from the input shapes, nothing is read back
-  to the host.
-
-Row i of the table (the first i reference tokens) is ``T[i][j] = max(T[i-1][j], T[i][j-1],
-T[i-1][j-1] + 1 where reference token i is hypothesis token j)``, so with ``x[j] =
-max(T[i-1][j], T[i-1][j-1] + 1 where they match)`` it is the running maximum of ``x``.
+Row i of the table is ``T[i][j] = max(T[i-1][j], T[i][j-1], T[i-1][j-1] + 1 where reference
+token i is hypothesis token j)``: the running maximum of ``x[j] = max(T[i-1][j],
+T[i-1][j-1] + 1 where they match)``.
 
 >>> pairs = RaggedPairs.from_padded(np.array([[1, 2, 3, 4]]), np.array([4]),
 ...                                 np.array([[[1, 3, 2, 4]]]), np.array([[4]]))

@@ -1,35 +1,21 @@
 """Clipped n-gram matches of every prefix of each hypothesis, from running counts.
 
-The clipped match count of order ``n`` of a prefix grows by one at the n-gram starting at
-position ``p`` exactly when that n-gram's occurrence rank among the hypothesis' equal
-n-grams (1 for its first occurrence, 2 for the second, ...) is at most its largest count
-in any one reference: ``sum(min(count in prefix, max count in a reference))`` is the
-number of occurrences so far that are within the clip. So one pass per order gives every
-prefix: mark the occurrences within the clip, then a running sum along the hypothesis.
+The clipped count of order ``n`` grows by one at the n-gram starting at ``p`` exactly when
+that n-gram's occurrence rank among the hypothesis' equal n-grams (1 for its first
+occurrence, ...) is at most its largest count in any one reference. So one pass per order
+gives every prefix: mark the occurrences within the clip, then a running sum.
 
-Where the compiled part counts (NumPy arrays and torch CPU tensors), the kernel gives
-every prefix in its counting pass (:func:`bleusuite.counting.kernel.count_prefixes`, the
-same rule). Elsewhere each order is counted with fixed shapes (every shape follows from
-the input shapes; no value is read back to the host), on every backend, as
-:mod:`bleusuite.counting.fixed` does:
-
-1. The hypothesis and its references are laid out in one row (``W = Lh + R * Lr``
-   positions). Order 1 sorts the raw token values of each row; order ``n`` sorts the keys
-   ``(id of the (n-1)-gram at p, id of the token at p + n - 1)``, the ids being each
-   row's group numbers of the previous sorts (at most ``W``), so two ids fit one key.
-   Sorts are stable (a packed position in the low bits where it fits, else
-   :meth:`~bleusuite.backends.base.Backend.sort_last_with_index`): within a group of equal
-   n-grams the hypothesis' occurrences come first, in the order of their positions.
-2. Per group: the count in each reference (one fixed-length bincount into a table of
-   ``(W + 1) x R`` entries per row), its maximum over the references, and the position of
-   the group's first entry. An occurrence's rank is its distance from that first entry.
-3. The occurrences within the clip are scattered back to their positions, summed along the
-   hypothesis and shifted by ``n - 1`` (the n-gram starting at ``p`` is complete in the
-   prefix of ``p + n`` tokens).
-
-Positions past the end of a sentence are in the sorts but never counted (a hypothesis'
-padding comes after its tokens, so it never shifts a rank). Memory is a fixed multiple of
-the token positions, ``rows x W x (R + 1)`` at most, whatever the vocabulary.
+Where the compiled part counts, its kernel gives every prefix by the same rule
+(:func:`bleusuite.counting.kernel.count_prefixes`). Elsewhere each order is counted with
+fixed shapes, as :mod:`bleusuite.counting.fixed` does: the hypothesis and its references
+laid out in one row of ``W = Lh + R * Lr`` positions; a stable sort of each row's keys
+(order 1: the token values; order ``n``: the pair (id of the (n-1)-gram at p, id of the
+token at p + n - 1), ids being the previous sort's group numbers, at most ``W``), so that
+within a group the hypothesis' occurrences come first, in order; per group, the count in
+each reference (one fixed-length bincount), its maximum and the group's first entry (an
+occurrence's rank is its distance from it); the occurrences within the clip scattered back,
+summed along the hypothesis and shifted by ``n - 1``. Positions past a sentence's end are
+sorted but never counted. Memory: at most ``rows x W x (R + 1)``, whatever the vocabulary.
 
 >>> import numpy as np
 >>> from bleusuite.counting.prefix import prefix_matches

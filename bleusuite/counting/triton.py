@@ -1,18 +1,9 @@
 """The Triton strategy: clipped n-gram matches of a batch of torch token ids in one kernel
-launch (:mod:`bleusuite.counting.triton_kernels`), exact, memory O(tokens).
-
-One program per (row, order, tile of 64 hypothesis positions) compares each of its
-hypothesis n-grams with the hypothesis' own n-grams and each reference's, token by token
-(nothing hashed, so nothing can collide), and adds the tile's clipped count of the order
-(and, where asked, the count against each reference) to the row's. Beside the launch a call
-makes only its zeroed output tensors: no sort, no host synchronisation, shapes from the
-input shapes alone.
-
-Where it runs: CUDA tensors (the kernel compiled by Triton), and CPU torch tensors and
-NumPy arrays in Triton's interpreter (``TRITON_INTERPRET=1`` in the environment before
-``triton`` is first imported, and kept set): how CI proves it without a GPU.
-``BLEUSUITE_COUNTING=triton`` picks it (see :func:`bleusuite.counting.counting_strategy`);
-it is not yet any backend's default (its GPU timings are still to be measured).
+launch (:mod:`bleusuite.counting.triton_kernels`), exact, memory O(tokens), no sort and no
+host synchronisation. It runs on CUDA tensors, and on CPU tensors and NumPy arrays in
+Triton's interpreter (``TRITON_INTERPRET=1`` set before ``triton`` is first imported: how
+CI proves it without a GPU); only ``BLEUSUITE_COUNTING=triton`` picks it (its GPU timings
+are still to be measured).
 """
 
 from __future__ import annotations

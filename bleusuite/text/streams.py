@@ -1,11 +1,6 @@
-"""References given per hypothesis that read better as sacrebleu's reference streams.
-
-The scoring functions take references per hypothesis (``references[i]``: the references of
-``hypotheses[i]``), where sacrebleu takes reference *streams* (``streams[j][i]``: the
-``j``-th reference of sentence ``i``). Passing streams where references per hypothesis are
-expected is caught by the batch sizes, except when there are as many streams as
-hypotheses: :func:`warn_if_streams` then looks at the text (:func:`read_as_streams`) and
-warns where the lines read better as streams.
+"""References given per hypothesis that read better as sacrebleu's reference streams
+(``streams[j][i]``: the ``j``-th reference of sentence ``i``): the batch sizes catch them,
+but for as many streams as hypotheses, where :func:`warn_if_streams` reads the text.
 """
 
 from __future__ import annotations

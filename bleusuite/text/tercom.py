@@ -1,21 +1,11 @@
-"""TER's text: sacrebleu's ``tercom`` tokenizer, rule for rule, and the token ids of lines
-tokenised by it.
+"""TER's text: sacrebleu's ``tercom`` tokenizer (its ``TercomTokenizer``, a copy of
+tercom's ``Normalizer.java``), rule for rule, and the token ids of lines tokenised by it.
 
-sacrebleu's ``TER`` tokenises each line with its ``TercomTokenizer`` (a copy of tercom's
-``Normalizer.java``) and splits the result on whitespace: lowercased unless
-``case_sensitive``; ``normalized``: XML entities read, punctuation split off, possessives,
-periods and commas split off unless beside a digit (and with ``asian_support`` CJK
-characters and CJK punctuation as words of their own); ``no_punct``: ASCII punctuation
-removed (with ``asian_support`` CJK and full-width punctuation too). ``asian_support``
-alone changes nothing.
-
-:func:`tercom_ids` gives the token ids of hypothesis and reference lines, each distinct
-word tokenised once, by the text encoder every text path asks
-(:class:`bleusuite.text.encoder.TextEncoder`, of the tokenizers of :func:`tercom_encoders`):
-the rules act on each word alone, except tercom's possessive rule (``'s`` followed by a
-space), which looks at the character after a word; a normalised line where ``'s`` is
-followed by other whitespace (a tab, a no-break space) is tokenised whole, as sacrebleu
-does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
+:func:`tercom_ids` tokenises each distinct word once (by
+:class:`~bleusuite.text.encoder.TextEncoder`, of the tokenizers of :func:`tercom_encoders`):
+the rules act on each word alone, but for the possessive rule (``'s`` followed by a space),
+so a normalised line where ``'s`` is followed by other whitespace is tokenised whole, as
+sacrebleu does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
 
 >>> TercomTokenizer(normalized=True)("He said: &quot;It's John's car.&quot;")
 'he said : " it \\'s john \\'s car . "'

@@ -1,14 +1,7 @@
-"""Token ids of lines: the numbering of tokens, and the ids of line-aligned streams.
-
-A numbering gives each distinct token an id, in order of first appearance, over every
-line it is given; with a word-local tokenizer (``13a``, ``char``, ...) each distinct word
-is tokenised once. ``bleusuite._native.Numbering`` numbers where the compiled part is built
-(:mod:`bleusuite.native`; ``13a``, chrF's and rouge-score's rules by its own copy, with the
-GIL released), else :class:`PythonNumbering`, which gives the same ids.
-
-Which numbering a text path uses, and what happens to each line before it, is decided in
-one place: :class:`bleusuite.text.encoder.TextEncoder`. :class:`TokenIds` holds the ids of
-line-aligned streams (the command's and Ray's files, :class:`bleusuite.text.Encoder`).
+"""Token ids of lines: the numbering of tokens (each distinct token an id, in order of first
+appearance; ``bleusuite._native.Numbering`` where built, else :class:`PythonNumbering`, the
+same ids), and :class:`TokenIds`, the ids of line-aligned streams. Which numbering a text
+path uses is decided by :class:`bleusuite.text.encoder.TextEncoder`.
 
 >>> numbered = numbering()
 >>> [a.tolist() for a in numbered.number(["The cat sat .", "The cat"])], numbered.tokens

@@ -11,10 +11,10 @@ from typing import Any
 
 import cupy as cp
 
-from bleusuite.backends.numpy_like import NumpyLikeBackend
+from bleusuite.backends.base import Backend
 
 
-class CupyBackend(NumpyLikeBackend):
+class CupyBackend(Backend):
     def _on(self, like: Any) -> Any:
         device = getattr(like, "device", None)
         return device if device is not None else contextlib.nullcontext()

@@ -30,7 +30,7 @@ import numpy as np
 from jax.core import Tracer
 
 from bleusuite import backends
-from bleusuite.backends.numpy_like import NumpyLikeBackend
+from bleusuite.backends.base import Backend
 
 _INT32_MIN = -(2**31)
 _UINT32_END = 2**32
@@ -38,7 +38,7 @@ _UINT32_END = 2**32
 _compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
 
 
-class JaxBackend(NumpyLikeBackend):
+class JaxBackend(Backend):
     """The NumPy-like primitives on ``jax.numpy``, functional, with new arrays placed on the
     input's device."""
 

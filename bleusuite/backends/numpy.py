@@ -9,7 +9,7 @@ import numpy as np
 
 from bleusuite import native
 from bleusuite.backends import trace
-from bleusuite.backends.numpy_like import NumpyLikeBackend
+from bleusuite.backends.base import Backend
 
 #: the widest last axis that the reductions below walk column by column: NumPy reduces a
 #: short contiguous last axis row by row (on (8192, 4) int64, ``cumsum`` 153 us against 25
@@ -23,7 +23,7 @@ def _short_last(a: Any, axis: int | None) -> bool:
             and 1 < a.shape[-1] <= SHORT_AXIS and a.dtype.kind in _SIGNED)
 
 
-class NumpyBackend(NumpyLikeBackend):
+class NumpyBackend(Backend):
     """NumPy, with integer running sums, sums and maxima along a short last axis taken
     column by column (the same exact integers), and ``log`` and ``exp`` of the C library
     where the compiled part is built (what ``math.log`` and ``math.exp`` give, and the

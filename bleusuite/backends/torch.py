@@ -13,10 +13,10 @@ from typing import Any
 
 import torch
 
-from bleusuite.backends.numpy_like import NumpyLikeBackend
+from bleusuite.backends.base import Backend
 
 
-class TorchBackend(NumpyLikeBackend):
+class TorchBackend(Backend):
     """torch's own calls, but where torch has NumPy's name and arguments (inherited)."""
 
     name = "torch"

@@ -1,26 +1,9 @@
-"""Seeded batches of token ids that look like the work BLEU is used for, for benchmarks.
-
-Three kinds, all right-padded with ``pad_id`` (0) to a common width, so a call passes
-``pad_id=0`` and every peer gets the same sentences without the padding:
-
-* :func:`mt_like_batch`: machine-translation-like. Each row has a source "meaning" (a
-  sentence of Zipf-distributed words), every reference is a light paraphrase of it and the
-  hypothesis a heavier one, made by edits: substitutions, insertions, deletions and local
-  reorderings. The edit rates vary per row so that per-sentence BLEU spreads over about
-  15 - 60, as machine translation does; hypotheses share most of their n-grams with the
-  references, which is what makes real batches harder to count than independent draws.
-* :func:`wmt_sample_batch`: the WMT15 English-Russian sample shipped in ``bleusuite/data``
-  (a real system output and its reference, BLEU 23.2), scaled up: each row is a "document"
-  of consecutive sentence pairs, cycling through the sample, as long as fits in the width.
-* :func:`edited_wmt_text`: the same sample as text, for TER and the command: the real
-  system output cycled and edited (blocks of words moved, words dropped and replaced, case
-  and punctuation changed), one set of edits per system.
-* :func:`independent_batch`: hypotheses and references drawn independently (Zipf law folded
-  into the vocabulary; the draw the older benchmarks used). They share almost no n-gram
-  above unigrams: a best case for any counting pipeline that drops what cannot match.
-* :func:`summary_documents`: summarisation-like text for ROUGE: documents of sentences (one
-  per line) of English-looking words with inflections, capitals, digits and punctuation;
-  each hypothesis is its reference with sentences dropped, moved and edited.
+"""Seeded batches of token ids and text that look like the work BLEU is used for, for
+benchmarks: machine-translation-like rows (:func:`mt_like_batch`), the shipped WMT15 sample
+scaled up (:func:`wmt_sample_batch`) or edited as text (:func:`edited_wmt_text`),
+independent draws (:func:`independent_batch`) and summarisation-like documents
+(:func:`summary_documents`). Arrays are right-padded with :data:`PAD_ID` (a call passes
+``pad_id=0``).
 
 >>> hyp, refs = mt_like_batch(3, 40, refs=2)
 >>> hyp.shape, refs.shape
@@ -140,10 +123,17 @@ def mt_like_batch(
 
 
 @lru_cache(maxsize=1)
+def _sample_lines() -> tuple[list[str], list[str]]:
+    """The shipped WMT15 sample: the system's lines and the reference lines."""
+    hyp, ref = ((_DATA / f"sample-{side}.txt").read_text(encoding="utf-8").splitlines()
+                for side in ("hyp", "ref"))
+    return hyp, ref
+
+
+@lru_cache(maxsize=1)
 def _wmt_sample() -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The shipped sample as id arrays (ids from 1, in order of first occurrence)."""
-    hyp_lines = (_DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
-    ref_lines = (_DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    hyp_lines, ref_lines = _sample_lines()
     vocabulary: dict[str, int] = {}
 
     def ids(line: str) -> np.ndarray:
@@ -316,6 +306,8 @@ def summary_documents(
         hypotheses.append("\n".join(" ".join(s) for s in hypothesis))
         references.append(["\n".join(" ".join(s) for s in doc) for doc in row])
     return hypotheses, references
+
+
 #: punctuation that :func:`edited_wmt_text` adds to or strips from words
 _PUNCTUATION = ",.;:!?\"()"
 
@@ -370,8 +362,7 @@ def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0
     if lines < 0 or systems < 1:
         raise ValueError(f"edited_wmt_text needs lines >= 0 and systems >= 1; got "
                          f"lines={lines}, systems={systems}")
-    hyp_lines = (_DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
-    ref_lines = (_DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    hyp_lines, ref_lines = _sample_lines()
     vocabulary = sorted({word for line in hyp_lines + ref_lines for word in line.split()})
     rng = np.random.default_rng(seed)
     hyps = [[" ".join(_edited_words(rng, hyp_lines[i % len(hyp_lines)].split(), vocabulary,

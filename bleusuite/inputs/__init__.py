@@ -21,20 +21,14 @@ if TYPE_CHECKING:
     )
     from bleusuite.inputs.ragged import pack_sentences
 
-__all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
-           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
-
 _HOMES = {
-    "Batch": "batch",
-    "RaggedPairs": "batch",
-    "mark_unreferenced": "batch",
-    "normalize_batch": "normalize",
-    "scoring_batch": "normalize",
-    "text_batch": "normalize",
-    "streams_batch": "normalize",
-    "text_rows": "normalize",
+    **dict.fromkeys(("Batch", "RaggedPairs", "mark_unreferenced"), "batch"),
+    **dict.fromkeys(("normalize_batch", "scoring_batch", "streams_batch", "text_batch",
+                     "text_rows"), "normalize"),
     "pack_sentences": "ragged",
 }
+__all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
+           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
 
 
 def __getattr__(name: str) -> Any:

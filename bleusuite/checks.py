@@ -1,21 +1,12 @@
-"""Checks of scalar arguments: one rule and one wording per kind.
+"""Checks of scalar arguments: one rule and one wording per kind, naming the argument.
 
 Every public entry point (functions, Ignite metrics, losses, the command) checks its numbers
 here, so ``max_order``, ``weights``, ``smooth_value``, ``pad_id`` and the flags accept the
-same things and fail with the same message, naming the argument. Callers
-look the rules up on this module (``checks.weights(...)``), so replacing one here (a test's
-monkeypatch) changes every front end that uses it.
-
-* a number is a Python ``int``/``float``, a NumPy scalar (``np.float32(0.2)``) or a 0-d
-  array or tensor of a numeric dtype; ``bool`` is not a number here;
-* an integer is the same without fractional types (``2.0`` is rejected, not truncated);
-* an n-gram order (``max_order``, ``min_len``, ``max_len``, ``ngram``) is an integer in
-  1..:data:`MAX_ORDER_LIMIT`;
-* ``weights`` is a non-empty sequence (a list, a tuple, a 1-D array or tensor) of numbers
-  >= 0, one per order;
-* a flag (``lowercase``, ``effective_order``, ...) is a ``bool``, not merely truthy.
-
-The environment variables are read once, by :mod:`bleusuite.environment`.
+same things and fail with the same message. Callers look the rules up on this module
+(``checks.weights(...)``), so replacing one here (a test's monkeypatch) changes every front
+end. A number is a Python ``int``/``float``, a NumPy scalar or a 0-d array or tensor of a
+numeric dtype, never a ``bool``; an integer has no fractional type (``2.0`` is rejected,
+not truncated); a flag is a ``bool``, not merely truthy.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """Backend lookup: the array library is chosen from the type of the input arrays.
 
-A backend is a module that implements the same small set of primitives (sorting rows,
-cumulative sums, ``bincount``, scatter, element-wise maths) for one array library. The
-statistics pipeline and every score formula are written once against that set.
-
-The lookup never imports torch, cupy or jax to find out what an object is: it only looks at
-libraries that are already in ``sys.modules`` (if the caller holds a torch tensor or a jax
-array, its library is imported already).
-
-CPU torch tensors are scored through zero-copy NumPy views (faster than torch's own CPU
+A backend implements one small set of primitives (:class:`Backend`) for one array library;
+the statistics pipeline and every score formula are written once against it. The lookup
+never imports torch, cupy or jax: it looks only at libraries already in ``sys.modules``.
+CPU torch tensors are scored through zero-copy NumPy views (faster than torch's CPU
 kernels; results still come back as tensors); :func:`use_numpy_for_torch_cpu` changes that
 for a block of code, in the current thread or asyncio task only.
 """

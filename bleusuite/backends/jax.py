@@ -1,19 +1,13 @@
 """JAX backend (CPU, GPU, TPU): eager, under ``jax.jit`` and under ``jax.vmap``.
 
-Every primitive is functional (JAX arrays are immutable: scatters are ``.at[].set/add``)
-and every result's shape follows from its arguments' shapes, so a call traces into one
-XLA computation without a host callback. Counting always takes the fixed-shape strategy
-(:mod:`bleusuite.counting.fixed`): the compact one needs data-dependent shapes.
-
-Integer and float widths follow ``jax_enable_x64``: with it on, counts are int64 and scores
-float64 (exact, as on NumPy); with it off (JAX's default) JAX has no 64-bit types, so counts
-are int32 (still exact integers) and scores float32. The ``int64`` / ``float64`` attributes
-are read per call, so ``jax.enable_x64`` used as a context manager is honoured.
-
-Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: input
-normalisation, statistics and the score formula are each one ``jax.jit`` program, cached
-per shape and settings), not one dispatch per operation; the checks that need a value
-(a hypothesis without reference, ``method6``) run eagerly between them on CPU arrays.
+Every primitive is functional (scatters are ``.at[].set/add``) and every result's shape
+follows from its arguments' shapes, so a call traces into one XLA computation; counting
+always takes the fixed-shape strategy. Widths follow ``jax_enable_x64`` (read per call, so
+``jax.enable_x64`` as a context manager is honoured): with it, int64 counts and float64
+scores, exact as on NumPy; without it, int32 counts (still exact) and float32 scores.
+Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: one
+``jax.jit`` program per step, cached per shape and settings); the checks that need a value
+run eagerly between them on CPU arrays.
 """
 
 from __future__ import annotations

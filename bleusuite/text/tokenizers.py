@@ -1,18 +1,10 @@
-"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, ``spm``,
-``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models, the
-others loaded from sacrebleu; and rouge-score's (``rouge``), for ROUGE.
-
-sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
-``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed, the SentencePiece
-ones where ``sentencepiece`` is) and splits the result on whitespace. The three tokenizers
-that need nothing but Python's ``re`` are written here, rule for rule as sacrebleu 2 writes
-them (its ``Tokenizer13a``, ``TokenizerRegexp``, ``NoneTokenizer`` and ``TokenizerChar``;
-the tests compare them with sacrebleu's on generated text), so that the default ``13a``
-needs neither sacrebleu nor the time its package takes to import; ``intl``, ``zh`` and the
-MeCab ones are sacrebleu's own objects; the SentencePiece ones run sacrebleu's model files
-with the ``sentencepiece`` package (:class:`SentencePieceTokenizer`). A :class:`Tokenizer`
-also says whether it acts on each whitespace-separated word on its own (then
-:mod:`bleusuite.text` tokenises each distinct word of a corpus once).
+"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, rule for rule as
+sacrebleu 2 writes them (so that the default ``13a`` needs neither sacrebleu nor its import
+time), ``intl``, ``zh``, ``ja-mecab`` and ``ko-mecab`` loaded from sacrebleu, ``spm``,
+``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models
+(:class:`SentencePieceTokenizer`); and rouge-score's (``rouge``), for ROUGE. A
+:class:`Tokenizer` also says whether it acts on each word on its own (then each distinct
+word of a corpus is tokenised once).
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local

@@ -1,13 +1,9 @@
-"""The worker threads of the CPU pipeline: how many (``BLEUSUITE_NUM_THREADS``, else the
-CPUs a scheduler gave the work (:func:`cpus_given`: a Ray task's or actor's), else every CPU
-the process may use), the blocks of one call run on them (:func:`run_blocks`), and work run
-in order on one thread while the caller goes on (:class:`InOrder`).
-
-Input normalisation and both CPU counting strategies run blocks of rows on these threads;
-NumPy and the compiled kernel release the GIL while they work on a block. The threads are
-plain :mod:`threading` threads, started at the first threaded call and kept (one set per
-thread count); ``concurrent.futures`` is not imported (its import, with ``logging``, costs
-a short run more than the work it would spread).
+"""The worker threads of the CPU pipeline: how many (:func:`worker_threads`), the blocks of
+one call run on them (:func:`run_blocks`), and work run in order on one thread while the
+caller goes on (:class:`InOrder`). NumPy and the compiled kernel release the GIL while they
+work on a block. The threads are plain :mod:`threading` threads, started at the first
+threaded call and kept; ``concurrent.futures`` is not imported (its import, with
+``logging``, costs a short run more than the work it would spread).
 """
 
 from __future__ import annotations
@@ -72,10 +68,9 @@ def _available_cpus() -> int:
 @contextlib.contextmanager
 def cpus_given(cpus: int | None) -> Iterator[None]:
     """Within the block, in this thread, :func:`worker_threads` follows the ``cpus`` a
-    scheduler gave the work (``bleusuite.ray``: the CPUs Ray assigned the task or actor),
-    so that a node running one task per CPU runs one thread per CPU, not CPUs x CPUs; an
-    explicit ``BLEUSUITE_NUM_THREADS`` still wins. ``None`` changes nothing. Nothing
-    outside the block (other threads, the environment) sees it.
+    scheduler gave the work (``bleusuite.ray``: Ray's CPUs of the task), so that a node
+    running one task per CPU runs one thread per CPU, not CPUs x CPUs; an explicit
+    ``BLEUSUITE_NUM_THREADS`` still wins; ``None`` changes nothing.
 
     Raises:
         ValueError: ``cpus`` is below 1.
@@ -90,8 +85,8 @@ def cpus_given(cpus: int | None) -> Iterator[None]:
 
 
 class _Call(Generic[_Item, _Result]):
-    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread
-    asks next (the caller's and the helpers'), and their results in order."""
+    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread asks
+    next, and their results in order."""
 
     def __init__(self, work: Callable[[_Item], _Result], items: list[_Item]) -> None:
         self.work, self.items = work, items
@@ -180,12 +175,7 @@ def run_blocks(
         call.done.wait()
     except BaseException:
         call.last = -1
-        _stop_compiled_calls()
-        while not call.done.is_set():  # the helpers' calls return at their next poll
-            try:
-                call.done.wait()
-            except KeyboardInterrupt:
-                _stop_compiled_calls()
+        _stop_and_wait(call.done)
         raise
     for error in call.errors:
         if error is not None:
@@ -194,7 +184,6 @@ def run_blocks(
 
 
 def _stop_compiled_calls() -> None:
-    """Stop the compiled calls running now (the helpers' blocks of an interrupted call)."""
     from bleusuite import native
 
     module = native.module()
@@ -202,12 +191,22 @@ def _stop_compiled_calls() -> None:
         module.stop_calls()
 
 
+def _stop_and_wait(done: threading.Event) -> None:
+    """After an interrupt: stop the compiled calls running now (they return at their next
+    poll), and wait until ``done``, stopping them again at each further Ctrl-C."""
+    _stop_compiled_calls()
+    while not done.is_set():
+        try:
+            done.wait()
+        except KeyboardInterrupt:
+            _stop_compiled_calls()
+
+
 def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:
-    """Row bounds of blocks of about equal work for :func:`run_blocks`, and the threads to
-    run them on: ``cumulative`` is the running total of each row's work; one thread per
-    ``min_per_thread`` of work at most (below that, handing work to a thread costs about
-    what it saves), ``most`` threads at most, :data:`BLOCKS_PER_THREAD` blocks per thread;
-    one block in the caller's thread where there is too little work for two.
+    """Row bounds of blocks of about equal work for :func:`run_blocks` (``cumulative``: the
+    running total of each row's work), and the threads to run them on: at most ``most``,
+    and one per ``min_per_thread`` of work (below that, a hand-over costs what it saves);
+    :data:`BLOCKS_PER_THREAD` blocks per thread.
 
     >>> work_blocks(np.cumsum([5, 5, 5, 5]), most=2, min_per_thread=10)
     ([0, 1, 2, 3, 4], 2)
@@ -275,12 +274,7 @@ class InOrder(Generic[_Item, _Result]):
                 self._finished.wait()  # not join(): an interrupted join marks it ended (3.11)
             except BaseException:  # interrupted: stop the item's compiled call, skip the rest
                 self._error = self._error or KeyboardInterrupt()
-                _stop_compiled_calls()
-                while not self._finished.is_set():
-                    try:
-                        self._finished.wait()
-                    except KeyboardInterrupt:
-                        _stop_compiled_calls()
+                _stop_and_wait(self._finished)
                 raise
             finally:
                 self._thread = None

@@ -114,15 +114,9 @@ def tercom_ids(hypotheses: Sequence[str], references: Sequence[str] = (), *,
                case_sensitive: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The token ids of hypothesis and reference lines tokenised as sacrebleu's ``TER``
     tokenises them: ``(ids, lengths)``, int64, the ids of every hypothesis then every
-    reference line, one after the other, and the number of tokens of each line; equal
-    tokens get equal ids. Each distinct word is tokenised once (see the module's
-    description).
-
-    A hypothesis is ``TercomTokenizer(...)(line.rstrip()).split()``. sacrebleu tokenises
-    a reference twice (``TER._cache_references``, then ``_extract_reference_info`` on the
-    result), which ``normalized`` does not always leave as it was: a possessive after a
-    word, ``John's.`` or ``It's`` before a no-break space, is split on the second pass; so
-    is it here.
+    reference line, and the number of tokens of each line; equal tokens get equal ids. A
+    reference is tokenised twice, as sacrebleu does (with ``normalized``, ``John's.`` is
+    split further on the second pass).
 
     >>> ids, lengths = tercom_ids(["a, b", "A b"], no_punct=True)
     >>> ids.tolist(), lengths.tolist()
@@ -141,10 +135,7 @@ def tercom_encoders(normalized: bool = False, no_punct: bool = False,
                     asian_support: bool = False, case_sensitive: bool = False) -> tuple[
                         TextEncoder, TextEncoder]:
     """The text encoders of TER's hypotheses and references (one encoder where both are
-    tokenised alike): lowercasing unless ``case_sensitive``; the words split only without
-    ``normalized`` or ``no_punct``; else the tercom rules on each distinct word, applied
-    twice to a reference where ``normalized`` (see :func:`tercom_ids`), with a line where
-    ``'s`` is followed by whitespace other than a space tokenised whole.
+    tokenised alike; the rules applied twice to a reference where ``normalized``).
 
     >>> hyps, refs = tercom_encoders()
     >>> hyps is refs, hyps.lowercase, hyps.tokenizer.splits_only
@@ -166,5 +157,4 @@ def tercom_encoders(normalized: bool = False, no_punct: bool = False,
 
 
 def _same(encoder: TextEncoder) -> tuple[TextEncoder, TextEncoder]:
-    """One encoder for both sides: their lines are numbered in one call."""
     return encoder, encoder

@@ -33,9 +33,7 @@ _REF_PAD = 1  # id past the end of a reference, and of every value not in the hy
 
 
 def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
-    """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
-    same :class:`~bleusuite.counting.MatchCounts` as the compact pipeline (a host batch's
-    ragged rows are padded first)."""
+    """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring)."""
     batch = batch.padded()
     be = batch.backend
     run = be.compiled(_count_arrays, static_argnums=(0, 5, 6))
@@ -48,7 +46,6 @@ def _count_arrays(
     be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
     per_reference: bool,
 ) -> tuple[Any, Any]:
-    """The counting on the batch's arrays: (clipped, per_reference or None)."""
     rows, hyp_width = hyp.shape
     num_refs, ref_width = refs.shape[1], refs.shape[2]
     if rows == 0 or hyp_width == 0 or ref_width == 0:
@@ -118,13 +115,8 @@ def _pack(
     be: Backend, hyp: Any, refs: Any, order: int, id_bits: int, tag_bits: int
 ) -> Any:
     """(B, M) keys: the ids of the ``order`` tokens starting at each position, then the
-    source tag (0 hypothesis, r + 1 reference r).
-
-    The sentences are laid out in one buffer, each followed by ``order - 1`` pads of its
-    kind, so every shifted view is a slice of that buffer: two operations per order instead
-    of one buffer per sentence kind and offset. The keys that start on those pads hold a
-    hypothesis pad (0) or a reference pad (1) first, so they never match.
-    """
+    source tag. Each sentence is followed by ``order - 1`` pads of its kind in one buffer, so
+    every shifted view is a slice of it (keys starting on pads never match)."""
     rows, num_refs, ref_width = refs.shape
     hyp_width = hyp.shape[1]
     tail = order - 1
@@ -150,8 +142,7 @@ def _pack(
 def _extend(
     be: Backend, gram_hyp: Any, gram_refs: Any, hyp: Any, refs: Any, order: int, id_bits: int
 ) -> tuple[Any, Any]:
-    """Per-row ids of the n-grams of ``order`` from those of order - 1 and one more token:
-    the pair is packed (both ids need at most ``id_bits``) and ranked as tokens are."""
+    """Per-row ids of the n-grams of ``order``: (id of order - 1, next token) ranked."""
     rows = hyp.shape[0]
 
     def pairs(gram: Any, tokens: Any, pad: int) -> Any:

@@ -124,10 +124,9 @@ def _prefix_arrays(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any,
 
 
 def _token_keys(be: Backend, tokens: Any, column: Any, position_bits: int) -> tuple[Any, int]:
-    """Keys of the tokens of each row, at least 2, equal for equal values, and the bits they
-    need: the values less the smallest plus 2 where that range leaves room for the positions
-    in a packed sort and reading it is free (on the host), else per-row ids (2.. in value
-    order) from a stable sort."""
+    """Keys of the tokens of each row, at least 2, equal for equal values, and their bits:
+    the values shifted where their range is read for free and leaves room for the
+    positions, else per-row ids from a stable sort."""
     rows, width = tokens.shape
     if be.reads_are_free(tokens) and be.numel(tokens):
         low, high = be.to_ints([be.min_(tokens), be.max_(tokens)])
@@ -143,8 +142,7 @@ def _token_keys(be: Backend, tokens: Any, column: Any, position_bits: int) -> tu
 
 def _sorted(be: Backend, keys: Any, column: Any, key_bits: int,
             position_bits: int) -> tuple[Any, Any]:
-    """Each row's non-negative keys (below ``2 ** key_bits``) in order, and their positions;
-    equal keys in the order of their positions."""
+    """Each row's keys in order, and their positions (a stable sort)."""
     if key_bits + position_bits <= be.key_bits:
         packed = be.sort_last((keys << position_bits) | column[None, :])
         return packed >> position_bits, packed & ((1 << position_bits) - 1)

@@ -34,10 +34,8 @@ def available() -> bool:
 
 
 def count_matches_triton(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
-    """Clipped matches of orders 1..``max_order`` of a batch (see the module docstring): the
-    same :class:`~bleusuite.counting.MatchCounts` as every strategy, on the batch's backend
-    (a NumPy batch's are counted on torch CPU tensors that share its memory, in the
-    interpreter).
+    """Clipped matches of orders 1..``max_order`` of a batch (a NumPy batch's on torch CPU
+    tensors that share its memory, in the interpreter).
 
     Raises:
         ImportError: triton (or torch) does not import, or the tensors are on the CPU and
@@ -59,8 +57,7 @@ def count_matches_triton(batch: Batch, max_order: int, per_reference: bool = Fal
 def launch_counts(hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
                   per_reference: bool) -> tuple[Any, Any]:
     """``(clipped (B, N), per_reference (B, R, N) or None)`` int64 of left-aligned int64
-    tensors: hypotheses ``(B, Lh)`` with lengths ``(B,)``, references ``(B, R, Lr)`` with
-    lengths ``(B, R)`` (0 for an absent reference); one kernel launch."""
+    tensors, in one kernel launch."""
     torch = _torch()
     kernels = _kernels()
     rows, hyp_width = hyp.shape
@@ -95,12 +92,10 @@ def launch_counts(hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: in
 
 
 def _block(width: int) -> int:
-    """The tile of positions for sentences up to ``width`` tokens."""
     return min(BLOCK_SIZE, max(_SMALLEST_BLOCK, _power_of_two(width)))
 
 
 def _power_of_two(n: int) -> int:
-    """The least power of two >= ``n`` (and >= 1)."""
     return 1 << max(n - 1, 0).bit_length()
 
 

@@ -33,8 +33,7 @@ class Streams(Protocol):
 class RaggedPairs:
     """``B`` rows: row b's hypothesis is ``hyp_ids[hyp_starts[b] : + hyp_lengths[b]]``, its
     reference r ``ref_ids[ref_starts[b, r] : + ref_lengths[b, r]]`` (length 0: absent or
-    empty). Every array is int64; the id arrays are flat (they may be the same array). Not
-    to be changed once made (a plain dataclass: a one-sentence call makes one).
+    empty); every array int64, the id arrays flat (maybe one array); not to be changed.
 
     >>> pairs = RaggedPairs.from_padded(np.array([[1, 2, 0]]), np.array([2]),
     ...                                 np.array([[[1, 2, 3]]]), np.array([[3]]))
@@ -101,7 +100,7 @@ class RaggedPairs:
 @dataclass(slots=True)
 class Batch:
     """A normalised batch: every sentence with its length, ragged on the host, padded on
-    devices. Not to be changed once made (a plain dataclass: a one-sentence call makes one).
+    devices; not to be changed once made.
 
     Attributes:
         backend: the backend module that owns the arrays (NumPy for every host batch).
@@ -110,15 +109,13 @@ class Batch:
         ref_len: (B, R) int64 reference lengths (0 for absent references).
         ref_present: (B, R) bool, False where a row carries fewer than R references.
         pairs: on the host, the rows as :class:`RaggedPairs` (None on devices).
-        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens (positions ``>=
-            hyp_len`` are meaningless); None on the host (see :meth:`padded`).
+        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens; None on the host
+            (see :meth:`padded`).
         refs: on devices, (B, R, Lr) int64 reference tokens; None on the host.
-        has_reference: (B,) bool on devices, where checking that every hypothesis has a
-            reference would need a host read (scores are NaN where it is False); None when
-            the check was made (and raised) at once.
-        hyp_width: on the host, the width of the caller's hypotheses (a padded array's, the
-            longest sentence of lists): the width :meth:`padded` gives (per-position
-            results, such as prefix scores, take the caller's shape).
+        has_reference: (B,) bool on devices, where the check would need a host read
+            (scores are NaN where it is False); None where the check was made at once.
+        hyp_width: on the host, the width of the caller's hypotheses, which
+            :meth:`padded` gives (per-position results take the caller's shape).
     """
 
     backend: Backend

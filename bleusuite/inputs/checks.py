@@ -24,13 +24,10 @@ SCORING_ARGNAMES: ArgNames = ("hypotheses", "references")
 
 def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypotheses") -> bool:
     """Whether ``hypotheses`` are text: a list of strings (``allow_empty``: an empty list
-    too), not token ids or token lists.
+    too); a list that starts as text and holds something else is text with a wrong element.
 
     >>> is_text(["a b", "c"]), is_text([[1, 2]]), is_text([]), is_text([], allow_empty=True)
     (True, False, False, True)
-
-    A list that starts as text and holds something else is text with a wrong element, for
-    every metric (not token lists whose first sentence is a string):
 
     >>> is_text(["a b", None, "c"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -56,8 +53,7 @@ def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypothes
 
 
 def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
-    """A tokenizer's name (``tokenize=``), checked and its tokenizer loaded (an
-    ``ImportError`` now where it needs a package, not at the first text).
+    """A tokenizer's name (``tokenize=``), checked and loaded (an ``ImportError`` now).
 
     >>> check_tokenizer_name("13a")
     '13a'

@@ -81,11 +81,9 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
     """The batch of text (one string per hypothesis; per hypothesis, a reference string or a
     list of them, ``None`` for none), tokenised as sacrebleu does (``tokenize``: a name of
     :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
-    token of each id where ``global_ids`` (else ids hold only within each row: a
-    hypothesis and its references, numbered by a small table per row; no token is
-    returned). ``require_references``: a hypothesis without reference raises, as for every
-    metric (False: its counts are 0, for a caller that checks itself, as sacrebleu's
-    ``CHRF`` names a line of its reference streams).
+    token of each id where ``global_ids`` (else ids hold only within each row, and no token
+    is returned). ``require_references`` False: a hypothesis without reference counts 0
+    instead of raising (for a caller that checks itself).
 
     >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
     ...                            tokenize="13a", global_ids=True)
@@ -98,10 +96,9 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
 
 def text_rows(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
               ) -> list[list[str]]:
-    """Text for a metric with a tokenizer of its own (ROUGE's documents, TER's tercom): the
-    references of each hypothesis as a list of strings (``None`` ones dropped), with the
-    checks of :func:`text_batch` (messages name ``names``) and its warning where the lists
-    read better as sacrebleu's reference streams.
+    """Text for a metric with a tokenizer of its own (ROUGE, TER): the references of each
+    hypothesis as a list of strings (``None`` ones dropped), with :func:`text_batch`'s
+    checks and warning.
 
     >>> text_rows(["a b", "c"], ["a b", ["c", None, "d"]])
     [['a b'], ['c', 'd']]
@@ -113,8 +110,7 @@ def text_rows(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAM
 
 
 def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) -> None:
-    """The options of text against those of token ids: ``lowercase`` (a bool) only with
-    ``tokenize``, ``pad_id`` and ``eos_id`` only without.
+    """``lowercase`` (a bool) only with ``tokenize``, ``pad_id`` and ``eos_id`` only without.
 
     >>> check_text_options(None, True, None, None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -136,10 +132,8 @@ def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) 
 
 def streams_batch(streams: Streams, num_systems: int) -> Batch:
     """The host batch of line-aligned streams of token ids (:class:`~bleusuite.text.TokenIds`:
-    the ``num_systems`` systems first, then the references): every line of every system,
-    system after system, with the reference lines of its position (an empty line is an
-    empty reference). The command and Ray read whole files this way, the references
-    numbered once for every system.
+    the ``num_systems`` systems first, then the references): every line of every system with
+    the reference lines of its position (an empty line is an empty reference).
 
     >>> from bleusuite.text import encode_texts, load_tokenizer
     >>> ids = encode_texts([["a b"], ["a c"], ["a b c"]], load_tokenizer("none"), False)
@@ -165,8 +159,7 @@ def scoring_batch(
     argnames: ArgNames = SCORING_ARGNAMES,
 ) -> Batch:
     """The batch of a scoring function: text when ``tokenize`` is given, else token ids or
-    token lists. ``corpus``: the name of a corpus function, which needs at least one
-    sentence.
+    token lists (``corpus``: a corpus function's name, which needs a sentence).
 
     Raises:
         ValueError: ``lowercase`` without ``tokenize``, ``pad_id``/``eos_id`` with it, an

@@ -41,8 +41,7 @@ _current: Environment | None = None
 
 
 def read(environ: Mapping[str, str]) -> Environment:
-    """The settings of an environment mapping, checked (the command checks its own
-    ``environ`` up front with this).
+    """The settings of an environment mapping, checked.
 
     >>> read({"BLEUSUITE_COUNTING": " Compact "}).counting, read({}).num_threads is None
     ('compact', True)

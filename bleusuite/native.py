@@ -30,8 +30,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 
 def compiled() -> bool:
-    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``, read
-    once: :mod:`bleusuite.environment`).
+    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``).
 
     Raises:
         ValueError: ``BLEUSUITE_NATIVE`` is set to something else than 0 or 1.
@@ -52,6 +51,5 @@ def module() -> ModuleType | None:
 
 
 def built() -> ModuleType | None:
-    """``bleusuite._native`` where it is built, whether or not ``BLEUSUITE_NATIVE`` turns it
-    off: for its types, which objects keep (``bleusuite.jiwer.AlignmentChunk``)."""
+    """``bleusuite._native`` where it is built, even if turned off (for its types)."""
     return _native

@@ -38,11 +38,9 @@ _VIA_NUMPY: ContextVar[bool | None] = ContextVar("bleusuite_torch_cpu_via_numpy"
 @contextmanager
 def use_numpy_for_torch_cpu(enabled: bool) -> Iterator[None]:
     """Within the block, score CPU torch tensors through NumPy views (``True``, the default)
-    or with torch's own CPU kernels (``False``: the code path CUDA tensors take).
-
-    The setting belongs to the current thread or asyncio task (a
-    :class:`contextvars.ContextVar`): other threads and tasks are not affected, and it is
-    restored when the block ends, even on an exception. Results are the same either way.
+    or with torch's own CPU kernels (``False``: the code path CUDA tensors take), in the
+    current thread or asyncio task only (a :class:`contextvars.ContextVar`). Results are the
+    same either way.
 
     >>> with use_numpy_for_torch_cpu(False):
     ...     torch_cpu_via_numpy()
@@ -121,10 +119,8 @@ def backend_name(obj: object) -> str | None:
 
 
 def get_backend(*arrays: Any) -> Backend:
-    """The backend module for the given arrays (all must belong to the same one).
-
-    Objects that are not arrays (Python lists, ``None``) are ignored; with no array at all
-    the NumPy backend is returned.
+    """The backend of the given arrays (all of one library; objects that are not arrays
+    are ignored; with no array at all, NumPy's).
 
     >>> import numpy as np
     >>> get_backend(np.zeros((2, 3), dtype=np.int64)).name
@@ -149,9 +145,7 @@ def get_backend(*arrays: Any) -> Backend:
 
 
 def available_backends() -> list[str]:
-    """Names of the backends whose array library can be imported here.
-
-    This does import the libraries it checks (unlike :func:`get_backend`).
+    """Names of the backends whose array library can be imported here (imported to check).
 
     >>> "numpy" in available_backends()
     True
@@ -171,16 +165,12 @@ _CONTAINERS: list[tuple[type, tuple[str, ...]]] = []
 
 
 def containers() -> list[tuple[type, tuple[str, ...]]]:
-    """The containers registered so far, with their meta fields."""
     return list(_CONTAINERS)
 
 
 def register_container(cls: type, meta_fields: tuple[str, ...] = ()) -> None:
     """Tell the backends that trace programs (JAX) that ``cls``, a dataclass, holds arrays
-    in its fields (but ``meta_fields``): statistics and batches register themselves from
-    their own modules, so this layer knows no type of the layers above it. A backend loaded
-    later registers every container then.
-    """
+    in its fields (but ``meta_fields``), so that this layer knows no type of those above."""
     _CONTAINERS.append((cls, tuple(meta_fields)))  # for a JAX backend loaded later
     jax_backend = sys.modules.get("bleusuite.backends.jax")
     if jax_backend is not None:

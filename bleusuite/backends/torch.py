@@ -89,9 +89,6 @@ class TorchBackend(Backend):
     def sort_last(self, a: Any) -> Any:
         return torch.sort(a, dim=-1).values
 
-    def cumsum(self, a: Any, axis: int) -> Any:
-        return torch.cumsum(a, dim=axis, dtype=torch.int64)
-
     def flatnonzero(self, mask: Any) -> Any:
         return torch.nonzero(mask.reshape(-1)).reshape(-1)
 
@@ -119,9 +116,6 @@ class TorchBackend(Backend):
 
     def shift_right(self, a: Any, bits: int, out: Any) -> Any:
         return torch.bitwise_right_shift(a, bits, out=out)
-
-    def concat(self, arrays: list[Any], axis: int) -> Any:
-        return torch.cat(arrays, dim=axis)
 
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
         out.view(-1)[index] = values
@@ -172,15 +166,6 @@ class TorchBackend(Backend):
 
     def min_(self, a: Any, axis: int | None = None) -> Any:
         return torch.amin(a) if axis is None else torch.amin(a, dim=axis)
-
-    def sum_(self, a: Any, axis: int | None = None) -> Any:
-        return torch.sum(a) if axis is None else torch.sum(a, dim=axis)
-
-    def any_(self, a: Any, axis: int | None = None) -> Any:
-        return torch.any(a) if axis is None else torch.any(a, dim=axis)
-
-    def argmax(self, a: Any, axis: int) -> Any:
-        return torch.argmax(a, dim=axis)
 
     def take_along(self, a: Any, index: Any, axis: int) -> Any:
         return torch.take_along_dim(a, index, dim=axis)

@@ -345,16 +345,10 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
     if gathered is None:
         return None
     listed = lists.gathered_batch(gathered, rows, names[1], check=hyp_padded)
-    assert padded.pairs is not None and listed.pairs is not None
-    if hyp_padded:
-        pairs = RaggedPairs(padded.pairs.hyp_ids, padded.pairs.hyp_starts,
-                            padded.pairs.hyp_lengths, listed.pairs.ref_ids,
-                            listed.pairs.ref_starts, listed.pairs.ref_lengths)
-        present = listed.ref_present
-    else:
-        pairs = RaggedPairs(listed.pairs.hyp_ids, listed.pairs.hyp_starts,
-                            listed.pairs.hyp_lengths, padded.pairs.ref_ids,
-                            padded.pairs.ref_starts, padded.pairs.ref_lengths)
-        present = padded.ref_present
-    return Batch(padded.backend, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present,
-                 pairs, hyp_width=padded.hyp_width if hyp_padded else None)
+    hyp_side, ref_side = (padded, listed) if hyp_padded else (listed, padded)
+    hyps, refs = hyp_side.pairs, ref_side.pairs
+    assert hyps is not None and refs is not None
+    pairs = RaggedPairs(hyps.hyp_ids, hyps.hyp_starts, hyps.hyp_lengths, refs.ref_ids,
+                        refs.ref_starts, refs.ref_lengths)
+    return Batch(padded.backend, to_caller, pairs.hyp_lengths, pairs.ref_lengths,
+                 ref_side.ref_present, pairs, hyp_width=hyp_side.hyp_width)

@@ -37,9 +37,8 @@ _given: ContextVar[int | None] = ContextVar("bleusuite_cpus_given", default=None
 
 
 def worker_threads() -> int:
-    """Threads for the CPU pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns threading
-    off), else the CPUs given to the work running in this thread (:func:`cpus_given`), else
-    the CPUs this process may run on (no cap below them).
+    """Threads for the CPU pipeline: ``BLEUSUITE_NUM_THREADS`` if set, else the CPUs given to
+    the work in this thread (:func:`cpus_given`), else the CPUs this process may run on.
 
     >>> import os
     >>> worker_threads() >= 1
@@ -152,12 +151,10 @@ def _helper_queue(helpers: int) -> SimpleQueue[_Call[object, object]]:
 def run_blocks(
     work: Callable[[_Item], _Result], blocks: Iterable[_Item], threads: int
 ) -> list[_Result]:
-    """``[work(block) for block in blocks]``, on up to ``threads`` threads: the caller's
-    and ``threads - 1`` helpers. The first error, in the order of the blocks, is raised once
-    the blocks before it have run (those after it are skipped where not begun). Where the
-    caller is interrupted (Ctrl-C) while the helpers work, the compiled calls they run are
-    stopped (:func:`bleusuite.native.stop_calls`) and the interrupt is raised once they
-    have returned, so that nothing goes on computing after the call.
+    """``[work(block) for block in blocks]``, on up to ``threads`` threads (the caller's and
+    helpers). The first error, in the order of the blocks, is raised once the blocks before
+    it have run; on Ctrl-C the helpers' compiled calls are stopped, and the interrupt raised
+    once they have returned.
 
     >>> run_blocks(lambda b: b * b, range(4), threads=2)
     [0, 1, 4, 9]
@@ -224,9 +221,8 @@ def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple
 
 
 class InOrder(Generic[_Item, _Result]):
-    """``work`` of each item given to :meth:`add`, one after another on a thread of its own
-    while the caller goes on; :meth:`results` waits for them (in order) and raises the
-    first error.
+    """``work`` of each item given to :meth:`add`, in order on a thread of its own while the
+    caller goes on; :meth:`results` waits for them and raises the first error.
 
     >>> squares = InOrder(lambda x: x * x)
     >>> for x in range(3):
@@ -255,8 +251,7 @@ class InOrder(Generic[_Item, _Result]):
             self._finished.set()
 
     def add(self, item: _Item) -> None:
-        """Queue ``work(item)`` after the items added before it (the thread starts with
-        the first)."""
+        """Queue ``work(item)`` after the items added before it."""
         if self._thread is None:
             self._finished = threading.Event()
             self._thread = threading.Thread(target=self._serve, name="bleusuite-in-order",
@@ -265,9 +260,8 @@ class InOrder(Generic[_Item, _Result]):
         self._items.put((item,))
 
     def results(self) -> list[_Result]:
-        """Wait for every item added, then ``[work(item) for item in items]``; the first
-        error raised by ``work`` is raised here instead (the items after it are not run).
-        Meant to be called once, after the last :meth:`add`."""
+        """Wait for every item, then ``[work(item) for item in items]`` (or the first error
+        of ``work``, the items after it not run); called once, after the last :meth:`add`."""
         if self._thread is not None:
             self._items.put(None)
             try:

@@ -7,26 +7,18 @@ compiled kernels read).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
+if TYPE_CHECKING:
+    from bleusuite.text.token_ids import TokenIds
+
 __all__ = ["Batch", "RaggedPairs", "grouped_batch", "identity", "mark_unreferenced", "padded_rows",
            "rows_batch", "stream_pairs"]
-
-
-class Streams(Protocol):
-    """Line-aligned streams of one flat id array (:class:`~bleusuite.text.TokenIds`)."""
-
-    @property
-    def ids(self) -> np.ndarray: ...
-    @property
-    def starts(self) -> np.ndarray: ...
-    @property
-    def lengths(self) -> np.ndarray: ...
 
 
 @dataclass(slots=True)
@@ -73,7 +65,7 @@ class RaggedPairs:
         )
 
     @classmethod
-    def from_streams(cls, streams: Streams, num_systems: int) -> RaggedPairs:
+    def from_streams(cls, streams: TokenIds, num_systems: int) -> RaggedPairs:
         """Every line of every system (system after system) with its reference lines, from
         streams of one id array: the ``num_systems`` systems first, then the references.
 

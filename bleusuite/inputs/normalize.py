@@ -13,9 +13,10 @@ import numpy as np
 
 from bleusuite import backends, checks
 from bleusuite.inputs import arrays, lists, ragged
-from bleusuite.inputs.batch import Batch, RaggedPairs, Streams, identity
+from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special, check_texts
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
+from bleusuite.text.token_ids import TokenIds
 from bleusuite.text.tokenizers import Tokenizer
 
 __all__ = ["CORPUS_BLOCK_ROWS", "check_text_options", "corpus_batches", "normalize_batch",
@@ -130,7 +131,7 @@ def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) 
         )
 
 
-def streams_batch(streams: Streams, num_systems: int) -> Batch:
+def streams_batch(streams: TokenIds, num_systems: int) -> Batch:
     """The host batch of line-aligned streams of token ids (:class:`~bleusuite.text.TokenIds`:
     the ``num_systems`` systems first, then the references): every line of every system with
     the reference lines of its position (an empty line is an empty reference).

@@ -275,11 +275,6 @@ class ProgressBar(Protocol):
     def update(self, n: int = 1) -> Any: ...
 
 
-class _NoProgress:
-    def update(self, n: int = 1) -> None:
-        pass
-
-
 class Encoder:
     """Token ids of line-aligned texts, tokenised as sacrebleu does, numbered with one
     vocabulary across calls (a :class:`TextEncoder`'s numbering kept): calls on consecutive
@@ -307,7 +302,6 @@ class Encoder:
     def encode(self, texts: Sequence[list[str]], bar: ProgressBar | None = None) -> TokenIds:
         """The token ids of ``texts``: streams of lines of the same length (hypotheses, then
         each reference stream); ``bar`` is updated by the number of lines encoded."""
-        bar = bar or _NoProgress()
         sizes = {len(lines) for lines in texts}
         if len(sizes) > 1:
             raise ValueError(f"texts must be streams of as many lines; got {sorted(sizes)}")
@@ -319,7 +313,8 @@ class Encoder:
             chunk_ids, chunk_counts = self.numbering.number(pending)
             ids.append(chunk_ids)
             counts.append(chunk_counts)
-            bar.update(len(pending))
+            if bar is not None:
+                bar.update(len(pending))
             pending.clear()
 
         # the Python numbering makes millions of small objects; the compiled one makes none

@@ -41,9 +41,8 @@ class Backend:
     def compiled(
         self, fn: Callable[..., Any], static_argnums: tuple[int, ...]
     ) -> Callable[..., Any]:
-        """``fn`` compiled as one computation where the library compiles (``jax.jit``: an
-        eager call then runs one cached program instead of one per operation), else ``fn``;
-        the arguments at ``static_argnums`` are settings (hashable), the others arrays."""
+        """``fn`` compiled as one computation where the library compiles (``jax.jit``), else
+        ``fn``; the arguments at ``static_argnums`` are settings (hashable)."""
         return fn
 
     def check_special(self, value: int, argname: str) -> int:
@@ -147,9 +146,8 @@ class Backend:
         return self.xp.concatenate(arrays, axis=axis)
 
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
-        """``out.ravel()[index] = values`` on a contiguous ``out``; returns the result: ``out``
-        itself, updated in place, where arrays are mutable; a new array on JAX. Callers use
-        the returned array."""
+        """``out.ravel()[index] = values`` on a contiguous ``out``; callers use the returned
+        array (``out`` itself, or a new array on JAX)."""
         out.reshape(-1)[index] = values
         return out
 
@@ -164,8 +162,7 @@ class Backend:
     # and torch.compile, and on torch ``meta`` tensors.
 
     def reads_are_free(self, a: Any) -> bool:
-        """Whether reading a value of ``a`` on the host costs no device synchronisation
-        (host memory), so that checks which need a value can raise at once."""
+        """Whether reading a value of ``a`` on the host costs no device synchronisation."""
         return True
 
     def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
@@ -176,8 +173,7 @@ class Backend:
 
     def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
         """A new int64 array of ``shape``, zero except ``out[..., index[..., j]] =
-        values[..., j]`` (leading axes shared by ``index`` and ``values``; with repeated
-        indices, one of the values lands)."""
+        values[..., j]`` (with repeated indices, one of the values lands)."""
         xp = self.xp
         out = xp.zeros(shape, dtype=xp.int64)
         leading = index.shape[:-1]
@@ -188,15 +184,13 @@ class Backend:
         return out
 
     def count_into(self, index: Any, size: int) -> Any:
-        """(size,) integer counts (int32 or int64, as is fastest for the library):
-        occurrences of each of 0..size-1 in the 1-D ``index``, whose values must lie in
-        that range (a bincount of fixed length; size must stay below 2**31)."""
+        """(size,) int32 or int64 counts of each of 0..size-1 in the 1-D ``index`` (a
+        bincount of fixed length; size below 2**31)."""
         return self.xp.bincount(index, minlength=size).astype(self.xp.int64, copy=False)
 
     def power_of_two(self, exponent: Any, largest: int) -> Any:
-        """Exact ``2.0 ** exponent`` (float64, or the widest float) for integer exponents in
-        0..``largest`` (at most 1023): a lookup in a table of Python's exact floats here;
-        device backends build the float without copying a table from the host."""
+        """Exact ``2.0 ** exponent`` (the widest float) for integer exponents in
+        0..``largest`` (at most 1023), here from a table of Python's exact floats."""
         table = self.asarray([2.0**k for k in range(largest + 1)], like=exponent,
                              dtype=self.float64)
         return table[exponent]
@@ -267,9 +261,8 @@ class Backend:
     # ------------------------------------- fixed-shape loops (the LCS of counting/lcs.py)
 
     def running_max(self, a: Any) -> Any:
-        """Running maximum along the last axis (``out[..., j] = max(a[..., :j + 1])``): here
-        in ceil(log2 L) steps of ``maximum`` with the array shifted by 1, 2, 4, ...; the
-        libraries that have one call theirs."""
+        """Running maximum along the last axis, here in ceil(log2 L) steps of ``maximum``
+        with the array shifted by 1, 2, 4, ..."""
         shift, width = 1, a.shape[-1]
         while shift < width:
             a = self.concat([a[..., :shift], self.maximum(a[..., shift:], a[..., :-shift])],
@@ -278,8 +271,7 @@ class Backend:
         return a
 
     def fold(self, body: Callable[[Any, Any], Any], init: Any, count: int) -> Any:
-        """``carry = body(i, carry)`` for i = 0..count-1 from ``init``, the final carry (a
-        Python loop; JAX's is one ``fori_loop``, whose ``i`` is traced)."""
+        """``carry = body(i, carry)`` for i = 0..count-1 from ``init``: the final carry."""
         carry = init
         for i in range(count):
             carry = body(i, carry)

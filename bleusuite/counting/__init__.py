@@ -50,7 +50,15 @@ def counting_strategy(be: Backend, like: Any) -> str:
 def _host_strategy(setting: str) -> str:
     """The strategy of rows on the host for a ``BLEUSUITE_COUNTING`` setting."""
     if setting == "triton":
-        return _triton_strategy()
+        from bleusuite.counting import triton
+
+        if not triton.available():
+            raise ImportError(
+                "BLEUSUITE_COUNTING=triton needs the triton and torch packages, which this "
+                "install lacks (install triton, which PyTorch's CUDA builds ship, or unset "
+                "BLEUSUITE_COUNTING)"
+            )
+        return "triton"
     if setting in ("compact", "fixed"):
         return setting
     if kernel.available():
@@ -61,18 +69,6 @@ def _host_strategy(setting: str) -> str:
             "lacks (reinstall where a C compiler is available, or unset BLEUSUITE_COUNTING)"
         )
     return "compact"
-
-
-def _triton_strategy() -> str:
-    from bleusuite.counting import triton
-
-    if not triton.available():
-        raise ImportError(
-            "BLEUSUITE_COUNTING=triton needs the triton and torch packages, which this "
-            "install lacks (install triton, which PyTorch's CUDA builds ship, or unset "
-            "BLEUSUITE_COUNTING)"
-        )
-    return "triton"
 
 
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False,

@@ -135,7 +135,10 @@ def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
     # the sizes read, which a __len__ that lies would not give
     check_batch(len(listed), len(rows), "entries of references", names)
     hyps, refs, pad_id, eos_id = _numbered(listed, rows, pad, eos, names)
-    return gathered_batch(_gather(hyps, refs, pad_id, eos_id), len(hyps), names[1])
+    gathered = (python_gather(hyps, refs, pad_id, eos_id) if compiled is None else
+                compiled.gather(hyps, refs, None, False, pad_id, eos_id, None, False))
+    assert gathered is not None, "int id lists are gather's own form"
+    return gathered_batch(gathered, len(hyps), names[1])
 
 
 def _may_hold_str(hypotheses: Any) -> bool:
@@ -206,17 +209,6 @@ def _unhashable(hyps: list[Any], refs: list[list[Any]], names: ArgNames,
                 return (f"{name}[{position}] must be a hashable token (str, int, tuple, ...); "
                         f"got {kind_of(token)}")
     return f"tokens must be hashable (str, int, tuple, ...): {error}"
-
-
-def _gather(hyps: list[list[int]], refs: list[list[list[int]]], pad: int | None,
-            eos: int | None) -> Gathered:
-    compiled = native.module()
-    if compiled is not None:
-        gathered: Gathered | None = compiled.gather(hyps, refs, None, False, pad, eos, None,
-                                                    False)
-        assert gathered is not None, "int id lists are gather's own form"
-        return gathered
-    return python_gather(hyps, refs, pad, eos)
 
 
 def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int] | None]],

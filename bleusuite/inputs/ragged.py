@@ -32,14 +32,6 @@ from bleusuite.inputs.checks import (
 __all__ = ["array_inside", "from_mixed", "pack_sentences"]
 
 
-def _is_integer_array(obj: object) -> bool:
-    """An array of any library whose tokens are ids (NumPy arrays of str stay token lists)."""
-    name = backends.backend_name(obj)
-    if name is None:
-        return False
-    return name != "numpy" or obj.dtype.kind not in "OUSV"  # type: ignore[attr-defined]
-
-
 def _first_item(obj: Any) -> Any:
     if backends.backend_name(obj) is not None or isinstance(obj, str | bytes):
         return None
@@ -58,10 +50,9 @@ def array_inside(hypotheses: Any, references: Any) -> Any:
         _first_item(first_ref_row),
     )
     for candidate in candidates:
-        if _is_integer_array(candidate):
-            return candidate
-        if backends.backend_name(candidate) is not None:
-            return None  # a NumPy array of strings: tokens, the list path reads them
+        name = backends.backend_name(candidate)
+        if name is not None:  # a NumPy array of strings holds tokens: the list path reads it
+            return None if name == "numpy" and candidate.dtype.kind in "OUSV" else candidate
     return None
 
 
@@ -256,21 +247,13 @@ def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any
         return None
     failed = False
 
-    def view(item: Any) -> Any:
-        nonlocal failed
-        name = backends.backend_name(item)
-        if name != be.name:
-            failed = failed or name is not None  # another library: the checks will say so
-            return item
-        host = be.host_view(item)
-        if host is None:
-            failed = True
-            return item
-        return host
-
     def view_all(items: Any) -> Any:
-        if backends.backend_name(items) is not None:
-            return view(items)
+        nonlocal failed
+        name = backends.backend_name(items)
+        if name is not None:  # an array of another library: the checks will say so
+            host = be.host_view(items) if name == be.name else None
+            failed = failed or host is None
+            return items if host is None else host
         if not isinstance(items, list | tuple) or not items:
             return items
         first = items[0]

@@ -6,6 +6,7 @@ route per form: padded arrays (:mod:`~bleusuite.inputs.arrays`), token lists and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
@@ -234,24 +235,20 @@ def corpus_batches(
     ...  tokenize=None, lowercase=False, corpus="corpus_bleu")]
     [5]
     """
+    batch_of = functools.partial(scoring_batch, pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
+                                 lowercase=lowercase, corpus=corpus, argnames=argnames)
     rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
     if rows <= CORPUS_BLOCK_ROWS or not isinstance(references, list | tuple) or (
             len(references) != rows):
-        yield scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                            tokenize=tokenize, lowercase=lowercase, corpus=corpus,
-                            argnames=argnames)
+        yield batch_of(hypotheses, references)
         return
     for start in range(0, rows, CORPUS_BLOCK_ROWS):
         stop = start + CORPUS_BLOCK_ROWS
         try:
-            batch = scoring_batch(hypotheses[start:stop], references[start:stop],
-                                  pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
-                                  lowercase=lowercase, corpus=corpus, argnames=argnames)
+            batch = batch_of(hypotheses[start:stop], references[start:stop])
         except (TypeError, ValueError):
             # the whole input's checks name the caller's row; raise the block's otherwise
-            scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase, corpus=corpus,
-                          argnames=argnames)
+            batch_of(hypotheses, references)
             raise
         yield batch
 

@@ -1,8 +1,5 @@
-"""CuPy backend: the NumPy-like primitives, with new arrays placed on the input's device.
-
-Calls take the fixed-shape counting strategy and read nothing back to the host, as on
-torch-CUDA (see the torch backend); everything stays on the GPU.
-"""
+"""CuPy backend: the NumPy-like primitives, with new arrays placed on the input's device;
+calls take the fixed-shape counting strategy and read nothing back to the host."""
 
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
 """PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
 
-Off the CPU (CUDA, MPS, ``meta``) and while ``torch.compile`` traces, calls take the
-fixed-shape counting strategy (``bleusuite/counting/fixed.py``) and read nothing back to the host:
-no synchronisation, CUDA-graph capture and ``fullgraph`` compilation work, and checks that
-would need a value give NaN scores instead of raising (see docs/backends.md). Apple MPS
-has no float64: there the scores are float32.
+Off the CPU and while ``torch.compile`` traces, calls take the fixed-shape counting strategy
+and read nothing back to the host: no synchronisation, CUDA-graph capture and ``fullgraph``
+compilation work, and checks that would need a value give NaN scores instead of raising.
+Apple MPS has no float64: there the scores are float32.
 """
 
 from __future__ import annotations

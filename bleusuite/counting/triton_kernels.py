@@ -18,9 +18,8 @@ __all__ = ["clipped_counts_kernel", "interpreted"]
 
 
 def interpreted() -> bool:
-    """Whether the kernels run in Triton's interpreter, the only way they run on CPU tensors:
-    ``TRITON_INTERPRET=1`` now, and when ``triton`` was imported (its own functions, such as
-    ``tl.sum``, were made for the interpreter then) and this module.
+    """Whether the kernels run in Triton's interpreter (the only way on CPU tensors):
+    ``TRITON_INTERPRET=1`` now, and when ``triton`` and this module were imported.
 
     >>> isinstance(interpreted(), bool)
     True
@@ -57,11 +56,8 @@ def clipped_counts_kernel(  # type: ignore[no-untyped-def]  # (Triton reads anno
     PER_REFERENCE: tl.constexpr,
 ):
     """Program (row ``b``, order ``n``, tile ``t``): adds the clipped matches of the
-    hypothesis n-grams that start in positions ``t * BLOCK_I`` .. ``+ BLOCK_I`` to
-    ``clipped[b, n - 1]`` and, with ``PER_REFERENCE``, to ``per_ref[b, :, n - 1]`` (both
-    zeroed before the launch; integer atomic adds, so the sums do not depend on the order
-    the programs run in). See the module docstring. Pointers to int64 tensors with their
-    strides (in elements); ``num_refs`` references per row, at most ``BLOCK_R``."""
+    hypothesis n-grams starting in tile ``t`` to ``clipped[b, n - 1]`` (and, with
+    ``PER_REFERENCE``, ``per_ref[b, :, n - 1]``) by integer atomic adds (order-free sums)."""
     row = tl.program_id(0).to(tl.int64)
     order = tl.program_id(1) + 1
     i0 = tl.program_id(2) * BLOCK_I

@@ -1,8 +1,6 @@
 """Every accepted input form (arrays with padding, ragged arrays, token lists, text) becomes
-one :class:`Batch`, with the checks that name the caller's arguments.
-
-The public names are imported on first access (PEP 562), so that a module that needs only
-:mod:`bleusuite.inputs.batch` does not load the normalisation of every input form.
+one :class:`Batch`, with the checks that name the caller's arguments. The names are imported
+on first access (PEP 562): a module that needs only the batch loads no normalisation.
 """
 
 from __future__ import annotations

@@ -115,9 +115,6 @@ class JaxBackend(Backend):
     def arange(self, n: int, like: Any = None) -> Any:
         return jnp.arange(n, dtype=self.int64, device=self._device(like))
 
-    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
-        return self.zeros(shape, dtype, like)
-
     # ------------------------------------------------------------------ fixed-shape primitives
 
     def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
@@ -140,31 +137,14 @@ class JaxBackend(Backend):
         ones = jnp.ones(index.shape, dtype=self.int64)
         return jnp.zeros(size, dtype=self.int64).at[index].add(ones, mode="promise_in_bounds")
 
-    # --------------------------------------- the compact strategy's primitives (eager only)
-    # counting_strategy never picks the compact strategy for JAX (compact_counting False);
-    # these exist for completeness and work on concrete arrays.
+    # the compact counting strategy's in-place primitives (empty, sort_last_, running sums,
+    # shift_right) are not overridden: it never runs on JAX (compact_counting is False)
 
     def repeat(self, values: Any, counts: Any, total: int) -> Any:
         return jnp.repeat(values, counts, total_repeat_length=total)
 
-    def running_sum(self, a: Any) -> Any:
-        zero = jnp.zeros(1, dtype=self.int64)
-        return jnp.concatenate([zero, jnp.cumsum(a, dtype=self.int64)])
-
-    def sort_last_(self, a: Any) -> Any:
-        return jnp.sort(a, axis=-1)  # a new array: JAX arrays cannot change in place
-
-    def masked_running_sum(self, a: Any, mask: int) -> Any:
-        return self.running_sum(a & mask)
-
-    def shift_right(self, a: Any, bits: int, out: Any) -> Any:
-        raise NotImplementedError("JAX arrays are immutable: no out= (the compact strategy "
-                                  "does not run on JAX)")
-
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
-        # immutable arrays: a new array (the packing of ragged input; the compact counting
-        # strategy, which scatters in place in a loop, does not run on JAX)
-        return out.reshape(-1).at[index].set(values).reshape(out.shape)
+        return out.reshape(-1).at[index].set(values).reshape(out.shape)  # a new array
 
     def to_numpy(self, a: Any) -> Any:
         return np.asarray(a)

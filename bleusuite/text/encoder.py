@@ -76,8 +76,7 @@ def _tokenized_lines(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], s
 
 
 class NumberedLines:
-    """Lines numbered by one numbering: the ids of every line, flat int64, the number of
-    tokens of each line, and the numbering (its :attr:`vocabulary`: the token of each id)."""
+    """Lines numbered: the ids of every line (flat int64), tokens per line, the numbering."""
 
     __slots__ = ("ids", "lengths", "numbering")
 
@@ -100,13 +99,11 @@ class TextEncoder:
     Attributes:
         tokenizer: the tokenizer.
         lowercase: every line lowercased first.
-        word_local: the numbering applies the tokenizer once per distinct word (else each
-            line is tokenised by :attr:`line_transform` and its words numbered).
-        rules: the compiled part's copy of the tokenizer's rules that the numbering applies,
-            if any.
+        word_local: the numbering applies the tokenizer once per distinct word.
+        rules: the compiled part's copy of the tokenizer's rules, if any.
         line_transform: what happens to each line before the numbering (None: nothing).
-        per_row_ids: ids may be numbered row by row (False where the tokenizer runs in
-            Python per distinct word: its words are worth numbering once for the call).
+        per_row_ids: ids may be numbered row by row (not where a Python tokenizer runs per
+            distinct word: those are worth numbering once for the call).
     """
 
     __slots__ = ("_after_lowercase", "_compiled", "line_transform", "lowercase", "per_row_ids",

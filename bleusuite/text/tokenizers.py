@@ -177,9 +177,8 @@ SPM_MODELS = {
 
 
 def spm_model_path(name: str) -> str:
-    """Where sacrebleu keeps the model of the SentencePiece tokenizer ``name``:
-    ``$SACREBLEU/models/FILE``, ``~/.sacrebleu/models/FILE`` without ``SACREBLEU`` (the file
-    sacrebleu downloads at its first use of the tokenizer).
+    """Where sacrebleu keeps the model of the SentencePiece tokenizer ``name``
+    (``$SACREBLEU/models``, else ``~/.sacrebleu/models``).
 
     >>> os.path.basename(spm_model_path("flores200"))
     'flores200sacrebleuspm'
@@ -233,8 +232,7 @@ class Tokenizer:
         signature: the tokenizer's own signature (``tok:`` in the signature line).
         word_local: whether it acts on each whitespace-separated word independently.
         splits_only: whether it leaves the text as it is (``none``: only the split counts).
-        rules: the compiled part's own copy of its rules (``Numbering(rules=...)``), if
-            any: ``"13a"``, ``"char"``, ``"punctuation"``.
+        rules: the compiled part's own copy of its rules (``"13a"``, ...), if any.
         rstrip: whether a line loses its trailing whitespace before it is tokenised.
         newline_is_space: whether a newline separates words as a space does (rouge-score's;
             13a joins the words around a line end).

@@ -52,12 +52,8 @@ _ASIAN_RULES = (
     (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
     (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
     (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
-    # hiragana, katakana and their extensions, in sacrebleu's form: its ``^`` anchors match
-    # only at the start of a line, which normalisation pads with a space, so these never
-    # apply (kept for fidelity)
-    (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
-    (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
-    (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
+    # (sacrebleu's hiragana and katakana rules are anchored at ``^``, which the line's
+    # padding space always precedes: they never apply, and are left out)
     (re.compile(_ASIAN_PUNCTUATION), r" \1 "),
     (re.compile(_FULL_WIDTH_PUNCTUATION), r" \1 "),
 )

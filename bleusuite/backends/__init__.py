@@ -67,8 +67,6 @@ def torch_cpu_via_numpy() -> bool:
 #: Names of every backend bleusuite knows, in lookup order.
 BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy", "jax")
 
-# module name of the array library -> bleusuite backend module
-_LIBRARY_OF_BACKEND = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "jax": "jax"}
 _cache: dict[type, str | None] = {}
 #: Python's own containers and scalars, remembered as no array at their first lookup
 _NOT_ARRAYS = frozenset({list, tuple, str, bytes, int, float, bool, type(None), dict})
@@ -104,9 +102,8 @@ def backend_name(obj: object) -> str | None:
         return _cache[cls]
     except KeyError:
         pass
-    for name in BACKEND_NAMES:
-        library = _LIBRARY_OF_BACKEND[name]
-        if library not in sys.modules:
+    for name in BACKEND_NAMES:  # each backend is named after its array library's module
+        if name not in sys.modules:
             continue
         if _load(name).is_array(obj):
             _cache[cls] = name
@@ -153,7 +150,7 @@ def available_backends() -> list[str]:
     names = []
     for name in BACKEND_NAMES:
         try:
-            importlib.import_module(_LIBRARY_OF_BACKEND[name])
+            importlib.import_module(name)
         except Exception:  # an import that fails in any way means "not available"
             continue
         names.append(name)

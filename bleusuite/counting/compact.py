@@ -224,14 +224,9 @@ class _GroupCounter(OrderCounter):
         return MatchCounts(*self.stacked())
 
 
-def _nonnegative_values(
-    be: Backend, tokens: _Parts, low: int | None = None, high: int | None = None
-) -> tuple[_Parts, int]:
+def _nonnegative_values(be: Backend, tokens: _Parts, low: int, high: int) -> tuple[_Parts, int]:
     """Token values shifted to start at 0 (dense ids if their span is too wide), and their
     span (largest value + 1)."""
-    if low is None or high is None:
-        low = min(be.to_int(be.min_(tokens.hyp)), be.to_int(be.min_(tokens.refs)))
-        high = max(be.to_int(be.max_(tokens.hyp)), be.to_int(be.max_(tokens.refs)))
     if low >= 0 and high.bit_length() <= _KEY_BITS:
         return tokens, high + 1
     if (high - low).bit_length() <= _KEY_BITS:

@@ -1,20 +1,13 @@
 """The ``compact`` counting strategy: clipped n-gram match counts for a whole batch,
-vectorised, exact, on any backend with in-place updates (every step one array operation;
-the only Python loop is over orders):
+vectorised, exact, on any backend with in-place updates.
 
-1. **Alphabet.** A token of the hypothesis gets an id >= 2, a token only in references the
-   shared id 1 (it can never match); past a sentence's end, hypotheses hold 0 and
-   references 1, so an n-gram past a hypothesis' end never equals a reference's. One lookup
-   table for the batch where the token values are dense, else per row (a row-wise sort),
-   which needs at most ``bit_length(hypothesis length + 1)`` bits.
-2. **Packed n-gram keys**: one int64 per position, the ids of the ``max_order`` tokens that
-   start there, a source tag in the low bits (0 hypothesis, r + 1 reference r).
-3. **One row-wise sort** of all keys groups the n-grams of every order (the top n slots).
-4. **Per order**: group boundaries, counts per source from running sums,
-   ``min(hypothesis count, max reference count)`` per group, summed per row.
-
-When ``max_order`` ids do not fit in 62 bits, orders go one at a time (the (n-1)-gram ids
-extended by one token and renumbered per row), so no key overflows.
+Tokens are renumbered (a hypothesis token >= 2, a token only in references 1, past a
+sentence's end 0 in hypotheses and 1 in references: such n-grams never match); each
+position gets one int64 key of the ids of the ``max_order`` tokens that start there and a
+source tag; one row-wise sort groups the n-grams of every order (a key's top n slots); per
+order, group boundaries, counts per source from running sums, and ``min(hypothesis count,
+max reference count)`` summed per row. Where the keys would overflow 62 bits, orders go one
+at a time.
 """
 
 

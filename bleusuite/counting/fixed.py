@@ -1,21 +1,13 @@
 """Fixed-shape counting: clipped n-gram matches where every array's shape follows from the
 input shapes alone, so that a call runs on CUDA with no host synchronisation, in a CUDA
-graph, under ``torch.compile(fullgraph=True)`` and on torch ``meta`` tensors:
+graph, under ``torch.compile(fullgraph=True)`` and on torch ``meta`` tensors.
 
-1. **Per-row ids** from one stable row sort of the token values: a value of the row's
-   hypothesis gets ``2 + its rank`` among the hypothesis' distinct values, any other 1;
-   past a sentence's end, hypotheses hold 0 and references 1. Ids are then at most
-   ``hypothesis width + 1``, so a key's bits are known from the shapes.
-2. **Packed keys** of the ``max_order`` ids starting at each position, a source tag in the
-   low bits (0 hypothesis, r + 1 reference r), and **one row sort**.
-3. **Per order**: group boundaries where the top ``n`` ids change, global group numbers
-   from a running sum, occurrences per (group, source) from one fixed-length bincount
-   (``count_into``), the clipped count per group, and per-row sums.
-
-When ``max_order`` ids do not fit in ``key_bits`` (62 with int64, 30 for JAX without x64;
-decided from the shapes), orders are counted one at a time, the n-gram ids re-ranked per
-row from (id of the (n-1)-gram, next token id). Exact (nothing hashed); memory is a fixed
-multiple of the token positions.
+Per-row ids from one stable row sort (``2 + rank`` for a value of the row's hypothesis, 1
+for any other; past a sentence's end 0 in hypotheses, 1 in references: at most
+``hypothesis width + 1``, so a key's bits follow from the shapes); packed keys of the
+``max_order`` ids at each position with a source tag in the low bits, one row sort; per
+order, groups where the top ``n`` ids change and their counts per source from one
+fixed-length bincount. Where the keys do not fit ``key_bits``, orders go one at a time.
 """
 
 from __future__ import annotations

@@ -1,21 +1,13 @@
-"""Clipped n-gram matches of every prefix of each hypothesis, from running counts.
+"""Clipped n-gram matches of every prefix of each hypothesis, from running counts: the
+clipped count of order ``n`` grows by one at the n-gram starting at ``p`` exactly when that
+n-gram's occurrence rank in the hypothesis is at most its largest count in any reference.
 
-The clipped count of order ``n`` grows by one at the n-gram starting at ``p`` exactly when
-that n-gram's occurrence rank among the hypothesis' equal n-grams (1 for its first
-occurrence, ...) is at most its largest count in any one reference. So one pass per order
-gives every prefix: mark the occurrences within the clip, then a running sum.
-
-Where the compiled part counts, its kernel gives every prefix by the same rule
-(:func:`bleusuite.counting.kernel.count_prefixes`). Elsewhere each order is counted with
-fixed shapes, as :mod:`bleusuite.counting.fixed` does: the hypothesis and its references
-laid out in one row of ``W = Lh + R * Lr`` positions; a stable sort of each row's keys
-(order 1: the token values; order ``n``: the pair (id of the (n-1)-gram at p, id of the
-token at p + n - 1), ids being the previous sort's group numbers, at most ``W``), so that
-within a group the hypothesis' occurrences come first, in order; per group, the count in
-each reference (one fixed-length bincount), its maximum and the group's first entry (an
-occurrence's rank is its distance from it); the occurrences within the clip scattered back,
-summed along the hypothesis and shifted by ``n - 1``. Positions past a sentence's end are
-sorted but never counted. Memory: at most ``rows x W x (R + 1)``, whatever the vocabulary.
+Where the compiled part counts, its kernel does this in its counting pass
+(:func:`bleusuite.counting.kernel.count_prefixes`). Elsewhere, per order and in fixed
+shapes: a stable sort of each row's keys (the hypothesis and its references in one row;
+order ``n`` keys are (id of the (n-1)-gram, next token)) puts a group's hypothesis
+occurrences first; a fixed-length bincount gives each group's counts; the occurrences
+within the clip are scattered back and summed along the hypothesis.
 
 >>> import numpy as np
 >>> from bleusuite.counting.prefix import prefix_matches

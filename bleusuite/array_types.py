@@ -1,16 +1,10 @@
 """Static types of the public API: what a type checker knows a score function returns.
 
-A score comes back in the caller's array library, so the public functions are overloaded:
-
-* NumPy arrays, Python lists of tokens and text give :data:`Scores`, a NumPy float64
-  array (shape ``(B,)`` per sentence, ``()`` for a corpus);
-* any other array library's arrays (a torch tensor, a CuPy or JAX array; padded, or a list
-  of 1-D arrays) give an array of that same type: the functions are generic in
-  :class:`DeviceArray`, a protocol every array library's array type satisfies, so the
-  optional libraries need not be importable where the type checker runs.
-
-Only type checkers read these names, but for :class:`TokenOptions` (and the metrics' own
-keyword types built on it), whose names the functions also check at run time.
+NumPy arrays, Python token lists and text give :data:`Scores` (a NumPy float64 array);
+any other library's arrays give an array of the same type: the functions are generic in
+:class:`DeviceArray`, a protocol every array type satisfies (the optional libraries need
+not be importable where the type checker runs). :class:`TokenOptions` (and the metrics'
+keyword types built on it) are also checked at run time.
 
 >>> from bleusuite import sentence_bleu
 >>> from bleusuite.array_types import Scores

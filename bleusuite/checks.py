@@ -1,21 +1,12 @@
-"""Checks of scalar arguments: one rule and one wording per kind.
+"""Checks of scalar arguments: one rule and one wording per kind, naming the argument.
 
 Every public entry point (functions, Ignite metrics, losses, the command) checks its numbers
 here, so ``max_order``, ``weights``, ``smooth_value``, ``pad_id`` and the flags accept the
-same things and fail with the same message, naming the argument. Callers
-look the rules up on this module (``checks.weights(...)``), so replacing one here (a test's
-monkeypatch) changes every front end that uses it.
-
-* a number is a Python ``int``/``float``, a NumPy scalar (``np.float32(0.2)``) or a 0-d
-  array or tensor of a numeric dtype; ``bool`` is not a number here;
-* an integer is the same without fractional types (``2.0`` is rejected, not truncated);
-* an n-gram order (``max_order``, ``min_len``, ``max_len``, ``ngram``) is an integer in
-  1..:data:`MAX_ORDER_LIMIT`;
-* ``weights`` is a non-empty sequence (a list, a tuple, a 1-D array or tensor) of numbers
-  >= 0, one per order;
-* a flag (``lowercase``, ``effective_order``, ...) is a ``bool``, not merely truthy.
-
-The environment variables are read once, by :mod:`bleusuite.environment`.
+same things and fail with the same message. Callers look the rules up on this module
+(``checks.weights(...)``), so replacing one here (a test's monkeypatch) changes every front
+end. A number is a Python ``int``/``float``, a NumPy scalar or a 0-d array or tensor of a
+numeric dtype, never a ``bool``; an integer has no fractional type (``2.0`` is rejected,
+not truncated); a flag is a ``bool``, not merely truthy.
 """
 
 from __future__ import annotations
@@ -135,9 +126,8 @@ def counted(count: int, noun: str) -> str:
 
 
 def beta(value: Any, argname: str = "beta") -> int | float:
-    """chrF's ``beta`` (recall weighs ``beta`` times precision): a finite number >= 0, as
-    sacrebleu takes it (0: precision alone; a fraction too). An integer stays an ``int``, so
-    that the score's name reads ``chrF2``, not ``chrF2.0``, as in sacrebleu.
+    """chrF's ``beta``: a finite number >= 0, as sacrebleu takes it; an integer stays an
+    ``int``, so that the score's name reads ``chrF2``, not ``chrF2.0``.
 
     >>> beta(0), beta(1.5), beta(2.0)
     (0, 1.5, 2.0)
@@ -169,10 +159,8 @@ def gleu_orders(min_len: Any, max_len: Any) -> tuple[int, int]:
 
 
 def weights(value: Any, max_order: int | None = None) -> tuple[float, ...]:
-    """BLEU's ``weights``: one finite number >= 0 per order, as floats.
-
-    ``value`` is a sequence, or a 1-D array or tensor (its entries are read one by one).
-    With ``max_order``, the number of weights must equal it.
+    """BLEU's ``weights`` (a sequence, or a 1-D array or tensor): one finite number >= 0 per
+    order (``max_order`` of them, where given), as floats.
 
     >>> import numpy as np
     >>> weights(np.array([0.5, 0.5]))
@@ -231,8 +219,7 @@ def token_id(value: Any, argname: str, *, or_else: str | None = None) -> int | N
 
 
 def caller_level() -> int:
-    """The ``stacklevel`` of a warning raised here that points at the first frame outside
-    bleusuite (the caller's line, whatever the front end: a function, a metric's update)."""
+    """The ``stacklevel`` of a warning that points at the first frame outside bleusuite."""
     package = os.path.dirname(os.path.abspath(__file__))
     frame, level = sys._getframe(1), 1
     while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
@@ -243,8 +230,7 @@ def caller_level() -> int:
 
 def keywords(options: Mapping[str, Any], accepted: AbstractSet[str], function: str) -> None:
     """Raise Python's own ``TypeError`` for a keyword argument that ``function`` (which takes
-    ``**options``, typed by a ``TypedDict``) does not take: ``accepted`` is the set of its
-    names.
+    ``**options``) does not take: ``accepted`` is the set of its names.
 
     >>> keywords({"smoth": "exp"}, frozenset({"smooth"}), "sentence_bleu")
     Traceback (most recent call last):

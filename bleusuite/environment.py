@@ -1,16 +1,9 @@
-"""The environment variables bleusuite reads, read once (when first needed), not per call.
-
-* ``BLEUSUITE_NUM_THREADS``: the worker threads of the CPU pipeline (an integer >= 1; 1
-  turns threading off); unset: every CPU the process may run on.
-* ``BLEUSUITE_COUNTING``: force a counting strategy (``compiled``, ``compact``, ``fixed``,
-  ``triton``; ``auto`` or unset: the default; see
-  :func:`bleusuite.counting.counting_strategy`).
-* ``BLEUSUITE_NATIVE``: ``0`` turns the compiled part off, ``1`` requires it (an
-  ``ImportError`` where it is not built); unset: used where built.
-
-A process that changes them after bleusuite's first call calls :func:`reload` (the tests
-do). A bad value raises a ``ValueError`` naming the variable at every call until it is
-fixed.
+"""The environment variables bleusuite reads, read once (when first needed), not per call:
+``BLEUSUITE_NUM_THREADS`` (the CPU pipeline's worker threads, >= 1; unset: every CPU the
+process may use), ``BLEUSUITE_COUNTING`` (force a counting strategy, see
+:func:`bleusuite.counting.counting_strategy`) and ``BLEUSUITE_NATIVE`` (``0``: the compiled
+part off, ``1``: required). A process that changes them later calls :func:`reload`; a bad
+value raises a ``ValueError`` naming the variable at every call until it is fixed.
 
 >>> settings = current()
 >>> settings.counting in ("auto", "compiled", "compact", "fixed", "triton")
@@ -48,8 +41,7 @@ _current: Environment | None = None
 
 
 def read(environ: Mapping[str, str]) -> Environment:
-    """The settings of an environment mapping, checked (the command checks its own
-    ``environ`` up front with this).
+    """The settings of an environment mapping, checked.
 
     >>> read({"BLEUSUITE_COUNTING": " Compact "}).counting, read({}).num_threads is None
     ('compact', True)

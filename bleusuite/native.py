@@ -1,23 +1,12 @@
-"""bleusuite's optional compiled part, ``bleusuite._native`` (``bleusuite/csrc/``).
-
-``pip install`` builds it where a C compiler and Python's headers are at hand
-(``setup.py``, an optional extension: without a compiler the install goes on without it).
-It holds the inner loops of every CPU path, each with a Python or NumPy twin that gives
-the same results where it is not built:
-
-* ``Numbering``: lines of text to token ids, each distinct word tokenised once (sacrebleu's
-  13a by its own copy of the rules, with the GIL released; another tokenizer called)
-  (:mod:`bleusuite.text`; twin: :class:`bleusuite.text.PythonNumbering`);
-* ``count_matches``: the clipped n-gram matches of ragged rows, with the GIL released
-  (:mod:`bleusuite.counting.kernel`; twin: the NumPy pipeline of
-  :mod:`bleusuite.counting.compact`);
-* ``libm_map``: the C library's ``log`` or ``exp`` over an array, the functions
-  ``math.log`` and ``math.exp`` call (sacrebleu's arithmetic,
-  :mod:`bleusuite.scores.bleu.sacrebleu_formula`; twin: ``math`` mapped value by value).
+"""bleusuite's optional compiled part, ``bleusuite._native`` (``bleusuite/csrc/``), built by
+``pip install`` where a C compiler is at hand. It holds the inner loops of every CPU path,
+each with a Python or NumPy twin that gives the same results where it is not built:
+``Numbering`` (lines to token ids; twin :class:`bleusuite.text.PythonNumbering`),
+``count_matches`` (clipped n-gram matches; twin :mod:`bleusuite.counting.compact`) and
+``libm_map`` (the C library's ``log`` / ``exp``, which ``math`` calls; twin ``math``).
 
 :func:`compiled` says whether a process uses it: ``BLEUSUITE_NATIVE=0`` turns it off,
-``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built; the test
-environments set it, so that a failed build cannot go unnoticed).
+``BLEUSUITE_NATIVE=1`` requires it (an ``ImportError`` where it is not built).
 
 >>> from bleusuite.native import compiled
 >>> compiled() in (True, False)
@@ -41,8 +30,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 
 def compiled() -> bool:
-    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``, read
-    once: :mod:`bleusuite.environment`).
+    """Whether the compiled part is built and not turned off (``BLEUSUITE_NATIVE``).
 
     Raises:
         ValueError: ``BLEUSUITE_NATIVE`` is set to something else than 0 or 1.
@@ -63,6 +51,5 @@ def module() -> ModuleType | None:
 
 
 def built() -> ModuleType | None:
-    """``bleusuite._native`` where it is built, whether or not ``BLEUSUITE_NATIVE`` turns it
-    off: for its types, which objects keep (``bleusuite.jiwer.AlignmentChunk``)."""
+    """``bleusuite._native`` where it is built, even if turned off (for its types)."""
     return _native

@@ -1,13 +1,9 @@
-"""The worker threads of the CPU pipeline: how many (``BLEUSUITE_NUM_THREADS``, else the
-CPUs a scheduler gave the work (:func:`cpus_given`: a Ray task's or actor's), else every CPU
-the process may use), the blocks of one call run on them (:func:`run_blocks`), and work run
-in order on one thread while the caller goes on (:class:`InOrder`).
-
-Input normalisation and both CPU counting strategies run blocks of rows on these threads;
-NumPy and the compiled kernel release the GIL while they work on a block. The threads are
-plain :mod:`threading` threads, started at the first threaded call and kept (one set per
-thread count); ``concurrent.futures`` is not imported (its import, with ``logging``, costs
-a short run more than the work it would spread).
+"""The worker threads of the CPU pipeline: how many (:func:`worker_threads`), the blocks of
+one call run on them (:func:`run_blocks`), and work run in order on one thread while the
+caller goes on (:class:`InOrder`). NumPy and the compiled kernel release the GIL while they
+work on a block. The threads are plain :mod:`threading` threads, started at the first
+threaded call and kept; ``concurrent.futures`` is not imported (its import, with
+``logging``, costs a short run more than the work it would spread).
 """
 
 from __future__ import annotations
@@ -41,9 +37,8 @@ _given: ContextVar[int | None] = ContextVar("bleusuite_cpus_given", default=None
 
 
 def worker_threads() -> int:
-    """Threads for the CPU pipeline: ``BLEUSUITE_NUM_THREADS`` if set (1 turns threading
-    off), else the CPUs given to the work running in this thread (:func:`cpus_given`), else
-    the CPUs this process may run on (no cap below them).
+    """Threads for the CPU pipeline: ``BLEUSUITE_NUM_THREADS`` if set, else the CPUs given to
+    the work in this thread (:func:`cpus_given`), else the CPUs this process may run on.
 
     >>> import os
     >>> worker_threads() >= 1
@@ -72,10 +67,9 @@ def _available_cpus() -> int:
 @contextlib.contextmanager
 def cpus_given(cpus: int | None) -> Iterator[None]:
     """Within the block, in this thread, :func:`worker_threads` follows the ``cpus`` a
-    scheduler gave the work (``bleusuite.ray``: the CPUs Ray assigned the task or actor),
-    so that a node running one task per CPU runs one thread per CPU, not CPUs x CPUs; an
-    explicit ``BLEUSUITE_NUM_THREADS`` still wins. ``None`` changes nothing. Nothing
-    outside the block (other threads, the environment) sees it.
+    scheduler gave the work (``bleusuite.ray``: Ray's CPUs of the task), so that a node
+    running one task per CPU runs one thread per CPU, not CPUs x CPUs; an explicit
+    ``BLEUSUITE_NUM_THREADS`` still wins; ``None`` changes nothing.
 
     Raises:
         ValueError: ``cpus`` is below 1.
@@ -90,8 +84,8 @@ def cpus_given(cpus: int | None) -> Iterator[None]:
 
 
 class _Call(Generic[_Item, _Result]):
-    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread
-    asks next (the caller's and the helpers'), and their results in order."""
+    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread asks
+    next, and their results in order."""
 
     def __init__(self, work: Callable[[_Item], _Result], items: list[_Item]) -> None:
         self.work, self.items = work, items
@@ -157,12 +151,10 @@ def _helper_queue(helpers: int) -> SimpleQueue[_Call[object, object]]:
 def run_blocks(
     work: Callable[[_Item], _Result], blocks: Iterable[_Item], threads: int
 ) -> list[_Result]:
-    """``[work(block) for block in blocks]``, on up to ``threads`` threads: the caller's
-    and ``threads - 1`` helpers. The first error, in the order of the blocks, is raised once
-    the blocks before it have run (those after it are skipped where not begun). Where the
-    caller is interrupted (Ctrl-C) while the helpers work, the compiled calls they run are
-    stopped (:func:`bleusuite.native.stop_calls`) and the interrupt is raised once they
-    have returned, so that nothing goes on computing after the call.
+    """``[work(block) for block in blocks]``, on up to ``threads`` threads (the caller's and
+    helpers). The first error, in the order of the blocks, is raised once the blocks before
+    it have run; on Ctrl-C the helpers' compiled calls are stopped, and the interrupt raised
+    once they have returned.
 
     >>> run_blocks(lambda b: b * b, range(4), threads=2)
     [0, 1, 4, 9]
@@ -180,12 +172,7 @@ def run_blocks(
         call.done.wait()
     except BaseException:
         call.last = -1
-        _stop_compiled_calls()
-        while not call.done.is_set():  # the helpers' calls return at their next poll
-            try:
-                call.done.wait()
-            except KeyboardInterrupt:
-                _stop_compiled_calls()
+        _stop_and_wait(call.done)
         raise
     for error in call.errors:
         if error is not None:
@@ -194,7 +181,6 @@ def run_blocks(
 
 
 def _stop_compiled_calls() -> None:
-    """Stop the compiled calls running now (the helpers' blocks of an interrupted call)."""
     from bleusuite import native
 
     module = native.module()
@@ -202,12 +188,22 @@ def _stop_compiled_calls() -> None:
         module.stop_calls()
 
 
+def _stop_and_wait(done: threading.Event) -> None:
+    """After an interrupt: stop the compiled calls running now (they return at their next
+    poll), and wait until ``done``, stopping them again at each further Ctrl-C."""
+    _stop_compiled_calls()
+    while not done.is_set():
+        try:
+            done.wait()
+        except KeyboardInterrupt:
+            _stop_compiled_calls()
+
+
 def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:
-    """Row bounds of blocks of about equal work for :func:`run_blocks`, and the threads to
-    run them on: ``cumulative`` is the running total of each row's work; one thread per
-    ``min_per_thread`` of work at most (below that, handing work to a thread costs about
-    what it saves), ``most`` threads at most, :data:`BLOCKS_PER_THREAD` blocks per thread;
-    one block in the caller's thread where there is too little work for two.
+    """Row bounds of blocks of about equal work for :func:`run_blocks` (``cumulative``: the
+    running total of each row's work), and the threads to run them on: at most ``most``,
+    and one per ``min_per_thread`` of work (below that, a hand-over costs what it saves);
+    :data:`BLOCKS_PER_THREAD` blocks per thread.
 
     >>> work_blocks(np.cumsum([5, 5, 5, 5]), most=2, min_per_thread=10)
     ([0, 1, 2, 3, 4], 2)
@@ -225,9 +221,8 @@ def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple
 
 
 class InOrder(Generic[_Item, _Result]):
-    """``work`` of each item given to :meth:`add`, one after another on a thread of its own
-    while the caller goes on; :meth:`results` waits for them (in order) and raises the
-    first error.
+    """``work`` of each item given to :meth:`add`, in order on a thread of its own while the
+    caller goes on; :meth:`results` waits for them and raises the first error.
 
     >>> squares = InOrder(lambda x: x * x)
     >>> for x in range(3):
@@ -256,8 +251,7 @@ class InOrder(Generic[_Item, _Result]):
             self._finished.set()
 
     def add(self, item: _Item) -> None:
-        """Queue ``work(item)`` after the items added before it (the thread starts with
-        the first)."""
+        """Queue ``work(item)`` after the items added before it."""
         if self._thread is None:
             self._finished = threading.Event()
             self._thread = threading.Thread(target=self._serve, name="bleusuite-in-order",
@@ -266,21 +260,15 @@ class InOrder(Generic[_Item, _Result]):
         self._items.put((item,))
 
     def results(self) -> list[_Result]:
-        """Wait for every item added, then ``[work(item) for item in items]``; the first
-        error raised by ``work`` is raised here instead (the items after it are not run).
-        Meant to be called once, after the last :meth:`add`."""
+        """Wait for every item, then ``[work(item) for item in items]`` (or the first error
+        of ``work``, the items after it not run); called once, after the last :meth:`add`."""
         if self._thread is not None:
             self._items.put(None)
             try:
                 self._finished.wait()  # not join(): an interrupted join marks it ended (3.11)
             except BaseException:  # interrupted: stop the item's compiled call, skip the rest
                 self._error = self._error or KeyboardInterrupt()
-                _stop_compiled_calls()
-                while not self._finished.is_set():
-                    try:
-                        self._finished.wait()
-                    except KeyboardInterrupt:
-                        _stop_compiled_calls()
+                _stop_and_wait(self._finished)
                 raise
             finally:
                 self._thread = None

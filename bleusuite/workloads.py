@@ -1,26 +1,9 @@
-"""Seeded batches of token ids that look like the work BLEU is used for, for benchmarks.
-
-Three kinds, all right-padded with ``pad_id`` (0) to a common width, so a call passes
-``pad_id=0`` and every peer gets the same sentences without the padding:
-
-* :func:`mt_like_batch`: machine-translation-like. Each row has a source "meaning" (a
-  sentence of Zipf-distributed words), every reference is a light paraphrase of it and the
-  hypothesis a heavier one, made by edits: substitutions, insertions, deletions and local
-  reorderings. The edit rates vary per row so that per-sentence BLEU spreads over about
-  15 - 60, as machine translation does; hypotheses share most of their n-grams with the
-  references, which is what makes real batches harder to count than independent draws.
-* :func:`wmt_sample_batch`: the WMT15 English-Russian sample shipped in ``bleusuite/data``
-  (a real system output and its reference, BLEU 23.2), scaled up: each row is a "document"
-  of consecutive sentence pairs, cycling through the sample, as long as fits in the width.
-* :func:`edited_wmt_text`: the same sample as text, for TER and the command: the real
-  system output cycled and edited (blocks of words moved, words dropped and replaced, case
-  and punctuation changed), one set of edits per system.
-* :func:`independent_batch`: hypotheses and references drawn independently (Zipf law folded
-  into the vocabulary; the draw the older benchmarks used). They share almost no n-gram
-  above unigrams: a best case for any counting pipeline that drops what cannot match.
-* :func:`summary_documents`: summarisation-like text for ROUGE: documents of sentences (one
-  per line) of English-looking words with inflections, capitals, digits and punctuation;
-  each hypothesis is its reference with sentences dropped, moved and edited.
+"""Seeded batches of token ids and text that look like the work BLEU is used for, for
+benchmarks: machine-translation-like rows (:func:`mt_like_batch`), the shipped WMT15 sample
+scaled up (:func:`wmt_sample_batch`) or edited as text (:func:`edited_wmt_text`),
+independent draws (:func:`independent_batch`) and summarisation-like documents
+(:func:`summary_documents`). Arrays are right-padded with :data:`PAD_ID` (a call passes
+``pad_id=0``).
 
 >>> hyp, refs = mt_like_batch(3, 40, refs=2)
 >>> hyp.shape, refs.shape
@@ -57,17 +40,15 @@ def _word_probabilities(vocab: int, exponent: float) -> np.ndarray:
 
 
 def _words(rng: np.random.Generator, size: int, vocab: int, exponent: float = 1.0) -> np.ndarray:
-    """``size`` word ids in 1..vocab-1, rank-frequency law ``1 / rank**exponent`` (natural
-    text is close to exponent 1: the commonest word is about 9% of a 50k vocabulary)."""
+    """``size`` word ids in 1..vocab-1, rank-frequency law ``1 / rank**exponent``."""
     cumulative = _word_probabilities(vocab, exponent)
     ranks = np.searchsorted(cumulative, rng.random(size), side="right")
     return (np.minimum(ranks, vocab - 2) + 1).astype(np.int64)
 
 
 def _edit(rng: np.random.Generator, tokens: np.ndarray, rate: float, vocab: int) -> np.ndarray:
-    """``tokens`` with about ``rate`` of them edited: each token is substituted (half the
-    edits), deleted or followed by an inserted word (a quarter each); then short spans of 2-4
-    tokens are reversed at about ``rate / 4`` of the positions (local reordering)."""
+    """``tokens`` with about ``rate`` of them substituted (half), deleted or followed by a
+    new word (a quarter each), then spans of 2-4 reversed at ``rate / 4`` of the positions."""
     length = len(tokens)
     draw = rng.random(length)
     substitute = draw < rate / 2
@@ -106,12 +87,10 @@ def mt_like_batch(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Machine-translation-like hypotheses (B, length) and references (B, refs, length).
 
-    Each row's source is ``length/2 .. length`` Zipf words (vocabulary ``vocab``); with one
-    reference it is the reference itself, with several each reference is the source edited
-    at ``ref_edit_rate`` (paraphrases). The hypothesis is the source edited at a rate drawn
-    per row from ``hyp_edit_rate``. Rows longer than ``length`` after the edits are cut;
-    shorter ones are padded with :data:`PAD_ID`. With the defaults per-sentence BLEU
-    (method1 smoothing) spans about 15 - 60, with one reference and with four.
+    Each row's source is ``length/2 .. length`` Zipf words; the references are the source
+    (one) or it edited at ``ref_edit_rate`` (several), the hypothesis the source edited at a
+    rate drawn per row from ``hyp_edit_rate``; rows are cut or padded to ``length``. With
+    the defaults per-sentence BLEU (method1) spans about 15 - 60, as machine translation.
 
     >>> hyp, refs = mt_like_batch(2, 8, seed=1)
     >>> hyp.dtype, int(hyp.min()) >= 0, bool((refs[:, :, 0] != 0).all())
@@ -140,10 +119,17 @@ def mt_like_batch(
 
 
 @lru_cache(maxsize=1)
+def _sample_lines() -> tuple[list[str], list[str]]:
+    """The shipped WMT15 sample: the system's lines and the reference lines."""
+    hyp, ref = ((_DATA / f"sample-{side}.txt").read_text(encoding="utf-8").splitlines()
+                for side in ("hyp", "ref"))
+    return hyp, ref
+
+
+@lru_cache(maxsize=1)
 def _wmt_sample() -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The shipped sample as id arrays (ids from 1, in order of first occurrence)."""
-    hyp_lines = (_DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
-    ref_lines = (_DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    hyp_lines, ref_lines = _sample_lines()
     vocabulary: dict[str, int] = {}
 
     def ids(line: str) -> np.ndarray:
@@ -156,10 +142,8 @@ def _wmt_sample() -> tuple[list[np.ndarray], list[np.ndarray]]:
 def wmt_sample_batch(batch: int, length: int) -> tuple[np.ndarray, np.ndarray]:
     """The shipped WMT15 sample scaled up: hypotheses (B, length), references (B, 1, length).
 
-    Row ``b`` starts at sentence ``b`` of the 100 and takes consecutive sentence pairs
-    (cycling) while both the hypothesis and the reference still fit in ``length`` tokens
-    (at least one pair, cut to ``length``). With ``length`` below about 60 a row is one
-    sentence; at 1024 it is a document of about 50 sentences.
+    Row ``b`` takes consecutive sentence pairs from sentence ``b`` (cycling) while both
+    sides fit in ``length`` tokens (at least one pair, cut to ``length``).
 
     >>> hyp, refs = wmt_sample_batch(4, 1024)
     >>> hyp.shape, refs.shape
@@ -244,13 +228,10 @@ def summary_documents(
     documents of about ``words`` words in sentences of 8 - 30 words, one sentence per line
     (ROUGE-Lsum's convention).
 
-    The words are English-looking: function words about 40% of the time, else content
-    words of a lexicon of ``vocab`` stems (Zipf-distributed) with inflections (-s, -ed,
-    -ing, -ation, -ness, ...), so that a stemmer has work to do; a sentence starts with a
-    capital and ends with punctuation, with commas, numbers and quotes between. Each
-    hypothesis is its first reference with a sentence dropped or moved at times, words
-    dropped, substituted and capitalised, and words added; further references are
-    paraphrases of the first.
+    English-looking words (function words, else ``vocab`` Zipf-distributed stems with
+    inflections, for a stemmer), capitals, punctuation, numbers and quotes. A hypothesis is
+    its first reference with sentences dropped or moved and words edited; further references
+    are paraphrases of the first.
 
     >>> hyps, refs = summary_documents(2, words=40, refs=2)
     >>> len(hyps), len(refs[0]), 30 <= len(refs[0][0].split()) <= 70
@@ -316,14 +297,16 @@ def summary_documents(
         hypotheses.append("\n".join(" ".join(s) for s in hypothesis))
         references.append(["\n".join(" ".join(s) for s in doc) for doc in row])
     return hypotheses, references
+
+
 #: punctuation that :func:`edited_wmt_text` adds to or strips from words
 _PUNCTUATION = ",.;:!?\"()"
 
 
 def _edited_words(rng: np.random.Generator, words: list[str], vocabulary: list[str],
                   rate: float, moves: float) -> list[str]:
-    """``words`` with blocks of 1-6 words moved (``moves`` moves per word on average), and
-    about ``rate`` of the words each dropped, replaced, recased or re-punctuated."""
+    """``words`` with blocks of 1-6 words moved (``moves`` per word), and about ``rate`` of
+    them dropped, replaced, recased or re-punctuated."""
     words = list(words)
     for _ in range(int(rng.poisson(len(words) * moves))):
         if len(words) < 2:
@@ -356,12 +339,10 @@ def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0
     """WMT-like text for TER and the command: ``systems`` lists of hypothesis lines and one
     list of reference lines, ``lines`` each.
 
-    Line ``i`` is pair ``i % 100`` of the shipped WMT15 English-Russian sample (the Google
-    Translate output and its reference, 19 words on average): the reference as it is, each
-    system's hypothesis the real output edited (:func:`_edited_words`: blocks of 1-6 words
-    moved, ``moves`` per word on average, and about ``rate`` of the words dropped, replaced
-    by another word of the sample, recased or re-punctuated), with its own seeded edits per
-    line and system.
+    Line ``i`` is pair ``i % 100`` of the shipped WMT15 sample: the reference as it is, each
+    system's hypothesis the real output with its own seeded edits (blocks of words moved,
+    ``moves`` per word; about ``rate`` of the words dropped, replaced, recased or
+    re-punctuated).
 
     >>> hyps, refs = edited_wmt_text(3, systems=2)
     >>> len(hyps), len(hyps[0]), len(refs)
@@ -370,8 +351,7 @@ def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0
     if lines < 0 or systems < 1:
         raise ValueError(f"edited_wmt_text needs lines >= 0 and systems >= 1; got "
                          f"lines={lines}, systems={systems}")
-    hyp_lines = (_DATA / "sample-hyp.txt").read_text(encoding="utf-8").splitlines()
-    ref_lines = (_DATA / "sample-ref.txt").read_text(encoding="utf-8").splitlines()
+    hyp_lines, ref_lines = _sample_lines()
     vocabulary = sorted({word for line in hyp_lines + ref_lines for word in line.split()})
     rng = np.random.default_rng(seed)
     hyps = [[" ".join(_edited_words(rng, hyp_lines[i % len(hyp_lines)].split(), vocabulary,

@@ -1,14 +1,9 @@
 """Backend lookup: the array library is chosen from the type of the input arrays.
 
-A backend is a module that implements the same small set of primitives (sorting rows,
-cumulative sums, ``bincount``, scatter, element-wise maths) for one array library. The
-statistics pipeline and every score formula are written once against that set.
-
-The lookup never imports torch, cupy or jax to find out what an object is: it only looks at
-libraries that are already in ``sys.modules`` (if the caller holds a torch tensor or a jax
-array, its library is imported already).
-
-CPU torch tensors are scored through zero-copy NumPy views (faster than torch's own CPU
+A backend implements one small set of primitives (:class:`Backend`) for one array library;
+the statistics pipeline and every score formula are written once against it. The lookup
+never imports torch, cupy or jax: it looks only at libraries already in ``sys.modules``.
+CPU torch tensors are scored through zero-copy NumPy views (faster than torch's CPU
 kernels; results still come back as tensors); :func:`use_numpy_for_torch_cpu` changes that
 for a block of code, in the current thread or asyncio task only.
 """
@@ -43,11 +38,9 @@ _VIA_NUMPY: ContextVar[bool | None] = ContextVar("bleusuite_torch_cpu_via_numpy"
 @contextmanager
 def use_numpy_for_torch_cpu(enabled: bool) -> Iterator[None]:
     """Within the block, score CPU torch tensors through NumPy views (``True``, the default)
-    or with torch's own CPU kernels (``False``: the code path CUDA tensors take).
-
-    The setting belongs to the current thread or asyncio task (a
-    :class:`contextvars.ContextVar`): other threads and tasks are not affected, and it is
-    restored when the block ends, even on an exception. Results are the same either way.
+    or with torch's own CPU kernels (``False``: the code path CUDA tensors take), in the
+    current thread or asyncio task only (a :class:`contextvars.ContextVar`). Results are the
+    same either way.
 
     >>> with use_numpy_for_torch_cpu(False):
     ...     torch_cpu_via_numpy()
@@ -74,8 +67,6 @@ def torch_cpu_via_numpy() -> bool:
 #: Names of every backend bleusuite knows, in lookup order.
 BACKEND_NAMES: tuple[str, ...] = ("numpy", "torch", "cupy", "jax")
 
-# module name of the array library -> bleusuite backend module
-_LIBRARY_OF_BACKEND = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "jax": "jax"}
 _cache: dict[type, str | None] = {}
 #: Python's own containers and scalars, remembered as no array at their first lookup
 _NOT_ARRAYS = frozenset({list, tuple, str, bytes, int, float, bool, type(None), dict})
@@ -111,9 +102,8 @@ def backend_name(obj: object) -> str | None:
         return _cache[cls]
     except KeyError:
         pass
-    for name in BACKEND_NAMES:
-        library = _LIBRARY_OF_BACKEND[name]
-        if library not in sys.modules:
+    for name in BACKEND_NAMES:  # each backend is named after its array library's module
+        if name not in sys.modules:
             continue
         if _load(name).is_array(obj):
             _cache[cls] = name
@@ -126,10 +116,8 @@ def backend_name(obj: object) -> str | None:
 
 
 def get_backend(*arrays: Any) -> Backend:
-    """The backend module for the given arrays (all must belong to the same one).
-
-    Objects that are not arrays (Python lists, ``None``) are ignored; with no array at all
-    the NumPy backend is returned.
+    """The backend of the given arrays (all of one library; objects that are not arrays
+    are ignored; with no array at all, NumPy's).
 
     >>> import numpy as np
     >>> get_backend(np.zeros((2, 3), dtype=np.int64)).name
@@ -154,9 +142,7 @@ def get_backend(*arrays: Any) -> Backend:
 
 
 def available_backends() -> list[str]:
-    """Names of the backends whose array library can be imported here.
-
-    This does import the libraries it checks (unlike :func:`get_backend`).
+    """Names of the backends whose array library can be imported here (imported to check).
 
     >>> "numpy" in available_backends()
     True
@@ -164,7 +150,7 @@ def available_backends() -> list[str]:
     names = []
     for name in BACKEND_NAMES:
         try:
-            importlib.import_module(_LIBRARY_OF_BACKEND[name])
+            importlib.import_module(name)
         except Exception:  # an import that fails in any way means "not available"
             continue
         names.append(name)
@@ -176,16 +162,12 @@ _CONTAINERS: list[tuple[type, tuple[str, ...]]] = []
 
 
 def containers() -> list[tuple[type, tuple[str, ...]]]:
-    """The containers registered so far, with their meta fields."""
     return list(_CONTAINERS)
 
 
 def register_container(cls: type, meta_fields: tuple[str, ...] = ()) -> None:
     """Tell the backends that trace programs (JAX) that ``cls``, a dataclass, holds arrays
-    in its fields (but ``meta_fields``): statistics and batches register themselves from
-    their own modules, so this layer knows no type of the layers above it. A backend loaded
-    later registers every container then.
-    """
+    in its fields (but ``meta_fields``), so that this layer knows no type of those above."""
     _CONTAINERS.append((cls, tuple(meta_fields)))  # for a JAX backend loaded later
     jax_backend = sys.modules.get("bleusuite.backends.jax")
     if jax_backend is not None:

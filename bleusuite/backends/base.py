@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 
 class Backend:
-    """Interface of a backend. Arrays are the backend's own; ``like`` gives the device."""
+    """The primitives, written once against a module ``xp`` with NumPy's API (NumPy, CuPy,
+    ``jax.numpy``; torch where its names are NumPy's); each library's backend overrides what
+    differs. Arrays are the backend's own; ``like`` gives the device."""
 
-    name: str = "abstract"
+    name: str
     #: token positions per block of rows in the counting pipeline (None: the whole batch)
     block_entries: int | None = None
     int64: Any
@@ -20,17 +24,25 @@ class Backend:
     key_bits: int = 62
     #: whether the compact counting strategy (in-place ops, data-dependent shapes) can run
     compact_counting: bool = True
-    #: device-to-host synchronisations this backend needs per call are listed in the docs
+
+    def __init__(self, xp: ModuleType, name: str) -> None:
+        self.xp = xp
+        self.name = name
+        self.int64 = xp.int64
+        self.float64 = xp.float64
+        self.bool_ = xp.bool_
+
+    def __repr__(self) -> str:
+        return f"<bleusuite backend {self.name!r}>"
 
     def is_array(self, obj: object) -> bool:
-        raise NotImplementedError
+        return isinstance(obj, self.xp.ndarray)
 
     def compiled(
         self, fn: Callable[..., Any], static_argnums: tuple[int, ...]
     ) -> Callable[..., Any]:
-        """``fn`` compiled as one computation where the library compiles (``jax.jit``: an
-        eager call then runs one cached program instead of one per operation), else ``fn``;
-        the arguments at ``static_argnums`` are settings (hashable), the others arrays."""
+        """``fn`` compiled as one computation where the library compiles (``jax.jit``), else
+        ``fn``; the arguments at ``static_argnums`` are settings (hashable)."""
         return fn
 
     def check_special(self, value: int, argname: str) -> int:
@@ -50,90 +62,99 @@ class Backend:
         return a
 
     def asarray(self, obj: Any, like: Any = None, dtype: Any = None) -> Any:
-        raise NotImplementedError
+        return self.xp.asarray(obj, dtype=dtype)
 
     def is_integer_dtype(self, a: Any) -> bool:
-        raise NotImplementedError
+        return bool(a.dtype.kind in "iu")
 
     def is_floating_dtype(self, a: Any) -> bool:
-        raise NotImplementedError
+        return bool(a.dtype.kind in "fc")
 
     def describe_dtype(self, a: Any) -> str:
-        raise NotImplementedError
+        return str(a.dtype)
 
     def numel(self, a: Any) -> int:
-        raise NotImplementedError
+        return int(a.size)
 
     def to_int64(self, a: Any) -> Any:
-        raise NotImplementedError
+        return a.astype(self.int64, copy=False)
 
     def to_float64(self, a: Any) -> Any:
         """Cast to the widest float of the device (float64; float32 where there is none)."""
-        raise NotImplementedError
+        return a.astype(self.float64, copy=False)
 
     def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
-        raise NotImplementedError
+        return self.xp.zeros(shape, dtype=dtype)
 
     def full(self, shape: tuple[int, ...], value: Any, dtype: Any, like: Any = None) -> Any:
-        raise NotImplementedError
+        return self.xp.full(shape, value, dtype=dtype)
 
     def arange(self, n: int, like: Any = None) -> Any:
         """int64 0..n-1."""
-        raise NotImplementedError
+        return self.xp.arange(n, dtype=self.xp.int64)
 
     def sort_last(self, a: Any) -> Any:
         """Sort every row (the last axis) by value."""
-        raise NotImplementedError
+        return self.xp.sort(a, axis=-1)
 
     def cumsum(self, a: Any, axis: int) -> Any:
         """int64 cumulative sum (bool input allowed)."""
-        raise NotImplementedError
+        return self.xp.cumsum(a, axis=axis, dtype=self.int64)
 
     def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
-        raise NotImplementedError
+        return self.xp.bincount(idx, weights=weights, minlength=minlength)
 
     def flatnonzero(self, mask: Any) -> Any:
-        raise NotImplementedError
+        return self.xp.flatnonzero(mask)
 
     def searchsorted(self, sorted_values: Any, values: Any) -> Any:
         """Left insertion points of ``values`` in the sorted 1-D ``sorted_values``."""
-        raise NotImplementedError
+        return self.xp.searchsorted(sorted_values, values)
 
     def repeat(self, values: Any, counts: Any, total: int) -> Any:
         """Each of ``values`` repeated ``counts`` times (1-D); ``total`` = sum of counts."""
-        raise NotImplementedError
+        return self.xp.repeat(values, counts)
 
     def running_sum(self, a: Any) -> Any:
         """int64 inclusive running sum of a 1-D array with a leading 0 (length n + 1)."""
-        raise NotImplementedError
+        out = self.xp.empty(a.shape[0] + 1, dtype=self.xp.int64)
+        out[0] = 0
+        self.xp.cumsum(a, out=out[1:])
+        return out
 
     def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
-        raise NotImplementedError
+        return self.xp.empty(shape, dtype=dtype)
 
     def sort_last_(self, a: Any) -> Any:
         """Sort every row (the last axis) by value, in place where the library can."""
-        raise NotImplementedError
+        a.sort(axis=-1)
+        return a
 
     def masked_running_sum(self, a: Any, mask: int) -> Any:
         """``running_sum(a & mask)`` without a separate temporary."""
-        raise NotImplementedError
+        out = self.xp.empty(a.shape[0] + 1, dtype=self.xp.int64)
+        out[0] = 0
+        self.xp.bitwise_and(a, mask, out=out[1:])
+        self.xp.cumsum(out[1:], out=out[1:])
+        return out
 
     def shift_right(self, a: Any, bits: int, out: Any) -> Any:
         """``a >> bits`` written into ``out``."""
-        raise NotImplementedError
+        return self.xp.right_shift(a, bits, out=out)
 
     def concat(self, arrays: list[Any], axis: int) -> Any:
-        raise NotImplementedError
+        return self.xp.concatenate(arrays, axis=axis)
 
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
-        """``out.ravel()[index] = values`` on a contiguous ``out``; returns the result: ``out``
-        itself, updated in place, where arrays are mutable; a new array on JAX. Callers use
-        the returned array."""
-        raise NotImplementedError
+        """``out.ravel()[index] = values`` on a contiguous ``out``; callers use the returned
+        array (``out`` itself, or a new array on JAX)."""
+        out.reshape(-1)[index] = values
+        return out
 
     def unique_inverse(self, a: Any) -> Any:
         """Dense int64 ids (0..U-1, in value order) of the values of a 1-D array."""
-        raise NotImplementedError
+        inverse = self.xp.unique(a, return_inverse=True)[1]
+        return inverse.reshape(-1).astype(self.int64, copy=False)
 
     # ------------------------------------------------- fixed-shape primitives (fixed.py)
     # Each result's shape follows from its arguments' shapes alone, and none reads a value
@@ -141,31 +162,35 @@ class Backend:
     # and torch.compile, and on torch ``meta`` tensors.
 
     def reads_are_free(self, a: Any) -> bool:
-        """Whether reading a value of ``a`` on the host costs no device synchronisation
-        (host memory), so that checks which need a value can raise at once."""
+        """Whether reading a value of ``a`` on the host costs no device synchronisation."""
         return True
 
     def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
         """Stable sort of every row (the last axis): the sorted values and, for each, its
         int64 position in the row (equal values keep their order)."""
-        raise NotImplementedError
+        order = self.xp.argsort(a, axis=-1, kind="stable")
+        return self.xp.take_along_axis(a, order, axis=-1), order.astype(self.xp.int64, copy=False)
 
     def scatter_last(self, shape: tuple[int, ...], index: Any, values: Any) -> Any:
         """A new int64 array of ``shape``, zero except ``out[..., index[..., j]] =
-        values[..., j]`` (leading axes shared by ``index`` and ``values``; with repeated
-        indices, one of the values lands)."""
-        raise NotImplementedError
+        values[..., j]`` (with repeated indices, one of the values lands)."""
+        xp = self.xp
+        out = xp.zeros(shape, dtype=xp.int64)
+        leading = index.shape[:-1]
+        offsets = (xp.arange(math.prod(leading), dtype=xp.int64) * shape[-1]).reshape(
+            (*leading, 1)
+        )
+        out.reshape(-1)[(index + offsets).reshape(-1)] = values.reshape(-1)
+        return out
 
     def count_into(self, index: Any, size: int) -> Any:
-        """(size,) integer counts (int32 or int64, as is fastest for the library):
-        occurrences of each of 0..size-1 in the 1-D ``index``, whose values must lie in
-        that range (a bincount of fixed length; size must stay below 2**31)."""
-        raise NotImplementedError
+        """(size,) int32 or int64 counts of each of 0..size-1 in the 1-D ``index`` (a
+        bincount of fixed length; size below 2**31)."""
+        return self.xp.bincount(index, minlength=size).astype(self.xp.int64, copy=False)
 
     def power_of_two(self, exponent: Any, largest: int) -> Any:
-        """Exact ``2.0 ** exponent`` (float64, or the widest float) for integer exponents in
-        0..``largest`` (at most 1023): a lookup in a table of Python's exact floats here;
-        device backends build the float without copying a table from the host."""
+        """Exact ``2.0 ** exponent`` (the widest float) for integer exponents in
+        0..``largest`` (at most 1023), here from a table of Python's exact floats."""
         table = self.asarray([2.0**k for k in range(largest + 1)], like=exponent,
                              dtype=self.float64)
         return table[exponent]
@@ -176,25 +201,25 @@ class Backend:
 
     def to_int(self, a: Any) -> int:
         """A Python int from a 0-d array (a device sync on GPU backends)."""
-        raise NotImplementedError
+        return int(a)
 
     def to_bool(self, a: Any) -> bool:
-        raise NotImplementedError
+        return bool(a)
 
     def to_numpy(self, a: Any) -> Any:
-        raise NotImplementedError
+        return a
 
     def max_(self, a: Any, axis: int | None = None) -> Any:
-        raise NotImplementedError
+        return self.xp.max(a, axis=axis)
 
     def min_(self, a: Any, axis: int | None = None) -> Any:
-        raise NotImplementedError
+        return self.xp.min(a, axis=axis)
 
     def sum_(self, a: Any, axis: int | None = None) -> Any:
-        raise NotImplementedError
+        return self.xp.sum(a, axis=axis)
 
     def any_(self, a: Any, axis: int | None = None) -> Any:
-        raise NotImplementedError
+        return self.xp.any(a, axis=axis)
 
     def python_sum(self, a: Any, axis: int = -1) -> Any:
         """Float sums along the last axis as Python's ``sum`` adds (sacrebleu's arithmetic):
@@ -203,40 +228,41 @@ class Backend:
 
     def argmax(self, a: Any, axis: int) -> Any:
         """Index of the first maximum along ``axis``."""
-        raise NotImplementedError
+        return self.xp.argmax(a, axis=axis)
 
     def take_along(self, a: Any, index: Any, axis: int) -> Any:
-        raise NotImplementedError
+        return self.xp.take_along_axis(a, index, axis=axis)
 
     def first_true(self, mask: Any, axis: int) -> Any:
         """Index of the first True along ``axis`` (the axis length where there is none)."""
-        raise NotImplementedError
+        n = mask.shape[axis]
+        idx = self.xp.argmax(mask, axis=axis)
+        return self.xp.where(self.xp.any(mask, axis=axis), idx, n)
 
     def where(self, cond: Any, a: Any, b: Any) -> Any:
-        raise NotImplementedError
+        return self.xp.where(cond, a, b)
 
     def minimum(self, a: Any, b: Any) -> Any:
-        raise NotImplementedError
+        return self.xp.minimum(a, b)
 
     def maximum(self, a: Any, b: Any) -> Any:
         """Element-wise maximum; ``b`` may be a Python scalar."""
-        raise NotImplementedError
+        return self.xp.maximum(a, b)
 
     def log(self, a: Any) -> Any:
-        raise NotImplementedError
+        return self.xp.log(a)
 
     def exp(self, a: Any) -> Any:
-        raise NotImplementedError
+        return self.xp.exp(a)
 
     def abs_(self, a: Any) -> Any:
-        raise NotImplementedError
+        return self.xp.abs(a)
 
     # ------------------------------------- fixed-shape loops (the LCS of counting/lcs.py)
 
     def running_max(self, a: Any) -> Any:
-        """Running maximum along the last axis (``out[..., j] = max(a[..., :j + 1])``): here
-        in ceil(log2 L) steps of ``maximum`` with the array shifted by 1, 2, 4, ...; the
-        libraries that have one call theirs."""
+        """Running maximum along the last axis, here in ceil(log2 L) steps of ``maximum``
+        with the array shifted by 1, 2, 4, ..."""
         shift, width = 1, a.shape[-1]
         while shift < width:
             a = self.concat([a[..., :shift], self.maximum(a[..., shift:], a[..., :-shift])],
@@ -245,8 +271,7 @@ class Backend:
         return a
 
     def fold(self, body: Callable[[Any, Any], Any], init: Any, count: int) -> Any:
-        """``carry = body(i, carry)`` for i = 0..count-1 from ``init``, the final carry (a
-        Python loop; JAX's is one ``fori_loop``, whose ``i`` is traced)."""
+        """``carry = body(i, carry)`` for i = 0..count-1 from ``init``: the final carry."""
         carry = init
         for i in range(count):
             carry = body(i, carry)

@@ -1,8 +1,5 @@
-"""CuPy backend: the NumPy-like primitives, with new arrays placed on the input's device.
-
-Calls take the fixed-shape counting strategy and read nothing back to the host, as on
-torch-CUDA (see the torch backend); everything stays on the GPU.
-"""
+"""CuPy backend: the NumPy-like primitives, with new arrays placed on the input's device;
+calls take the fixed-shape counting strategy and read nothing back to the host."""
 
 from __future__ import annotations
 
@@ -11,10 +8,10 @@ from typing import Any
 
 import cupy as cp
 
-from bleusuite.backends.numpy_like import NumpyLikeBackend
+from bleusuite.backends.base import Backend
 
 
-class CupyBackend(NumpyLikeBackend):
+class CupyBackend(Backend):
     def _on(self, like: Any) -> Any:
         device = getattr(like, "device", None)
         return device if device is not None else contextlib.nullcontext()

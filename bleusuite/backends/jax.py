@@ -1,19 +1,13 @@
 """JAX backend (CPU, GPU, TPU): eager, under ``jax.jit`` and under ``jax.vmap``.
 
-Every primitive is functional (JAX arrays are immutable: scatters are ``.at[].set/add``)
-and every result's shape follows from its arguments' shapes, so a call traces into one
-XLA computation without a host callback. Counting always takes the fixed-shape strategy
-(:mod:`bleusuite.counting.fixed`): the compact one needs data-dependent shapes.
-
-Integer and float widths follow ``jax_enable_x64``: with it on, counts are int64 and scores
-float64 (exact, as on NumPy); with it off (JAX's default) JAX has no 64-bit types, so counts
-are int32 (still exact integers) and scores float32. The ``int64`` / ``float64`` attributes
-are read per call, so ``jax.enable_x64`` used as a context manager is honoured.
-
-Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: input
-normalisation, statistics and the score formula are each one ``jax.jit`` program, cached
-per shape and settings), not one dispatch per operation; the checks that need a value
-(a hypothesis without reference, ``method6``) run eagerly between them on CPU arrays.
+Every primitive is functional (scatters are ``.at[].set/add``) and every result's shape
+follows from its arguments' shapes, so a call traces into one XLA computation; counting
+always takes the fixed-shape strategy. Widths follow ``jax_enable_x64`` (read per call, so
+``jax.enable_x64`` as a context manager is honoured): with it, int64 counts and float64
+scores, exact as on NumPy; without it, int32 counts (still exact) and float32 scores.
+Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: one
+``jax.jit`` program per step, cached per shape and settings); the checks that need a value
+run eagerly between them on CPU arrays.
 """
 
 from __future__ import annotations
@@ -39,14 +33,15 @@ _compiled: dict[tuple[Any, ...], Callable[..., Any]] = {}
 
 
 class JaxBackend(Backend):
+    """The NumPy-like primitives on ``jax.numpy``, functional, with new arrays placed on the
+    input's device."""
+
     name = "jax"
     bool_ = jnp.bool_
     compact_counting = False
 
-    def __repr__(self) -> str:
-        return "<bleusuite backend 'jax'>"
-
-    # ------------------------------------------------------------------ dtypes, devices
+    def __init__(self) -> None:
+        self.xp = jnp  # int64 and float64 are read per call (below)
 
     @property
     def int64(self) -> Any:
@@ -91,9 +86,6 @@ class JaxBackend(Backend):
         devices = like.devices()
         return next(iter(devices)) if len(devices) == 1 else None
 
-    def is_array(self, obj: object) -> bool:
-        return isinstance(obj, jax.Array)  # tracers (jit, vmap) included
-
     def device_of(self, a: Any) -> Any:
         if isinstance(a, Tracer):
             return None
@@ -114,20 +106,6 @@ class JaxBackend(Backend):
     def is_floating_dtype(self, a: Any) -> bool:
         return bool(jnp.issubdtype(a.dtype, jnp.inexact))
 
-    def describe_dtype(self, a: Any) -> str:
-        return str(a.dtype)
-
-    def numel(self, a: Any) -> int:
-        return int(a.size)
-
-    def to_int64(self, a: Any) -> Any:
-        return a.astype(self.int64)
-
-    def to_float64(self, a: Any) -> Any:
-        return a.astype(self.float64)
-
-    # ------------------------------------------------------------------ constructors
-
     def zeros(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
         return jnp.zeros(shape, dtype=dtype, device=self._device(like))
 
@@ -137,13 +115,7 @@ class JaxBackend(Backend):
     def arange(self, n: int, like: Any = None) -> Any:
         return jnp.arange(n, dtype=self.int64, device=self._device(like))
 
-    def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
-        return self.zeros(shape, dtype, like)
-
     # ------------------------------------------------------------------ fixed-shape primitives
-
-    def sort_last(self, a: Any) -> Any:
-        return jnp.sort(a, axis=-1)
 
     def sort_last_with_index(self, a: Any) -> tuple[Any, Any]:
         # one sort of (value, position): stable, so equal values keep their order
@@ -165,103 +137,20 @@ class JaxBackend(Backend):
         ones = jnp.ones(index.shape, dtype=self.int64)
         return jnp.zeros(size, dtype=self.int64).at[index].add(ones, mode="promise_in_bounds")
 
-    def cumsum(self, a: Any, axis: int) -> Any:
-        return jnp.cumsum(a, axis=axis, dtype=self.int64)
-
-    def concat(self, arrays: list[Any], axis: int) -> Any:
-        return jnp.concatenate(arrays, axis=axis)
-
-    # --------------------------------------- the compact strategy's primitives (eager only)
-    # counting_strategy never picks the compact strategy for JAX (compact_counting False);
-    # these exist for completeness and work on concrete arrays.
-
-    def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
-        return jnp.bincount(idx, weights=weights, minlength=minlength)
-
-    def flatnonzero(self, mask: Any) -> Any:
-        return jnp.flatnonzero(mask)
-
-    def searchsorted(self, sorted_values: Any, values: Any) -> Any:
-        return jnp.searchsorted(sorted_values, values)
+    # the compact counting strategy's in-place primitives (empty, sort_last_, running sums,
+    # shift_right) are not overridden: it never runs on JAX (compact_counting is False)
 
     def repeat(self, values: Any, counts: Any, total: int) -> Any:
         return jnp.repeat(values, counts, total_repeat_length=total)
 
-    def running_sum(self, a: Any) -> Any:
-        zero = jnp.zeros(1, dtype=self.int64)
-        return jnp.concatenate([zero, jnp.cumsum(a, dtype=self.int64)])
-
-    def sort_last_(self, a: Any) -> Any:
-        return jnp.sort(a, axis=-1)  # a new array: JAX arrays cannot change in place
-
-    def masked_running_sum(self, a: Any, mask: int) -> Any:
-        return self.running_sum(a & mask)
-
-    def shift_right(self, a: Any, bits: int, out: Any) -> Any:
-        raise NotImplementedError("JAX arrays are immutable: no out= (the compact strategy "
-                                  "does not run on JAX)")
-
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
-        # immutable arrays: a new array (the packing of ragged input; the compact counting
-        # strategy, which scatters in place in a loop, does not run on JAX)
-        return out.reshape(-1).at[index].set(values).reshape(out.shape)
-
-    def unique_inverse(self, a: Any) -> Any:
-        inverse = jnp.unique(a, return_inverse=True)[1]
-        return inverse.reshape(-1).astype(self.int64)
-
-    # ------------------------------------------------------------------ host reads
-
-    def to_int(self, a: Any) -> int:
-        return int(a)
-
-    def to_bool(self, a: Any) -> bool:
-        return bool(a)
+        return out.reshape(-1).at[index].set(values).reshape(out.shape)  # a new array
 
     def to_numpy(self, a: Any) -> Any:
         return np.asarray(a)
 
-    # ------------------------------------------------------------------ element-wise, reductions
-
-    def max_(self, a: Any, axis: int | None = None) -> Any:
-        return jnp.max(a, axis=axis)
-
-    def min_(self, a: Any, axis: int | None = None) -> Any:
-        return jnp.min(a, axis=axis)
-
-    def sum_(self, a: Any, axis: int | None = None) -> Any:
-        return jnp.sum(a, axis=axis)
-
-    def any_(self, a: Any, axis: int | None = None) -> Any:
-        return jnp.any(a, axis=axis)
-
-    def argmax(self, a: Any, axis: int) -> Any:
-        return jnp.argmax(a, axis=axis)
-
     def take_along(self, a: Any, index: Any, axis: int) -> Any:
         return jnp.take_along_axis(a, index, axis=axis, mode="promise_in_bounds")
-
-    def first_true(self, mask: Any, axis: int) -> Any:
-        n = mask.shape[axis]
-        return jnp.where(jnp.any(mask, axis=axis), jnp.argmax(mask, axis=axis), n)
-
-    def where(self, cond: Any, a: Any, b: Any) -> Any:
-        return jnp.where(cond, a, b)
-
-    def minimum(self, a: Any, b: Any) -> Any:
-        return jnp.minimum(a, b)
-
-    def maximum(self, a: Any, b: Any) -> Any:
-        return jnp.maximum(a, b)
-
-    def log(self, a: Any) -> Any:
-        return jnp.log(a)
-
-    def exp(self, a: Any) -> Any:
-        return jnp.exp(a)
-
-    def abs_(self, a: Any) -> Any:
-        return jnp.abs(a)
 
     def running_max(self, a: Any) -> Any:
         return jax.lax.cummax(a, axis=a.ndim - 1)

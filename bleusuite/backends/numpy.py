@@ -9,7 +9,7 @@ import numpy as np
 
 from bleusuite import native
 from bleusuite.backends import trace
-from bleusuite.backends.numpy_like import NumpyLikeBackend
+from bleusuite.backends.base import Backend
 
 #: the widest last axis that the reductions below walk column by column: NumPy reduces a
 #: short contiguous last axis row by row (on (8192, 4) int64, ``cumsum`` 153 us against 25
@@ -23,12 +23,10 @@ def _short_last(a: Any, axis: int | None) -> bool:
             and 1 < a.shape[-1] <= SHORT_AXIS and a.dtype.kind in _SIGNED)
 
 
-class NumpyBackend(NumpyLikeBackend):
-    """NumPy, with integer running sums, sums and maxima along a short last axis taken
-    column by column (the same exact integers), and ``log`` and ``exp`` of the C library
-    where the compiled part is built (what ``math.log`` and ``math.exp`` give, and the
-    traced formulas of :mod:`bleusuite.backends.trace`: NumPy's own round some last bits
-    otherwise)."""
+class NumpyBackend(Backend):
+    """NumPy, with integer reductions along a short last axis taken column by column, and
+    the C library's ``log`` and ``exp`` (what ``math`` and the traced formulas give:
+    NumPy's own round some last bits otherwise)."""
 
     def log(self, a: Any) -> Any:
         return _libm("log", a)
@@ -72,9 +70,8 @@ class NumpyBackend(NumpyLikeBackend):
 
 
 def _libm(name: str, a: Any) -> Any:
-    """The C library's ``name`` (``log`` or ``exp``) of every value, as float64 of ``a``'s
-    shape: the compiled part's ``libm_map``, else ``math``'s functions value by value
-    (NumPy's results where ``math`` raises: ``-inf``, ``nan``, ``inf``)."""
+    """The C library's ``name`` (``log`` or ``exp``) of every value: the compiled part's
+    ``libm_map``, else ``math``'s value by value."""
     values = np.array(a, dtype=np.float64, order="C")
     compiled = native.module()
     if compiled is not None:
@@ -87,10 +84,9 @@ def _libm(name: str, a: Any) -> Any:
 
 
 def python_row_sums(rows: np.ndarray) -> np.ndarray:
-    """``[sum(row) for row in rows.tolist()]`` as float64, bit for bit: Python's ``sum``
-    of floats adds left to right before Python 3.12 (vectorised here, column by column,
-    starting from ``0 + row[0]`` as ``sum`` does); from 3.12 on it compensates the
-    rounding (Neumaier), and the rows are summed by ``sum`` itself.
+    """``[sum(row) for row in rows.tolist()]`` as float64, bit for bit: before Python 3.12
+    ``sum`` adds left to right (vectorised here, column by column); from 3.12 on it
+    compensates the rounding, and ``sum`` itself sums the rows.
 
     >>> python_row_sums(np.array([[0.1, 0.2, 0.3], [1e16, 1.0, -1e16]])).tolist() == [
     ...     sum([0.1, 0.2, 0.3]), sum([1e16, 1.0, -1e16])]
@@ -104,7 +100,6 @@ def python_row_sums(rows: np.ndarray) -> np.ndarray:
         for column in rows.T:
             total += column
     return total
-
 
 
 backend = NumpyBackend(np, "numpy")

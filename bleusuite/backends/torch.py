@@ -1,10 +1,9 @@
 """PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
 
-Off the CPU (CUDA, MPS, ``meta``) and while ``torch.compile`` traces, calls take the
-fixed-shape counting strategy (``bleusuite/counting/fixed.py``) and read nothing back to the host:
-no synchronisation, CUDA-graph capture and ``fullgraph`` compilation work, and checks that
-would need a value give NaN scores instead of raising (see docs/backends.md). Apple MPS
-has no float64: there the scores are float32.
+Off the CPU and while ``torch.compile`` traces, calls take the fixed-shape counting strategy
+and read nothing back to the host: no synchronisation, CUDA-graph capture and ``fullgraph``
+compilation work, and checks that would need a value give NaN scores instead of raising.
+Apple MPS has no float64: there the scores are float32.
 """
 
 from __future__ import annotations
@@ -17,13 +16,15 @@ from bleusuite.backends.base import Backend
 
 
 class TorchBackend(Backend):
+    """torch's own calls, but where torch has NumPy's name and arguments (inherited)."""
+
     name = "torch"
     int64 = torch.int64
     float64 = torch.float64
     bool_ = torch.bool
 
-    def __repr__(self) -> str:
-        return "<bleusuite backend 'torch'>"
+    def __init__(self) -> None:
+        self.xp = torch
 
     @staticmethod
     def _device(like: Any) -> Any:
@@ -59,9 +60,6 @@ class TorchBackend(Backend):
     def is_floating_dtype(self, a: Any) -> bool:
         return bool(a.is_floating_point() or a.is_complex())
 
-    def describe_dtype(self, a: Any) -> str:
-        return str(a.dtype)
-
     def numel(self, a: Any) -> int:
         return int(a.numel())
 
@@ -90,17 +88,8 @@ class TorchBackend(Backend):
     def sort_last(self, a: Any) -> Any:
         return torch.sort(a, dim=-1).values
 
-    def cumsum(self, a: Any, axis: int) -> Any:
-        return torch.cumsum(a, dim=axis, dtype=torch.int64)
-
-    def bincount(self, idx: Any, weights: Any, minlength: int) -> Any:
-        return torch.bincount(idx, weights=weights, minlength=minlength)
-
     def flatnonzero(self, mask: Any) -> Any:
         return torch.nonzero(mask.reshape(-1)).reshape(-1)
-
-    def searchsorted(self, sorted_values: Any, values: Any) -> Any:
-        return torch.searchsorted(sorted_values, values)
 
     def repeat(self, values: Any, counts: Any, total: int) -> Any:
         return torch.repeat_interleave(values, counts, output_size=total)
@@ -126,9 +115,6 @@ class TorchBackend(Backend):
 
     def shift_right(self, a: Any, bits: int, out: Any) -> Any:
         return torch.bitwise_right_shift(a, bits, out=out)
-
-    def concat(self, arrays: list[Any], axis: int) -> Any:
-        return torch.cat(arrays, dim=axis)
 
     def scatter_flat(self, out: Any, index: Any, values: Any) -> Any:
         out.view(-1)[index] = values
@@ -180,15 +166,6 @@ class TorchBackend(Backend):
     def min_(self, a: Any, axis: int | None = None) -> Any:
         return torch.amin(a) if axis is None else torch.amin(a, dim=axis)
 
-    def sum_(self, a: Any, axis: int | None = None) -> Any:
-        return torch.sum(a) if axis is None else torch.sum(a, dim=axis)
-
-    def any_(self, a: Any, axis: int | None = None) -> Any:
-        return torch.any(a) if axis is None else torch.any(a, dim=axis)
-
-    def argmax(self, a: Any, axis: int) -> Any:
-        return torch.argmax(a, dim=axis)
-
     def take_along(self, a: Any, index: Any, axis: int) -> Any:
         return torch.take_along_dim(a, index, dim=axis)
 
@@ -197,25 +174,10 @@ class TorchBackend(Backend):
         idx = torch.argmax(mask.to(torch.uint8), dim=axis)
         return torch.where(torch.any(mask, dim=axis), idx, n)
 
-    def where(self, cond: Any, a: Any, b: Any) -> Any:
-        return torch.where(cond, a, b)
-
-    def minimum(self, a: Any, b: Any) -> Any:
-        return torch.minimum(a, b)
-
     def maximum(self, a: Any, b: Any) -> Any:
         if not isinstance(b, torch.Tensor):
             return torch.clamp(a, min=b)
         return torch.maximum(a, b)
-
-    def log(self, a: Any) -> Any:
-        return torch.log(a)
-
-    def exp(self, a: Any) -> Any:
-        return torch.exp(a)
-
-    def abs_(self, a: Any) -> Any:
-        return torch.abs(a)
 
     def running_max(self, a: Any) -> Any:
         return torch.cummax(a, dim=-1).values if a.shape[-1] else a

@@ -1,15 +1,13 @@
 """The formulas as straight-line Python over one row: a backend that traces.
 
-A formula, written once against a :class:`~bleusuite.backends.base.Backend` element-wise
-over the rows, costs a few dozen NumPy operations of a microsecond each, most of a
-one-sentence call. Here it runs once on one row of NumPy object arrays of expressions, each
-operation on an element writing a statement of scalar Python (constants folded), compiled
+A formula written against a :class:`~bleusuite.backends.base.Backend` costs a few dozen
+NumPy operations of a microsecond each, most of a one-sentence call. Here it runs once on
+a row of symbolic elements, each operation writing a statement of scalar Python, compiled
 into a function of the row's numbers (:func:`row_function`) run on each row of a small
-batch (:func:`by_rows`). That does what NumPy does, to the bit: its promotion (bool, int64,
-float64; Python scalars weak), ``inf``/``nan`` of a division by zero, its float sums
-(pairwise, in blocks of eight), the C library's ``log`` and ``exp`` (the NumPy backend's),
-NaN through ``maximum``, ``min``, ``argmax``. What it cannot follow (a value read on the
-host, a branch on a value, an operation not traced) raises :class:`TraceError`.
+batch (:func:`by_rows`), to NumPy's bit: its promotion, ``inf``/``nan`` of a division by
+zero, its pairwise float sums, the C library's ``log`` and ``exp``, NaN through ``maximum``,
+``min`` and ``argmax``. What it cannot follow (a host read, a branch on a value, an
+operation not traced) raises :class:`TraceError`.
 
 >>> f = row_function(lambda be, x, y: be.where(y > 0, be.log(x) / y, 0.0), (),
 ...                  [((), "f"), ((), "i")])

@@ -1,18 +1,9 @@
-"""Clipped n-gram match counts of a batch, exact, on any backend: the strategies and the
-choice between them.
-
-- ``compiled`` (:mod:`bleusuite.counting.kernel`): the compiled kernel of bleusuite's C part,
-  on every CPU path (NumPy arrays, torch CPU tensors through NumPy views, token lists,
-  text, the command) where it is built;
-- ``compact`` (:mod:`bleusuite.counting.compact`): the NumPy pipeline (packed n-gram keys,
-  one row-wise sort, running sums), the same counts where the C part is not built;
-- ``fixed`` (:mod:`bleusuite.counting.fixed`): every shape follows from the input shapes,
-  no host synchronisation (the GPU and JAX path);
-- ``triton`` (:mod:`bleusuite.counting.triton`): one Triton kernel launch on torch tensors
-  (NumPy batches counted on torch views of them), only where ``BLEUSUITE_COUNTING=triton``
-  asks for it; on CPU tensors in Triton's interpreter (``TRITON_INTERPRET=1``).
-
-Every strategy returns the same :class:`MatchCounts`.
+"""Clipped n-gram match counts of a batch, exact, on any backend: the strategies (``compiled``,
+the C kernel of :mod:`~bleusuite.counting.kernel`, on every CPU path where it is built;
+``compact``, the NumPy pipeline of :mod:`~bleusuite.counting.compact`, the same counts where
+it is not; ``fixed``, :mod:`~bleusuite.counting.fixed`, no host synchronisation, for GPUs and
+JAX; ``triton``, :mod:`~bleusuite.counting.triton`, only where ``BLEUSUITE_COUNTING=triton``
+asks) and the choice between them. Every strategy returns the same :class:`MatchCounts`.
 """
 
 from __future__ import annotations
@@ -37,39 +28,37 @@ __all__ = ["COUNTING_STRATEGIES", "MatchCounts", "count_matches", "count_pairs",
 
 
 def counting_strategy(be: Backend, like: Any) -> str:
-    """The counting strategy for a batch of arrays like ``like`` on backend ``be``.
-
-    Where reading a value back is free (NumPy arrays, and torch CPU tensors through NumPy
-    views): ``compiled`` where the C part is built, else ``compact``. On devices (CUDA,
-    CuPy, torch ``meta``): ``fixed``. JAX always counts with ``fixed`` (immutable arrays,
-    shapes fixed at trace time). ``BLEUSUITE_COUNTING`` forces a strategy (for tests and
-    comparisons): ``fixed`` or ``compact`` on any backend but JAX, ``compiled`` on NumPy
-    batches (an ``ImportError`` where the C part is not built), ``triton`` on NumPy and
-    torch batches (CuPy's keep ``fixed``; an ``ImportError`` where triton does not import);
-    ``auto`` or unset is the default.
+    """The counting strategy for a batch of arrays like ``like`` on backend ``be``: where
+    reading a value back is free, ``compiled`` where the C part is built, else ``compact``;
+    on devices, and always on JAX, ``fixed``. ``BLEUSUITE_COUNTING`` forces one: ``fixed``
+    or ``compact`` on any backend but JAX, ``compiled`` on NumPy batches, ``triton`` on
+    NumPy and torch batches (an ``ImportError`` where the C part, or triton, is missing).
 
     >>> from bleusuite.backends import get_backend
     >>> counting_strategy(get_backend(np.zeros(1)), np.zeros(1)) in COUNTING_STRATEGIES
     True
     """
     setting = environment.current().counting
-    if not be.compact_counting:  # JAX: immutable arrays, shapes fixed at trace time
-        return "fixed"
-    if setting == "triton":
-        return _triton_strategy() if be.name in ("numpy", "torch") else "fixed"
-    if setting in ("compact", "fixed"):
-        return setting
-    on_host = be.reads_are_free(like) and be.block_entries is not None
-    if not on_host:
-        return "fixed"
-    return _host_strategy(setting)
+    if not be.compact_counting or (setting == "triton" and be.name not in ("numpy", "torch")):
+        return "fixed"  # JAX: immutable arrays, shapes fixed at trace time
+    if setting in ("triton", "compact", "fixed") or (
+            be.reads_are_free(like) and be.block_entries is not None):
+        return _host_strategy(setting)  # forced, or on the host
+    return "fixed"
 
 
 def _host_strategy(setting: str) -> str:
-    """The strategy of rows on the host for a ``BLEUSUITE_COUNTING`` setting: the one it
-    forces, else ``compiled`` where the C part is built, else ``compact``."""
+    """The strategy of rows on the host for a ``BLEUSUITE_COUNTING`` setting."""
     if setting == "triton":
-        return _triton_strategy()
+        from bleusuite.counting import triton
+
+        if not triton.available():
+            raise ImportError(
+                "BLEUSUITE_COUNTING=triton needs the triton and torch packages, which this "
+                "install lacks (install triton, which PyTorch's CUDA builds ship, or unset "
+                "BLEUSUITE_COUNTING)"
+            )
+        return "triton"
     if setting in ("compact", "fixed"):
         return setting
     if kernel.available():
@@ -82,25 +71,11 @@ def _host_strategy(setting: str) -> str:
     return "compact"
 
 
-def _triton_strategy() -> str:
-    """``triton``, where triton and torch can be imported."""
-    from bleusuite.counting import triton
-
-    if not triton.available():
-        raise ImportError(
-            "BLEUSUITE_COUNTING=triton needs the triton and torch packages, which this "
-            "install lacks (install triton, which PyTorch's CUDA builds ship, or unset "
-            "BLEUSUITE_COUNTING)"
-        )
-    return "triton"
-
-
 def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
                   workers: int | None = None) -> MatchCounts:
     """Clipped n-gram matches of orders 1..``max_order`` for every row of ``batch``, by the
-    strategy :func:`counting_strategy` picks (the ragged rows of a host batch go to the
-    compiled kernel as they are, on up to ``workers`` threads: default
-    :func:`bleusuite.threads.worker_threads`)."""
+    strategy :func:`counting_strategy` picks (the compiled kernel on up to ``workers``
+    threads, default :func:`bleusuite.threads.worker_threads`)."""
     if batch.pairs is not None:
         strategy = counting_strategy(batch.backend, batch.hyp_len)
         if strategy == "compiled":
@@ -125,9 +100,7 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
 
 
 def ragged_rows(batch: Batch) -> RaggedPairs:
-    """The rows of a batch as :class:`RaggedPairs` on the host, the form the compiled kernels
-    read (an absent reference has length 0): a host batch's own rows, a device batch's
-    copied to the host.
+    """The rows of a batch as :class:`RaggedPairs` on the host (a device batch's copied).
 
     >>> from bleusuite.inputs import normalize_batch
     >>> batch = normalize_batch(np.array([[5, 6, 0]]), np.array([[5, 7, 0]]), pad_id=0)
@@ -145,10 +118,8 @@ def ragged_rows(batch: Batch) -> RaggedPairs:
 def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
                 workers: int | None = None) -> MatchCounts:
     """Clipped matches of ragged rows (NumPy int64 arrays): the compiled kernel where it is
-    built (on up to ``workers`` threads, default :func:`bleusuite.threads.worker_threads`),
-    else the NumPy pipeline on padded batches of similar length (the same counts).
-    ``BLEUSUITE_COUNTING`` forces a strategy here as in :func:`counting_strategy` (``fixed``
-    and ``compact`` count the padded batches with that pipeline).
+    built (on up to ``workers`` threads), else a NumPy pipeline on padded batches of similar
+    length (``BLEUSUITE_COUNTING`` forces one as in :func:`counting_strategy`).
 
     >>> pairs = RaggedPairs(np.array([1, 2, 3, 1, 2, 4]), np.array([0]), np.array([3]),
     ...                     np.array([1, 2, 3, 1, 2, 4]), np.array([[3]]), np.array([[3]]))
@@ -163,8 +134,7 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
 
 def _count_padded_batches(pairs: RaggedPairs, max_order: int, per_reference: bool,
                           strategy: str) -> MatchCounts:
-    """The counts of ragged rows by a NumPy pipeline (``compact`` or ``fixed``) or the Triton
-    kernel, on padded batches of similar length."""
+    """The counts of ragged rows by ``strategy``, on padded batches of similar length."""
     from bleusuite.counting import compact, fixed, triton
 
     count = {"fixed": fixed.count_matches_fixed, "triton": triton.count_matches_triton}.get(

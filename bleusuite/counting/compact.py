@@ -1,30 +1,13 @@
 """The ``compact`` counting strategy: clipped n-gram match counts for a whole batch,
-vectorised, exact, on any backend with in-place updates (NumPy, torch, CuPy).
+vectorised, exact, on any backend with in-place updates.
 
-The pipeline (every step is one array operation over the whole batch; the only Python loop
-is over n-gram orders):
-
-1. **Alphabet.** Tokens are renumbered: a token that occurs in a hypothesis gets an id >= 2;
-   a token that occurs only in references gets the shared id 1 (an n-gram containing it can
-   never match). Past the end of a sentence, hypotheses hold 0 and references hold 1, so an
-   n-gram that runs past the end of a hypothesis can never equal one of a reference. The
-   numbering is one lookup table for the whole batch when the token values span at most a
-   few times the number of tokens, otherwise per row (a row-wise sort of
-   ``(token, position)``), which needs at most ``bit_length(hypothesis length + 1)`` bits
-   whatever the vocabulary or the token values.
-2. **Packed n-gram keys.** Each position gets one int64 key holding the ids of the
-   ``max_order`` tokens that start there, and a source tag in the low bits (0 for the
-   hypothesis, r + 1 for reference r).
-3. **One row-wise sort** of all keys. Keys compare lexicographically, so this single sort
-   groups the n-grams of *every* order n <= max_order: an n-gram is the key's top n slots.
-4. **Per order**: group boundaries (where the top n slots change, or a row starts), counts
-   per source from running sums taken at the boundaries, ``min(hypothesis count, max
-   reference count)`` per group, summed per row.
-
-When ``max_order`` ids do not fit in 62 bits (very high orders on long sentences), orders
-are handled one at a time: the ids of the (n-1)-grams are extended by one token and
-renumbered by the per-row step, so no key ever overflows. Nothing is hashed, so the counts
-are exact; memory grows with the number of n-grams in the batch.
+Tokens are renumbered (a hypothesis token >= 2, a token only in references 1, past a
+sentence's end 0 in hypotheses and 1 in references: such n-grams never match); each
+position gets one int64 key of the ids of the ``max_order`` tokens that start there and a
+source tag; one row-wise sort groups the n-grams of every order (a key's top n slots); per
+order, group boundaries, counts per source from running sums, and ``min(hypothesis count,
+max reference count)`` summed per row. Where the keys would overflow 62 bits, orders go one
+at a time.
 """
 
 
@@ -65,15 +48,10 @@ class _Parts:
 def count_matches_compact(
     batch: Batch, max_order: int, per_reference: bool = False
 ) -> MatchCounts:
-    """:func:`bleusuite.counting.count_matches` by the compact pipeline.
-
-    On CPU backends the rows are processed in blocks of about ``be.block_entries`` token
-    positions: the temporaries then stay around a megabyte, are reused by the allocator
-    instead of being faulted in afresh, and stay in cache (measured 37 -> 23 ms CPU time
-    for 256 x 1024 ids). Blocks are independent, so they run on up to
-    :func:`~bleusuite.threads.worker_threads` threads (21 -> 14 ms on 2 cores). GPU backends
-    take the whole batch at once. A host batch's ragged rows are padded first.
-    """
+    """:func:`bleusuite.counting.count_matches` by the compact pipeline, on the CPU in
+    blocks of about ``be.block_entries`` token positions on the worker threads: temporaries
+    of about a megabyte, reused and in cache (37 -> 23 ms for 256 x 1024 ids; 21 -> 14 ms
+    on 2 threads)."""
     batch = batch.padded()
     be = batch.backend
     width = batch.hyp.shape[1] + batch.refs.shape[1] * batch.refs.shape[2]
@@ -92,7 +70,6 @@ def count_matches_compact(
         be.concat([block.clipped for block in blocks], axis=0),
         be.concat([block.per_reference for block in blocks], axis=0) if per_reference else None,
     )
-
 
 
 def _count_block(batch: Batch, max_order: int, per_reference: bool) -> MatchCounts:
@@ -151,14 +128,9 @@ def _count_block(batch: Batch, max_order: int, per_reference: bool) -> MatchCoun
 
 
 class _GroupCounter(OrderCounter):
-    """Clipped match counts from row-sorted keys ``(n-gram << tag_bits) | source``.
-
-    Counts per group come from group boundaries and per-source running sums, not from a
-    dense group x source table; sums per row come from a running sum over groups and each
-    row's first group. After each order, entries whose n-gram has no match are dropped:
-    a longer n-gram starting at the same position cannot match either, so the higher
-    orders work on fewer entries.
-    """
+    """Clipped match counts from row-sorted keys ``(n-gram << tag_bits) | source``, from
+    group boundaries and per-source running sums. After each order, entries whose n-gram
+    has no match are dropped: a longer n-gram at the same position cannot match either."""
 
     def __init__(
         self, be: Backend, num_rows: int, num_refs: int, tag_bits: int, per_reference: bool
@@ -245,15 +217,9 @@ class _GroupCounter(OrderCounter):
         return MatchCounts(*self.stacked())
 
 
-def _nonnegative_values(
-    be: Backend, tokens: _Parts, low: int | None = None, high: int | None = None
-) -> tuple[_Parts, int]:
+def _nonnegative_values(be: Backend, tokens: _Parts, low: int, high: int) -> tuple[_Parts, int]:
     """Token values shifted to start at 0 (dense ids if their span is too wide), and their
-    span (largest value + 1). Positions outside ``valid`` hold 0 (see inputs.py), so they
-    never widen the span by more than including 0."""
-    if low is None or high is None:
-        low = min(be.to_int(be.min_(tokens.hyp)), be.to_int(be.min_(tokens.refs)))
-        high = max(be.to_int(be.max_(tokens.hyp)), be.to_int(be.max_(tokens.refs)))
+    span (largest value + 1)."""
     if low >= 0 and high.bit_length() <= _KEY_BITS:
         return tokens, high + 1
     if (high - low).bit_length() <= _KEY_BITS:
@@ -272,9 +238,8 @@ def _dense(be: Backend, values: _Parts) -> tuple[_Parts, int]:
 def _batch_alphabet(
     be: Backend, values: _Parts, span: int, valid: _Parts | None
 ) -> tuple[_Parts, int] | None:
-    """One numbering for the whole batch from a lookup table of ``span`` entries: no sort.
-    Used only while the table stays within a few times the number of tokens (memory grows
-    with the batch, never with the vocabulary)."""
+    """One numbering for the whole batch from a lookup table of ``span`` entries (no sort),
+    while the table stays within a few times the number of tokens."""
     if span > max(4 * (be.numel(values.hyp) + be.numel(values.refs)), 1 << 16):
         return None
     in_hyp = be.zeros((span,), be.bool_, like=values.hyp)
@@ -288,9 +253,8 @@ def _batch_alphabet(
 
 
 def _row_alphabet(be: Backend, values: _Parts, valid: _Parts | None) -> tuple[_Parts, int]:
-    """Renumber within each row: 2.. for values seen in the hypothesis, 1 for values seen
-    only in references, pads outside ``valid``. ``values`` are non-negative. Returns the
-    ids and the largest id."""
+    """Ids within each row (2.. for values of the hypothesis, 1 for the others, pads outside
+    ``valid``) of non-negative ``values``, and the largest id."""
     width = values.hyp.shape[1] + values.refs.shape[1] * values.refs.shape[2]
     position_bits = max(width - 1, 1).bit_length()
     largest = max(be.to_int(be.max_(values.hyp)), be.to_int(be.max_(values.refs)))

@@ -1,35 +1,13 @@
 """Fixed-shape counting: clipped n-gram matches where every array's shape follows from the
-input shapes alone.
+input shapes alone, so that a call runs on CUDA with no host synchronisation, in a CUDA
+graph, under ``torch.compile(fullgraph=True)`` and on torch ``meta`` tensors.
 
-The compact pipeline (:mod:`bleusuite.counting.compact`) drops n-grams that cannot match before the
-next order and reads a few sizes back to choose its steps: cheapest on the CPU, but on a
-GPU each read is a synchronisation and each data-dependent size a launch the host must
-wait for. This strategy does the same counting without either, so a call runs on CUDA
-with no host synchronisation, can be captured in a CUDA graph or compiled with
-``torch.compile(fullgraph=True)``, and runs on torch ``meta`` tensors:
-
-1. **Per-row ids** from one stable row sort of the raw token values (hypothesis first,
-   then the references): a value that occurs in the row's hypothesis gets id ``2 + its
-   rank`` among the hypothesis' distinct values, any other value id 1; past the end of a
-   sentence, hypotheses hold 0 and references 1 (as in the compact pipeline). Ids are then
-   at most ``hypothesis width + 1`` whatever the token values, so the number of bits a
-   key needs is known from the shapes.
-2. **Packed keys** of the ``max_order`` ids starting at each position, with a source tag
-   in the low bits (0 hypothesis, r + 1 reference r), and **one row sort**.
-3. **Per order**: group boundaries where the top ``n`` ids change (every row starts a
-   group), global group numbers from a running sum, occurrences per (group, source) from
-   one fixed-length bincount (``count_into``) into a table of ``entries x (R + 1)``, the
-   clipped count per group, and per-row sums from a running sum over groups read at each
-   row's first and last group.
-
-When ``max_order`` ids do not fit in the backend's ``key_bits`` (62 with int64; 30 for JAX
-without ``jax_enable_x64``, whose integers are int32; decided from the shapes, never the
-values),
-orders are counted one at a time: the ids of the n-grams are re-ranked per row from the
-pair (id of the (n-1)-gram, next token id), as in step 1.
-
-Nothing is hashed (exact); memory is a fixed multiple of the number of token positions
-(the count table holds ``R + 1`` entries per position).
+Per-row ids from one stable row sort (``2 + rank`` for a value of the row's hypothesis, 1
+for any other; past a sentence's end 0 in hypotheses, 1 in references: at most
+``hypothesis width + 1``, so a key's bits follow from the shapes); packed keys of the
+``max_order`` ids at each position with a source tag in the low bits, one row sort; per
+order, groups where the top ``n`` ids change and their counts per source from one
+fixed-length bincount. Where the keys do not fit ``key_bits``, orders go one at a time.
 """
 
 from __future__ import annotations
@@ -47,9 +25,7 @@ _REF_PAD = 1  # id past the end of a reference, and of every value not in the hy
 
 
 def count_matches_fixed(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
-    """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring); the
-    same :class:`~bleusuite.counting.MatchCounts` as the compact pipeline (a host batch's
-    ragged rows are padded first)."""
+    """Clipped n-gram matches of orders 1..``max_order`` (see the module docstring)."""
     batch = batch.padded()
     be = batch.backend
     run = be.compiled(_count_arrays, static_argnums=(0, 5, 6))
@@ -62,7 +38,6 @@ def _count_arrays(
     be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
     per_reference: bool,
 ) -> tuple[Any, Any]:
-    """The counting on the batch's arrays: (clipped, per_reference or None)."""
     rows, hyp_width = hyp.shape
     num_refs, ref_width = refs.shape[1], refs.shape[2]
     if rows == 0 or hyp_width == 0 or ref_width == 0:
@@ -132,13 +107,8 @@ def _pack(
     be: Backend, hyp: Any, refs: Any, order: int, id_bits: int, tag_bits: int
 ) -> Any:
     """(B, M) keys: the ids of the ``order`` tokens starting at each position, then the
-    source tag (0 hypothesis, r + 1 reference r).
-
-    The sentences are laid out in one buffer, each followed by ``order - 1`` pads of its
-    kind, so every shifted view is a slice of that buffer: two operations per order instead
-    of one buffer per sentence kind and offset. The keys that start on those pads hold a
-    hypothesis pad (0) or a reference pad (1) first, so they never match.
-    """
+    source tag. Each sentence is followed by ``order - 1`` pads of its kind in one buffer, so
+    every shifted view is a slice of it (keys starting on pads never match)."""
     rows, num_refs, ref_width = refs.shape
     hyp_width = hyp.shape[1]
     tail = order - 1
@@ -164,8 +134,7 @@ def _pack(
 def _extend(
     be: Backend, gram_hyp: Any, gram_refs: Any, hyp: Any, refs: Any, order: int, id_bits: int
 ) -> tuple[Any, Any]:
-    """Per-row ids of the n-grams of ``order`` from those of order - 1 and one more token:
-    the pair is packed (both ids need at most ``id_bits``) and ranked as tokens are."""
+    """Per-row ids of the n-grams of ``order``: (id of order - 1, next token) ranked."""
     rows = hyp.shape[0]
 
     def pairs(gram: Any, tokens: Any, pad: int) -> Any:

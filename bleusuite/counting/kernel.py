@@ -1,13 +1,7 @@
 """The compiled counting kernel (``bleusuite/csrc/counting.c``, through
-:mod:`bleusuite.native`): clipped matches of :class:`~bleusuite.counting.ragged.RaggedPairs`,
-blocks of rows on the worker threads.
-
-The kernel counts one row at a time with the GIL released: per order, a table of exact
-((n-1)-gram id, next token) keys built from the hypothesis positions that can still match,
-the reference positions looked up in it, and both sides pruned to the positions where a
-longer match is still possible (see the C file). A call on many tokens is split into
-blocks of rows of about equal work, counted on :func:`bleusuite.threads.worker_threads`
-threads; a call too small to repay a thread's hand-over runs in the caller's thread.
+:mod:`bleusuite.native`): clipped matches of ragged rows, one row at a time with the GIL
+released, in blocks of rows of about equal work on the worker threads (a call too small to
+repay a thread's hand-over runs in the caller's thread).
 """
 
 from __future__ import annotations
@@ -47,10 +41,8 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
 
 def count_prefixes(pairs: RaggedPairs, max_order: int, width: int,
                    workers: int | None = None) -> np.ndarray:
-    """Clipped matches of every prefix of each hypothesis, ``(B, width, max_order)`` int64:
-    entry ``[b, t - 1, n - 1]`` those of order ``n`` of the first ``t`` tokens (past the end
-    of the hypothesis, those of the whole hypothesis); ``width`` at least the longest
-    hypothesis. Counted in the same pass as :func:`count_pairs`.
+    """Clipped matches of every prefix of each hypothesis, ``(B, width, max_order)`` int64,
+    as :func:`bleusuite.counting.prefix.prefix_matches` gives them, in the counting pass.
 
     >>> pairs = RaggedPairs.from_padded(np.array([[7, 7, 8, 9]]), np.array([4]),
     ...                                 np.array([[[7, 8, 9, 0]]]), np.array([[3]]))
@@ -64,8 +56,7 @@ def count_prefixes(pairs: RaggedPairs, max_order: int, width: int,
 
 def _count(pairs: RaggedPairs, max_order: int, per_ref: np.ndarray | None,
            prefix: np.ndarray | None, workers: int | None) -> np.ndarray:
-    """The kernel over every row, in blocks on the worker threads: the clipped matches
-    ``(B, max_order)`` returned, ``per_ref`` and ``prefix`` filled where given."""
+    """The clipped matches ``(B, max_order)``; ``per_ref`` and ``prefix`` filled if given."""
     module = native.module()
     if module is None:
         raise ImportError("the compiled part (bleusuite._native) is not built or is turned off")
@@ -85,10 +76,7 @@ def _count(pairs: RaggedPairs, max_order: int, per_ref: np.ndarray | None,
 
 
 def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
-    """Row bounds of the blocks of a call, and the threads to count them on: one block in
-    the caller's thread for a call of fewer than twice :data:`MIN_TOKENS_PER_THREAD` tokens
-    (or with one worker thread), else blocks of about equal tokens
-    (:func:`bleusuite.threads.work_blocks`)."""
+    """Row bounds of blocks of about equal tokens, and the threads to count them on."""
     rows = pairs.rows
     # the id arrays hold every token (and maybe more): a small call needs no count
     bound = pairs.hyp_ids.size + (0 if pairs.ref_ids is pairs.hyp_ids else pairs.ref_ids.size)

@@ -1,19 +1,13 @@
 """Longest common subsequences of every hypothesis and each of its references (ROUGE-L), and
-rouge-score's summary-level union-LCS hits (ROUGE-Lsum), exact, by the strategy the
-counting uses (:func:`bleusuite.counting.counting_strategy`):
+rouge-score's summary-level union-LCS hits (ROUGE-Lsum), exact, by the counting's strategy
+(:func:`bleusuite.counting.counting_strategy`): ``compiled``, the C kernel
+(``bleusuite/csrc/lcs.c``, bit-parallel); ``compact``, the fixed-shape program below on NumPy
+batches for ROUGE-L and rouge-score's own tables in Python for ROUGE-Lsum; ``fixed``
+(devices, JAX), the LCS table row by row in fixed shapes.
 
-- ``compiled``: the C kernel (``bleusuite/csrc/lcs.c``: a bit-parallel LCS, 64 columns per
-  machine word, and rouge-score's walk back through the table for the union LCS), rows in
-  blocks on the worker threads with the GIL released;
-- ``compact`` (no compiled part): the fixed-shape program below on NumPy batches of similar
-  length for ROUGE-L, and rouge-score's own tables and walks in Python for ROUGE-Lsum;
-- ``fixed`` (devices, JAX): the LCS table row by row, each row one running maximum over the
-  hypothesis positions; every shape follows from the input shapes, nothing is read back
-  to the host.
-
-Row i of the table (the first i reference tokens) is ``T[i][j] = max(T[i-1][j], T[i][j-1],
-T[i-1][j-1] + 1 where reference token i is hypothesis token j)``, so with ``x[j] =
-max(T[i-1][j], T[i-1][j-1] + 1 where they match)`` it is the running maximum of ``x``.
+Row i of the table is ``T[i][j] = max(T[i-1][j], T[i][j-1], T[i-1][j-1] + 1 where reference
+token i is hypothesis token j)``: the running maximum of ``x[j] = max(T[i-1][j],
+T[i-1][j-1] + 1 where they match)``.
 
 >>> pairs = RaggedPairs.from_padded(np.array([[1, 2, 3, 4]]), np.array([4]),
 ...                                 np.array([[[1, 3, 2, 4]]]), np.array([[4]]))
@@ -58,9 +52,8 @@ def _lcs_of_batch_fixed(batch: Batch) -> Any:
 
 
 def lcs_fixed(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any) -> Any:
-    """``(B, R)`` LCS of the hypotheses ``(B, Lh)`` (lengths ``(B,)``) and references
-    ``(B, R, Lr)`` (lengths ``(B, R)``), left-aligned, in fixed shapes: ``Lr`` steps of a
-    running maximum over ``(B, R, Lh)``, no host read."""
+    """``(B, R)`` LCS of left-aligned hypotheses and references, in fixed shapes: ``Lr``
+    steps of a running maximum over ``(B, R, Lh)``, no host read."""
     rows, width = hyp.shape
     refs_per_row, ref_width = refs.shape[1], refs.shape[2]
     if width == 0:
@@ -80,10 +73,9 @@ def lcs_fixed(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any) -> A
 
 
 def lcs_pairs(pairs: RaggedPairs, workers: int | None = None) -> np.ndarray:
-    """``(B, R)`` int64: the LCS of each hypothesis and each reference of ragged rows (NumPy
-    int64 arrays), by the compiled kernel where it is built (on up to ``workers`` threads,
-    default :func:`bleusuite.threads.worker_threads`), else by the fixed-shape program on
-    NumPy batches of similar length."""
+    """``(B, R)`` int64: the LCS of each hypothesis and each reference of ragged rows, by the
+    compiled kernel on up to ``workers`` threads where it is built, else by
+    :func:`lcs_fixed` on NumPy batches of similar length."""
     if native.module() is not None:
         return _compiled(pairs, True, False, None, workers)[0]
     be = backends.get_backend(pairs.hyp_lengths)
@@ -95,11 +87,9 @@ def lcs_pairs(pairs: RaggedPairs, workers: int | None = None) -> np.ndarray:
 
 def union_hits(pairs: RaggedPairs, marks: np.ndarray | None, with_lcs: bool = False,
                workers: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """ROUGE-Lsum's hits ``(B, R)`` int64 of ragged rows whose hypotheses and references are
-    slices of one id array (``pairs.hyp_ids is pairs.ref_ids``): rouge-score's
-    ``_summary_level_lcs`` with each document's sentences starting where ``marks`` (as long
-    as the ids) is not 0 (None: every document is one sentence). ``with_lcs``: the LCS of
-    the whole documents too (else None), from the same pass.
+    """ROUGE-Lsum's hits ``(B, R)`` int64 (rouge-score's ``_summary_level_lcs``) of ragged
+    rows in one id array, each document's sentences starting where ``marks`` is not 0 (None:
+    one sentence each); ``with_lcs``: the LCS of the whole documents too, in the same pass.
 
     >>> ids = np.array([1, 2, 3, 1, 2, 3])      # "1 2 | 3" against "1 | 2 3"
     >>> marks = np.array([1, 0, 1, 1, 1, 0])
@@ -119,7 +109,6 @@ def union_hits(pairs: RaggedPairs, marks: np.ndarray | None, with_lcs: bool = Fa
 
 def _compiled(pairs: RaggedPairs, lengths: bool, union: bool, marks: np.ndarray | None,
               workers: int | None) -> tuple[Any, Any]:
-    """The kernel over every row, in blocks on the worker threads."""
     module = native.module()
     assert module is not None
     shape = (pairs.rows, pairs.references)
@@ -139,8 +128,7 @@ def _compiled(pairs: RaggedPairs, lengths: bool, union: bool, marks: np.ndarray 
 
 
 def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
-    """Row bounds of blocks of about equal work (hypothesis words x reference tokens), and
-    the threads to run them on: one block in the caller's thread for a small call."""
+    """Row bounds of blocks of about equal work (hypothesis words x reference tokens)."""
     reference_tokens = pairs.ref_lengths.sum(axis=1)
     work = np.cumsum((pairs.hyp_lengths // 64 + 1) * reference_tokens + pairs.hyp_lengths)
     return threads.work_blocks(work, most, MIN_WORK_PER_THREAD)
@@ -151,7 +139,6 @@ def _blocks(pairs: RaggedPairs, most: int) -> tuple[list[int], int]:
 
 def _sentences(ids: np.ndarray, marks: np.ndarray | None, start: int, length: int
                ) -> list[list[int]]:
-    """The sentences of one document: a new one at its start and where ``marks`` is not 0."""
     tokens = ids[start : start + length].tolist()
     if not tokens:
         return []

@@ -1,6 +1,5 @@
-"""What every counting strategy returns (:class:`MatchCounts`), and what the two sorted-key
-strategies (fixed and compact) share: the collection of their per-order counts
-(:class:`OrderCounter`) and one array helper."""
+"""What every counting strategy returns (:class:`MatchCounts`), and what the sorted-key
+strategies (fixed and compact) share."""
 
 from __future__ import annotations
 
@@ -28,10 +27,8 @@ class MatchCounts:
 
 
 class OrderCounter:
-    """The counts of a sorted-key counter, one order at a time: each order adds a ``(B,)``
-    clipped count (and with ``per_reference`` a ``(B, R)`` one); :meth:`stacked` gives
-    them by order. Keys are ``(n-gram << tag_bits) | source``, source 0 the hypothesis and
-    1..``num_refs`` the references."""
+    """The counts of a sorted-key counter (keys ``(n-gram << tag_bits) | source``, source 0
+    the hypothesis), one order at a time; :meth:`stacked` gives them by order."""
 
     def __init__(self, be: Backend, num_refs: int, tag_bits: int, per_reference: bool) -> None:
         self.be = be
@@ -42,8 +39,7 @@ class OrderCounter:
         self._per_ref: list[Any] = []
 
     def stacked(self) -> tuple[Any, Any | None]:
-        """(clipped ``(B, K)``, per_reference ``(B, R, K)`` or None): the fields of
-        :class:`MatchCounts`, as arrays (a compiled function returns them)."""
+        """The fields of :class:`MatchCounts`, as arrays (a compiled function returns them)."""
         be = self.be
         clipped = be.concat([c[:, None] for c in self._clipped], axis=1)
         per_ref = None

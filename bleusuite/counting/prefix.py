@@ -1,35 +1,13 @@
-"""Clipped n-gram matches of every prefix of each hypothesis, from running counts.
+"""Clipped n-gram matches of every prefix of each hypothesis, from running counts: the
+clipped count of order ``n`` grows by one at the n-gram starting at ``p`` exactly when that
+n-gram's occurrence rank in the hypothesis is at most its largest count in any reference.
 
-The clipped match count of order ``n`` of a prefix grows by one at the n-gram starting at
-position ``p`` exactly when that n-gram's occurrence rank among the hypothesis' equal
-n-grams (1 for its first occurrence, 2 for the second, ...) is at most its largest count
-in any one reference: ``sum(min(count in prefix, max count in a reference))`` is the
-number of occurrences so far that are within the clip. So one pass per order gives every
-prefix: mark the occurrences within the clip, then a running sum along the hypothesis.
-
-Where the compiled part counts (NumPy arrays and torch CPU tensors), the kernel gives
-every prefix in its counting pass (:func:`bleusuite.counting.kernel.count_prefixes`, the
-same rule). Elsewhere each order is counted with fixed shapes (every shape follows from
-the input shapes; no value is read back to the host), on every backend, as
-:mod:`bleusuite.counting.fixed` does:
-
-1. The hypothesis and its references are laid out in one row (``W = Lh + R * Lr``
-   positions). Order 1 sorts the raw token values of each row; order ``n`` sorts the keys
-   ``(id of the (n-1)-gram at p, id of the token at p + n - 1)``, the ids being each
-   row's group numbers of the previous sorts (at most ``W``), so two ids fit one key.
-   Sorts are stable (a packed position in the low bits where it fits, else
-   :meth:`~bleusuite.backends.base.Backend.sort_last_with_index`): within a group of equal
-   n-grams the hypothesis' occurrences come first, in the order of their positions.
-2. Per group: the count in each reference (one fixed-length bincount into a table of
-   ``(W + 1) x R`` entries per row), its maximum over the references, and the position of
-   the group's first entry. An occurrence's rank is its distance from that first entry.
-3. The occurrences within the clip are scattered back to their positions, summed along the
-   hypothesis and shifted by ``n - 1`` (the n-gram starting at ``p`` is complete in the
-   prefix of ``p + n`` tokens).
-
-Positions past the end of a sentence are in the sorts but never counted (a hypothesis'
-padding comes after its tokens, so it never shifts a rank). Memory is a fixed multiple of
-the token positions, ``rows x W x (R + 1)`` at most, whatever the vocabulary.
+Where the compiled part counts, its kernel does this in its counting pass
+(:func:`bleusuite.counting.kernel.count_prefixes`). Elsewhere, per order and in fixed
+shapes: a stable sort of each row's keys (the hypothesis and its references in one row;
+order ``n`` keys are (id of the (n-1)-gram, next token)) puts a group's hypothesis
+occurrences first; a fixed-length bincount gives each group's counts; the occurrences
+within the clip are scattered back and summed along the hypothesis.
 
 >>> import numpy as np
 >>> from bleusuite.counting.prefix import prefix_matches
@@ -138,10 +116,9 @@ def _prefix_arrays(be: Backend, hyp: Any, hyp_len: Any, refs: Any, ref_len: Any,
 
 
 def _token_keys(be: Backend, tokens: Any, column: Any, position_bits: int) -> tuple[Any, int]:
-    """Keys of the tokens of each row, at least 2, equal for equal values, and the bits they
-    need: the values less the smallest plus 2 where that range leaves room for the positions
-    in a packed sort and reading it is free (on the host), else per-row ids (2.. in value
-    order) from a stable sort."""
+    """Keys of the tokens of each row, at least 2, equal for equal values, and their bits:
+    the values shifted where their range is read for free and leaves room for the
+    positions, else per-row ids from a stable sort."""
     rows, width = tokens.shape
     if be.reads_are_free(tokens) and be.numel(tokens):
         low, high = be.to_ints([be.min_(tokens), be.max_(tokens)])
@@ -157,8 +134,7 @@ def _token_keys(be: Backend, tokens: Any, column: Any, position_bits: int) -> tu
 
 def _sorted(be: Backend, keys: Any, column: Any, key_bits: int,
             position_bits: int) -> tuple[Any, Any]:
-    """Each row's non-negative keys (below ``2 ** key_bits``) in order, and their positions;
-    equal keys in the order of their positions."""
+    """Each row's keys in order, and their positions (a stable sort)."""
     if key_bits + position_bits <= be.key_bits:
         packed = be.sort_last((keys << position_bits) | column[None, :])
         return packed >> position_bits, packed & ((1 << position_bits) - 1)

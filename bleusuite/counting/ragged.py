@@ -21,9 +21,8 @@ FILL = -1
 
 def padded_batches(pairs: RaggedPairs, slots: int = BATCH_SLOTS) -> Iterator[
         tuple[np.ndarray, Batch]]:
-    """The rows as padded NumPy batches of similar length, each at most ``slots`` token
-    slots (sorting by length keeps the padding small): ``(rows, batch)`` pairs, the row
-    indices of each batch with it. Every reference is present (an empty one has length 0)."""
+    """``(rows, batch)``: the rows as padded NumPy batches of similar length, each at most
+    ``slots`` token slots, with their row indices."""
     be = backends.get_backend(pairs.hyp_lengths)
     longest = np.maximum(pairs.hyp_lengths, pairs.ref_lengths.max(axis=1, initial=0))
     order = np.argsort(longest, kind="stable")

@@ -1,18 +1,9 @@
 """The Triton strategy: clipped n-gram matches of a batch of torch token ids in one kernel
-launch (:mod:`bleusuite.counting.triton_kernels`), exact, memory O(tokens).
-
-One program per (row, order, tile of 64 hypothesis positions) compares each of its
-hypothesis n-grams with the hypothesis' own n-grams and each reference's, token by token
-(nothing hashed, so nothing can collide), and adds the tile's clipped count of the order
-(and, where asked, the count against each reference) to the row's. Beside the launch a call
-makes only its zeroed output tensors: no sort, no host synchronisation, shapes from the
-input shapes alone.
-
-Where it runs: CUDA tensors (the kernel compiled by Triton), and CPU torch tensors and
-NumPy arrays in Triton's interpreter (``TRITON_INTERPRET=1`` in the environment before
-``triton`` is first imported, and kept set): how CI proves it without a GPU.
-``BLEUSUITE_COUNTING=triton`` picks it (see :func:`bleusuite.counting.counting_strategy`);
-it is not yet any backend's default (its GPU timings are still to be measured).
+launch (:mod:`bleusuite.counting.triton_kernels`), exact, memory O(tokens), no sort and no
+host synchronisation. It runs on CUDA tensors, and on CPU tensors and NumPy arrays in
+Triton's interpreter (``TRITON_INTERPRET=1`` set before ``triton`` is first imported: how
+CI proves it without a GPU); only ``BLEUSUITE_COUNTING=triton`` picks it (its GPU timings
+are still to be measured).
 """
 
 from __future__ import annotations
@@ -43,10 +34,8 @@ def available() -> bool:
 
 
 def count_matches_triton(batch: Batch, max_order: int, per_reference: bool = False) -> MatchCounts:
-    """Clipped matches of orders 1..``max_order`` of a batch (see the module docstring): the
-    same :class:`~bleusuite.counting.MatchCounts` as every strategy, on the batch's backend
-    (a NumPy batch's are counted on torch CPU tensors that share its memory, in the
-    interpreter).
+    """Clipped matches of orders 1..``max_order`` of a batch (a NumPy batch's on torch CPU
+    tensors that share its memory, in the interpreter).
 
     Raises:
         ImportError: triton (or torch) does not import, or the tensors are on the CPU and
@@ -68,8 +57,7 @@ def count_matches_triton(batch: Batch, max_order: int, per_reference: bool = Fal
 def launch_counts(hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: int,
                   per_reference: bool) -> tuple[Any, Any]:
     """``(clipped (B, N), per_reference (B, R, N) or None)`` int64 of left-aligned int64
-    tensors: hypotheses ``(B, Lh)`` with lengths ``(B,)``, references ``(B, R, Lr)`` with
-    lengths ``(B, R)`` (0 for an absent reference); one kernel launch."""
+    tensors, in one kernel launch."""
     torch = _torch()
     kernels = _kernels()
     rows, hyp_width = hyp.shape
@@ -104,12 +92,10 @@ def launch_counts(hyp: Any, hyp_len: Any, refs: Any, ref_len: Any, max_order: in
 
 
 def _block(width: int) -> int:
-    """The tile of positions for sentences up to ``width`` tokens."""
     return min(BLOCK_SIZE, max(_SMALLEST_BLOCK, _power_of_two(width)))
 
 
 def _power_of_two(n: int) -> int:
-    """The least power of two >= ``n`` (and >= 1)."""
     return 1 << max(n - 1, 0).bit_length()
 
 

@@ -1,17 +1,12 @@
 """The Triton kernel of :mod:`bleusuite.counting.triton` (imported only where ``triton``
-imports; on CPU tensors it runs in Triton's interpreter, which needs ``TRITON_INTERPRET=1``
-in the environment before ``triton`` is first imported, and while the kernel runs).
+imports).
 
-One program per (row, order, tile of hypothesis positions) counts the clipped matches of
-that order whose n-grams start in its tile, exactly and without any table: hypothesis
-position ``i`` starts an n-gram that occurs ``rank(i)`` times at earlier positions of the
-hypothesis (its occurrence number, from 0) and ``count_r(i)`` times in reference ``r``. An
-n-gram that occurs ``h`` times in the hypothesis has its occurrences numbered 0..h-1, so
-``sum_i [rank(i) < max_r count_r(i)]`` is ``sum_g min(h_g, max_r count_r(g))`` over the
-distinct n-grams ``g``: BLEU's clipped count; with ``count_r`` alone, reference ``r``'s
-(GLEU's true positives). Both counts compare the ``n`` tokens of two windows directly
-(nothing hashed), in tiles of positions: O(L^2) comparisons per row and order, no memory
-beyond the outputs.
+One program per (row, order, tile of hypothesis positions) counts the clipped matches whose
+n-grams start in its tile, without any table: position ``i`` starts an n-gram that occurs
+``rank(i)`` times earlier in the hypothesis and ``count_r(i)`` times in reference ``r``, so
+``sum_i [rank(i) < max_r count_r(i)]`` is BLEU's clipped count (with ``count_r`` alone,
+GLEU's true positives). Windows are compared token by token (nothing hashed): O(L^2)
+comparisons per row and order, no memory beyond the outputs.
 """
 
 from __future__ import annotations
@@ -23,9 +18,8 @@ __all__ = ["clipped_counts_kernel", "interpreted"]
 
 
 def interpreted() -> bool:
-    """Whether the kernels run in Triton's interpreter, the only way they run on CPU tensors:
-    ``TRITON_INTERPRET=1`` now, and when ``triton`` was imported (its own functions, such as
-    ``tl.sum``, were made for the interpreter then) and this module.
+    """Whether the kernels run in Triton's interpreter (the only way on CPU tensors):
+    ``TRITON_INTERPRET=1`` now, and when ``triton`` and this module were imported.
 
     >>> isinstance(interpreted(), bool)
     True
@@ -62,11 +56,8 @@ def clipped_counts_kernel(  # type: ignore[no-untyped-def]  # (Triton reads anno
     PER_REFERENCE: tl.constexpr,
 ):
     """Program (row ``b``, order ``n``, tile ``t``): adds the clipped matches of the
-    hypothesis n-grams that start in positions ``t * BLOCK_I`` .. ``+ BLOCK_I`` to
-    ``clipped[b, n - 1]`` and, with ``PER_REFERENCE``, to ``per_ref[b, :, n - 1]`` (both
-    zeroed before the launch; integer atomic adds, so the sums do not depend on the order
-    the programs run in). See the module docstring. Pointers to int64 tensors with their
-    strides (in elements); ``num_refs`` references per row, at most ``BLOCK_R``."""
+    hypothesis n-grams starting in tile ``t`` to ``clipped[b, n - 1]`` (and, with
+    ``PER_REFERENCE``, ``per_ref[b, :, n - 1]``) by integer atomic adds (order-free sums)."""
     row = tl.program_id(0).to(tl.int64)
     order = tl.program_id(1) + 1
     i0 = tl.program_id(2) * BLOCK_I

@@ -1,8 +1,6 @@
 """Every accepted input form (arrays with padding, ragged arrays, token lists, text) becomes
-one :class:`Batch`, with the checks that name the caller's arguments.
-
-The public names are imported on first access (PEP 562), so that a module that needs only
-:mod:`bleusuite.inputs.batch` does not load the normalisation of every input form.
+one :class:`Batch`, with the checks that name the caller's arguments. The names are imported
+on first access (PEP 562): a module that needs only the batch loads no normalisation.
 """
 
 from __future__ import annotations
@@ -21,20 +19,14 @@ if TYPE_CHECKING:
     )
     from bleusuite.inputs.ragged import pack_sentences
 
-__all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
-           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
-
 _HOMES = {
-    "Batch": "batch",
-    "RaggedPairs": "batch",
-    "mark_unreferenced": "batch",
-    "normalize_batch": "normalize",
-    "scoring_batch": "normalize",
-    "text_batch": "normalize",
-    "streams_batch": "normalize",
-    "text_rows": "normalize",
+    **dict.fromkeys(("Batch", "RaggedPairs", "mark_unreferenced"), "batch"),
+    **dict.fromkeys(("normalize_batch", "scoring_batch", "streams_batch", "text_batch",
+                     "text_rows"), "normalize"),
     "pack_sentences": "ragged",
 }
+__all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",
+           "scoring_batch", "streams_batch", "text_batch", "text_rows"]
 
 
 def __getattr__(name: str) -> Any:

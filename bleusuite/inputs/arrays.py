@@ -1,11 +1,9 @@
-"""Padded arrays of token ids: padding dropped anywhere, each sentence cut at its first
-end-of-sentence token, and left-aligned, in fixed shapes on every backend (no host read on
-devices). On the host the left-aligned rows are then read as ragged rows (a view: no copy
-where the input was right-padded).
-"""
+"""Padded arrays of token ids: padding dropped, each sentence cut at its first eos and
+left-aligned, in fixed shapes on every backend (no host read on devices)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -17,6 +15,7 @@ from bleusuite.inputs.checks import (
     ArgNames,
     check_batch,
     check_int_array,
+    check_missing,
     check_special,
     plain_array,
     three_dimensional,
@@ -30,9 +29,7 @@ __all__ = ["finish", "from_arrays", "present_rows", "sentences"]
 def from_arrays(
     be: Backend, hyp: Any, refs: Any, pad_id: Any, eos_id: Any, names: ArgNames
 ) -> Batch:
-    """The batch of padded arrays on both sides: ragged on the host (NumPy arrays, and torch
-    CPU tensors through NumPy views), padded on devices; messages call the two sides
-    ``names``."""
+    """The batch of padded arrays on both sides; messages call the two sides ``names``."""
     hyp_name, ref_name = names
     hyp, refs = plain_array(hyp, hyp_name), plain_array(refs, ref_name)
     if be.device_of(hyp) != be.device_of(refs):
@@ -42,15 +39,11 @@ def from_arrays(
         )
     hyp = check_int_array(be, hyp, hyp_name)
     refs = check_int_array(be, refs, ref_name)
-    to_caller = identity
+    to_caller: Any = identity
     host_hyp, host_refs = be.host_view(hyp), be.host_view(refs)
     if host_hyp is not None and host_refs is not None:
-        caller = be
+        to_caller = functools.partial(be.from_host, like=None)
         be = backends.get_backend(host_hyp)
-
-        def to_caller(a: Any) -> Any:
-            return caller.from_host(a, like=None)
-
         hyp, refs = be.to_int64(host_hyp), be.to_int64(host_refs)
     hyp = two_dimensional(hyp, hyp_name)
     refs = three_dimensional(refs, ref_name)
@@ -70,8 +63,6 @@ def from_arrays(
 def _normalized(
     be: Backend, hyp: Any, refs: Any, pad: int | None, eos: int | None
 ) -> tuple[Any, Any, Any, Any, Any]:
-    """Left-aligned (B, Lh) hypotheses and (B, R, Lr) references, their lengths, and which
-    references are present."""
     # every row starts as the array's whole width (None): no length mask to build
     hyp, hyp_len = sentences(be, hyp, None, pad, eos)
     present = present_rows(be, refs, None, pad)
@@ -86,10 +77,8 @@ THREADED_NORMALIZE_ENTRIES = 1 << 20
 def normalized_on_threads(
     be: Backend, hyp: Any, refs: Any, pad: int | None, eos: int | None
 ) -> tuple[Any, Any, Any, Any, Any]:
-    """:func:`_normalized` on blocks of rows, one per worker thread, where reads are free
-    (NumPy releases the GIL in each pass). A block whose rows are already left-aligned
-    comes back as the view it was given; when every block does, the input array is kept
-    as it is rather than copied together."""
+    """:func:`_normalized` on blocks of rows on the worker threads; where every block comes
+    back as the view it was given (rows left-aligned already), the input is kept uncopied."""
     rows = hyp.shape[0]
     entries = rows * (hyp.shape[1] + refs.shape[1] * refs.shape[2])
     workers = threads.worker_threads()
@@ -110,10 +99,9 @@ def normalized_on_threads(
     return joined(0, hyp), joined(1), joined(2, refs), joined(3), joined(4)
 
 
-
 def present_rows(be: Backend, tokens: Any, lengths: Any | None, pad: int | None) -> Any:
-    """References that exist: a row of nothing but padding is an absent reference.
-    ``lengths`` None: every row is the array's whole width (no length mask to build)."""
+    """References that exist (a row of nothing but padding is absent); ``lengths`` None:
+    every row is the array's whole width."""
     whole = lengths is None
     if lengths is None:
         lengths = be.full(tokens.shape[:-1], tokens.shape[-1], be.int64, like=tokens)
@@ -128,14 +116,9 @@ def present_rows(be: Backend, tokens: Any, lengths: Any | None, pad: int | None)
 def sentences(
     be: Backend, tokens: Any, lengths: Any | None, pad: int | None, eos: int | None
 ) -> tuple[Any, Any]:
-    """Drop padding, cut at the first eos after the leading padding, and left-align what is
-    left. Every shape follows from the input's, so this runs without a host read.
-    ``lengths`` None: every row is the array's whole width (no length mask to build).
-
-    The eos search starts at the first token that is not padding: with ``pad_id ==
-    eos_id`` (GPT-2 style), left padding is padding and the first pad/eos after the
-    sentence ends it, with left or right padding alike.
-    """
+    """Drop padding, cut at the first eos after the leading padding (so that with ``pad_id
+    == eos_id``, GPT-2 style, left padding stays padding), and left-align what is left,
+    without a host read; ``lengths`` None: every row is the array's whole width."""
     length = tokens.shape[-1]
     if pad is None and eos is None:
         if lengths is None:
@@ -185,9 +168,7 @@ def finish(
     to_caller: Any = identity,
     ref_name: str = SCORING_ARGNAMES[1],
 ) -> Batch:
-    """The batch of left-aligned sentences: ragged on the host (NumPy), where a hypothesis
-    without reference raises at once; padded elsewhere, where that check would wait for the
-    device (such rows are marked in :attr:`Batch.has_reference` and score NaN)."""
+    """The batch of left-aligned sentences: ragged on the host (NumPy), padded elsewhere."""
     ref_len = be.where(present, ref_len, 0)
     unchecked = None
     if hyp.shape[0]:
@@ -197,10 +178,7 @@ def finish(
             unchecked = has_ref
         elif not be.to_bool(be.min_(has_ref)):
             missing = be.to_numpy(be.flatnonzero(~has_ref))
-            raise ValueError(
-                f"{ref_name}: hypothesis {int(missing[0])} has no reference (every reference "
-                f"row is padding or the list is empty); {len(missing)} such row(s) in all"
-            )
+            check_missing(int(missing[0]), len(missing), ref_name)
     if be.name == "numpy":
         # the rows read in place; the matrices kept too, for the NumPy pipeline (compact)
         pairs = RaggedPairs.from_padded(hyp, hyp_len, refs, ref_len)

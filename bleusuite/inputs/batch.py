@@ -1,45 +1,31 @@
 """The two forms a scoring call's sentences take: :class:`Batch` (what every input form
-becomes) and :class:`RaggedPairs` (its rows as slices of flat id arrays, which the compiled
-kernels read).
-
-On the host (NumPy arrays, torch CPU tensors through NumPy views, token lists, text) a batch
-is ragged: its :attr:`Batch.pairs` hold every sentence as a slice of one flat id array, with
-no padding at all. On devices (CUDA, CuPy, JAX) it is padded: left-aligned token matrices
-whose shapes follow from the input's, so that nothing is read back to the host.
+becomes: ragged rows on the host, left-aligned token matrices on devices, so that nothing is
+read back to the host) and :class:`RaggedPairs` (rows as slices of flat id arrays, which the
+compiled kernels read).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 
+if TYPE_CHECKING:
+    from bleusuite.text.token_ids import TokenIds
+
 __all__ = ["Batch", "RaggedPairs", "grouped_batch", "identity", "mark_unreferenced", "padded_rows",
            "rows_batch", "stream_pairs"]
-
-
-class Streams(Protocol):
-    """Line-aligned streams of token ids in one flat array (what
-    :class:`~bleusuite.text.TokenIds` holds): ``starts`` and ``lengths`` ``(streams, B)``."""
-
-    @property
-    def ids(self) -> np.ndarray: ...
-    @property
-    def starts(self) -> np.ndarray: ...
-    @property
-    def lengths(self) -> np.ndarray: ...
 
 
 @dataclass(slots=True)
 class RaggedPairs:
     """``B`` rows: row b's hypothesis is ``hyp_ids[hyp_starts[b] : + hyp_lengths[b]]``, its
     reference r ``ref_ids[ref_starts[b, r] : + ref_lengths[b, r]]`` (length 0: absent or
-    empty). Every array is int64; the id arrays are flat (they may be the same array). Not
-    to be changed once made (a plain dataclass: a one-sentence call makes one).
+    empty); every array int64, the id arrays flat (maybe one array); not to be changed.
 
     >>> pairs = RaggedPairs.from_padded(np.array([[1, 2, 0]]), np.array([2]),
     ...                                 np.array([[[1, 2, 3]]]), np.array([[3]]))
@@ -65,8 +51,7 @@ class RaggedPairs:
     @classmethod
     def from_padded(cls, hyp: np.ndarray, hyp_len: np.ndarray, refs: np.ndarray,
                     ref_len: np.ndarray) -> RaggedPairs:
-        """The rows of a padded batch: hypotheses ``(B, Lh)``, references ``(B, R, Lr)``,
-        their lengths ``(B,)`` and ``(B, R)`` (each sentence left-aligned in its row)."""
+        """The rows of left-aligned ``(B, Lh)`` hypotheses and ``(B, R, Lr)`` references."""
         hyp = np.ascontiguousarray(hyp, dtype=np.int64)
         refs = np.ascontiguousarray(refs, dtype=np.int64)
         rows, hyp_width = hyp.shape
@@ -80,10 +65,9 @@ class RaggedPairs:
         )
 
     @classmethod
-    def from_streams(cls, streams: Streams, num_systems: int) -> RaggedPairs:
+    def from_streams(cls, streams: TokenIds, num_systems: int) -> RaggedPairs:
         """Every line of every system (system after system) with its reference lines, from
-        line-aligned streams of one id array (:class:`~bleusuite.text.TokenIds`): the
-        ``num_systems`` systems first, then the references.
+        streams of one id array: the ``num_systems`` systems first, then the references.
 
         >>> from types import SimpleNamespace
         >>> streams = SimpleNamespace(ids=np.array([5, 6, 5, 7, 5, 6]),  # A, B, a reference
@@ -108,7 +92,7 @@ class RaggedPairs:
 @dataclass(slots=True)
 class Batch:
     """A normalised batch: every sentence with its length, ragged on the host, padded on
-    devices. Not to be changed once made (a plain dataclass: a one-sentence call makes one).
+    devices; not to be changed once made.
 
     Attributes:
         backend: the backend module that owns the arrays (NumPy for every host batch).
@@ -117,15 +101,13 @@ class Batch:
         ref_len: (B, R) int64 reference lengths (0 for absent references).
         ref_present: (B, R) bool, False where a row carries fewer than R references.
         pairs: on the host, the rows as :class:`RaggedPairs` (None on devices).
-        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens (positions ``>=
-            hyp_len`` are meaningless); None on the host (see :meth:`padded`).
+        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens; None on the host
+            (see :meth:`padded`).
         refs: on devices, (B, R, Lr) int64 reference tokens; None on the host.
-        has_reference: (B,) bool on devices, where checking that every hypothesis has a
-            reference would need a host read (scores are NaN where it is False); None when
-            the check was made (and raised) at once.
-        hyp_width: on the host, the width of the caller's hypotheses (a padded array's, the
-            longest sentence of lists): the width :meth:`padded` gives (per-position
-            results, such as prefix scores, take the caller's shape).
+        has_reference: (B,) bool on devices, where the check would need a host read
+            (scores are NaN where it is False); None where the check was made at once.
+        hyp_width: on the host, the width of the caller's hypotheses, which
+            :meth:`padded` gives (per-position results take the caller's shape).
     """
 
     backend: Backend
@@ -149,10 +131,8 @@ class Batch:
         return self.pairs is not None
 
     def padded(self) -> Batch:
-        """The batch with left-aligned token matrices (:attr:`hyp`, :attr:`refs`) too: itself
-        on devices; on the host, the ragged rows copied into matrices (the hypotheses
-        :attr:`hyp_width` wide, the references as wide as the longest), for the
-        fixed-shape counting on the CPU and per-position work."""
+        """The batch with :attr:`hyp` and :attr:`refs` too (on the host, the ragged rows
+        copied into matrices, the hypotheses :attr:`hyp_width` wide)."""
         if self.pairs is None or self.hyp is not None:
             return self
         pairs = self.pairs
@@ -176,11 +156,9 @@ class Batch:
 
 def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarray,
                ref_tokens: np.ndarray, ref_index: np.ndarray, ref_len: np.ndarray) -> Batch:
-    """The host batch of rows picked from two matrices of sentences, read in place (no row
-    copied; a row may be picked many times): hypothesis b is row ``hyp_index[b]`` of
-    ``hyp_tokens`` ``(N, L)``, its reference r row ``ref_index[b, r]`` of ``ref_tokens``
-    (every reference present), with their lengths ``(B,)`` and ``(B, R)`` (pairs within
-    groups: :func:`bleusuite.pairwise_sentence_bleu`).
+    """The host batch of rows picked, in place, from two matrices of sentences: hypothesis b
+    is row ``hyp_index[b]`` of ``hyp_tokens``, its reference r row ``ref_index[b, r]`` of
+    ``ref_tokens`` (every reference present).
 
     >>> tokens = np.array([[1, 2, 3], [1, 2, 4]])
     >>> batch = rows_batch(tokens, np.array([0, 1]), np.array([3, 3]), tokens,
@@ -199,8 +177,7 @@ def rows_batch(hyp_tokens: np.ndarray, hyp_index: np.ndarray, hyp_len: np.ndarra
 def grouped_batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,
                   ref_len: np.ndarray, counts: np.ndarray) -> Batch:
     """The host batch of sentences laid out one after the other: the hypotheses in
-    ``hyp_ids`` (lengths ``hyp_len``), and in ``ref_ids`` (lengths ``ref_len``) each
-    hypothesis's ``counts[b]`` references in turn (images and their captions).
+    ``hyp_ids``, and in ``ref_ids`` each hypothesis's ``counts[b]`` references in turn.
 
     >>> batch = grouped_batch(np.array([1, 2, 3]), np.array([2, 1]), np.array([1, 2, 3, 4]),
     ...                       np.array([2, 1, 1]), np.array([1, 2]))
@@ -224,8 +201,7 @@ def grouped_batch(hyp_ids: np.ndarray, hyp_len: np.ndarray, ref_ids: np.ndarray,
 def stream_pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                  rows: int) -> RaggedPairs:
     """The ragged rows of sentences laid out in one id array as streams: the ``rows``
-    hypotheses, then reference stream after reference stream (``starts`` and ``lengths``
-    flat, ``(1 + R) * rows`` long), as ROUGE's documents are.
+    hypotheses, then reference stream after reference stream (ROUGE's documents).
 
     >>> pairs = stream_pairs(np.array([1, 2, 1, 3]), np.array([0, 2]), np.array([2, 2]), 1)
     >>> pairs.hyp_lengths.tolist(), pairs.ref_starts.tolist()
@@ -241,8 +217,7 @@ def stream_pairs(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
 def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                 fill: int = 0, width: int | None = None) -> np.ndarray:
     """``(*starts.shape, width)`` int64: the slices ``ids[start : start + length]``
-    left-aligned, ``fill`` past their ends; ``width`` at least the longest (default: the
-    longest).
+    left-aligned, ``fill`` past their ends (``width``: at least the longest).
 
     >>> padded_rows(np.array([5, 6, 7]), np.array([1, 0]), np.array([2, 1])).tolist()
     [[6, 7], [5, 0]]
@@ -262,9 +237,8 @@ def padded_rows(ids: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
 
 
 def mark_unreferenced(batch: Batch, scores: Any, corpus: bool = False) -> Any:
-    """Scores with NaN where a hypothesis has no reference (for a corpus score: NaN if any
-    has none). Only on devices, where the check is not made at once (see
-    :attr:`Batch.has_reference`); elsewhere such input has already raised."""
+    """Scores with NaN where a hypothesis has no reference (a corpus score: if any has none),
+    on devices (:attr:`Batch.has_reference`); elsewhere such input has already raised."""
     if batch.has_reference is None:
         return scores
     be = batch.backend

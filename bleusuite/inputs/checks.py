@@ -1,8 +1,5 @@
 """The checks of every input form (token-id arrays, token sequences, text), whose messages
-name the caller's arguments: one set, with the argument names as parameters, shared by
-every route of :mod:`bleusuite.inputs` and every front end (an Ignite metric names its
-inputs ``y_pred`` and ``y``, torchmetrics ``preds`` and ``target``).
-"""
+name the caller's arguments (an Ignite metric's ``y_pred`` and ``y``, say)."""
 
 from __future__ import annotations
 
@@ -27,13 +24,10 @@ SCORING_ARGNAMES: ArgNames = ("hypotheses", "references")
 
 def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypotheses") -> bool:
     """Whether ``hypotheses`` are text: a list of strings (``allow_empty``: an empty list
-    too), not token ids or token lists.
+    too); a list that starts as text and holds something else is text with a wrong element.
 
     >>> is_text(["a b", "c"]), is_text([[1, 2]]), is_text([]), is_text([], allow_empty=True)
     (True, False, False, True)
-
-    A list that starts as text and holds something else is text with a wrong element, for
-    every metric (not token lists whose first sentence is a string):
 
     >>> is_text(["a b", None, "c"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -59,8 +53,7 @@ def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypothes
 
 
 def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
-    """A tokenizer's name (``tokenize=``), checked and its tokenizer loaded (an
-    ``ImportError`` now where it needs a package, not at the first text).
+    """A tokenizer's name (``tokenize=``), checked and loaded (an ``ImportError`` now).
 
     >>> check_tokenizer_name("13a")
     '13a'
@@ -102,8 +95,7 @@ def check_int_array(be: Backend, a: Any, argname: str) -> Any:
 
 
 def plain_array(a: Any, argname: str) -> Any:
-    """NumPy subclasses as plain arrays: an ``np.matrix`` is a 2-D batch like any other; a
-    masked array is refused (its mask would be silently dropped)."""
+    """NumPy subclasses as plain arrays; a masked array is refused (its mask would be lost)."""
     if not isinstance(a, np.ndarray) or type(a) is np.ndarray:
         return a
     if isinstance(a, np.ma.MaskedArray):
@@ -115,7 +107,6 @@ def plain_array(a: Any, argname: str) -> Any:
 
 
 def two_dimensional(hyp: Any, argname: str) -> Any:
-    """A (B, L) hypothesis array, or a message naming ``argname``."""
     if hyp.ndim != 2:
         raise ValueError(
             f"{argname} must be a 2-D array (batch, length); got shape {tuple(hyp.shape)}"
@@ -192,9 +183,6 @@ def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGN
     """The references of each hypothesis as a list of strings (``None`` ones dropped), for
     text given with ``tokenize=``; messages call the two arguments ``names``.
 
-    The scoring functions take text by :mod:`bleusuite.inputs.lists`, whose compiled part
-    reads well-formed text directly; this is the general path, which says what is wrong.
-
     >>> check_texts(["a b", "c"], ["a b", ["c", None, "d"]])
     [['a b'], ['c', 'd']]
 
@@ -245,12 +233,7 @@ def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGN
 
 
 def check_token_lists(hypotheses: Any, references: Any, names: ArgNames) -> None:
-    """The checks of NLTK-form token lists (hypotheses: token sequences; references: per
-    hypothesis, a list of token sequences): the general path's, which says what is wrong.
-
-    Raises:
-        TypeError, ValueError: the first thing wrong, named after ``names``.
-    """
+    """Raise the TypeError or ValueError that names what is wrong in NLTK-form token lists."""
     hyp_name, ref_name = names
     if not is_token_sequence(hypotheses):
         raise TypeError(
@@ -290,9 +273,7 @@ class PaddingWarning(UserWarning):
 
 
 def warn_if_padded(hyp: np.ndarray, refs: np.ndarray, names: ArgNames) -> None:
-    """Warn (:class:`PaddingWarning`) where NumPy hypotheses ``(B, L)`` and references
-    ``(B, R, L')`` look right-padded: every row of both ends with one id, which some row
-    holds at least twice at its end."""
+    """Warn (:class:`PaddingWarning`) where NumPy arrays look right-padded."""
     if hyp.ndim != 2 or hyp.shape[0] == 0 or hyp.shape[1] < 2 or refs.shape[-1] < 1:
         return
     last = hyp[0, -1]
@@ -308,8 +289,7 @@ def warn_if_padded(hyp: np.ndarray, refs: np.ndarray, names: ArgNames) -> None:
 
 
 def check_references_present(references: Sequence[Sequence[Any]], ref_name: str) -> None:
-    """Raise, as :func:`check_missing`, for a hypothesis whose list of references (text
-    with ``None`` ones dropped, say) is empty: the one rule of every metric.
+    """Raise, as :func:`check_missing`, for a hypothesis whose list of references is empty.
 
     >>> check_references_present([["a"], []], "references")  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -1,20 +1,8 @@
-"""Token lists and text to ragged rows: the host path of Python input.
-
-NLTK-form token lists (a list of hypotheses, each a list or tuple of tokens; per
-hypothesis, a list of references) and text (with a tokenizer: per hypothesis, a reference
-string or a list of them) go in one call of the compiled part's ``gather``
-(``bleusuite/csrc/gather.c``): it walks the lists, reads int tokens as ids, numbers str
-tokens (or tokenises and numbers text, each distinct word once), drops padding, cuts at
-end-of-sentence tokens and lays the rows out flat, with no Python loop over sentences.
-
-Anything it does not take (tokens of other types, ints and str mixed, other sequence
-types, malformed input) goes the general path here: the checks that name what is wrong,
-then the tokens numbered by a dictionary (so that they compare as Python's ``==`` does, as
-in NLTK), and the same ``gather`` on the numbered lists. Where the compiled part is not
-built, the general path runs on everything, with the Python numbering for text: the same
-rows. Which numbering text takes, what happens to each line before it and whether its ids
-are numbered row by row is the text encoder's choice
-(:class:`bleusuite.text.encoder.TextEncoder`), not this module's.
+"""Token lists and text to ragged rows, in one call of the compiled ``gather``
+(``bleusuite/csrc/gather.c``: ids read or numbered, padding dropped, rows cut at eos and laid
+out flat). What it does not take (other token types, malformed input) goes the general path:
+the checks that name what is wrong, then the tokens numbered by a dictionary (compared as
+Python's ``==`` does, as in NLTK); without the compiled part, that path takes everything.
 """
 
 from __future__ import annotations
@@ -55,9 +43,8 @@ THREADED_GATHER_ROWS = 4096
 def gather(compiled: Any, hypotheses: Any, references: Any, numbering: Callable[[], Any] | None,
            text: bool, pad: Any, eos: Any, transform: Callable[[str], str] | None,
            by_row: bool) -> Gathered | None:
-    """The compiled part's ``gather`` (``numbering`` makes the Numbering of a call), on
-    blocks of rows on the worker threads where it numbers row by row a large batch (each
-    block with a Numbering of its own: the ids hold within each row), joined."""
+    """The compiled ``gather``; a large batch numbered row by row on blocks of rows on the
+    worker threads (each block with a ``numbering()`` of its own), joined."""
     rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
     workers = threads.worker_threads()
     if (not by_row or numbering is None or workers <= 1 or rows < THREADED_GATHER_ROWS
@@ -112,8 +99,8 @@ def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:
 
 
 def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True) -> Batch:
-    """The host batch of one ``gather`` result (``rows`` hypotheses); ``check``: raise for a
-    hypothesis without reference (messages call the references ``ref_name``)."""
+    """The host batch of one ``gather`` result; ``check``: raise for a hypothesis without
+    reference."""
     ids_bytes, layout_bytes, present_bytes, num_refs, missing = gathered
     present = np.frombuffer(present_bytes, dtype=np.bool_).reshape(rows, num_refs)
     if check and missing >= 0:
@@ -133,10 +120,8 @@ def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = T
 
 def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
                      names: ArgNames, global_ids: bool = False) -> Batch:
-    """The host batch of NLTK-form token lists (any hashable tokens); ``pad`` / ``eos``
-    are tokens as the lists hold them (an int id, a str token, None); messages call the
-    two sides ``names``. str tokens get ids within each row (a hypothesis and its
-    references), or, with ``global_ids``, ids that compare across rows."""
+    """The host batch of NLTK-form token lists; ``pad`` / ``eos`` are tokens as the lists
+    hold them; str tokens get ids within each row, or across rows with ``global_ids``."""
     compiled = native.module()
     if compiled is not None:
         # int ids (lists or arrays) need no numbering: one call, no blocks on threads
@@ -150,13 +135,15 @@ def from_token_lists(hypotheses: Any, references: Any, pad: Any, eos: Any,
     # the sizes read, which a __len__ that lies would not give
     check_batch(len(listed), len(rows), "entries of references", names)
     hyps, refs, pad_id, eos_id = _numbered(listed, rows, pad, eos, names)
-    return gathered_batch(_gather(hyps, refs, pad_id, eos_id), len(hyps), names[1])
+    gathered = (python_gather(hyps, refs, pad_id, eos_id) if compiled is None else
+                compiled.gather(hyps, refs, None, False, pad_id, eos_id, None, False))
+    assert gathered is not None, "int id lists are gather's own form"
+    return gathered_batch(gathered, len(hyps), names[1])
 
 
 def _may_hold_str(hypotheses: Any) -> bool:
-    """Whether the first token of the first non-empty of a few hypotheses is a str (or
-    none is found): then the lists are numbered; else they are taken as int ids (where
-    they are not, ``gather`` says so and the general path takes them)."""
+    """Whether the first token of the first non-empty of a few hypotheses is a str (or none
+    is found): then the lists are numbered, else read as int ids."""
     if not isinstance(hypotheses, list | tuple):
         return True
     for sentence in hypotheses[:64]:
@@ -169,10 +156,8 @@ def _may_hold_str(hypotheses: Any) -> bool:
 
 def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,
               names: ArgNames) -> tuple[list[list[int]], list[list[list[int]]], Any, Any]:
-    """The general path: every token as an int id (ints keep their value; where any token
-    is not an int, or an int beyond int64, every token is numbered by a dictionary, so
-    tokens compare as Python's ``==`` does), with pad and eos mapped the same way (None
-    where they never occur)."""
+    """Every token as an int id (ints keep their value, unless some token is not an int in
+    int64: then all are numbered by a dictionary), with pad and eos mapped alike."""
     # each sentence read once, as a list: its length is that of its tokens (a __len__ that
     # lies would shift every sentence after it)
     sentences = list(map(list, itertools.chain(hyps, itertools.chain.from_iterable(refs))))
@@ -201,7 +186,6 @@ def _numbered(hyps: list[Any], refs: list[list[Any]], pad: Any, eos: Any,
 
 
 def _mapped(token: Any, vocabulary: dict[Any, int] | None) -> int | None:
-    """A pad / eos token in the id space of the numbered lists (None: it never occurs)."""
     if token is None:
         return None
     if vocabulary is None:
@@ -214,7 +198,6 @@ def _mapped(token: Any, vocabulary: dict[Any, int] | None) -> int | None:
 
 def _unhashable(hyps: list[Any], refs: list[list[Any]], names: ArgNames,
                 error: TypeError) -> str:
-    """Where the first unhashable token is, for the message."""
     where = [(f"{names[0]}[{row}]", sentence) for row, sentence in enumerate(hyps)]
     where += [(f"{names[1]}[{row}][{k}]", sentence) for row, row_refs in enumerate(refs)
               for k, sentence in enumerate(row_refs)]
@@ -228,22 +211,10 @@ def _unhashable(hyps: list[Any], refs: list[list[Any]], names: ArgNames,
     return f"tokens must be hashable (str, int, tuple, ...): {error}"
 
 
-def _gather(hyps: list[list[int]], refs: list[list[list[int]]], pad: int | None,
-            eos: int | None) -> Gathered:
-    """``gather`` of lists of int ids: the compiled part's, else :func:`python_gather`."""
-    compiled = native.module()
-    if compiled is not None:
-        gathered: Gathered | None = compiled.gather(hyps, refs, None, False, pad, eos, None,
-                                                    False)
-        assert gathered is not None, "int id lists are gather's own form"
-        return gathered
-    return python_gather(hyps, refs, pad, eos)
-
-
 def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int] | None]],
                   pad: int | None, eos: int | None) -> Gathered:
-    """``gather`` (``bleusuite/csrc/gather.c``) in Python, on lists of int ids (None: an
-    absent reference), for installs without the compiled part: the same result.
+    """``gather`` in Python, on lists of int ids (None: an absent reference), for installs
+    without the compiled part.
 
     >>> ids, layout, present, refs, missing = python_gather([[0, 7, 8]], [[[7, 0, 9]]], 0, 9)
     >>> np.frombuffer(ids, np.int64).tolist(), np.frombuffer(layout, np.int64).tolist()
@@ -293,13 +264,8 @@ def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequenc
 def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lowercase: bool,
               names: ArgNames, check: bool = True,
               global_ids: bool = False) -> tuple[Batch, list[str]]:
-    """The host batch of text (per hypothesis, a reference string or a list of them,
-    ``None`` for no reference), tokenised as sacrebleu does (``tokenize``: a name of
-    :data:`~bleusuite.text.TOKENIZERS`, or a :class:`~bleusuite.text.Tokenizer`), and the
-    token of each id where ids compare across rows (``global_ids``; else the ids hold only
-    within each row, numbered by a small table per row, and no token is returned: an empty
-    list); messages call the two sides ``names``; ``check``: raise for a hypothesis
-    without reference."""
+    """:func:`bleusuite.inputs.text_batch`; ``check``: raise for a hypothesis without
+    reference."""
     encoder = TextEncoder.of(tokenize, lowercase)
     compiled = native.module()
     if compiled is not None:
@@ -328,8 +294,7 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
 
 def _python_text(hypotheses: Any, references: Any, encoder: TextEncoder, names: ArgNames,
                  check: bool) -> tuple[Batch, list[str]]:
-    """:func:`from_text` without the compiled part: the encoder's numbering of every line
-    (:meth:`TextEncoder.number`), then :func:`python_gather`."""
+    """:func:`from_text` without the compiled part."""
     hyps, rows = _checked_texts(hypotheses, references, names)
     lines = hyps + list(itertools.chain.from_iterable(rows))
     numbered = encoder.number(lines)

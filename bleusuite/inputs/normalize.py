@@ -1,19 +1,12 @@
-"""The front door: every input form of a scoring call becomes one :class:`Batch`.
-
-Whatever the caller passes (padded arrays of token ids with padding and end-of-sentence
-markers, ragged lists of arrays, NLTK-style nested Python lists of any hashable tokens, or
-text with a tokenizer), the rest of the library sees a :class:`Batch`: on the host, ragged
-rows of one flat id array (what the compiled kernels read); on devices, left-aligned token
-matrices with explicit lengths, on the caller's device. Each form has one route:
-
-* padded arrays on both sides: :mod:`bleusuite.inputs.arrays`;
-* NLTK-form token lists: :mod:`bleusuite.inputs.lists` (one call of the compiled part);
-* ragged arrays and mixed calls: :mod:`bleusuite.inputs.ragged`;
-* text: :mod:`bleusuite.inputs.lists` (tokenised and numbered in the same call).
+"""The front door: every input form of a scoring call becomes one :class:`Batch`, by one
+route per form: padded arrays (:mod:`~bleusuite.inputs.arrays`), token lists and text
+(:mod:`~bleusuite.inputs.lists`), ragged arrays and mixed calls
+(:mod:`~bleusuite.inputs.ragged`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
@@ -21,9 +14,10 @@ import numpy as np
 
 from bleusuite import backends, checks
 from bleusuite.inputs import arrays, lists, ragged
-from bleusuite.inputs.batch import Batch, RaggedPairs, Streams, identity
+from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special, check_texts
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
+from bleusuite.text.token_ids import TokenIds
 from bleusuite.text.tokenizers import Tokenizer
 
 __all__ = ["CORPUS_BLOCK_ROWS", "check_text_options", "corpus_batches", "normalize_batch",
@@ -41,16 +35,12 @@ def normalize_batch(
     global_ids: bool = False,
 ) -> Batch:
     """Check token-id or token-list inputs of a scoring call and bring them to the
-    :class:`Batch` form.
+    :class:`Batch` form: padded arrays, ragged (lists of 1-D arrays) or mixed calls, or
+    NLTK-form token lists.
 
     ``argnames`` are the caller's names of its two inputs, which every error message uses
     (an Ignite metric's are ``("y_pred", "y")``). ``global_ids``: str tokens get ids that
     compare across rows (else only within each row: a hypothesis and its references).
-
-    Padded arrays on both sides go to the array path as they are. Where either side holds
-    arrays (a padded array, or a Python list of 1-D arrays: ragged sentences, or NLTK-form
-    lists of them), the call is ragged or mixed; lists of Python tokens on both sides take
-    the list path.
 
     >>> import numpy as np
     >>> batch = normalize_batch([[5, 6, 7]], [[[5, 6], [7]]])
@@ -93,11 +83,9 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
     """The batch of text (one string per hypothesis; per hypothesis, a reference string or a
     list of them, ``None`` for none), tokenised as sacrebleu does (``tokenize``: a name of
     :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
-    token of each id where ``global_ids`` (else ids hold only within each row: a
-    hypothesis and its references, numbered by a small table per row; no token is
-    returned). ``require_references``: a hypothesis without reference raises, as for every
-    metric (False: its counts are 0, for a caller that checks itself, as sacrebleu's
-    ``CHRF`` names a line of its reference streams).
+    token of each id where ``global_ids`` (else ids hold only within each row, and no token
+    is returned). ``require_references`` False: a hypothesis without reference counts 0
+    instead of raising (for a caller that checks itself).
 
     >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
     ...                            tokenize="13a", global_ids=True)
@@ -110,10 +98,9 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
 
 def text_rows(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
               ) -> list[list[str]]:
-    """Text for a metric with a tokenizer of its own (ROUGE's documents, TER's tercom): the
-    references of each hypothesis as a list of strings (``None`` ones dropped), with the
-    checks of :func:`text_batch` (messages name ``names``) and its warning where the lists
-    read better as sacrebleu's reference streams.
+    """Text for a metric with a tokenizer of its own (ROUGE, TER): the references of each
+    hypothesis as a list of strings (``None`` ones dropped), with :func:`text_batch`'s
+    checks and warning.
 
     >>> text_rows(["a b", "c"], ["a b", ["c", None, "d"]])
     [['a b'], ['c', 'd']]
@@ -125,8 +112,7 @@ def text_rows(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAM
 
 
 def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) -> None:
-    """The options of text against those of token ids: ``lowercase`` (a bool) only with
-    ``tokenize``, ``pad_id`` and ``eos_id`` only without.
+    """``lowercase`` (a bool) only with ``tokenize``, ``pad_id`` and ``eos_id`` only without.
 
     >>> check_text_options(None, True, None, None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -146,12 +132,10 @@ def check_text_options(tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any) 
         )
 
 
-def streams_batch(streams: Streams, num_systems: int) -> Batch:
+def streams_batch(streams: TokenIds, num_systems: int) -> Batch:
     """The host batch of line-aligned streams of token ids (:class:`~bleusuite.text.TokenIds`:
-    the ``num_systems`` systems first, then the references): every line of every system,
-    system after system, with the reference lines of its position (an empty line is an
-    empty reference). The command and Ray read whole files this way, the references
-    numbered once for every system.
+    the ``num_systems`` systems first, then the references): every line of every system with
+    the reference lines of its position (an empty line is an empty reference).
 
     >>> from bleusuite.text import encode_texts, load_tokenizer
     >>> ids = encode_texts([["a b"], ["a c"], ["a b c"]], load_tokenizer("none"), False)
@@ -177,8 +161,7 @@ def scoring_batch(
     argnames: ArgNames = SCORING_ARGNAMES,
 ) -> Batch:
     """The batch of a scoring function: text when ``tokenize`` is given, else token ids or
-    token lists. ``corpus``: the name of a corpus function, which needs at least one
-    sentence.
+    token lists (``corpus``: a corpus function's name, which needs a sentence).
 
     Raises:
         ValueError: ``lowercase`` without ``tokenize``, ``pad_id``/``eos_id`` with it, an
@@ -214,10 +197,8 @@ class TextSettings(Protocol):
 
 def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
                   text: TextSettings | None = None) -> Batch:
-    """:func:`scoring_batch` of a function's keyword arguments ``options``
-    (:class:`~bleusuite.array_types.TokenOptions`): their ``pad_id`` and ``eos_id``, and the
-    tokenizer and lowercasing of its checked settings ``text`` (or, without them, of
-    ``options``)."""
+    """:func:`scoring_batch` of a function's keyword arguments ``options`` (``tokenize`` and
+    ``lowercase`` from the checked settings ``text`` where given)."""
     get = options.get
     tokenize, lowercase = ((get("tokenize"), get("lowercase", False)) if text is None
                            else (text.tokenize, text.lowercase))
@@ -227,8 +208,7 @@ def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
 
 def options_corpus_batches(hypotheses: Any, references: Any, options: Mapping[str, Any],
                            text: TextSettings, corpus: str) -> Iterator[Batch]:
-    """:func:`corpus_batches` of a function's keyword arguments ``options``, as
-    :func:`options_batch` reads them."""
+    """:func:`corpus_batches` of keyword arguments, as :func:`options_batch` reads them."""
     return corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
                           eos_id=options.get("eos_id"), tokenize=text.tokenize,
                           lowercase=text.lowercase, corpus=corpus)
@@ -247,33 +227,28 @@ def corpus_batches(
 ) -> Iterator[Batch]:
     """The batches of a corpus score, whose statistics the caller sums: the one batch of
     :func:`scoring_batch`, or, for lists or text of more than :data:`CORPUS_BLOCK_ROWS`
-    rows, consecutive blocks of rows, so that memory holds one block's token ids at a time
-    (as ``bleusuite score`` reads files), not the corpus's. A fault in a block is reported
-    as the whole input's (the row it names is the caller's).
+    rows, blocks of rows, so that memory holds one block's ids at a time. A fault in a block
+    is reported as the whole input's (the row it names is the caller's).
 
     >>> hyps, refs = [[1, 2, 3]] * 5, [[[1, 2, 4]]] * 5
     >>> [batch.size for batch in corpus_batches(hyps, refs, pad_id=None, eos_id=None,
     ...  tokenize=None, lowercase=False, corpus="corpus_bleu")]
     [5]
     """
+    batch_of = functools.partial(scoring_batch, pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
+                                 lowercase=lowercase, corpus=corpus, argnames=argnames)
     rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
     if rows <= CORPUS_BLOCK_ROWS or not isinstance(references, list | tuple) or (
             len(references) != rows):
-        yield scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                            tokenize=tokenize, lowercase=lowercase, corpus=corpus,
-                            argnames=argnames)
+        yield batch_of(hypotheses, references)
         return
     for start in range(0, rows, CORPUS_BLOCK_ROWS):
         stop = start + CORPUS_BLOCK_ROWS
         try:
-            batch = scoring_batch(hypotheses[start:stop], references[start:stop],
-                                  pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
-                                  lowercase=lowercase, corpus=corpus, argnames=argnames)
+            batch = batch_of(hypotheses[start:stop], references[start:stop])
         except (TypeError, ValueError):
             # the whole input's checks name the caller's row; raise the block's otherwise
-            scoring_batch(hypotheses, references, pad_id=pad_id, eos_id=eos_id,
-                          tokenize=tokenize, lowercase=lowercase, corpus=corpus,
-                          argnames=argnames)
+            batch_of(hypotheses, references)
             raise
         yield batch
 

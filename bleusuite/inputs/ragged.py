@@ -1,17 +1,12 @@
 """Ragged sentences (Python lists of 1-D arrays) and mixed calls (a padded array on one
-side, token lists or 1-D arrays on the other).
-
-On the host (NumPy arrays, and torch CPU tensors through NumPy views) the lists go through
-the compiled part's ``gather`` as token lists do (:mod:`bleusuite.inputs.lists`), beside
-the padded side's rows: ragged rows, no padding. On devices everything is packed once (no
-Python loop per token) into padded arrays on the arrays' device, which then take the steps
-of the array path (padding, eos, absent references). Where ``gather`` does not take the
-lists (malformed input, other types), the packing path below, which checks every
-sentence and names it, runs on the host too.
+side, token lists or 1-D arrays on the other): on the host by the compiled ``gather`` as
+token lists, else (devices, or lists it does not take) packed once into padded arrays, which
+then take the array path's steps.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -37,14 +32,6 @@ from bleusuite.inputs.checks import (
 __all__ = ["array_inside", "from_mixed", "pack_sentences"]
 
 
-def _is_integer_array(obj: object) -> bool:
-    """An array of any library whose tokens are ids (NumPy arrays of str stay token lists)."""
-    name = backends.backend_name(obj)
-    if name is None:
-        return False
-    return name != "numpy" or obj.dtype.kind not in "OUSV"  # type: ignore[attr-defined]
-
-
 def _first_item(obj: Any) -> Any:
     if backends.backend_name(obj) is not None or isinstance(obj, str | bytes):
         return None
@@ -54,22 +41,18 @@ def _first_item(obj: Any) -> Any:
 
 
 def array_inside(hypotheses: Any, references: Any) -> Any:
-    """An array that fixes the backend and device of a mixed or ragged call, or None.
-
-    Looked for, in order: a padded array on either side, the first hypothesis, the first
-    row of references, and that row's first reference (only the first items are looked
-    at: the others are checked when packed).
-    """
+    """An array that fixes the backend and device of a mixed or ragged call, or None: a
+    padded side, the first hypothesis, the first row of references or its first reference
+    (the others are checked when packed)."""
     first_ref_row = _first_item(references)
     candidates = (
         hypotheses, references, _first_item(hypotheses), first_ref_row,
         _first_item(first_ref_row),
     )
     for candidate in candidates:
-        if _is_integer_array(candidate):
-            return candidate
-        if backends.backend_name(candidate) is not None:
-            return None  # a NumPy array of strings: tokens, the list path reads them
+        name = backends.backend_name(candidate)
+        if name is not None:  # a NumPy array of strings holds tokens: the list path reads it
+            return None if name == "numpy" and candidate.dtype.kind in "OUSV" else candidate
     return None
 
 
@@ -79,9 +62,7 @@ def pack_sentences(sentences: Sequence[Any], like: Any, argname: str = "sentence
 
     The sentences are all 1-D integer arrays of ``like``'s library on its device (a list of
     tensors from ``generate``, say), or all Python sequences of int token ids (moved to
-    ``like``'s device in one transfer). Positions past a sentence's length hold 0. The
-    arrays are concatenated once and scattered into place by flat index: no Python loop
-    per token.
+    ``like``'s device in one transfer). Positions past a sentence's length hold 0.
 
     >>> import numpy as np
     >>> tokens, lengths = pack_sentences([np.array([5, 6, 7]), np.array([8])], like=np.zeros(1))
@@ -133,24 +114,12 @@ def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -
 
 
 def _concat_arrays(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> Any:
-    device = be.device_of(like)
     for position, sentence in enumerate(sentences):
-        name = backends.backend_name(sentence)
-        if name != be.name:
-            raise TypeError(
-                f"{where(position)} is a {kind_of(sentence)} but the other arrays of the call "
-                f"are {be.name} arrays: all arrays in one call must come from the same array "
-                "library"
-            )
+        _check_library_and_device(be, sentence, like, where(position))
         if sentence.ndim != 1:
             raise ValueError(
                 f"{where(position)} must be a 1-D array of token ids (one sentence); got shape "
                 f"{tuple(sentence.shape)}"
-            )
-        if be.device_of(sentence) != device:
-            raise ValueError(
-                f"{where(position)} is on {be.device_of(sentence)} but the other arrays of the "
-                f"call are on {device}: all arrays must be on the same device"
             )
         if not be.is_integer_dtype(sentence):
             if sentence.shape[0] == 0:  # torch.tensor([]) is float32, yet holds no token
@@ -187,7 +156,8 @@ def _int_tokens(sentences: list[Any], where: Any, side: str) -> np.ndarray:
 def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tuple[Any, Any]:
     """(B, L) hypotheses and (B,) lengths of the mixed path; messages call them ``name``."""
     if backends.backend_name(hypotheses) is not None:
-        hyp = two_dimensional(_check_side_array(be, hypotheses, like, name), name)
+        _check_library_and_device(be, hypotheses, like, name)
+        hyp = two_dimensional(check_int_array(be, hypotheses, name), name)
         return hyp, be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
     if not is_token_sequence(hypotheses):
         raise TypeError(
@@ -197,18 +167,17 @@ def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tu
     return _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
 
 
-def _check_side_array(be: Backend, array: Any, like: Any, argname: str) -> Any:
+def _check_library_and_device(be: Backend, array: Any, like: Any, argname: str) -> None:
     if backends.backend_name(array) != be.name:
         raise TypeError(
-            f"all arrays in one call must come from the same array library; got {argname} as "
-            f"{kind_of(array)} and other arrays of the {be.name} library"
+            f"{argname} is a {kind_of(array)} but the other arrays of the call are {be.name} "
+            "arrays: all arrays in one call must come from the same array library"
         )
     if be.device_of(array) != be.device_of(like):
         raise ValueError(
             f"{argname} is on {be.device_of(array)} but the other arrays of the call are on "
             f"{be.device_of(like)}: all arrays must be on the same device"
         )
-    return check_int_array(be, array, argname)
 
 
 def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
@@ -217,8 +186,8 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
     call the two sides ``names``."""
     name = names[1]
     if backends.backend_name(references) is not None:
-        refs = _check_side_array(be, references, like, name)
-        refs = three_dimensional(refs, name)
+        _check_library_and_device(be, references, like, name)
+        refs = three_dimensional(check_int_array(be, references, name), name)
         check_batch(batch, refs.shape[0], "rows of references", names)
         lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
         return refs, lengths, be.full(tuple(refs.shape[:2]), True, be.bool_, like=like)
@@ -272,31 +241,19 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
 
 
 def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any] | None:
-    """The inputs with every array replaced by its NumPy view, or None if one has none.
-
-    ``be.host_view`` gives views only where scoring through NumPy is the faster way (torch
-    CPU tensors); NumPy arrays need no view, and GPU arrays have none.
-    """
+    """The inputs with every array replaced by its NumPy view (:meth:`Backend.host_view`),
+    or None if one has none."""
     if be.name == "numpy":
         return None
     failed = False
 
-    def view(item: Any) -> Any:
-        nonlocal failed
-        name = backends.backend_name(item)
-        if name != be.name:
-            failed = failed or name is not None  # another library: the checks will say so
-            return item
-        host = be.host_view(item)
-        if host is None:
-            failed = True
-            return item
-        return host
-
     def view_all(items: Any) -> Any:
-        """Arrays in a list of sentences, or of lists of sentences (token lists stay)."""
-        if backends.backend_name(items) is not None:
-            return view(items)
+        nonlocal failed
+        name = backends.backend_name(items)
+        if name is not None:  # an array of another library: the checks will say so
+            host = be.host_view(items) if name == be.name else None
+            failed = failed or host is None
+            return items if host is None else host
         if not isinstance(items, list | tuple) or not items:
             return items
         first = items[0]
@@ -310,20 +267,15 @@ def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any
 
 def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like: Any,
                names: ArgNames) -> Batch:
-    """The batch of ragged arrays, or of arrays on one side and token lists on the other
-    (messages call the two sides ``names``); ``like`` is an array of the call
+    """The batch of a ragged or mixed call; ``like`` is an array of the call
     (:func:`array_inside`)."""
     be = backends.get_backend(like)
     pad = check_special(pad_id, "pad_id")
     eos = check_special(eos_id, "eos_id")
-    to_caller = identity
+    to_caller: Any = identity
     host = _host_views(be, hypotheses, references)
     if host is not None:  # CPU tensors: scored through NumPy views, as padded ones
-        caller = be
-
-        def to_caller(a: Any) -> Any:
-            return caller.from_host(a, like=None)
-
+        to_caller = functools.partial(be.from_host, like=None)
         hypotheses, references = host
         be = backends.get_backend()
         like = np.zeros(0, dtype=np.int64)
@@ -341,9 +293,8 @@ def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like:
 
 def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int | None,
                    names: ArgNames, to_caller: Any) -> Batch | None:
-    """The host batch of a ragged or mixed call by ``gather``: the list sides gathered (int
-    tokens and 1-D arrays), a padded side as the array path gives it; None where ``gather``
-    does not take the lists (the packing path then checks them)."""
+    """The host batch of a ragged or mixed call: the list sides by ``gather``, a padded side
+    by the array path; None where ``gather`` does not take the lists."""
     compiled = native.module()
     if compiled is None:
         return None
@@ -377,16 +328,10 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
     if gathered is None:
         return None
     listed = lists.gathered_batch(gathered, rows, names[1], check=hyp_padded)
-    assert padded.pairs is not None and listed.pairs is not None
-    if hyp_padded:
-        pairs = RaggedPairs(padded.pairs.hyp_ids, padded.pairs.hyp_starts,
-                            padded.pairs.hyp_lengths, listed.pairs.ref_ids,
-                            listed.pairs.ref_starts, listed.pairs.ref_lengths)
-        present = listed.ref_present
-    else:
-        pairs = RaggedPairs(listed.pairs.hyp_ids, listed.pairs.hyp_starts,
-                            listed.pairs.hyp_lengths, padded.pairs.ref_ids,
-                            padded.pairs.ref_starts, padded.pairs.ref_lengths)
-        present = padded.ref_present
-    return Batch(padded.backend, to_caller, pairs.hyp_lengths, pairs.ref_lengths, present,
-                 pairs, hyp_width=padded.hyp_width if hyp_padded else None)
+    hyp_side, ref_side = (padded, listed) if hyp_padded else (listed, padded)
+    hyps, refs = hyp_side.pairs, ref_side.pairs
+    assert hyps is not None and refs is not None
+    pairs = RaggedPairs(hyps.hyp_ids, hyps.hyp_starts, hyps.hyp_lengths, refs.ref_ids,
+                        refs.ref_starts, refs.ref_lengths)
+    return Batch(padded.backend, to_caller, pairs.hyp_lengths, pairs.ref_lengths,
+                 ref_side.ref_present, pairs, hyp_width=hyp_side.hyp_width)

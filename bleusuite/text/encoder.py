@@ -1,26 +1,14 @@
 """The text encoder: how lines of text become token ids, decided in one place.
 
-A :class:`TextEncoder` (:meth:`TextEncoder.of`: a tokenizer and ``lowercase``) decides, once
-per distinct tokenizer and ``lowercase``, everything between a line and its ids:
-
-* the **numbering**: the compiled ``Numbering`` (:mod:`bleusuite.native`) with its own copy
-  of the tokenizer's rules (``13a``, ``char``, chrF++'s ``punctuation``, ``rouge``,
-  ``rouge-porter``), or calling a word-local tokenizer once per distinct word, or splitting
-  the words only; :class:`~bleusuite.text.token_ids.PythonNumbering`, the same ids, where the
-  compiled part is not built;
-* the **line transform**: lowercasing, and a tokenizer that is not word-local applied to
-  each line (``tokenize(line.lower().rstrip())``, as sacrebleu); a newline made a space
-  where it is one to the tokenizer (rouge-score's), a line that a word-local tokenizer must
-  see whole (tercom's possessives) handed over as one unit;
-* whether ids may be numbered **row by row** (a small table per row, where the ids need not
-  compare across rows) or must be numbered once for the whole call (a tokenizer in Python,
-  called once per distinct word of all the rows).
-
-Every text path asks it: the library's text (:func:`bleusuite.inputs.text_batch`, gathered
-in C row by row with :meth:`TextEncoder.compiled_numbering` and
-:attr:`TextEncoder.line_transform`), the command and Ray (streams of lines chunk by chunk
-in one vocabulary: :class:`Encoder`), TER (two tokenisations in one vocabulary:
-:func:`number_sides`) and ROUGE's documents (:meth:`TextEncoder.number`).
+A :class:`TextEncoder` (:meth:`TextEncoder.of`: a tokenizer and ``lowercase``) decides the
+**numbering** (the compiled ``Numbering`` with its own copy of the tokenizer's rules, or
+calling a word-local tokenizer once per distinct word;
+:class:`~bleusuite.text.token_ids.PythonNumbering` where the compiled part is not built),
+the **line transform** (lowercasing, a tokenizer that is not word-local applied to each
+line, newlines made spaces or lines handed over whole where the tokenizer needs it) and
+whether ids may be numbered **row by row**. Every text path asks it: the library's text
+(:func:`bleusuite.inputs.text_batch`), the command and Ray (:class:`Encoder`), TER
+(:func:`number_sides`) and ROUGE's documents (:meth:`TextEncoder.number`).
 
 >>> encoder = TextEncoder.of("13a", lowercase=True)
 >>> numbered = encoder.number(["Hello, World!", "hello world"])
@@ -64,9 +52,8 @@ ENCODE_CHUNK_LINES = 20_000
 
 
 def _compiled_rules(tokenizer: Tokenizer) -> str | None:
-    """The compiled part's own copy of a word-local tokenizer's rules, if it has one: the
-    tokenizer's ``rules``, or those of the rule sets written here (a custom
-    :class:`Tokenizer` around :class:`Tokenizer13a` or :class:`TokenizerRouge`)."""
+    """The compiled part's own copy of a word-local tokenizer's rules, if it has one (a
+    custom :class:`Tokenizer` around :class:`Tokenizer13a` or :class:`TokenizerRouge` too)."""
     if tokenizer.rules is not None:
         return tokenizer.rules
     if isinstance(tokenizer.tokenize, Tokenizer13a):
@@ -77,8 +64,7 @@ def _compiled_rules(tokenizer: Tokenizer) -> str | None:
 
 
 def _tokenized_lines(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], str]:
-    """A tokenizer that is not word-local on one line (lowercased first with ``lowercase``;
-    without its trailing whitespace where the tokenizer says so)."""
+    """A tokenizer that is not word-local on one line (lowercased first with ``lowercase``)."""
     tokenize = tokenizer.tokenize
     if tokenizer.rstrip:
         if lowercase:
@@ -90,8 +76,7 @@ def _tokenized_lines(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], s
 
 
 class NumberedLines:
-    """Lines numbered by one numbering: the ids of every line, flat int64, the number of
-    tokens of each line, and the numbering (its :attr:`vocabulary`: the token of each id)."""
+    """Lines numbered: the ids of every line (flat int64), tokens per line, the numbering."""
 
     __slots__ = ("ids", "lengths", "numbering")
 
@@ -109,19 +94,16 @@ class NumberedLines:
 
 class TextEncoder:
     """How lines become token ids for one tokenizer and ``lowercase`` (see the module's
-    description); made once per distinct pair by :meth:`of`, and stateless: each
-    :meth:`numbering` is a new vocabulary.
+    description); made once per distinct pair by :meth:`of`; stateless.
 
     Attributes:
         tokenizer: the tokenizer.
         lowercase: every line lowercased first.
-        word_local: the numbering applies the tokenizer once per distinct word (else each
-            line is tokenised by :attr:`line_transform` and its words numbered).
-        rules: the compiled part's copy of the tokenizer's rules that the numbering applies,
-            if any.
+        word_local: the numbering applies the tokenizer once per distinct word.
+        rules: the compiled part's copy of the tokenizer's rules, if any.
         line_transform: what happens to each line before the numbering (None: nothing).
-        per_row_ids: ids may be numbered row by row (False where the tokenizer runs in
-            Python per distinct word: its words are worth numbering once for the call).
+        per_row_ids: ids may be numbered row by row (not where a Python tokenizer runs per
+            distinct word: those are worth numbering once for the call).
     """
 
     __slots__ = ("_after_lowercase", "_compiled", "line_transform", "lowercase", "per_row_ids",
@@ -182,8 +164,7 @@ class TextEncoder:
         return encoder
 
     def compiled_numbering(self, compiled: ModuleType) -> Callable[[], Any]:
-        """What makes a new compiled ``Numbering`` of this encoder (``compiled``: the
-        compiled part, :func:`bleusuite.native.module`)."""
+        """What makes a new compiled ``Numbering`` of this encoder."""
         made = self._compiled
         if made is not None and made[0] is compiled:
             return made[1]
@@ -196,17 +177,14 @@ class TextEncoder:
         return make
 
     def numbering(self) -> PythonNumbering | CompiledNumbering:
-        """A new numbering (NumPy face): the compiled one where it is built and not turned
-        off, else :class:`~bleusuite.text.token_ids.PythonNumbering`; the lines it numbers
-        are :meth:`prepared` first."""
+        """A new numbering (NumPy face) of lines :meth:`prepared` first."""
         compiled = native.module()
         if compiled is None:
             return numbering(self.tokenizer.tokenize if self.word_local else None)
         return CompiledNumbering(self.compiled_numbering(compiled)())
 
     def prepared(self, lines: list[str]) -> list[str]:
-        """:attr:`line_transform` of each line (lowercasing in one call:
-        :func:`~bleusuite.text.token_ids.lowercased`)."""
+        """:attr:`line_transform` of each line (lowercasing in one call)."""
         if self.lowercase:
             lines = lowercased(lines)
         after = self._after_lowercase
@@ -228,21 +206,17 @@ _KEPT_TOKENIZERS = 256
 
 def _then(first: Callable[[str], str] | None, second: Callable[[str], str]) -> Callable[
         [str], str]:
-    """``second`` after ``first`` (``second`` alone without a first)."""
     if first is None:
         return second
     return lambda line: second(first(line))
 
 
 def _newlines_as_spaces(line: str) -> str:
-    """A newline as a space (for a tokenizer to which it is one: the words of a line of
-    several lines stay units of their own)."""
     return line.replace("\n", " ") if "\n" in line else line
 
 
 def _marked_whole(whole: Callable[[str], Any], line: str) -> str:
-    """A line that the tokenizer must see whole ends with a newline: the numbering then
-    tokenises it as one unit (its ``rstrip``)."""
+    """A line the tokenizer must see whole, marked by a final newline (tokenised as one)."""
     return f"{line}\n" if whole(line) else line
 
 
@@ -298,21 +272,10 @@ class ProgressBar(Protocol):
     def update(self, n: int = 1) -> Any: ...
 
 
-class _NoProgress:
-    def update(self, n: int = 1) -> None:
-        pass
-
-
 class Encoder:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does
-    (``tokenize(line.lower().rstrip()).split()``), numbered with one vocabulary across calls:
-    a :class:`TextEncoder`'s numbering kept from call to call.
-
-    A word-local tokenizer (:attr:`~bleusuite.text.tokenizers.Tokenizer.word_local`) is called
-    once per distinct word of all the calls (it acts on each word alone, so the tokens are
-    the same); any other once per line. Calls on consecutive chunks of lines give the ids
-    of one call on them all, chunk by chunk (``bleusuite score`` counts each chunk while the
-    next is read).
+    """Token ids of line-aligned texts, tokenised as sacrebleu does, numbered with one
+    vocabulary across calls (a :class:`TextEncoder`'s numbering kept): calls on consecutive
+    chunks of lines give the ids of one call on them all, chunk by chunk.
 
     >>> encoder = Encoder("13a", lowercase=True)
     >>> first = encoder.encode([["Hello, world!"], ["hello world ."]])
@@ -336,7 +299,6 @@ class Encoder:
     def encode(self, texts: Sequence[list[str]], bar: ProgressBar | None = None) -> TokenIds:
         """The token ids of ``texts``: streams of lines of the same length (hypotheses, then
         each reference stream); ``bar`` is updated by the number of lines encoded."""
-        bar = bar or _NoProgress()
         sizes = {len(lines) for lines in texts}
         if len(sizes) > 1:
             raise ValueError(f"texts must be streams of as many lines; got {sorted(sizes)}")
@@ -348,7 +310,8 @@ class Encoder:
             chunk_ids, chunk_counts = self.numbering.number(pending)
             ids.append(chunk_ids)
             counts.append(chunk_counts)
-            bar.update(len(pending))
+            if bar is not None:
+                bar.update(len(pending))
             pending.clear()
 
         # the Python numbering makes millions of small objects; the compiled one makes none
@@ -396,12 +359,8 @@ def encode_texts(
 
 @contextlib.contextmanager
 def _garbage_collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (restored on exit).
-
-    Splitting lines in Python allocates millions of small lists, which keeps triggering
-    full collections of an ever larger heap: pausing it makes encoding about 3x faster.
-    Nothing here creates reference cycles.
-    """
+    """Pause the cyclic garbage collector: splitting lines in Python allocates millions of
+    small lists, which trigger full collections (3x slower); nothing here makes cycles."""
     enabled = gc.isenabled()
     gc.disable()
     try:

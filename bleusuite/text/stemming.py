@@ -1,10 +1,6 @@
-"""ROUGE's stemmer: NLTK's Porter stemmer on the tokens longer than three characters, as
-rouge-score (``use_stemmer=True``) and torchmetrics apply it, each distinct token stemmed
-once.
-
-The stems are NLTK's ``PorterStemmer().stem`` (its default mode, NLTK_EXTENSIONS), from the
-compiled part's copy of its rules (``bleusuite._native.porter_stem``) where it is built,
-else from NLTK itself.
+"""ROUGE's stemmer: NLTK's Porter stemmer (``PorterStemmer().stem``) on the tokens longer
+than three characters, as rouge-score and torchmetrics apply it, each distinct token once;
+the compiled part's copy of its rules where built, else NLTK itself.
 
 >>> porter_stems(["running", "generalizations", "skies"])
 ['run', 'gener', 'sky']

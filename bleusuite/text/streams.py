@@ -1,11 +1,6 @@
-"""References given per hypothesis that read better as sacrebleu's reference streams.
-
-The scoring functions take references per hypothesis (``references[i]``: the references of
-``hypotheses[i]``), where sacrebleu takes reference *streams* (``streams[j][i]``: the
-``j``-th reference of sentence ``i``). Passing streams where references per hypothesis are
-expected is caught by the batch sizes, except when there are as many streams as
-hypotheses: :func:`warn_if_streams` then looks at the text (:func:`read_as_streams`) and
-warns where the lines read better as streams.
+"""References given per hypothesis that read better as sacrebleu's reference streams
+(``streams[j][i]``: the ``j``-th reference of sentence ``i``): the batch sizes catch them,
+but for as many streams as hypotheses, where :func:`warn_if_streams` reads the text.
 """
 
 from __future__ import annotations
@@ -47,13 +42,10 @@ def read_as_streams(hypotheses: Sequence[str], rows: Sequence[Sequence[str | Non
     """Whether the references ``rows`` (one list per hypothesis, as given) read better as
     sacrebleu's reference streams.
 
-    Only a square batch can be read both ways: ``B >= 2`` hypotheses with ``B`` lists of
-    exactly ``B`` references (``None`` included; up to :data:`STREAMS_CHECK_LIMIT`). Read
-    per hypothesis, hypothesis ``i`` gets row ``i``; read as streams, column ``i``. The two
-    readings share the diagonal, so the lines off it decide: they read better as streams
-    when, so read, every hypothesis shares more words and word pairs (whitespace-split,
-    clipped counts) with its best off-diagonal reference, and all the hypotheses together at
-    least twice as many plus one.
+    Only a square batch (``2 <= B <=`` :data:`STREAMS_CHECK_LIMIT`) reads both ways:
+    hypothesis ``i`` gets row ``i``, or column ``i``. The lines off the diagonal decide: as
+    streams, every hypothesis shares more words and word pairs with its best off-diagonal
+    reference, and all together at least twice as many plus one.
 
     >>> hyps = ["the cat sat on the mat", "a dog ran"]
     >>> read_as_streams(hyps, [hyps, ["the cat sat on a mat", "a dog ran fast"]])
@@ -74,9 +66,8 @@ def read_as_streams(hypotheses: Sequence[str], rows: Sequence[Sequence[str | Non
 
 
 def warn_if_streams(hypotheses: Sequence[str], references: Sequence[Any]) -> None:
-    """Warn (:class:`ReferenceStreamsWarning`) where the references, given per hypothesis,
-    read better as sacrebleu's reference streams (:func:`read_as_streams`): a warning, not
-    an error, since text alone cannot settle which reading was meant."""
+    """Warn (:class:`ReferenceStreamsWarning`) where the references read better as streams
+    (:func:`read_as_streams`): text alone cannot settle which reading was meant."""
     size = len(hypotheses)
     if not 2 <= size <= STREAMS_CHECK_LIMIT:
         return

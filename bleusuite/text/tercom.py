@@ -1,21 +1,11 @@
-"""TER's text: sacrebleu's ``tercom`` tokenizer, rule for rule, and the token ids of lines
-tokenised by it.
+"""TER's text: sacrebleu's ``tercom`` tokenizer (its ``TercomTokenizer``, a copy of
+tercom's ``Normalizer.java``), rule for rule, and the token ids of lines tokenised by it.
 
-sacrebleu's ``TER`` tokenises each line with its ``TercomTokenizer`` (a copy of tercom's
-``Normalizer.java``) and splits the result on whitespace: lowercased unless
-``case_sensitive``; ``normalized``: XML entities read, punctuation split off, possessives,
-periods and commas split off unless beside a digit (and with ``asian_support`` CJK
-characters and CJK punctuation as words of their own); ``no_punct``: ASCII punctuation
-removed (with ``asian_support`` CJK and full-width punctuation too). ``asian_support``
-alone changes nothing.
-
-:func:`tercom_ids` gives the token ids of hypothesis and reference lines, each distinct
-word tokenised once, by the text encoder every text path asks
-(:class:`bleusuite.text.encoder.TextEncoder`, of the tokenizers of :func:`tercom_encoders`):
-the rules act on each word alone, except tercom's possessive rule (``'s`` followed by a
-space), which looks at the character after a word; a normalised line where ``'s`` is
-followed by other whitespace (a tab, a no-break space) is tokenised whole, as sacrebleu
-does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
+:func:`tercom_ids` tokenises each distinct word once (by
+:class:`~bleusuite.text.encoder.TextEncoder`, of the tokenizers of :func:`tercom_encoders`):
+the rules act on each word alone, but for the possessive rule (``'s`` followed by a space),
+so a normalised line where ``'s`` is followed by other whitespace is tokenised whole, as
+sacrebleu does. sacrebleu tokenises references twice; so does :func:`tercom_ids`.
 
 >>> TercomTokenizer(normalized=True)("He said: &quot;It's John's car.&quot;")
 'he said : " it \\'s john \\'s car . "'
@@ -62,12 +52,8 @@ _ASIAN_RULES = (
     (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
     (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
     (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
-    # hiragana, katakana and their extensions, in sacrebleu's form: its ``^`` anchors match
-    # only at the start of a line, which normalisation pads with a space, so these never
-    # apply (kept for fidelity)
-    (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
-    (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
-    (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
+    # (sacrebleu's hiragana and katakana rules are anchored at ``^``, which the line's
+    # padding space always precedes: they never apply, and are left out)
     (re.compile(_ASIAN_PUNCTUATION), r" \1 "),
     (re.compile(_FULL_WIDTH_PUNCTUATION), r" \1 "),
 )
@@ -124,15 +110,9 @@ def tercom_ids(hypotheses: Sequence[str], references: Sequence[str] = (), *,
                case_sensitive: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The token ids of hypothesis and reference lines tokenised as sacrebleu's ``TER``
     tokenises them: ``(ids, lengths)``, int64, the ids of every hypothesis then every
-    reference line, one after the other, and the number of tokens of each line; equal
-    tokens get equal ids. Each distinct word is tokenised once (see the module's
-    description).
-
-    A hypothesis is ``TercomTokenizer(...)(line.rstrip()).split()``. sacrebleu tokenises
-    a reference twice (``TER._cache_references``, then ``_extract_reference_info`` on the
-    result), which ``normalized`` does not always leave as it was: a possessive after a
-    word, ``John's.`` or ``It's`` before a no-break space, is split on the second pass; so
-    is it here.
+    reference line, and the number of tokens of each line; equal tokens get equal ids. A
+    reference is tokenised twice, as sacrebleu does (with ``normalized``, ``John's.`` is
+    split further on the second pass).
 
     >>> ids, lengths = tercom_ids(["a, b", "A b"], no_punct=True)
     >>> ids.tolist(), lengths.tolist()
@@ -151,10 +131,7 @@ def tercom_encoders(normalized: bool = False, no_punct: bool = False,
                     asian_support: bool = False, case_sensitive: bool = False) -> tuple[
                         TextEncoder, TextEncoder]:
     """The text encoders of TER's hypotheses and references (one encoder where both are
-    tokenised alike): lowercasing unless ``case_sensitive``; the words split only without
-    ``normalized`` or ``no_punct``; else the tercom rules on each distinct word, applied
-    twice to a reference where ``normalized`` (see :func:`tercom_ids`), with a line where
-    ``'s`` is followed by whitespace other than a space tokenised whole.
+    tokenised alike; the rules applied twice to a reference where ``normalized``).
 
     >>> hyps, refs = tercom_encoders()
     >>> hyps is refs, hyps.lowercase, hyps.tokenizer.splits_only
@@ -176,5 +153,4 @@ def tercom_encoders(normalized: bool = False, no_punct: bool = False,
 
 
 def _same(encoder: TextEncoder) -> tuple[TextEncoder, TextEncoder]:
-    """One encoder for both sides: their lines are numbered in one call."""
     return encoder, encoder

@@ -1,14 +1,7 @@
-"""Token ids of lines: the numbering of tokens, and the ids of line-aligned streams.
-
-A numbering gives each distinct token an id, in order of first appearance, over every
-line it is given; with a word-local tokenizer (``13a``, ``char``, ...) each distinct word
-is tokenised once. ``bleusuite._native.Numbering`` numbers where the compiled part is built
-(:mod:`bleusuite.native`; ``13a``, chrF's and rouge-score's rules by its own copy, with the
-GIL released), else :class:`PythonNumbering`, which gives the same ids.
-
-Which numbering a text path uses, and what happens to each line before it, is decided in
-one place: :class:`bleusuite.text.encoder.TextEncoder`. :class:`TokenIds` holds the ids of
-line-aligned streams (the command's and Ray's files, :class:`bleusuite.text.Encoder`).
+"""Token ids of lines: the numbering of tokens (each distinct token an id, in order of first
+appearance; ``bleusuite._native.Numbering`` where built, else :class:`PythonNumbering`, the
+same ids), and :class:`TokenIds`, the ids of line-aligned streams. Which numbering a text
+path uses is decided by :class:`bleusuite.text.encoder.TextEncoder`.
 
 >>> numbered = numbering()
 >>> [a.tolist() for a in numbered.number(["The cat sat .", "The cat"])], numbered.tokens
@@ -56,9 +49,8 @@ class TokenIds:
 
 
 class _Index(dict[str, int]):
-    """Numbers its keys in the order they are first looked up: ``index[key]`` gives a new
-    key the next id, so ``map(index.__getitem__, keys)`` numbers a list of keys in one pass
-    at the dictionary's own speed. :attr:`keys_in_order` lists the keys by id."""
+    """Numbers its keys in the order they are first looked up (``index[key]``: a new key
+    gets the next id, at the dictionary's own speed); :attr:`keys_in_order` by id."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -74,11 +66,9 @@ class PythonNumbering:
     """``bleusuite._native.Numbering`` in Python: the same ids, where the compiled part is
     not built.
 
-    ``number(lines)`` gives the token ids of lines, line after line, and the number of
-    tokens of each line. Without ``tokenize`` the tokens are the whitespace-separated words
-    of each line. With it, each word is a unit (a line that holds a ``"\\n"`` is one unit,
-    ``line.rstrip()``: 13a joins the words around a line end), and ``tokenize`` (str ->
-    str, whose result is split on whitespace) is called once per distinct unit.
+    Without ``tokenize`` the tokens are the whitespace-separated words of each line; with
+    it, ``tokenize`` is called once per distinct word (a line that holds a ``"\\n"`` is one
+    unit, ``line.rstrip()``) and its result split on whitespace.
 
     >>> upper = PythonNumbering(str.upper)
     >>> [a.tolist() for a in upper.number(["a b a", "b c"])], upper.tokens
@@ -131,7 +121,6 @@ class PythonNumbering:
 
     def _expanded(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
             np.ndarray, np.ndarray]:
-        """The token ids of a stream of units, and the number of tokens per line."""
         counts = np.asarray(self.unit_token_counts, dtype=np.int64)
         flat = np.asarray(self.unit_token_ids, dtype=np.int64)
         unit_start = np.cumsum(counts) - counts
@@ -167,12 +156,9 @@ class CompiledNumbering:
 
 def numbering(tokenize: Callable[[str], str] | None = None,
               rules: str | None = None) -> PythonNumbering | CompiledNumbering:
-    """A new numbering of tokens (see :class:`PythonNumbering`): without ``tokenize`` the
-    whitespace-separated words of each line, with it each distinct word tokenised once (by
-    the compiled part's own copy of its ``rules`` where they are given: ``13a``, ``char``,
-    ``punctuation``, ``rouge``, ``rouge-porter``, without the GIL); the compiled numbering
-    where it is built and not turned off, else :class:`PythonNumbering`. Text paths ask
-    :class:`bleusuite.text.encoder.TextEncoder` for theirs.
+    """A new numbering of tokens (as :class:`PythonNumbering`), compiled where it is built
+    (by its own copy of the ``rules`` where given: ``13a``, ``char``, ``punctuation``,
+    ``rouge``, ``rouge-porter``).
 
     >>> [a.tolist() for a in numbering().number(["b a", "a"])]
     [[0, 1, 1], [2, 1]]
@@ -188,9 +174,8 @@ def numbering(tokenize: Callable[[str], str] | None = None,
 
 
 def lowercased(lines: list[str]) -> list[str]:
-    """``[line.lower() for line in lines]``, in one call where no line holds a ``"\\n"``: the
-    lines joined by ``"\\n"`` (neither cased nor case-ignorable, so no line's lowercase
-    changes), lowercased, and split again.
+    """``[line.lower() for line in lines]``, in one call where no line holds a ``"\\n"``
+    (neither cased nor case-ignorable: joining by it changes no line's lowercase).
 
     >>> lowercased(["ΣΑΣ ΑΣ", "A\\nB"])
     ['σας ας', 'a\\nb']

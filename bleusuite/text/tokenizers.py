@@ -1,18 +1,10 @@
-"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, ``spm``,
-``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models, the
-others loaded from sacrebleu; and rouge-score's (``rouge``), for ROUGE.
-
-sacrebleu tokenises each line (``13a``, ``intl``, ``zh``, ``char``, ``none``, and
-``ja-mecab`` / ``ko-mecab`` where their MeCab packages are installed, the SentencePiece
-ones where ``sentencepiece`` is) and splits the result on whitespace. The three tokenizers
-that need nothing but Python's ``re`` are written here, rule for rule as sacrebleu 2 writes
-them (its ``Tokenizer13a``, ``TokenizerRegexp``, ``NoneTokenizer`` and ``TokenizerChar``;
-the tests compare them with sacrebleu's on generated text), so that the default ``13a``
-needs neither sacrebleu nor the time its package takes to import; ``intl``, ``zh`` and the
-MeCab ones are sacrebleu's own objects; the SentencePiece ones run sacrebleu's model files
-with the ``sentencepiece`` package (:class:`SentencePieceTokenizer`). A :class:`Tokenizer`
-also says whether it acts on each whitespace-separated word on its own (then
-:mod:`bleusuite.text` tokenises each distinct word of a corpus once).
+"""sacrebleu's tokenizers: ``13a``, ``none`` and ``char`` written here, rule for rule as
+sacrebleu 2 writes them (so that the default ``13a`` needs neither sacrebleu nor its import
+time), ``intl``, ``zh``, ``ja-mecab`` and ``ko-mecab`` loaded from sacrebleu, ``spm``,
+``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models
+(:class:`SentencePieceTokenizer`); and rouge-score's (``rouge``), for ROUGE. A
+:class:`Tokenizer` also says whether it acts on each word on its own (then each distinct
+word of a corpus is tokenised once).
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local
@@ -87,9 +79,8 @@ class Tokenizer13a:
 
 class TokenizerRouge:
     """rouge-score's tokenizer (its ``tokenize.tokenize``): the line lowercased, every run of
-    characters other than ``[a-z0-9]`` a separator; with ``stem``, its stemmer too (NLTK's
-    Porter stemmer on the tokens of more than 3 characters, :mod:`bleusuite.text.stemming`).
-    It acts on each word alone.
+    characters other than ``[a-z0-9]`` a separator; with ``stem``, its Porter stemmer too
+    (:mod:`bleusuite.text.stemming`).
 
     >>> TokenizerRouge()("The U.S. economy's 3.5% growth!")
     'the u s economy s 3 5 growth'
@@ -143,8 +134,7 @@ PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 
 
 def _with_whitespace(line: str) -> str:
-    """Every character of a line a token, whitespace too (chrF with ``whitespace=True``):
-    a whitespace character becomes a token no character is, ``\\x00`` and its code."""
+    """Every character a token, whitespace too (as ``\\x00`` and its code: no character)."""
     return " ".join(f"\x00{ord(c):x}" if c.isspace() else c for c in line)
 
 
@@ -153,12 +143,8 @@ def _none(line: str) -> str:
     return line
 
 
-#: name -> (where it comes from, whether it is word-local, extra). Where: a callable's
-#: factory here, or ``"module:Class"`` of sacrebleu. Word-local: the tokenizer acts on each
-#: whitespace-separated word independently of its neighbours, so tokenising every distinct
-#: word once gives the same tokens as tokenising every line (see :mod:`bleusuite.text`).
-#: ``extra``: the pip extra of sacrebleu that the tokenizer needs, if any (``spm`` for the
-#: SentencePiece tokenizers: bleusuite's extra, the ``sentencepiece`` package).
+#: name -> (a factory here, or ``"module:Class"`` of sacrebleu; whether it acts on each
+#: word alone, so that each distinct word may be tokenised once; the pip extra it needs)
 TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
     "13a": (Tokenizer13a, True, None),
     "none": (lambda: _none, True, None),
@@ -191,9 +177,8 @@ SPM_MODELS = {
 
 
 def spm_model_path(name: str) -> str:
-    """Where sacrebleu keeps the model of the SentencePiece tokenizer ``name``:
-    ``$SACREBLEU/models/FILE``, ``~/.sacrebleu/models/FILE`` without ``SACREBLEU`` (the file
-    sacrebleu downloads at its first use of the tokenizer).
+    """Where sacrebleu keeps the model of the SentencePiece tokenizer ``name``
+    (``$SACREBLEU/models``, else ``~/.sacrebleu/models``).
 
     >>> os.path.basename(spm_model_path("flores200"))
     'flores200sacrebleuspm'
@@ -204,10 +189,7 @@ def spm_model_path(name: str) -> str:
 
 class SentencePieceTokenizer:
     """sacrebleu's ``TokenizerSPM``: the pieces of a line of a SentencePiece model, joined
-    by spaces (``" ".join(model.EncodeAsPieces(line))``). A piece depends on the words
-    around it, so lines are tokenised whole: each distinct line once (the last 2**16 kept,
-    as sacrebleu's cache). ``sentencepiece`` is imported here, when such a tokenizer is
-    made.
+    by spaces; each distinct line once (the last 2**16 kept, as sacrebleu's cache).
 
     Raises:
         ImportError: ``sentencepiece`` is not installed.
@@ -250,15 +232,11 @@ class Tokenizer:
         signature: the tokenizer's own signature (``tok:`` in the signature line).
         word_local: whether it acts on each whitespace-separated word independently.
         splits_only: whether it leaves the text as it is (``none``: only the split counts).
-        rules: the compiled part's own copy of its rules (``Numbering(rules=...)``), if
-            any: ``"13a"``, ``"char"``, ``"punctuation"``.
-        rstrip: whether a line loses its trailing whitespace before it is tokenised
-            (sacrebleu's BLEU tokenises ``line.rstrip()``; chrF with whitespace keeps it).
+        rules: the compiled part's own copy of its rules (``"13a"``, ...), if any.
+        rstrip: whether a line loses its trailing whitespace before it is tokenised.
         newline_is_space: whether a newline separates words as a space does (rouge-score's;
-            13a joins the words around a line end): the encoder makes it one, so that the
-            words of a text of several lines are tokenised one by one.
-        whole_line: a word-local tokenizer's exception: the lines it must see whole
-            (tercom's possessive rule looks past a word), tokenised as one unit.
+            13a joins the words around a line end).
+        whole_line: the lines a word-local tokenizer must see whole (tercom's possessives).
     """
 
     name: str
@@ -291,9 +269,8 @@ def load_tokenizer(name: str) -> Tokenizer:
     >>> load_tokenizer("char").tokenize("ab c")
     'a b   c'
 
-    A SentencePiece tokenizer (``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``) reads
-    sacrebleu's model from sacrebleu's folder (:func:`spm_model_path`), as sacrebleu finds
-    it: a model sacrebleu has downloaded is used as it is; bleusuite downloads nothing.
+    A SentencePiece tokenizer reads the model sacrebleu has downloaded
+    (:func:`spm_model_path`); bleusuite downloads nothing.
 
     Raises:
         ValueError: ``name`` is not one of :data:`TOKENIZERS`.
@@ -323,8 +300,7 @@ def check_tokenizer_name(name: object) -> None:
 
 @functools.cache
 def _load_sentencepiece(name: str, path: str) -> Tokenizer:
-    """The SentencePiece tokenizer ``name`` on the model at ``path`` (kept per path: a
-    process that changes ``SACREBLEU`` gets the model of the new folder)."""
+    """The SentencePiece tokenizer ``name`` on the model at ``path`` (kept per path)."""
     return Tokenizer(name, SentencePieceTokenizer(path, name), SPM_MODELS[name][1],
                      word_local=False)
 

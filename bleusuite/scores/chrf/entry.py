@@ -63,21 +63,14 @@ class _Chrf(TextCountedMetric):
         "char_order": "chrf_char_order", "word_order": "chrf_word_order", "beta": "chrf_beta",
         "lowercase": "chrf_lowercase", "whitespace": "chrf_whitespace",
         "eps_smoothing": "chrf_eps_smoothing"}
-    command_fixed: ClassVar[dict[str, Any]] = {}
     paired_tests = True
-
-    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
-    #: result object builds on this entry)
     result_module = "bleusuite.scores.chrf.result"
 
     # chrF counts characters: the base refuses token ids
-
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: ChrfSettings) -> np.ndarray:
-        rows = reference_rows(hypotheses, references)
-        stats = chrf_statistics(hypotheses, rows, settings)
-        table: np.ndarray = stats.to_array()
-        return table
+        return chrf_statistics(hypotheses, reference_rows(hypotheses, references),
+                               settings).to_array()
 
 
 def _python_float_rows(table: np.ndarray, settings: ChrfSettings) -> np.ndarray:

@@ -34,48 +34,44 @@ def formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: float, eps_smooth
     have n-grams (``eps_smoothing``: the mean of each order's F-beta, an order without
     n-grams counting 1e-16), operation for operation as sacrebleu computes it. ``cast``
     makes the counts floats (default float64; sacrebleu's resamples: float32)."""
+    cast = cast or be.to_float64
     with np.errstate(divide="ignore", invalid="ignore"):  # beta 0 divides by 0 as sacrebleu
-        return _formula(be, hyp, ref, match, beta, eps_smoothing, cast or be.to_float64)
-
-
-def _formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: float, eps_smoothing: bool,
-             cast: Callable[[Any], Any]) -> Any:
-    hyp, ref, match = cast(hyp), cast(ref), cast(match)
-    factor = beta**2
-    orders = hyp.shape[-1]
-    score: Any = None
-    total_precision: Any = None
-    total_recall: Any = None
-    effective: Any = 0
-    for i in range(orders):
-        n_hyp, n_ref, n_match = hyp[..., i], ref[..., i], match[..., i]
-        has_hyp, has_ref = n_hyp > 0, n_ref > 0
-        precision = be.where(has_hyp, n_match / be.where(has_hyp, n_hyp, 1.0), EPSILON)
-        recall = be.where(has_ref, n_match / be.where(has_ref, n_ref, 1.0), EPSILON)
-        denominator = factor * precision + recall
-        positive = denominator > 0
-        term = be.where(positive, (1 + factor) * precision * recall
-                        / be.where(positive, denominator, 1.0), EPSILON)
-        both = has_hyp & has_ref
-        # sacrebleu starts each sum at 0.0: 0.0 + x is x for these (non-negative) terms
-        score = term if score is None else score + term
-        kept_precision = be.where(both, precision, 0.0)
-        kept_recall = be.where(both, recall, 0.0)
-        total_precision = kept_precision if total_precision is None else (
-            total_precision + kept_precision)
-        total_recall = kept_recall if total_recall is None else total_recall + kept_recall
-        effective = effective + be.to_int64(both)
-    if eps_smoothing:
-        return 100 * score / orders
-    some = effective > 0
-    divisor = cast(be.maximum(effective, 1))
-    average_precision = be.where(some, total_precision / divisor, 0.0)
-    average_recall = be.where(some, total_recall / divisor, 0.0)
-    value = (1 + factor) * average_precision * average_recall
-    denominator = factor * average_precision + average_recall
-    nonzero = average_precision + average_recall != 0
-    value = value / be.where(nonzero, denominator, 1.0)
-    return be.where(nonzero, 100 * value, 0.0)
+        hyp, ref, match = cast(hyp), cast(ref), cast(match)
+        factor = beta**2
+        orders = hyp.shape[-1]
+        score: Any = None
+        total_precision: Any = None
+        total_recall: Any = None
+        effective: Any = 0
+        for i in range(orders):
+            n_hyp, n_ref, n_match = hyp[..., i], ref[..., i], match[..., i]
+            has_hyp, has_ref = n_hyp > 0, n_ref > 0
+            precision = be.where(has_hyp, n_match / be.where(has_hyp, n_hyp, 1.0), EPSILON)
+            recall = be.where(has_ref, n_match / be.where(has_ref, n_ref, 1.0), EPSILON)
+            denominator = factor * precision + recall
+            positive = denominator > 0
+            term = be.where(positive, (1 + factor) * precision * recall
+                            / be.where(positive, denominator, 1.0), EPSILON)
+            both = has_hyp & has_ref
+            # sacrebleu starts each sum at 0.0: 0.0 + x is x for these (non-negative) terms
+            score = term if score is None else score + term
+            kept_precision = be.where(both, precision, 0.0)
+            kept_recall = be.where(both, recall, 0.0)
+            total_precision = kept_precision if total_precision is None else (
+                total_precision + kept_precision)
+            total_recall = kept_recall if total_recall is None else total_recall + kept_recall
+            effective = effective + be.to_int64(both)
+        if eps_smoothing:
+            return 100 * score / orders
+        some = effective > 0
+        divisor = cast(be.maximum(effective, 1))
+        average_precision = be.where(some, total_precision / divisor, 0.0)
+        average_recall = be.where(some, total_recall / divisor, 0.0)
+        value = (1 + factor) * average_precision * average_recall
+        denominator = factor * average_precision + average_recall
+        nonzero = average_precision + average_recall != 0
+        value = value / be.where(nonzero, denominator, 1.0)
+        return be.where(nonzero, 100 * value, 0.0)
 
 
 def chrf_scores(stats: ChrfStats[Any] | np.ndarray, beta: float = BETA,

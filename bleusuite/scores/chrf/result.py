@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bleusuite.scores.chrf.formula import chrf_scores
+from bleusuite.scores.chrf.score import corpus_statistics_of
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import ChrfStats
-from bleusuite.scores.chrf.text_statistics import chrf_statistics
 from bleusuite.scores.reports import ScoreResult, make_signature, num_refs_of_text
 
 if TYPE_CHECKING:
@@ -73,11 +73,9 @@ class ChrfResult(ScoreResult):
         signature = make_signature("chrf", settings, nrefs=nrefs).format()
         return cls(float(chrf_scores(stats, settings.beta, settings.eps_smoothing)),
                    METRIC.title(settings), settings.char_order, settings.word_order,
-                   settings.beta,
-                   tuple(np.asarray(stats.hyp_counts).tolist()),
+                   settings.beta, tuple(np.asarray(stats.hyp_counts).tolist()),
                    tuple(np.asarray(stats.ref_counts).tolist()),
                    tuple(np.asarray(stats.matches).tolist()), signature)
-
 
 
 def corpus_chrf_result(
@@ -86,12 +84,8 @@ def corpus_chrf_result(
 ) -> ChrfResult:
     """:func:`bleusuite.corpus_chrf` as a :class:`ChrfResult` (same arguments; the score
     times 100, sacrebleu's)."""
-    settings = ChrfSettings.of_options(options, "corpus_chrf_result")
-    stats = chrf_statistics(hypotheses, references, settings)
-    if len(stats) == 0:
-        raise ValueError("hypotheses: corpus_chrf_result needs at least one sentence; got an "
-                         "empty batch")
-    return ChrfResult.of_settings(stats.sum(), settings, num_refs_of_text(references))
+    settings, stats = corpus_statistics_of(hypotheses, references, options, "corpus_chrf_result")
+    return ChrfResult.of_settings(stats, settings, num_refs_of_text(references))
 
 
 def result_of_table(total: np.ndarray, settings: ChrfSettings, nrefs: str,

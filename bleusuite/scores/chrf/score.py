@@ -11,7 +11,7 @@ sacrebleu's ``CHRF`` scores divided by 100).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     from bleusuite.scores.chrf.settings import ChrfOptions
 
-__all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "sentence_chrf",
-           "sentence_scores"]
+__all__ = ["chrf_score", "chrf_statistics_of_texts", "corpus_chrf", "corpus_statistics_of",
+           "sentence_chrf", "sentence_scores"]
 
 
 def chrf_score(stats: ChrfStats[Any], *, beta: float = BETA, eps_smoothing: bool = False) -> Any:
@@ -69,14 +69,26 @@ def chrf_statistics_of_texts(
 
 def sentence_scores(hypotheses: Sequence[str], references: Sequence[Any],
                     settings: ChrfSettings) -> np.ndarray:
-    """Sentence chrF scores (0-100) of text: small batches row by row, by the traced
-    formulas (:func:`bleusuite.backends.trace.by_rows`)."""
+    """Sentence chrF scores (0-100) of text, small batches by the traced formulas."""
     counts = chrf_counts(hypotheses, references, settings)
     scores = trace.by_rows(scores_from_counts, (settings,), counts)
     if scores is not None:
         return scores
     stats = statistics_from_counts(backends.get_backend(), *counts, settings)
     return chrf_scores(stats, settings.beta, settings.eps_smoothing)
+
+
+def corpus_statistics_of(hypotheses: Sequence[str], references: Sequence[Any],
+                         options: Mapping[str, Any],
+                         function: str) -> tuple[ChrfSettings, ChrfStats[np.ndarray]]:
+    """The settings of ``function``'s keyword arguments ``options`` and the summed
+    statistics of a corpus (an empty one raises ``ValueError``)."""
+    settings = ChrfSettings.of_options(options, function)
+    stats = chrf_statistics(hypotheses, references, settings)
+    if len(stats) == 0:
+        raise ValueError(f"hypotheses: {function} needs at least one sentence; got an empty "
+                         "batch")
+    return settings, stats.sum()
 
 
 def sentence_chrf(
@@ -123,11 +135,7 @@ def corpus_chrf(
     Raises:
         ValueError: for an empty batch (a corpus score needs at least one sentence).
     """
-    settings = ChrfSettings.of_options(options, "corpus_chrf")
-    stats = chrf_statistics(hypotheses, references, settings)
-    if len(stats) == 0:
-        raise ValueError("hypotheses: corpus_chrf needs at least one sentence; got an empty "
-                         "batch")
-    score = chrf_scores(stats.sum(), settings.beta, settings.eps_smoothing)
-    result: np.ndarray = np.asarray(score / 100.0)
+    settings, stats = corpus_statistics_of(hypotheses, references, options, "corpus_chrf")
+    result: np.ndarray = np.asarray(chrf_scores(stats, settings.beta, settings.eps_smoothing)
+                                    / 100.0)
     return result

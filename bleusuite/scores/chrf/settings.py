@@ -90,10 +90,7 @@ class ChrfSettings:
         """:meth:`of` a function's keyword arguments ``options`` (:class:`ChrfOptions`;
         ``function``: its name, for the ``TypeError`` of a name it does not take)."""
         checks.keywords(options, OPTIONS, function)
-        get = options.get
-        return _KEPT.get(get("char_order", CHAR_ORDER), get("word_order", WORD_ORDER),
-                         get("beta", BETA), get("lowercase", False), get("whitespace", False),
-                         get("eps_smoothing", False))
+        return cls.of(**options)
 
 
 #: the settings of the calls so far, by their keyword arguments

@@ -12,14 +12,9 @@ ties):
 * a hypothesis n-gram count is 0 for an order where the reference has no n-gram.
 
 The text takes the library's one route (:func:`bleusuite.inputs.text_batch`: characters
-and chrF++'s words are tokenizers there, numbered in the compiled part), and the counting
-is its one kernel, per reference. The choice of the best reference and the statistics are
-written once against a backend (:func:`statistics_from_counts`), so a small batch is scored
-row by row by their traced face (:func:`bleusuite.backends.trace.by_rows`).
-
->>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
->>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()
-([[3, 2]], [[3, 2]], [[3, 2]])
+and chrF++'s words are tokenizers there) and its one counting kernel, per reference; the
+choice of the best reference is written against a backend (:func:`statistics_from_counts`),
+so a small batch is scored row by row by its traced face.
 """
 
 from __future__ import annotations
@@ -32,7 +27,7 @@ import numpy as np
 from bleusuite import backends
 from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
-from bleusuite.inputs import Batch, text_batch
+from bleusuite.inputs import text_batch
 from bleusuite.scores.chrf.formula import formula
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.statistics import ChrfStats
@@ -53,7 +48,7 @@ def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
     against their references (a string or a list of them per hypothesis; ``None``: no such
     reference). A hypothesis without any raises, as for every metric
     (``require_references=False``: its counts are 0, for a caller that checks itself)."""
-    sides: list[list[np.ndarray] | None] = []
+    sides: list[list[Any] | None] = []
     present = None
     for tokenizer, orders in (
             (CHRF_CHARACTERS_WHITESPACE if settings.whitespace else CHRF_CHARACTERS,
@@ -66,19 +61,14 @@ def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
                            lowercase=settings.lowercase,
                            require_references=require_references)[0]
         present = batch.ref_present
-        sides.append(_counted(batch, orders))
+        counts = count_matches(batch, orders, per_reference=True).per_reference
+        sides.append([batch.hyp_len, batch.ref_len, counts])
     assert present is not None
     rows, refs = present.shape
     empty = [np.zeros(rows, np.int64), np.zeros((rows, refs), np.int64),
              np.zeros((rows, refs, 0), np.int64)]
     char, word = (empty if side is None else side for side in sides)
     return present, char[0], char[1], char[2], word[0], word[1], word[2]
-
-
-def _counted(batch: Batch, orders: int) -> list[np.ndarray]:
-    counts = count_matches(batch, orders, per_reference=True).per_reference
-    assert counts is not None
-    return [batch.hyp_len, batch.ref_len, counts]
 
 
 def statistics_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_ref_len: Any,
@@ -109,12 +99,9 @@ def statistics_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_re
     return ChrfStats(pick(hyp), pick(ref), pick(match))
 
 
-def scores_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_ref_len: Any,
-                       char_matches: Any, word_hyp_len: Any, word_ref_len: Any,
-                       word_matches: Any, settings: ChrfSettings) -> Any:
-    """Sentence chrF scores (0-100) from the counts of a batch (:data:`ChrfCounts`)."""
-    stats = statistics_from_counts(be, present, char_hyp_len, char_ref_len, char_matches,
-                                   word_hyp_len, word_ref_len, word_matches, settings)
+def scores_from_counts(be: Backend, *counts: Any) -> Any:
+    """Sentence chrF scores (0-100) from the arguments of :func:`statistics_from_counts`."""
+    stats, settings = statistics_from_counts(be, *counts), counts[-1]
     return formula(be, stats.hyp_counts, stats.ref_counts, stats.matches, settings.beta,
                    settings.eps_smoothing)
 

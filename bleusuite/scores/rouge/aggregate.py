@@ -77,9 +77,8 @@ def bootstrap_aggregate(stats: Mapping[str, RougeStats[Any]], confidence_interva
 
 def _resampled_means(matrix: np.ndarray, n_samples: int) -> np.ndarray:
     """``(n_samples, 3)``: row i is ``np.mean(matrix[np.random.choice(np.arange(B),
-    size=B)], axis=0)`` of the i-th draw. ``np.random.randint(0, B, size=(k, B))`` draws
-    the indices of k such draws at once from the same stream, and the mean over the axis
-    of the documents adds each column in the same order."""
+    size=B)], axis=0)`` of the i-th draw; ``np.random.randint(0, B, size=(k, B))`` draws
+    k at once from the same stream."""
     documents = len(matrix)
     means = np.empty((n_samples, matrix.shape[1]))
     for start in range(0, n_samples, RESAMPLES_PER_CHUNK):

@@ -10,6 +10,7 @@ matches and both sides' totals, from one counting pass.
   sentence's union LCS with the hypothesis sentences, clipped by the token counts), the
   totals the lengths.
 
+>>> import numpy as np
 >>> from bleusuite.inputs import normalize_batch
 >>> batch = normalize_batch(np.array([[1, 2, 3, 4]]), np.array([[1, 3, 2, 4]]))
 >>> counts = counts_of_batch(batch, ("rouge2", "rougeL"))
@@ -22,13 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from bleusuite import backends
 from bleusuite.counting import count_matches, count_pairs
 from bleusuite.counting.lcs import lcs_of_batch, lcs_pairs, union_hits
 from bleusuite.scores.rouge.settings import type_order
-from bleusuite.scores.statistics import ngram_totals
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch
@@ -69,29 +67,38 @@ def counts_of_batch(batch: Batch, rouge_types: tuple[str, ...]) -> RougeCounts:
 
 
 def _counts_of_batch(batch: Batch, rouge_types: tuple[str, ...]) -> RougeCounts:
-    be = batch.backend
     orders = [n for n in map(type_order, rouge_types) if n is not None]
     per_reference = count_matches(batch, max(orders), per_reference=True).per_reference \
         if orders else None
     lcs = lcs_of_batch(batch) if "rougeL" in rouge_types else None
+    lengths = (batch.hyp_len, batch.ref_len)
+    return _assembled(batch.backend, rouge_types, per_reference, lcs, None, lengths, lengths,
+                      batch.ref_present)
+
+
+def _assembled(be: Any, rouge_types: tuple[str, ...], per_reference: Any, lcs: Any, hits: Any,
+               lengths: tuple[Any, Any], sentence_lengths: tuple[Any, Any],
+               present: Any) -> RougeCounts:
+    """The counts of each type from the n-gram matches of every order, the LCS, the
+    summary-level hits and the (hypothesis, reference) lengths of documents and of their
+    runs of sentences."""
     matches, hyp_totals, ref_totals = [], [], []
     for rouge_type in rouge_types:
         n = type_order(rouge_type)
+        hyp_len, ref_len = sentence_lengths if rouge_type == "rougeLsum" else lengths
         if n is None:
-            matches.append(lcs)
-            hyp_totals.append(batch.hyp_len)
-            ref_totals.append(batch.ref_len)
+            matches.append(hits if rouge_type == "rougeLsum" else lcs)
+            hyp_totals.append(hyp_len)
+            ref_totals.append(ref_len)
         else:
             assert per_reference is not None  # counted for every order asked for
             matches.append(per_reference[..., n - 1])
-            hyp_totals.append(ngram_totals(be, batch.hyp_len, n, n)[..., 0])
-            ref_totals.append(ngram_totals(be, batch.ref_len, n, n)[..., 0])
-    return RougeCounts(_stacked(be, matches), _stacked(be, hyp_totals),
-                       _stacked(be, ref_totals), batch.ref_present)
+            hyp_totals.append(be.maximum(hyp_len - n + 1, 0))
+            ref_totals.append(be.maximum(ref_len - n + 1, 0))
+    def stacked(parts: list[Any]) -> Any:
+        return be.concat([be.to_int64(part)[..., None] for part in parts], axis=-1)
 
-
-def _stacked(be: Any, parts: list[Any]) -> Any:
-    return be.concat([be.to_int64(part)[..., None] for part in parts], axis=-1)
+    return RougeCounts(stacked(matches), stacked(hyp_totals), stacked(ref_totals), present)
 
 
 def counts_of_documents(documents: Documents, rouge_types: tuple[str, ...],
@@ -101,7 +108,6 @@ def counts_of_documents(documents: Documents, rouge_types: tuple[str, ...],
     and the summary-level hits in one pass of the LCS kernel where the documents and their
     sentences share their token ids."""
     pairs, sentences = documents.pairs, documents.sentences
-    be = backends.get_backend(pairs.hyp_lengths)
     orders = [n for n in map(type_order, rouge_types) if n is not None]
     per_reference = count_pairs(pairs, max(orders), per_reference=True,
                                 workers=workers).per_reference if orders else None
@@ -111,21 +117,9 @@ def counts_of_documents(documents: Documents, rouge_types: tuple[str, ...],
         hits, lcs = union_hits(sentences, documents.marks, with_lcs=together, workers=workers)
     if "rougeL" in rouge_types and lcs is None:
         lcs = lcs_pairs(pairs, workers)
-    matches, hyp_totals, ref_totals = [], [], []
-    for rouge_type in rouge_types:
-        n = type_order(rouge_type)
-        rows = sentences if rouge_type == "rougeLsum" else pairs
-        if n is None:
-            matches.append(hits if rouge_type == "rougeLsum" else lcs)
-            hyp_totals.append(rows.hyp_lengths)
-            ref_totals.append(rows.ref_lengths)
-        else:
-            assert per_reference is not None
-            matches.append(per_reference[..., n - 1])
-            hyp_totals.append(np.maximum(rows.hyp_lengths - n + 1, 0))
-            ref_totals.append(np.maximum(rows.ref_lengths - n + 1, 0))
-    return RougeCounts(_stacked(be, matches), _stacked(be, hyp_totals),
-                       _stacked(be, ref_totals), documents.present)
+    return _assembled(backends.get_backend(pairs.hyp_lengths), rouge_types, per_reference, lcs,
+                      hits, (pairs.hyp_lengths, pairs.ref_lengths),
+                      (sentences.hyp_lengths, sentences.ref_lengths), documents.present)
 
 
 backends.register_container(RougeCounts)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from bleusuite.scores.registry import TextCountedMetric, reference_rows
-from bleusuite.scores.rouge.settings import RougeSettings
+from bleusuite.scores.rouge.settings import MEASURES, RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
 
 __all__ = ["METRIC", "title"]
@@ -43,7 +43,6 @@ def verbose_line(precision: float, recall: float, fmeasure: float) -> str:
 class _Rouge(TextCountedMetric):
     name = "rouge"
     label = "ROUGE"
-    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {}
     statistics = RougeStats
 
@@ -59,38 +58,33 @@ class _Rouge(TextCountedMetric):
 
     def scores(self, table: np.ndarray, settings: RougeSettings,
                resampled: bool = False) -> np.ndarray:
-        from bleusuite.scores.rouge.score import rouge_score
-
-        stats = RougeStats.from_array(np.atleast_2d(np.asarray(table, dtype=np.float64)))
-        return np.atleast_1d(100.0 * rouge_score(stats, settings.measure))
+        return np.atleast_1d(_percents(table, settings.measure))
 
     def verbose(self, table: np.ndarray, settings: RougeSettings) -> list[str]:
-        from bleusuite.scores.rouge.score import rouge_score
-
-        stats = RougeStats.from_array(np.atleast_2d(np.asarray(table, dtype=np.float64)))
-        parts = [100.0 * rouge_score(stats, measure) for measure in
-                 ("precision", "recall", "fmeasure")]
+        parts = [_percents(table, measure) for measure in MEASURES]
         return [verbose_line(p, r, f) for p, r, f in zip(*parts, strict=True)]
 
     #: ROUGE's statistics are the documents' scores, not integer counts that resamples sum
     paired_tests = False
     # not a metric of the command (sacrebleu has no ROUGE): no command_flags
-
-    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
-    #: result object builds on this entry)
     result_module = "bleusuite.scores.rouge.result"
 
     # ROUGE's corpus scores are of text: the base refuses token ids
-
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: RougeSettings) -> np.ndarray:
         from bleusuite.scores.rouge.score import rouge_scores
 
-        rows = reference_rows(hypotheses, references)
-        stats = rouge_scores(hypotheses, rows, rouge_types=(settings.rouge_type,),
+        stats = rouge_scores(hypotheses, reference_rows(hypotheses, references),
+                             rouge_types=(settings.rouge_type,),
                              use_stemmer=settings.use_stemmer, tokenize=settings.tokenize)
-        table: np.ndarray = stats[settings.rouge_type].to_array()
-        return table
+        return stats[settings.rouge_type].to_array()
+
+
+def _percents(table: np.ndarray, measure: str) -> Any:
+    from bleusuite.scores.rouge.score import rouge_score
+
+    stats = RougeStats.from_array(np.atleast_2d(np.asarray(table, dtype=np.float64)))
+    return 100.0 * rouge_score(stats, measure)
 
 
 #: the registry's entry

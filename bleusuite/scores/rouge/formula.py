@@ -54,18 +54,21 @@ def fmeasure(be: Any, precision: Any, recall: Any) -> Any:
     return be.where(total > 0, 2 * precision * recall / be.where(total > 0, total, 1.0), 0.0)
 
 
+def _precision_recall(be: Any, counts: RougeCounts) -> tuple[Any, Any]:
+    return (_ratio(be, counts.matches, counts.hyp_totals[:, None, :]),
+            _ratio(be, counts.matches, counts.ref_totals))
+
+
 def reference_scores(counts: RougeCounts) -> tuple[Any, Any, Any]:
     """rouge-score's ``Score`` (precision, recall, F-measure) of each hypothesis against
     each reference, ``(B, R, T)`` each."""
     be = backends.get_backend(counts.matches)
-    precision = _ratio(be, counts.matches, counts.hyp_totals[:, None, :])
-    recall = _ratio(be, counts.matches, counts.ref_totals)
+    precision, recall = _precision_recall(be, counts)
     return precision, recall, fmeasure(be, precision, recall)
 
 
 def _pick(be: Any, key: Any, present: Any, arrays: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Each array's entry at the reference with the highest ``key`` among those present
-    (the first on ties), ``(B, T)`` each."""
+    """Each array's entry ``(B, T)`` at the present reference of highest ``key`` (the first)."""
     ranked = be.where(present[..., None], key, -np.inf)
     best = be.argmax(ranked, axis=1)[:, None, :]
     return tuple(be.take_along(a, best, axis=1)[:, 0, :] for a in arrays)
@@ -74,9 +77,9 @@ def _pick(be: Any, key: Any, present: Any, arrays: tuple[Any, ...]) -> tuple[Any
 def best_reference(counts: RougeCounts) -> tuple[Any, Any, Any]:
     """rouge-score's ``score_multi``: precision, recall and F-measure ``(B, T)`` of the
     reference with the highest F-measure (``np.argmax``: the first on ties)."""
-    be = backends.get_backend(counts.matches)
     scores = reference_scores(counts)
-    precision, recall, fscore = _pick(be, scores[2], counts.present, scores)
+    precision, recall, fscore = _pick(backends.get_backend(counts.matches), scores[2],
+                                      counts.present, scores)
     return precision, recall, fscore
 
 
@@ -92,8 +95,7 @@ def ignite_scores(counts: RougeCounts, multiref: str, alpha: float) -> tuple[Any
         precision = _ratio(be, matches, candidates)
         recall = _ratio(be, matches, references)
     else:
-        precision = _ratio(be, counts.matches, counts.hyp_totals[:, None, :])
-        recall = _ratio(be, counts.matches, counts.ref_totals)
+        precision, recall = _precision_recall(be, counts)
         precision, recall = _pick(be, recall, counts.present, (precision, recall))
     product = precision * recall
     denominator = (1 - alpha) * precision + alpha * recall

@@ -1,14 +1,11 @@
-"""ROUGE's result object for corpus scores (:class:`RougeResult`): the mean precision,
-recall and F-measure of the documents, the measure asked for, and a signature.
+"""ROUGE's result object for corpus scores (:class:`RougeResult`), 0-100
+(:func:`bleusuite.corpus_rouge` returns ``score / 100``, rouge-score's scale).
 
 >>> result = corpus_rouge_result(["the cat sat on the mat"], [["the cat was on the mat"]])
 >>> print(result.format(signature=False))
 ROUGE-L = 83.33 (P 83.33 R 83.33 F 83.33)
 >>> result.signature.rsplit("|", 1)[0]
 'nrefs:1|measure:fmeasure|tok:rouge|stem:no|multiref:best-f'
-
-A result holds the numbers it prints, on the 0-100 scale (:func:`bleusuite.corpus_rouge`
-returns ``score / 100``, rouge-score's scale).
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ import numpy as np
 from bleusuite.scores.reports import ScoreResult, host, make_signature, num_refs_of_text
 from bleusuite.scores.rouge.entry import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, rouge_scores
-from bleusuite.scores.rouge.settings import RougeSettings
+from bleusuite.scores.rouge.settings import MEASURES, RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
 
 if TYPE_CHECKING:
@@ -65,8 +62,7 @@ class RougeResult(ScoreResult):
         settings = settings or RougeSettings()
         summed = RougeStats(*(np.asarray(host(a), dtype=np.float64) for a in (
             stats.precision, stats.recall, stats.fmeasure, stats.documents)))
-        means = {measure: 100.0 * float(rouge_score(summed, measure))
-                 for measure in ("precision", "recall", "fmeasure")}
+        means = {measure: 100.0 * float(rouge_score(summed, measure)) for measure in MEASURES}
         signature = make_signature("rouge", settings, nrefs=nrefs).format()
         return cls(means[settings.measure], METRIC.title(settings), settings.rouge_type,
                    settings.measure, means["precision"], means["recall"], means["fmeasure"],
@@ -89,8 +85,8 @@ def corpus_rouge_result(
     settings = RougeSettings.of_options(options, "corpus_rouge_result")
     stats = rouge_scores(hypotheses, references, rouge_types=(settings.rouge_type,),
                          use_stemmer=settings.use_stemmer, tokenize=settings.tokenize,
-                         pad_id=options.get("pad_id"),
-                         eos_id=options.get("eos_id"))[settings.rouge_type]
+                         pad_id=options.get("pad_id"), eos_id=options.get("eos_id"))[
+        settings.rouge_type]
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_rouge_result needs at least one document; got "
                          "an empty batch")

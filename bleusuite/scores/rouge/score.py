@@ -2,12 +2,8 @@
 
 Every type and measure of a batch comes from one tokenising and one counting pass
 (:func:`rouge_scores`); :func:`sentence_rouge` and :func:`corpus_rouge` are one type and
-one measure of it. With text, the numbers are rouge-score's ``RougeScorer(rouge_types,
-use_stemmer).score(reference, hypothesis)`` (``score_multi`` where a hypothesis has several
-references: the reference with the highest F-measure), to the last bit; a corpus score is
-the mean of the documents' scores, the score pytorch-ignite and torchmetrics report and the
-centre of rouge-score's bootstrap (``BootstrapAggregator``; evaluate's ``rouge`` module
-reports its resampled median: :mod:`bleusuite.evaluate`).
+one measure of it. A corpus score is the mean of the documents' scores (pytorch-ignite's
+and torchmetrics'; the centre of rouge-score's ``BootstrapAggregator``).
 
 >>> hyps = ["the cat sat on the mat", "a dog ran home"]
 >>> refs = [["the cat was on the mat"], ["the dog ran", "a dog ran home fast"]]
@@ -90,11 +86,11 @@ def rouge_counts(
     pad_id: SupportsIndex | None = None,
     eos_id: SupportsIndex | None = None,
 ) -> tuple[RougeCounts, Any]:
-    """The counts of text (tokenised by ``settings.tokenize``, stemmed with
-    ``settings.use_stemmer``) or of token ids, and the function that returns a result to
-    the caller's array type (with NaN for a hypothesis without reference on a device)."""
+    """The counts of text or token ids, and the function that returns a result to the
+    caller's array type (NaN for a hypothesis without reference on a device)."""
     if is_text(hypotheses) or (isinstance(hypotheses, Sequence) and not len(hypotheses)
-                               and settings.tokenize is not None and not _arrays(references)):
+                               and settings.tokenize is not None
+                               and backends.backend_name(references) is None):
         if pad_id is not None or eos_id is not None:
             raise ValueError("pad_id and eos_id apply to token ids; the inputs are strings")
         if settings.tokenize is None:
@@ -121,18 +117,13 @@ def rouge_counts(
     return counts, to_caller
 
 
-def _arrays(references: Any) -> bool:
-    return backends.backend_name(references) is not None
-
-
 def _identity(a: Any) -> Any:
     return a
 
 
 def statistics_by_type(precision: Any, recall: Any, fscore: Any, rouge_types: tuple[str, ...],
                        to_caller: Any = _identity) -> dict[str, RougeStats[Any]]:
-    """Per type, the per-document statistics of ``(B, T)`` precisions, recalls and
-    F-measures."""
+    """Per type, the per-document statistics of ``(B, T)`` precisions, recalls, F-measures."""
     be = backends.get_backend(precision)
     documents = be.to_float64(be.full(precision.shape[:1], 1, be.int64, like=precision))
     return {rouge_type: RougeStats(to_caller(precision[:, t]), to_caller(recall[:, t]),

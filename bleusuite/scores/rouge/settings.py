@@ -1,5 +1,5 @@
-"""ROUGE's settings (:class:`RougeSettings`), checked once where they are made, and the
-names of its types and measures.
+"""ROUGE's settings (:class:`RougeSettings`), checked where they are made, and the names of
+its types and measures.
 
 >>> RougeSettings("rouge2", use_stemmer=True).order
 2
@@ -101,13 +101,11 @@ class RougeSettings:
 
     Attributes:
         rouge_type: ``rouge1``..``rouge9`` (n-grams), ``rougeL`` (the longest common
-            subsequence) or ``rougeLsum`` (rouge-score's summary-level LCS over
-            newline-separated sentences).
+            subsequence) or ``rougeLsum`` (the summary-level LCS over the lines).
         measure: ``precision``, ``recall`` or ``fmeasure``.
         use_stemmer: NLTK's Porter stemmer on the tokens of more than 3 characters.
-        tokenize: the tokenizer of text: ``rouge`` (rouge-score's: lowercase, everything
-            outside ``[a-z0-9]`` a separator) or any of :data:`bleusuite.text.TOKENIZERS`;
-            None for token ids.
+        tokenize: ``rouge`` (rouge-score's tokenizer) or any of
+            :data:`bleusuite.text.TOKENIZERS`; None for token ids.
 
     Raises:
         TypeError, ValueError: a bad setting; the message names it.
@@ -133,8 +131,7 @@ class RougeSettings:
     @classmethod
     def of_options(cls, options: Mapping[str, Any], function: str) -> RougeSettings:
         """The settings among a function's keyword arguments ``options``
-        (:class:`RougeOptions`; ``function``: its name, for the ``TypeError`` of a name it
-        does not take)."""
+        (:class:`RougeOptions`; ``function``: its name, for the ``TypeError``)."""
         checks.keywords(options, OPTIONS, function)
         get = options.get
         return cls(get("rouge_type", "rougeL"), get("measure", "fmeasure"),

@@ -1,11 +1,9 @@
 """ROUGE's summable statistics (:class:`RougeStats`): each document's precision, recall and
 F-measure and the number of documents.
 
-rouge-score, pytorch-ignite and torchmetrics all score a corpus by the mean of its
-documents' scores (pytorch-ignite keeps their sums and a count as its state; rouge-score's
-``BootstrapAggregator`` reports the middle of resampled means): those sums are the
-statistics here, so batches and processes add their statistics before scoring, as with
-BLEU's counts. The sums are of floats: in another order they can differ in the last bits.
+Every reference library scores a corpus by the mean of its documents' scores, so these
+sums add across batches and processes before scoring, as BLEU's counts do. The sums are
+of floats: in another order they can differ in the last bits.
 """
 
 from __future__ import annotations
@@ -26,9 +24,7 @@ class RougeStats(SummableStats[A]):
     """Per-document (or summed) ROUGE statistics of one ROUGE type, float64 each.
 
     Attributes:
-        precision: the document's precision (summed: the sum over the documents).
-        recall: the document's recall.
-        fmeasure: the document's F-measure.
+        precision, recall, fmeasure: the document's (summed: their sums over the documents).
         documents: 1 per document (summed: their number).
 
     >>> import numpy as np

@@ -1,10 +1,8 @@
 """TER's edits of hypotheses against references, as sacrebleu's ``lib_ter`` counts them:
-the compiled kernel (``bleusuite/csrc/ter.c``) on the worker threads, or the same steps in
-Python where the compiled part is not built (the same numbers, slower).
-
-sacrebleu's ``translation_edit_rate`` (tercom's algorithm) shifts blocks of hypothesis
-words while a shift lowers the edit distance, then counts the shifts plus the edit distance
-of the shifted hypothesis:
+the compiled kernel (``bleusuite/csrc/ter.c``) on the worker threads, or its Python twin
+where the compiled part is not built. sacrebleu's ``translation_edit_rate`` shifts blocks
+of hypothesis words while a shift lowers the edit distance, then counts the shifts plus the
+edit distance of the shifted hypothesis:
 
 1. The edit distance is a beam search: row ``i`` of the matrix (the first ``i``
    hypothesis words) is computed only within 25 positions of ``floor(i * m / n)`` (more
@@ -19,15 +17,10 @@ of the shifted hypothesis:
    earliest block, the earliest target. It is made while it gains; once 1000 candidates
    have been tried for a pair the search ends, that shift unmade.
 
-A candidate's distance starts from the current hypothesis' row where the two first differ;
-the Levenshtein distance without the band (Myers' bit-parallel algorithm, on machine words
-in C, on Python integers here) is the beam's where the band covers the whole matrix and a
-lower bound elsewhere, so that most candidates never take the beam rows (see
-``bleusuite/csrc/ter.c``).
-
-Rows are counted on :func:`bleusuite.threads.worker_threads` threads in blocks of about
-equal work, the GIL released; a call too small to repay a thread's hand-over runs in the
-caller's thread.
+A candidate's distance starts from the row where it first differs from the current
+hypothesis; the Levenshtein distance without the band (Myers' bit-parallel algorithm) is
+the beam's where the band covers the whole matrix and a lower bound elsewhere, so most
+candidates never take the beam rows.
 
 >>> ids = np.array([1, 2, 3, 4, 3, 4, 1, 2])  # hypothesis "a b c d", reference "c d a b"
 >>> ter_edits(ids, np.array([0]), np.array([4]), ids, np.array([[4]]), np.array([[4]])).tolist()
@@ -60,9 +53,9 @@ def ter_edits(hyp_ids: np.ndarray, hyp_starts: np.ndarray, hyp_lengths: np.ndarr
               ref_ids: np.ndarray, ref_starts: np.ndarray, ref_lengths: np.ndarray,
               workers: int | None = None) -> np.ndarray:
     """The edits ``(B, R)`` int64 of each hypothesis against each of its references, from
-    ragged rows (the layout of :class:`~bleusuite.counting.RaggedPairs`; a reference length
-    of -1 is an absent reference, whose edits are -1), on up to ``workers`` threads
-    (default :func:`bleusuite.threads.worker_threads`)."""
+    ragged rows (:class:`~bleusuite.counting.RaggedPairs`; a reference length of -1 is an
+    absent reference, whose edits are -1), on up to ``workers`` threads (default
+    :func:`bleusuite.threads.worker_threads`, in blocks of about equal work)."""
     arrays = [np.ascontiguousarray(a, dtype=np.int64) for a in (
         hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths)]
     hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths = arrays
@@ -89,9 +82,8 @@ def ter_edits(hyp_ids: np.ndarray, hyp_starts: np.ndarray, hyp_lengths: np.ndarr
 
 def _blocks(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, most: int) -> tuple[
         list[int], int]:
-    """Row bounds of the blocks of a call and the threads to count them on (see
-    :data:`MIN_WORK_PER_THREAD`): the work of a row is its hypothesis length times its
-    references' lengths."""
+    """Row bounds of a call's blocks and its threads: a row's work is its hypothesis length
+    times its references' lengths."""
     work = np.cumsum(hyp_lengths * np.maximum(ref_lengths, 0).sum(axis=1) + 1)
     return threads.work_blocks(work, most, MIN_WORK_PER_THREAD)
 
@@ -101,8 +93,7 @@ def _blocks(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, most: int) -> tupl
 
 class _Pair:
     """One hypothesis against one reference: the band, the current hypothesis' matrix
-    (costs and how each cell was reached), its trace, and its rows' bit vectors
-    (bleusuite/csrc/ter.c's steps)."""
+    (costs and how each cell was reached) and its rows' bit vectors (ter.c's steps)."""
 
     def __init__(self, hyp: list[int], ref: list[int]) -> None:
         self.ref, self.n, self.m = ref, len(hyp), len(ref)
@@ -129,8 +120,8 @@ class _Pair:
         self.fill_bits(0)
 
     def advance(self, plus: int, minus: int, mask: int) -> tuple[int, int, int]:
-        """One hypothesis word more (Hyyrö's form of Myers' algorithm, one block as wide
-        as the reference): the next row's vertical deltas, and how its last cell changes."""
+        """One hypothesis word more (Hyyrö's form of Myers' algorithm): the next row's
+        vertical deltas, and how its last cell changes."""
         x = mask | minus
         d0 = (((x & plus) + plus) ^ plus) | x | minus
         hp = (minus | ~(d0 | plus)) & self.all_bits
@@ -148,8 +139,8 @@ class _Pair:
             self.bits.append((plus, minus, last + change))
 
     def levenshtein(self, origin: list[int], start: int) -> int:
-        """The distance without the band of the hypothesis whose words come from
-        ``origin`` (equal to the current one before ``start``)."""
+        """The unbanded distance of the hypothesis whose words come from ``origin`` (the
+        current one's before ``start``)."""
         plus, minus, last = self.bits[start]
         for i in range(start, self.n):
             plus, minus, change = self.advance(plus, minus, self.masks[origin[i]])
@@ -158,8 +149,7 @@ class _Pair:
 
     def row(self, i: int, word: int, prev: list[int], how: list[int] | None) -> tuple[
             list[int], int]:
-        """Row ``i`` from row ``i - 1``, and the least cost any path through it can end
-        with (see compute_row in the C file)."""
+        """Row ``i`` from row ``i - 1``, and the least cost a path through it can end with."""
         lo, hi = self.band[i]
         ref, rest = self.ref, self.n - i
         row = [_FAR] * (self.m + 1)
@@ -192,8 +182,8 @@ class _Pair:
             self.how.append(how)
 
     def trace(self) -> tuple[list[int], list[int], list[int]]:
-        """The aligned hypothesis position of each reference word, and the running error
-        counts of the hypothesis and the reference."""
+        """Each reference word's aligned hypothesis position, and the running error counts
+        of the hypothesis and the reference."""
         ops = []
         i, j = self.n, self.m
         while i > 0 or j > 0:
@@ -223,8 +213,8 @@ class _Pair:
         return align, hyp_errors, ref_errors
 
     def distance(self, shifted: list[int], start: int, bound: float) -> float:
-        """The edit distance of ``shifted`` (equal to the current hypothesis before
-        ``start``), or infinity as soon as it is proven above ``bound``."""
+        """The edit distance of ``shifted`` (the current hypothesis before ``start``), or
+        infinity once it is proven above ``bound``."""
         prev = self.cost[start]
         for i in range(start + 1, self.n + 1):
             prev, least = self.row(i, shifted[i - 1], prev, None)
@@ -299,8 +289,7 @@ class _Pair:
 
 
 def _perform_shift(words: list[int], start: int, length: int, target: int) -> list[int]:
-    """sacrebleu's ``_perform_shift``: the ``length`` words at ``start`` moved before
-    ``target``."""
+    """sacrebleu's ``_perform_shift``: ``length`` words at ``start`` moved before ``target``."""
     if target < start:
         return (words[:target] + words[start : start + length] + words[target:start]
                 + words[start + length :])

@@ -58,11 +58,7 @@ class _Ter(TextCountedMetric):
     command_flags: ClassVar[dict[str, str]] = {
         "normalized": "ter_normalized", "no_punct": "ter_no_punct",
         "asian_support": "ter_asian_support", "case_sensitive": "ter_case_sensitive"}
-    command_fixed: ClassVar[dict[str, Any]] = {}
     paired_tests = True
-
-    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
-    #: result object builds on this entry)
     result_module = "bleusuite.scores.ter.result"
 
     def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:
@@ -77,9 +73,8 @@ class _Ter(TextCountedMetric):
 
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: TerSettings) -> np.ndarray:
-        rows = reference_rows(hypotheses, references)
-        table: np.ndarray = ter_statistics_of_texts(hypotheses, rows, settings).to_array()
-        return table
+        return ter_statistics_of_texts(hypotheses, reference_rows(hypotheses, references),
+                                       settings).to_array()
 
 
 #: the registry's entry

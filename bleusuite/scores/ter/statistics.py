@@ -50,7 +50,7 @@ class TerStats(SummableStats[A]):
     @property
     def ref_length(self) -> Any:
         """The average reference length in words (float64), sacrebleu's ``ref_length``."""
-        units = _untyped(self.ref_length_units)
+        units: Any = self.ref_length_units
         return self.backend.to_float64(units) / REF_LENGTH_UNIT
 
 
@@ -81,7 +81,3 @@ def ref_length_units(ref_lengths: np.ndarray, present: np.ndarray) -> np.ndarray
     result: np.ndarray = totals * (REF_LENGTH_UNIT // np.maximum(counts, 1))
     return result
 
-
-def _untyped(value: object) -> Any:
-    """``value`` for the arithmetic of this module, which works on any array type."""
-    return value

@@ -1,8 +1,7 @@
-"""rouge-score's corpus aggregation (``scoring.BootstrapAggregator``), which evaluate's
-``rouge`` module reports: per ROUGE type, the 2.5th, 50th and 97.5th percentiles of the
-means of ``n_samples`` resamples of the documents' (precision, recall, F-measure), drawn
-from NumPy's global random state as rouge-score draws them (``np.random.choice`` of the
-document indices, once per resample), so the same state gives the same numbers.
+"""rouge-score's corpus aggregation (``scoring.BootstrapAggregator``, evaluate's ``rouge``):
+per ROUGE type, the 2.5th, 50th and 97.5th percentiles of the means of ``n_samples``
+resamples of the documents' scores, drawn from NumPy's global random state as rouge-score
+draws them, so the same state gives the same numbers.
 
 >>> import numpy as np
 >>> from bleusuite.scores.rouge.score import rouge_scores

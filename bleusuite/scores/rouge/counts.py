@@ -79,9 +79,8 @@ def _counts_of_batch(batch: Batch, rouge_types: tuple[str, ...]) -> RougeCounts:
 def _assembled(be: Any, rouge_types: tuple[str, ...], per_reference: Any, lcs: Any, hits: Any,
                lengths: tuple[Any, Any], sentence_lengths: tuple[Any, Any],
                present: Any) -> RougeCounts:
-    """The counts of each type from the n-gram matches of every order, the LCS, the
-    summary-level hits and the (hypothesis, reference) lengths of documents and of their
-    runs of sentences."""
+    """The counts of each type from its matches and the (hypothesis, reference) lengths of
+    the documents and of their runs of sentences."""
     matches, hyp_totals, ref_totals = [], [], []
     for rouge_type in rouge_types:
         n = type_order(rouge_type)
@@ -103,10 +102,9 @@ def _assembled(be: Any, rouge_types: tuple[str, ...], per_reference: Any, lcs: A
 
 def counts_of_documents(documents: Documents, rouge_types: tuple[str, ...],
                         workers: int | None = None) -> RougeCounts:
-    """The counts of tokenised documents (:mod:`bleusuite.scores.rouge.documents`), NumPy
-    arrays: the n-gram matches of every order in one pass of the counting kernel, the LCS
-    and the summary-level hits in one pass of the LCS kernel where the documents and their
-    sentences share their token ids."""
+    """The counts of tokenised documents (:mod:`bleusuite.scores.rouge.documents`), NumPy:
+    one pass of the counting kernel, and one of the LCS kernel where documents and
+    sentences share their ids."""
     pairs, sentences = documents.pairs, documents.sentences
     orders = [n for n in map(type_order, rouge_types) if n is not None]
     per_reference = count_pairs(pairs, max(orders), per_reference=True,

@@ -1,15 +1,11 @@
 """ROUGE's text: documents tokenised once, as ragged rows of token ids (:class:`Documents`).
 
-A document is a string; rouge-score tokenises it whole for ``rougeN`` and ``rougeL``, and
-for ``rougeLsum`` splits it into sentences at its newlines (``text.split("\\n")``) and
-tokenises each. Its default tokenizer (``tokenize="rouge"``) treats a newline as any other
-separator, so the document's tokens are its sentences' tokens one after another: the
-sentences are tokenised once (each distinct word once, in the compiled numbering) and the
-documents are the runs of their sentences. Any other tokenizer, or another way to find
-sentences, tokenises the documents and (for ``rougeLsum``) their sentences apart, in one
-numbering. A callable ``tokenize`` gives each text's tokens itself (any hashable tokens).
-With ``use_stemmer`` every token of more than 3 characters becomes its Porter stem, each
-distinct token stemmed once (:mod:`bleusuite.text.stemming`).
+rouge-score tokenises a document whole for ``rougeN`` and ``rougeL``, and each of its lines
+for ``rougeLsum``. Its tokenizer (``tokenize="rouge"``) treats a newline as any separator,
+so the lines are tokenised once and the documents are the runs of their lines; any other
+tokenizer (or a callable: any hashable tokens), or another sentence splitter, tokenises the
+documents and their sentences apart, in one numbering. With ``use_stemmer`` every token of
+more than 3 characters becomes its Porter stem (:mod:`bleusuite.text.stemming`).
 
 >>> docs = encode_documents(["The cats sat.\\nA dog!"], [["the cat sat"]], use_stemmer=True)
 >>> docs.pairs.hyp_lengths.tolist(), docs.pairs.ref_lengths.tolist(), docs.marks.tolist()
@@ -72,10 +68,9 @@ def encode_documents(
     with_sentences: bool = True,
 ) -> Documents:
     """The documents of hypothesis strings and their references (``rows[b]``: the
-    references of ``hypotheses[b]``, ``None``: no such reference), tokenised as the module
-    says. ``sentences`` splits a document into the sentences of ``rougeLsum`` (default: its
-    lines); ``with_sentences=False``: no ``rougeLsum`` to come (its sentences are then not
-    tokenised where that takes a pass of their own)."""
+    references of ``hypotheses[b]``, ``None``: no such reference). ``sentences`` splits a
+    document into the sentences of ``rougeLsum`` (default: its lines);
+    ``with_sentences=False``: no ``rougeLsum`` to come."""
     size = len(hypotheses)
     width = max((len(row) for row in rows), default=0)
     present = np.zeros((size, width), dtype=bool)
@@ -117,8 +112,7 @@ def encode_documents(
 
 def _with_empty_parts(line_lengths: np.ndarray, documents: int,
                       parts: list[list[str]]) -> np.ndarray:
-    """The line lengths with a line of no token for each document split into nothing (so
-    that every document has a line to start at)."""
+    """The line lengths with an empty line for each document split into nothing."""
     if all(parts):
         return line_lengths
     out: list[int] = line_lengths[:documents].tolist()
@@ -134,9 +128,7 @@ def _with_empty_parts(line_lengths: np.ndarray, documents: int,
 
 def _encode(texts: list[str], tokenize: str | TextTokenizer, use_stemmer: bool) -> tuple[
         np.ndarray, np.ndarray, list[Any]]:
-    """Token ids of each text, flat, each text's number of tokens, and the token of each
-    id (stemmed as it goes with the rouge tokenizer and ``use_stemmer``): the text encoder's
-    numbering (:class:`~bleusuite.text.TextEncoder`), or a callable's tokens numbered."""
+    """The flat token ids of the texts, their numbers of tokens, and each id's token."""
     if isinstance(tokenize, str):
         tokenizer = ROUGE_STEMMED if use_stemmer and tokenize == "rouge" else tokenize
         numbered = TextEncoder.of(tokenizer).number(texts)

@@ -1,20 +1,8 @@
 """ROUGE's arithmetic, the one place it is written: each reference's precision, recall and
 F-measure from the counts (:class:`~bleusuite.scores.rouge.counts.RougeCounts`), and how
-each reference library keeps one score per document from several references.
-
-- rouge-score (``score`` / ``score_multi``, evaluate's ``rouge``): ``precision = matches /
-  max(hypothesis total, 1)``, ``recall = matches / max(reference total, 1)``, ``fmeasure =
-  2 * precision * recall / (precision + recall)`` (0 where both are 0); of several
-  references, the one with the highest F-measure (the first on ties).
-- pytorch-ignite (``Rouge``, ``RougeN``, ``RougeL``): the same precision and recall (0
-  where a total is 0); ``fmeasure = precision * recall / ((1 - alpha) * precision + alpha *
-  recall)`` (0 where the product is 0); ``multiref="best"`` keeps the reference with the
-  highest recall (the first on ties), ``"average"`` adds the counts of all references.
-- torchmetrics (``ROUGEScore``): rouge-score's numbers rounded to float32; ``"best"`` keeps
-  the reference whose float32 F-measure is highest (the first on ties), ``"avg"`` the mean
-  of the float32 numbers of all references.
-
-Every function is element-wise on the counts' backend, so device batches stay there.
+rouge-score, pytorch-ignite and torchmetrics each keep one score per document from several
+references (the table of docs/rouge.md, "Several references"). Every function is
+element-wise on the counts' backend, so device batches stay there.
 
 >>> from bleusuite.scores.rouge.counts import RougeCounts
 >>> counts = RougeCounts(np.array([[[3], [2]]]), np.array([[4]]), np.array([[[6], [2]]]),
@@ -76,7 +64,7 @@ def _pick(be: Any, key: Any, present: Any, arrays: tuple[Any, ...]) -> tuple[Any
 
 def best_reference(counts: RougeCounts) -> tuple[Any, Any, Any]:
     """rouge-score's ``score_multi``: precision, recall and F-measure ``(B, T)`` of the
-    reference with the highest F-measure (``np.argmax``: the first on ties)."""
+    reference with the highest F-measure (the first on ties)."""
     scores = reference_scores(counts)
     precision, recall, fscore = _pick(backends.get_backend(counts.matches), scores[2],
                                       counts.present, scores)
@@ -84,8 +72,9 @@ def best_reference(counts: RougeCounts) -> tuple[Any, Any, Any]:
 
 
 def ignite_scores(counts: RougeCounts, multiref: str, alpha: float) -> tuple[Any, Any, Any]:
-    """pytorch-ignite's precision, recall and F-measure ``(B, T)`` of each document (its
-    ``_BaseRouge.update``)."""
+    """pytorch-ignite's precision, recall and F-measure ``(B, T)`` of each document
+    (``multiref`` ``best``: the reference of highest recall; ``average``: the counts of all
+    references added; F-measure ``P * R / ((1 - alpha) * P + alpha * R)``)."""
     be = backends.get_backend(counts.matches)
     if multiref == "average":
         present = counts.present[..., None]
@@ -105,8 +94,9 @@ def ignite_scores(counts: RougeCounts, multiref: str, alpha: float) -> tuple[Any
 
 
 def torchmetrics_scores(counts: RougeCounts, accumulate: str) -> tuple[Any, Any, Any]:
-    """torchmetrics' precision, recall and F-measure ``(B, T)`` of each document (its
-    ``_rouge_score_update``), NumPy float32 numbers as float64."""
+    """torchmetrics' precision, recall and F-measure ``(B, T)`` of each document, float32
+    numbers as float64 (``accumulate`` ``best``: the reference of highest F-measure;
+    ``avg``: the mean over the references)."""
     scores = tuple(np.asarray(a, dtype=np.float32) for a in reference_scores(counts))
     present = np.asarray(counts.present)
     if accumulate == "best":

@@ -50,15 +50,7 @@ __all__ = ["corpus_rouge", "rouge_counts", "rouge_score", "rouge_scores",
            "sentence_rouge", "statistics_by_type"]
 
 
-@overload
-def rouge_score(stats: RougeStats[NumpyArray], measure: str = "fmeasure") -> Scores: ...
-
-
-@overload
-def rouge_score(stats: RougeStats[ArrayT], measure: str = "fmeasure") -> ArrayT: ...
-
-
-def rouge_score(stats: RougeStats[Any], measure: str = "fmeasure") -> Any:
+def rouge_score(stats: RougeStats[ArrayT], measure: str = "fmeasure") -> ArrayT:
     """The mean ``measure`` (``precision``, ``recall`` or ``fmeasure``) of the documents
     that ``stats`` hold: per document for per-document statistics, the corpus score for
     ``stats.sum()`` (0 where there is no document).

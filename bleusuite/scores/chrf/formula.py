@@ -1,9 +1,7 @@
 """sacrebleu's chrF arithmetic (``CHRF._compute_f_score``), the one place it is written.
 
 It uses only ``+ - * /``, so the same arithmetic on arrays gives sacrebleu's floats to the
-last bit (``float32=True``: its arithmetic on bootstrap resamples, which sum float32
-statistics). :func:`formula` is element-wise over the leading axes on any backend (so a
-small batch is scored row by row by its traced face, :func:`bleusuite.backends.trace.by_rows`);
+last bit. :func:`formula` is element-wise on any backend (and traced for small batches);
 :func:`chrf_scores` applies it to NumPy statistics.
 
 >>> from bleusuite.scores.chrf.text_statistics import chrf_statistics
@@ -29,11 +27,9 @@ __all__ = ["chrf_scores", "formula"]
 def formula(be: Backend, hyp: Any, ref: Any, match: Any, beta: float, eps_smoothing: bool,
             cast: Callable[[Any], Any] | None = None) -> Any:
     """sacrebleu's ``CHRF._compute_f_score`` of counts ``(..., O)`` (hypothesis, reference
-    and matched n-grams of each order), on its 0-100 scale, element-wise over the leading
-    axes: the F-beta of the precision and recall averaged over the orders where both sides
-    have n-grams (``eps_smoothing``: the mean of each order's F-beta, an order without
-    n-grams counting 1e-16), operation for operation as sacrebleu computes it. ``cast``
-    makes the counts floats (default float64; sacrebleu's resamples: float32)."""
+    and matched n-grams of each order), 0-100: the F-beta of the precision and recall
+    averaged over the orders where both sides have n-grams (``eps_smoothing``: the mean of
+    each order's F-beta). ``cast`` makes the counts floats (default float64)."""
     cast = cast or be.to_float64
     with np.errstate(divide="ignore", invalid="ignore"):  # beta 0 divides by 0 as sacrebleu
         hyp, ref, match = cast(hyp), cast(ref), cast(match)

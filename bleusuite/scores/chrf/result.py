@@ -59,8 +59,8 @@ class ChrfResult(ScoreResult):
     @classmethod
     def from_stats(cls, stats: ChrfStats[Any], *, nrefs: int | str | None = None,
                    **options: Unpack[ChrfOptions]) -> ChrfResult:
-        """The result of corpus statistics made with these settings (summed if per
-        sentence; ``nrefs``: the signature's)."""
+        """The result of statistics (summed if per sentence) made with these settings;
+        ``nrefs``: the signature's."""
         return cls.of_settings(ChrfStats.summed(stats),
                                ChrfSettings.of_options(options, "from_stats"), nrefs)
 

@@ -57,8 +57,7 @@ def chrf_statistics_of_texts(
     **options: Unpack[ChrfOptions],
 ) -> ChrfStats[np.ndarray]:
     """Per-sentence chrF statistics of hypothesis strings, each against its references (a
-    string or a list of strings; ``None``: no such reference), checked as the scoring
-    functions check text.
+    string or a list of strings; ``None``: no such reference).
 
     Raises:
         TypeError, ValueError: malformed text, or a bad setting; the message names it.
@@ -95,12 +94,9 @@ def sentence_chrf(
     hypotheses: Sequence[str], references: Sequence[str | Sequence[str | None]],
     **options: Unpack[ChrfOptions],
 ) -> np.ndarray:
-    """chrF of every hypothesis against its own references: shape (B,), float64, 0-1.
-
-    Each equals ``sacrebleu.sentence_chrf(hypothesis, references, ...).score / 100`` with
-    the same settings (sacrebleu's defaults: character order 6, word order 0 (2 for
-    chrF++), beta 2, no lowercasing, whitespace removed, its effective-order averaging; see
-    :mod:`bleusuite.scores.chrf.text_statistics`).
+    """chrF of every hypothesis against its own references: shape (B,), float64, 0-1, each
+    ``sacrebleu.sentence_chrf(hypothesis, references, ...).score / 100`` with the same
+    settings (see :mod:`bleusuite.scores.chrf.text_statistics`).
 
     Args:
         hypotheses: one string per sentence.
@@ -127,10 +123,9 @@ def corpus_chrf(
     **options: Unpack[ChrfOptions],
 ) -> np.ndarray:
     """Corpus chrF (0-d float64, 0-1): the statistics of all sentences summed, then scored,
-    as ``sacrebleu.corpus_chrf(hypotheses, reference_streams, ...).score / 100`` (whose
-    references are streams: ``list(zip(*streams))`` gives them per hypothesis).
-
-    Same arguments as :func:`sentence_chrf`.
+    as ``sacrebleu.corpus_chrf(hypotheses, reference_streams, ...).score / 100``
+    (``list(zip(*streams))`` gives the references per hypothesis). Same arguments as
+    :func:`sentence_chrf`.
 
     Raises:
         ValueError: for an empty batch (a corpus score needs at least one sentence).

@@ -19,11 +19,9 @@ __all__ = ["OPTIONS", "ChrfOptions", "ChrfSettings"]
 
 
 class ChrfOptions(TypedDict, total=False):
-    """chrF's keyword arguments, written once for every function that takes them
-    (:func:`bleusuite.sentence_chrf` describes each): ``char_order`` (6), ``word_order``
-    (0; 2 for chrF++), ``beta`` (2), ``lowercase``, ``whitespace``, ``eps_smoothing``
-    (False). A type checker checks every name and type given (PEP 692); at run time an
-    unknown name raises ``TypeError``."""
+    """chrF's keyword arguments (:func:`bleusuite.sentence_chrf` describes each):
+    ``char_order`` (6), ``word_order`` (0; 2 for chrF++), ``beta`` (2), ``lowercase``,
+    ``whitespace``, ``eps_smoothing`` (False)."""
 
     char_order: int
     word_order: int
@@ -39,8 +37,7 @@ OPTIONS = ChrfOptions.__optional_keys__
 
 @dataclass(frozen=True)
 class ChrfSettings:
-    """sacrebleu's ``CHRF(...)`` settings (the functions' arguments, the command's
-    ``--chrf-*`` flags), checked.
+    """sacrebleu's ``CHRF(...)`` settings, checked.
 
     Attributes:
         char_order, word_order: the character and word n-gram orders (0: none; not both).

@@ -1,8 +1,7 @@
 """chrF's summable statistics (:class:`ChrfStats`), and sacrebleu's settings of chrF.
 
-A sentence's statistics are, for each character n-gram order 1..C and word n-gram order
-1..W, the hypothesis n-grams, the reference n-grams and their matches, from the reference
-whose sentence-level chrF is best (:func:`bleusuite.scores.chrf.text_statistics.chrf_statistics`).
+A sentence's statistics are, for each character order 1..C and word order 1..W, the
+hypothesis n-grams, the reference n-grams and their matches, from its best reference.
 """
 
 from __future__ import annotations

@@ -121,8 +121,7 @@ class RougeSettings:
         if not isinstance(self.measure, str) or self.measure not in MEASURES:
             raise ValueError(f"measure must be one of {', '.join(MEASURES)}; got "
                              f"{self.measure!r}")
-        if not isinstance(self.use_stemmer, bool):
-            raise TypeError(f"use_stemmer must be a bool; got {self.use_stemmer!r}")
+        checks.boolean(self.use_stemmer, "use_stemmer")
         if self.tokenize is not None and (not isinstance(self.tokenize, str)
                                           or self.tokenize not in TOKENIZERS):
             raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} or None (token "

@@ -1,10 +1,7 @@
 """TER's statistics of text and of token ids: each hypothesis' fewest edits against its
-references (:mod:`bleusuite.scores.ter.edits`) and their average length.
-
-Text is tokenised as sacrebleu's ``TER`` does (:func:`bleusuite.text.tercom.tercom_ids`:
-every line of the hypotheses and the references numbered with one vocabulary, each distinct
-word tokenised once, references twice as sacrebleu does); token ids and token lists are
-compared as they are.
+references (:mod:`bleusuite.scores.ter.edits`) and their average length. Text is tokenised
+as sacrebleu's ``TER`` does (:func:`bleusuite.text.tercom.tercom_ids`); token ids and token
+lists are compared as they are.
 
 >>> from bleusuite.scores.ter.settings import TerSettings
 >>> stats = ter_statistics_of_texts(["a b c d"], [["c d a b", "a b"]], TerSettings())
@@ -34,7 +31,7 @@ __all__ = ["ter_statistics_of_batch", "ter_statistics_of_texts"]
 def ter_statistics_of_texts(hypotheses: list[str], references: list[list[str | None]],
                             settings: TerSettings) -> TerStats[np.ndarray]:
     """The statistics of hypothesis lines, each against its reference lines (``None``: no
-    such reference), tokenised with ``settings``' tercom options."""
+    such reference)."""
     rows = len(hypotheses)
     width = max((len(refs) for refs in references), default=0)
     lines: list[str] = []
@@ -55,8 +52,7 @@ def ter_statistics_of_texts(hypotheses: list[str], references: list[list[str | N
 
 
 def ter_statistics_of_batch(batch: Batch) -> TerStats[np.ndarray]:
-    """The statistics of a normalised batch of token ids (NumPy: TER runs on the host; a
-    device batch is copied there)."""
+    """The statistics of a normalised batch of token ids (on the host)."""
     present = np.asarray(host(batch.ref_present), dtype=bool)
     pairs = ragged_rows(batch)
     ref_lengths = np.where(present, pairs.ref_lengths, -1)
@@ -67,8 +63,7 @@ def ter_statistics_of_batch(batch: Batch) -> TerStats[np.ndarray]:
 def _statistics(hyp_ids: np.ndarray, hyp_starts: np.ndarray, hyp_lengths: np.ndarray,
                 ref_ids: np.ndarray, ref_starts: np.ndarray, ref_lengths: np.ndarray,
                 present: np.ndarray) -> TerStats[np.ndarray]:
-    """The best edits of each row and its references' average length (see
-    :func:`~bleusuite.scores.ter.statistics.ref_length_units`), from ragged rows
+    """The best edits of each row and its references' average length, from ragged rows
     (``ref_lengths`` -1 where ``present`` is False)."""
     units = ref_length_units(ref_lengths, present)
     edits = ter_edits(hyp_ids, hyp_starts, hyp_lengths, ref_ids, ref_starts, ref_lengths)

@@ -19,10 +19,8 @@ __all__ = ["ter_scores"]
 
 
 def ter_scores(stats: TerStats[Any] | np.ndarray, *, float32: bool = False) -> np.ndarray:
-    """sacrebleu's TER of each entry of ``stats`` (or of their ``to_array`` form), on its
-    0-100 scale, element-wise over the leading axes, operation for operation as sacrebleu
-    computes it (``float32``: in float32, as its bootstrap resamples; a row of summed
-    integer statistics converted once).
+    """sacrebleu's TER of each entry of ``stats`` (or of their ``to_array`` form), 0-100,
+    operation for operation (``float32``: in float32, as its bootstrap resamples).
 
     >>> ter_scores(np.array([1, 3 * REF_LENGTH_UNIT]), float32=True).dtype
     dtype('float32')

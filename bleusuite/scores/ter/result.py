@@ -60,8 +60,8 @@ class TerResult(ScoreResult):
     @classmethod
     def from_stats(cls, stats: TerStats[Any], *, nrefs: int | str | None = None,
                    given_tokens: bool = False, **options: Unpack[TerOptions]) -> TerResult:
-        """The result of statistics (per sentence, summed here, or summed already) made
-        with these options; ``given_tokens``: of token ids or token lists (``tok:given``)."""
+        """The result of statistics (summed if per sentence) made with these options;
+        ``given_tokens``: of token ids or token lists (``tok:given``)."""
         settings = TerSettings.of_options(options, "from_stats", OPTIONS)
         return cls.of_settings(TerStats.summed(stats), settings, nrefs, given_tokens)
 

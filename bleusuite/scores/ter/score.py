@@ -51,8 +51,7 @@ def statistics_and_batch(
     hypotheses: Any, references: Any, settings: TerSettings, options: Mapping[str, Any],
     corpus: str | None = None,
 ) -> tuple[TerStats[np.ndarray], Batch | None]:
-    """The statistics of text (tokenised with ``settings``) or token ids (then with their
-    normalised batch, whose ``to_caller`` brings scores back to the caller's arrays);
+    """The statistics of text or token ids (then with their normalised batch);
     ``options``: the caller's keyword arguments (:class:`TerCallOptions`)."""
     pad_id, eos_id = options.get("pad_id"), options.get("eos_id")
     if is_text(hypotheses, allow_empty=True):
@@ -87,7 +86,7 @@ def ter_statistics(
     **options: Unpack[TerCallOptions],
 ) -> TerStats[np.ndarray]:
     """Per-sentence TER statistics (NumPy): the fewest edits against any reference and the
-    references' average length. Inputs and options as in :func:`sentence_ter`.
+    references' average length; arguments as in :func:`sentence_ter`.
 
     >>> stats = ter_statistics(["a b c d"], [["c d a b"]])
     >>> stats.edits.tolist(), stats.ref_length.tolist()
@@ -166,14 +165,11 @@ def corpus_ter(
 ) -> Any:
     """Corpus TER (0-d float64, 0-1): the edits of all sentences over the sum of their
     references' average lengths, as ``sacrebleu.corpus_ter(hypotheses, reference_streams,
-    ...).score / 100`` (whose references are streams: ``list(zip(*streams))`` gives them
-    per hypothesis). Same arguments as :func:`sentence_ter`;
-    :func:`bleusuite.corpus_ter_result` returns the same score as a
-    :class:`bleusuite.TerResult`.
+    ...).score / 100`` (``list(zip(*streams))`` gives the references per hypothesis). Same
+    arguments as :func:`sentence_ter`.
 
-    sacrebleu sums the average reference lengths as floats in sentence order; bleusuite
-    sums them exactly, so with a number of references that is not a power of two (3, 5...)
-    a corpus score can differ from sacrebleu's in the last bits.
+    sacrebleu sums the average reference lengths as floats in sentence order, bleusuite
+    exactly: with 3, 5... references a corpus score can differ in the last bits.
 
     Raises:
         ValueError: for an empty batch.

@@ -52,16 +52,13 @@ class TerSettings:
 
     def __post_init__(self) -> None:
         for field in fields(self):
-            value = getattr(self, field.name)
-            if not isinstance(value, bool):
-                raise TypeError(f"{field.name} must be a bool; got {value!r}")
+            checks.boolean(getattr(self, field.name), field.name)
 
     @classmethod
     def of_options(cls, options: Mapping[str, Any], function: str,
                    accepted: frozenset[str] = CALL_OPTIONS) -> TerSettings:
-        """The settings among a function's keyword arguments ``options``
-        (:class:`TerCallOptions`, or ``accepted`` names; ``function``: its name, for the
-        ``TypeError`` of a name it does not take)."""
+        """The settings among a function's keyword arguments ``options`` (``accepted``
+        names; ``function``: its name, for the ``TypeError``)."""
         checks.keywords(options, accepted, function)
         get = options.get
         return cls(get("normalized", False), get("no_punct", False),

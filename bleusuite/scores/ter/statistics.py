@@ -1,12 +1,9 @@
 """TER's summable statistics (:class:`TerStats`).
 
 A sentence's statistics are sacrebleu's two: the fewest edits against any of its references
-(shifts, insertions, deletions, substitutions) and the average length of its references.
-The average is kept as an integer in units of 1/:data:`REF_LENGTH_UNIT` of a word
-(``REF_LENGTH_UNIT = 720720``, the least common multiple of 1..16): the average of up to 16
-references (or of any number that divides the unit) is then exact, so statistics sum
-exactly in any order, as every metric's do (corpus scores, bootstrap resamples, paired
-tests, sums across processes).
+and the average length of its references, kept as an integer in units of
+1/:data:`REF_LENGTH_UNIT` word (720720, the least common multiple of 1..16): the average of
+up to 16 references is then exact, so statistics sum exactly in any order.
 
 >>> stats = TerStats(np.array([2, 0]), np.array([5, 3]) * REF_LENGTH_UNIT)
 >>> stats.sum().edits.tolist(), stats.sum().ref_length.tolist()
@@ -26,7 +23,7 @@ from bleusuite.scores.statistics import SummableStats
 
 __all__ = ["REF_LENGTH_UNIT", "TerStats", "ref_length_units"]
 
-#: the unit of :attr:`TerStats.ref_length_units`: 1/720720 of a word (lcm(1, ..., 16))
+#: the unit of :attr:`TerStats.ref_length_units`: 1/720720 of a word
 REF_LENGTH_UNIT = 720720
 
 A = TypeVar("A")
@@ -39,7 +36,7 @@ class TerStats(SummableStats[A]):
     Attributes:
         edits: the fewest edits against any reference (sacrebleu's ``num_edits``).
         ref_length_units: the average reference length in units of 1/:data:`REF_LENGTH_UNIT`
-            word (exact: see the module's description); :attr:`ref_length` is it in words.
+            word; :attr:`ref_length` is it in words.
     """
 
     edits: A

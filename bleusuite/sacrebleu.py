@@ -36,10 +36,9 @@ from bleusuite.scores.chrf.entry import METRIC as CHRF_METRIC
 from bleusuite.scores.chrf.settings import ChrfSettings
 from bleusuite.scores.chrf.text_statistics import chrf_counts, statistics_from_counts
 from bleusuite.scores.reports import Signature
-from bleusuite.scores.ter.edit_statistics import ter_statistics_of_texts
 from bleusuite.scores.ter.entry import METRIC as TER_METRIC
 from bleusuite.scores.ter.settings import TerSettings
-from bleusuite.scores.ter.statistics import TerStats
+from bleusuite.scores.ter.statistics import TerStats, ter_statistics_of_texts
 from bleusuite.significance.bootstrap import Confidence, bootstrap_scores
 from bleusuite.significance.seeding import seed_from_environment
 from bleusuite.text import TOKENIZERS

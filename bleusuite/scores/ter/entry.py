@@ -14,10 +14,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from bleusuite.scores.registry import TextCountedMetric, reference_rows
-from bleusuite.scores.ter.edit_statistics import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
 from bleusuite.scores.ter.settings import TerSettings
-from bleusuite.scores.ter.statistics import TerStats
+from bleusuite.scores.ter.statistics import (
+    TerStats,
+    ter_statistics_of_batch,
+    ter_statistics_of_texts,
+)
 
 __all__ = ["METRIC"]
 

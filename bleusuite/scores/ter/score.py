@@ -19,10 +19,13 @@ import numpy as np
 from bleusuite.inputs import scoring_batch
 from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
-from bleusuite.scores.ter.edit_statistics import ter_statistics_of_batch, ter_statistics_of_texts
 from bleusuite.scores.ter.formula import ter_scores
 from bleusuite.scores.ter.settings import TerSettings
-from bleusuite.scores.ter.statistics import TerStats
+from bleusuite.scores.ter.statistics import (
+    TerStats,
+    ter_statistics_of_batch,
+    ter_statistics_of_texts,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

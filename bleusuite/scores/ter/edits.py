@@ -290,14 +290,9 @@ class _Pair:
 
 def _perform_shift(words: list[int], start: int, length: int, target: int) -> list[int]:
     """sacrebleu's ``_perform_shift``: ``length`` words at ``start`` moved before ``target``."""
-    if target < start:
-        return (words[:target] + words[start : start + length] + words[target:start]
-                + words[start + length :])
-    if target > start + length:
-        return (words[:start] + words[start + length : target] + words[start : start + length]
-                + words[target:])
-    return (words[:start] + words[start + length : length + target]
-            + words[start : start + length] + words[length + target :])
+    rest = words[:start] + words[start + length :]
+    at = target - length if target > start + length else target  # its place in ``rest``
+    return rest[:at] + words[start : start + length] + rest[at:]
 
 
 def pair_edits(hyp: list[int], ref: list[int]) -> int:

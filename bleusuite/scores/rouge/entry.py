@@ -72,12 +72,10 @@ class _Rouge(TextCountedMetric):
     # ROUGE's corpus scores are of text: the base refuses token ids
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: RougeSettings) -> np.ndarray:
-        from bleusuite.scores.rouge.score import rouge_scores
+        from bleusuite.scores.rouge.score import type_statistics
 
-        stats = rouge_scores(hypotheses, reference_rows(hypotheses, references),
-                             rouge_types=(settings.rouge_type,),
-                             use_stemmer=settings.use_stemmer, tokenize=settings.tokenize)
-        return stats[settings.rouge_type].to_array()
+        rows = reference_rows(hypotheses, references)
+        return type_statistics(hypotheses, rows, settings).to_array()
 
 
 def _percents(table: np.ndarray, measure: str) -> Any:

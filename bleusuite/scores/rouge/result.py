@@ -17,7 +17,7 @@ import numpy as np
 
 from bleusuite.scores.reports import ScoreResult, host, make_signature, num_refs_of_text
 from bleusuite.scores.rouge.entry import METRIC, verbose_line
-from bleusuite.scores.rouge.score import rouge_score, rouge_scores
+from bleusuite.scores.rouge.score import rouge_score, type_statistics
 from bleusuite.scores.rouge.settings import MEASURES, RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
 
@@ -83,10 +83,8 @@ def corpus_rouge_result(
         ValueError: for an empty batch, or a bad argument (named).
     """
     settings = RougeSettings.of_options(options, "corpus_rouge_result")
-    stats = rouge_scores(hypotheses, references, rouge_types=(settings.rouge_type,),
-                         use_stemmer=settings.use_stemmer, tokenize=settings.tokenize,
-                         pad_id=options.get("pad_id"), eos_id=options.get("eos_id"))[
-        settings.rouge_type]
+    stats = type_statistics(hypotheses, references, settings, options.get("pad_id"),
+                            options.get("eos_id"))
     if len(stats) == 0:
         raise ValueError("hypotheses: corpus_rouge_result needs at least one document; got "
                          "an empty batch")

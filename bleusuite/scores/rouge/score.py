@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from bleusuite.scores.rouge.settings import RougeOptions, RougeScoresOptions
 
 __all__ = ["corpus_rouge", "rouge_counts", "rouge_score", "rouge_scores",
-           "sentence_rouge", "statistics_by_type"]
+           "sentence_rouge", "statistics_by_type", "type_statistics"]
 
 
 def rouge_score(stats: RougeStats[ArrayT], measure: str = "fmeasure") -> ArrayT:
@@ -121,6 +121,15 @@ def statistics_by_type(precision: Any, recall: Any, fscore: Any, rouge_types: tu
     return {rouge_type: RougeStats(to_caller(precision[:, t]), to_caller(recall[:, t]),
                                    to_caller(fscore[:, t]), to_caller(documents))
             for t, rouge_type in enumerate(rouge_types)}
+
+
+def type_statistics(hypotheses: Any, references: Any, settings: RougeSettings,
+                    pad_id: SupportsIndex | None = None,
+                    eos_id: SupportsIndex | None = None) -> RougeStats[Any]:
+    """The per-document statistics of ``settings``' ROUGE type."""
+    types = (settings.rouge_type,)
+    counts, to_caller = rouge_counts(hypotheses, references, types, settings, pad_id, eos_id)
+    return statistics_by_type(*best_reference(counts), types, to_caller)[settings.rouge_type]
 
 
 @overload

@@ -20,6 +20,7 @@ from bleusuite.scores.rouge.entry import METRIC, verbose_line
 from bleusuite.scores.rouge.score import rouge_score, type_statistics
 from bleusuite.scores.rouge.settings import MEASURES, RougeSettings
 from bleusuite.scores.rouge.statistics import RougeStats
+from bleusuite.scores.statistics import map_arrays
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -60,8 +61,7 @@ class RougeResult(ScoreResult):
         """The result of statistics made with ``settings`` (summed if per document)."""
         stats = RougeStats.summed(stats)
         settings = settings or RougeSettings()
-        summed = RougeStats(*(np.asarray(host(a), dtype=np.float64) for a in (
-            stats.precision, stats.recall, stats.fmeasure, stats.documents)))
+        summed = map_arrays(stats, lambda a: np.asarray(host(a), dtype=np.float64))
         means = {measure: 100.0 * float(rouge_score(summed, measure)) for measure in MEASURES}
         signature = make_signature("rouge", settings, nrefs=nrefs).format()
         return cls(means[settings.measure], METRIC.title(settings), settings.rouge_type,

@@ -40,12 +40,10 @@ class _Ter(TextCountedMetric):
         return "TER"
 
     def signature(self, settings: TerSettings) -> dict[str, Any]:
-        def yes(value: bool) -> str:
-            return "yes" if value else "no"
-
+        yes = {True: "yes", False: "no"}
         return {"case": "mixed" if settings.case_sensitive else "lc", "tok": "tercom",
-                "norm": yes(settings.normalized), "punct": yes(not settings.no_punct),
-                "asian": yes(settings.asian_support)}
+                "norm": yes[settings.normalized], "punct": yes[not settings.no_punct],
+                "asian": yes[settings.asian_support]}
 
     def scores(self, table: np.ndarray, settings: TerSettings,
                resampled: bool = False) -> np.ndarray:

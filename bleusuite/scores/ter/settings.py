@@ -52,7 +52,9 @@ class TerSettings:
 
     def __post_init__(self) -> None:
         for field in fields(self):
-            checks.boolean(getattr(self, field.name), field.name)
+            value = getattr(self, field.name)
+            if not isinstance(value, bool):
+                raise TypeError(f"{field.name} must be a bool; got {value!r}")
 
     @classmethod
     def of_options(cls, options: Mapping[str, Any], function: str,

@@ -93,8 +93,11 @@ def encode_documents(
             texts + list(itertools.chain.from_iterable(parts)), tokenize, use_stemmer)
         counts = np.ones(len(texts), dtype=np.int64)
         if parts:
-            counts = np.concatenate([counts, [max(len(p), 1) for p in parts]])
-            line_lengths = _with_empty_parts(line_lengths, len(texts), parts)
+            sizes = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+            counts = np.concatenate([counts, np.maximum(sizes, 1)])
+            # a line of no token for each document split into nothing
+            at = len(texts) + (np.cumsum(sizes) - sizes)[sizes == 0]
+            line_lengths = np.insert(line_lengths, at, 0)
     if use_stemmer and tokenize != "rouge":  # the rouge tokenizer stems as it goes
         ids = stemmed_ids(ids, vocabulary)
     line_starts = np.cumsum(line_lengths) - line_lengths
@@ -108,22 +111,6 @@ def encode_documents(
         return Documents(documents, documents, marks, present)
     split_rows = stream_pairs(ids, doc_starts[len(texts):], doc_lengths[len(texts):], size)
     return Documents(documents, split_rows, marks, present)
-
-
-def _with_empty_parts(line_lengths: np.ndarray, documents: int,
-                      parts: list[list[str]]) -> np.ndarray:
-    """The line lengths with an empty line for each document split into nothing."""
-    if all(parts):
-        return line_lengths
-    out: list[int] = line_lengths[:documents].tolist()
-    position = documents
-    for part in parts:
-        if part:
-            out += line_lengths[position : position + len(part)].tolist()
-            position += len(part)
-        else:
-            out.append(0)
-    return np.asarray(out, dtype=np.int64)
 
 
 def _encode(texts: list[str], tokenize: str | TextTokenizer, use_stemmer: bool) -> tuple[

@@ -1,26 +1,7 @@
-"""TER's edits of hypotheses against references, as sacrebleu's ``lib_ter`` counts them:
-the compiled kernel (``bleusuite/csrc/ter.c``) on the worker threads, or its Python twin
-where the compiled part is not built. sacrebleu's ``translation_edit_rate`` shifts blocks
-of hypothesis words while a shift lowers the edit distance, then counts the shifts plus the
-edit distance of the shifted hypothesis:
-
-1. The edit distance is a beam search: row ``i`` of the matrix (the first ``i``
-   hypothesis words) is computed only within 25 positions of ``floor(i * m / n)`` (more
-   where ``m / n > 50``), the last row whole; on ties a cell prefers a match or
-   substitution, then a deletion, then an insertion, and the trace of the best path says
-   which words are errors and which hypothesis word each reference word is aligned with.
-2. A shift candidate is a hypothesis block of 1..10 words equal to a reference block that
-   starts at most 50 positions away, where both blocks hold an error and the reference
-   block is not aligned inside the hypothesis block, moved before each distinct position
-   aligned with the reference block (or the word before it).
-3. The best candidate has the largest gain in edit distance, then the longest block, the
-   earliest block, the earliest target. It is made while it gains; once 1000 candidates
-   have been tried for a pair the search ends, that shift unmade.
-
-A candidate's distance starts from the row where it first differs from the current
-hypothesis; the Levenshtein distance without the band (Myers' bit-parallel algorithm) is
-the beam's where the band covers the whole matrix and a lower bound elsewhere, so most
-candidates never take the beam rows.
+"""TER's edits of hypotheses against references, as sacrebleu's ``lib_ter`` counts them
+(tercom's block shifts over a beam edit distance; docs/ter.md, "How it is counted", states
+the steps): the compiled kernel (``bleusuite/csrc/ter.c``) on the worker threads, or its
+Python twin, the same steps, where the compiled part is not built.
 
 >>> ids = np.array([1, 2, 3, 4, 3, 4, 1, 2])  # hypothesis "a b c d", reference "c d a b"
 >>> ter_edits(ids, np.array([0]), np.array([4]), ids, np.array([[4]]), np.array([[4]])).tolist()

@@ -68,20 +68,14 @@ def bootstrap_aggregate(stats: Mapping[str, RougeStats[Any]], confidence_interva
         if matrix.ndim != 2 or not len(matrix):
             raise ValueError(f"stats[{rouge_type!r}]: per-document statistics of one "
                              "document or more are needed")
-        means = _resampled_means(matrix, n_samples)
+        # row i: np.mean(matrix[np.random.choice(np.arange(B), size=B)], axis=0) of the i-th
+        # draw; np.random.randint(0, B, size=(k, B)) draws k of them at once from the stream
+        means, documents = np.empty((n_samples, 3)), len(matrix)
+        for start in range(0, n_samples, RESAMPLES_PER_CHUNK):
+            count = min(RESAMPLES_PER_CHUNK, n_samples - start)
+            indices = np.random.randint(0, documents, size=(count, documents))  # noqa: NPY002
+            means[start : start + count] = np.mean(matrix[indices], axis=1)
         bounds = np.percentile(means, quantiles, axis=0)
         result[rouge_type] = AggregateScore(*(Score(*map(float, row)) for row in bounds))
     return result
 
-
-def _resampled_means(matrix: np.ndarray, n_samples: int) -> np.ndarray:
-    """``(n_samples, 3)``: row i is ``np.mean(matrix[np.random.choice(np.arange(B),
-    size=B)], axis=0)`` of the i-th draw; ``np.random.randint(0, B, size=(k, B))`` draws
-    k at once from the same stream."""
-    documents = len(matrix)
-    means = np.empty((n_samples, matrix.shape[1]))
-    for start in range(0, n_samples, RESAMPLES_PER_CHUNK):
-        count = min(RESAMPLES_PER_CHUNK, n_samples - start)
-        indices = np.random.randint(0, documents, size=(count, documents))  # noqa: NPY002
-        means[start : start + count] = np.mean(matrix[indices], axis=1)
-    return means

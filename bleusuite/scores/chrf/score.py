@@ -96,7 +96,8 @@ def sentence_chrf(
 ) -> np.ndarray:
     """chrF of every hypothesis against its own references: shape (B,), float64, 0-1, each
     ``sacrebleu.sentence_chrf(hypothesis, references, ...).score / 100`` with the same
-    settings (see :mod:`bleusuite.scores.chrf.text_statistics`).
+    settings (sacrebleu's defaults: character order 6, word order 0 (2 for chrF++), beta 2,
+    no lowercasing, whitespace removed; see :mod:`bleusuite.scores.chrf.text_statistics`).
 
     Args:
         hypotheses: one string per sentence.

@@ -14,6 +14,7 @@ library it reproduces.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,9 +35,7 @@ __all__ = [
     "reference_rows",
     "result",
     "text_counted",
-    "text_only",
     "word_counted",
-    "word_id_settings",
 ]
 
 #: name -> the module that holds the metric's entry (``METRIC``), imported on first use
@@ -138,6 +137,7 @@ class WordCountedMetric(abc.ABC):
     GLEU): the lines are tokenised and counted once for every such metric of a run, and
     each metric's statistics made from those counts."""
 
+    name: ClassVar[str]
     #: the metric's name in messages (``BLEU``)
     label: ClassVar[str]
     warns_tokenised: ClassVar[bool] = False
@@ -157,7 +157,14 @@ class WordCountedMetric(abc.ABC):
         return values
 
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
-        return word_id_settings(self, settings, given)
+        """The ids are the words: nothing given may tokenise or lowercase them."""
+        if given.get("tokenize") is not None:
+            raise ValueError(f"tokenize={given['tokenize']!r} applies to text columns; token "
+                             "ids are counted as given (drop tokenize)")
+        if given.get("lowercase"):
+            raise ValueError("lowercase=True applies to text columns; token ids are counted "
+                             "as given (drop lowercase)")
+        return dataclasses.replace(settings, tokenize=None)
 
 
 class TextCountedMetric(abc.ABC):
@@ -166,6 +173,7 @@ class TextCountedMetric(abc.ABC):
     counted on ids too overrides :meth:`Metric.token_id_settings` and
     :meth:`Metric.token_id_statistics`)."""
 
+    name: ClassVar[str]
     #: the metric's name in messages (``TER``)
     label: ClassVar[str]
     warns_tokenised: ClassVar[bool] = False
@@ -181,10 +189,10 @@ class TextCountedMetric(abc.ABC):
         return values
 
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
-        return word_id_settings(self, settings, given)  # refuses: the metric needs text
+        raise ValueError(f"{self.name} needs text columns")
 
     def token_id_statistics(self, batch: Any, settings: Any) -> Any:
-        return text_only(self)
+        raise ValueError(f"metrics: {self.name} is not counted on token ids; give text columns")
 
     def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
         return [""] * len(np.atleast_2d(table))
@@ -229,28 +237,6 @@ def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
     it (``given_tokens``: of token ids, for the metrics whose settings do not say so)."""
     module = importlib.import_module(get(name).result_module)
     return module.result_of_table(total, settings, nrefs, given_tokens)
-
-
-def word_id_settings(entry: Any, settings: Any, given: Mapping[str, Any]) -> Any:
-    """:meth:`Metric.token_id_settings` of a metric counted on words
-    (:class:`WordCountedMetric`): the ids are the words, so nothing given may tokenise or
-    lowercase them."""
-    import dataclasses
-
-    if not isinstance(entry, WordCountedMetric):
-        raise ValueError(f"{entry.name} needs text columns")
-    if given.get("tokenize") is not None:
-        raise ValueError(f"tokenize={given['tokenize']!r} applies to text columns; token ids "
-                         "are counted as given (drop tokenize)")
-    if given.get("lowercase"):
-        raise ValueError("lowercase=True applies to text columns; token ids are counted as "
-                         "given (drop lowercase)")
-    return dataclasses.replace(settings, tokenize=None)
-
-
-def text_only(entry: Any) -> Any:
-    """:meth:`Metric.token_id_statistics` of a metric of text only."""
-    raise ValueError(f"metrics: {entry.name} is not counted on token ids; give text columns")
 
 
 def names() -> list[str]:

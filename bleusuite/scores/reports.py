@@ -104,8 +104,7 @@ class Signature:
     def __str__(self) -> str:
         return self.format()
 
-    def __repr__(self) -> str:
-        return self.format()
+    __repr__ = __str__
 
 
 def make_signature(metric: str, settings: Any, *, nrefs: int | str | None,

@@ -1,25 +1,11 @@
-"""The rules BLEU and GLEU share between exact counts and soft (differentiable) counts.
-
-Each rule is written once, against a :class:`~bleusuite.backends.base.Backend`, so that the
-exact statistics (integer arrays of any backend) and the differentiable losses (float torch
-tensors inside an autograd graph) apply the same arithmetic:
-
-* :func:`closest_ref_len`: the reference length BLEU's brevity penalty compares with;
-  :func:`chosen_ref_len` picks it by one of the rules of :data:`REF_LENGTHS` (the closest,
-  the first of the closest, the shortest), :func:`check_ref_length` checks a rule's name;
-* :func:`log_brevity_penalty` and :func:`brevity_penalty`: BLEU's brevity penalty;
-* :func:`best_reference`: the reference GLEU scores a sentence against.
+"""The rules BLEU and GLEU share between exact counts and soft (differentiable) counts,
+each written once against a :class:`~bleusuite.backends.base.Backend`: the reference length
+of BLEU's brevity penalty (:func:`closest_ref_len`, :func:`chosen_ref_len`), the brevity
+penalty itself (:func:`brevity_penalty`, :func:`log_brevity_penalty`), and the reference
+GLEU scores a sentence against (:func:`best_reference`).
 
 Callers look the rules up on this module (``rules.brevity_penalty(...)``), so replacing one
 here (a test's monkeypatch) changes every front end that uses it.
-
->>> import numpy as np
->>> from bleusuite import backends
->>> be = backends.get_backend(np.zeros(1))
->>> closest_ref_len(be, np.array([5]), np.array([[3, 7, 6]]), far=1 << 62).tolist()
-[6]
->>> brevity_penalty(be, np.array([0, 0, 2, 4]), np.array([0, 3, 4, 4])).round(4).tolist()
-[1.0, 0.0, 0.3679, 1.0]
 """
 
 from __future__ import annotations
@@ -66,14 +52,16 @@ def closest_ref_len(
     >>> closest_ref_len(be, np.array([4, 4]), np.array([[3, 5], [2, 9]]), far=100).tolist()
     [3, 2]
     """
+    return be.min_(be.where(_closest(be, hyp_len, ref_len, present, far), ref_len, far), axis=1)
+
+
+def _closest(be: Backend, hyp_len: Any, ref_len: Any, present: Any, far: float) -> Any:
+    """``(B, R)``: True at each sentence's present references closest to its length."""
     distance = be.abs_(ref_len - hyp_len[:, None])
     if present is not None:
         distance = be.where(present, distance, far)
-    nearest = be.min_(distance, axis=1)
-    closest = distance == nearest[:, None]
-    if present is not None:
-        closest = present & closest
-    return be.min_(be.where(closest, ref_len, far), axis=1)
+    closest = distance == be.min_(distance, axis=1)[:, None]
+    return closest if present is None else present & closest
 
 
 def check_ref_length(ref_length: Any, argname: str = "ref_length") -> str:
@@ -120,14 +108,8 @@ def chosen_ref_len(be: Backend, hyp_len: Any, ref_len: Any, present: Any = None,
         if present is not None:
             ref_len = be.where(present, ref_len, far)
         return be.min_(ref_len, axis=1)
-    distance = be.abs_(ref_len - hyp_len[:, None])
-    if present is not None:
-        distance = be.where(present, distance, far)
-    closest = distance == be.min_(distance, axis=1)[:, None]
-    if present is not None:
-        closest = present & closest
     # position of the first closest reference; R (none) for a sentence without reference
-    first = be.first_true(closest, axis=1)
+    first = be.first_true(_closest(be, hyp_len, ref_len, present, far), axis=1)
     chosen = be.arange(int(ref_len.shape[1]), like=first)[None, :] == first[:, None]
     return be.min_(be.where(chosen, ref_len, far), axis=1)
 

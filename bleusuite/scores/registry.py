@@ -153,6 +153,9 @@ class WordCountedMetric(abc.ABC):
         ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
         the reference lines."""
 
+    def title(self, settings: Any) -> str:
+        return self.label
+
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
 
@@ -176,6 +179,9 @@ class TextCountedMetric(abc.ABC):
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: Any) -> np.ndarray:
         """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
+
+    def title(self, settings: Any) -> str:
+        return self.label
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values

@@ -181,24 +181,10 @@ class BleuResult(ScoreResult):
         return verbose_line(self.precisions, self.brevity_penalty, self.hyp_len, self.ref_len)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {
-            "name": "BLEU",
-            "score": self.score,
-            "precisions": list(self.precisions),
-            "brevity_penalty": self.brevity_penalty,
-            "ratio": self.ratio,
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "max_order": self.max_order,
-            "smooth": self.smooth,
-            "smooth_value": self.smooth_value,
-            "effective_order": self.effective_order,
-            "signature": self.signature,
-            "ref_length": self.ref_length,
-        }
+        """Plain Python values (``json.dumps`` takes them), with ``ratio`` before the lengths."""
+        items = list(super().to_dict().items())
+        at = [key for key, _ in items].index("hyp_len")
+        return dict([*items[:at], ("ratio", self.ratio), *items[at:]])
 
 
 def corpus_bleu_result(

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -198,11 +199,7 @@ class BleuSettings:
 
     def replace(self, **changes: Any) -> BleuSettings:
         """The same settings with ``changes`` (checked again)."""
-        values = {name: getattr(self, name) for name in (
-            "max_order", "weights", "smooth", "smooth_value", "effective_order", "ref_length",
-            "tokenize", "lowercase")}
-        values.update(changes)
-        return BleuSettings(**values)
+        return dataclasses.replace(self, **changes)
 
 
 def _settings(max_order: Any, weights: Any, smooth: Any, smooth_value: Any,

@@ -20,7 +20,6 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import Batch
 from bleusuite.inputs.batch import rows_batch
-from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, GROUP_OPTIONS, BleuSettings
@@ -83,11 +82,9 @@ def _gathered_statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tok
 def _statistics(be: Backend, hyp_tokens: Any, hyp_len: Any, ref_tokens: Any, ref_len: Any,
                 matches: Any, ref_length: str) -> BleuStats[Any]:
     """The statistics of the pairs from their matches (every reference present)."""
-    present = be.full(tuple(ref_len.shape), True, be.bool_, like=ref_len)
     far = max(int(hyp_tokens.shape[-1]), int(ref_tokens.shape[-1])) + 1  # above every length
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, None, matches, far=far,
+                                       ref_length=ref_length)
 
 
 @overload

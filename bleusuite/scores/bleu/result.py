@@ -1,11 +1,6 @@
-"""BLEU's result object for corpus scores: the number, and everything that explains it.
-
-:func:`bleusuite.corpus_bleu` returns a bare 0-d array, the fastest thing to hand on. When a
-report is wanted (precisions, brevity penalty, lengths, a signature to print beside the
-number, a dict for ``json.dumps``), :func:`corpus_bleu_result` takes the same inputs and
-returns a :class:`BleuResult`, like sacrebleu's ``BLEUScore``; :meth:`BleuResult.from_stats`
-builds one from statistics already summed. The score inside is the one
-:func:`bleusuite.bleu_score` computes, bit for bit.
+"""BLEU's result object for corpus scores (:class:`BleuResult`, like sacrebleu's
+``BLEUScore``): the score of :func:`bleusuite.bleu_score`, bit for bit, with its
+precisions, brevity penalty, lengths and signature.
 
 >>> import json
 >>> from bleusuite import corpus_bleu_result
@@ -19,9 +14,6 @@ BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len =
 (48.8923, 1.0)
 >>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
 [85.71428571428571, 66.66666666666667]
-
-Like sacrebleu's ``BLEUScore``, a result holds the numbers it prints: ``score`` and
-``precisions`` on the 0-100 scale (:func:`bleusuite.corpus_bleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -120,11 +112,8 @@ class BleuResult(ScoreResult):
     @classmethod
     def from_stats(cls, stats: BleuStats[Any],
                    **options: Unpack[BleuResultOptions]) -> BleuResult:
-        """The result of corpus statistics (summed with ``.sum()`` if per sentence).
-
-        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``,
-        ``lowercase`` and ``ref_length`` (the rule the statistics were computed with) only
-        fill the signature.
+        """The result of corpus statistics (summed with ``.sum()`` if per sentence) under the
+        settings of :func:`bleusuite.bleu_score` (:class:`BleuResultOptions`).
 
         >>> import numpy as np
         >>> from bleusuite import bleu_statistics

@@ -1,12 +1,7 @@
-"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once.
-
-The library's functions, the result objects, the Ignite and torchmetrics metrics, the
-sacrebleu API, the rewards, Ray and the command all describe a BLEU score by a
-:class:`BleuSettings`; :meth:`BleuSettings.of` builds it from a function's keyword
-arguments and keeps it (the same arguments give the same object, so a repeated call pays
-for no check). The defaults are the library's (ignite's ``no_smooth`` for token ids,
-sacrebleu's ``exp`` for text); the command and the sacrebleu API pass sacrebleu's own
-(:data:`SACREBLEU_DEFAULTS`).
+"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once and
+kept by :meth:`BleuSettings.of` (:mod:`bleusuite.scores.settings_cache`). The defaults are
+the library's (ignite's ``no_smooth`` for token ids, sacrebleu's ``exp`` for text); the
+command and the sacrebleu API pass sacrebleu's own (:data:`SACREBLEU_DEFAULTS`).
 
 >>> settings = BleuSettings.of(smooth="method1")
 >>> settings.order, settings.family, settings.stats_order

@@ -19,7 +19,6 @@ __all__ = ["FAMILIES", "NMT_METHODS", "SMOOTHING_NAMES", "TORCHMETRICS_METHODS",
 
 NLTK_METHODS = tuple(f"method{k}" for k in range(8))
 IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
-#: = bleusuite.scores.bleu.sacrebleu_formula.METHODS
 SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")
 TORCHMETRICS_METHODS = ("torchmetrics_smooth",)
 NMT_METHODS = ("nmt_smooth",)

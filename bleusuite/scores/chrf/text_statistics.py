@@ -11,11 +11,9 @@ ties):
   characters (:func:`bleusuite.text.tokenizers.split_punctuation`);
 * a hypothesis n-gram count is 0 for an order where the reference has no n-gram.
 
-The text takes the library's one route (:func:`bleusuite.inputs.text_batch`: characters
-and chrF++'s words are tokenizers there, numbered in the compiled part), and the counting
-is its one kernel, per reference. The choice of the best reference and the statistics are
-written once against a backend (:func:`statistics_from_counts`), so a small batch is scored
-row by row by their traced face (:func:`bleusuite.backends.trace.by_rows`).
+The text takes the library's one route (:func:`bleusuite.inputs.text_batch`) and counting
+kernel, per reference; :func:`statistics_from_counts` is written against a backend, so a
+small batch is scored row by row by its traced face.
 
 >>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
 >>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()

@@ -94,7 +94,8 @@ def rouge_counts(
     ``settings.use_stemmer``) or of token ids, and the function that returns a result to
     the caller's array type (with NaN for a hypothesis without reference on a device)."""
     if is_text(hypotheses) or (isinstance(hypotheses, Sequence) and not len(hypotheses)
-                               and settings.tokenize is not None and not _arrays(references)):
+                               and settings.tokenize is not None
+                               and backends.backend_name(references) is None):
         if pad_id is not None or eos_id is not None:
             raise ValueError("pad_id and eos_id apply to token ids; the inputs are strings")
         if settings.tokenize is None:
@@ -119,10 +120,6 @@ def rouge_counts(
         return batch.to_caller(mark_unreferenced(batch, scores))
 
     return counts, to_caller
-
-
-def _arrays(references: Any) -> bool:
-    return backends.backend_name(references) is not None
 
 
 def _identity(a: Any) -> Any:

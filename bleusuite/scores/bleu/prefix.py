@@ -2,10 +2,8 @@
 (dense) rewards ``r_t = BLEU(y[:t]) - BLEU(y[:t-1])``.
 
 The statistics of every prefix come from one pass of running counts
-(:func:`bleusuite.counting.prefix.prefix_matches`), not from scoring each prefix again; the
-lengths and the reference length of each prefix follow from its length, and the scores
-from the same formulas as :func:`bleusuite.sentence_bleu` (on ``B x L`` statistics), so
-every entry is exactly the ``sentence_bleu`` of that prefix, for every smoothing.
+(:func:`bleusuite.counting.prefix.prefix_matches`), the scores from the formulas of
+:func:`bleusuite.sentence_bleu`.
 """
 
 from __future__ import annotations

@@ -275,9 +275,7 @@ def corpus_bleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: BleuSettings,
                          with_nrefs: bool = False) -> tuple[BleuStats[Any], Batch, str | None]:
-    """The summed statistics of a corpus given to a function with keyword arguments
-    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
-    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
     return corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, settings.stats_order, settings.ref_length), with_nrefs)

@@ -26,7 +26,7 @@ import numpy as np
 from bleusuite import backends, checks
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.entry import METRIC, verbose_line
+from bleusuite.scores.bleu.entry import verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import corpus_statistics_of, score_of
@@ -142,10 +142,7 @@ class BleuResult(ScoreResult):
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
         value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
                  else smooth_value)
-        settings = METRIC.settings(tokenize=config.tokenize, lowercase=config.lowercase,
-                                   smooth=smooth, smooth_value=smooth_value,
-                                   effective_order=effective_order, ref_length=config.ref_length)
-        signature = make_signature("bleu", settings, nrefs=nrefs, extra={
+        signature = make_signature("bleu", config, nrefs=nrefs, extra={
             "w": None if weights is None else "/".join(f"{w:g}" for w in weights)})
         return cls(
             score=score,

@@ -1,13 +1,8 @@
 """ROUGE of text or token ids: the public functions, and scores from statistics.
 
 Every type and measure of a batch comes from one tokenising and one counting pass
-(:func:`rouge_scores`); :func:`sentence_rouge` and :func:`corpus_rouge` are one type and
-one measure of it. With text, the numbers are rouge-score's ``RougeScorer(rouge_types,
-use_stemmer).score(reference, hypothesis)`` (``score_multi`` where a hypothesis has several
-references: the reference with the highest F-measure), to the last bit; a corpus score is
-the mean of the documents' scores, the score pytorch-ignite and torchmetrics report and the
-centre of rouge-score's bootstrap (``BootstrapAggregator``; evaluate's ``rouge`` module
-reports its resampled median: :mod:`bleusuite.evaluate`).
+(:func:`rouge_scores`); with text the numbers are rouge-score's, to the last bit, and a
+corpus score is the mean of the documents' scores (pytorch-ignite's and torchmetrics').
 
 >>> hyps = ["the cat sat on the mat", "a dog ran home"]
 >>> refs = [["the cat was on the mat"], ["the dog ran", "a dog ran home fast"]]

@@ -96,7 +96,6 @@ def nltk_bleu(
     return be.where(matches[..., 0] == 0, 0.0, score)
 
 
-
 def _nltk_method6_logs(
     be: Backend, stats: Any, precisions: Any, order: int
 ) -> tuple[Any, Any | None]:

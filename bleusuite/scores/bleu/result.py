@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["RESULT_OPTIONS", "BleuResult", "BleuResultOptions", "corpus_bleu_result"]
 
 
-
-
 class BleuResultOptions(BleuOptions, total=False):
     """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings
     (:class:`~bleusuite.scores.bleu.settings.BleuOptions`), and what only fills the

@@ -60,12 +60,3 @@ class ChrfStats(SummableStats[A]):
         return cls(a[..., 0::3], a[..., 1::3], a[..., 2::3])
 
 
-
-
-
-
-
-
-
-
-

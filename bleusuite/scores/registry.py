@@ -1,11 +1,6 @@
-"""Every metric as one unit, found by its name.
-
-A metric (:class:`Metric`) is its statistics type, its formulas, its title and signature
-fields, and how its statistics come from text: the command (``-m bleu gleu chrf ter``), the
-result objects, the paired tests and the Ignite metrics look it up here, so a new metric is
-its own files plus one line of :data:`METRICS`. Each metric's settings are a dataclass of
-its own (:class:`~bleusuite.scores.bleu.settings.BleuSettings`, ...), with the defaults of the
-library it reproduces.
+"""Every metric as one unit (:class:`Metric`: its statistics type, formulas, title,
+signature fields, and how its statistics come from text), found by its name: the front ends
+look it up here, so a new metric is its own files plus one line of :data:`METRICS`.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
 ['BLEU', 'chrF2', 'CIDEr-D', 'GLEU', 'ROUGE-L', 'TER', 'WER']
@@ -56,10 +51,9 @@ COMMAND_METRICS = ("bleu", "chrf", "gleu", "ter")
 
 @dataclass(frozen=True)
 class WordCounting:
-    """What a metric of tokenised words needs counted: the lines tokenised by ``tokenize``
-    (lowercased first with ``lowercase``), n-gram orders 1..``orders``, and the matches
-    against each reference (``per_reference``) besides BLEU's clipped ones. Metrics that
-    agree on the tokens share one counting pass."""
+    """What a metric of tokenised words needs counted (metrics that agree on the tokens share
+    one counting pass): orders 1..``orders``, and with ``per_reference`` the matches against
+    each reference besides the clipped ones."""
 
     tokenize: str
     lowercase: bool
@@ -134,8 +128,7 @@ class Metric(Protocol):
 
 class WordCountedMetric(abc.ABC):
     """The base of an entry whose statistics come from the shared word counting (BLEU,
-    GLEU): the lines are tokenised and counted once for every such metric of a run, and
-    each metric's statistics made from those counts."""
+    GLEU)."""
 
     name: ClassVar[str]
     #: the metric's name in messages (``BLEU``)
@@ -153,6 +146,9 @@ class WordCountedMetric(abc.ABC):
         ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
         the reference lines."""
 
+    def title(self, settings: Any) -> str:
+        return self.label
+
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
 
@@ -169,9 +165,7 @@ class WordCountedMetric(abc.ABC):
 
 class TextCountedMetric(abc.ABC):
     """The base of an entry whose statistics come from the text (chrF, TER, ROUGE, WER,
-    CIDEr-D): no word counting, no verbose part, and by default no token ids (a metric
-    counted on ids too overrides :meth:`Metric.token_id_settings` and
-    :meth:`Metric.token_id_statistics`)."""
+    CIDEr-D): no verbose part, and by default no token ids."""
 
     name: ClassVar[str]
     #: the metric's name in messages (``TER``)
@@ -184,6 +178,9 @@ class TextCountedMetric(abc.ABC):
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: Any) -> np.ndarray:
         """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
+
+    def title(self, settings: Any) -> str:
+        return self.label
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
@@ -218,9 +215,8 @@ def text_counted(name: str) -> TextCountedMetric | None:
 
 def reference_rows(hypotheses: Sequence[str],
                    references: Sequence[list[str]]) -> list[list[Any]]:
-    """The references of each hypothesis from reference streams (one list per stream; a
-    stream may hold None where a line has no reference, as :meth:`TextCountedMetric.text_statistics`
-    gets them).
+    """The references of each hypothesis from reference streams (one list per stream, None
+    where a line has no reference).
 
     >>> reference_rows(["a", "b"], [["ra", "rb"], ["sa", "sb"]]), reference_rows(["a"], [])
     ([['ra', 'sa'], ['rb', 'sb']], [[]])
@@ -233,8 +229,7 @@ def reference_rows(hypotheses: Sequence[str],
 def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
            given_tokens: bool = False) -> Any:
     """The result object of metric ``name`` (``BleuResult``, ...) of summed statistics
-    ``total`` (``(F,)``, the ``to_array`` form), as the library's ``corpus_*_result`` builds
-    it (``given_tokens``: of token ids, for the metrics whose settings do not say so)."""
+    ``total`` (``(F,)``, the ``to_array`` form); ``given_tokens``: of token ids."""
     module = importlib.import_module(get(name).result_module)
     return module.result_of_table(total, settings, nrefs, given_tokens)
 

@@ -161,9 +161,7 @@ def corpus_gleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: GleuSettings,
                          with_nrefs: bool = False) -> tuple[GleuStats[Any], Batch, str | None]:
-    """The summed statistics of a corpus given to a function with keyword arguments
-    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
-    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
     return corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
         b, settings.min_len, settings.max_len), with_nrefs)

@@ -13,7 +13,7 @@ from torch import Tensor
 from bleusuite import checks
 
 Reduction = Literal["mean", "sum", "none"]
-REDUCTIONS = ("mean", "sum", "none")
+_REDUCTIONS = ("mean", "sum", "none")
 
 
 def check_hyp_probs(hyp_probs: object) -> Tensor:
@@ -40,6 +40,16 @@ def check_eos(eos_id: int | None, vocab_size: int) -> int | None:
             f"sentence), got {eos_id}"
         )
     return eos_id
+
+
+def check_reduction(reduction: object) -> Reduction:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
+    return reduction  # type: ignore[return-value]
+
+
+def check_eps(eps: object) -> float:
+    return checks.number(eps, "eps", positive=True)
 
 
 def bleu_weights(weights: Sequence[float] | Tensor | None, max_order: int, like: Tensor) -> Tensor:

@@ -15,6 +15,14 @@ from bleusuite.losses.scores import soft_bleu, soft_gleu
 __all__ = ["BleuLoss", "GleuLoss"]
 
 
+def _reduce(loss: Tensor, reduction: arguments.Reduction) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
 class _ScoreLoss(nn.Module):
     """``-log(score + eps)`` of a soft score, reduced over the batch; the subclasses say
     which score (:meth:`_score`) and which settings it has (:meth:`_settings`)."""
@@ -25,10 +33,8 @@ class _ScoreLoss(nn.Module):
     ) -> None:
         super().__init__()
         self.eos_id = checks.token_id(eos_id, "eos_id")
-        self.eps = checks.number(eps, "eps", positive=True)
-        if reduction not in arguments.REDUCTIONS:
-            raise ValueError(f"reduction must be one of {arguments.REDUCTIONS}, got {reduction!r}")
-        self.reduction: arguments.Reduction = reduction
+        self.eps = arguments.check_eps(eps)
+        self.reduction: arguments.Reduction = arguments.check_reduction(reduction)
         self.pad_id = checks.token_id(pad_id, "pad_id")
         self.corpus = bool(corpus)
 
@@ -43,8 +49,8 @@ class _ScoreLoss(nn.Module):
             ...
 
     def forward(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
-        loss = -torch.log(self._score(hyp_probs, references) + self.eps)
-        return loss if self.reduction == "none" else getattr(loss, self.reduction)()
+        score = self._score(hyp_probs, references)
+        return _reduce(-torch.log(score + self.eps), self.reduction)
 
     def extra_repr(self) -> str:
         return (

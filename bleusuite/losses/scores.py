@@ -47,6 +47,11 @@ def _bleu_from_statistics(
     return torch.where(zero, torch.zeros_like(score), score)
 
 
+# ---------------------------------------------------------------------------------------
+# public functions
+# ---------------------------------------------------------------------------------------
+
+
 def soft_bleu(
     hyp_probs: Tensor,
     references: Tensor | Sequence[Any],
@@ -120,11 +125,17 @@ def soft_bleu(
     match_counts = torch.stack(matches, dim=-1)  # (B, N)
     ngram_counts = torch.stack(totals, dim=-1)
     hyp_length = unigrams.hyp_mask.sum(dim=-1)
-    ref_length = rules.closest_ref_len(_torch, hyp_length, unigrams.ref_mask.sum(dim=-1),
-                                       far=torch.inf)
-    if corpus:  # minibatch BLEU: the statistics summed first
-        match_counts, ngram_counts = match_counts.sum(0), ngram_counts.sum(0)
-        hyp_length, ref_length = hyp_length.sum(), ref_length.sum()
+    ref_length = rules.closest_ref_len(
+        _torch, hyp_length, unigrams.ref_mask.sum(dim=-1), far=torch.inf
+    )
+    if corpus:
+        return _bleu_from_statistics(
+            match_counts.sum(0),
+            ngram_counts.sum(0),
+            hyp_length.sum(),
+            ref_length.sum(),
+            weight_tensor,
+        )
     return _bleu_from_statistics(match_counts, ngram_counts, hyp_length, ref_length, weight_tensor)
 
 
@@ -186,10 +197,12 @@ def soft_gleu(
     ref_total = torch.stack(ref_terms).sum(dim=0)
     n_all = torch.maximum(hyp_total[:, None], ref_total)  # (B, R)
     # best reference: highest ratio among those with n_all > 0, first on ties
-    best = rules.best_reference(_torch, true_positives.detach(), n_all.detach(), n_all > 0,
-                                floor=torch.finfo(n_all.dtype).eps)
+    floor = torch.finfo(n_all.dtype).eps
+    best = rules.best_reference(
+        _torch, true_positives.detach(), n_all.detach(), n_all > 0, floor=floor
+    )
     tp_best = true_positives.gather(1, best).squeeze(1)
     n_all_best = n_all.gather(1, best).squeeze(1)
     if corpus:
-        tp_best, n_all_best = tp_best.sum(), n_all_best.sum()
+        return _safe_ratio(tp_best.sum(), n_all_best.sum())
     return _safe_ratio(tp_best, n_all_best)

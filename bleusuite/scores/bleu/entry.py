@@ -53,6 +53,7 @@ def tokens_field(tokenize: str | None) -> str:
 class _Bleu(WordCountedMetric):
     name = "bleu"
     label = "BLEU"
+    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
                                                  "smooth": "s"}
     statistics = BleuStats
@@ -60,6 +61,9 @@ class _Bleu(WordCountedMetric):
     def settings(self, **values: Any) -> BleuSettings:
         """sacrebleu's BLEU settings (the command's defaults), with ``values``."""
         return BleuSettings(**{**SACREBLEU_DEFAULTS, **values})
+
+    def title(self, settings: BleuSettings) -> str:
+        return "BLEU"
 
     def signature(self, settings: BleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",
@@ -100,6 +104,8 @@ class _Bleu(WordCountedMetric):
     paired_tests = True
     warns_tokenised = True  # sacrebleu's BLEU warns
 
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
     result_module = "bleusuite.scores.bleu.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
@@ -119,9 +125,10 @@ class _Bleu(WordCountedMetric):
                         lengths: np.ndarray, settings: BleuSettings) -> np.ndarray:
         be = backends.get_backend(lengths)
         hyp_len, ref_len = lengths[0], np.ascontiguousarray(lengths[1:].T)
-        stats = bleu_statistics_from_counts(be, hyp_len, ref_len, None,
-                                            clipped[:, : settings.stats_order], far=1 << 62,
-                                            ref_length=settings.ref_length)
+        chosen = rules.chosen_ref_len(be, hyp_len, ref_len, far=1 << 62,
+                                      ref_length=settings.ref_length)
+        stats = bleu_statistics_from_counts(be, hyp_len, chosen,
+                                            clipped[:, : settings.stats_order])
         table: np.ndarray = stats.to_array()
         return table
 

@@ -18,12 +18,16 @@ from bleusuite.scores.bleu.smoothing import weighted_log_sum
 __all__ = ["ignite_bleu"]
 
 
+def _f(be: Backend, a: Any) -> Any:
+    return be.to_float64(a)
+
+
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:
     """pytorch-ignite ``Bleu._brevity_penalty_smoothing`` on (summed) statistics."""
     matches = stats.matches[..., :order]
     totals = stats.totals[..., :order]
-    numer = be.to_float64(matches)
-    floored = be.to_float64(be.maximum(totals, 1))
+    numer = _f(be, matches)
+    floored = _f(be, be.maximum(totals, 1))
     first = be.arange(order, like=matches) == 0
     if smooth == "no_smooth":
         precisions = numer / floored
@@ -32,7 +36,7 @@ def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) 
     elif smooth == "nltk_smooth2":
         precisions = be.where(first, numer / floored, (numer + 1.0) / (floored + 1.0))
     else:  # smooth2: like nltk_smooth2 but without flooring the denominators
-        raw = be.to_float64(totals)
+        raw = _f(be, totals)
         unigram = numer / be.where(raw > 0, raw, 1.0)
         precisions = be.where(first, unigram, (numer + 1.0) / (raw + 1.0))
     valid = matches[..., 0] != 0

@@ -30,21 +30,25 @@ _LOG_TINY = math.log(_TINY)
 _LOG_FLOAT_MIN = math.log(sys.float_info.min)
 
 
+def _f(be: Backend, a: Any) -> Any:
+    return be.to_float64(a)
+
+
 def nltk_bleu(
     be: Backend, stats: Any, weights: Any, order: int, smooth: str, epsilon: float
 ) -> Any:
     """NLTK ``corpus_bleu`` on (summed) statistics."""
     matches = stats.matches[..., :order]
     denominators = stats.clamped_totals[..., :order]
-    numer = be.to_float64(matches)
-    denom = be.to_float64(denominators)
+    numer = _f(be, matches)
+    denom = _f(be, denominators)
     precisions = numer / denom
     zero = matches == 0
     hyp_len = stats.hyp_len
 
     def method4(p: Any) -> Any:
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        log_len = be.log(be.where(hyp_len > 1, be.to_float64(hyp_len), 2.0))[..., None]
+        log_len = be.log(be.where(hyp_len > 1, _f(be, hyp_len), 2.0))[..., None]
         # NLTK: numerator = 1 / (2**incvnt * k / log(hyp_len)); p = numerator / denominator
         smoothed = 1.0 / (power_of_two(be, rank, order) * float(_NLTK_K) / log_len) / denom
         return be.where(zero & (hyp_len > 1)[..., None], smoothed, p)
@@ -52,7 +56,7 @@ def nltk_bleu(
     def method5(p: Any) -> Any:
         # m[-1] = p_1 + 1; p_i <- (m[i-1] + p_i + p_{i+1}) / 3 with the original p_{i+1},
         # and NLTK's own 5-gram precision after the last order (whatever the order count)
-        five = be.to_float64(stats.matches[..., 4]) / be.to_float64(stats.clamped_totals[..., 4])
+        five = _f(be, stats.matches[..., 4]) / _f(be, stats.clamped_totals[..., 4])
         previous = p[..., 0] + 1.0
         columns = []
         for i in range(order):
@@ -96,6 +100,7 @@ def nltk_bleu(
     return be.where(matches[..., 0] == 0, 0.0, score)
 
 
+
 def _nltk_method6_logs(
     be: Backend, stats: Any, precisions: Any, order: int
 ) -> tuple[Any, Any | None]:
@@ -121,8 +126,8 @@ def _nltk_method6_logs(
     logs = [be.log(values[0]), be.log(values[1])]  # log p_i, always valid
     log_alpha = math.log(_NLTK_ALPHA)
     for i in range(2, order):
-        m = be.to_float64(stats.matches[..., i])
-        denominator = be.to_float64(stats.totals[..., i]) + _NLTK_ALPHA
+        m = _f(be, stats.matches[..., i])
+        denominator = _f(be, stats.totals[..., i]) + _NLTK_ALPHA
         before, last = values[i - 2], values[i - 1]
         linear = (m + _NLTK_ALPHA * (last * (last / before))) / denominator
         linear_ok = in_range[i - 2] & in_range[i - 1] & (linear > _TINY)

@@ -1,11 +1,14 @@
 """BLEU between the members of groups: the pairwise matrix (:func:`pairwise_sentence_bleu`,
 for minimum Bayes risk decoding) and self-BLEU (:func:`self_bleu`, for diversity rewards).
 
-Each group's sentences are normalised once; the pairs are index arrays into them, counted
-and scored by the engine of :func:`bleusuite.sentence_bleu` (so every cell is exactly its
-number): the compiled kernel reads each pair's rows where they are (no pair is copied), the
-other strategies count the gathered rows (memory ``B x N x M x L`` at most, never the
-vocabulary).
+Each group's sentences are normalised once (padding, eos, token numbering). The pairs
+(``B x N x M`` one-reference rows for the matrix, ``B x G`` rows with the ``G - 1`` other
+members as references for self-BLEU) are index arrays into them, counted and scored by the
+engine of :func:`bleusuite.sentence_bleu`, so every cell is exactly that function's number:
+on the CPU the compiled kernel reads each pair's rows where they are (ragged rows that share
+their ids: no pair is copied); the other strategies (the fixed-shape pipeline of devices,
+NumPy without the compiled part) count the gathered rows. Memory grows with
+``B x N x M x L`` at most (the gathered pairs), never with the vocabulary.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import Batch
 from bleusuite.inputs.batch import rows_batch
+from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, GROUP_OPTIONS, BleuSettings
@@ -34,7 +38,11 @@ def _pair_statistics(be: Backend, hyps: Sentences, hyp_rows: Any, refs: Sentence
                      ref_rows: Any, max_order: int, ref_length: str) -> BleuStats[Any]:
     """The statistics of the pairs: hypothesis ``hyps.tokens[b, hyp_rows]`` against the
     references ``refs.tokens[b, ref_rows]`` of the same group ``b`` (``hyp_rows`` (P,) and
-    ``ref_rows`` (P, R): positions within a group), for every group."""
+    ``ref_rows`` (P, R) are positions within a group; the pairs run over every group).
+
+    The compiled kernel reads the rows where they are (ragged rows may share their ids):
+    no pair is copied. The other strategies count a batch of the gathered rows (one
+    program under JAX)."""
     arrays = (hyps.tokens, hyps.lengths, refs.tokens, refs.lengths, hyp_rows, ref_rows)
     if counting_strategy(be, hyps.tokens) != "compiled":
         run = be.compiled(_gathered_statistics, static_argnums=(0, 7, 8))
@@ -75,9 +83,11 @@ def _gathered_statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tok
 def _statistics(be: Backend, hyp_tokens: Any, hyp_len: Any, ref_tokens: Any, ref_len: Any,
                 matches: Any, ref_length: str) -> BleuStats[Any]:
     """The statistics of the pairs from their matches (every reference present)."""
+    present = be.full(tuple(ref_len.shape), True, be.bool_, like=ref_len)
     far = max(int(hyp_tokens.shape[-1]), int(ref_tokens.shape[-1])) + 1  # above every length
-    return bleu_statistics_from_counts(be, hyp_len, ref_len, None, matches, far=far,
-                                       ref_length=ref_length)
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
+                                  ref_length=ref_length)
+    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
 
 
 @overload

@@ -1,6 +1,11 @@
-"""BLEU's result object for corpus scores (:class:`BleuResult`, like sacrebleu's
-``BLEUScore``): the score of :func:`bleusuite.bleu_score`, bit for bit, with its
-precisions, brevity penalty, lengths and signature.
+"""BLEU's result object for corpus scores: the number, and everything that explains it.
+
+:func:`bleusuite.corpus_bleu` returns a bare 0-d array, the fastest thing to hand on. When a
+report is wanted (precisions, brevity penalty, lengths, a signature to print beside the
+number, a dict for ``json.dumps``), :func:`corpus_bleu_result` takes the same inputs and
+returns a :class:`BleuResult`, like sacrebleu's ``BLEUScore``; :meth:`BleuResult.from_stats`
+builds one from statistics already summed. The score inside is the one
+:func:`bleusuite.bleu_score` computes, bit for bit.
 
 >>> import json
 >>> from bleusuite import corpus_bleu_result
@@ -14,6 +19,9 @@ BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len =
 (48.8923, 1.0)
 >>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
 [85.71428571428571, 66.66666666666667]
+
+Like sacrebleu's ``BLEUScore``, a result holds the numbers it prints: ``score`` and
+``precisions`` on the 0-100 scale (:func:`bleusuite.corpus_bleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import numpy as np
 from bleusuite import backends, checks
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.entry import verbose_line
+from bleusuite.scores.bleu.entry import METRIC, verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import corpus_statistics_of, score_of
@@ -41,6 +49,8 @@ if TYPE_CHECKING:
     from bleusuite.scores.bleu.settings import BleuCallOptions
 
 __all__ = ["RESULT_OPTIONS", "BleuResult", "BleuResultOptions", "corpus_bleu_result"]
+
+
 
 
 class BleuResultOptions(BleuOptions, total=False):
@@ -110,8 +120,11 @@ class BleuResult(ScoreResult):
     @classmethod
     def from_stats(cls, stats: BleuStats[Any],
                    **options: Unpack[BleuResultOptions]) -> BleuResult:
-        """The result of corpus statistics (summed with ``.sum()`` if per sentence) under the
-        settings of :func:`bleusuite.bleu_score` (:class:`BleuResultOptions`).
+        """The result of corpus statistics (summed with ``.sum()`` if per sentence).
+
+        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``,
+        ``lowercase`` and ``ref_length`` (the rule the statistics were computed with) only
+        fill the signature.
 
         >>> import numpy as np
         >>> from bleusuite import bleu_statistics
@@ -140,7 +153,10 @@ class BleuResult(ScoreResult):
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
         value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
                  else smooth_value)
-        signature = make_signature("bleu", config, nrefs=nrefs, extra={
+        settings = METRIC.settings(tokenize=config.tokenize, lowercase=config.lowercase,
+                                   smooth=smooth, smooth_value=smooth_value,
+                                   effective_order=effective_order, ref_length=config.ref_length)
+        signature = make_signature("bleu", settings, nrefs=nrefs, extra={
             "w": None if weights is None else "/".join(f"{w:g}" for w in weights)})
         return cls(
             score=score,
@@ -165,10 +181,24 @@ class BleuResult(ScoreResult):
         return verbose_line(self.precisions, self.brevity_penalty, self.hyp_len, self.ref_len)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), with ``ratio`` before the lengths."""
-        items = list(super().to_dict().items())
-        at = [key for key, _ in items].index("hyp_len")
-        return dict([*items[:at], ("ratio", self.ratio), *items[at:]])
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
+        return {
+            "name": "BLEU",
+            "score": self.score,
+            "precisions": list(self.precisions),
+            "brevity_penalty": self.brevity_penalty,
+            "ratio": self.ratio,
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+            "matches": list(self.matches),
+            "totals": list(self.totals),
+            "max_order": self.max_order,
+            "smooth": self.smooth,
+            "smooth_value": self.smooth_value,
+            "effective_order": self.effective_order,
+            "signature": self.signature,
+            "ref_length": self.ref_length,
+        }
 
 
 def corpus_bleu_result(

@@ -1,10 +1,19 @@
 """sacrebleu's BLEU arithmetic (``BLEU.compute_bleu``), the one place it is written.
 
-:func:`sacrebleu_scores` is it operation for operation, element-wise on statistics of any
-backend (on NumPy with the C library's log and exp, and Python's ``sum``: sacrebleu's floats
-to the last bit). :func:`array_bleu` is the library's ``bleu_score`` of sacrebleu's
-smoothing names (0-1); :func:`exact_bleu` gives host rows with the precisions and brevity
-penalty sacrebleu reports (``float32=True``: its arithmetic on bootstrap resamples).
+:func:`sacrebleu_scores` is sacrebleu's arithmetic operation for operation, element-wise on
+statistics of any backend: its smoothed precisions (:func:`smoothed_precisions`), the
+brevity penalty of :mod:`bleusuite.scores.rules`, the logarithms and exponentials of the
+backend (on NumPy the C library's, as ``math.log`` and ``math.exp``), the mean of the logs
+added as Python's ``sum`` adds (:meth:`~bleusuite.backends.base.Backend.python_sum`). On
+the host its floats are sacrebleu's to the last bit. Two entries use it:
+
+* :func:`array_bleu`: the library's ``bleu_score`` with ``smooth="none" | "floor" |
+  "add-k" | "exp"``, on the 0-1 scale: sacrebleu's score divided by 100;
+* :func:`exact_bleu`: rows of summed statistics on the host, with the precisions and
+  brevity penalty sacrebleu reports: the command's corpus and sentence scores, confidence
+  intervals and paired tests, the sacrebleu API, the result objects. ``float32=True`` is
+  sacrebleu's arithmetic on resamples (its bootstrap sums float32 statistics, and NumPy 2
+  keeps the precisions in float32 there).
 
 >>> import numpy as np
 >>> # hyp_len, ref_len, correct (N = 4), totals, clamped totals
@@ -25,13 +34,14 @@ from bleusuite import backends
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.scores import rules
-from bleusuite.scores.bleu.smoothing import SACREBLEU_METHODS, smooth_value_of
 
 __all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores",
            "smoothed_precisions"]
 
 #: sacrebleu's smoothing methods
-METHODS = SACREBLEU_METHODS
+METHODS = ("none", "floor", "add-k", "exp")
+#: the value each method takes by default (``smooth_value=None``), where it takes one
+VALUE_DEFAULTS = {"floor": 0.1, "add-k": 1.0}
 #: sacrebleu's ``my_log(0)``: its log of a zero precision
 LOG_ZERO = -9999999999.0
 
@@ -41,15 +51,20 @@ def smoothed_precisions(
     scale: float = 100.0, cast: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, Any]:
     """sacrebleu's smoothed precisions ``(..., N)`` on the 0-``scale`` scale (its
-    ``BLEUScore.precisions`` when some order has a match), and which orders its loop reached
-    (it stops at the first order without hypothesis n-grams, after add-k). ``cast`` makes the
-    integer counts floats (default float64; resamples: float32).
+    ``BLEUScore.precisions`` when some order has a match), and which orders its loop
+    reached.
+
+    ``correct`` and ``total`` are integer arrays ``(..., N)``; ``cast`` makes them floats
+    (default: float64 on the backend; the command's resampled scores use float32). sacrebleu
+    stops at the first order without hypothesis n-grams (after add-k): the orders from there
+    on have precision 0 and are not reached. ``scale * correct / total`` is divided after
+    the product, as sacrebleu's ``100. * correct / total``.
     """
     cast = cast or be.to_float64
     later = be.arange(correct.shape[-1], like=correct) > 0
     correct_f, total_f = cast(correct), cast(total)
     if smooth == "add-k":  # sacrebleu adds k to the orders above 1
-        k = smooth_value_of(smooth, smooth_value)
+        k = _value(smooth, smooth_value)
         correct_f = be.where(later, correct_f + k, correct_f)
         total_f = be.where(later, total_f + k, total_f)
     reached = be.cumsum(be.to_int64(total_f <= 0), axis=-1) == 0
@@ -61,9 +76,12 @@ def smoothed_precisions(
         halving = cast(be.power_of_two(rank, int(correct.shape[-1])))
         precisions = be.where(zero, scale / (halving * safe_total), precisions)
     elif smooth == "floor":
-        floor = smooth_value_of(smooth, smooth_value)
-        precisions = be.where(zero, scale * floor / safe_total, precisions)
+        precisions = be.where(zero, scale * _value(smooth, smooth_value) / safe_total, precisions)
     return precisions, reached
+
+
+def _value(smooth: str, smooth_value: float | None) -> float:
+    return VALUE_DEFAULTS[smooth] if smooth_value is None else float(smooth_value)
 
 
 def sacrebleu_scores(
@@ -71,10 +89,14 @@ def sacrebleu_scores(
     smooth_value: float | None, effective_order: bool,
     cast: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, Any, Any]:
-    """sacrebleu's ``compute_bleu`` of (summed) ``BleuStats``, element-wise: the scores
-    (0-100), the precisions it reports (0-100) and the brevity penalties. ``weights`` None is
-    sacrebleu's own uniform mean of the logs (``effective_order``: over the orders its loop
-    reached); ``cast`` as in :func:`smoothed_precisions`.
+    """sacrebleu's ``compute_bleu`` of (summed) statistics (a ``BleuStats``), element-wise,
+    operation for operation: the scores (0-100), the precisions it reports (0-100) and the
+    brevity penalties.
+
+    ``weights`` None is sacrebleu's own uniform mean of the logs (``effective_order``
+    averages over the orders its loop reached), added with Python's ``sum``
+    (:meth:`~bleusuite.backends.base.Backend.python_sum`); given weights are NLTK-style.
+    ``cast`` makes the counts floats (default float64; sacrebleu's resamples: float32).
     """
     correct = stats.matches[..., :order]
     precisions, reached = smoothed_precisions(be, correct, stats.totals[..., :order], smooth,
@@ -126,7 +148,9 @@ def exact_bleu(
 ) -> ExactBleu:
     """sacrebleu's ``BLEU.compute_bleu`` of each row of summed BLEU statistics (a
     :class:`~bleusuite.BleuStats`, or its ``to_array`` layout ``(R, 2 + 3N)`` or
-    ``(2 + 3N,)``), bit for bit (a few rows by the traced face).
+    ``(2 + 3N,)``), bit for bit: :func:`sacrebleu_scores` on NumPy (a few rows by its traced
+    face, :func:`bleusuite.backends.trace.by_rows`), whose logarithms and exponentials are the C
+    library's and whose sums Python's ``sum``, as sacrebleu's.
 
     >>> table = np.array([[4, 6, 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1]])
     >>> result = exact_bleu(table)

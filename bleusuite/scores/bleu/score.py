@@ -13,6 +13,7 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced
 from bleusuite.inputs.normalize import options_batch, options_corpus_batches
+from bleusuite.scores import rules
 from bleusuite.scores.bleu import (
     addone_formula,
     ignite_formula,
@@ -64,10 +65,12 @@ def _formula_of_table(be: Backend, table: Any, settings: BleuSettings) -> Any:
 
 def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        settings: BleuSettings, far: int) -> Any:
-    """Sentence scores from the counts of a batch (:func:`bleu_statistics_from_counts`)."""
-    stats = bleu_statistics_from_counts(be, hyp_len, ref_len, present, clipped, far=far,
-                                        ref_length=settings.ref_length)
-    return _formula(be, stats, settings)
+    """Sentence scores from the counts of a batch: the hypothesis lengths ``(B,)``, the
+    reference lengths and which are present ``(B, R)``, the clipped matches ``(B, N)``
+    (``far``: above every length, see :func:`bleusuite.scores.rules.closest_ref_len`)."""
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
+                                  ref_length=settings.ref_length)
+    return _formula(be, bleu_statistics_from_counts(be, hyp_len, chosen, clipped), settings)
 
 
 def sentence_scores(batch: Batch, settings: BleuSettings) -> Any:
@@ -275,7 +278,9 @@ def corpus_bleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: BleuSettings,
                          with_nrefs: bool = False) -> tuple[BleuStats[Any], Batch, str | None]:
-    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
+    """The summed statistics of a corpus given to a function with keyword arguments
+    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
+    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
     return corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, settings.stats_order, settings.ref_length), with_nrefs)

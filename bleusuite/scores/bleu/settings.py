@@ -1,7 +1,12 @@
-"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once and
-kept by :meth:`BleuSettings.of` (:mod:`bleusuite.scores.settings_cache`). The defaults are
-the library's (ignite's ``no_smooth`` for token ids, sacrebleu's ``exp`` for text); the
-command and the sacrebleu API pass sacrebleu's own (:data:`SACREBLEU_DEFAULTS`).
+"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once.
+
+The library's functions, the result objects, the Ignite and torchmetrics metrics, the
+sacrebleu API, the rewards, Ray and the command all describe a BLEU score by a
+:class:`BleuSettings`; :meth:`BleuSettings.of` builds it from a function's keyword
+arguments and keeps it (the same arguments give the same object, so a repeated call pays
+for no check). The defaults are the library's (ignite's ``no_smooth`` for token ids,
+sacrebleu's ``exp`` for text); the command and the sacrebleu API pass sacrebleu's own
+(:data:`SACREBLEU_DEFAULTS`).
 
 >>> settings = BleuSettings.of(smooth="method1")
 >>> settings.order, settings.family, settings.stats_order
@@ -15,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -194,7 +198,11 @@ class BleuSettings:
 
     def replace(self, **changes: Any) -> BleuSettings:
         """The same settings with ``changes`` (checked again)."""
-        return dataclasses.replace(self, **changes)
+        values = {name: getattr(self, name) for name in (
+            "max_order", "weights", "smooth", "smooth_value", "effective_order", "ref_length",
+            "tokenize", "lowercase")}
+        values.update(changes)
+        return BleuSettings(**values)
 
 
 def _settings(max_order: Any, weights: Any, smooth: Any, smooth_value: Any,

@@ -1,9 +1,27 @@
-"""The smoothing names, the family each belongs to (whose numbers each reproduces is said at
-:func:`bleusuite.sentence_bleu`), and what the families' formulas share. Each family's
-arithmetic is written once, element-wise over the leading axes of the statistics (orders
-last), on any backend: :mod:`~bleusuite.scores.bleu.nltk_formula`,
-:mod:`~bleusuite.scores.bleu.ignite_formula`, :mod:`~bleusuite.scores.bleu.sacrebleu_formula`,
-:mod:`~bleusuite.scores.bleu.addone_formula` (torchmetrics and tensorflow/nmt).
+"""The smoothing names, the family each belongs to, and what the families share.
+
+Each family's arithmetic is written once, in its own module, element-wise over the
+leading axes of the statistics (the same code scores one corpus, 0-d statistics, or every
+sentence of a batch, (B,) statistics), on any backend; orders are the last axis:
+
+* :mod:`bleusuite.scores.bleu.nltk_formula`, :mod:`bleusuite.scores.bleu.ignite_formula`,
+  :mod:`bleusuite.scores.bleu.sacrebleu_formula` (which also holds sacrebleu's exact scalar
+  arithmetic, for the command), :mod:`bleusuite.scores.bleu.addone_formula` (torchmetrics'
+  and the tensorflow/nmt script's add-one smoothings, one module for both families).
+
+The smoothing names, and whose numbers each reproduces:
+
+* NLTK ``sentence_bleu`` / ``corpus_bleu`` with ``SmoothingFunction().methodK``:
+  ``method0`` .. ``method7`` (per-sentence denominators floored at 1 before summing).
+* pytorch-ignite ``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``, ``nltk_smooth2``,
+  ``smooth2`` (sentence scores are the ``average="macro"`` terms, corpus scores equal
+  ``average="micro"``).
+* sacrebleu ``BLEU(smooth_method=..., smooth_value=..., effective_order=...)``, divided
+  by 100: ``none``, ``floor``, ``add-k``, ``exp``.
+* torchmetrics ``BLEUScore(smooth=True)``: ``torchmetrics_smooth`` (its ``smooth=False``
+  is ignite's ``no_smooth``), with ``ref_length="closest_first"``.
+* evaluate's ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``nmt_smooth``
+  (its ``smooth=False`` is ignite's ``no_smooth``), with ``ref_length="shortest"``.
 """
 
 from __future__ import annotations
@@ -19,6 +37,7 @@ __all__ = ["FAMILIES", "NMT_METHODS", "SMOOTHING_NAMES", "TORCHMETRICS_METHODS",
 
 NLTK_METHODS = tuple(f"method{k}" for k in range(8))
 IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
+#: = bleusuite.scores.bleu.sacrebleu_formula.METHODS
 SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")
 TORCHMETRICS_METHODS = ("torchmetrics_smooth",)
 NMT_METHODS = ("nmt_smooth",)
@@ -52,13 +71,18 @@ def family_of(smooth: Any) -> str:
 
 
 def extra_orders(smooth: str) -> int:
-    """Highest order a method needs beyond the weights (NLTK 5/7 use 5-grams)."""
+    """Highest order a smoothing method needs beyond the weights (NLTK 5/7 use 5-grams)."""
     return 5 if smooth in ("method5", "method7") else 0
 
 
 def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
-    """``2.0 ** exponent`` in float64, exactly (the backend's table lookup: ``2 ** k`` in
-    int64 overflows from k = 63, a float ``pow`` may round on some devices)."""
+    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..``largest``.
+
+    The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
+    precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
+    float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
+    ``2.0 ** k`` is exact on every backend (and one gather).
+    """
     return be.power_of_two(exponent, largest)
 
 
@@ -67,9 +91,10 @@ def weighted_log_sum(
 ) -> Any:
     """``sum(weights * log(precisions))`` over the orders; ``skip_zero``: NLTK's rule, orders
     whose precision is 0 (or negative) add ``weights * zero_log``, or nothing."""
-    if skip_zero:
+    if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
         positive = precisions > 0
         logs = be.log(be.where(positive, precisions, 1.0))
+        # ``zero_log``: the log a zero precision stands for instead (method0)
         return be.sum_(be.where(positive, weights * logs, 0.0 if zero_log is None
                                 else weights * zero_log), axis=-1)
     return be.sum_(weights * be.log(precisions), axis=-1)
@@ -81,7 +106,8 @@ def stack(be: Backend, columns: list[Any]) -> Any:
 
 
 def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
-    """``smooth_value`` as a float, else the method's default.
+    """The value a smoothing method takes: ``smooth_value`` as a float, else its default
+    (:data:`SMOOTH_VALUE_DEFAULTS`; the caller's method is one of them).
 
     >>> smooth_value_of("add-k", None), smooth_value_of("floor", 0.5)
     (1.0, 0.5)
@@ -90,8 +116,9 @@ def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
 
 
 def signature_item(smooth: str, smooth_value: float | None) -> str:
-    """``smooth:`` of every signature: sacrebleu's names as sacrebleu writes them, the others
-    after their family, and the value where the method takes one.
+    """The smoothing as every signature writes it (``smooth:`` of the command's lines and
+    of the result objects): sacrebleu's names as sacrebleu writes them, the other
+    families' after their family, and the value where the method takes one.
 
     >>> signature_item("exp", None), signature_item("floor", None)
     ('exp', 'floor[0.10]')

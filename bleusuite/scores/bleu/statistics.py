@@ -16,7 +16,7 @@ array([[4, 3, 2, 1],
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -86,7 +86,7 @@ class BleuStats(SummableStats[A]):
     @property
     def max_order(self) -> int:
         """The highest n-gram order the statistics hold."""
-        return int(cast(Any, self.matches).shape[-1])
+        return int(_untyped(self.matches).shape[-1])
 
     length_field = "matches"
     sentence_ndim = 2
@@ -120,7 +120,7 @@ class BleuStats(SummableStats[A]):
 
     def to_array_on(self, be: Backend) -> A:
         """:meth:`to_array` with the arrays' backend given (a traced formula's)."""
-        s = cast(Any, self)
+        s = _untyped(self)
         result: A = be.concat(
             [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
             axis=-1,
@@ -137,7 +137,7 @@ class BleuStats(SummableStats[A]):
         >>> BleuStats.from_array(s.to_array()).matches.tolist()
         [[2, 1, 0, 0]]
         """
-        a = cast(Any, array)
+        a = _untyped(array)
         width = int(a.shape[-1]) - 2
         if width <= 0 or width % 3:
             raise ValueError(
@@ -147,6 +147,21 @@ class BleuStats(SummableStats[A]):
         return cls(
             a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n], a[..., 2 + 2 * n :]
         )
+
+
+def _untyped(value: object) -> Any:
+    """``value`` for the arithmetic inside this module: the statistics are generic in their
+    array type, which this module (written for every backend) does not look into."""
+    return value
+
+
+def _chosen_ref_len(be: Backend, batch: Batch, ref_length: str) -> Any:
+    """The present reference length chosen by the rule ``ref_length``."""
+    # above every distance and length (on devices from the shapes: it fits int32 for JAX
+    # without x64)
+    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
+    return rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
+                                ref_length=ref_length)
 
 
 def bleu_statistics_of_batch(batch: Batch, max_order: int,
@@ -186,28 +201,31 @@ def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | 
 def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        ref_length: str) -> Any:
     """The statistics of host rows in their ``to_array`` form, from their counts."""
-    return bleu_statistics_from_counts(be, hyp_len, ref_len, present, clipped, far=1 << 62,
-                                       ref_length=ref_length).to_array_on(be)
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=1 << 62,
+                                  ref_length=ref_length)
+    return bleu_statistics_from_counts(be, hyp_len, chosen, clipped).to_array_on(be)
 
 
 def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
-    # above every distance and length (on devices from the shapes: it fits int32 for JAX
-    # without x64)
-    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
-    return bleu_statistics_from_counts(batch.backend, batch.hyp_len, batch.ref_len,
-                                       batch.ref_present, count_matches(batch, max_order).clipped,
-                                       far=far, ref_length=ref_length)
+    be = batch.backend
+    matches = count_matches(batch, max_order).clipped
+    return bleu_statistics_from_counts(be, batch.hyp_len, _chosen_ref_len(be, batch, ref_length),
+                                       matches)
 
 
-def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any,
-                                matches: Any, *, far: int, ref_length: str) -> BleuStats[Any]:
-    """BLEU statistics from the counts of a batch: the hypothesis lengths ``(B,)``, the
-    reference lengths and which are present ``(B, R)`` (None: all), the clipped matches
-    ``(B, N)`` of orders 1..N; each sentence's reference length is chosen by ``ref_length``
-    (``far``: see :func:`bleusuite.scores.rules.closest_ref_len`)."""
+def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
+                                matches: Any) -> BleuStats[Any]:
+    """BLEU statistics from the clipped matches ``(B, N)`` of orders 1..N, the hypothesis
+    lengths and the chosen reference lengths ``(B,)`` (the totals follow from the
+    lengths)."""
     totals = ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far, ref_length=ref_length)
-    return BleuStats(hyp_len, chosen, matches, totals, be.maximum(totals, 1))
+    return BleuStats(
+        hyp_len=hyp_len,
+        ref_len=ref_len,
+        matches=matches,
+        totals=totals,
+        clamped_totals=be.maximum(totals, 1),
+    )
 
 
 @overload

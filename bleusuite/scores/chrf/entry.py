@@ -24,6 +24,7 @@ __all__ = ["METRIC"]
 class _Chrf(TextCountedMetric):
     name = "chrf"
     label = "chrF"
+    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "nc": "nc",
                                                  "nw": "nw", "space": "s"}
     statistics = ChrfStats
@@ -62,8 +63,11 @@ class _Chrf(TextCountedMetric):
         "char_order": "chrf_char_order", "word_order": "chrf_word_order", "beta": "chrf_beta",
         "lowercase": "chrf_lowercase", "whitespace": "chrf_whitespace",
         "eps_smoothing": "chrf_eps_smoothing"}
+    command_fixed: ClassVar[dict[str, Any]] = {}
     paired_tests = True
 
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
     result_module = "bleusuite.scores.chrf.result"
 
     # chrF counts characters: the base refuses token ids

@@ -79,6 +79,7 @@ class ChrfResult(ScoreResult):
                    tuple(np.asarray(stats.matches).tolist()), signature)
 
 
+
 def corpus_chrf_result(
     hypotheses: Sequence[str], references: Sequence[str | Sequence[str | None]],
     **options: Unpack[ChrfOptions],

@@ -8,7 +8,7 @@ whose sentence-level chrF is best (:func:`bleusuite.scores.chrf.text_statistics.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from bleusuite.scores.statistics import SummableStats
 
@@ -44,7 +44,7 @@ class ChrfStats(SummableStats[A]):
 
     def to_array(self) -> A:
         """``(..., 3 O)``: sacrebleu's layout, ``[hyp, ref, match]`` for each order."""
-        be, s = self.backend, cast(Any, self)
+        be, s = self.backend, _untyped(self)
         stacked = be.concat([s.hyp_counts[..., None], s.ref_counts[..., None],
                              s.matches[..., None]], axis=-1)
         result: A = stacked.reshape(*stacked.shape[:-2], -1)
@@ -58,5 +58,19 @@ class ChrfStats(SummableStats[A]):
             raise ValueError(f"array: expected a last axis of 3 x orders entries; got "
                              f"{a.shape[-1]}")
         return cls(a[..., 0::3], a[..., 1::3], a[..., 2::3])
+
+
+def _untyped(value: object) -> Any:
+    """``value`` for the arithmetic of this module, which works on any array type."""
+    return value
+
+
+
+
+
+
+
+
+
 
 

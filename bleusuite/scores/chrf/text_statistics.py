@@ -11,9 +11,15 @@ ties):
   characters (:func:`bleusuite.text.tokenizers.split_punctuation`);
 * a hypothesis n-gram count is 0 for an order where the reference has no n-gram.
 
-The text takes the library's one route (:func:`bleusuite.inputs.text_batch`) and counting
-kernel, per reference; :func:`statistics_from_counts` is written against a backend, so a
-small batch is scored row by row by its traced face.
+The text takes the library's one route (:func:`bleusuite.inputs.text_batch`: characters
+and chrF++'s words are tokenizers there, numbered in the compiled part), and the counting
+is its one kernel, per reference. The choice of the best reference and the statistics are
+written once against a backend (:func:`statistics_from_counts`), so a small batch is scored
+row by row by their traced face (:func:`bleusuite.backends.trace.by_rows`).
+
+>>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
+>>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()
+([[3, 2]], [[3, 2]], [[3, 2]])
 """
 
 from __future__ import annotations
@@ -43,9 +49,10 @@ ChrfCounts = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, n
 
 def chrf_counts(hypotheses: Sequence[str], references: Sequence[Any],
                 settings: ChrfSettings, require_references: bool = True) -> ChrfCounts:
-    """The counts chrF's statistics come from (:data:`ChrfCounts`) of hypothesis strings
-    against their references; a hypothesis without any raises (``require_references=False``:
-    its counts are 0, for a caller that checks itself)."""
+    """The counts chrF's statistics come from (:data:`ChrfCounts`), of hypothesis strings
+    against their references (a string or a list of them per hypothesis; ``None``: no such
+    reference). A hypothesis without any raises, as for every metric
+    (``require_references=False``: its counts are 0, for a caller that checks itself)."""
     sides: list[list[np.ndarray] | None] = []
     present = None
     for tokenizer, orders in (
@@ -102,18 +109,21 @@ def statistics_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_re
     return ChrfStats(pick(hyp), pick(ref), pick(match))
 
 
-def scores_from_counts(be: Backend, *counts_and_settings: Any) -> Any:
-    """Sentence chrF scores (0-100) from the arguments of :func:`statistics_from_counts`."""
-    stats = statistics_from_counts(be, *counts_and_settings)
-    settings: ChrfSettings = counts_and_settings[-1]
+def scores_from_counts(be: Backend, present: Any, char_hyp_len: Any, char_ref_len: Any,
+                       char_matches: Any, word_hyp_len: Any, word_ref_len: Any,
+                       word_matches: Any, settings: ChrfSettings) -> Any:
+    """Sentence chrF scores (0-100) from the counts of a batch (:data:`ChrfCounts`)."""
+    stats = statistics_from_counts(be, present, char_hyp_len, char_ref_len, char_matches,
+                                   word_hyp_len, word_ref_len, word_matches, settings)
     return formula(be, stats.hyp_counts, stats.ref_counts, stats.matches, settings.beta,
                    settings.eps_smoothing)
 
 
 def chrf_statistics(hypotheses: Sequence[str], references: Sequence[Any],
                     settings: ChrfSettings | None = None) -> ChrfStats[np.ndarray]:
-    """Per-sentence chrF statistics of hypotheses against their references (for each a
-    string or a list of them; ``None``: no such reference), each from its best reference.
+    """Per-sentence chrF statistics of hypotheses against their references (for each
+    hypothesis a reference string or a list of them; ``None``: no such reference), each
+    sentence's from its best reference (see the module's description).
 
     >>> stats = chrf_statistics(["ab c"], [["abc", "x"]], ChrfSettings(char_order=2))
     >>> stats.hyp_counts.tolist(), stats.ref_counts.tolist(), stats.matches.tolist()

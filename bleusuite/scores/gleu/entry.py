@@ -29,12 +29,16 @@ __all__ = ["METRIC"]
 class _Gleu(WordCountedMetric):
     name = "gleu"
     label = "GLEU"
+    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "tok", "ngram": "n"}
     statistics = GleuStats
 
     def settings(self, **values: Any) -> GleuSettings:
         """GLEU's settings of the command (text tokenised by ``13a``), with ``values``."""
         return GleuSettings(**{"tokenize": "13a", **values})
+
+    def title(self, settings: GleuSettings) -> str:
+        return "GLEU"
 
     def signature(self, settings: GleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",
@@ -50,6 +54,8 @@ class _Gleu(WordCountedMetric):
     command_fixed: ClassVar[dict[str, Any]] = {"min_len": 1, "max_len": 4}
     paired_tests = True
 
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
     result_module = "bleusuite.scores.gleu.result"
 
     def token_id_statistics(self, batch: Any, settings: GleuSettings) -> GleuStats[Any]:

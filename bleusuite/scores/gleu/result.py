@@ -4,6 +4,9 @@
 >>> print(corpus_gleu_result(["the cat sat"], [["the cat sat down"]], tokenize="13a")
 ...       .format(signature=False))
 GLEU = 60.00 (matches = 6 total = 10)
+
+A result holds the numbers it prints: ``score`` on the 0-100 scale
+(:func:`bleusuite.corpus_gleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -120,4 +123,6 @@ def corpus_gleu_result(
 def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return GleuResult.of_settings(GleuStats.from_array(total), settings, nrefs)
+    return GleuResult.from_stats(
+        GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
+        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)

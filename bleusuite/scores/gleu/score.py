@@ -161,7 +161,9 @@ def corpus_gleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: GleuSettings,
                          with_nrefs: bool = False) -> tuple[GleuStats[Any], Batch, str | None]:
-    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
+    """The summed statistics of a corpus given to a function with keyword arguments
+    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
+    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
     return corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
         b, settings.min_len, settings.max_len), with_nrefs)

@@ -1,10 +1,14 @@
 """ROUGE's counts (:class:`RougeCounts`): for each hypothesis, reference and ROUGE type, the
 matches and both sides' totals, from one counting pass.
 
-``rougeN``: the n-grams shared with the reference (as multisets) and each side's n-grams;
-``rougeL``: the longest common subsequence and the lengths; ``rougeLsum``: rouge-score's
-summary-level hits (union LCS of each reference sentence, clipped by the token counts) and
-the lengths.
+- ``rougeN``: the matches are the n-grams shared with the reference (as multisets: the
+  per-reference clipped matches of :func:`bleusuite.counting.count_matches`), the totals
+  each side's n-grams (``max(0, length - n + 1)``);
+- ``rougeL``: the matches are the length of the longest common subsequence
+  (:mod:`bleusuite.counting.lcs`), the totals the lengths;
+- ``rougeLsum``: the matches are rouge-score's summary-level hits (each reference
+  sentence's union LCS with the hypothesis sentences, clipped by the token counts), the
+  totals the lengths.
 
 >>> from bleusuite.inputs import normalize_batch
 >>> batch = normalize_batch(np.array([[1, 2, 3, 4]]), np.array([[1, 3, 2, 4]]))

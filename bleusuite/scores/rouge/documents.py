@@ -1,10 +1,15 @@
 """ROUGE's text: documents tokenised once, as ragged rows of token ids (:class:`Documents`).
 
-rouge-score tokenises a document whole for ``rougeN`` and ``rougeL``, and each of its lines
-for ``rougeLsum``. Its tokenizer (``tokenize="rouge"``) treats a newline as any separator,
-so the lines are tokenised once and the documents are the runs of their lines; any other
-tokenizer (or a callable, or another sentence splitter) tokenises documents and sentences
-apart, in one numbering. ``use_stemmer``: Porter stems, each distinct token stemmed once.
+A document is a string; rouge-score tokenises it whole for ``rougeN`` and ``rougeL``, and
+for ``rougeLsum`` splits it into sentences at its newlines (``text.split("\\n")``) and
+tokenises each. Its default tokenizer (``tokenize="rouge"``) treats a newline as any other
+separator, so the document's tokens are its sentences' tokens one after another: the
+sentences are tokenised once (each distinct word once, in the compiled numbering) and the
+documents are the runs of their sentences. Any other tokenizer, or another way to find
+sentences, tokenises the documents and (for ``rougeLsum``) their sentences apart, in one
+numbering. A callable ``tokenize`` gives each text's tokens itself (any hashable tokens).
+With ``use_stemmer`` every token of more than 3 characters becomes its Porter stem, each
+distinct token stemmed once (:mod:`bleusuite.text.stemming`).
 
 >>> docs = encode_documents(["The cats sat.\\nA dog!"], [["the cat sat"]], use_stemmer=True)
 >>> docs.pairs.hyp_lengths.tolist(), docs.pairs.ref_lengths.tolist(), docs.marks.tolist()

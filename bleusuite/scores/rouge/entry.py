@@ -43,6 +43,7 @@ def verbose_line(precision: float, recall: float, fmeasure: float) -> str:
 class _Rouge(TextCountedMetric):
     name = "rouge"
     label = "ROUGE"
+    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {}
     statistics = RougeStats
 
@@ -75,6 +76,8 @@ class _Rouge(TextCountedMetric):
     paired_tests = False
     # not a metric of the command (sacrebleu has no ROUGE): no command_flags
 
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
     result_module = "bleusuite.scores.rouge.result"
 
     # ROUGE's corpus scores are of text: the base refuses token ids

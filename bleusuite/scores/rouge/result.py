@@ -6,6 +6,9 @@ recall and F-measure of the documents, the measure asked for, and a signature.
 ROUGE-L = 83.33 (P 83.33 R 83.33 F 83.33)
 >>> result.signature.rsplit("|", 1)[0]
 'nrefs:1|measure:fmeasure|tok:rouge|stem:no|multiref:best-f'
+
+A result holds the numbers it prints, on the 0-100 scale (:func:`bleusuite.corpus_rouge`
+returns ``score / 100``, rouge-score's scale).
 """
 
 from __future__ import annotations

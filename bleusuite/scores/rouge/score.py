@@ -1,8 +1,13 @@
 """ROUGE of text or token ids: the public functions, and scores from statistics.
 
 Every type and measure of a batch comes from one tokenising and one counting pass
-(:func:`rouge_scores`); with text the numbers are rouge-score's, to the last bit, and a
-corpus score is the mean of the documents' scores (pytorch-ignite's and torchmetrics').
+(:func:`rouge_scores`); :func:`sentence_rouge` and :func:`corpus_rouge` are one type and
+one measure of it. With text, the numbers are rouge-score's ``RougeScorer(rouge_types,
+use_stemmer).score(reference, hypothesis)`` (``score_multi`` where a hypothesis has several
+references: the reference with the highest F-measure), to the last bit; a corpus score is
+the mean of the documents' scores, the score pytorch-ignite and torchmetrics report and the
+centre of rouge-score's bootstrap (``BootstrapAggregator``; evaluate's ``rouge`` module
+reports its resampled median: :mod:`bleusuite.evaluate`).
 
 >>> hyps = ["the cat sat on the mat", "a dog ran home"]
 >>> refs = [["the cat was on the mat"], ["the dog ran", "a dog ran home fast"]]
@@ -89,8 +94,7 @@ def rouge_counts(
     ``settings.use_stemmer``) or of token ids, and the function that returns a result to
     the caller's array type (with NaN for a hypothesis without reference on a device)."""
     if is_text(hypotheses) or (isinstance(hypotheses, Sequence) and not len(hypotheses)
-                               and settings.tokenize is not None
-                               and backends.backend_name(references) is None):
+                               and settings.tokenize is not None and not _arrays(references)):
         if pad_id is not None or eos_id is not None:
             raise ValueError("pad_id and eos_id apply to token ids; the inputs are strings")
         if settings.tokenize is None:
@@ -115,6 +119,10 @@ def rouge_counts(
         return batch.to_caller(mark_unreferenced(batch, scores))
 
     return counts, to_caller
+
+
+def _arrays(references: Any) -> bool:
+    return backends.backend_name(references) is not None
 
 
 def _identity(a: Any) -> Any:

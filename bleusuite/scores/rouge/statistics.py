@@ -1,9 +1,11 @@
 """ROUGE's summable statistics (:class:`RougeStats`): each document's precision, recall and
 F-measure and the number of documents.
 
-rouge-score, pytorch-ignite and torchmetrics score a corpus by the mean of its documents'
-scores: their sums are the statistics (of floats: summed in another order they can differ
-in the last bits).
+rouge-score, pytorch-ignite and torchmetrics all score a corpus by the mean of its
+documents' scores (pytorch-ignite keeps their sums and a count as its state; rouge-score's
+``BootstrapAggregator`` reports the middle of resampled means): those sums are the
+statistics here, so batches and processes add their statistics before scoring, as with
+BLEU's counts. The sums are of floats: in another order they can differ in the last bits.
 """
 
 from __future__ import annotations

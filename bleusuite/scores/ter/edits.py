@@ -3,12 +3,31 @@ the compiled kernel (``bleusuite/csrc/ter.c``) on the worker threads, or the sam
 Python where the compiled part is not built (the same numbers, slower).
 
 sacrebleu's ``translation_edit_rate`` (tercom's algorithm) shifts blocks of hypothesis
-words while a shift lowers the edit distance (a beam search around the diagonal), then
-counts the shifts plus the edit distance of the shifted hypothesis; the steps, their
-tie-breaking and limits, and the bit-parallel lower bound that spares most candidates the
-beam rows are described once, at the head of ``bleusuite/csrc/ter.c`` (``_Pair`` here
-takes the same steps). Rows are counted on :func:`bleusuite.threads.worker_threads` threads
-in blocks of about equal work, the GIL released (a small call runs in the caller's thread).
+words while a shift lowers the edit distance, then counts the shifts plus the edit distance
+of the shifted hypothesis:
+
+1. The edit distance is a beam search: row ``i`` of the matrix (the first ``i``
+   hypothesis words) is computed only within 25 positions of ``floor(i * m / n)`` (more
+   where ``m / n > 50``), the last row whole; on ties a cell prefers a match or
+   substitution, then a deletion, then an insertion, and the trace of the best path says
+   which words are errors and which hypothesis word each reference word is aligned with.
+2. A shift candidate is a hypothesis block of 1..10 words equal to a reference block that
+   starts at most 50 positions away, where both blocks hold an error and the reference
+   block is not aligned inside the hypothesis block, moved before each distinct position
+   aligned with the reference block (or the word before it).
+3. The best candidate has the largest gain in edit distance, then the longest block, the
+   earliest block, the earliest target. It is made while it gains; once 1000 candidates
+   have been tried for a pair the search ends, that shift unmade.
+
+A candidate's distance starts from the current hypothesis' row where the two first differ;
+the Levenshtein distance without the band (Myers' bit-parallel algorithm, on machine words
+in C, on Python integers here) is the beam's where the band covers the whole matrix and a
+lower bound elsewhere, so that most candidates never take the beam rows (see
+``bleusuite/csrc/ter.c``).
+
+Rows are counted on :func:`bleusuite.threads.worker_threads` threads in blocks of about
+equal work, the GIL released; a call too small to repay a thread's hand-over runs in the
+caller's thread.
 
 >>> ids = np.array([1, 2, 3, 4, 3, 4, 1, 2])  # hypothesis "a b c d", reference "c d a b"
 >>> ter_edits(ids, np.array([0]), np.array([4]), ids, np.array([[4]]), np.array([[4]])).tolist()

@@ -33,6 +33,9 @@ class _Ter(TextCountedMetric):
     def settings(self, **values: Any) -> TerSettings:
         return TerSettings(**values)
 
+    def title(self, settings: TerSettings) -> str:
+        return "TER"
+
     def signature(self, settings: TerSettings) -> dict[str, Any]:
         def yes(value: bool) -> str:
             return "yes" if value else "no"
@@ -55,8 +58,11 @@ class _Ter(TextCountedMetric):
     command_flags: ClassVar[dict[str, str]] = {
         "normalized": "ter_normalized", "no_punct": "ter_no_punct",
         "asian_support": "ter_asian_support", "case_sensitive": "ter_case_sensitive"}
+    command_fixed: ClassVar[dict[str, Any]] = {}
     paired_tests = True
 
+    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
+    #: result object builds on this entry)
     result_module = "bleusuite.scores.ter.result"
 
     def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:

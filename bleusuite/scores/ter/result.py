@@ -75,6 +75,7 @@ class TerResult(ScoreResult):
                    float(np.asarray(stats.ref_length)), signature.format())
 
 
+
 def corpus_ter_result(
     hypotheses: Hypotheses[Any], references: References[Any],
     **options: Unpack[TerCallOptions],

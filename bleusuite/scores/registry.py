@@ -1,11 +1,6 @@
-"""Every metric as one unit, found by its name.
-
-A metric (:class:`Metric`) is its statistics type, its formulas, its title and signature
-fields, and how its statistics come from text: the command (``-m bleu gleu chrf ter``), the
-result objects, the paired tests and the Ignite metrics look it up here, so a new metric is
-its own files plus one line of :data:`METRICS`. Each metric's settings are a dataclass of
-its own (:class:`~bleusuite.scores.bleu.settings.BleuSettings`, ...), with the defaults of the
-library it reproduces.
+"""Every metric as one unit (:class:`Metric`: its statistics type, formulas, title,
+signature fields, and how its statistics come from text), found by its name: the front ends
+look it up here, so a new metric is its own files plus one line of :data:`METRICS`.
 
 >>> [get(name).title(get(name).settings()) for name in names()]
 ['BLEU', 'chrF2', 'CIDEr-D', 'GLEU', 'ROUGE-L', 'TER', 'WER']
@@ -14,6 +9,7 @@ library it reproduces.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,9 +30,7 @@ __all__ = [
     "reference_rows",
     "result",
     "text_counted",
-    "text_only",
     "word_counted",
-    "word_id_settings",
 ]
 
 #: name -> the module that holds the metric's entry (``METRIC``), imported on first use
@@ -57,10 +51,9 @@ COMMAND_METRICS = ("bleu", "chrf", "gleu", "ter")
 
 @dataclass(frozen=True)
 class WordCounting:
-    """What a metric of tokenised words needs counted: the lines tokenised by ``tokenize``
-    (lowercased first with ``lowercase``), n-gram orders 1..``orders``, and the matches
-    against each reference (``per_reference``) besides BLEU's clipped ones. Metrics that
-    agree on the tokens share one counting pass."""
+    """What a metric of tokenised words needs counted (metrics that agree on the tokens share
+    one counting pass): orders 1..``orders``, and with ``per_reference`` the matches against
+    each reference besides the clipped ones."""
 
     tokenize: str
     lowercase: bool
@@ -135,9 +128,9 @@ class Metric(Protocol):
 
 class WordCountedMetric(abc.ABC):
     """The base of an entry whose statistics come from the shared word counting (BLEU,
-    GLEU): the lines are tokenised and counted once for every such metric of a run, and
-    each metric's statistics made from those counts."""
+    GLEU)."""
 
+    name: ClassVar[str]
     #: the metric's name in messages (``BLEU``)
     label: ClassVar[str]
     warns_tokenised: ClassVar[bool] = False
@@ -153,19 +146,28 @@ class WordCountedMetric(abc.ABC):
         ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
         the reference lines."""
 
+    def title(self, settings: Any) -> str:
+        return self.label
+
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
 
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
-        return word_id_settings(self, settings, given)
+        """The ids are the words: nothing given may tokenise or lowercase them."""
+        if given.get("tokenize") is not None:
+            raise ValueError(f"tokenize={given['tokenize']!r} applies to text columns; token "
+                             "ids are counted as given (drop tokenize)")
+        if given.get("lowercase"):
+            raise ValueError("lowercase=True applies to text columns; token ids are counted "
+                             "as given (drop lowercase)")
+        return dataclasses.replace(settings, tokenize=None)
 
 
 class TextCountedMetric(abc.ABC):
     """The base of an entry whose statistics come from the text (chrF, TER, ROUGE, WER,
-    CIDEr-D): no word counting, no verbose part, and by default no token ids (a metric
-    counted on ids too overrides :meth:`Metric.token_id_settings` and
-    :meth:`Metric.token_id_statistics`)."""
+    CIDEr-D): no verbose part, and by default no token ids."""
 
+    name: ClassVar[str]
     #: the metric's name in messages (``TER``)
     label: ClassVar[str]
     warns_tokenised: ClassVar[bool] = False
@@ -177,14 +179,17 @@ class TextCountedMetric(abc.ABC):
                         settings: Any) -> np.ndarray:
         """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
 
+    def title(self, settings: Any) -> str:
+        return self.label
+
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         return values
 
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
-        return word_id_settings(self, settings, given)  # refuses: the metric needs text
+        raise ValueError(f"{self.name} needs text columns")
 
     def token_id_statistics(self, batch: Any, settings: Any) -> Any:
-        return text_only(self)
+        raise ValueError(f"metrics: {self.name} is not counted on token ids; give text columns")
 
     def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
         return [""] * len(np.atleast_2d(table))
@@ -210,9 +215,8 @@ def text_counted(name: str) -> TextCountedMetric | None:
 
 def reference_rows(hypotheses: Sequence[str],
                    references: Sequence[list[str]]) -> list[list[Any]]:
-    """The references of each hypothesis from reference streams (one list per stream; a
-    stream may hold None where a line has no reference, as :meth:`TextCountedMetric.text_statistics`
-    gets them).
+    """The references of each hypothesis from reference streams (one list per stream, None
+    where a line has no reference).
 
     >>> reference_rows(["a", "b"], [["ra", "rb"], ["sa", "sb"]]), reference_rows(["a"], [])
     ([['ra', 'sa'], ['rb', 'sb']], [[]])
@@ -225,32 +229,9 @@ def reference_rows(hypotheses: Sequence[str],
 def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
            given_tokens: bool = False) -> Any:
     """The result object of metric ``name`` (``BleuResult``, ...) of summed statistics
-    ``total`` (``(F,)``, the ``to_array`` form), as the library's ``corpus_*_result`` builds
-    it (``given_tokens``: of token ids, for the metrics whose settings do not say so)."""
+    ``total`` (``(F,)``, the ``to_array`` form); ``given_tokens``: of token ids."""
     module = importlib.import_module(get(name).result_module)
     return module.result_of_table(total, settings, nrefs, given_tokens)
-
-
-def word_id_settings(entry: Any, settings: Any, given: Mapping[str, Any]) -> Any:
-    """:meth:`Metric.token_id_settings` of a metric counted on words
-    (:class:`WordCountedMetric`): the ids are the words, so nothing given may tokenise or
-    lowercase them."""
-    import dataclasses
-
-    if not isinstance(entry, WordCountedMetric):
-        raise ValueError(f"{entry.name} needs text columns")
-    if given.get("tokenize") is not None:
-        raise ValueError(f"tokenize={given['tokenize']!r} applies to text columns; token ids "
-                         "are counted as given (drop tokenize)")
-    if given.get("lowercase"):
-        raise ValueError("lowercase=True applies to text columns; token ids are counted as "
-                         "given (drop lowercase)")
-    return dataclasses.replace(settings, tokenize=None)
-
-
-def text_only(entry: Any) -> Any:
-    """:meth:`Metric.token_id_statistics` of a metric of text only."""
-    raise ValueError(f"metrics: {entry.name} is not counted on token ids; give text columns")
 
 
 def names() -> list[str]:

@@ -1,12 +1,7 @@
-"""Scores as they are printed, in sacrebleu's formats: one signature (:class:`Signature`,
-built by :func:`make_signature`), one score line (:func:`score_line`), one JSON record
-(:func:`score_record`). The result objects (:class:`bleusuite.BleuResult`, ...), the
-sacrebleu API (:mod:`bleusuite.sacrebleu`) and ``bleusuite score`` print with them.
-
-A signature holds every setting that changes the number, ``key:value`` joined by ``|``:
-the number of references, the resampling, the metric's own fields (its registry entry's
-``signature``), and the version (bleusuite's, last). Printed numbers are on the 0-100 scale,
-as sacrebleu prints them; the result objects hold the numbers they print.
+"""Scores as they are printed, in sacrebleu's formats (0-100): the signature
+(:func:`make_signature`: every setting that changes the number, ``key:value`` joined by
+``|``, the version last), the score line (:func:`score_line`), the JSON record
+(:func:`score_record`), and the base of the result objects (:class:`ScoreResult`).
 
 >>> signature = make_signature("bleu", {"tokenize": "13a"}, nrefs=1)
 >>> signature.format(short=True).rsplit("|", 1)[0]
@@ -49,9 +44,8 @@ def version_field() -> str:
 
 
 class Confidence(Protocol):
-    """A bootstrap summary as a report prints it (the significance code's
-    :class:`bleusuite.significance.bootstrap.Confidence` is one): the mean of the resampled
-    scores, half the width of their 95% interval, and the interval's ends."""
+    """A bootstrap summary as a report prints it
+    (:class:`bleusuite.significance.bootstrap.Confidence` is one)."""
 
     @property
     def mean(self) -> float: ...
@@ -68,8 +62,7 @@ class Confidence(Protocol):
 
 class Signature:
     """sacrebleu's signature: ``info`` (every setting that changes the number, in order; a
-    None value is left out) and :meth:`format` (``short``: the abbreviated keys). The
-    version is always printed last; True and False print as ``yes`` and ``no``.
+    None value is left out, the version printed last, True and False as ``yes`` and ``no``).
 
     >>> signature = Signature({"nrefs": 1, "version": "bleusuite-X", "case": "lc"},
     ...                       {"case": "c"})
@@ -104,18 +97,16 @@ class Signature:
     def __str__(self) -> str:
         return self.format()
 
-    def __repr__(self) -> str:
-        return self.format()
+    __repr__ = __str__
 
 
 def make_signature(metric: str, settings: Any, *, nrefs: int | str | None,
                    resampling: tuple[str, int] | None = None, seed: int | str | None = None,
                    extra: Mapping[str, Any] | None = None) -> Signature:
-    """The signature of a score of ``metric`` (a name of :mod:`bleusuite.scores.registry`):
-    ``nrefs`` (``var``: a varying number), the resampling (``("bs", 1000)`` or ``("ar",
-    n)``) and its ``seed``, the metric's fields for ``settings`` (its settings object, or a
-    mapping of settings over the metric's defaults), ``extra`` fields (bleusuite's own, such
-    as BLEU's weights) and the version.
+    """The signature of a score of ``metric``: ``nrefs`` (``var``: a varying number), the
+    resampling (``("bs", 1000)`` or ``("ar", n)``) and its ``seed``, the metric's fields for
+    ``settings`` (its settings object, or a mapping over its defaults), ``extra`` fields
+    (bleusuite's own, such as BLEU's weights) and the version.
 
     >>> make_signature("chrf", {}, nrefs=2).format().rsplit("|", 1)[0]
     'nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no'
@@ -138,9 +129,8 @@ def make_signature(metric: str, settings: Any, *, nrefs: int | str | None,
 def score_text(score: float, width: int, confidence: Confidence | None = None,
                interval: bool = False) -> str:
     """A score as sacrebleu prints it, ``width`` digits after the point, with its bootstrap
-    summary (``(μ = mean ± half-width)``) where sacrebleu prints one: a bootstrap mean above
-    0 (``Score.format``). ``interval``: bleusuite's ``, 95% CI [low, high]`` inside the
-    brackets (not sacrebleu's line: the command never asks for it).
+    summary (``(μ = mean ± half-width)``) where sacrebleu prints one; ``interval``:
+    bleusuite's ``, 95% CI [low, high]`` inside the brackets.
 
     >>> score_text(48.8923, 2), score_text(48.8923, 1)
     ('48.89', '48.9')
@@ -174,10 +164,9 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
                  verbose: str = "", confidence: Confidence | None = None,
                  interval: bool = False) -> dict[str, Any]:
     """sacrebleu's JSON record of a score: ``name``, ``score`` (rounded to ``width``
-    digits), ``signature``, the bootstrap summary (``confidence_mean``, ``confidence_var``,
-    ``confidence``, where the bootstrap mean is above 0, as sacrebleu; ``interval``:
-    bleusuite's ``confidence_low`` and ``confidence_high`` too, keys sacrebleu does not
-    have), ``verbose_score``, and each signature field as a string.
+    digits), ``signature``, the bootstrap summary where sacrebleu gives one (``interval``:
+    bleusuite's ``confidence_low`` and ``confidence_high`` too), ``verbose_score``, and each
+    signature field as a string.
 
     >>> record = score_record("chrF2", 59.6123, 1, Signature({"nrefs": 1}))
     >>> record
@@ -204,11 +193,9 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
 
 
 class ScoreResult:
-    """The base of every result object (sacrebleu's ``Score`` is the model): a frozen
-    dataclass with a ``score`` on the 0-100 scale and a ``signature``, and a ``name`` field
-    or the class's :attr:`title`. It prints sacrebleu's line (:meth:`format`, ``str``),
-    converts to its score (``float``) and to plain values (:meth:`to_dict`); a subclass says
-    what its line shows after the score (:meth:`verbose`)."""
+    """The base of every result object (sacrebleu's ``Score``): a frozen dataclass with a
+    ``score`` (0-100), a ``signature``, and a ``name`` field or the class's :attr:`title`; a
+    subclass says what its line shows after the score (:meth:`verbose`)."""
 
     #: the name printed before the score, where the result has no ``name`` field
     title: ClassVar[str] = ""
@@ -263,8 +250,8 @@ def result_line(name: str, score: float, signature: str, verbose: str, width: in
 
 
 def json_text(value: Any, indent: int | None = None) -> str:
-    """``value`` in JSON as sacrebleu prints it (``json`` is imported here, where JSON is
-    asked for: the import costs a millisecond of the command's start)."""
+    """``value`` in JSON as sacrebleu prints it (``json`` imported here: a millisecond of the
+    command's start)."""
     import json
 
     return json.dumps(value, indent=indent, ensure_ascii=False)

@@ -1,25 +1,7 @@
-"""The rules BLEU and GLEU share between exact counts and soft (differentiable) counts.
-
-Each rule is written once, against a :class:`~bleusuite.backends.base.Backend`, so that the
-exact statistics (integer arrays of any backend) and the differentiable losses (float torch
-tensors inside an autograd graph) apply the same arithmetic:
-
-* :func:`closest_ref_len`: the reference length BLEU's brevity penalty compares with;
-  :func:`chosen_ref_len` picks it by one of the rules of :data:`REF_LENGTHS` (the closest,
-  the first of the closest, the shortest), :func:`check_ref_length` checks a rule's name;
-* :func:`log_brevity_penalty` and :func:`brevity_penalty`: BLEU's brevity penalty;
-* :func:`best_reference`: the reference GLEU scores a sentence against.
-
-Callers look the rules up on this module (``rules.brevity_penalty(...)``), so replacing one
-here (a test's monkeypatch) changes every front end that uses it.
-
->>> import numpy as np
->>> from bleusuite import backends
->>> be = backends.get_backend(np.zeros(1))
->>> closest_ref_len(be, np.array([5]), np.array([[3, 7, 6]]), far=1 << 62).tolist()
-[6]
->>> brevity_penalty(be, np.array([0, 0, 2, 4]), np.array([0, 3, 4, 4])).round(4).tolist()
-[1.0, 0.0, 0.3679, 1.0]
+"""The rules BLEU and GLEU share between exact counts and soft (differentiable) counts,
+written once against a :class:`~bleusuite.backends.base.Backend`: reference lengths, the
+brevity penalty, GLEU's best reference. Callers look them up on this module
+(``rules.brevity_penalty(...)``), so a test's monkeypatch here changes every front end.
 """
 
 from __future__ import annotations
@@ -43,9 +25,11 @@ REF_LENGTHS: dict[str, str] = {
 
 
 def closest_ref_len(
-    be: Backend, hyp_len: Any, ref_len: Any, present: Any = None, *, far: float
+    be: Backend, hyp_len: Any, ref_len: Any, present: Any = None, *, far: float,
+    first: bool = False,
 ) -> Any:
-    """The reference length closest to each hypothesis length; ties go to the shorter one.
+    """The reference length closest to each hypothesis length; ties go to the shorter one
+    (``first``: to the first one listed).
 
     Args:
         be: the backend of the arrays.
@@ -53,9 +37,8 @@ def closest_ref_len(
         ref_len: ``(B, R)`` reference lengths, of the same kind.
         present: ``(B, R)`` booleans, False for an absent reference (it is never the
             closest); None when every reference is present.
-        far: a value above every distance and every length, of the arrays' kind (the caller
-            knows the dtype: ``1 << 62`` for int64, the longest row + 1 for int32, ``inf``
-            for floats).
+        far: a value above every distance and every length, of the arrays' kind
+            (``1 << 62`` for int64, the longest row + 1 for int32, ``inf`` for floats).
 
     Returns:
         ``(B,)`` lengths (``far`` for a sentence without a present reference).
@@ -69,10 +52,12 @@ def closest_ref_len(
     distance = be.abs_(ref_len - hyp_len[:, None])
     if present is not None:
         distance = be.where(present, distance, far)
-    nearest = be.min_(distance, axis=1)
-    closest = distance == nearest[:, None]
+    closest = distance == be.min_(distance, axis=1)[:, None]
     if present is not None:
         closest = present & closest
+    if first:  # position of the first closest reference; R (none) without a reference
+        position = be.first_true(closest, axis=1)
+        closest = be.arange(int(ref_len.shape[1]), like=position)[None, :] == position[:, None]
     return be.min_(be.where(closest, ref_len, far), axis=1)
 
 
@@ -97,14 +82,10 @@ def check_ref_length(ref_length: Any, argname: str = "ref_length") -> str:
 
 def chosen_ref_len(be: Backend, hyp_len: Any, ref_len: Any, present: Any = None, *,
                    far: float, ref_length: str = "closest") -> Any:
-    """The reference length of each sentence by the rule ``ref_length`` (a name of
-    :data:`REF_LENGTHS`; the caller has checked it with :func:`check_ref_length`).
+    """The reference length of each sentence by the rule ``ref_length`` (checked by
+    :func:`check_ref_length`); the arguments are those of :func:`closest_ref_len`.
 
-    Element-wise and fixed-shape on every backend (no host read, so it runs inside a CUDA
-    graph or ``jax.jit``): ``"closest"`` is :func:`closest_ref_len`; ``"closest_first"``
-    takes the first of the closest references in their order (``(B, R)`` position ``r``);
-    ``"shortest"`` the shortest present reference, whatever the hypothesis length. The
-    arguments are those of :func:`closest_ref_len`.
+    Element-wise and fixed-shape (no host read: it runs inside a CUDA graph or ``jax.jit``).
 
     >>> import numpy as np
     >>> from bleusuite import backends
@@ -114,31 +95,20 @@ def chosen_ref_len(be: Backend, hyp_len: Any, ref_len: Any, present: Any = None,
     ...  for rule in REF_LENGTHS]
     [[3, 2], [5, 2], [3, 2]]
     """
-    if ref_length == "closest":
+    if ref_length == "closest":  # called so (a test replaces the rule with its signature)
         return closest_ref_len(be, hyp_len, ref_len, present, far=far)
     if ref_length == "shortest":
         if present is not None:
             ref_len = be.where(present, ref_len, far)
         return be.min_(ref_len, axis=1)
-    distance = be.abs_(ref_len - hyp_len[:, None])
-    if present is not None:
-        distance = be.where(present, distance, far)
-    closest = distance == be.min_(distance, axis=1)[:, None]
-    if present is not None:
-        closest = present & closest
-    # position of the first closest reference; R (none) for a sentence without reference
-    first = be.first_true(closest, axis=1)
-    chosen = be.arange(int(ref_len.shape[1]), like=first)[None, :] == first[:, None]
-    return be.min_(be.where(chosen, ref_len, far), axis=1)
+    return closest_ref_len(be, hyp_len, ref_len, present, far=far, first=True)
 
 
 def log_brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any) -> Any:
     """The logarithm of BLEU's brevity penalty for float lengths ``c > 0``: ``min(0, 1 - r/c)``.
 
-    ``c = 0`` is the caller's case (the penalty of an empty hypothesis is 0 unless the
-    reference is empty too; see :func:`brevity_penalty`). Written as
-    ``-max(r/c - 1, 0)``, which is exactly ``1 - r/c`` where ``c < r`` and whose gradient (on
-    the torch backend, a clamp) is ``1 - r/c``'s wherever ``c <= r``.
+    ``c = 0`` is the caller's case (:func:`brevity_penalty`). Written as ``-max(r/c - 1, 0)``,
+    whose gradient (a clamp, on torch) is ``1 - r/c``'s wherever ``c <= r``.
 
     >>> import numpy as np
     >>> from bleusuite import backends
@@ -155,7 +125,7 @@ def brevity_penalty(be: Backend, hyp_len: Any, ref_len: Any,
     sacrebleu and NLTK), 0 if c == 0 < r, else exp(1 - r/c).
 
     ``exp``: the exponential (default the backend's; sacrebleu's exact arithmetic passes
-    ``math.exp`` mapped over the array, :mod:`bleusuite.scores.bleu.sacrebleu_formula`).
+    ``math.exp`` mapped over the array).
 
     >>> import numpy as np
     >>> from bleusuite import backends

@@ -1,10 +1,6 @@
-"""What the statistics of every metric share: moving their arrays, and n-gram totals.
-
-A metric's score is a pure function of a few integer counts per sentence. Those counts add
-up: the statistics of a corpus are the sum of those of its sentences, so batches, processes
-(an all-reduce) and bootstrap resamples are combined before scoring. Each metric's own
-statistics type lives with the metric (:class:`bleusuite.BleuStats`,
-:class:`bleusuite.GleuStats`, :class:`bleusuite.ChrfStats`).
+"""What the statistics of every metric share (:class:`SummableStats`: a corpus's statistics
+are the sum of its sentences', so batches, processes and bootstrap resamples are summed
+before scoring), and n-gram totals.
 """
 
 from __future__ import annotations
@@ -29,13 +25,10 @@ S = TypeVar("S", bound="SummableStats[Any]")
 
 
 class SummableStats(Generic[A]):
-    """The base of every metric's statistics type: a frozen dataclass whose fields are arrays
-    of one backend (the type parameter), the sentence axis first (absent once summed). What
-    differs per metric is its fields, their layout in :meth:`to_array` (here: one number per
-    field and sentence, a column each in the fields' order; BLEU and chrF, whose fields have
-    an order axis, lay theirs out themselves) and which field tells the sentences apart:
-    ``length_field``, whose arrays have ``sentence_ndim`` axes per sentence (``(B,)``: 1;
-    ``(B, N)``: 2)."""
+    """The base of every metric's statistics type: a frozen dataclass of arrays of one backend
+    (the type parameter), the sentence axis first (absent once summed). ``length_field`` has
+    ``sentence_ndim`` axes per sentence; :meth:`to_array` lays out one column per field
+    (BLEU and chrF, with an order axis, lay theirs out themselves)."""
 
     length_field: ClassVar[str]
     sentence_ndim: ClassVar[int] = 1
@@ -125,10 +118,8 @@ def ngram_totals(be: Backend, lengths: Any, first: int, last: int) -> Any:
 
 def corpus_statistics(batches: Iterable[Batch], statistics: Callable[[Batch], Any],
                       with_nrefs: bool = False) -> tuple[Any, Batch, str | None]:
-    """The statistics of a corpus given in batches (:func:`bleusuite.inputs.corpus_batches`)
-    summed, the last batch (whose backend and ``to_caller`` the score takes: a corpus of
-    several batches is lists or text, on the host), and with ``with_nrefs`` the corpus's
-    ``nrefs:`` (one number of references, or ``var``).
+    """The summed statistics of a corpus given in batches, the last batch (whose backend and
+    ``to_caller`` the score takes), and with ``with_nrefs`` the corpus's ``nrefs:``.
 
     >>> import numpy as np
     >>> from bleusuite.inputs import normalize_batch

@@ -36,9 +36,6 @@ class _Ter(TextCountedMetric):
     def settings(self, **values: Any) -> TerSettings:
         return TerSettings(**values)
 
-    def title(self, settings: TerSettings) -> str:
-        return "TER"
-
     def signature(self, settings: TerSettings) -> dict[str, Any]:
         yes = {True: "yes", False: "no"}
         return {"case": "mixed" if settings.case_sensitive else "lc", "tok": "tercom",

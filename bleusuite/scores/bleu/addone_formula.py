@@ -32,8 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.scores import rules
-from bleusuite.scores.bleu.smoothing import NMT_METHODS, TORCHMETRICS_METHODS, weighted_log_sum
+from bleusuite.scores.bleu.smoothing import NMT_METHODS, TORCHMETRICS_METHODS, gated_score
 
 __all__ = ["NAMES", "addone_bleu", "addone_precisions"]
 
@@ -72,7 +71,4 @@ def addone_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) 
     else:  # torchmetrics: 0 as soon as min(numerator) == 0
         scorable = be.sum_(be.to_int64(matches == 0), axis=-1) == 0
     safe = be.where(scorable[..., None], precisions, 1.0)
-    score = rules.brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
-        weighted_log_sum(be, weights, safe, skip_zero=False)
-    )
-    return be.where(scorable, score, 0.0)
+    return gated_score(be, stats, be.sum_(weights * be.log(safe), axis=-1), scorable)

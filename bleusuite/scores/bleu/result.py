@@ -51,8 +51,6 @@ if TYPE_CHECKING:
 __all__ = ["RESULT_OPTIONS", "BleuResult", "BleuResultOptions", "corpus_bleu_result"]
 
 
-
-
 class BleuResultOptions(BleuOptions, total=False):
     """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings
     (:class:`~bleusuite.scores.bleu.settings.BleuOptions`), and what only fills the
@@ -181,24 +179,10 @@ class BleuResult(ScoreResult):
         return verbose_line(self.precisions, self.brevity_penalty, self.hyp_len, self.ref_len)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {
-            "name": "BLEU",
-            "score": self.score,
-            "precisions": list(self.precisions),
-            "brevity_penalty": self.brevity_penalty,
-            "ratio": self.ratio,
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "max_order": self.max_order,
-            "smooth": self.smooth,
-            "smooth_value": self.smooth_value,
-            "effective_order": self.effective_order,
-            "signature": self.signature,
-            "ref_length": self.ref_length,
-        }
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them, with
+        ``ratio`` after ``brevity_penalty``."""
+        items = list(super().to_dict().items())
+        return dict(items[:4] + [("ratio", self.ratio)] + items[4:])
 
 
 def corpus_bleu_result(

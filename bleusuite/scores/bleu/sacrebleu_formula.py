@@ -34,14 +34,13 @@ from bleusuite import backends
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.scores import rules
+from bleusuite.scores.bleu.smoothing import SACREBLEU_METHODS, smooth_value_of
 
 __all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores",
            "smoothed_precisions"]
 
 #: sacrebleu's smoothing methods
-METHODS = ("none", "floor", "add-k", "exp")
-#: the value each method takes by default (``smooth_value=None``), where it takes one
-VALUE_DEFAULTS = {"floor": 0.1, "add-k": 1.0}
+METHODS = SACREBLEU_METHODS
 #: sacrebleu's ``my_log(0)``: its log of a zero precision
 LOG_ZERO = -9999999999.0
 
@@ -64,7 +63,7 @@ def smoothed_precisions(
     later = be.arange(correct.shape[-1], like=correct) > 0
     correct_f, total_f = cast(correct), cast(total)
     if smooth == "add-k":  # sacrebleu adds k to the orders above 1
-        k = _value(smooth, smooth_value)
+        k = smooth_value_of(smooth, smooth_value)
         correct_f = be.where(later, correct_f + k, correct_f)
         total_f = be.where(later, total_f + k, total_f)
     reached = be.cumsum(be.to_int64(total_f <= 0), axis=-1) == 0
@@ -76,12 +75,9 @@ def smoothed_precisions(
         halving = cast(be.power_of_two(rank, int(correct.shape[-1])))
         precisions = be.where(zero, scale / (halving * safe_total), precisions)
     elif smooth == "floor":
-        precisions = be.where(zero, scale * _value(smooth, smooth_value) / safe_total, precisions)
+        floor = smooth_value_of(smooth, smooth_value)
+        precisions = be.where(zero, scale * floor / safe_total, precisions)
     return precisions, reached
-
-
-def _value(smooth: str, smooth_value: float | None) -> float:
-    return VALUE_DEFAULTS[smooth] if smooth_value is None else float(smooth_value)
 
 
 def sacrebleu_scores(

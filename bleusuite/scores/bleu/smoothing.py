@@ -30,14 +30,14 @@ from typing import Any
 
 from bleusuite import checks
 from bleusuite.backends.base import Backend
+from bleusuite.scores import rules
 
 __all__ = ["FAMILIES", "NMT_METHODS", "SMOOTHING_NAMES", "TORCHMETRICS_METHODS",
-           "check_smooth_value", "extra_orders", "family_of", "power_of_two", "signature_item",
-           "smooth_value_of", "stack", "weighted_log_sum"]
+           "check_smooth_value", "extra_orders", "family_of", "gated_score", "signature_item",
+           "smooth_value_of", "stack"]
 
 NLTK_METHODS = tuple(f"method{k}" for k in range(8))
 IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
-#: = bleusuite.scores.bleu.sacrebleu_formula.METHODS
 SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")
 TORCHMETRICS_METHODS = ("torchmetrics_smooth",)
 NMT_METHODS = ("nmt_smooth",)
@@ -75,29 +75,10 @@ def extra_orders(smooth: str) -> int:
     return 5 if smooth in ("method5", "method7") else 0
 
 
-def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
-    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..``largest``.
-
-    The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
-    precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
-    float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
-    ``2.0 ** k`` is exact on every backend (and one gather).
-    """
-    return be.power_of_two(exponent, largest)
-
-
-def weighted_log_sum(
-    be: Backend, weights: Any, precisions: Any, skip_zero: bool, zero_log: float | None = None
-) -> Any:
-    """``sum(weights * log(precisions))`` over the orders; ``skip_zero``: NLTK's rule, orders
-    whose precision is 0 (or negative) add ``weights * zero_log``, or nothing."""
-    if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
-        positive = precisions > 0
-        logs = be.log(be.where(positive, precisions, 1.0))
-        # ``zero_log``: the log a zero precision stands for instead (method0)
-        return be.sum_(be.where(positive, weights * logs, 0.0 if zero_log is None
-                                else weights * zero_log), axis=-1)
-    return be.sum_(weights * be.log(precisions), axis=-1)
+def gated_score(be: Backend, stats: Any, log_sum: Any, valid: Any) -> Any:
+    """``brevity penalty * exp(log_sum)`` where ``valid``, else 0: every family's last step."""
+    return be.where(valid, rules.brevity_penalty(be, stats.hyp_len, stats.ref_len)
+                    * be.exp(log_sum), 0.0)
 
 
 def stack(be: Backend, columns: list[Any]) -> Any:

@@ -140,39 +140,28 @@ class BleuResult(ScoreResult):
                     nrefs: int | str | None) -> BleuResult:
         """The result of summed statistics under checked settings (``nrefs``: the
         signature's)."""
-        smooth, smooth_value = config.smooth, config.smooth_value
-        effective_order, weights = config.effective_order, config.weights
-        order = config.order
-        if config.family == "sacrebleu" and weights is None:  # sacrebleu's digits
-            score = float(exact_bleu(stats, smooth, smooth_value, effective_order,
+        smooth, smooth_value, order = config.smooth, config.smooth_value, config.max_order
+        if config.family == "sacrebleu" and config.weights is None:  # sacrebleu's digits
+            score = float(exact_bleu(stats, smooth, smooth_value, config.effective_order,
                                      max_order=order).scores[0])
         else:
             score = 100.0 * float(host(score_of(stats, config)))
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
-        value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
-                 else smooth_value)
         settings = METRIC.settings(tokenize=config.tokenize, lowercase=config.lowercase,
                                    smooth=smooth, smooth_value=smooth_value,
-                                   effective_order=effective_order, ref_length=config.ref_length)
-        signature = make_signature("bleu", settings, nrefs=nrefs, extra={
-            "w": None if weights is None else "/".join(f"{w:g}" for w in weights)})
+                                   effective_order=config.effective_order,
+                                   ref_length=config.ref_length)
+        weights = None if config.weights is None else "/".join(f"{w:g}" for w in config.weights)
+        signature = make_signature("bleu", settings, nrefs=nrefs, extra={"w": weights})
+        shown = shown_precisions(stats, order, smooth, smooth_value, scale=100.0)
+        penalty = rules.brevity_penalty(backends.get_backend(), np.int64(hyp_len),
+                                        np.int64(ref_len))
         return cls(
-            score=score,
-            precisions=tuple(
-                shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
-            brevity_penalty=float(rules.brevity_penalty(backends.get_backend(),
-                                                        np.int64(hyp_len), np.int64(ref_len))),
-            hyp_len=hyp_len,
-            ref_len=ref_len,
-            matches=tuple(int(m) for m in host(stats.matches)[:order]),
-            totals=tuple(int(t) for t in host(stats.totals)[:order]),
-            max_order=order,
-            smooth=smooth,
-            smooth_value=value,
-            effective_order=effective_order,
-            signature=signature.format(),
-            ref_length=config.ref_length,
-        )
+            score, tuple(shown.tolist()), float(penalty),
+            hyp_len, ref_len, tuple(int(m) for m in host(stats.matches)[:order]),
+            tuple(int(t) for t in host(stats.totals)[:order]), order, smooth,
+            smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None else smooth_value,
+            config.effective_order, signature.format(), config.ref_length)
 
     def verbose(self) -> str:
         """``60.2/... (BP = ...)``: sacrebleu's text after the score."""
@@ -182,7 +171,7 @@ class BleuResult(ScoreResult):
         """Plain Python values (``json.dumps`` takes them), as the fields hold them, with
         ``ratio`` after ``brevity_penalty``."""
         items = list(super().to_dict().items())
-        return dict(items[:4] + [("ratio", self.ratio)] + items[4:])
+        return dict([*items[:4], ("ratio", self.ratio), *items[4:]])
 
 
 def corpus_bleu_result(

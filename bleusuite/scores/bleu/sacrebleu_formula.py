@@ -7,8 +7,8 @@ backend (on NumPy the C library's, as ``math.log`` and ``math.exp``), the mean o
 added as Python's ``sum`` adds (:meth:`~bleusuite.backends.base.Backend.python_sum`). On
 the host its floats are sacrebleu's to the last bit. Two entries use it:
 
-* :func:`array_bleu`: the library's ``bleu_score`` with ``smooth="none" | "floor" |
-  "add-k" | "exp"``, on the 0-1 scale: sacrebleu's score divided by 100;
+* the library's ``bleu_score`` with ``smooth="none" | "floor" | "add-k" | "exp"``, on the
+  0-1 scale: sacrebleu's score divided by 100;
 * :func:`exact_bleu`: rows of summed statistics on the host, with the precisions and
   brevity penalty sacrebleu reports: the command's corpus and sentence scores, confidence
   intervals and paired tests, the sacrebleu API, the result objects. ``float32=True`` is
@@ -36,7 +36,7 @@ from bleusuite.backends.base import Backend
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.smoothing import SACREBLEU_METHODS, smooth_value_of
 
-__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores",
+__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "exact_bleu", "sacrebleu_scores",
            "smoothed_precisions"]
 
 #: sacrebleu's smoothing methods
@@ -115,17 +115,6 @@ def sacrebleu_scores(
     scores = be.where(matched, penalty * be.exp(log_mean), 0.0)
     shown = be.where(matched[..., None], be.to_float64(precisions), 0.0)
     return scores, shown, penalty
-
-
-def array_bleu(
-    be: Backend, stats: Any, weights: Any | None, order: int, smooth: str,
-    smooth_value: float | None, effective_order: bool,
-) -> Any:
-    """sacrebleu's BLEU of (summed) statistics, element-wise, on the 0-1 scale: its score
-    divided by 100, as ``sacrebleu.corpus_bleu(...).score / 100``."""
-    scores = sacrebleu_scores(be, stats, weights, order, smooth, smooth_value,
-                              effective_order)[0]
-    return scores / 100.0
 
 
 @dataclass(frozen=True)

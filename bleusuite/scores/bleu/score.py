@@ -43,13 +43,13 @@ def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
     """The score of statistics (per sentence, or summed) under ``settings``."""
     if stats.max_order < settings.stats_order:
         raise ValueError(
-            f"stats: smooth={settings.smooth!r} with {settings.order} orders needs statistics "
+            f"stats: smooth={settings.smooth!r} with {settings.max_order} orders needs statistics "
             f"up to order {settings.stats_order}; these hold {stats.max_order} (compute them "
             f"with max_order={settings.stats_order})"
         )
     be = stats.backend
     if settings.smooth == "method6":  # raises at once where reading the counts is free
-        nltk_formula.check_method6(be, stats, settings.order)
+        nltk_formula.check_method6(be, stats, settings.max_order)
     if be.name == "numpy" and settings.smooth != "method6":
         table = stats.to_array()
         scores = trace.by_rows(_formula_of_table, (settings,), [np.atleast_2d(table)])
@@ -98,17 +98,17 @@ def _formula(be: Backend, stats: BleuStats[Any], settings: BleuSettings) -> Any:
             weights = be.concat(
                 [be.full((1,), w, be.float64, like=stats.matches) for w in uniform], axis=0,
             )
+    order, smooth = settings.max_order, settings.smooth
     if settings.family == "nltk":
         epsilon = smoothing.smooth_value_of("method1", settings.smooth_value)
-        return nltk_formula.nltk_bleu(be, stats, weights, settings.order, settings.smooth, epsilon)
+        return nltk_formula.nltk_bleu(be, stats, weights, order, smooth, epsilon)
     if settings.family == "ignite":
-        return ignite_formula.ignite_bleu(be, stats, weights, settings.order, settings.smooth)
+        return ignite_formula.ignite_bleu(be, stats, weights, order, smooth)
     if settings.family in ("torchmetrics", "nmt"):
-        return addone_formula.addone_bleu(be, stats, weights, settings.order, settings.smooth)
-    return sacrebleu_formula.array_bleu(
-        be, stats, weights, settings.order, settings.smooth, settings.smooth_value,
-        settings.effective_order,
-    )
+        return addone_formula.addone_bleu(be, stats, weights, order, smooth)
+    scores = sacrebleu_formula.sacrebleu_scores(be, stats, weights, order, smooth,
+                                                settings.smooth_value, settings.effective_order)
+    return scores[0] / 100.0  # sacrebleu's score / 100
 
 
 @overload

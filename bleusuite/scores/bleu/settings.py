@@ -1,15 +1,9 @@
-"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once.
-
-The library's functions, the result objects, the Ignite and torchmetrics metrics, the
-sacrebleu API, the rewards, Ray and the command all describe a BLEU score by a
-:class:`BleuSettings`; :meth:`BleuSettings.of` builds it from a function's keyword
-arguments and keeps it (the same arguments give the same object, so a repeated call pays
-for no check). The defaults are the library's (ignite's ``no_smooth`` for token ids,
-sacrebleu's ``exp`` for text); the command and the sacrebleu API pass sacrebleu's own
-(:data:`SACREBLEU_DEFAULTS`).
+"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once and
+kept by their keyword arguments (a repeated call pays for no check). The defaults are the
+library's; the command and the sacrebleu API start from :data:`SACREBLEU_DEFAULTS`.
 
 >>> settings = BleuSettings.of(smooth="method1")
->>> settings.order, settings.family, settings.stats_order
+>>> settings.max_order, settings.family, settings.stats_order
 (4, 'nltk', 4)
 >>> BleuSettings.of(smooth="method1") is settings
 True
@@ -39,11 +33,9 @@ SACREBLEU_DEFAULTS: dict[str, Any] = {"tokenize": "13a", "smooth": "exp"}
 
 
 class BleuOptions(TypedDict, total=False):
-    """BLEU's settings as keyword arguments, written once for every function that takes them
-    (:func:`bleusuite.bleu_score`, :func:`bleusuite.pairwise_sentence_bleu`, ...; each is
-    described at :func:`bleusuite.sentence_bleu`): ``max_order``, ``weights``, ``smooth``,
-    ``smooth_value``, ``effective_order``. A type checker checks every name and type given
-    (PEP 692); at run time an unknown name raises ``TypeError``."""
+    """BLEU's settings as keyword arguments (described at :func:`bleusuite.sentence_bleu`),
+    for every function that takes them; a type checker checks them (PEP 692), and at run
+    time an unknown name raises ``TypeError``."""
 
     max_order: int | None
     weights: Sequence[float] | None
@@ -53,16 +45,15 @@ class BleuOptions(TypedDict, total=False):
 
 
 class BleuCallOptions(BleuOptions, TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.sentence_bleu`, :func:`bleusuite.corpus_bleu`
-    and the functions that take the same: BLEU's settings (:class:`BleuOptions`), how the
-    inputs are read (:class:`~bleusuite.array_types.TokenOptions`), and ``ref_length``."""
+    """The keyword arguments of :func:`bleusuite.sentence_bleu` and the functions that take
+    the same: :class:`BleuOptions`, :class:`~bleusuite.array_types.TokenOptions`,
+    ``ref_length``."""
 
     ref_length: str
 
 
 class BleuGroupOptions(BleuOptions, TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.pairwise_sentence_bleu`: BLEU's settings and
-    how the inputs are read."""
+    """The keyword arguments of :func:`bleusuite.pairwise_sentence_bleu`."""
 
 
 #: the names of :class:`BleuOptions`, :class:`BleuCallOptions` and :class:`BleuGroupOptions`
@@ -177,11 +168,6 @@ class BleuSettings:
                          lowercase, sentence)
 
     @property
-    def order(self) -> int:
-        """The orders the score averages (``max_order``)."""
-        return self.max_order
-
-    @property
     def stats_order(self) -> int:
         """The orders the statistics must hold (NLTK's method5 and method7 read 5-grams)."""
         return max(self.max_order, smoothing.extra_orders(self.smooth))
@@ -195,14 +181,6 @@ class BleuSettings:
         if self.family == "sacrebleu":
             return None
         return tuple([1 / self.max_order] * self.max_order)
-
-    def replace(self, **changes: Any) -> BleuSettings:
-        """The same settings with ``changes`` (checked again)."""
-        values = {name: getattr(self, name) for name in (
-            "max_order", "weights", "smooth", "smooth_value", "effective_order", "ref_length",
-            "tokenize", "lowercase")}
-        values.update(changes)
-        return BleuSettings(**values)
 
 
 def _settings(max_order: Any, weights: Any, smooth: Any, smooth_value: Any,

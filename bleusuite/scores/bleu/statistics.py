@@ -106,9 +106,8 @@ class BleuStats(SummableStats[A]):
         if not isinstance(other, BleuStats):
             return NotImplemented
         if other.max_order != self.max_order:
-            raise ValueError(
-                f"cannot add BleuStats of max_order {self.max_order} and {other.max_order}"
-            )
+            raise ValueError(f"cannot add BleuStats of max_order {self.max_order} and "
+                             f"{other.max_order}")
         return super().__add__(other)
 
     def to_array(self) -> A:
@@ -121,10 +120,8 @@ class BleuStats(SummableStats[A]):
     def to_array_on(self, be: Backend) -> A:
         """:meth:`to_array` with the arrays' backend given (a traced formula's)."""
         s = _untyped(self)
-        result: A = be.concat(
-            [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
-            axis=-1,
-        )
+        result: A = be.concat([s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals,
+                               s.clamped_totals], axis=-1)
         return result
 
     @classmethod
@@ -140,34 +137,21 @@ class BleuStats(SummableStats[A]):
         a = _untyped(array)
         width = int(a.shape[-1]) - 2
         if width <= 0 or width % 3:
-            raise ValueError(
-                f"array: expected a last axis of 2 + 3 * max_order entries; got {width + 2}"
-            )
+            raise ValueError(f"array: expected a last axis of 2 + 3 * max_order entries; got "
+                             f"{width + 2}")
         n = width // 3
-        return cls(
-            a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n], a[..., 2 + 2 * n :]
-        )
+        return cls(a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n],
+                   a[..., 2 + 2 * n :])
 
 
 def _untyped(value: object) -> Any:
-    """``value`` for the arithmetic inside this module: the statistics are generic in their
-    array type, which this module (written for every backend) does not look into."""
+    """``value`` untyped: this module, written for every backend, does not look into it."""
     return value
-
-
-def _chosen_ref_len(be: Backend, batch: Batch, ref_length: str) -> Any:
-    """The present reference length chosen by the rule ``ref_length``."""
-    # above every distance and length (on devices from the shapes: it fits int32 for JAX
-    # without x64)
-    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
-    return rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
-                                ref_length=ref_length)
 
 
 def bleu_statistics_of_batch(batch: Batch, max_order: int,
                              ref_length: str = "closest") -> BleuStats[Any]:
-    """The statistics of a normalised batch (``ref_length`` checked by the caller); a small
-    host batch's by the traced rules, row by row (:func:`bleusuite.backends.trace.by_rows`)."""
+    """The statistics of a normalised batch (``ref_length`` checked by the caller)."""
     table = _small_table(batch, max_order, ref_length)
     if table is not None:
         return BleuStats.from_array(table)
@@ -177,9 +161,7 @@ def bleu_statistics_of_batch(batch: Batch, max_order: int,
 
 def bleu_table_of_batch(batch: Batch, max_order: int, ref_length: str = "closest"
                         ) -> np.ndarray:
-    """:func:`bleu_statistics_of_batch` of a host batch in its ``to_array`` form ``(B,
-    2 + 3N)`` int64 (a small batch's table as the traced rules give it, without the
-    statistics object between: the sacrebleu API's sentence scores take it so)."""
+    """:func:`bleu_statistics_of_batch` of a host batch in its ``to_array`` form (int64)."""
     table = _small_table(batch, max_order, ref_length)
     if table is not None:
         return table
@@ -188,8 +170,7 @@ def bleu_table_of_batch(batch: Batch, max_order: int, ref_length: str = "closest
 
 
 def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | None:
-    """The statistics table of a host batch of at most :data:`trace.ROW_LIMIT` rows by the
-    traced rules, else None."""
+    """The statistics table of a small host batch by the traced rules, else None."""
     if not batch.on_host or batch.size > trace.ROW_LIMIT:
         return None
     clipped = count_matches(batch, max_order).clipped
@@ -200,7 +181,6 @@ def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | 
 
 def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        ref_length: str) -> Any:
-    """The statistics of host rows in their ``to_array`` form, from their counts."""
     chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=1 << 62,
                                   ref_length=ref_length)
     return bleu_statistics_from_counts(be, hyp_len, chosen, clipped).to_array_on(be)
@@ -208,24 +188,20 @@ def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, cl
 
 def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
     be = batch.backend
-    matches = count_matches(batch, max_order).clipped
-    return bleu_statistics_from_counts(be, batch.hyp_len, _chosen_ref_len(be, batch, ref_length),
-                                       matches)
+    # above every distance and length (on devices from the shapes: it fits int32 for JAX
+    # without x64)
+    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
+    chosen = rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
+                                  ref_length=ref_length)
+    return bleu_statistics_from_counts(be, batch.hyp_len, chosen,
+                                       count_matches(batch, max_order).clipped)
 
 
 def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
                                 matches: Any) -> BleuStats[Any]:
-    """BLEU statistics from the clipped matches ``(B, N)`` of orders 1..N, the hypothesis
-    lengths and the chosen reference lengths ``(B,)`` (the totals follow from the
-    lengths)."""
+    """BLEU statistics from the lengths ``(B,)`` and the clipped matches ``(B, N)``."""
     totals = ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
-    return BleuStats(
-        hyp_len=hyp_len,
-        ref_len=ref_len,
-        matches=matches,
-        totals=totals,
-        clamped_totals=be.maximum(totals, 1),
-    )
+    return BleuStats(hyp_len, ref_len, matches, totals, be.maximum(totals, 1))
 
 
 @overload

@@ -1,6 +1,5 @@
-"""Argument checks only the soft scores and losses have (tensors of probabilities, a
-reduction); the rules they share with the exact scores (orders, weights, token ids, numbers)
-are :mod:`bleusuite.checks`'s."""
+"""Argument checks only the soft scores and losses have (the shared ones are
+:mod:`bleusuite.checks`'s)."""
 
 from __future__ import annotations
 

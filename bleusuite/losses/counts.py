@@ -1,9 +1,5 @@
-"""Soft n-gram counts: length masks, 1-gram match matrices and clipped counts per order.
-
-Steps 1-4 of :mod:`bleusuite.losses`: from token distributions (and id or distribution
-references) to, for every n-gram order, the soft first-occurrence mask, the hypothesis and
-reference counts of each hypothesis n-gram and the n-gram totals.
-"""
+"""Soft n-gram counts (steps 1-4 of :mod:`bleusuite.losses`): length masks, 1-gram match
+matrices, and per order the first-occurrence mask, the counts and the n-gram totals."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The differentiable scores: :func:`soft_bleu` and :func:`soft_gleu` (step 5).
-
-The soft counts of :mod:`bleusuite.losses.counts` go through the rules the exact scores use
-(:mod:`bleusuite.scores.rules`: closest reference length, brevity penalty, GLEU's best reference),
-on the torch backend, inside the autograd graph.
-"""
+"""The differentiable scores :func:`soft_bleu` and :func:`soft_gleu`: the soft counts of
+:mod:`bleusuite.losses.counts` through the exact scores' rules (:mod:`bleusuite.scores.rules`),
+on the torch backend, inside the autograd graph."""
 
 from __future__ import annotations
 
@@ -45,11 +42,6 @@ def _bleu_from_statistics(
     # or when the hypothesis is empty. For soft inputs matches are never exactly 0.
     zero = (hyp_length <= 0) | ((matches <= 0) & (weights > 0)).any(dim=-1)
     return torch.where(zero, torch.zeros_like(score), score)
-
-
-# ---------------------------------------------------------------------------------------
-# public functions
-# ---------------------------------------------------------------------------------------
 
 
 def soft_bleu(
@@ -129,13 +121,8 @@ def soft_bleu(
         _torch, hyp_length, unigrams.ref_mask.sum(dim=-1), far=torch.inf
     )
     if corpus:
-        return _bleu_from_statistics(
-            match_counts.sum(0),
-            ngram_counts.sum(0),
-            hyp_length.sum(),
-            ref_length.sum(),
-            weight_tensor,
-        )
+        return _bleu_from_statistics(match_counts.sum(0), ngram_counts.sum(0), hyp_length.sum(),
+                                     ref_length.sum(), weight_tensor)
     return _bleu_from_statistics(match_counts, ngram_counts, hyp_length, ref_length, weight_tensor)
 
 

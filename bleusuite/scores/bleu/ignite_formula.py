@@ -1,10 +1,6 @@
-"""pytorch-ignite's BLEU arithmetic (``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``,
-``nltk_smooth2``, ``smooth2``), the one place it is written.
-
-Element-wise over the leading axes of (summed) statistics, on any backend, 0-1 scale:
-sentence scores are the terms of ignite's ``average="macro"``, corpus scores equal
-``average="micro"``. ignite floors each order's n-gram count at 1 (``smooth2`` does not),
-and ``no_smooth`` scores 0 as soon as an order has no match.
+"""pytorch-ignite's BLEU arithmetic (``Bleu(smooth=...)``), the one place it is written:
+sentence scores are ``average="macro"``'s terms, corpus scores ``average="micro"``. ignite
+floors each order's n-gram count at 1 (``smooth2`` does not).
 """
 
 from __future__ import annotations

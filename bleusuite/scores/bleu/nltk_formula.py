@@ -1,10 +1,6 @@
-"""NLTK's BLEU arithmetic (``sentence_bleu`` / ``corpus_bleu`` with
-``SmoothingFunction().method0`` .. ``method7``), the one place it is written.
-
-Element-wise over the leading axes of (summed) statistics, on any backend, 0-1 scale.
-NLTK floors each sentence's n-gram count at 1 before summing (``clamped_totals``), leaves
-orders with a zero precision out of the mean (method0 takes them as the log of the
-smallest float), and takes some terms of methods 4-7 from the hypothesis length.
+"""NLTK's BLEU arithmetic (``SmoothingFunction().method0`` .. ``method7``), the one place it
+is written. NLTK floors each sentence's n-gram count at 1 before summing
+(``clamped_totals``) and leaves orders with a zero precision out of the mean.
 """
 
 from __future__ import annotations
@@ -96,18 +92,13 @@ def nltk_bleu(
 def _nltk_method6_logs(
     be: Backend, stats: Any, precisions: Any, order: int
 ) -> tuple[Any, Any | None]:
-    """Logs of NLTK's method6 precisions (Gao and He 2013): for orders i >= 3,
-    ``p_i = (m_i + alpha * p_{i-1}**2 / p_{i-2}) / (l_i + alpha)``; and, on devices (where
-    raising would need a host read), the mask of sentences NLTK cannot score (their score
-    becomes NaN), None elsewhere.
+    """Logs of NLTK's method6 precisions (Gao and He 2013), for orders i >= 3
+    ``p_i = (m_i + alpha * p_{i-1}**2 / p_{i-2}) / (l_i + alpha)``, and on devices the mask
+    of sentences NLTK cannot score (NaN there), else None.
 
-    Without matches ``log p_i`` falls quadratically with i (about -65,000 at order 256), far
-    below the float range: NLTK keeps exact fractions (and fails in ``math.log`` once one
-    is below 1e-308), a float recurrence would reach 0 and drop the order from the score.
-    Each step is computed in floats while the precisions stay well inside the float range
-    (the arithmetic NLTK's fractions round to: a perfect match gives exactly 1), and in
-    log space from where they leave it, so every precision stays finite and the score is
-    exact: 0.0 when it underflows.
+    Without matches ``log p_i`` falls quadratically with i, far below the float range (NLTK
+    keeps exact fractions): each step is computed in floats while the precisions stay well
+    inside the range (the arithmetic NLTK's fractions round to), in log space from there.
     """
     unscorable = check_method6(be, stats, order)
     # with a 3-gram match every precision is positive; rows without a unigram match score

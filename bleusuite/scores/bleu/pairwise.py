@@ -1,14 +1,9 @@
 """BLEU between the members of groups: the pairwise matrix (:func:`pairwise_sentence_bleu`,
 for minimum Bayes risk decoding) and self-BLEU (:func:`self_bleu`, for diversity rewards).
 
-Each group's sentences are normalised once (padding, eos, token numbering). The pairs
-(``B x N x M`` one-reference rows for the matrix, ``B x G`` rows with the ``G - 1`` other
-members as references for self-BLEU) are index arrays into them, counted and scored by the
-engine of :func:`bleusuite.sentence_bleu`, so every cell is exactly that function's number:
-on the CPU the compiled kernel reads each pair's rows where they are (ragged rows that share
-their ids: no pair is copied); the other strategies (the fixed-shape pipeline of devices,
-NumPy without the compiled part) count the gathered rows. Memory grows with
-``B x N x M x L`` at most (the gathered pairs), never with the vocabulary.
+The pairs are index arrays into each group's sentences, normalised once, counted and scored
+by the engine of :func:`bleusuite.sentence_bleu` (every cell is exactly its number); the
+compiled kernel reads each pair's rows in place, the other strategies count gathered rows.
 """
 
 from __future__ import annotations
@@ -36,13 +31,8 @@ __all__ = ["pairwise_sentence_bleu", "self_bleu"]
 
 def _pair_statistics(be: Backend, hyps: Sentences, hyp_rows: Any, refs: Sentences,
                      ref_rows: Any, max_order: int, ref_length: str) -> BleuStats[Any]:
-    """The statistics of the pairs: hypothesis ``hyps.tokens[b, hyp_rows]`` against the
-    references ``refs.tokens[b, ref_rows]`` of the same group ``b`` (``hyp_rows`` (P,) and
-    ``ref_rows`` (P, R) are positions within a group; the pairs run over every group).
-
-    The compiled kernel reads the rows where they are (ragged rows may share their ids):
-    no pair is copied. The other strategies count a batch of the gathered rows (one
-    program under JAX)."""
+    """The statistics of hypothesis ``hyps.tokens[b, hyp_rows]`` (P,) against the references
+    ``refs.tokens[b, ref_rows]`` (P, R), for every group ``b``."""
     arrays = (hyps.tokens, hyps.lengths, refs.tokens, refs.lengths, hyp_rows, ref_rows)
     if counting_strategy(be, hyps.tokens) != "compiled":
         run = be.compiled(_gathered_statistics, static_argnums=(0, 7, 8))
@@ -56,8 +46,8 @@ def _pair_statistics(be: Backend, hyps: Sentences, hyp_rows: Any, refs: Sentence
 
 def _pairs(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any, ref_lengths: Any,
            hyp_rows: Any, ref_rows: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
-    """The sentences as rows ``(B * K, L)``, the row of each pair's hypothesis ``(B * P,)``
-    and references ``(B * P, R)``, and their lengths."""
+    """The sentences as rows ``(B * K, L)``, each pair's rows ``(B * P,)`` / ``(B * P, R)``,
+    and their lengths."""
     rows, count, width = (int(n) for n in hyp_tokens.shape)
     ref_count, ref_width = (int(n) for n in ref_tokens.shape[1:])
     group = be.arange(rows, like=hyp_lengths)[:, None]
@@ -82,7 +72,6 @@ def _gathered_statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tok
 
 def _statistics(be: Backend, hyp_tokens: Any, hyp_len: Any, ref_tokens: Any, ref_len: Any,
                 matches: Any, ref_length: str) -> BleuStats[Any]:
-    """The statistics of the pairs from their matches (every reference present)."""
     present = be.full(tuple(ref_len.shape), True, be.bool_, like=ref_len)
     far = max(int(hyp_tokens.shape[-1]), int(ref_tokens.shape[-1])) + 1  # above every length
     chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,

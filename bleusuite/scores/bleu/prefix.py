@@ -1,11 +1,7 @@
-"""BLEU of every prefix of each hypothesis (:func:`prefix_sentence_bleu`), for token-level
-(dense) rewards ``r_t = BLEU(y[:t]) - BLEU(y[:t-1])``.
-
-The statistics of every prefix come from one pass of running counts
-(:func:`bleusuite.counting.prefix.prefix_matches`), not from scoring each prefix again; the
-lengths and the reference length of each prefix follow from its length, and the scores
-from the same formulas as :func:`bleusuite.sentence_bleu` (on ``B x L`` statistics), so
-every entry is exactly the ``sentence_bleu`` of that prefix, for every smoothing.
+"""BLEU of every prefix of each hypothesis (:func:`prefix_sentence_bleu`), for dense rewards
+``r_t = BLEU(y[:t]) - BLEU(y[:t-1])``: the prefixes' statistics from one pass of running
+counts (:func:`bleusuite.counting.prefix.prefix_matches`), scored by ``sentence_bleu``'s
+formulas.
 """
 
 from __future__ import annotations
@@ -65,10 +61,9 @@ HOST_BLOCK_ROWS = 8192
 
 
 def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyArray:
-    """The ``(B, L)`` scores on the host (NumPy batches, the compiled kernel), the formulas
-    run once per distinct prefix: entries past the end of a hypothesis repeat its last one
-    (for an empty hypothesis, its first), so only ``t = 1 .. max(length, 1)`` is scored, in
-    blocks of :data:`HOST_BLOCK_ROWS` prefixes."""
+    """The ``(B, L)`` scores on the host, each distinct prefix (``t = 1 .. max(length, 1)``:
+    past the end an entry repeats the last) scored once, in blocks of
+    :data:`HOST_BLOCK_ROWS`."""
     import numpy as np
 
     be = batch.backend

@@ -1,19 +1,11 @@
 """sacrebleu's BLEU arithmetic (``BLEU.compute_bleu``), the one place it is written.
 
 :func:`sacrebleu_scores` is sacrebleu's arithmetic operation for operation, element-wise on
-statistics of any backend: its smoothed precisions (:func:`smoothed_precisions`), the
-brevity penalty of :mod:`bleusuite.scores.rules`, the logarithms and exponentials of the
-backend (on NumPy the C library's, as ``math.log`` and ``math.exp``), the mean of the logs
-added as Python's ``sum`` adds (:meth:`~bleusuite.backends.base.Backend.python_sum`). On
-the host its floats are sacrebleu's to the last bit. Two entries use it:
-
-* the library's ``bleu_score`` with ``smooth="none" | "floor" | "add-k" | "exp"``, on the
-  0-1 scale: sacrebleu's score divided by 100;
-* :func:`exact_bleu`: rows of summed statistics on the host, with the precisions and
-  brevity penalty sacrebleu reports: the command's corpus and sentence scores, confidence
-  intervals and paired tests, the sacrebleu API, the result objects. ``float32=True`` is
-  sacrebleu's arithmetic on resamples (its bootstrap sums float32 statistics, and NumPy 2
-  keeps the precisions in float32 there).
+statistics of any backend (on NumPy with the C library's ``log``/``exp`` and Python's
+``sum``: sacrebleu's floats to the last bit). The library's ``bleu_score`` with sacrebleu's
+smoothing names divides it by 100; :func:`exact_bleu` takes rows of summed statistics on
+the host for the command, the sacrebleu API and the result objects (``float32=True``: its
+bootstrap resamples' arithmetic).
 
 >>> import numpy as np
 >>> # hyp_len, ref_len, correct (N = 4), totals, clamped totals
@@ -49,16 +41,9 @@ def smoothed_precisions(
     be: Backend, correct: Any, total: Any, smooth: str, smooth_value: float | None,
     scale: float = 100.0, cast: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, Any]:
-    """sacrebleu's smoothed precisions ``(..., N)`` on the 0-``scale`` scale (its
-    ``BLEUScore.precisions`` when some order has a match), and which orders its loop
-    reached.
-
-    ``correct`` and ``total`` are integer arrays ``(..., N)``; ``cast`` makes them floats
-    (default: float64 on the backend; the command's resampled scores use float32). sacrebleu
-    stops at the first order without hypothesis n-grams (after add-k): the orders from there
-    on have precision 0 and are not reached. ``scale * correct / total`` is divided after
-    the product, as sacrebleu's ``100. * correct / total``.
-    """
+    """sacrebleu's smoothed precisions ``(..., N)``, 0-``scale``, of the integer ``correct``
+    and ``total`` ``(..., N)`` (made floats by ``cast``, default float64), and which orders
+    its loop reached (it stops at the first order without n-grams, after add-k)."""
     cast = cast or be.to_float64
     later = be.arange(correct.shape[-1], like=correct) > 0
     correct_f, total_f = cast(correct), cast(total)
@@ -85,15 +70,9 @@ def sacrebleu_scores(
     smooth_value: float | None, effective_order: bool,
     cast: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, Any, Any]:
-    """sacrebleu's ``compute_bleu`` of (summed) statistics (a ``BleuStats``), element-wise,
-    operation for operation: the scores (0-100), the precisions it reports (0-100) and the
-    brevity penalties.
-
-    ``weights`` None is sacrebleu's own uniform mean of the logs (``effective_order``
-    averages over the orders its loop reached), added with Python's ``sum``
-    (:meth:`~bleusuite.backends.base.Backend.python_sum`); given weights are NLTK-style.
-    ``cast`` makes the counts floats (default float64; sacrebleu's resamples: float32).
-    """
+    """sacrebleu's ``compute_bleu`` of (summed) ``BleuStats``, element-wise: the scores and
+    the precisions it reports (0-100), and the brevity penalties. ``weights`` None is
+    sacrebleu's uniform mean of the logs, added as Python's ``sum`` adds."""
     correct = stats.matches[..., :order]
     precisions, reached = smoothed_precisions(be, correct, stats.totals[..., :order], smooth,
                                               smooth_value, scale=100.0, cast=cast)
@@ -132,10 +111,7 @@ def exact_bleu(
     effective_order: bool = False, *, float32: bool = False, max_order: int = 4,
 ) -> ExactBleu:
     """sacrebleu's ``BLEU.compute_bleu`` of each row of summed BLEU statistics (a
-    :class:`~bleusuite.BleuStats`, or its ``to_array`` layout ``(R, 2 + 3N)`` or
-    ``(2 + 3N,)``), bit for bit: :func:`sacrebleu_scores` on NumPy (a few rows by its traced
-    face, :func:`bleusuite.backends.trace.by_rows`), whose logarithms and exponentials are the C
-    library's and whose sums Python's ``sum``, as sacrebleu's.
+    :class:`~bleusuite.BleuStats`, or its ``to_array`` layout), bit for bit.
 
     >>> table = np.array([[4, 6, 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1]])
     >>> result = exact_bleu(table)
@@ -179,8 +155,7 @@ def _exact(be: Backend, table: Any, max_order: int, smooth: str, smooth_value: f
 
 def _exact_of_table(be: Backend, table: Any, max_order: int, smooth: str,
                     smooth_value: float | None, effective_order: bool, float32: bool) -> Any:
-    """:func:`_exact` as one array ``(R, 2 + N)``: score, brevity penalty, precisions (the
-    traced face's output)."""
+    """:func:`_exact` as one array ``(R, 2 + N)``: score, brevity penalty, precisions."""
     scores, shown, penalty = _exact(be, table, max_order, smooth, smooth_value,
                                     effective_order, False)
     return be.concat([scores[..., None], penalty[..., None], shown], axis=-1)

@@ -1,27 +1,9 @@
-"""The smoothing names, the family each belongs to, and what the families share.
-
-Each family's arithmetic is written once, in its own module, element-wise over the
-leading axes of the statistics (the same code scores one corpus, 0-d statistics, or every
-sentence of a batch, (B,) statistics), on any backend; orders are the last axis:
-
-* :mod:`bleusuite.scores.bleu.nltk_formula`, :mod:`bleusuite.scores.bleu.ignite_formula`,
-  :mod:`bleusuite.scores.bleu.sacrebleu_formula` (which also holds sacrebleu's exact scalar
-  arithmetic, for the command), :mod:`bleusuite.scores.bleu.addone_formula` (torchmetrics'
-  and the tensorflow/nmt script's add-one smoothings, one module for both families).
-
-The smoothing names, and whose numbers each reproduces:
-
-* NLTK ``sentence_bleu`` / ``corpus_bleu`` with ``SmoothingFunction().methodK``:
-  ``method0`` .. ``method7`` (per-sentence denominators floored at 1 before summing).
-* pytorch-ignite ``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``, ``nltk_smooth2``,
-  ``smooth2`` (sentence scores are the ``average="macro"`` terms, corpus scores equal
-  ``average="micro"``).
-* sacrebleu ``BLEU(smooth_method=..., smooth_value=..., effective_order=...)``, divided
-  by 100: ``none``, ``floor``, ``add-k``, ``exp``.
-* torchmetrics ``BLEUScore(smooth=True)``: ``torchmetrics_smooth`` (its ``smooth=False``
-  is ignite's ``no_smooth``), with ``ref_length="closest_first"``.
-* evaluate's ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``nmt_smooth``
-  (its ``smooth=False`` is ignite's ``no_smooth``), with ``ref_length="shortest"``.
+"""The smoothing names, the family each belongs to (whose numbers it reproduces: NLTK's
+``SmoothingFunction`` methods, pytorch-ignite's ``Bleu(smooth=...)``, sacrebleu's
+``smooth_method`` / 100, torchmetrics' ``smooth=True``, the tensorflow/nmt script's
+``smooth=True``), and what the families' formulas share. Each family's arithmetic is in its
+own ``*_formula`` module, element-wise over the leading axes of the statistics (orders
+last), on any backend.
 """
 
 from __future__ import annotations
@@ -82,13 +64,11 @@ def gated_score(be: Backend, stats: Any, log_sum: Any, valid: Any) -> Any:
 
 
 def stack(be: Backend, columns: list[Any]) -> Any:
-    """``(..., N)`` from N arrays ``(...)``."""
     return be.concat([c[..., None] for c in columns], axis=-1)
 
 
 def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
-    """The value a smoothing method takes: ``smooth_value`` as a float, else its default
-    (:data:`SMOOTH_VALUE_DEFAULTS`; the caller's method is one of them).
+    """``smooth_value`` as a float, else the method's default (:data:`SMOOTH_VALUE_DEFAULTS`).
 
     >>> smooth_value_of("add-k", None), smooth_value_of("floor", 0.5)
     (1.0, 0.5)
@@ -97,9 +77,8 @@ def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
 
 
 def signature_item(smooth: str, smooth_value: float | None) -> str:
-    """The smoothing as every signature writes it (``smooth:`` of the command's lines and
-    of the result objects): sacrebleu's names as sacrebleu writes them, the other
-    families' after their family, and the value where the method takes one.
+    """``smooth:`` of every signature: sacrebleu's names as sacrebleu writes them, the others
+    after their family, and the value where the method takes one.
 
     >>> signature_item("exp", None), signature_item("floor", None)
     ('exp', 'floor[0.10]')

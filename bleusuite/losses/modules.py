@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import torch
 from torch import Tensor, nn
 
 from bleusuite import checks
-from bleusuite.losses import arguments
 from bleusuite.losses.scores import soft_bleu, soft_gleu
 
 __all__ = ["BleuLoss", "GleuLoss"]
 
-
-def _reduce(loss: Tensor, reduction: arguments.Reduction) -> Tensor:
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    return loss
+Reduction = Literal["mean", "sum", "none"]
+_REDUCTIONS = ("mean", "sum", "none")
 
 
 class _ScoreLoss(nn.Module):
@@ -28,13 +22,15 @@ class _ScoreLoss(nn.Module):
     which score (:meth:`_score`) and which settings it has (:meth:`_settings`)."""
 
     def __init__(
-        self, eos_id: int | None, eps: float, reduction: arguments.Reduction, pad_id: int | None,
+        self, eos_id: int | None, eps: float, reduction: Reduction, pad_id: int | None,
         corpus: bool,
     ) -> None:
         super().__init__()
         self.eos_id = checks.token_id(eos_id, "eos_id")
-        self.eps = arguments.check_eps(eps)
-        self.reduction: arguments.Reduction = arguments.check_reduction(reduction)
+        self.eps = checks.number(eps, "eps", positive=True)
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
+        self.reduction: Reduction = reduction
         self.pad_id = checks.token_id(pad_id, "pad_id")
         self.corpus = bool(corpus)
 
@@ -49,8 +45,10 @@ class _ScoreLoss(nn.Module):
             ...
 
     def forward(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
-        score = self._score(hyp_probs, references)
-        return _reduce(-torch.log(score + self.eps), self.reduction)
+        loss = -torch.log(self._score(hyp_probs, references) + self.eps)
+        if self.reduction == "none":
+            return loss
+        return loss.mean() if self.reduction == "mean" else loss.sum()
 
     def extra_repr(self) -> str:
         return (
@@ -91,7 +89,7 @@ class BleuLoss(_ScoreLoss):
         max_order: int = 4,
         eos_id: int | None = None,
         eps: float = 1e-8,
-        reduction: arguments.Reduction = "mean",
+        reduction: Reduction = "mean",
         *,
         weights: Sequence[float] | None = None,
         pad_id: int | None = None,
@@ -138,7 +136,7 @@ class GleuLoss(_ScoreLoss):
         max_len: int = 4,
         eos_id: int | None = None,
         eps: float = 1e-8,
-        reduction: arguments.Reduction = "mean",
+        reduction: Reduction = "mean",
         *,
         pad_id: int | None = None,
         corpus: bool = False,

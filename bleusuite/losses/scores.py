@@ -12,7 +12,6 @@ from torch import Tensor
 
 from bleusuite import checks
 from bleusuite.backends.torch import backend as _torch
-from bleusuite.losses import arguments
 from bleusuite.losses.counts import ngram_orders, unigram_matches
 from bleusuite.scores import rules
 
@@ -101,12 +100,12 @@ def soft_bleu(
         >>> bool(torch.isfinite(logits.grad).all())
         True
     """
-    hyp_probs = arguments.check_hyp_probs(hyp_probs)
     max_order = checks.order(max_order, "max_order")
-    eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = checks.token_id(pad_id, "pad_id")
-    weight_tensor = arguments.bleu_weights(weights, max_order, hyp_probs)
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
+    like = unigrams.hyp_mask
+    weight_tensor = torch.tensor(
+        [1.0 / max_order] * max_order if weights is None else checks.weights(weights, max_order),
+        dtype=like.dtype, device=like.device)
 
     matches, totals = [], []
     for stats in ngram_orders(unigrams, max_order):
@@ -166,10 +165,7 @@ def soft_gleu(
         >>> soft_gleu(hyp.double(), ref, eos_id=2, pad_id=0)  # 3+2+1 of 4+3+2+1 n-grams
         tensor([0.6000], dtype=torch.float64)
     """
-    hyp_probs = arguments.check_hyp_probs(hyp_probs)
     min_len, max_len = checks.gleu_orders(min_len, max_len)
-    eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = checks.token_id(pad_id, "pad_id")
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
 
     tp_terms, hyp_terms, ref_terms = [], [], []

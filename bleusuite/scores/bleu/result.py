@@ -1,11 +1,6 @@
-"""BLEU's result object for corpus scores: the number, and everything that explains it.
-
-:func:`bleusuite.corpus_bleu` returns a bare 0-d array, the fastest thing to hand on. When a
-report is wanted (precisions, brevity penalty, lengths, a signature to print beside the
-number, a dict for ``json.dumps``), :func:`corpus_bleu_result` takes the same inputs and
-returns a :class:`BleuResult`, like sacrebleu's ``BLEUScore``; :meth:`BleuResult.from_stats`
-builds one from statistics already summed. The score inside is the one
-:func:`bleusuite.bleu_score` computes, bit for bit.
+"""BLEU's result object for corpus scores (:class:`BleuResult`, like sacrebleu's
+``BLEUScore``): the score of :func:`bleusuite.corpus_bleu`, 0-100, with its precisions,
+brevity penalty, lengths and signature.
 
 >>> import json
 >>> from bleusuite import corpus_bleu_result
@@ -19,9 +14,6 @@ BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len =
 (48.8923, 1.0)
 >>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
 [85.71428571428571, 66.66666666666667]
-
-Like sacrebleu's ``BLEUScore``, a result holds the numbers it prints: ``score`` and
-``precisions`` on the 0-100 scale (:func:`bleusuite.corpus_bleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -52,10 +44,8 @@ __all__ = ["RESULT_OPTIONS", "BleuResult", "BleuResultOptions", "corpus_bleu_res
 
 
 class BleuResultOptions(BleuOptions, total=False):
-    """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings
-    (:class:`~bleusuite.scores.bleu.settings.BleuOptions`), and what only fills the
-    signature: ``nrefs``, ``tokenize``, ``lowercase`` and ``ref_length`` (the rule the
-    statistics were computed with)."""
+    """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings, and what only
+    fills the signature."""
 
     nrefs: int | str | None
     tokenize: str | None
@@ -138,8 +128,7 @@ class BleuResult(ScoreResult):
     @classmethod
     def of_settings(cls, stats: BleuStats[Any], config: BleuSettings,
                     nrefs: int | str | None) -> BleuResult:
-        """The result of summed statistics under checked settings (``nrefs``: the
-        signature's)."""
+        """The result of summed statistics under checked settings."""
         smooth, smooth_value, order = config.smooth, config.smooth_value, config.max_order
         if config.family == "sacrebleu" and config.weights is None:  # sacrebleu's digits
             score = float(exact_bleu(stats, smooth, smooth_value, config.effective_order,

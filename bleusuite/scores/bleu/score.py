@@ -40,7 +40,7 @@ __all__ = ["bleu_score", "corpus_bleu", "corpus_statistics_of", "score_of", "sco
 
 
 def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
-    """The score of statistics (per sentence, or summed) under ``settings``."""
+    """The score of statistics (per sentence, or summed)."""
     if stats.max_order < settings.stats_order:
         raise ValueError(
             f"stats: smooth={settings.smooth!r} with {settings.max_order} orders needs statistics "
@@ -59,23 +59,20 @@ def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
 
 
 def _formula_of_table(be: Backend, table: Any, settings: BleuSettings) -> Any:
-    """:func:`_formula` of statistics in their ``to_array`` form (the traced face's input)."""
+    """:func:`_formula` of statistics in their ``to_array`` form."""
     return _formula(be, BleuStats.from_array(table), settings)
 
 
 def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        settings: BleuSettings, far: int) -> Any:
-    """Sentence scores from the counts of a batch: the hypothesis lengths ``(B,)``, the
-    reference lengths and which are present ``(B, R)``, the clipped matches ``(B, N)``
-    (``far``: above every length, see :func:`bleusuite.scores.rules.closest_ref_len`)."""
+    """Sentence scores from the lengths, the references present and the clipped matches."""
     chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
                                   ref_length=settings.ref_length)
     return _formula(be, bleu_statistics_from_counts(be, hyp_len, chosen, clipped), settings)
 
 
 def sentence_scores(batch: Batch, settings: BleuSettings) -> Any:
-    """The sentence scores of a normalised batch, on its backend (small host batches row
-    by row, by the traced formulas)."""
+    """The sentence scores of a normalised batch (small host batches by the traced face)."""
     if batch.on_host and settings.smooth != "method6" and batch.size <= trace.ROW_LIMIT:
         clipped = count_matches(batch, settings.stats_order).clipped
         scores = trace.by_rows(scores_from_counts, (settings, 1 << 62), [
@@ -278,9 +275,7 @@ def corpus_bleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: BleuSettings,
                          with_nrefs: bool = False) -> tuple[BleuStats[Any], Batch, str | None]:
-    """The summed statistics of a corpus given to a function with keyword arguments
-    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
-    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
     return corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, settings.stats_order, settings.ref_length), with_nrefs)

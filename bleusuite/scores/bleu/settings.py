@@ -154,10 +154,8 @@ class BleuSettings:
     @classmethod
     def of_options(cls, options: Mapping[str, Any], sentence: bool = False,
                    text_defaults: bool = True) -> BleuSettings:
-        """:meth:`of` the settings among a function's keyword arguments ``options``
-        (:class:`BleuCallOptions`; those not given take their defaults). Without
-        ``text_defaults`` text takes the defaults of tokens (``"no_smooth"``: the functions
-        of groups and prefixes) and the settings hold no tokenizer."""
+        """:meth:`of` the settings among a function's keyword arguments ``options``; without
+        ``text_defaults`` (groups, prefixes) text takes the defaults of tokens."""
         get = options.get
         weights: Any = get("weights")
         given = tuple(weights) if type(weights) in (list, tuple) else weights  # as in of()
@@ -174,8 +172,7 @@ class BleuSettings:
 
     @property
     def uniform_weights(self) -> tuple[float, ...] | None:
-        """The weights the formula takes: the given ones, ``1 / max_order`` each where none
-        are given, or None: sacrebleu's own uniform mean of the logs."""
+        """The weights the formula takes (None: sacrebleu's own uniform mean of the logs)."""
         if self.weights is not None:
             return self.weights
         if self.family == "sacrebleu":

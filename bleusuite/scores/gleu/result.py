@@ -4,9 +4,6 @@
 >>> print(corpus_gleu_result(["the cat sat"], [["the cat sat down"]], tokenize="13a")
 ...       .format(signature=False))
 GLEU = 60.00 (matches = 6 total = 10)
-
-A result holds the numbers it prints: ``score`` on the 0-100 scale
-(:func:`bleusuite.corpus_gleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -33,9 +30,8 @@ __all__ = ["RESULT_OPTIONS", "GleuResult", "GleuResultOptions", "corpus_gleu_res
 
 
 class GleuResultOptions(TypedDict, total=False):
-    """The keyword arguments of :meth:`GleuResult.from_stats`: the orders the statistics
-    were computed with (``min_len``, ``max_len``), and what only fills the signature:
-    ``nrefs``, ``tokenize``, ``lowercase``."""
+    """The keyword arguments of :meth:`GleuResult.from_stats`: the orders, and what only
+    fills the signature."""
 
     min_len: int
     max_len: int
@@ -89,8 +85,7 @@ class GleuResult(ScoreResult):
     @classmethod
     def of_settings(cls, stats: GleuStats[Any], settings: GleuSettings,
                     nrefs: int | str | None) -> GleuResult:
-        """The result of summed statistics under checked settings (``nrefs``: the
-        signature's)."""
+        """The result of summed statistics under checked settings."""
         min_len, max_len = settings.min_len, settings.max_len
         signature = make_signature("gleu", settings, nrefs=nrefs).format()
         return cls(100.0 * float(host(gleu_score(stats))), int(host(stats.matches)),

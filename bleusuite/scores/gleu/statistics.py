@@ -63,9 +63,8 @@ def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]
 def gleu_statistics_from_counts(be: Backend, counts: Any, hyp_len: Any, ref_len: Any,
                                 ref_present: Any, min_len: int, max_len: int
                                 ) -> GleuStats[Any]:
-    """GLEU statistics from the clipped matches of each reference ``(B, R, N)`` (orders
-    1..N, N >= ``max_len``), the hypothesis lengths ``(B,)``, the reference lengths and
-    which references are present ``(B, R)``."""
+    """GLEU statistics from the clipped matches per reference ``(B, R, N >= max_len)`` and
+    the lengths."""
     true_positives = be.sum_(counts[..., min_len - 1 : max_len], axis=-1)  # (B, R)
     hyp_total = be.sum_(ngram_totals(be, hyp_len, min_len, max_len), axis=-1)  # (B,)
     ref_total = be.sum_(ngram_totals(be, ref_len, min_len, max_len), axis=-1)  # (B, R)

@@ -34,49 +34,34 @@ def _pair_statistics(be: Backend, hyps: Sentences, hyp_rows: Any, refs: Sentence
     """The statistics of hypothesis ``hyps.tokens[b, hyp_rows]`` (P,) against the references
     ``refs.tokens[b, ref_rows]`` (P, R), for every group ``b``."""
     arrays = (hyps.tokens, hyps.lengths, refs.tokens, refs.lengths, hyp_rows, ref_rows)
-    if counting_strategy(be, hyps.tokens) != "compiled":
-        run = be.compiled(_gathered_statistics, static_argnums=(0, 7, 8))
-        stats: BleuStats[Any] = run(be, *arrays, max_order, ref_length)
+    if counting_strategy(be, hyps.tokens) != "compiled":  # one program under JAX
+        run = be.compiled(_statistics, static_argnums=(0, 7, 8, 9))
+        stats: BleuStats[Any] = run(be, *arrays, max_order, ref_length, False)
         return stats
-    hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len = _pairs(be, *arrays)
-    batch = rows_batch(hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len)
-    return _statistics(be, hyp_tokens, hyp_len, ref_tokens, ref_len,
-                       count_matches(batch, max_order).clipped, ref_length)
+    return _statistics(be, *arrays, max_order, ref_length, True)
 
 
-def _pairs(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any, ref_lengths: Any,
-           hyp_rows: Any, ref_rows: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
-    """The sentences as rows ``(B * K, L)``, each pair's rows ``(B * P,)`` / ``(B * P, R)``,
-    and their lengths."""
+def _statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any,
+                ref_lengths: Any, hyp_rows: Any, ref_rows: Any, max_order: int, ref_length: str,
+                in_place: bool) -> BleuStats[Any]:
     rows, count, width = (int(n) for n in hyp_tokens.shape)
     ref_count, ref_width = (int(n) for n in ref_tokens.shape[1:])
     group = be.arange(rows, like=hyp_lengths)[:, None]
     hyp_index = (group * count + hyp_rows[None, :]).reshape(-1)
     ref_index = (group[:, :, None] * ref_count + ref_rows[None]).reshape(-1, ref_rows.shape[1])
-    return (hyp_tokens.reshape(rows * count, width), hyp_index,
-            hyp_lengths.reshape(-1)[hyp_index], ref_tokens.reshape(rows * ref_count, ref_width),
-            ref_index, ref_lengths.reshape(-1)[ref_index])
-
-
-def _gathered_statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any,
-                         ref_lengths: Any, hyp_rows: Any, ref_rows: Any, max_order: int,
-                         ref_length: str) -> BleuStats[Any]:
-    hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len = _pairs(
-        be, hyp_tokens, hyp_lengths, ref_tokens, ref_lengths, hyp_rows, ref_rows)
+    hyp_len, ref_len = hyp_lengths.reshape(-1)[hyp_index], ref_lengths.reshape(-1)[ref_index]
+    hyp_tokens = hyp_tokens.reshape(rows * count, width)
+    ref_tokens = ref_tokens.reshape(rows * ref_count, ref_width)
     present = be.full(tuple(ref_index.shape), True, be.bool_, like=ref_len)
-    batch = Batch(be, None, hyp_len, ref_len, present, hyp=hyp_tokens[hyp_index],
-                  refs=ref_tokens[ref_index])
-    matches = count_matches(batch, max_order).clipped
-    return _statistics(be, hyp_tokens, hyp_len, ref_tokens, ref_len, matches, ref_length)
-
-
-def _statistics(be: Backend, hyp_tokens: Any, hyp_len: Any, ref_tokens: Any, ref_len: Any,
-                matches: Any, ref_length: str) -> BleuStats[Any]:
-    present = be.full(tuple(ref_len.shape), True, be.bool_, like=ref_len)
-    far = max(int(hyp_tokens.shape[-1]), int(ref_tokens.shape[-1])) + 1  # above every length
+    if in_place:  # the compiled kernel reads the rows where they are: no pair is copied
+        batch = rows_batch(hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len)
+    else:
+        batch = Batch(be, None, hyp_len, ref_len, present, hyp=hyp_tokens[hyp_index],
+                      refs=ref_tokens[ref_index])
+    far = max(width, ref_width) + 1  # above every length
     chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
                                   ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+    return bleu_statistics_from_counts(be, hyp_len, chosen, count_matches(batch, max_order).clipped)
 
 
 @overload

@@ -29,9 +29,8 @@ __all__ = ["prefix_bleu_statistics", "prefix_sentence_bleu"]
 
 def prefix_bleu_statistics(batch: Batch, max_order: int,
                            ref_length: str = "closest") -> BleuStats[Any]:
-    """The BLEU statistics of every prefix of a normalised batch, ``(B * L,)`` entries in
-    row-major order (entry ``b * L + t - 1``: the first ``t`` tokens of hypothesis ``b``;
-    past its end, the whole hypothesis), ``L`` the batch's hypothesis width."""
+    """The BLEU statistics of every prefix of a normalised batch, ``(B * L,)``: entry
+    ``b * L + t - 1`` holds the first ``t`` tokens of hypothesis ``b`` (past its end, all)."""
     run = batch.backend.compiled(_prefix_statistics, static_argnums=(1, 2))
     stats: BleuStats[Any] = run(batch, max_order, ref_length)
     return stats
@@ -124,12 +123,10 @@ def prefix_sentence_bleu(
     that of a padded array (a left-padded row's prefixes start at its first token), the
     longest sentence for lists and text (with ``tokenize``: in tokens of the tokenizer).
 
-    The prefixes are counted in one pass (running clipped counts: an n-gram adds a match
-    while its occurrences so far are within its largest count in a reference), with fixed
-    shapes on devices (no host synchronisation), and scored with ``sentence_bleu``'s
-    formulas: every smoothing gives exactly the numbers of a loop of ``sentence_bleu`` over
-    the prefixes (``method6`` raises where such a loop would, since NLTK fails on a prefix
-    with a unigram but no trigram match; on devices those entries are NaN).
+    The prefixes are counted in one pass of running clipped counts (fixed shapes on devices)
+    and scored with ``sentence_bleu``'s formulas: every smoothing gives exactly the numbers
+    of a loop of ``sentence_bleu`` over the prefixes (``method6`` raises where such a loop
+    would; on devices those entries are NaN).
 
     Args:
         hypotheses, references: as :func:`bleusuite.sentence_bleu` (padded arrays, ragged

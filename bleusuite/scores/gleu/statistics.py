@@ -4,10 +4,7 @@ statistics of a batch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, overload
 
 from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
@@ -15,6 +12,7 @@ from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch
 from bleusuite.inputs.normalize import options_batch
 from bleusuite.scores import rules
+from bleusuite.scores.bleu.statistics import A, NumpyCounts
 from bleusuite.scores.gleu.settings import CALL_OPTIONS, GleuSettings
 from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
@@ -26,11 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GleuStats", "gleu_statistics", "gleu_statistics_from_counts",
            "gleu_statistics_of_batch"]
-
-#: the array type of statistics (typed: ``GleuStats[torch.Tensor]``, ...)
-A = TypeVar("A")
-#: the statistics of NumPy arrays, Python lists and text
-NumpyCounts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

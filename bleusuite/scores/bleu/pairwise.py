@@ -81,20 +81,16 @@ def pairwise_sentence_bleu(
     candidates: Groups[Any], others: Groups[Any], **options: Unpack[BleuGroupOptions],
 ) -> Any:
     """The BLEU matrix of each group: shape ``(B, N, M)``, float64, where
-    ``[b, i, j] == sentence_bleu(candidates[b, i], [others[b, j]])`` with the same arguments
-    (the candidate as the hypothesis, the other sentence as its one reference).
-
-    For minimum Bayes risk decoding pass the same samples twice (``others=candidates``):
-    row ``i`` then scores candidate ``i`` against every sample as a pseudo-reference (see
+    ``[b, i, j] == sentence_bleu(candidates[b, i], [others[b, j]])`` with the same arguments.
+    For minimum Bayes risk decoding pass the same samples twice (``others=candidates``; see
     the MBR recipe in the RL-reward page of the docs).
 
     Args:
-        candidates: ``(B, N, L)`` integer array (any backend), or a list of ``B`` groups, each
-            a list of ``N`` sentences: 1-D integer arrays, token sequences, or strings with
-            ``tokenize`` (a group may also be an ``(N, L)`` array).
-        others: the same forms with ``M`` sentences per group (``B`` groups). A sentence of
-            nothing but padding is an empty sentence, and as a reference a present one of
-            length 0 (as ``[]`` is in ``sentence_bleu``'s token lists), not an absent one.
+        candidates: ``(B, N, L)`` integer array (any backend), or a list of ``B`` groups of
+            ``N`` sentences (1-D integer arrays, token sequences, strings with ``tokenize``;
+            a group may be an ``(N, L)`` array).
+        others: the same forms with ``M`` sentences per group. A sentence of nothing but
+            padding is an empty sentence (as a reference: present, of length 0).
         max_order, weights, smooth, smooth_value, effective_order: as
             :func:`bleusuite.sentence_bleu` (every smoothing).
         pad_id, eos_id, tokenize, lowercase: as :func:`bleusuite.sentence_bleu`.
@@ -103,8 +99,7 @@ def pairwise_sentence_bleu(
         ``(B, N, M)`` float64 scores of the input's kind (NumPy for lists and text).
 
     Raises:
-        TypeError, ValueError: malformed input, groups of different sizes or different
-            batch sizes (the message names the argument).
+        TypeError, ValueError: malformed input, groups or batches of different sizes.
 
     >>> import numpy as np
     >>> group = np.array([[[5, 6, 7, 8], [5, 6, 7, 9], [1, 2, 3, 0]]])     # B=1, N=3
@@ -143,18 +138,13 @@ def self_bleu(group: Groups[ArrayT], **options: Unpack[BleuCallOptions]) -> Arra
 
 def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     """Self-BLEU of each member of each group: shape ``(B, G)``, float64, where
-    ``[b, i] == sentence_bleu(group[b, i], [the other G - 1 members of group b])``: the
-    member scored against all the others as its references at once (multi-reference BLEU:
-    each n-gram clipped by its largest count in any one of them, the reference length
-    chosen by ``ref_length``). High self-BLEU means a member repeats the others; the mean
-    over a group is the usual self-BLEU of a set of samples, and ``1 - self_bleu`` a
-    diversity reward.
+    ``[b, i] == sentence_bleu(group[b, i], [the other G - 1 members of group b])`` (all the
+    others as its references at once). The mean over a group is the usual self-BLEU of a
+    set of samples; ``1 - self_bleu`` is a diversity reward.
 
     Args:
-        group: ``(B, G, L)`` integer array (any backend), or a list of ``B`` groups of ``G``
-            sentences (1-D integer arrays, token sequences, or strings with ``tokenize``).
-            ``G >= 2``. A member of nothing but padding is an empty sentence (and an empty
-            reference of the others).
+        group: ``(B, G, L)`` integer array (any backend), or a list of ``B`` groups of
+            ``G >= 2`` sentences (as ``candidates`` of :func:`pairwise_sentence_bleu`).
         max_order, weights, smooth, smooth_value, effective_order: as
             :func:`bleusuite.sentence_bleu` (every smoothing).
         pad_id, eos_id, tokenize, lowercase, ref_length: as :func:`bleusuite.sentence_bleu`.
@@ -163,8 +153,7 @@ def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
         ``(B, G)`` float64 scores of the input's kind (NumPy for lists and text).
 
     Raises:
-        TypeError, ValueError: malformed input, groups of different sizes, or fewer than 2
-            members a group.
+        TypeError, ValueError: malformed input, groups of different sizes or of fewer than 2.
 
     >>> import numpy as np
     >>> group = np.array([[[5, 6, 7, 8], [5, 6, 7, 9], [1, 2, 3, 0]]])

@@ -115,13 +115,10 @@ def prefix_sentence_bleu(
     """BLEU of every prefix of every hypothesis: shape ``(B, L)``, float64.
 
     Entry ``[b, t - 1]`` is ``sentence_bleu`` of the first ``t`` tokens of hypothesis ``b``
-    (after padding and everything from ``eos_id`` on are dropped, as ``sentence_bleu``
-    does) against its references, with the same arguments, for ``t = 1 ..`` its length.
-    **Past the end** of a hypothesis (``t`` above its length) an entry holds the score of the
-    whole hypothesis, so the last column is ``sentence_bleu`` of the batch and the dense
-    rewards ``scores[:, t] - scores[:, t - 1]`` are 0 there. ``L`` is the hypotheses' width:
-    that of a padded array (a left-padded row's prefixes start at its first token), the
-    longest sentence for lists and text (with ``tokenize``: in tokens of the tokenizer).
+    (padding and ``eos_id`` dropped as there) with the same arguments; **past the end** of
+    a hypothesis it holds the whole hypothesis's score, so the last column is
+    ``sentence_bleu`` of the batch and the dense rewards are 0 there. ``L`` is the
+    hypotheses' width (for lists and text, the longest sentence's, in tokens).
 
     The prefixes are counted in one pass of running clipped counts (fixed shapes on devices)
     and scored with ``sentence_bleu``'s formulas: every smoothing gives exactly the numbers

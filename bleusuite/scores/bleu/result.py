@@ -63,12 +63,10 @@ class BleuResult(ScoreResult):
     ``precisions`` on sacrebleu's 0-100 scale.
 
     Attributes:
-        score: the BLEU score, 0-100: :func:`bleusuite.corpus_bleu` times 100 (with the
-            sacrebleu smoothing names, sacrebleu's ``score`` itself, to the last bit).
-        precisions: per order, the precisions reported beside the score, 0-100, computed
-            as sacrebleu computes them (``100 * m / t``, which can round otherwise than
-            ``100 * precision``: 23/80 prints 28.8, not 28.7; sacrebleu's smoothed ones for
-            its smoothing names; see :func:`shown_precisions`).
+        score: the BLEU score, 0-100: :func:`bleusuite.corpus_bleu` times 100 (sacrebleu's
+            ``score`` to the last bit with its smoothing names).
+        precisions: per order, the precisions reported beside the score, 0-100, as
+            sacrebleu computes them (:func:`shown_precisions`).
         brevity_penalty: ``exp(1 - ref_len / hyp_len)`` when shorter, else 1 (0 if empty).
         hyp_len: hypothesis tokens in the corpus.
         ref_len: the chosen reference lengths (``ref_length``), summed.
@@ -78,10 +76,8 @@ class BleuResult(ScoreResult):
         smooth: the smoothing name.
         smooth_value: its value, where it takes one.
         effective_order: sacrebleu's effective order.
-        signature: every setting that changes the number, sacrebleu-style (with
-            ``reflen:<rule>`` where ``ref_length`` is not ``"closest"``).
-        ref_length: the rule that chose each sentence's reference length (a name of
-            :data:`bleusuite.scores.rules.REF_LENGTHS`).
+        signature: every setting that changes the number, sacrebleu-style.
+        ref_length: the rule that chose each sentence's reference length.
     """
 
     score: float
@@ -108,11 +104,9 @@ class BleuResult(ScoreResult):
     @classmethod
     def from_stats(cls, stats: BleuStats[Any],
                    **options: Unpack[BleuResultOptions]) -> BleuResult:
-        """The result of corpus statistics (summed with ``.sum()`` if per sentence).
-
-        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``,
-        ``lowercase`` and ``ref_length`` (the rule the statistics were computed with) only
-        fill the signature.
+        """The result of corpus statistics (summed if per sentence) under the settings of
+        :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``, ``lowercase`` and
+        ``ref_length`` only fill the signature.
 
         >>> import numpy as np
         >>> from bleusuite import bleu_statistics

@@ -67,19 +67,9 @@ class BleuSettings:
     """Everything that changes a BLEU score, checked.
 
     Attributes:
-        max_order: the highest n-gram order (``len(weights)`` where weights are given).
-        weights: one weight per order, or None: uniform ``1 / max_order`` (sacrebleu's own
-            uniform mean of the logs for its smoothing names).
-        smooth: the smoothing name (:data:`bleusuite.SMOOTHING_NAMES`); it picks whose
-            numbers the score reproduces.
-        smooth_value: the value of ``"method1"``, ``"floor"`` or ``"add-k"`` (None: the
-            default).
-        effective_order: sacrebleu's effective order (its smoothing names only).
-        ref_length: the reference-length rule of the brevity penalty
-            (:data:`bleusuite.scores.rules.REF_LENGTHS`).
-        tokenize: the tokenizer of text (a name of :data:`bleusuite.text.TOKENIZERS`), or
-            None: the caller gives tokens.
-        lowercase: lowercase text before tokenising it.
+        max_order, weights, smooth, smooth_value, effective_order, ref_length, tokenize,
+            lowercase: as the keyword arguments of :func:`bleusuite.sentence_bleu` (checked,
+            ``max_order`` resolved; ``weights`` None: uniform).
     """
 
     max_order: int = 4
@@ -136,12 +126,8 @@ class BleuSettings:
         sentence: bool = False,
     ) -> BleuSettings:
         """The settings of a scoring call's keyword arguments (checked, and kept: the same
-        arguments give the same object).
-
-        ``max_order`` None: ``len(weights)``, or 4. ``smooth`` None: sacrebleu's ``"exp"``
-        for text (``tokenize`` given), else pytorch-ignite's ``"no_smooth"``.
-        ``effective_order`` None: True for the sentence scores of text (``sentence``, as
-        ``sacrebleu.sentence_bleu``), else False.
+        arguments give the same object), with :func:`bleusuite.sentence_bleu`'s defaults
+        (``sentence``: a sentence score's).
 
         Raises:
             TypeError, ValueError: a setting it cannot take; the message names it.

@@ -46,9 +46,7 @@ NumpyCounts = npt.NDArray[np.int64]
 
 
 class BleuStatisticsOptions(TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.bleu_statistics`: ``max_order`` (4),
-    ``ref_length`` (``"closest"``) and how the inputs are read
-    (:class:`~bleusuite.array_types.TokenOptions`)."""
+    """The keyword arguments of :func:`bleusuite.bleu_statistics`."""
 
     max_order: int
     ref_length: str
@@ -60,17 +58,13 @@ STATISTICS_OPTIONS = BleuStatisticsOptions.__optional_keys__
 
 @dataclass(frozen=True)
 class BleuStats(SummableStats[A]):
-    """Per-sentence (or summed) BLEU statistics.
-
-    All fields are int64 arrays of the input's backend (the type parameter: NumPy for
-    lists); the leading shape is ``(B,)`` for per-sentence statistics and ``()`` after
-    :meth:`sum`.
+    """Per-sentence (or summed) BLEU statistics: int64 arrays of the input's backend (NumPy
+    for lists), of leading shape ``(B,)``, or ``()`` after :meth:`sum`.
 
     Attributes:
         hyp_len: hypothesis length (tokens).
-        ref_len: the reference length the brevity penalty compares with: by default the
-            closest reference's (the shorter one on ties); see ``ref_length`` of
-            :func:`bleu_statistics`.
+        ref_len: the reference length the brevity penalty compares with (``ref_length`` of
+            :func:`bleu_statistics`).
         matches: ``(..., N)`` clipped n-gram matches for orders 1..N.
         totals: ``(..., N)`` hypothesis n-grams per order, ``max(0, hyp_len - n + 1)``.
         clamped_totals: ``(..., N)`` each sentence's total clamped to at least 1 before
@@ -111,10 +105,8 @@ class BleuStats(SummableStats[A]):
         return super().__add__(other)
 
     def to_array(self) -> A:
-        """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``.
-
-        Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
-        """
+        """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``
+        (for an all-reduce or storage; :meth:`from_array` reverses it)."""
         return self.to_array_on(self.backend)
 
     def to_array_on(self, be: Backend) -> A:
@@ -222,13 +214,9 @@ def bleu_statistics(
     hypotheses: Hypotheses[Any], references: References[Any],
     **options: Unpack[BleuStatisticsOptions],
 ) -> BleuStats[Any]:
-    """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
-    input forms, text with ``tokenize`` included).
-
-    ``ref_length`` picks the reference length each ``ref_len`` holds (the one the brevity
-    penalty compares with): ``"closest"`` (NLTK, pytorch-ignite, sacrebleu: the shorter of
-    equally close references), ``"closest_first"`` (torchmetrics: the first of them) or
-    ``"shortest"`` (the tensorflow/nmt script that evaluate's ``bleu`` runs).
+    """Per-sentence BLEU statistics of a batch (the inputs, ``max_order`` and ``ref_length``
+    of :func:`bleusuite.sentence_bleu`; ``ref_length`` picks the reference length each
+    ``ref_len`` holds).
 
     >>> import numpy as np
     >>> s = bleu_statistics(np.array([[7, 7, 8, 0]]), np.array([[7, 8, 8, 0]]), pad_id=0)

@@ -38,10 +38,8 @@ class GleuSettings:
     """Everything that changes a GLEU score (NLTK's ``gleu_score``), checked.
 
     Attributes:
-        min_len, max_len: the n-gram orders pooled (NLTK's).
-        tokenize: the tokenizer of text (a name of :data:`bleusuite.text.TOKENIZERS`), or
-            None: the caller gives tokens.
-        lowercase: lowercase text before tokenising it.
+        min_len, max_len, tokenize, lowercase: as the keyword arguments of
+            :func:`bleusuite.sentence_gleu`.
     """
 
     tokenize: str | None = None

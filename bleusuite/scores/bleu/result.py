@@ -184,7 +184,4 @@ def corpus_bleu_result(
 def result_of_table(total: np.ndarray, settings: BleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return BleuResult.from_stats(
-        BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
-        smooth_value=settings.smooth_value, effective_order=settings.effective_order,
-        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    return BleuResult.of_settings(BleuStats.from_array(total), settings, nrefs)

@@ -118,6 +118,4 @@ def corpus_gleu_result(
 def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return GleuResult.from_stats(
-        GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
-        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    return GleuResult.of_settings(GleuStats.from_array(total), settings, nrefs)

@@ -18,8 +18,7 @@ _REDUCTIONS = ("mean", "sum", "none")
 
 
 class _ScoreLoss(nn.Module):
-    """``-log(score + eps)`` of a soft score, reduced over the batch; the subclasses say
-    which score (:meth:`_score`) and which settings it has (:meth:`_settings`)."""
+    """``-log(score + eps)`` of a soft score (:meth:`_score`), reduced over the batch."""
 
     def __init__(
         self, eos_id: int | None, eps: float, reduction: Reduction, pad_id: int | None,
@@ -67,8 +66,7 @@ class BleuLoss(_ScoreLoss):
         reduction: ``"mean"`` | ``"sum"`` | ``"none"`` (per-sentence losses ``(B,)``).
         weights: n-gram weights, uniform by default.
         pad_id: padding id (see :func:`soft_bleu`).
-        corpus: use the minibatch BLEU; the loss is then a single value of shape ``()``
-            and ``reduction`` has nothing left to reduce.
+        corpus: use the minibatch BLEU (a single value of shape ``()``).
 
     Example:
         >>> import torch

@@ -157,42 +157,35 @@ def sentence_bleu(
     """BLEU of every hypothesis against its own references: shape (B,), float64.
 
     Args:
-        hypotheses: (B, L) integer array (NumPy, or a torch / CuPy array); a list of 1-D
-            integer arrays (ragged, e.g. one tensor per generated sequence); a list of token
-            sequences (lists of ints, strings or any hashable tokens; ragged); or, with
+        hypotheses: (B, L) integer array (NumPy, torch, CuPy, JAX); a list of 1-D integer
+            arrays (ragged); a list of token sequences (any hashable tokens); or, with
             ``tokenize``, a list of strings.
-        references: (B, L) array (one reference each) or (B, R, L); a list of 1-D arrays
-            (one reference each); or, NLTK's form, a list with one list of reference token
-            sequences (or 1-D arrays) per hypothesis; with ``tokenize``, per hypothesis a
-            string or a list of strings. A reference made only of ``pad_id`` is absent, so
-            rows may carry different numbers of references. Arrays on one side and token
-            lists on the other are fine: the lists are moved once to the arrays' device.
+        references: (B, L) or (B, R, L) array; a list of 1-D arrays (one reference each);
+            NLTK's form, per hypothesis a list of reference token sequences (or 1-D arrays);
+            with ``tokenize``, per hypothesis a string or a list of strings. A reference of
+            only ``pad_id`` is absent (rows may have different numbers of references).
+            Arrays on one side and token lists on the other are fine.
         max_order: highest n-gram order; defaults to ``len(weights)``, or 4.
         weights: one weight per order (NLTK's ``weights``); default uniform ``1/max_order``.
-        smooth: smoothing method; its name picks whose numbers you get exactly:
-            NLTK ``"method0"``..``"method7"``, pytorch-ignite ``"no_smooth"`` (the default
-            for token ids and token lists, as ``ignite.metrics.Bleu``),
-            ``"smooth1"``, ``"nltk_smooth2"``, ``"smooth2"``, sacrebleu ``"none"``,
-            ``"floor"``, ``"add-k"``, ``"exp"`` (sacrebleu scores divided by 100),
-            torchmetrics' ``smooth=True`` ``"torchmetrics_smooth"`` (its ``smooth=False``
-            is ``"no_smooth"``; both with ``ref_length="closest_first"``), or evaluate's
-            ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``"nmt_smooth"`` (its
-            ``smooth=False`` is ``"no_smooth"``; both with ``ref_length="shortest"``).
+        smooth: smoothing method; its name picks whose numbers you get exactly: NLTK
+            ``"method0"``..``"method7"``; pytorch-ignite ``"no_smooth"``, ``"smooth1"``,
+            ``"nltk_smooth2"``, ``"smooth2"``; sacrebleu ``"none"``, ``"floor"``, ``"add-k"``,
+            ``"exp"`` (its scores / 100); torchmetrics' ``smooth=True``
+            ``"torchmetrics_smooth"`` (with ``ref_length="closest_first"``); evaluate's
+            ``bleu`` with ``smooth=True`` ``"nmt_smooth"`` (with ``ref_length="shortest"``);
+            their ``smooth=False`` is ``"no_smooth"``. Default (None): ``"no_smooth"`` for
+            tokens, ``"exp"`` for text (``tokenize`` given), as sacrebleu.
         smooth_value: sacrebleu's value for ``"floor"`` (0.1) and ``"add-k"`` (1), or NLTK's
             epsilon for ``"method1"`` (0.1).
-            Default (None): ``"no_smooth"`` for tokens, ``"exp"`` for text (``tokenize``
-            given), as ``sacrebleu.sentence_bleu`` / ``corpus_bleu``.
         effective_order: sacrebleu's ``effective_order`` (only with its smoothing names).
             Default (None): True for the sentence scores of text with sacrebleu's
-            smoothing (``sacrebleu.sentence_bleu``'s default), else False.
+            smoothing (as ``sacrebleu.sentence_bleu``), else False.
         pad_id: token id that is not part of any sentence (left or right padding).
         eos_id: token id that ends a sentence (it and everything after are ignored).
         tokenize: score text: the name of a sacrebleu tokenizer (``"13a"``, ``"intl"``,
             ``"zh"``, ``"char"``, ``"none"``, ``"ja-mecab"``, ``"ko-mecab"``; needs
-            sacrebleu). Each string is tokenised as sacrebleu does and split on spaces; with
-            the default smoothing text gives sacrebleu's numbers (/ 100):
-            ``sentence_bleu`` those of ``sacrebleu.sentence_bleu``, ``corpus_bleu`` those
-            of ``sacrebleu.corpus_bleu``.
+            sacrebleu); with the default smoothing text gives ``sacrebleu.sentence_bleu`` /
+            ``corpus_bleu``'s numbers (/ 100).
         lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
         ref_length: the reference length the brevity penalty compares with: ``"closest"``
             (NLTK, pytorch-ignite, sacrebleu: the shorter of equally close references),
@@ -252,10 +245,9 @@ def corpus_bleu(
     """Corpus BLEU of the batch: the statistics of all sentences summed, then scored.
 
     Same arguments as :func:`sentence_bleu`; returns a 0-d float64 array
-    (:func:`bleusuite.corpus_bleu_result` returns the same score with its precisions,
-    brevity penalty, lengths and signature). With NLTK's
-    ``"method5"``..``"method7"`` the extra terms NLTK takes from the *last* sentence
-    only (its 5-gram precision, its n-gram counts) come from the corpus sums here.
+    (:func:`bleusuite.corpus_bleu_result`: the same score with its parts). With NLTK's
+    ``"method5"``..``"method7"`` the terms NLTK takes from the *last* sentence only come
+    from the corpus sums here.
 
     >>> import numpy as np
     >>> hyp = np.array([[11, 12, 13, 14, 15], [11, 12, 13, 14, 17]])

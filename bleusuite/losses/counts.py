@@ -233,7 +233,6 @@ def unigram_matches(
     return _Unigrams(hyp_mask, ref_mask, self_match, cross)
 
 
-
 @dataclass(frozen=True)
 class _OrderStats:
     order: int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import torch
 from torch import Tensor, nn
@@ -19,6 +19,9 @@ _REDUCTIONS = ("mean", "sum", "none")
 
 class _ScoreLoss(nn.Module):
     """``-log(score + eps)`` of a soft score (:meth:`_score`), reduced over the batch."""
+
+    #: the settings :meth:`extra_repr` shows before the shared ones
+    _shown: ClassVar[tuple[str, ...]]
 
     def __init__(
         self, eos_id: int | None, eps: float, reduction: Reduction, pad_id: int | None,
@@ -36,9 +39,6 @@ class _ScoreLoss(nn.Module):
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
         raise NotImplementedError
 
-    def _settings(self) -> str:
-        raise NotImplementedError
-
     if TYPE_CHECKING:  # nn.Module types a call as returning Any; it returns forward's
         def __call__(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
             ...
@@ -51,7 +51,8 @@ class _ScoreLoss(nn.Module):
 
     def extra_repr(self) -> str:
         return (
-            f"{self._settings()}, eos_id={self.eos_id}, eps={self.eps}, "
+            f"{', '.join(f'{name}={getattr(self, name)}' for name in self._shown)}, "
+            f"eos_id={self.eos_id}, eps={self.eps}, "
             f"reduction={self.reduction!r}, pad_id={self.pad_id}, corpus={self.corpus}"
         )
 
@@ -82,6 +83,8 @@ class BleuLoss(_ScoreLoss):
         torch.Size([2, 6, 20])
     """
 
+    _shown = ("max_order",)
+
     def __init__(
         self,
         max_order: int = 4,
@@ -103,8 +106,6 @@ class BleuLoss(_ScoreLoss):
             eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
         )
 
-    def _settings(self) -> str:
-        return f"max_order={self.max_order}"
 
 
 class GleuLoss(_ScoreLoss):
@@ -128,6 +129,8 @@ class GleuLoss(_ScoreLoss):
         tensor([-1.0000e-08, -1.0000e-08], dtype=torch.float64)
     """
 
+    _shown = ("min_len", "max_len")
+
     def __init__(
         self,
         min_len: int = 1,
@@ -148,5 +151,3 @@ class GleuLoss(_ScoreLoss):
             eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
         )
 
-    def _settings(self) -> str:
-        return f"min_len={self.min_len}, max_len={self.max_len}"

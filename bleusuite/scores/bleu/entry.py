@@ -125,10 +125,9 @@ class _Bleu(WordCountedMetric):
                         lengths: np.ndarray, settings: BleuSettings) -> np.ndarray:
         be = backends.get_backend(lengths)
         hyp_len, ref_len = lengths[0], np.ascontiguousarray(lengths[1:].T)
-        chosen = rules.chosen_ref_len(be, hyp_len, ref_len, far=1 << 62,
-                                      ref_length=settings.ref_length)
-        stats = bleu_statistics_from_counts(be, hyp_len, chosen,
-                                            clipped[:, : settings.stats_order])
+        stats = bleu_statistics_from_counts(be, hyp_len, ref_len, None,
+                                            clipped[:, : settings.stats_order], far=1 << 62,
+                                            ref_length=settings.ref_length)
         table: np.ndarray = stats.to_array()
         return table
 

@@ -15,7 +15,6 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import Batch
 from bleusuite.inputs.batch import rows_batch
-from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, GROUP_OPTIONS, BleuSettings
@@ -58,10 +57,9 @@ def _statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any,
     else:
         batch = Batch(be, None, hyp_len, ref_len, present, hyp=hyp_tokens[hyp_index],
                       refs=ref_tokens[ref_index])
-    far = max(width, ref_width) + 1  # above every length
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, count_matches(batch, max_order).clipped)
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, present,
+                                       count_matches(batch, max_order).clipped,
+                                       far=max(width, ref_width) + 1, ref_length=ref_length)
 
 
 @overload

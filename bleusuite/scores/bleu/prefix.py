@@ -13,7 +13,6 @@ from bleusuite.counting import counting_strategy
 from bleusuite.counting.prefix import prefix_matches
 from bleusuite.inputs import Batch
 from bleusuite.inputs.normalize import options_batch
-from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
@@ -47,9 +46,8 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
     ref_len = (batch.ref_len[:, None, :] + every).reshape(rows * width, num_refs)
     present = (batch.ref_present[:, None, :] & (every == 0)).reshape(rows * width, num_refs)
     far = max(width, int(batch.refs.shape[-1])) + 1  # above every length and distance
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, present, matches, far=far,
+                                       ref_length=ref_length)
 
 
 #: prefixes scored together on the host: the formulas' temporaries (256 KiB an array at 4
@@ -81,12 +79,10 @@ def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyAr
     for begin in range(0, len(row), HOST_BLOCK_ROWS):
         part = slice(begin, begin + HOST_BLOCK_ROWS)
         rows_of, lengths_of = row[part], hyp_len[part]
-        chosen = rules.chosen_ref_len(be, lengths_of,
-                                      batch.ref_len[rows_of].reshape(-1, num_refs),
-                                      batch.ref_present[rows_of], far=far,
-                                      ref_length=ref_length)
-        stats = bleu_statistics_from_counts(be, lengths_of, chosen,
-                                            matches[rows_of * width + step[part]])
+        stats = bleu_statistics_from_counts(
+            be, lengths_of, batch.ref_len[rows_of].reshape(-1, num_refs),
+            batch.ref_present[rows_of], matches[rows_of * width + step[part]], far=far,
+            ref_length=ref_length)
         scored[part] = score_of(stats, config)
     # entry (b, t - 1): the kept entry of t, or the row's last kept one past it
     at = first[:, None] + np.minimum(np.arange(width)[None, :], kept[:, None] - 1)

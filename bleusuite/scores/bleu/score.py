@@ -13,7 +13,6 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced
 from bleusuite.inputs.normalize import options_batch, options_corpus_batches
-from bleusuite.scores import rules
 from bleusuite.scores.bleu import (
     addone_formula,
     ignite_formula,
@@ -66,9 +65,9 @@ def _formula_of_table(be: Backend, table: Any, settings: BleuSettings) -> Any:
 def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        settings: BleuSettings, far: int) -> Any:
     """Sentence scores from the lengths, the references present and the clipped matches."""
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=settings.ref_length)
-    return _formula(be, bleu_statistics_from_counts(be, hyp_len, chosen, clipped), settings)
+    stats = bleu_statistics_from_counts(be, hyp_len, ref_len, present, clipped, far=far,
+                                        ref_length=settings.ref_length)
+    return _formula(be, stats, settings)
 
 
 def sentence_scores(batch: Batch, settings: BleuSettings) -> Any:

@@ -173,9 +173,8 @@ def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | 
 
 def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        ref_length: str) -> Any:
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=1 << 62,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, clipped).to_array_on(be)
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, present, clipped, far=1 << 62,
+                                       ref_length=ref_length).to_array_on(be)
 
 
 def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
@@ -183,17 +182,19 @@ def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats
     # above every distance and length (on devices from the shapes: it fits int32 for JAX
     # without x64)
     far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
-    chosen = rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, batch.hyp_len, chosen,
-                                       count_matches(batch, max_order).clipped)
+    return bleu_statistics_from_counts(be, batch.hyp_len, batch.ref_len, batch.ref_present,
+                                       count_matches(batch, max_order).clipped, far=far,
+                                       ref_length=ref_length)
 
 
-def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
-                                matches: Any) -> BleuStats[Any]:
-    """BLEU statistics from the lengths ``(B,)`` and the clipped matches ``(B, N)``."""
+def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any,
+                                matches: Any, *, far: int, ref_length: str) -> BleuStats[Any]:
+    """BLEU statistics from the lengths of the hypotheses ``(B,)`` and of the references
+    (present where ``present``, None: all) ``(B, R)``, and the clipped matches ``(B, N)``
+    (``far``, ``ref_length``: :func:`bleusuite.scores.rules.chosen_ref_len`'s)."""
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far, ref_length=ref_length)
     totals = ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
-    return BleuStats(hyp_len, ref_len, matches, totals, be.maximum(totals, 1))
+    return BleuStats(hyp_len, chosen, matches, totals, be.maximum(totals, 1))
 
 
 @overload

@@ -112,19 +112,9 @@ class BleuSettings:
         checks.boolean(self.lowercase, "lowercase")
 
     @classmethod
-    def of(
-        cls,
-        *,
-        max_order: Any = None,
-        weights: Any = None,
-        smooth: Any = None,
-        smooth_value: Any = None,
-        effective_order: Any = None,
-        ref_length: Any = "closest",
-        tokenize: Any = None,
-        lowercase: Any = False,
-        sentence: bool = False,
-    ) -> BleuSettings:
+    def of(cls, *, max_order: Any = None, weights: Any = None, smooth: Any = None,
+           smooth_value: Any = None, effective_order: Any = None, ref_length: Any = "closest",
+           tokenize: Any = None, lowercase: Any = False, sentence: bool = False) -> BleuSettings:
         """The settings of a scoring call's keyword arguments (checked, and kept: the same
         arguments give the same object), with :func:`bleusuite.sentence_bleu`'s defaults
         (``sentence``: a sentence score's).

@@ -84,15 +84,10 @@ class _Bleu(WordCountedMetric):
 
     def verbose(self, table: np.ndarray, settings: BleuSettings) -> list[str]:
         stats = BleuStats.from_array(np.atleast_2d(table))
-        if settings.family == "sacrebleu":
-            exact = exact_bleu(table, settings.smooth, settings.smooth_value,
-                               settings.effective_order, max_order=settings.max_order)
-            precisions, penalties = exact.precisions, exact.brevity_penalty
-        else:
-            precisions = shown_precisions(stats, settings.max_order, settings.smooth,
-                                          settings.smooth_value, scale=100.0)
-            penalties = rules.brevity_penalty(backends.get_backend(table), stats.hyp_len,
-                                              stats.ref_len)
+        precisions = shown_precisions(stats, settings.max_order, settings.smooth,
+                                      settings.smooth_value, scale=100.0)
+        penalties = rules.brevity_penalty(backends.get_backend(table), stats.hyp_len,
+                                          stats.ref_len)
         return [verbose_line(row, bp, c, r) for row, bp, c, r in zip(
             precisions.tolist(), penalties.tolist(), stats.hyp_len.tolist(),
             stats.ref_len.tolist(), strict=True)]

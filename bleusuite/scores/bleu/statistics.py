@@ -155,10 +155,9 @@ def bleu_table_of_batch(batch: Batch, max_order: int, ref_length: str = "closest
                         ) -> np.ndarray:
     """:func:`bleu_statistics_of_batch` of a host batch in its ``to_array`` form (int64)."""
     table = _small_table(batch, max_order, ref_length)
-    if table is not None:
-        return table
-    array: np.ndarray = bleu_statistics_of_batch(batch, max_order, ref_length).to_array()
-    return array
+    if table is None:
+        table = bleu_statistics_of_batch(batch, max_order, ref_length).to_array()
+    return table
 
 
 def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | None:

@@ -92,10 +92,9 @@ class GleuResult(ScoreResult):
                    int(host(stats.totals)), min_len, max_len, signature)
 
     def verbose(self) -> str:
-        """``(matches = 8 total = 13)`` of the line (as ``bleusuite score -m gleu`` prints
-        it)."""
-        settings = METRIC.settings(min_len=self.min_len, max_len=self.max_len)
-        return METRIC.verbose(np.array([[self.matches, self.totals]]), settings)[0]
+        """``(matches = 8 total = 13)``, as ``bleusuite score -m gleu`` prints it."""
+        return METRIC.verbose(np.array([[self.matches, self.totals]]),
+                              GleuSettings(min_len=self.min_len, max_len=self.max_len))[0]
 
 
 def corpus_gleu_result(

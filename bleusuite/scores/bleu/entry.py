@@ -53,7 +53,6 @@ def tokens_field(tokenize: str | None) -> str:
 class _Bleu(WordCountedMetric):
     name = "bleu"
     label = "BLEU"
-    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
                                                  "smooth": "s"}
     statistics = BleuStats
@@ -99,8 +98,6 @@ class _Bleu(WordCountedMetric):
     paired_tests = True
     warns_tokenised = True  # sacrebleu's BLEU warns
 
-    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
-    #: result object builds on this entry)
     result_module = "bleusuite.scores.bleu.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:

@@ -163,7 +163,6 @@ def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     """
     checks.keywords(options, CALL_OPTIONS, "self_bleu")
     config = BleuSettings.of_options(options, text_defaults=False)
-    ref_length = config.ref_length
     be, to_caller, (members,) = group_sentences(
         [("group", group)], pad_id=options.get("pad_id"), eos_id=options.get("eos_id"),
         tokenize=options.get("tokenize"), lowercase=options.get("lowercase", False))
@@ -176,5 +175,5 @@ def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     member = be.arange(size, like=members.lengths)[:, None]
     stats = _pair_statistics(be, members, member[:, 0], members,
                              slot + be.to_int64(slot >= member), config.stats_order,
-                             ref_length)
+                             config.ref_length)
     return to_caller(score_of(stats, config).reshape(rows, size))

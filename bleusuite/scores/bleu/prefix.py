@@ -57,7 +57,7 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
 HOST_BLOCK_ROWS = 8192
 
 
-def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyArray:
+def _host_scores(batch: Batch, config: BleuSettings) -> NumpyArray:
     """The ``(B, L)`` scores on the host, each distinct prefix (``t = 1 .. max(length, 1)``:
     past the end an entry repeats the last) scored once, in blocks of
     :data:`HOST_BLOCK_ROWS`."""
@@ -82,7 +82,7 @@ def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyAr
         stats = bleu_statistics_from_counts(
             be, lengths_of, batch.ref_len[rows_of].reshape(-1, num_refs),
             batch.ref_present[rows_of], matches[rows_of * width + step[part]], far=far,
-            ref_length=ref_length)
+            ref_length=config.ref_length)
         scored[part] = score_of(stats, config)
     # entry (b, t - 1): the kept entry of t, or the row's last kept one past it
     at = first[:, None] + np.minimum(np.arange(width)[None, :], kept[:, None] - 1)
@@ -148,13 +148,12 @@ def prefix_sentence_bleu(
     """
     checks.keywords(options, CALL_OPTIONS, "prefix_sentence_bleu")
     config = BleuSettings.of_options(options, text_defaults=False)
-    ref_length = config.ref_length
     batch = options_batch(hypotheses, references, options).padded()
     rows, width = batch.hyp.shape
     if counting_strategy(batch.backend, batch.hyp) == "compiled":
-        scores = _host_scores(batch, config, ref_length)
+        scores = _host_scores(batch, config)
     else:
-        stats = prefix_bleu_statistics(batch, config.stats_order, ref_length)
+        stats = prefix_bleu_statistics(batch, config.stats_order, config.ref_length)
         scores = score_of(stats, config).reshape(rows, width)
     if batch.has_reference is not None:  # on devices: NaN where a row has no reference
         scores = batch.backend.where(batch.has_reference[:, None], scores, float("nan"))

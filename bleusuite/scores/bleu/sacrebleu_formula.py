@@ -132,30 +132,21 @@ def exact_bleu(
         raise ValueError(f"table: expected rows of 2 + 3 * N >= {2 + 3 * max_order} BLEU "
                          f"statistics; got shape {table.shape}")
     static = (max_order, smooth, smooth_value, effective_order, float32)
-    if not float32:
-        traced = trace.by_rows(_exact_of_table, static, [table])
-        if traced is not None:
-            return ExactBleu(traced[:, 0], traced[:, 2:], traced[:, 1])
-    be = backends.get_backend(table)
-    scores, shown, penalty = _exact(be, table, *static)
-    return ExactBleu(np.asarray(scores, dtype=np.float64), np.asarray(shown),
-                     np.asarray(penalty, dtype=np.float64))
+    rows = None if float32 else trace.by_rows(_exact_of_table, static, [table])
+    if rows is None:
+        rows = _exact_of_table(backends.get_backend(table), table, *static)
+    return ExactBleu(rows[:, 0], rows[:, 2:], rows[:, 1])
 
 
-def _exact(be: Backend, table: Any, max_order: int, smooth: str, smooth_value: float | None,
-           effective_order: bool, float32: bool) -> tuple[Any, Any, Any]:
+def _exact_of_table(be: Backend, table: Any, max_order: int, smooth: str,
+                    smooth_value: float | None, effective_order: bool, float32: bool) -> Any:
+    """:func:`sacrebleu_scores` of a table as one array ``(R, 2 + N)``: score, brevity
+    penalty, precisions (``float32``: the counts cast as sacrebleu's resamples are)."""
     from bleusuite.scores.bleu.statistics import BleuStats  # its own layout
 
     def cast(a: Any) -> Any:
         return np.asarray(a, dtype=np.float32) if float32 else be.to_float64(a)
 
-    return sacrebleu_scores(be, BleuStats.from_array(table), None, max_order, smooth,
-                            smooth_value, effective_order, cast=cast)
-
-
-def _exact_of_table(be: Backend, table: Any, max_order: int, smooth: str,
-                    smooth_value: float | None, effective_order: bool, float32: bool) -> Any:
-    """:func:`_exact` as one array ``(R, 2 + N)``: score, brevity penalty, precisions."""
-    scores, shown, penalty = _exact(be, table, max_order, smooth, smooth_value,
-                                    effective_order, False)
+    scores, shown, penalty = sacrebleu_scores(be, BleuStats.from_array(table), None, max_order,
+                                              smooth, smooth_value, effective_order, cast=cast)
     return be.concat([scores[..., None], penalty[..., None], shown], axis=-1)

@@ -1,9 +1,5 @@
-"""Soft n-gram counts: length masks, 1-gram match matrices and clipped counts per order.
-
-Steps 1-4 of :mod:`bleusuite.losses`: from token distributions (and id or distribution
-references) to, for every n-gram order, the soft first-occurrence mask, the hypothesis and
-reference counts of each hypothesis n-gram and the n-gram totals.
-"""
+"""Soft n-gram counts (steps 1-4 of :mod:`bleusuite.losses`): length masks, 1-gram match
+matrices, and per order the first-occurrence mask, the counts and the n-gram totals."""
 
 from __future__ import annotations
 
@@ -13,6 +9,8 @@ from typing import Any
 
 import torch
 from torch import Tensor
+
+from bleusuite import checks
 
 
 @dataclass(frozen=True)
@@ -142,9 +140,29 @@ def _pack_id_references(
 
 
 def unigram_matches(
-    hyp_probs: Tensor, references: object, eos_id: int | None, pad_id: int | None
+    hyp_probs: object, references: object, eos_id: int | None, pad_id: int | None
 ) -> _Unigrams:
+    """The 1-gram matches of ``hyp_probs`` against ``references``, every argument checked."""
+    if not isinstance(hyp_probs, Tensor):
+        raise TypeError(f"hyp_probs must be a torch.Tensor, got {type(hyp_probs).__name__}")
+    if not hyp_probs.is_floating_point():
+        raise TypeError(
+            f"hyp_probs must be a floating point tensor of probabilities, got {hyp_probs.dtype}"
+        )
+    if hyp_probs.ndim != 3:
+        raise ValueError(
+            f"hyp_probs must have shape (batch, length, vocab), got shape {tuple(hyp_probs.shape)}"
+        )
     batch, length, vocab_size = hyp_probs.shape
+    if vocab_size == 0:
+        raise ValueError("hyp_probs must have a non-empty vocabulary dimension, got V = 0")
+    eos_id = checks.token_id(eos_id, "eos_id")
+    if eos_id is not None and not 0 <= eos_id < vocab_size:
+        raise ValueError(
+            f"eos_id must be a vocabulary index in [0, {vocab_size}) (its probability ends the "
+            f"sentence), got {eos_id}"
+        )
+    pad_id = checks.token_id(pad_id, "pad_id")
     if isinstance(references, list | tuple):
         references = _pack_id_references(references, hyp_probs, eos_id, pad_id)
     if not isinstance(references, Tensor):
@@ -213,7 +231,6 @@ def unigram_matches(
     self_match = gram * (hyp_mask[:, :, None] * hyp_mask[:, None, :]) * (1.0 - eye)
     self_match = self_match + torch.diag_embed(hyp_mask)
     return _Unigrams(hyp_mask, ref_mask, self_match, cross)
-
 
 
 @dataclass(frozen=True)

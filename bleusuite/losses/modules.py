@@ -3,45 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import torch
 from torch import Tensor, nn
 
 from bleusuite import checks
-from bleusuite.losses import arguments
 from bleusuite.losses.scores import soft_bleu, soft_gleu
 
 __all__ = ["BleuLoss", "GleuLoss"]
 
-
-def _reduce(loss: Tensor, reduction: arguments.Reduction) -> Tensor:
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    return loss
+Reduction = Literal["mean", "sum", "none"]
+_REDUCTIONS = ("mean", "sum", "none")
 
 
 class _ScoreLoss(nn.Module):
-    """``-log(score + eps)`` of a soft score, reduced over the batch; the subclasses say
-    which score (:meth:`_score`) and which settings it has (:meth:`_settings`)."""
+    """``-log(score + eps)`` of a soft score (:meth:`_score`), reduced over the batch."""
+
+    #: the settings :meth:`extra_repr` shows before the shared ones
+    _shown: ClassVar[tuple[str, ...]]
 
     def __init__(
-        self, eos_id: int | None, eps: float, reduction: arguments.Reduction, pad_id: int | None,
+        self, eos_id: int | None, eps: float, reduction: Reduction, pad_id: int | None,
         corpus: bool,
     ) -> None:
         super().__init__()
         self.eos_id = checks.token_id(eos_id, "eos_id")
-        self.eps = arguments.check_eps(eps)
-        self.reduction: arguments.Reduction = arguments.check_reduction(reduction)
+        self.eps = checks.number(eps, "eps", positive=True)
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"reduction must be one of {_REDUCTIONS}, got {reduction!r}")
+        self.reduction: Reduction = reduction
         self.pad_id = checks.token_id(pad_id, "pad_id")
         self.corpus = bool(corpus)
 
     def _score(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
-        raise NotImplementedError
-
-    def _settings(self) -> str:
         raise NotImplementedError
 
     if TYPE_CHECKING:  # nn.Module types a call as returning Any; it returns forward's
@@ -49,12 +44,15 @@ class _ScoreLoss(nn.Module):
             ...
 
     def forward(self, hyp_probs: Tensor, references: Tensor | Sequence[Any]) -> Tensor:
-        score = self._score(hyp_probs, references)
-        return _reduce(-torch.log(score + self.eps), self.reduction)
+        loss = -torch.log(self._score(hyp_probs, references) + self.eps)
+        if self.reduction == "none":
+            return loss
+        return loss.mean() if self.reduction == "mean" else loss.sum()
 
     def extra_repr(self) -> str:
         return (
-            f"{self._settings()}, eos_id={self.eos_id}, eps={self.eps}, "
+            f"{', '.join(f'{name}={getattr(self, name)}' for name in self._shown)}, "
+            f"eos_id={self.eos_id}, eps={self.eps}, "
             f"reduction={self.reduction!r}, pad_id={self.pad_id}, corpus={self.corpus}"
         )
 
@@ -69,8 +67,7 @@ class BleuLoss(_ScoreLoss):
         reduction: ``"mean"`` | ``"sum"`` | ``"none"`` (per-sentence losses ``(B,)``).
         weights: n-gram weights, uniform by default.
         pad_id: padding id (see :func:`soft_bleu`).
-        corpus: use the minibatch BLEU; the loss is then a single value of shape ``()``
-            and ``reduction`` has nothing left to reduce.
+        corpus: use the minibatch BLEU (a single value of shape ``()``).
 
     Example:
         >>> import torch
@@ -86,12 +83,14 @@ class BleuLoss(_ScoreLoss):
         torch.Size([2, 6, 20])
     """
 
+    _shown = ("max_order",)
+
     def __init__(
         self,
         max_order: int = 4,
         eos_id: int | None = None,
         eps: float = 1e-8,
-        reduction: arguments.Reduction = "mean",
+        reduction: Reduction = "mean",
         *,
         weights: Sequence[float] | None = None,
         pad_id: int | None = None,
@@ -107,8 +106,6 @@ class BleuLoss(_ScoreLoss):
             eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
         )
 
-    def _settings(self) -> str:
-        return f"max_order={self.max_order}"
 
 
 class GleuLoss(_ScoreLoss):
@@ -132,13 +129,15 @@ class GleuLoss(_ScoreLoss):
         tensor([-1.0000e-08, -1.0000e-08], dtype=torch.float64)
     """
 
+    _shown = ("min_len", "max_len")
+
     def __init__(
         self,
         min_len: int = 1,
         max_len: int = 4,
         eos_id: int | None = None,
         eps: float = 1e-8,
-        reduction: arguments.Reduction = "mean",
+        reduction: Reduction = "mean",
         *,
         pad_id: int | None = None,
         corpus: bool = False,
@@ -152,5 +151,3 @@ class GleuLoss(_ScoreLoss):
             eos_id=self.eos_id, pad_id=self.pad_id, corpus=self.corpus,
         )
 
-    def _settings(self) -> str:
-        return f"min_len={self.min_len}, max_len={self.max_len}"

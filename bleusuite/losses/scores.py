@@ -1,9 +1,6 @@
-"""The differentiable scores: :func:`soft_bleu` and :func:`soft_gleu` (step 5).
-
-The soft counts of :mod:`bleusuite.losses.counts` go through the rules the exact scores use
-(:mod:`bleusuite.scores.rules`: closest reference length, brevity penalty, GLEU's best reference),
-on the torch backend, inside the autograd graph.
-"""
+"""The differentiable scores :func:`soft_bleu` and :func:`soft_gleu`: the soft counts of
+:mod:`bleusuite.losses.counts` through the exact scores' rules (:mod:`bleusuite.scores.rules`),
+on the torch backend, inside the autograd graph."""
 
 from __future__ import annotations
 
@@ -15,7 +12,6 @@ from torch import Tensor
 
 from bleusuite import checks
 from bleusuite.backends.torch import backend as _torch
-from bleusuite.losses import arguments
 from bleusuite.losses.counts import ngram_orders, unigram_matches
 from bleusuite.scores import rules
 
@@ -47,11 +43,6 @@ def _bleu_from_statistics(
     return torch.where(zero, torch.zeros_like(score), score)
 
 
-# ---------------------------------------------------------------------------------------
-# public functions
-# ---------------------------------------------------------------------------------------
-
-
 def soft_bleu(
     hyp_probs: Tensor,
     references: Tensor | Sequence[Any],
@@ -65,34 +56,25 @@ def soft_bleu(
     """Differentiable BLEU of token distributions against references.
 
     Args:
-        hyp_probs: ``(B, T, V)`` floating tensor; each row a distribution over the
-            vocabulary (softmax or Gumbel-softmax output). Not checked to sum to 1.
-        references: token ids ``(B, Tr)`` or ``(B, R, Tr)`` (integer tensor), or
-            distributions ``(B, Tr, V)`` / ``(B, R, Tr, V)`` (floating tensor, also
-            differentiable). ``Tr`` may differ from ``T``. Ragged id references work too:
-            a list of 1-D tensors (or token lists), or of lists of them (the same number
-            per sentence), with ``pad_id`` or ``eos_id`` given.
+        hyp_probs: ``(B, T, V)`` floating tensor of token distributions (softmax or
+            Gumbel-softmax output; not checked to sum to 1).
+        references: token ids ``(B, Tr)`` / ``(B, R, Tr)``, or distributions ``(B, Tr, V)`` /
+            ``(B, R, Tr, V)`` (also differentiable); or, with ``pad_id`` or ``eos_id``,
+            ragged ids: a list of 1-D tensors or token lists (or of lists of them, ``R`` each).
         max_order: largest n-gram order N (>= 1).
         weights: N non-negative weights of ``log p_n``; uniform ``1/N`` by default.
-        eos_id: end-of-sentence id. A sentence ends before its first eos; for
-            distributions the soft length mask is ``prod_{i<=t} (1 - p_i(eos))``.
-        pad_id: padding id. Pad ids in id references are removed (anywhere). In
-            distributions (hypothesis included) a position is weighted by
-            ``1 - p(pad)``, so n-grams across a pad are dropped, not joined: identical
-            to the exact metric when pads only trail the sentence. A ``pad_id`` outside
-            ``[0, V)`` (e.g. -100) only applies to id references.
-        corpus: ``False`` (default): one score per sentence, shape ``(B,)``. ``True``:
-            minibatch / corpus BLEU, shape ``()``: match counts, n-gram counts, hypothesis
-            lengths and closest reference lengths are summed over the batch before the
-            division, the brevity penalty and the exponentiation (paper, appendix A).
+        eos_id: end-of-sentence id: a sentence ends before its first eos (for distributions
+            the soft length mask ``prod_{i<=t} (1 - p_i(eos))``).
+        pad_id: padding id, removed from id references; in distributions a position is
+            weighted by ``1 - p(pad)`` (n-grams across a pad are dropped). A ``pad_id``
+            outside ``[0, V)`` (e.g. -100) only applies to id references.
+        corpus: ``False``: one score per sentence, ``(B,)``. ``True``: minibatch BLEU, shape
+            ``()``, of the statistics summed over the batch (paper, appendix A).
 
     Returns:
-        BLEU in ``[0, 1]`` for one-hot inputs, with the dtype and device of ``hyp_probs``.
-        For strictly one-hot inputs it equals pytorch-ignite's BLEU with
-        ``smooth="no_smooth"`` (``average="macro"`` per sentence, ``"micro"`` with
-        ``corpus=True``): exactly 0 when an order has no match or the hypothesis is
-        empty. Inputs whose probabilities are all positive (softmax) never have exactly
-        zero matches, so there the score is a smooth, positive function of them.
+        BLEU with the dtype and device of ``hyp_probs``; for one-hot inputs pytorch-ignite's
+        BLEU with ``smooth="no_smooth"`` (``average="macro"``, or ``"micro"`` with
+        ``corpus=True``), 0 when an order has no match.
 
     Example:
         >>> import torch
@@ -109,12 +91,12 @@ def soft_bleu(
         >>> bool(torch.isfinite(logits.grad).all())
         True
     """
-    hyp_probs = arguments.check_hyp_probs(hyp_probs)
     max_order = checks.order(max_order, "max_order")
-    eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = checks.token_id(pad_id, "pad_id")
-    weight_tensor = arguments.bleu_weights(weights, max_order, hyp_probs)
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
+    like = unigrams.hyp_mask
+    weight_tensor = torch.tensor(
+        [1.0 / max_order] * max_order if weights is None else checks.weights(weights, max_order),
+        dtype=like.dtype, device=like.device)
 
     matches, totals = [], []
     for stats in ngram_orders(unigrams, max_order):
@@ -129,13 +111,8 @@ def soft_bleu(
         _torch, hyp_length, unigrams.ref_mask.sum(dim=-1), far=torch.inf
     )
     if corpus:
-        return _bleu_from_statistics(
-            match_counts.sum(0),
-            ngram_counts.sum(0),
-            hyp_length.sum(),
-            ref_length.sum(),
-            weight_tensor,
-        )
+        return _bleu_from_statistics(match_counts.sum(0), ngram_counts.sum(0), hyp_length.sum(),
+                                     ref_length.sum(), weight_tensor)
     return _bleu_from_statistics(match_counts, ngram_counts, hyp_length, ref_length, weight_tensor)
 
 
@@ -151,10 +128,8 @@ def soft_gleu(
 ) -> Tensor:
     """Differentiable GLEU (Wu et al., 2016) of token distributions against references.
 
-    n-grams of orders ``min_len..max_len`` are pooled; for each reference
-    ``tp`` = clipped matches and ``n_all = max(hyp n-grams, ref n-grams)``; the reference
-    with the best ``tp / n_all`` is kept (the first one on ties, references with
-    ``n_all == 0`` are skipped) and the score is ``tp / n_all`` (0 if nothing counts).
+    The n-grams of orders ``min_len..max_len`` are pooled; the score is ``tp / n_all``
+    (clipped matches / ``max(hyp n-grams, ref n-grams)``) of the best reference.
 
     Args:
         hyp_probs: ``(B, T, V)`` floating tensor of token distributions.
@@ -179,10 +154,7 @@ def soft_gleu(
         >>> soft_gleu(hyp.double(), ref, eos_id=2, pad_id=0)  # 3+2+1 of 4+3+2+1 n-grams
         tensor([0.6000], dtype=torch.float64)
     """
-    hyp_probs = arguments.check_hyp_probs(hyp_probs)
     min_len, max_len = checks.gleu_orders(min_len, max_len)
-    eos_id = arguments.check_eos(eos_id, hyp_probs.shape[2])
-    pad_id = checks.token_id(pad_id, "pad_id")
     unigrams = unigram_matches(hyp_probs, references, eos_id, pad_id)
 
     tp_terms, hyp_terms, ref_terms = [], [], []

@@ -1,23 +1,13 @@
 """The add-one BLEU arithmetic of torchmetrics' ``BLEUScore`` and of the tensorflow/nmt script
-(``compute_bleu``, which evaluate's ``bleu`` runs), the one place it is written.
+(``compute_bleu``, which evaluate's ``bleu`` runs), the one place it is written. Both add one
+to an order's matches and n-grams (Lin and Och 2004), on plain ``totals``:
 
-Both add one to the numerator and the denominator of an order's precision (Lin and Och 2004),
-and differ in where:
+* ``"torchmetrics_smooth"`` (``BLEUScore(smooth=True)``; ``ref_length="closest_first"``):
+  every order but the first; 0 as soon as an order has no match.
+* ``"nmt_smooth"`` (evaluate's ``bleu`` with ``smooth=True``; ``ref_length="shortest"``):
+  every order; where the script divides by zero the score is the brevity penalty's.
 
-* ``"torchmetrics_smooth"``: torchmetrics ``BLEUScore(smooth=True)`` /
-  ``bleu_score(..., smooth=True)``: every order but the first; the score is 0 as soon as
-  an order has no match, smoothing or not (torchmetrics checks ``min(numerator) == 0``
-  first). Its ``smooth=False`` is pytorch-ignite's ``"no_smooth"``; its reference length is
-  ``ref_length="closest_first"``.
-* ``"nmt_smooth"``: evaluate's ``bleu`` with ``smooth=True``, which runs the tensorflow/nmt
-  script (``compute_bleu``, from its master branch): every order, the first one included,
-  so no precision is 0. Its ``smooth=False`` is ignite's ``"no_smooth"`` wherever it gives
-  a number; its reference length is ``ref_length="shortest"``. Where the script divides by
-  zero (no reference or no hypothesis token in the whole corpus) the score here is the
-  shared brevity penalty's (0 for empty hypotheses).
-
-Element-wise over the leading axes of (summed) statistics, on any backend, 0-1 scale; the
-denominators are the plain n-gram counts (``totals``: neither library floors them).
+Their ``smooth=False`` is ignite's ``"no_smooth"``.
 
 >>> import numpy as np
 >>> from bleusuite import bleu_statistics, bleu_score
@@ -32,8 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.scores import rules
-from bleusuite.scores.bleu.smoothing import NMT_METHODS, TORCHMETRICS_METHODS, weighted_log_sum
+from bleusuite.scores.bleu.smoothing import NMT_METHODS, TORCHMETRICS_METHODS, gated_score
 
 __all__ = ["NAMES", "addone_bleu", "addone_precisions"]
 
@@ -42,10 +31,9 @@ NAMES = TORCHMETRICS_METHODS + NMT_METHODS
 
 
 def addone_precisions(be: Backend, matches: Any, totals: Any, smooth: str) -> Any:
-    """The precisions ``(..., N)`` of the integer ``matches`` and ``totals`` ``(..., N)``
-    (float64, 0-1): ``(m + 1) / (t + 1)`` on the orders ``smooth`` adds one to, ``m / t``
-    (0 where ``t == 0``) on the others. For ``"nmt_smooth"`` these are the ``precisions``
-    evaluate's ``bleu`` reports.
+    """The precisions ``(..., N)`` (float64, 0-1) of the integer ``matches`` and ``totals``:
+    ``(m + 1) / (t + 1)`` on the orders ``smooth`` adds one to, ``m / t`` (0 where ``t == 0``)
+    on the others (for ``"nmt_smooth"``, the ``precisions`` evaluate's ``bleu`` reports).
 
     >>> import numpy as np
     >>> from bleusuite import backends
@@ -72,7 +60,4 @@ def addone_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) 
     else:  # torchmetrics: 0 as soon as min(numerator) == 0
         scorable = be.sum_(be.to_int64(matches == 0), axis=-1) == 0
     safe = be.where(scorable[..., None], precisions, 1.0)
-    score = rules.brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
-        weighted_log_sum(be, weights, safe, skip_zero=False)
-    )
-    return be.where(scorable, score, 0.0)
+    return gated_score(be, stats, be.sum_(weights * be.log(safe), axis=-1), scorable)

@@ -53,7 +53,6 @@ def tokens_field(tokenize: str | None) -> str:
 class _Bleu(WordCountedMetric):
     name = "bleu"
     label = "BLEU"
-    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
                                                  "smooth": "s"}
     statistics = BleuStats
@@ -84,15 +83,10 @@ class _Bleu(WordCountedMetric):
 
     def verbose(self, table: np.ndarray, settings: BleuSettings) -> list[str]:
         stats = BleuStats.from_array(np.atleast_2d(table))
-        if settings.family == "sacrebleu":
-            exact = exact_bleu(table, settings.smooth, settings.smooth_value,
-                               settings.effective_order, max_order=settings.max_order)
-            precisions, penalties = exact.precisions, exact.brevity_penalty
-        else:
-            precisions = shown_precisions(stats, settings.max_order, settings.smooth,
-                                          settings.smooth_value, scale=100.0)
-            penalties = rules.brevity_penalty(backends.get_backend(table), stats.hyp_len,
-                                              stats.ref_len)
+        precisions = shown_precisions(stats, settings.max_order, settings.smooth,
+                                      settings.smooth_value, scale=100.0)
+        penalties = rules.brevity_penalty(backends.get_backend(table), stats.hyp_len,
+                                          stats.ref_len)
         return [verbose_line(row, bp, c, r) for row, bp, c, r in zip(
             precisions.tolist(), penalties.tolist(), stats.hyp_len.tolist(),
             stats.ref_len.tolist(), strict=True)]
@@ -104,8 +98,6 @@ class _Bleu(WordCountedMetric):
     paired_tests = True
     warns_tokenised = True  # sacrebleu's BLEU warns
 
-    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
-    #: result object builds on this entry)
     result_module = "bleusuite.scores.bleu.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
@@ -125,10 +117,9 @@ class _Bleu(WordCountedMetric):
                         lengths: np.ndarray, settings: BleuSettings) -> np.ndarray:
         be = backends.get_backend(lengths)
         hyp_len, ref_len = lengths[0], np.ascontiguousarray(lengths[1:].T)
-        chosen = rules.chosen_ref_len(be, hyp_len, ref_len, far=1 << 62,
-                                      ref_length=settings.ref_length)
-        stats = bleu_statistics_from_counts(be, hyp_len, chosen,
-                                            clipped[:, : settings.stats_order])
+        stats = bleu_statistics_from_counts(be, hyp_len, ref_len, None,
+                                            clipped[:, : settings.stats_order], far=1 << 62,
+                                            ref_length=settings.ref_length)
         table: np.ndarray = stats.to_array()
         return table
 

@@ -1,10 +1,6 @@
-"""pytorch-ignite's BLEU arithmetic (``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``,
-``nltk_smooth2``, ``smooth2``), the one place it is written.
-
-Element-wise over the leading axes of (summed) statistics, on any backend, 0-1 scale:
-sentence scores are the terms of ignite's ``average="macro"``, corpus scores equal
-``average="micro"``. ignite floors each order's n-gram count at 1 (``smooth2`` does not),
-and ``no_smooth`` scores 0 as soon as an order has no match.
+"""pytorch-ignite's BLEU arithmetic (``Bleu(smooth=...)``), the one place it is written:
+sentence scores are ``average="macro"``'s terms, corpus scores ``average="micro"``. ignite
+floors each order's n-gram count at 1 (``smooth2`` does not).
 """
 
 from __future__ import annotations
@@ -12,22 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.scores import rules
-from bleusuite.scores.bleu.smoothing import weighted_log_sum
+from bleusuite.scores.bleu.smoothing import gated_score
 
 __all__ = ["ignite_bleu"]
-
-
-def _f(be: Backend, a: Any) -> Any:
-    return be.to_float64(a)
 
 
 def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) -> Any:
     """pytorch-ignite ``Bleu._brevity_penalty_smoothing`` on (summed) statistics."""
     matches = stats.matches[..., :order]
     totals = stats.totals[..., :order]
-    numer = _f(be, matches)
-    floored = _f(be, be.maximum(totals, 1))
+    numer = be.to_float64(matches)
+    floored = be.to_float64(be.maximum(totals, 1))
     first = be.arange(order, like=matches) == 0
     if smooth == "no_smooth":
         precisions = numer / floored
@@ -36,14 +27,11 @@ def ignite_bleu(be: Backend, stats: Any, weights: Any, order: int, smooth: str) 
     elif smooth == "nltk_smooth2":
         precisions = be.where(first, numer / floored, (numer + 1.0) / (floored + 1.0))
     else:  # smooth2: like nltk_smooth2 but without flooring the denominators
-        raw = _f(be, totals)
+        raw = be.to_float64(totals)
         unigram = numer / be.where(raw > 0, raw, 1.0)
         precisions = be.where(first, unigram, (numer + 1.0) / (raw + 1.0))
     valid = matches[..., 0] != 0
     if smooth == "no_smooth":  # ignite returns 0 as soon as any order has no match
         valid = valid & (be.sum_(be.to_int64(matches == 0), axis=-1) == 0)
     safe = be.where(valid[..., None], precisions, 1.0)
-    score = rules.brevity_penalty(be, stats.hyp_len, stats.ref_len) * be.exp(
-        weighted_log_sum(be, weights, safe, skip_zero=False)
-    )
-    return be.where(valid, score, 0.0)
+    return gated_score(be, stats, be.sum_(weights * be.log(safe), axis=-1), valid)

@@ -1,10 +1,6 @@
-"""NLTK's BLEU arithmetic (``sentence_bleu`` / ``corpus_bleu`` with
-``SmoothingFunction().method0`` .. ``method7``), the one place it is written.
-
-Element-wise over the leading axes of (summed) statistics, on any backend, 0-1 scale.
-NLTK floors each sentence's n-gram count at 1 before summing (``clamped_totals``), leaves
-orders with a zero precision out of the mean (method0 takes them as the log of the
-smallest float), and takes some terms of methods 4-7 from the hypothesis length.
+"""NLTK's BLEU arithmetic (``SmoothingFunction().method0`` .. ``method7``), the one place it
+is written. NLTK floors each sentence's n-gram count at 1 before summing
+(``clamped_totals``) and leaves orders with a zero precision out of the mean.
 """
 
 from __future__ import annotations
@@ -14,8 +10,7 @@ import sys
 from typing import Any
 
 from bleusuite.backends.base import Backend
-from bleusuite.scores import rules
-from bleusuite.scores.bleu.smoothing import power_of_two, stack, weighted_log_sum
+from bleusuite.scores.bleu.smoothing import gated_score, stack
 
 __all__ = ["check_method6", "nltk_bleu"]
 
@@ -30,33 +25,29 @@ _LOG_TINY = math.log(_TINY)
 _LOG_FLOAT_MIN = math.log(sys.float_info.min)
 
 
-def _f(be: Backend, a: Any) -> Any:
-    return be.to_float64(a)
-
-
 def nltk_bleu(
     be: Backend, stats: Any, weights: Any, order: int, smooth: str, epsilon: float
 ) -> Any:
     """NLTK ``corpus_bleu`` on (summed) statistics."""
     matches = stats.matches[..., :order]
     denominators = stats.clamped_totals[..., :order]
-    numer = _f(be, matches)
-    denom = _f(be, denominators)
+    numer = be.to_float64(matches)
+    denom = be.to_float64(denominators)
     precisions = numer / denom
     zero = matches == 0
     hyp_len = stats.hyp_len
 
     def method4(p: Any) -> Any:
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        log_len = be.log(be.where(hyp_len > 1, _f(be, hyp_len), 2.0))[..., None]
+        log_len = be.log(be.where(hyp_len > 1, be.to_float64(hyp_len), 2.0))[..., None]
         # NLTK: numerator = 1 / (2**incvnt * k / log(hyp_len)); p = numerator / denominator
-        smoothed = 1.0 / (power_of_two(be, rank, order) * float(_NLTK_K) / log_len) / denom
+        smoothed = 1.0 / (be.power_of_two(rank, order) * float(_NLTK_K) / log_len) / denom
         return be.where(zero & (hyp_len > 1)[..., None], smoothed, p)
 
     def method5(p: Any) -> Any:
         # m[-1] = p_1 + 1; p_i <- (m[i-1] + p_i + p_{i+1}) / 3 with the original p_{i+1},
         # and NLTK's own 5-gram precision after the last order (whatever the order count)
-        five = _f(be, stats.matches[..., 4]) / _f(be, stats.clamped_totals[..., 4])
+        five = be.to_float64(stats.matches[..., 4]) / be.to_float64(stats.clamped_totals[..., 4])
         previous = p[..., 0] + 1.0
         columns = []
         for i in range(order):
@@ -78,44 +69,36 @@ def nltk_bleu(
         precisions = be.where(first, precisions, smoothed)
     elif smooth == "method3":
         rank = be.cumsum(be.to_int64(zero), axis=-1)
-        precisions = be.where(zero, 1.0 / (power_of_two(be, rank, order) * denom), precisions)
+        precisions = be.where(zero, 1.0 / (be.power_of_two(rank, order) * denom), precisions)
     elif smooth == "method4":
         precisions = method4(precisions)
     elif smooth == "method5":
         precisions = method5(precisions)
     elif smooth == "method6":  # in log space: its precisions fall below the float range
         log_precisions, unscorable = _nltk_method6_logs(be, stats, precisions, order)
-        score = rules.brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
-            be.sum_(weights * log_precisions, axis=-1)
-        )
-        score = be.where(matches[..., 0] == 0, 0.0, score)
-        if unscorable is not None:
-            score = be.where(unscorable, float("nan"), score)
-        return score
+        score = gated_score(be, stats, be.sum_(weights * log_precisions, axis=-1),
+                            matches[..., 0] != 0)
+        return score if unscorable is None else be.where(unscorable, float("nan"), score)
     elif smooth == "method7":
         precisions = method5(method4(precisions))
-    score = rules.brevity_penalty(be, hyp_len, stats.ref_len) * be.exp(
-        weighted_log_sum(be, weights, precisions, skip_zero=True, zero_log=zero_log)
-    )
-    return be.where(matches[..., 0] == 0, 0.0, score)
-
+    # NLTK leaves out orders whose precision is 0 (or negative); method0 adds ``zero_log``
+    positive = precisions > 0
+    logs = be.log(be.where(positive, precisions, 1.0))
+    log_sum = be.sum_(be.where(positive, weights * logs,
+                               0.0 if zero_log is None else weights * zero_log), axis=-1)
+    return gated_score(be, stats, log_sum, matches[..., 0] != 0)
 
 
 def _nltk_method6_logs(
     be: Backend, stats: Any, precisions: Any, order: int
 ) -> tuple[Any, Any | None]:
-    """Logs of NLTK's method6 precisions (Gao and He 2013): for orders i >= 3,
-    ``p_i = (m_i + alpha * p_{i-1}**2 / p_{i-2}) / (l_i + alpha)``; and, on devices (where
-    raising would need a host read), the mask of sentences NLTK cannot score (their score
-    becomes NaN), None elsewhere.
+    """Logs of NLTK's method6 precisions (Gao and He 2013), for orders i >= 3
+    ``p_i = (m_i + alpha * p_{i-1}**2 / p_{i-2}) / (l_i + alpha)``, and on devices the mask
+    of sentences NLTK cannot score (NaN there), else None.
 
-    Without matches ``log p_i`` falls quadratically with i (about -65,000 at order 256), far
-    below the float range: NLTK keeps exact fractions (and fails in ``math.log`` once one
-    is below 1e-308), a float recurrence would reach 0 and drop the order from the score.
-    Each step is computed in floats while the precisions stay well inside the float range
-    (the arithmetic NLTK's fractions round to: a perfect match gives exactly 1), and in
-    log space from where they leave it, so every precision stays finite and the score is
-    exact: 0.0 when it underflows.
+    Without matches ``log p_i`` falls quadratically with i, far below the float range (NLTK
+    keeps exact fractions): each step is computed in floats while the precisions stay well
+    inside the range (the arithmetic NLTK's fractions round to), in log space from there.
     """
     unscorable = check_method6(be, stats, order)
     # with a 3-gram match every precision is positive; rows without a unigram match score
@@ -126,8 +109,8 @@ def _nltk_method6_logs(
     logs = [be.log(values[0]), be.log(values[1])]  # log p_i, always valid
     log_alpha = math.log(_NLTK_ALPHA)
     for i in range(2, order):
-        m = _f(be, stats.matches[..., i])
-        denominator = _f(be, stats.totals[..., i]) + _NLTK_ALPHA
+        m = be.to_float64(stats.matches[..., i])
+        denominator = be.to_float64(stats.totals[..., i]) + _NLTK_ALPHA
         before, last = values[i - 2], values[i - 1]
         linear = (m + _NLTK_ALPHA * (last * (last / before))) / denominator
         linear_ok = in_range[i - 2] & in_range[i - 1] & (linear > _TINY)

@@ -1,14 +1,9 @@
 """BLEU between the members of groups: the pairwise matrix (:func:`pairwise_sentence_bleu`,
 for minimum Bayes risk decoding) and self-BLEU (:func:`self_bleu`, for diversity rewards).
 
-Each group's sentences are normalised once (padding, eos, token numbering). The pairs
-(``B x N x M`` one-reference rows for the matrix, ``B x G`` rows with the ``G - 1`` other
-members as references for self-BLEU) are index arrays into them, counted and scored by the
-engine of :func:`bleusuite.sentence_bleu`, so every cell is exactly that function's number:
-on the CPU the compiled kernel reads each pair's rows where they are (ragged rows that share
-their ids: no pair is copied); the other strategies (the fixed-shape pipeline of devices,
-NumPy without the compiled part) count the gathered rows. Memory grows with
-``B x N x M x L`` at most (the gathered pairs), never with the vocabulary.
+The pairs are index arrays into each group's sentences, normalised once, counted and scored
+by the engine of :func:`bleusuite.sentence_bleu` (every cell is exactly its number); the
+compiled kernel reads each pair's rows in place, the other strategies count gathered rows.
 """
 
 from __future__ import annotations
@@ -20,7 +15,6 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches, counting_strategy
 from bleusuite.inputs import Batch
 from bleusuite.inputs.batch import rows_batch
-from bleusuite.scores import rules
 from bleusuite.scores.bleu.groups import Groups, Sentences, group_sentences
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, GROUP_OPTIONS, BleuSettings
@@ -36,58 +30,36 @@ __all__ = ["pairwise_sentence_bleu", "self_bleu"]
 
 def _pair_statistics(be: Backend, hyps: Sentences, hyp_rows: Any, refs: Sentences,
                      ref_rows: Any, max_order: int, ref_length: str) -> BleuStats[Any]:
-    """The statistics of the pairs: hypothesis ``hyps.tokens[b, hyp_rows]`` against the
-    references ``refs.tokens[b, ref_rows]`` of the same group ``b`` (``hyp_rows`` (P,) and
-    ``ref_rows`` (P, R) are positions within a group; the pairs run over every group).
-
-    The compiled kernel reads the rows where they are (ragged rows may share their ids):
-    no pair is copied. The other strategies count a batch of the gathered rows (one
-    program under JAX)."""
+    """The statistics of hypothesis ``hyps.tokens[b, hyp_rows]`` (P,) against the references
+    ``refs.tokens[b, ref_rows]`` (P, R), for every group ``b``."""
     arrays = (hyps.tokens, hyps.lengths, refs.tokens, refs.lengths, hyp_rows, ref_rows)
-    if counting_strategy(be, hyps.tokens) != "compiled":
-        run = be.compiled(_gathered_statistics, static_argnums=(0, 7, 8))
-        stats: BleuStats[Any] = run(be, *arrays, max_order, ref_length)
+    if counting_strategy(be, hyps.tokens) != "compiled":  # one program under JAX
+        run = be.compiled(_statistics, static_argnums=(0, 7, 8, 9))
+        stats: BleuStats[Any] = run(be, *arrays, max_order, ref_length, False)
         return stats
-    hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len = _pairs(be, *arrays)
-    batch = rows_batch(hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len)
-    return _statistics(be, hyp_tokens, hyp_len, ref_tokens, ref_len,
-                       count_matches(batch, max_order).clipped, ref_length)
+    return _statistics(be, *arrays, max_order, ref_length, True)
 
 
-def _pairs(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any, ref_lengths: Any,
-           hyp_rows: Any, ref_rows: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
-    """The sentences as rows ``(B * K, L)``, the row of each pair's hypothesis ``(B * P,)``
-    and references ``(B * P, R)``, and their lengths."""
+def _statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any,
+                ref_lengths: Any, hyp_rows: Any, ref_rows: Any, max_order: int, ref_length: str,
+                in_place: bool) -> BleuStats[Any]:
     rows, count, width = (int(n) for n in hyp_tokens.shape)
     ref_count, ref_width = (int(n) for n in ref_tokens.shape[1:])
     group = be.arange(rows, like=hyp_lengths)[:, None]
     hyp_index = (group * count + hyp_rows[None, :]).reshape(-1)
     ref_index = (group[:, :, None] * ref_count + ref_rows[None]).reshape(-1, ref_rows.shape[1])
-    return (hyp_tokens.reshape(rows * count, width), hyp_index,
-            hyp_lengths.reshape(-1)[hyp_index], ref_tokens.reshape(rows * ref_count, ref_width),
-            ref_index, ref_lengths.reshape(-1)[ref_index])
-
-
-def _gathered_statistics(be: Backend, hyp_tokens: Any, hyp_lengths: Any, ref_tokens: Any,
-                         ref_lengths: Any, hyp_rows: Any, ref_rows: Any, max_order: int,
-                         ref_length: str) -> BleuStats[Any]:
-    hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len = _pairs(
-        be, hyp_tokens, hyp_lengths, ref_tokens, ref_lengths, hyp_rows, ref_rows)
+    hyp_len, ref_len = hyp_lengths.reshape(-1)[hyp_index], ref_lengths.reshape(-1)[ref_index]
+    hyp_tokens = hyp_tokens.reshape(rows * count, width)
+    ref_tokens = ref_tokens.reshape(rows * ref_count, ref_width)
     present = be.full(tuple(ref_index.shape), True, be.bool_, like=ref_len)
-    batch = Batch(be, None, hyp_len, ref_len, present, hyp=hyp_tokens[hyp_index],
-                  refs=ref_tokens[ref_index])
-    matches = count_matches(batch, max_order).clipped
-    return _statistics(be, hyp_tokens, hyp_len, ref_tokens, ref_len, matches, ref_length)
-
-
-def _statistics(be: Backend, hyp_tokens: Any, hyp_len: Any, ref_tokens: Any, ref_len: Any,
-                matches: Any, ref_length: str) -> BleuStats[Any]:
-    """The statistics of the pairs from their matches (every reference present)."""
-    present = be.full(tuple(ref_len.shape), True, be.bool_, like=ref_len)
-    far = max(int(hyp_tokens.shape[-1]), int(ref_tokens.shape[-1])) + 1  # above every length
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+    if in_place:  # the compiled kernel reads the rows where they are: no pair is copied
+        batch = rows_batch(hyp_tokens, hyp_index, hyp_len, ref_tokens, ref_index, ref_len)
+    else:
+        batch = Batch(be, None, hyp_len, ref_len, present, hyp=hyp_tokens[hyp_index],
+                      refs=ref_tokens[ref_index])
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, present,
+                                       count_matches(batch, max_order).clipped,
+                                       far=max(width, ref_width) + 1, ref_length=ref_length)
 
 
 @overload
@@ -107,20 +79,16 @@ def pairwise_sentence_bleu(
     candidates: Groups[Any], others: Groups[Any], **options: Unpack[BleuGroupOptions],
 ) -> Any:
     """The BLEU matrix of each group: shape ``(B, N, M)``, float64, where
-    ``[b, i, j] == sentence_bleu(candidates[b, i], [others[b, j]])`` with the same arguments
-    (the candidate as the hypothesis, the other sentence as its one reference).
-
-    For minimum Bayes risk decoding pass the same samples twice (``others=candidates``):
-    row ``i`` then scores candidate ``i`` against every sample as a pseudo-reference (see
+    ``[b, i, j] == sentence_bleu(candidates[b, i], [others[b, j]])`` with the same arguments.
+    For minimum Bayes risk decoding pass the same samples twice (``others=candidates``; see
     the MBR recipe in the RL-reward page of the docs).
 
     Args:
-        candidates: ``(B, N, L)`` integer array (any backend), or a list of ``B`` groups, each
-            a list of ``N`` sentences: 1-D integer arrays, token sequences, or strings with
-            ``tokenize`` (a group may also be an ``(N, L)`` array).
-        others: the same forms with ``M`` sentences per group (``B`` groups). A sentence of
-            nothing but padding is an empty sentence, and as a reference a present one of
-            length 0 (as ``[]`` is in ``sentence_bleu``'s token lists), not an absent one.
+        candidates: ``(B, N, L)`` integer array (any backend), or a list of ``B`` groups of
+            ``N`` sentences (1-D integer arrays, token sequences, strings with ``tokenize``;
+            a group may be an ``(N, L)`` array).
+        others: the same forms with ``M`` sentences per group. A sentence of nothing but
+            padding is an empty sentence (as a reference: present, of length 0).
         max_order, weights, smooth, smooth_value, effective_order: as
             :func:`bleusuite.sentence_bleu` (every smoothing).
         pad_id, eos_id, tokenize, lowercase: as :func:`bleusuite.sentence_bleu`.
@@ -129,8 +97,7 @@ def pairwise_sentence_bleu(
         ``(B, N, M)`` float64 scores of the input's kind (NumPy for lists and text).
 
     Raises:
-        TypeError, ValueError: malformed input, groups of different sizes or different
-            batch sizes (the message names the argument).
+        TypeError, ValueError: malformed input, groups or batches of different sizes.
 
     >>> import numpy as np
     >>> group = np.array([[[5, 6, 7, 8], [5, 6, 7, 9], [1, 2, 3, 0]]])     # B=1, N=3
@@ -169,18 +136,13 @@ def self_bleu(group: Groups[ArrayT], **options: Unpack[BleuCallOptions]) -> Arra
 
 def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     """Self-BLEU of each member of each group: shape ``(B, G)``, float64, where
-    ``[b, i] == sentence_bleu(group[b, i], [the other G - 1 members of group b])``: the
-    member scored against all the others as its references at once (multi-reference BLEU:
-    each n-gram clipped by its largest count in any one of them, the reference length
-    chosen by ``ref_length``). High self-BLEU means a member repeats the others; the mean
-    over a group is the usual self-BLEU of a set of samples, and ``1 - self_bleu`` a
-    diversity reward.
+    ``[b, i] == sentence_bleu(group[b, i], [the other G - 1 members of group b])`` (all the
+    others as its references at once). The mean over a group is the usual self-BLEU of a
+    set of samples; ``1 - self_bleu`` is a diversity reward.
 
     Args:
-        group: ``(B, G, L)`` integer array (any backend), or a list of ``B`` groups of ``G``
-            sentences (1-D integer arrays, token sequences, or strings with ``tokenize``).
-            ``G >= 2``. A member of nothing but padding is an empty sentence (and an empty
-            reference of the others).
+        group: ``(B, G, L)`` integer array (any backend), or a list of ``B`` groups of
+            ``G >= 2`` sentences (as ``candidates`` of :func:`pairwise_sentence_bleu`).
         max_order, weights, smooth, smooth_value, effective_order: as
             :func:`bleusuite.sentence_bleu` (every smoothing).
         pad_id, eos_id, tokenize, lowercase, ref_length: as :func:`bleusuite.sentence_bleu`.
@@ -189,8 +151,7 @@ def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
         ``(B, G)`` float64 scores of the input's kind (NumPy for lists and text).
 
     Raises:
-        TypeError, ValueError: malformed input, groups of different sizes, or fewer than 2
-            members a group.
+        TypeError, ValueError: malformed input, groups of different sizes or of fewer than 2.
 
     >>> import numpy as np
     >>> group = np.array([[[5, 6, 7, 8], [5, 6, 7, 9], [1, 2, 3, 0]]])
@@ -202,7 +163,6 @@ def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     """
     checks.keywords(options, CALL_OPTIONS, "self_bleu")
     config = BleuSettings.of_options(options, text_defaults=False)
-    ref_length = config.ref_length
     be, to_caller, (members,) = group_sentences(
         [("group", group)], pad_id=options.get("pad_id"), eos_id=options.get("eos_id"),
         tokenize=options.get("tokenize"), lowercase=options.get("lowercase", False))
@@ -215,5 +175,5 @@ def self_bleu(group: Groups[Any], **options: Unpack[BleuCallOptions]) -> Any:
     member = be.arange(size, like=members.lengths)[:, None]
     stats = _pair_statistics(be, members, member[:, 0], members,
                              slot + be.to_int64(slot >= member), config.stats_order,
-                             ref_length)
+                             config.ref_length)
     return to_caller(score_of(stats, config).reshape(rows, size))

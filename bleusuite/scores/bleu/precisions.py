@@ -19,13 +19,9 @@ __all__ = ["shown_precisions"]
 
 def shown_precisions(stats: BleuStats[Any], max_order: int, smooth: str,
                      smooth_value: float | None, scale: float = 1.0) -> np.ndarray:
-    """The n-gram precisions (0-1, or 0-``scale``: the command line shows 0-100) reported
-    beside a BLEU score, shape ``(..., max_order)``.
-
-    For sacrebleu's smoothing names these are the smoothed precisions sacrebleu reports
-    (its ``BLEUScore.precisions`` / 100); for NLTK and pytorch-ignite names, the plain
-    precisions with the family's denominators. The score itself comes from
-    :func:`bleusuite.bleu_score`, not from these.
+    """The n-gram precisions (0-``scale``) reported beside a BLEU score, ``(..., max_order)``:
+    sacrebleu's smoothed ones (``BLEUScore.precisions / 100``) for its smoothing names, else
+    the plain ones with the family's denominators.
 
     >>> import numpy as np
     >>> from bleusuite import bleu_statistics

@@ -1,11 +1,7 @@
-"""BLEU of every prefix of each hypothesis (:func:`prefix_sentence_bleu`), for token-level
-(dense) rewards ``r_t = BLEU(y[:t]) - BLEU(y[:t-1])``.
-
-The statistics of every prefix come from one pass of running counts
-(:func:`bleusuite.counting.prefix.prefix_matches`), not from scoring each prefix again; the
-lengths and the reference length of each prefix follow from its length, and the scores
-from the same formulas as :func:`bleusuite.sentence_bleu` (on ``B x L`` statistics), so
-every entry is exactly the ``sentence_bleu`` of that prefix, for every smoothing.
+"""BLEU of every prefix of each hypothesis (:func:`prefix_sentence_bleu`), for dense rewards
+``r_t = BLEU(y[:t]) - BLEU(y[:t-1])``: the prefixes' statistics from one pass of running
+counts (:func:`bleusuite.counting.prefix.prefix_matches`), scored by ``sentence_bleu``'s
+formulas.
 """
 
 from __future__ import annotations
@@ -17,7 +13,6 @@ from bleusuite.counting import counting_strategy
 from bleusuite.counting.prefix import prefix_matches
 from bleusuite.inputs import Batch
 from bleusuite.inputs.normalize import options_batch
-from bleusuite.scores import rules
 from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import CALL_OPTIONS, BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_from_counts
@@ -33,9 +28,8 @@ __all__ = ["prefix_bleu_statistics", "prefix_sentence_bleu"]
 
 def prefix_bleu_statistics(batch: Batch, max_order: int,
                            ref_length: str = "closest") -> BleuStats[Any]:
-    """The BLEU statistics of every prefix of a normalised batch, ``(B * L,)`` entries in
-    row-major order (entry ``b * L + t - 1``: the first ``t`` tokens of hypothesis ``b``;
-    past its end, the whole hypothesis), ``L`` the batch's hypothesis width."""
+    """The BLEU statistics of every prefix of a normalised batch, ``(B * L,)``: entry
+    ``b * L + t - 1`` holds the first ``t`` tokens of hypothesis ``b`` (past its end, all)."""
     run = batch.backend.compiled(_prefix_statistics, static_argnums=(1, 2))
     stats: BleuStats[Any] = run(batch, max_order, ref_length)
     return stats
@@ -52,9 +46,8 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
     ref_len = (batch.ref_len[:, None, :] + every).reshape(rows * width, num_refs)
     present = (batch.ref_present[:, None, :] & (every == 0)).reshape(rows * width, num_refs)
     far = max(width, int(batch.refs.shape[-1])) + 1  # above every length and distance
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, matches)
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, present, matches, far=far,
+                                       ref_length=ref_length)
 
 
 #: prefixes scored together on the host: the formulas' temporaries (256 KiB an array at 4
@@ -64,11 +57,10 @@ def _prefix_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuSta
 HOST_BLOCK_ROWS = 8192
 
 
-def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyArray:
-    """The ``(B, L)`` scores on the host (NumPy batches, the compiled kernel), the formulas
-    run once per distinct prefix: entries past the end of a hypothesis repeat its last one
-    (for an empty hypothesis, its first), so only ``t = 1 .. max(length, 1)`` is scored, in
-    blocks of :data:`HOST_BLOCK_ROWS` prefixes."""
+def _host_scores(batch: Batch, config: BleuSettings) -> NumpyArray:
+    """The ``(B, L)`` scores on the host, each distinct prefix (``t = 1 .. max(length, 1)``:
+    past the end an entry repeats the last) scored once, in blocks of
+    :data:`HOST_BLOCK_ROWS`."""
     import numpy as np
 
     be = batch.backend
@@ -87,12 +79,10 @@ def _host_scores(batch: Batch, config: BleuSettings, ref_length: str) -> NumpyAr
     for begin in range(0, len(row), HOST_BLOCK_ROWS):
         part = slice(begin, begin + HOST_BLOCK_ROWS)
         rows_of, lengths_of = row[part], hyp_len[part]
-        chosen = rules.chosen_ref_len(be, lengths_of,
-                                      batch.ref_len[rows_of].reshape(-1, num_refs),
-                                      batch.ref_present[rows_of], far=far,
-                                      ref_length=ref_length)
-        stats = bleu_statistics_from_counts(be, lengths_of, chosen,
-                                            matches[rows_of * width + step[part]])
+        stats = bleu_statistics_from_counts(
+            be, lengths_of, batch.ref_len[rows_of].reshape(-1, num_refs),
+            batch.ref_present[rows_of], matches[rows_of * width + step[part]], far=far,
+            ref_length=config.ref_length)
         scored[part] = score_of(stats, config)
     # entry (b, t - 1): the kept entry of t, or the row's last kept one past it
     at = first[:, None] + np.minimum(np.arange(width)[None, :], kept[:, None] - 1)
@@ -121,20 +111,15 @@ def prefix_sentence_bleu(
     """BLEU of every prefix of every hypothesis: shape ``(B, L)``, float64.
 
     Entry ``[b, t - 1]`` is ``sentence_bleu`` of the first ``t`` tokens of hypothesis ``b``
-    (after padding and everything from ``eos_id`` on are dropped, as ``sentence_bleu``
-    does) against its references, with the same arguments, for ``t = 1 ..`` its length.
-    **Past the end** of a hypothesis (``t`` above its length) an entry holds the score of the
-    whole hypothesis, so the last column is ``sentence_bleu`` of the batch and the dense
-    rewards ``scores[:, t] - scores[:, t - 1]`` are 0 there. ``L`` is the hypotheses' width:
-    that of a padded array (a left-padded row's prefixes start at its first token), the
-    longest sentence for lists and text (with ``tokenize``: in tokens of the tokenizer).
+    (padding and ``eos_id`` dropped as there) with the same arguments; **past the end** of
+    a hypothesis it holds the whole hypothesis's score, so the last column is
+    ``sentence_bleu`` of the batch and the dense rewards are 0 there. ``L`` is the
+    hypotheses' width (for lists and text, the longest sentence's, in tokens).
 
-    The prefixes are counted in one pass (running clipped counts: an n-gram adds a match
-    while its occurrences so far are within its largest count in a reference), with fixed
-    shapes on devices (no host synchronisation), and scored with ``sentence_bleu``'s
-    formulas: every smoothing gives exactly the numbers of a loop of ``sentence_bleu`` over
-    the prefixes (``method6`` raises where such a loop would, since NLTK fails on a prefix
-    with a unigram but no trigram match; on devices those entries are NaN).
+    The prefixes are counted in one pass of running clipped counts (fixed shapes on devices)
+    and scored with ``sentence_bleu``'s formulas: every smoothing gives exactly the numbers
+    of a loop of ``sentence_bleu`` over the prefixes (``method6`` raises where such a loop
+    would; on devices those entries are NaN).
 
     Args:
         hypotheses, references: as :func:`bleusuite.sentence_bleu` (padded arrays, ragged
@@ -163,13 +148,12 @@ def prefix_sentence_bleu(
     """
     checks.keywords(options, CALL_OPTIONS, "prefix_sentence_bleu")
     config = BleuSettings.of_options(options, text_defaults=False)
-    ref_length = config.ref_length
     batch = options_batch(hypotheses, references, options).padded()
     rows, width = batch.hyp.shape
     if counting_strategy(batch.backend, batch.hyp) == "compiled":
-        scores = _host_scores(batch, config, ref_length)
+        scores = _host_scores(batch, config)
     else:
-        stats = prefix_bleu_statistics(batch, config.stats_order, ref_length)
+        stats = prefix_bleu_statistics(batch, config.stats_order, config.ref_length)
         scores = score_of(stats, config).reshape(rows, width)
     if batch.has_reference is not None:  # on devices: NaN where a row has no reference
         scores = batch.backend.where(batch.has_reference[:, None], scores, float("nan"))

@@ -1,11 +1,6 @@
-"""BLEU's result object for corpus scores: the number, and everything that explains it.
-
-:func:`bleusuite.corpus_bleu` returns a bare 0-d array, the fastest thing to hand on. When a
-report is wanted (precisions, brevity penalty, lengths, a signature to print beside the
-number, a dict for ``json.dumps``), :func:`corpus_bleu_result` takes the same inputs and
-returns a :class:`BleuResult`, like sacrebleu's ``BLEUScore``; :meth:`BleuResult.from_stats`
-builds one from statistics already summed. The score inside is the one
-:func:`bleusuite.bleu_score` computes, bit for bit.
+"""BLEU's result object for corpus scores (:class:`BleuResult`, like sacrebleu's
+``BLEUScore``): the score of :func:`bleusuite.corpus_bleu`, 0-100, with its precisions,
+brevity penalty, lengths and signature.
 
 >>> import json
 >>> from bleusuite import corpus_bleu_result
@@ -19,9 +14,6 @@ BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len =
 (48.8923, 1.0)
 >>> json.loads(json.dumps(result.to_dict()))["precisions"][:2]
 [85.71428571428571, 66.66666666666667]
-
-Like sacrebleu's ``BLEUScore``, a result holds the numbers it prints: ``score`` and
-``precisions`` on the 0-100 scale (:func:`bleusuite.corpus_bleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -51,13 +43,9 @@ if TYPE_CHECKING:
 __all__ = ["RESULT_OPTIONS", "BleuResult", "BleuResultOptions", "corpus_bleu_result"]
 
 
-
-
 class BleuResultOptions(BleuOptions, total=False):
-    """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings
-    (:class:`~bleusuite.scores.bleu.settings.BleuOptions`), and what only fills the
-    signature: ``nrefs``, ``tokenize``, ``lowercase`` and ``ref_length`` (the rule the
-    statistics were computed with)."""
+    """The keyword arguments of :meth:`BleuResult.from_stats`: BLEU's settings, and what only
+    fills the signature."""
 
     nrefs: int | str | None
     tokenize: str | None
@@ -75,12 +63,10 @@ class BleuResult(ScoreResult):
     ``precisions`` on sacrebleu's 0-100 scale.
 
     Attributes:
-        score: the BLEU score, 0-100: :func:`bleusuite.corpus_bleu` times 100 (with the
-            sacrebleu smoothing names, sacrebleu's ``score`` itself, to the last bit).
-        precisions: per order, the precisions reported beside the score, 0-100, computed
-            as sacrebleu computes them (``100 * m / t``, which can round otherwise than
-            ``100 * precision``: 23/80 prints 28.8, not 28.7; sacrebleu's smoothed ones for
-            its smoothing names; see :func:`shown_precisions`).
+        score: the BLEU score, 0-100: :func:`bleusuite.corpus_bleu` times 100 (sacrebleu's
+            ``score`` to the last bit with its smoothing names).
+        precisions: per order, the precisions reported beside the score, 0-100, as
+            sacrebleu computes them (:func:`shown_precisions`).
         brevity_penalty: ``exp(1 - ref_len / hyp_len)`` when shorter, else 1 (0 if empty).
         hyp_len: hypothesis tokens in the corpus.
         ref_len: the chosen reference lengths (``ref_length``), summed.
@@ -90,10 +76,8 @@ class BleuResult(ScoreResult):
         smooth: the smoothing name.
         smooth_value: its value, where it takes one.
         effective_order: sacrebleu's effective order.
-        signature: every setting that changes the number, sacrebleu-style (with
-            ``reflen:<rule>`` where ``ref_length`` is not ``"closest"``).
-        ref_length: the rule that chose each sentence's reference length (a name of
-            :data:`bleusuite.scores.rules.REF_LENGTHS`).
+        signature: every setting that changes the number, sacrebleu-style.
+        ref_length: the rule that chose each sentence's reference length.
     """
 
     score: float
@@ -120,11 +104,9 @@ class BleuResult(ScoreResult):
     @classmethod
     def from_stats(cls, stats: BleuStats[Any],
                    **options: Unpack[BleuResultOptions]) -> BleuResult:
-        """The result of corpus statistics (summed with ``.sum()`` if per sentence).
-
-        The settings are those of :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``,
-        ``lowercase`` and ``ref_length`` (the rule the statistics were computed with) only
-        fill the signature.
+        """The result of corpus statistics (summed if per sentence) under the settings of
+        :func:`bleusuite.bleu_score`; ``nrefs``, ``tokenize``, ``lowercase`` and
+        ``ref_length`` only fill the signature.
 
         >>> import numpy as np
         >>> from bleusuite import bleu_statistics
@@ -140,65 +122,39 @@ class BleuResult(ScoreResult):
     @classmethod
     def of_settings(cls, stats: BleuStats[Any], config: BleuSettings,
                     nrefs: int | str | None) -> BleuResult:
-        """The result of summed statistics under checked settings (``nrefs``: the
-        signature's)."""
-        smooth, smooth_value = config.smooth, config.smooth_value
-        effective_order, weights = config.effective_order, config.weights
-        order = config.order
-        if config.family == "sacrebleu" and weights is None:  # sacrebleu's digits
-            score = float(exact_bleu(stats, smooth, smooth_value, effective_order,
+        """The result of summed statistics under checked settings."""
+        smooth, smooth_value, order = config.smooth, config.smooth_value, config.max_order
+        if config.family == "sacrebleu" and config.weights is None:  # sacrebleu's digits
+            score = float(exact_bleu(stats, smooth, smooth_value, config.effective_order,
                                      max_order=order).scores[0])
         else:
             score = 100.0 * float(host(score_of(stats, config)))
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
-        value = (smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None
-                 else smooth_value)
         settings = METRIC.settings(tokenize=config.tokenize, lowercase=config.lowercase,
                                    smooth=smooth, smooth_value=smooth_value,
-                                   effective_order=effective_order, ref_length=config.ref_length)
-        signature = make_signature("bleu", settings, nrefs=nrefs, extra={
-            "w": None if weights is None else "/".join(f"{w:g}" for w in weights)})
+                                   effective_order=config.effective_order,
+                                   ref_length=config.ref_length)
+        weights = None if config.weights is None else "/".join(f"{w:g}" for w in config.weights)
+        signature = make_signature("bleu", settings, nrefs=nrefs, extra={"w": weights})
+        shown = shown_precisions(stats, order, smooth, smooth_value, scale=100.0)
+        penalty = rules.brevity_penalty(backends.get_backend(), np.int64(hyp_len),
+                                        np.int64(ref_len))
         return cls(
-            score=score,
-            precisions=tuple(
-                shown_precisions(stats, order, smooth, smooth_value, scale=100.0).tolist()),
-            brevity_penalty=float(rules.brevity_penalty(backends.get_backend(),
-                                                        np.int64(hyp_len), np.int64(ref_len))),
-            hyp_len=hyp_len,
-            ref_len=ref_len,
-            matches=tuple(int(m) for m in host(stats.matches)[:order]),
-            totals=tuple(int(t) for t in host(stats.totals)[:order]),
-            max_order=order,
-            smooth=smooth,
-            smooth_value=value,
-            effective_order=effective_order,
-            signature=signature.format(),
-            ref_length=config.ref_length,
-        )
+            score, tuple(shown.tolist()), float(penalty),
+            hyp_len, ref_len, tuple(int(m) for m in host(stats.matches)[:order]),
+            tuple(int(t) for t in host(stats.totals)[:order]), order, smooth,
+            smoothing.SMOOTH_VALUE_DEFAULTS.get(smooth) if smooth_value is None else smooth_value,
+            config.effective_order, signature.format(), config.ref_length)
 
     def verbose(self) -> str:
         """``60.2/... (BP = ...)``: sacrebleu's text after the score."""
         return verbose_line(self.precisions, self.brevity_penalty, self.hyp_len, self.ref_len)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain Python values (``json.dumps`` takes them), as the fields hold them."""
-        return {
-            "name": "BLEU",
-            "score": self.score,
-            "precisions": list(self.precisions),
-            "brevity_penalty": self.brevity_penalty,
-            "ratio": self.ratio,
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "max_order": self.max_order,
-            "smooth": self.smooth,
-            "smooth_value": self.smooth_value,
-            "effective_order": self.effective_order,
-            "signature": self.signature,
-            "ref_length": self.ref_length,
-        }
+        """Plain Python values (``json.dumps`` takes them), as the fields hold them, with
+        ``ratio`` after ``brevity_penalty``."""
+        items = list(super().to_dict().items())
+        return dict([*items[:4], ("ratio", self.ratio), *items[4:]])
 
 
 def corpus_bleu_result(
@@ -228,7 +184,4 @@ def corpus_bleu_result(
 def result_of_table(total: np.ndarray, settings: BleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return BleuResult.from_stats(
-        BleuStats.from_array(total), max_order=settings.max_order, smooth=settings.smooth,
-        smooth_value=settings.smooth_value, effective_order=settings.effective_order,
-        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    return BleuResult.of_settings(BleuStats.from_array(total), settings, nrefs)

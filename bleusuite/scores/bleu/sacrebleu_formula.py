@@ -1,19 +1,11 @@
 """sacrebleu's BLEU arithmetic (``BLEU.compute_bleu``), the one place it is written.
 
 :func:`sacrebleu_scores` is sacrebleu's arithmetic operation for operation, element-wise on
-statistics of any backend: its smoothed precisions (:func:`smoothed_precisions`), the
-brevity penalty of :mod:`bleusuite.scores.rules`, the logarithms and exponentials of the
-backend (on NumPy the C library's, as ``math.log`` and ``math.exp``), the mean of the logs
-added as Python's ``sum`` adds (:meth:`~bleusuite.backends.base.Backend.python_sum`). On
-the host its floats are sacrebleu's to the last bit. Two entries use it:
-
-* :func:`array_bleu`: the library's ``bleu_score`` with ``smooth="none" | "floor" |
-  "add-k" | "exp"``, on the 0-1 scale: sacrebleu's score divided by 100;
-* :func:`exact_bleu`: rows of summed statistics on the host, with the precisions and
-  brevity penalty sacrebleu reports: the command's corpus and sentence scores, confidence
-  intervals and paired tests, the sacrebleu API, the result objects. ``float32=True`` is
-  sacrebleu's arithmetic on resamples (its bootstrap sums float32 statistics, and NumPy 2
-  keeps the precisions in float32 there).
+statistics of any backend (on NumPy with the C library's ``log``/``exp`` and Python's
+``sum``: sacrebleu's floats to the last bit). The library's ``bleu_score`` with sacrebleu's
+smoothing names divides it by 100; :func:`exact_bleu` takes rows of summed statistics on
+the host for the command, the sacrebleu API and the result objects (``float32=True``: its
+bootstrap resamples' arithmetic).
 
 >>> import numpy as np
 >>> # hyp_len, ref_len, correct (N = 4), totals, clamped totals
@@ -34,14 +26,13 @@ from bleusuite import backends
 from bleusuite.backends import trace
 from bleusuite.backends.base import Backend
 from bleusuite.scores import rules
+from bleusuite.scores.bleu.smoothing import SACREBLEU_METHODS, smooth_value_of
 
-__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "array_bleu", "exact_bleu", "sacrebleu_scores",
+__all__ = ["LOG_ZERO", "METHODS", "ExactBleu", "exact_bleu", "sacrebleu_scores",
            "smoothed_precisions"]
 
 #: sacrebleu's smoothing methods
-METHODS = ("none", "floor", "add-k", "exp")
-#: the value each method takes by default (``smooth_value=None``), where it takes one
-VALUE_DEFAULTS = {"floor": 0.1, "add-k": 1.0}
+METHODS = SACREBLEU_METHODS
 #: sacrebleu's ``my_log(0)``: its log of a zero precision
 LOG_ZERO = -9999999999.0
 
@@ -50,21 +41,14 @@ def smoothed_precisions(
     be: Backend, correct: Any, total: Any, smooth: str, smooth_value: float | None,
     scale: float = 100.0, cast: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, Any]:
-    """sacrebleu's smoothed precisions ``(..., N)`` on the 0-``scale`` scale (its
-    ``BLEUScore.precisions`` when some order has a match), and which orders its loop
-    reached.
-
-    ``correct`` and ``total`` are integer arrays ``(..., N)``; ``cast`` makes them floats
-    (default: float64 on the backend; the command's resampled scores use float32). sacrebleu
-    stops at the first order without hypothesis n-grams (after add-k): the orders from there
-    on have precision 0 and are not reached. ``scale * correct / total`` is divided after
-    the product, as sacrebleu's ``100. * correct / total``.
-    """
+    """sacrebleu's smoothed precisions ``(..., N)``, 0-``scale``, of the integer ``correct``
+    and ``total`` ``(..., N)`` (made floats by ``cast``, default float64), and which orders
+    its loop reached (it stops at the first order without n-grams, after add-k)."""
     cast = cast or be.to_float64
     later = be.arange(correct.shape[-1], like=correct) > 0
     correct_f, total_f = cast(correct), cast(total)
     if smooth == "add-k":  # sacrebleu adds k to the orders above 1
-        k = _value(smooth, smooth_value)
+        k = smooth_value_of(smooth, smooth_value)
         correct_f = be.where(later, correct_f + k, correct_f)
         total_f = be.where(later, total_f + k, total_f)
     reached = be.cumsum(be.to_int64(total_f <= 0), axis=-1) == 0
@@ -76,12 +60,9 @@ def smoothed_precisions(
         halving = cast(be.power_of_two(rank, int(correct.shape[-1])))
         precisions = be.where(zero, scale / (halving * safe_total), precisions)
     elif smooth == "floor":
-        precisions = be.where(zero, scale * _value(smooth, smooth_value) / safe_total, precisions)
+        floor = smooth_value_of(smooth, smooth_value)
+        precisions = be.where(zero, scale * floor / safe_total, precisions)
     return precisions, reached
-
-
-def _value(smooth: str, smooth_value: float | None) -> float:
-    return VALUE_DEFAULTS[smooth] if smooth_value is None else float(smooth_value)
 
 
 def sacrebleu_scores(
@@ -89,15 +70,9 @@ def sacrebleu_scores(
     smooth_value: float | None, effective_order: bool,
     cast: Callable[[Any], Any] | None = None,
 ) -> tuple[Any, Any, Any]:
-    """sacrebleu's ``compute_bleu`` of (summed) statistics (a ``BleuStats``), element-wise,
-    operation for operation: the scores (0-100), the precisions it reports (0-100) and the
-    brevity penalties.
-
-    ``weights`` None is sacrebleu's own uniform mean of the logs (``effective_order``
-    averages over the orders its loop reached), added with Python's ``sum``
-    (:meth:`~bleusuite.backends.base.Backend.python_sum`); given weights are NLTK-style.
-    ``cast`` makes the counts floats (default float64; sacrebleu's resamples: float32).
-    """
+    """sacrebleu's ``compute_bleu`` of (summed) ``BleuStats``, element-wise: the scores and
+    the precisions it reports (0-100), and the brevity penalties. ``weights`` None is
+    sacrebleu's uniform mean of the logs, added as Python's ``sum`` adds."""
     correct = stats.matches[..., :order]
     precisions, reached = smoothed_precisions(be, correct, stats.totals[..., :order], smooth,
                                               smooth_value, scale=100.0, cast=cast)
@@ -121,17 +96,6 @@ def sacrebleu_scores(
     return scores, shown, penalty
 
 
-def array_bleu(
-    be: Backend, stats: Any, weights: Any | None, order: int, smooth: str,
-    smooth_value: float | None, effective_order: bool,
-) -> Any:
-    """sacrebleu's BLEU of (summed) statistics, element-wise, on the 0-1 scale: its score
-    divided by 100, as ``sacrebleu.corpus_bleu(...).score / 100``."""
-    scores = sacrebleu_scores(be, stats, weights, order, smooth, smooth_value,
-                              effective_order)[0]
-    return scores / 100.0
-
-
 @dataclass(frozen=True)
 class ExactBleu:
     """sacrebleu's ``compute_bleu`` of rows of statistics: ``(R,)`` scores (0-100), ``(R, N)``
@@ -147,10 +111,7 @@ def exact_bleu(
     effective_order: bool = False, *, float32: bool = False, max_order: int = 4,
 ) -> ExactBleu:
     """sacrebleu's ``BLEU.compute_bleu`` of each row of summed BLEU statistics (a
-    :class:`~bleusuite.BleuStats`, or its ``to_array`` layout ``(R, 2 + 3N)`` or
-    ``(2 + 3N,)``), bit for bit: :func:`sacrebleu_scores` on NumPy (a few rows by its traced
-    face, :func:`bleusuite.backends.trace.by_rows`), whose logarithms and exponentials are the C
-    library's and whose sums Python's ``sum``, as sacrebleu's.
+    :class:`~bleusuite.BleuStats`, or its ``to_array`` layout), bit for bit.
 
     >>> table = np.array([[4, 6, 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1]])
     >>> result = exact_bleu(table)
@@ -171,31 +132,21 @@ def exact_bleu(
         raise ValueError(f"table: expected rows of 2 + 3 * N >= {2 + 3 * max_order} BLEU "
                          f"statistics; got shape {table.shape}")
     static = (max_order, smooth, smooth_value, effective_order, float32)
-    if not float32:
-        traced = trace.by_rows(_exact_of_table, static, [table])
-        if traced is not None:
-            return ExactBleu(traced[:, 0], traced[:, 2:], traced[:, 1])
-    be = backends.get_backend(table)
-    scores, shown, penalty = _exact(be, table, *static)
-    return ExactBleu(np.asarray(scores, dtype=np.float64), np.asarray(shown),
-                     np.asarray(penalty, dtype=np.float64))
+    rows = None if float32 else trace.by_rows(_exact_of_table, static, [table])
+    if rows is None:
+        rows = _exact_of_table(backends.get_backend(table), table, *static)
+    return ExactBleu(rows[:, 0], rows[:, 2:], rows[:, 1])
 
 
-def _exact(be: Backend, table: Any, max_order: int, smooth: str, smooth_value: float | None,
-           effective_order: bool, float32: bool) -> tuple[Any, Any, Any]:
+def _exact_of_table(be: Backend, table: Any, max_order: int, smooth: str,
+                    smooth_value: float | None, effective_order: bool, float32: bool) -> Any:
+    """:func:`sacrebleu_scores` of a table as one array ``(R, 2 + N)``: score, brevity
+    penalty, precisions (``float32``: the counts cast as sacrebleu's resamples are)."""
     from bleusuite.scores.bleu.statistics import BleuStats  # its own layout
 
     def cast(a: Any) -> Any:
         return np.asarray(a, dtype=np.float32) if float32 else be.to_float64(a)
 
-    return sacrebleu_scores(be, BleuStats.from_array(table), None, max_order, smooth,
-                            smooth_value, effective_order, cast=cast)
-
-
-def _exact_of_table(be: Backend, table: Any, max_order: int, smooth: str,
-                    smooth_value: float | None, effective_order: bool, float32: bool) -> Any:
-    """:func:`_exact` as one array ``(R, 2 + N)``: score, brevity penalty, precisions (the
-    traced face's output)."""
-    scores, shown, penalty = _exact(be, table, max_order, smooth, smooth_value,
-                                    effective_order, False)
+    scores, shown, penalty = sacrebleu_scores(be, BleuStats.from_array(table), None, max_order,
+                                              smooth, smooth_value, effective_order, cast=cast)
     return be.concat([scores[..., None], penalty[..., None], shown], axis=-1)

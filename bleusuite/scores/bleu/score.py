@@ -13,7 +13,6 @@ from bleusuite.backends.base import Backend
 from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch, mark_unreferenced
 from bleusuite.inputs.normalize import options_batch, options_corpus_batches
-from bleusuite.scores import rules
 from bleusuite.scores.bleu import (
     addone_formula,
     ignite_formula,
@@ -40,16 +39,16 @@ __all__ = ["bleu_score", "corpus_bleu", "corpus_statistics_of", "score_of", "sco
 
 
 def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
-    """The score of statistics (per sentence, or summed) under ``settings``."""
+    """The score of statistics (per sentence, or summed)."""
     if stats.max_order < settings.stats_order:
         raise ValueError(
-            f"stats: smooth={settings.smooth!r} with {settings.order} orders needs statistics "
+            f"stats: smooth={settings.smooth!r} with {settings.max_order} orders needs statistics "
             f"up to order {settings.stats_order}; these hold {stats.max_order} (compute them "
             f"with max_order={settings.stats_order})"
         )
     be = stats.backend
     if settings.smooth == "method6":  # raises at once where reading the counts is free
-        nltk_formula.check_method6(be, stats, settings.order)
+        nltk_formula.check_method6(be, stats, settings.max_order)
     if be.name == "numpy" and settings.smooth != "method6":
         table = stats.to_array()
         scores = trace.by_rows(_formula_of_table, (settings,), [np.atleast_2d(table)])
@@ -59,23 +58,20 @@ def score_of(stats: BleuStats[Any], settings: BleuSettings) -> Any:
 
 
 def _formula_of_table(be: Backend, table: Any, settings: BleuSettings) -> Any:
-    """:func:`_formula` of statistics in their ``to_array`` form (the traced face's input)."""
+    """:func:`_formula` of statistics in their ``to_array`` form."""
     return _formula(be, BleuStats.from_array(table), settings)
 
 
 def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        settings: BleuSettings, far: int) -> Any:
-    """Sentence scores from the counts of a batch: the hypothesis lengths ``(B,)``, the
-    reference lengths and which are present ``(B, R)``, the clipped matches ``(B, N)``
-    (``far``: above every length, see :func:`bleusuite.scores.rules.closest_ref_len`)."""
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far,
-                                  ref_length=settings.ref_length)
-    return _formula(be, bleu_statistics_from_counts(be, hyp_len, chosen, clipped), settings)
+    """Sentence scores from the lengths, the references present and the clipped matches."""
+    stats = bleu_statistics_from_counts(be, hyp_len, ref_len, present, clipped, far=far,
+                                        ref_length=settings.ref_length)
+    return _formula(be, stats, settings)
 
 
 def sentence_scores(batch: Batch, settings: BleuSettings) -> Any:
-    """The sentence scores of a normalised batch, on its backend (small host batches row
-    by row, by the traced formulas)."""
+    """The sentence scores of a normalised batch (small host batches by the traced face)."""
     if batch.on_host and settings.smooth != "method6" and batch.size <= trace.ROW_LIMIT:
         clipped = count_matches(batch, settings.stats_order).clipped
         scores = trace.by_rows(scores_from_counts, (settings, 1 << 62), [
@@ -98,17 +94,17 @@ def _formula(be: Backend, stats: BleuStats[Any], settings: BleuSettings) -> Any:
             weights = be.concat(
                 [be.full((1,), w, be.float64, like=stats.matches) for w in uniform], axis=0,
             )
+    order, smooth = settings.max_order, settings.smooth
     if settings.family == "nltk":
         epsilon = smoothing.smooth_value_of("method1", settings.smooth_value)
-        return nltk_formula.nltk_bleu(be, stats, weights, settings.order, settings.smooth, epsilon)
+        return nltk_formula.nltk_bleu(be, stats, weights, order, smooth, epsilon)
     if settings.family == "ignite":
-        return ignite_formula.ignite_bleu(be, stats, weights, settings.order, settings.smooth)
+        return ignite_formula.ignite_bleu(be, stats, weights, order, smooth)
     if settings.family in ("torchmetrics", "nmt"):
-        return addone_formula.addone_bleu(be, stats, weights, settings.order, settings.smooth)
-    return sacrebleu_formula.array_bleu(
-        be, stats, weights, settings.order, settings.smooth, settings.smooth_value,
-        settings.effective_order,
-    )
+        return addone_formula.addone_bleu(be, stats, weights, order, smooth)
+    scores = sacrebleu_formula.sacrebleu_scores(be, stats, weights, order, smooth,
+                                                settings.smooth_value, settings.effective_order)
+    return scores[0] / 100.0  # sacrebleu's score / 100
 
 
 @overload
@@ -160,42 +156,35 @@ def sentence_bleu(
     """BLEU of every hypothesis against its own references: shape (B,), float64.
 
     Args:
-        hypotheses: (B, L) integer array (NumPy, or a torch / CuPy array); a list of 1-D
-            integer arrays (ragged, e.g. one tensor per generated sequence); a list of token
-            sequences (lists of ints, strings or any hashable tokens; ragged); or, with
+        hypotheses: (B, L) integer array (NumPy, torch, CuPy, JAX); a list of 1-D integer
+            arrays (ragged); a list of token sequences (any hashable tokens); or, with
             ``tokenize``, a list of strings.
-        references: (B, L) array (one reference each) or (B, R, L); a list of 1-D arrays
-            (one reference each); or, NLTK's form, a list with one list of reference token
-            sequences (or 1-D arrays) per hypothesis; with ``tokenize``, per hypothesis a
-            string or a list of strings. A reference made only of ``pad_id`` is absent, so
-            rows may carry different numbers of references. Arrays on one side and token
-            lists on the other are fine: the lists are moved once to the arrays' device.
+        references: (B, L) or (B, R, L) array; a list of 1-D arrays (one reference each);
+            NLTK's form, per hypothesis a list of reference token sequences (or 1-D arrays);
+            with ``tokenize``, per hypothesis a string or a list of strings. A reference of
+            only ``pad_id`` is absent (rows may have different numbers of references).
+            Arrays on one side and token lists on the other are fine.
         max_order: highest n-gram order; defaults to ``len(weights)``, or 4.
         weights: one weight per order (NLTK's ``weights``); default uniform ``1/max_order``.
-        smooth: smoothing method; its name picks whose numbers you get exactly:
-            NLTK ``"method0"``..``"method7"``, pytorch-ignite ``"no_smooth"`` (the default
-            for token ids and token lists, as ``ignite.metrics.Bleu``),
-            ``"smooth1"``, ``"nltk_smooth2"``, ``"smooth2"``, sacrebleu ``"none"``,
-            ``"floor"``, ``"add-k"``, ``"exp"`` (sacrebleu scores divided by 100),
-            torchmetrics' ``smooth=True`` ``"torchmetrics_smooth"`` (its ``smooth=False``
-            is ``"no_smooth"``; both with ``ref_length="closest_first"``), or evaluate's
-            ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``"nmt_smooth"`` (its
-            ``smooth=False`` is ``"no_smooth"``; both with ``ref_length="shortest"``).
+        smooth: smoothing method; its name picks whose numbers you get exactly: NLTK
+            ``"method0"``..``"method7"``; pytorch-ignite ``"no_smooth"``, ``"smooth1"``,
+            ``"nltk_smooth2"``, ``"smooth2"``; sacrebleu ``"none"``, ``"floor"``, ``"add-k"``,
+            ``"exp"`` (its scores / 100); torchmetrics' ``smooth=True``
+            ``"torchmetrics_smooth"`` (with ``ref_length="closest_first"``); evaluate's
+            ``bleu`` with ``smooth=True`` ``"nmt_smooth"`` (with ``ref_length="shortest"``);
+            their ``smooth=False`` is ``"no_smooth"``. Default (None): ``"no_smooth"`` for
+            tokens, ``"exp"`` for text (``tokenize`` given), as sacrebleu.
         smooth_value: sacrebleu's value for ``"floor"`` (0.1) and ``"add-k"`` (1), or NLTK's
             epsilon for ``"method1"`` (0.1).
-            Default (None): ``"no_smooth"`` for tokens, ``"exp"`` for text (``tokenize``
-            given), as ``sacrebleu.sentence_bleu`` / ``corpus_bleu``.
         effective_order: sacrebleu's ``effective_order`` (only with its smoothing names).
             Default (None): True for the sentence scores of text with sacrebleu's
-            smoothing (``sacrebleu.sentence_bleu``'s default), else False.
+            smoothing (as ``sacrebleu.sentence_bleu``), else False.
         pad_id: token id that is not part of any sentence (left or right padding).
         eos_id: token id that ends a sentence (it and everything after are ignored).
         tokenize: score text: the name of a sacrebleu tokenizer (``"13a"``, ``"intl"``,
             ``"zh"``, ``"char"``, ``"none"``, ``"ja-mecab"``, ``"ko-mecab"``; needs
-            sacrebleu). Each string is tokenised as sacrebleu does and split on spaces; with
-            the default smoothing text gives sacrebleu's numbers (/ 100):
-            ``sentence_bleu`` those of ``sacrebleu.sentence_bleu``, ``corpus_bleu`` those
-            of ``sacrebleu.corpus_bleu``.
+            sacrebleu); with the default smoothing text gives ``sacrebleu.sentence_bleu`` /
+            ``corpus_bleu``'s numbers (/ 100).
         lowercase: with ``tokenize``, lowercase everything first (sacrebleu's ``-lc``).
         ref_length: the reference length the brevity penalty compares with: ``"closest"``
             (NLTK, pytorch-ignite, sacrebleu: the shorter of equally close references),
@@ -255,10 +244,9 @@ def corpus_bleu(
     """Corpus BLEU of the batch: the statistics of all sentences summed, then scored.
 
     Same arguments as :func:`sentence_bleu`; returns a 0-d float64 array
-    (:func:`bleusuite.corpus_bleu_result` returns the same score with its precisions,
-    brevity penalty, lengths and signature). With NLTK's
-    ``"method5"``..``"method7"`` the extra terms NLTK takes from the *last* sentence
-    only (its 5-gram precision, its n-gram counts) come from the corpus sums here.
+    (:func:`bleusuite.corpus_bleu_result`: the same score with its parts). With NLTK's
+    ``"method5"``..``"method7"`` the terms NLTK takes from the *last* sentence only come
+    from the corpus sums here.
 
     >>> import numpy as np
     >>> hyp = np.array([[11, 12, 13, 14, 15], [11, 12, 13, 14, 17]])
@@ -278,9 +266,7 @@ def corpus_bleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: BleuSettings,
                          with_nrefs: bool = False) -> tuple[BleuStats[Any], Batch, str | None]:
-    """The summed statistics of a corpus given to a function with keyword arguments
-    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
-    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_bleu")
     return corpus_statistics(batches, lambda b: bleu_statistics_of_batch(
         b, settings.stats_order, settings.ref_length), with_nrefs)

@@ -1,15 +1,9 @@
-"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once.
-
-The library's functions, the result objects, the Ignite and torchmetrics metrics, the
-sacrebleu API, the rewards, Ray and the command all describe a BLEU score by a
-:class:`BleuSettings`; :meth:`BleuSettings.of` builds it from a function's keyword
-arguments and keeps it (the same arguments give the same object, so a repeated call pays
-for no check). The defaults are the library's (ignite's ``no_smooth`` for token ids,
-sacrebleu's ``exp`` for text); the command and the sacrebleu API pass sacrebleu's own
-(:data:`SACREBLEU_DEFAULTS`).
+"""BLEU's settings: one type for every front end (:class:`BleuSettings`), checked once and
+kept by their keyword arguments (a repeated call pays for no check). The defaults are the
+library's; the command and the sacrebleu API start from :data:`SACREBLEU_DEFAULTS`.
 
 >>> settings = BleuSettings.of(smooth="method1")
->>> settings.order, settings.family, settings.stats_order
+>>> settings.max_order, settings.family, settings.stats_order
 (4, 'nltk', 4)
 >>> BleuSettings.of(smooth="method1") is settings
 True
@@ -39,11 +33,9 @@ SACREBLEU_DEFAULTS: dict[str, Any] = {"tokenize": "13a", "smooth": "exp"}
 
 
 class BleuOptions(TypedDict, total=False):
-    """BLEU's settings as keyword arguments, written once for every function that takes them
-    (:func:`bleusuite.bleu_score`, :func:`bleusuite.pairwise_sentence_bleu`, ...; each is
-    described at :func:`bleusuite.sentence_bleu`): ``max_order``, ``weights``, ``smooth``,
-    ``smooth_value``, ``effective_order``. A type checker checks every name and type given
-    (PEP 692); at run time an unknown name raises ``TypeError``."""
+    """BLEU's settings as keyword arguments (described at :func:`bleusuite.sentence_bleu`),
+    for every function that takes them; a type checker checks them (PEP 692), and at run
+    time an unknown name raises ``TypeError``."""
 
     max_order: int | None
     weights: Sequence[float] | None
@@ -53,16 +45,15 @@ class BleuOptions(TypedDict, total=False):
 
 
 class BleuCallOptions(BleuOptions, TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.sentence_bleu`, :func:`bleusuite.corpus_bleu`
-    and the functions that take the same: BLEU's settings (:class:`BleuOptions`), how the
-    inputs are read (:class:`~bleusuite.array_types.TokenOptions`), and ``ref_length``."""
+    """The keyword arguments of :func:`bleusuite.sentence_bleu` and the functions that take
+    the same: :class:`BleuOptions`, :class:`~bleusuite.array_types.TokenOptions`,
+    ``ref_length``."""
 
     ref_length: str
 
 
 class BleuGroupOptions(BleuOptions, TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.pairwise_sentence_bleu`: BLEU's settings and
-    how the inputs are read."""
+    """The keyword arguments of :func:`bleusuite.pairwise_sentence_bleu`."""
 
 
 #: the names of :class:`BleuOptions`, :class:`BleuCallOptions` and :class:`BleuGroupOptions`
@@ -76,19 +67,9 @@ class BleuSettings:
     """Everything that changes a BLEU score, checked.
 
     Attributes:
-        max_order: the highest n-gram order (``len(weights)`` where weights are given).
-        weights: one weight per order, or None: uniform ``1 / max_order`` (sacrebleu's own
-            uniform mean of the logs for its smoothing names).
-        smooth: the smoothing name (:data:`bleusuite.SMOOTHING_NAMES`); it picks whose
-            numbers the score reproduces.
-        smooth_value: the value of ``"method1"``, ``"floor"`` or ``"add-k"`` (None: the
-            default).
-        effective_order: sacrebleu's effective order (its smoothing names only).
-        ref_length: the reference-length rule of the brevity penalty
-            (:data:`bleusuite.scores.rules.REF_LENGTHS`).
-        tokenize: the tokenizer of text (a name of :data:`bleusuite.text.TOKENIZERS`), or
-            None: the caller gives tokens.
-        lowercase: lowercase text before tokenising it.
+        max_order, weights, smooth, smooth_value, effective_order, ref_length, tokenize,
+            lowercase: as the keyword arguments of :func:`bleusuite.sentence_bleu` (checked,
+            ``max_order`` resolved; ``weights`` None: uniform).
     """
 
     max_order: int = 4
@@ -131,26 +112,12 @@ class BleuSettings:
         checks.boolean(self.lowercase, "lowercase")
 
     @classmethod
-    def of(
-        cls,
-        *,
-        max_order: Any = None,
-        weights: Any = None,
-        smooth: Any = None,
-        smooth_value: Any = None,
-        effective_order: Any = None,
-        ref_length: Any = "closest",
-        tokenize: Any = None,
-        lowercase: Any = False,
-        sentence: bool = False,
-    ) -> BleuSettings:
+    def of(cls, *, max_order: Any = None, weights: Any = None, smooth: Any = None,
+           smooth_value: Any = None, effective_order: Any = None, ref_length: Any = "closest",
+           tokenize: Any = None, lowercase: Any = False, sentence: bool = False) -> BleuSettings:
         """The settings of a scoring call's keyword arguments (checked, and kept: the same
-        arguments give the same object).
-
-        ``max_order`` None: ``len(weights)``, or 4. ``smooth`` None: sacrebleu's ``"exp"``
-        for text (``tokenize`` given), else pytorch-ignite's ``"no_smooth"``.
-        ``effective_order`` None: True for the sentence scores of text (``sentence``, as
-        ``sacrebleu.sentence_bleu``), else False.
+        arguments give the same object), with :func:`bleusuite.sentence_bleu`'s defaults
+        (``sentence``: a sentence score's).
 
         Raises:
             TypeError, ValueError: a setting it cannot take; the message names it.
@@ -163,10 +130,8 @@ class BleuSettings:
     @classmethod
     def of_options(cls, options: Mapping[str, Any], sentence: bool = False,
                    text_defaults: bool = True) -> BleuSettings:
-        """:meth:`of` the settings among a function's keyword arguments ``options``
-        (:class:`BleuCallOptions`; those not given take their defaults). Without
-        ``text_defaults`` text takes the defaults of tokens (``"no_smooth"``: the functions
-        of groups and prefixes) and the settings hold no tokenizer."""
+        """:meth:`of` the settings among a function's keyword arguments ``options``; without
+        ``text_defaults`` (groups, prefixes) text takes the defaults of tokens."""
         get = options.get
         weights: Any = get("weights")
         given = tuple(weights) if type(weights) in (list, tuple) else weights  # as in of()
@@ -177,32 +142,18 @@ class BleuSettings:
                          lowercase, sentence)
 
     @property
-    def order(self) -> int:
-        """The orders the score averages (``max_order``)."""
-        return self.max_order
-
-    @property
     def stats_order(self) -> int:
         """The orders the statistics must hold (NLTK's method5 and method7 read 5-grams)."""
         return max(self.max_order, smoothing.extra_orders(self.smooth))
 
     @property
     def uniform_weights(self) -> tuple[float, ...] | None:
-        """The weights the formula takes: the given ones, ``1 / max_order`` each where none
-        are given, or None: sacrebleu's own uniform mean of the logs."""
+        """The weights the formula takes (None: sacrebleu's own uniform mean of the logs)."""
         if self.weights is not None:
             return self.weights
         if self.family == "sacrebleu":
             return None
         return tuple([1 / self.max_order] * self.max_order)
-
-    def replace(self, **changes: Any) -> BleuSettings:
-        """The same settings with ``changes`` (checked again)."""
-        values = {name: getattr(self, name) for name in (
-            "max_order", "weights", "smooth", "smooth_value", "effective_order", "ref_length",
-            "tokenize", "lowercase")}
-        values.update(changes)
-        return BleuSettings(**values)
 
 
 def _settings(max_order: Any, weights: Any, smooth: Any, smooth_value: Any,

@@ -1,27 +1,9 @@
-"""The smoothing names, the family each belongs to, and what the families share.
-
-Each family's arithmetic is written once, in its own module, element-wise over the
-leading axes of the statistics (the same code scores one corpus, 0-d statistics, or every
-sentence of a batch, (B,) statistics), on any backend; orders are the last axis:
-
-* :mod:`bleusuite.scores.bleu.nltk_formula`, :mod:`bleusuite.scores.bleu.ignite_formula`,
-  :mod:`bleusuite.scores.bleu.sacrebleu_formula` (which also holds sacrebleu's exact scalar
-  arithmetic, for the command), :mod:`bleusuite.scores.bleu.addone_formula` (torchmetrics'
-  and the tensorflow/nmt script's add-one smoothings, one module for both families).
-
-The smoothing names, and whose numbers each reproduces:
-
-* NLTK ``sentence_bleu`` / ``corpus_bleu`` with ``SmoothingFunction().methodK``:
-  ``method0`` .. ``method7`` (per-sentence denominators floored at 1 before summing).
-* pytorch-ignite ``Bleu(smooth=...)``: ``no_smooth``, ``smooth1``, ``nltk_smooth2``,
-  ``smooth2`` (sentence scores are the ``average="macro"`` terms, corpus scores equal
-  ``average="micro"``).
-* sacrebleu ``BLEU(smooth_method=..., smooth_value=..., effective_order=...)``, divided
-  by 100: ``none``, ``floor``, ``add-k``, ``exp``.
-* torchmetrics ``BLEUScore(smooth=True)``: ``torchmetrics_smooth`` (its ``smooth=False``
-  is ignite's ``no_smooth``), with ``ref_length="closest_first"``.
-* evaluate's ``bleu`` (the tensorflow/nmt script) with ``smooth=True``: ``nmt_smooth``
-  (its ``smooth=False`` is ignite's ``no_smooth``), with ``ref_length="shortest"``.
+"""The smoothing names, the family each belongs to (whose numbers it reproduces: NLTK's
+``SmoothingFunction`` methods, pytorch-ignite's ``Bleu(smooth=...)``, sacrebleu's
+``smooth_method`` / 100, torchmetrics' ``smooth=True``, the tensorflow/nmt script's
+``smooth=True``), and what the families' formulas share. Each family's arithmetic is in its
+own ``*_formula`` module, element-wise over the leading axes of the statistics (orders
+last), on any backend.
 """
 
 from __future__ import annotations
@@ -30,14 +12,14 @@ from typing import Any
 
 from bleusuite import checks
 from bleusuite.backends.base import Backend
+from bleusuite.scores import rules
 
 __all__ = ["FAMILIES", "NMT_METHODS", "SMOOTHING_NAMES", "TORCHMETRICS_METHODS",
-           "check_smooth_value", "extra_orders", "family_of", "power_of_two", "signature_item",
-           "smooth_value_of", "stack", "weighted_log_sum"]
+           "check_smooth_value", "extra_orders", "family_of", "gated_score", "signature_item",
+           "smooth_value_of", "stack"]
 
 NLTK_METHODS = tuple(f"method{k}" for k in range(8))
 IGNITE_METHODS = ("no_smooth", "smooth1", "nltk_smooth2", "smooth2")
-#: = bleusuite.scores.bleu.sacrebleu_formula.METHODS
 SACREBLEU_METHODS = ("none", "floor", "add-k", "exp")
 TORCHMETRICS_METHODS = ("torchmetrics_smooth",)
 NMT_METHODS = ("nmt_smooth",)
@@ -75,39 +57,18 @@ def extra_orders(smooth: str) -> int:
     return 5 if smooth in ("method5", "method7") else 0
 
 
-def power_of_two(be: Backend, exponent: Any, largest: int) -> Any:
-    """``2.0 ** exponent`` in float64, exactly, for int64 exponents in 0..``largest``.
-
-    The geometric smoothings (NLTK method3/4/7, sacrebleu ``exp``) halve the k-th zero
-    precision: ``2 ** k`` in int64 overflows from k = 63 (orders go up to 256), and a
-    float ``pow`` may round on some devices. A lookup in a table of Python's exact floats
-    ``2.0 ** k`` is exact on every backend (and one gather).
-    """
-    return be.power_of_two(exponent, largest)
-
-
-def weighted_log_sum(
-    be: Backend, weights: Any, precisions: Any, skip_zero: bool, zero_log: float | None = None
-) -> Any:
-    """``sum(weights * log(precisions))`` over the orders; ``skip_zero``: NLTK's rule, orders
-    whose precision is 0 (or negative) add ``weights * zero_log``, or nothing."""
-    if skip_zero:  # NLTK leaves out orders whose precision is 0 (or negative)
-        positive = precisions > 0
-        logs = be.log(be.where(positive, precisions, 1.0))
-        # ``zero_log``: the log a zero precision stands for instead (method0)
-        return be.sum_(be.where(positive, weights * logs, 0.0 if zero_log is None
-                                else weights * zero_log), axis=-1)
-    return be.sum_(weights * be.log(precisions), axis=-1)
+def gated_score(be: Backend, stats: Any, log_sum: Any, valid: Any) -> Any:
+    """``brevity penalty * exp(log_sum)`` where ``valid``, else 0: every family's last step."""
+    return be.where(valid, rules.brevity_penalty(be, stats.hyp_len, stats.ref_len)
+                    * be.exp(log_sum), 0.0)
 
 
 def stack(be: Backend, columns: list[Any]) -> Any:
-    """``(..., N)`` from N arrays ``(...)``."""
     return be.concat([c[..., None] for c in columns], axis=-1)
 
 
 def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
-    """The value a smoothing method takes: ``smooth_value`` as a float, else its default
-    (:data:`SMOOTH_VALUE_DEFAULTS`; the caller's method is one of them).
+    """``smooth_value`` as a float, else the method's default (:data:`SMOOTH_VALUE_DEFAULTS`).
 
     >>> smooth_value_of("add-k", None), smooth_value_of("floor", 0.5)
     (1.0, 0.5)
@@ -116,9 +77,8 @@ def smooth_value_of(smooth: str, smooth_value: float | None) -> float:
 
 
 def signature_item(smooth: str, smooth_value: float | None) -> str:
-    """The smoothing as every signature writes it (``smooth:`` of the command's lines and
-    of the result objects): sacrebleu's names as sacrebleu writes them, the other
-    families' after their family, and the value where the method takes one.
+    """``smooth:`` of every signature: sacrebleu's names as sacrebleu writes them, the others
+    after their family, and the value where the method takes one.
 
     >>> signature_item("exp", None), signature_item("floor", None)
     ('exp', 'floor[0.10]')

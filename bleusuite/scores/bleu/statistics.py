@@ -46,9 +46,7 @@ NumpyCounts = npt.NDArray[np.int64]
 
 
 class BleuStatisticsOptions(TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.bleu_statistics`: ``max_order`` (4),
-    ``ref_length`` (``"closest"``) and how the inputs are read
-    (:class:`~bleusuite.array_types.TokenOptions`)."""
+    """The keyword arguments of :func:`bleusuite.bleu_statistics`."""
 
     max_order: int
     ref_length: str
@@ -60,17 +58,13 @@ STATISTICS_OPTIONS = BleuStatisticsOptions.__optional_keys__
 
 @dataclass(frozen=True)
 class BleuStats(SummableStats[A]):
-    """Per-sentence (or summed) BLEU statistics.
-
-    All fields are int64 arrays of the input's backend (the type parameter: NumPy for
-    lists); the leading shape is ``(B,)`` for per-sentence statistics and ``()`` after
-    :meth:`sum`.
+    """Per-sentence (or summed) BLEU statistics: int64 arrays of the input's backend (NumPy
+    for lists), of leading shape ``(B,)``, or ``()`` after :meth:`sum`.
 
     Attributes:
         hyp_len: hypothesis length (tokens).
-        ref_len: the reference length the brevity penalty compares with: by default the
-            closest reference's (the shorter one on ties); see ``ref_length`` of
-            :func:`bleu_statistics`.
+        ref_len: the reference length the brevity penalty compares with (``ref_length`` of
+            :func:`bleu_statistics`).
         matches: ``(..., N)`` clipped n-gram matches for orders 1..N.
         totals: ``(..., N)`` hypothesis n-grams per order, ``max(0, hyp_len - n + 1)``.
         clamped_totals: ``(..., N)`` each sentence's total clamped to at least 1 before
@@ -106,25 +100,20 @@ class BleuStats(SummableStats[A]):
         if not isinstance(other, BleuStats):
             return NotImplemented
         if other.max_order != self.max_order:
-            raise ValueError(
-                f"cannot add BleuStats of max_order {self.max_order} and {other.max_order}"
-            )
+            raise ValueError(f"cannot add BleuStats of max_order {self.max_order} and "
+                             f"{other.max_order}")
         return super().__add__(other)
 
     def to_array(self) -> A:
-        """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``.
-
-        Convenient for an all-reduce or for storage; :meth:`from_array` reverses it.
-        """
+        """One int64 array ``(..., 2 + 3N)``: ``[hyp_len, ref_len, matches, totals, clamped]``
+        (for an all-reduce or storage; :meth:`from_array` reverses it)."""
         return self.to_array_on(self.backend)
 
     def to_array_on(self, be: Backend) -> A:
         """:meth:`to_array` with the arrays' backend given (a traced formula's)."""
         s = _untyped(self)
-        result: A = be.concat(
-            [s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals, s.clamped_totals],
-            axis=-1,
-        )
+        result: A = be.concat([s.hyp_len[..., None], s.ref_len[..., None], s.matches, s.totals,
+                               s.clamped_totals], axis=-1)
         return result
 
     @classmethod
@@ -140,34 +129,21 @@ class BleuStats(SummableStats[A]):
         a = _untyped(array)
         width = int(a.shape[-1]) - 2
         if width <= 0 or width % 3:
-            raise ValueError(
-                f"array: expected a last axis of 2 + 3 * max_order entries; got {width + 2}"
-            )
+            raise ValueError(f"array: expected a last axis of 2 + 3 * max_order entries; got "
+                             f"{width + 2}")
         n = width // 3
-        return cls(
-            a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n], a[..., 2 + 2 * n :]
-        )
+        return cls(a[..., 0], a[..., 1], a[..., 2 : 2 + n], a[..., 2 + n : 2 + 2 * n],
+                   a[..., 2 + 2 * n :])
 
 
 def _untyped(value: object) -> Any:
-    """``value`` for the arithmetic inside this module: the statistics are generic in their
-    array type, which this module (written for every backend) does not look into."""
+    """``value`` untyped: this module, written for every backend, does not look into it."""
     return value
-
-
-def _chosen_ref_len(be: Backend, batch: Batch, ref_length: str) -> Any:
-    """The present reference length chosen by the rule ``ref_length``."""
-    # above every distance and length (on devices from the shapes: it fits int32 for JAX
-    # without x64)
-    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
-    return rules.chosen_ref_len(be, batch.hyp_len, batch.ref_len, batch.ref_present, far=far,
-                                ref_length=ref_length)
 
 
 def bleu_statistics_of_batch(batch: Batch, max_order: int,
                              ref_length: str = "closest") -> BleuStats[Any]:
-    """The statistics of a normalised batch (``ref_length`` checked by the caller); a small
-    host batch's by the traced rules, row by row (:func:`bleusuite.backends.trace.by_rows`)."""
+    """The statistics of a normalised batch (``ref_length`` checked by the caller)."""
     table = _small_table(batch, max_order, ref_length)
     if table is not None:
         return BleuStats.from_array(table)
@@ -177,19 +153,15 @@ def bleu_statistics_of_batch(batch: Batch, max_order: int,
 
 def bleu_table_of_batch(batch: Batch, max_order: int, ref_length: str = "closest"
                         ) -> np.ndarray:
-    """:func:`bleu_statistics_of_batch` of a host batch in its ``to_array`` form ``(B,
-    2 + 3N)`` int64 (a small batch's table as the traced rules give it, without the
-    statistics object between: the sacrebleu API's sentence scores take it so)."""
+    """:func:`bleu_statistics_of_batch` of a host batch in its ``to_array`` form (int64)."""
     table = _small_table(batch, max_order, ref_length)
-    if table is not None:
-        return table
-    array: np.ndarray = bleu_statistics_of_batch(batch, max_order, ref_length).to_array()
-    return array
+    if table is None:
+        table = bleu_statistics_of_batch(batch, max_order, ref_length).to_array()
+    return table
 
 
 def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | None:
-    """The statistics table of a host batch of at most :data:`trace.ROW_LIMIT` rows by the
-    traced rules, else None."""
+    """The statistics table of a small host batch by the traced rules, else None."""
     if not batch.on_host or batch.size > trace.ROW_LIMIT:
         return None
     clipped = count_matches(batch, max_order).clipped
@@ -200,32 +172,28 @@ def _small_table(batch: Batch, max_order: int, ref_length: str) -> np.ndarray | 
 
 def _table_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, clipped: Any,
                        ref_length: str) -> Any:
-    """The statistics of host rows in their ``to_array`` form, from their counts."""
-    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=1 << 62,
-                                  ref_length=ref_length)
-    return bleu_statistics_from_counts(be, hyp_len, chosen, clipped).to_array_on(be)
+    return bleu_statistics_from_counts(be, hyp_len, ref_len, present, clipped, far=1 << 62,
+                                       ref_length=ref_length).to_array_on(be)
 
 
 def _bleu_statistics(batch: Batch, max_order: int, ref_length: str) -> BleuStats[Any]:
     be = batch.backend
-    matches = count_matches(batch, max_order).clipped
-    return bleu_statistics_from_counts(be, batch.hyp_len, _chosen_ref_len(be, batch, ref_length),
-                                       matches)
+    # above every distance and length (on devices from the shapes: it fits int32 for JAX
+    # without x64)
+    far = 1 << 62 if batch.hyp is None else max(batch.hyp.shape[-1], batch.refs.shape[-1]) + 1
+    return bleu_statistics_from_counts(be, batch.hyp_len, batch.ref_len, batch.ref_present,
+                                       count_matches(batch, max_order).clipped, far=far,
+                                       ref_length=ref_length)
 
 
-def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any,
-                                matches: Any) -> BleuStats[Any]:
-    """BLEU statistics from the clipped matches ``(B, N)`` of orders 1..N, the hypothesis
-    lengths and the chosen reference lengths ``(B,)`` (the totals follow from the
-    lengths)."""
+def bleu_statistics_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any,
+                                matches: Any, *, far: int, ref_length: str) -> BleuStats[Any]:
+    """BLEU statistics from the lengths of the hypotheses ``(B,)`` and of the references
+    (present where ``present``, None: all) ``(B, R)``, and the clipped matches ``(B, N)``
+    (``far``, ``ref_length``: :func:`bleusuite.scores.rules.chosen_ref_len`'s)."""
+    chosen = rules.chosen_ref_len(be, hyp_len, ref_len, present, far=far, ref_length=ref_length)
     totals = ngram_totals(be, hyp_len, 1, int(matches.shape[-1]))
-    return BleuStats(
-        hyp_len=hyp_len,
-        ref_len=ref_len,
-        matches=matches,
-        totals=totals,
-        clamped_totals=be.maximum(totals, 1),
-    )
+    return BleuStats(hyp_len, chosen, matches, totals, be.maximum(totals, 1))
 
 
 @overload
@@ -246,13 +214,9 @@ def bleu_statistics(
     hypotheses: Hypotheses[Any], references: References[Any],
     **options: Unpack[BleuStatisticsOptions],
 ) -> BleuStats[Any]:
-    """Per-sentence BLEU statistics of a batch (see :func:`bleusuite.sentence_bleu` for the
-    input forms, text with ``tokenize`` included).
-
-    ``ref_length`` picks the reference length each ``ref_len`` holds (the one the brevity
-    penalty compares with): ``"closest"`` (NLTK, pytorch-ignite, sacrebleu: the shorter of
-    equally close references), ``"closest_first"`` (torchmetrics: the first of them) or
-    ``"shortest"`` (the tensorflow/nmt script that evaluate's ``bleu`` runs).
+    """Per-sentence BLEU statistics of a batch (the inputs, ``max_order`` and ``ref_length``
+    of :func:`bleusuite.sentence_bleu`; ``ref_length`` picks the reference length each
+    ``ref_len`` holds).
 
     >>> import numpy as np
     >>> s = bleu_statistics(np.array([[7, 7, 8, 0]]), np.array([[7, 8, 8, 0]]), pad_id=0)

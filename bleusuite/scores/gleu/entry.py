@@ -29,7 +29,6 @@ __all__ = ["METRIC"]
 class _Gleu(WordCountedMetric):
     name = "gleu"
     label = "GLEU"
-    #: sacrebleu's short keys of its signature fields
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "tok", "ngram": "n"}
     statistics = GleuStats
 
@@ -54,8 +53,6 @@ class _Gleu(WordCountedMetric):
     command_fixed: ClassVar[dict[str, Any]] = {"min_len": 1, "max_len": 4}
     paired_tests = True
 
-    #: the module of its result object, whose ``result_of_table`` builds it (by name: the
-    #: result object builds on this entry)
     result_module = "bleusuite.scores.gleu.result"
 
     def token_id_statistics(self, batch: Any, settings: GleuSettings) -> GleuStats[Any]:

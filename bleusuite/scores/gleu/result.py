@@ -4,9 +4,6 @@
 >>> print(corpus_gleu_result(["the cat sat"], [["the cat sat down"]], tokenize="13a")
 ...       .format(signature=False))
 GLEU = 60.00 (matches = 6 total = 10)
-
-A result holds the numbers it prints: ``score`` on the 0-100 scale
-(:func:`bleusuite.corpus_gleu` returns ``score / 100``).
 """
 
 from __future__ import annotations
@@ -33,9 +30,8 @@ __all__ = ["RESULT_OPTIONS", "GleuResult", "GleuResultOptions", "corpus_gleu_res
 
 
 class GleuResultOptions(TypedDict, total=False):
-    """The keyword arguments of :meth:`GleuResult.from_stats`: the orders the statistics
-    were computed with (``min_len``, ``max_len``), and what only fills the signature:
-    ``nrefs``, ``tokenize``, ``lowercase``."""
+    """The keyword arguments of :meth:`GleuResult.from_stats`: the orders, and what only
+    fills the signature."""
 
     min_len: int
     max_len: int
@@ -89,18 +85,16 @@ class GleuResult(ScoreResult):
     @classmethod
     def of_settings(cls, stats: GleuStats[Any], settings: GleuSettings,
                     nrefs: int | str | None) -> GleuResult:
-        """The result of summed statistics under checked settings (``nrefs``: the
-        signature's)."""
+        """The result of summed statistics under checked settings."""
         min_len, max_len = settings.min_len, settings.max_len
         signature = make_signature("gleu", settings, nrefs=nrefs).format()
         return cls(100.0 * float(host(gleu_score(stats))), int(host(stats.matches)),
                    int(host(stats.totals)), min_len, max_len, signature)
 
     def verbose(self) -> str:
-        """``(matches = 8 total = 13)`` of the line (as ``bleusuite score -m gleu`` prints
-        it)."""
-        settings = METRIC.settings(min_len=self.min_len, max_len=self.max_len)
-        return METRIC.verbose(np.array([[self.matches, self.totals]]), settings)[0]
+        """``(matches = 8 total = 13)``, as ``bleusuite score -m gleu`` prints it."""
+        return METRIC.verbose(np.array([[self.matches, self.totals]]),
+                              GleuSettings(min_len=self.min_len, max_len=self.max_len))[0]
 
 
 def corpus_gleu_result(
@@ -123,6 +117,4 @@ def corpus_gleu_result(
 def result_of_table(total: np.ndarray, settings: GleuSettings, nrefs: str,
                     given_tokens: bool = False) -> Any:
     """:func:`bleusuite.scores.registry.result` of this metric."""
-    return GleuResult.from_stats(
-        GleuStats.from_array(total), min_len=settings.min_len, max_len=settings.max_len,
-        nrefs=nrefs, tokenize=settings.tokenize, lowercase=settings.lowercase)
+    return GleuResult.of_settings(GleuStats.from_array(total), settings, nrefs)

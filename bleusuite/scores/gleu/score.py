@@ -54,7 +54,7 @@ def gleu_score(stats: GleuStats[Any]) -> Any:
 
 def formula(be: Backend, matches: Any, totals: Any) -> Any:
     """GLEU's arithmetic, the one place it is written: ``matches / totals``, 0 where
-    ``totals`` is 0, element-wise on any backend."""
+    ``totals`` is 0."""
     present = totals > 0
     return be.where(present, be.to_float64(matches) / be.where(present, be.to_float64(totals),
                                                                  1.0), 0.0)
@@ -62,16 +62,15 @@ def formula(be: Backend, matches: Any, totals: Any) -> Any:
 
 def scores_from_counts(be: Backend, hyp_len: Any, ref_len: Any, present: Any, per_reference: Any,
                        min_len: int, max_len: int) -> Any:
-    """Sentence scores from the counts of a batch: hypothesis lengths ``(B,)``, reference
-    lengths and which are present ``(B, R)``, clipped matches per reference ``(B, R, N)``."""
+    """Sentence scores from the lengths, the references present and the clipped matches per
+    reference."""
     stats = gleu_statistics_from_counts(be, per_reference, hyp_len, ref_len, present, min_len,
                                         max_len)
     return formula(be, stats.matches, stats.totals)
 
 
 def sentence_scores(batch: Batch, settings: GleuSettings) -> Any:
-    """The sentence scores of a normalised batch, on its backend (small host batches row
-    by row, by the traced formulas)."""
+    """The sentence scores of a normalised batch (small host batches by the traced face)."""
     if batch.on_host and batch.size <= trace.ROW_LIMIT:
         counts = count_matches(batch, settings.max_len, per_reference=True).per_reference
         assert counts is not None  # asked for
@@ -161,9 +160,7 @@ def corpus_gleu(
 def corpus_statistics_of(hypotheses: Any, references: Any, options: Mapping[str, Any],
                          settings: GleuSettings,
                          with_nrefs: bool = False) -> tuple[GleuStats[Any], Batch, str | None]:
-    """The summed statistics of a corpus given to a function with keyword arguments
-    ``options`` and settings ``settings``, its last batch, and with ``with_nrefs`` its
-    ``nrefs`` (:func:`bleusuite.scores.statistics.corpus_statistics`)."""
+    """:func:`bleusuite.scores.statistics.corpus_statistics` of a call's arguments."""
     batches = options_corpus_batches(hypotheses, references, options, settings, "corpus_gleu")
     return corpus_statistics(batches, lambda b: gleu_statistics_of_batch(
         b, settings.min_len, settings.max_len), with_nrefs)

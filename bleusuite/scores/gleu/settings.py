@@ -22,10 +22,8 @@ __all__ = ["CALL_OPTIONS", "GleuCallOptions", "GleuSettings"]
 
 
 class GleuCallOptions(TokenOptions, total=False):
-    """The keyword arguments of :func:`bleusuite.sentence_gleu`, :func:`bleusuite.corpus_gleu`
-    and the functions that take the same: the n-gram orders pooled, ``min_len`` (1) and
-    ``max_len`` (4), and how the inputs are read
-    (:class:`~bleusuite.array_types.TokenOptions`)."""
+    """The keyword arguments of :func:`bleusuite.sentence_gleu` and the functions that take
+    the same: ``min_len`` (1), ``max_len`` (4), :class:`~bleusuite.array_types.TokenOptions`."""
 
     min_len: int
     max_len: int
@@ -40,10 +38,8 @@ class GleuSettings:
     """Everything that changes a GLEU score (NLTK's ``gleu_score``), checked.
 
     Attributes:
-        min_len, max_len: the n-gram orders pooled (NLTK's).
-        tokenize: the tokenizer of text (a name of :data:`bleusuite.text.TOKENIZERS`), or
-            None: the caller gives tokens.
-        lowercase: lowercase text before tokenising it.
+        min_len, max_len, tokenize, lowercase: as the keyword arguments of
+            :func:`bleusuite.sentence_gleu`.
     """
 
     tokenize: str | None = None
@@ -69,8 +65,7 @@ class GleuSettings:
 
     @classmethod
     def of_options(cls, options: Mapping[str, Any]) -> GleuSettings:
-        """:meth:`of` the settings among a function's keyword arguments ``options``
-        (:class:`GleuCallOptions`)."""
+        """:meth:`of` the settings among a function's keyword arguments ``options``."""
         get = options.get
         return _KEPT.get(get("tokenize"), get("lowercase", False), get("min_len", 1),
                          get("max_len", 4))

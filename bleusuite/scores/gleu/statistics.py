@@ -4,10 +4,7 @@ statistics of a batch."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, overload
 
 from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
@@ -15,6 +12,7 @@ from bleusuite.counting import count_matches
 from bleusuite.inputs import Batch
 from bleusuite.inputs.normalize import options_batch
 from bleusuite.scores import rules
+from bleusuite.scores.bleu.statistics import A, NumpyCounts
 from bleusuite.scores.gleu.settings import CALL_OPTIONS, GleuSettings
 from bleusuite.scores.statistics import SummableStats, map_arrays, ngram_totals
 
@@ -26,11 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GleuStats", "gleu_statistics", "gleu_statistics_from_counts",
            "gleu_statistics_of_batch"]
-
-#: the array type of statistics (typed: ``GleuStats[torch.Tensor]``, ...)
-A = TypeVar("A")
-#: the statistics of NumPy arrays, Python lists and text
-NumpyCounts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -63,9 +56,8 @@ def _gleu_statistics(batch: Batch, min_len: int, max_len: int) -> GleuStats[Any]
 def gleu_statistics_from_counts(be: Backend, counts: Any, hyp_len: Any, ref_len: Any,
                                 ref_present: Any, min_len: int, max_len: int
                                 ) -> GleuStats[Any]:
-    """GLEU statistics from the clipped matches of each reference ``(B, R, N)`` (orders
-    1..N, N >= ``max_len``), the hypothesis lengths ``(B,)``, the reference lengths and
-    which references are present ``(B, R)``."""
+    """GLEU statistics from the clipped matches per reference ``(B, R, N >= max_len)`` and
+    the lengths."""
     true_positives = be.sum_(counts[..., min_len - 1 : max_len], axis=-1)  # (B, R)
     hyp_total = be.sum_(ngram_totals(be, hyp_len, min_len, max_len), axis=-1)  # (B,)
     ref_total = be.sum_(ngram_totals(be, ref_len, min_len, max_len), axis=-1)  # (B, R)

@@ -29,9 +29,7 @@ from bleusuite.inputs.normalize import check_text_options
 __all__ = ["Groups", "Sentences", "group_sentences"]
 
 _A = TypeVar("_A")
-#: groups of sentences of array type ``_A``: a padded ``(B, K, L)`` array; a list of groups,
-#: each a list of 1-D arrays or a padded ``(K, L)`` array; or a list of groups of token
-#: sequences (any hashable tokens), or of strings with ``tokenize``
+#: groups of sentences of array type ``_A`` (the forms of the module's docstring)
 Groups: TypeAlias = (
     _A | Sequence[_A] | Sequence[Sequence[_A]] | Sequence[Sequence[Sequence[Hashable]]]
     | Sequence[Sequence[str]]
@@ -88,14 +86,9 @@ def group_sentences(
     sides: Sequence[tuple[str, Any]], *, pad_id: Any, eos_id: Any, tokenize: str | None,
     lowercase: bool,
 ) -> tuple[Backend, Any, list[Sentences]]:
-    """Normalise the groups of one or more arguments, ``(name, value)`` pairs (the names go
-    into error messages), with one token numbering for all of them.
-
-    Each value is a ``(B, K, L)`` integer array, or a list of ``B`` groups, each a list of
-    ``K`` sentences (1-D arrays, token sequences, or strings with ``tokenize``) or a
-    ``(K, L)`` array. All values must have the same ``B``. Returns the backend, the map of
-    results back to the caller's array type, and each value's :class:`Sentences`.
-    """
+    """Normalise the groups of one or more ``(name, value)`` arguments (of one ``B``) with
+    one token numbering: the backend, the map of results back to the caller's array type,
+    and each value's :class:`Sentences`."""
     check_text_options(tokenize, lowercase, pad_id, eos_id)
     arrays = [_is_array(value) and value.ndim == 3 for _, value in sides]
     for (name, value), is_array in zip(sides, arrays, strict=True):

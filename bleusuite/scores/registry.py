@@ -126,14 +126,24 @@ class Metric(Protocol):
         (:class:`bleusuite.inputs.Batch`) with the settings of :meth:`token_id_settings`."""
 
 
-class WordCountedMetric(abc.ABC):
-    """The base of an entry whose statistics come from the shared word counting (BLEU,
-    GLEU)."""
+class _Entry(abc.ABC):
+    """What both kinds of entry share: the names and the defaults of :class:`Metric`."""
 
     name: ClassVar[str]
-    #: the metric's name in messages (``BLEU``)
+    #: the metric's name in messages (``BLEU``, ``TER``)
     label: ClassVar[str]
     warns_tokenised: ClassVar[bool] = False
+
+    def title(self, settings: Any) -> str:
+        return self.label
+
+    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        return values
+
+
+class WordCountedMetric(_Entry):
+    """The base of an entry whose statistics come from the shared word counting (BLEU,
+    GLEU)."""
 
     @abc.abstractmethod
     def word_counting(self, settings: Any) -> WordCounting:
@@ -146,12 +156,6 @@ class WordCountedMetric(abc.ABC):
         ``per_reference`` ``(B, R, N)`` and the lengths ``(1 + R, B)`` of its lines and
         the reference lines."""
 
-    def title(self, settings: Any) -> str:
-        return self.label
-
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
         """The ids are the words: nothing given may tokenise or lowercase them."""
         if given.get("tokenize") is not None:
@@ -163,14 +167,10 @@ class WordCountedMetric(abc.ABC):
         return dataclasses.replace(settings, tokenize=None)
 
 
-class TextCountedMetric(abc.ABC):
+class TextCountedMetric(_Entry):
     """The base of an entry whose statistics come from the text (chrF, TER, ROUGE, WER,
     CIDEr-D): no verbose part, and by default no token ids."""
 
-    name: ClassVar[str]
-    #: the metric's name in messages (``TER``)
-    label: ClassVar[str]
-    warns_tokenised: ClassVar[bool] = False
     command_flags: ClassVar[dict[str, str]] = {}
     command_fixed: ClassVar[dict[str, Any]] = {}
 
@@ -178,12 +178,6 @@ class TextCountedMetric(abc.ABC):
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],
                         settings: Any) -> np.ndarray:
         """Statistics ``(B, F)`` of hypothesis lines against reference streams."""
-
-    def title(self, settings: Any) -> str:
-        return self.label
-
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
 
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
         raise ValueError(f"{self.name} needs text columns")

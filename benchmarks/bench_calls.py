@@ -7,7 +7,7 @@ front ends' updates, and the memory of a corpus of text.
   put before each line, so that no cache of either library is reused: sacrebleu keeps its
   13a tokenisation of lines it has seen), the time per call. Every bleusuite score is
   checked against the peer's (1e-12; the sacrebleu API's bit for bit).
-* **Input forms**: 20,000 MT-like lines (:func:`bleusuite.workloads.mt_like_batch`, 1
+* **Input forms**: 20,000 MT-like lines (:func:`workloads.mt_like_batch`, 1
   reference, words ``w<id>`` with some punctuation for the text form), corpus BLEU
   (``smooth="exp"``) of the same sentences as padded int64 arrays (the baseline), token-id
   lists, ragged NumPy arrays, ragged torch tensors (a labelled extra row), string token
@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from workloads import mt_like_batch
 
 import bleusuite
-from bleusuite.workloads import mt_like_batch
 from conftest import _RESULTS, add_summary_table
 
 DATA = Path(bleusuite.__file__).resolve().parent / "data"

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from bleusuite.bench.corpus import make_corpus, write_corpus
+from workloads import make_corpus, write_corpus
 
 pytest.importorskip("sacrebleu")
 

@@ -2,7 +2,7 @@
 the numbers checked equal.
 
 10,000 ASR-like pairs of about 19 words: the shipped WMT15 sample's reference lines and its
-system output edited (:func:`bleusuite.workloads.edited_wmt_text`, ``rate=0.15``: words
+system output edited (:func:`workloads.edited_wmt_text`, ``rate=0.15``: words
 dropped, replaced, recased, blocks moved). Groups, each against its peer (the issue's
 targets): ``jiwer.wer`` (20x), ``jiwer.cer`` (20x), ``jiwer.process_words`` with its
 alignments (4x), torchmetrics' ``WordErrorRate`` (100x), and 1,000 calls of one pair each
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from workloads import edited_wmt_text
 
 from bleusuite import jiwer as ours
-from bleusuite.workloads import edited_wmt_text
 
 jiwer = pytest.importorskip("jiwer")
 

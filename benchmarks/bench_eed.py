@@ -2,7 +2,7 @@
 classes against torchmetrics 1.9's, side by side, the results checked equal (every digit
 and the dtype).
 
-Workload: WMT-like pairs, :func:`bleusuite.workloads.edited_wmt_text` (the shipped WMT15
+Workload: WMT-like pairs, :func:`workloads.edited_wmt_text` (the shipped WMT15
 English-Russian sample's system output, about 19 words and 123 characters a line, edited at
 ``rate=0.15``, against its reference), 1,000 and 10,000 pairs. Each row is one ``update``
 of every pair and a ``compute`` on a new metric: torchmetrics once (pure Python: seconds,
@@ -20,8 +20,8 @@ import warnings
 from typing import Any
 
 import pytest
+from workloads import edited_wmt_text
 
-from bleusuite.workloads import edited_wmt_text
 from conftest import add_summary_table
 
 torch = pytest.importorskip("torch")

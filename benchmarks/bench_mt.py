@@ -1,6 +1,6 @@
 """bleusuite on the CPU against NLTK and pytorch-ignite on work that looks real (issue 13).
 
-Workloads (:mod:`bleusuite.workloads`), 256 rows x 1024 token ids, right-padded with 0:
+Workloads (``tests/workloads.py``), 256 rows x 1024 token ids, right-padded with 0:
 
 * **MT-like**: hypotheses made by editing the references (substitutions, insertions,
   deletions, local reorderings; per-sentence BLEU about 15 - 60), lengths 512 - 1024,
@@ -31,11 +31,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from workloads import PAD_ID, mt_like_batch, wmt_sample_batch
 
 import bleusuite
 from bleusuite import native
+from bleusuite.bench import zipf_batch
 from bleusuite.bench.peers import nltk_corpus_bleu, nltk_sentence_bleu, nltk_sentence_gleu
-from bleusuite.workloads import PAD_ID, independent_batch, mt_like_batch, wmt_sample_batch
 from conftest import _RESULTS, add_summary_table
 
 BATCH, LENGTH = 256, 1024
@@ -61,7 +62,7 @@ _WORKLOADS: dict[str, Callable[[], Workload]] = {
     "WMT sample x N": lambda: Workload(
         "WMT sample x N", *wmt_sample_batch(BATCH, LENGTH), PAD_ID),
     "independent draws": lambda: Workload(
-        "independent draws", *independent_batch(BATCH, LENGTH), None),
+        "independent draws", *zipf_batch(BATCH, LENGTH), None),
 }
 _cache: dict[str, Workload] = {}
 

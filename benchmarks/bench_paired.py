@@ -38,8 +38,8 @@ from importlib import resources
 
 import numpy as np
 import pytest
+from workloads import make_corpus, write_corpus
 
-from bleusuite.bench.corpus import make_corpus, write_corpus
 from conftest import add_summary_table
 
 pytest.importorskip("sacrebleu")

@@ -2,7 +2,7 @@
 overhead against the same work in one process, and the peak memory of each worker.
 
 The data: ``BLEUSUITE_BENCH_RAY_ROWS`` (default 1,000,000) MT-like rows of text, a
-hypothesis and a reference (``bleusuite.bench.corpus.make_corpus``: perturbed Zipf
+hypothesis and a reference (``workloads.make_corpus`` in ``tests/``: perturbed Zipf
 sentences with punctuation, numbers, mixed case and CJK), written once as 16 Parquet files.
 Each measurement runs in a fresh process, with a fresh local cluster for the Ray ones (its
 start is not timed): one untimed run (every worker imports and runs everything once), then
@@ -60,8 +60,7 @@ def write_parquet(folder: Path, rows: int) -> None:
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from bleusuite.bench.corpus import make_corpus
+    from workloads import make_corpus
 
     hyp, refs = make_corpus(rows, 1, seed=0, vocab_size=20_000)
     table = pa.table({"line": np.arange(rows), "hyp": hyp, "ref": refs[0]})

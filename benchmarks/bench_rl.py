@@ -1,6 +1,6 @@
 """BLEU for RL on the CPU, side by side with the loops users write today (issue 27).
 
-Workloads (:func:`bleusuite.workloads.mt_like_batch`, token ids right-padded with 0):
+Workloads (:func:`workloads.mt_like_batch`, token ids right-padded with 0):
 
 * **groups**: 64 prompts x G = 16 samples x 256 tokens; the samples of a prompt are edits
   of one common sentence (so they share n-grams, as samples of one prompt do): the
@@ -40,11 +40,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from workloads import PAD_ID, mt_like_batch
 
 import bleusuite
 from bleusuite import native
 from bleusuite.rewards import BleuReward
-from bleusuite.workloads import PAD_ID, mt_like_batch
 
 PROMPTS, GROUP, LENGTH = 64, 16, 256
 PREFIX_ROWS = 256

@@ -1,7 +1,7 @@
 """The ROUGE benchmarks (issue 38), side by side in one run, numbers checked equal:
 
-- 600 summarisation-like documents of about 120 words (``bleusuite.workloads.
-  summary_documents``: sentences one per line, inflected words, one reference each),
+- 600 summarisation-like documents of about 120 words (``workloads.
+  summary_documents`` in ``tests/``: sentences one per line, inflected words, one reference each),
   rouge1, rouge2, rougeL and rougeLsum with the stemmer: rouge-score's ``RougeScorer``
   looped over the documents against :func:`bleusuite.rouge_scores` (target >= 100x), and
   the same without the stemmer;
@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from workloads import mt_like_batch, summary_documents
 
 import bleusuite
-from bleusuite.workloads import summary_documents
 
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 
@@ -65,7 +65,7 @@ ignite_rouge = pytest.importorskip("ignite.metrics.nlp.rouge")
 
 from bleusuite.metrics import RougeL  # noqa: E402
 
-_HYP_IDS, _REF_IDS = bleusuite.workloads.mt_like_batch(1000, 20, refs=2, vocab=5000, seed=38)
+_HYP_IDS, _REF_IDS = mt_like_batch(1000, 20, refs=2, vocab=5000, seed=38)
 LINES = ([[t for t in row if t] for row in _HYP_IDS.tolist()],
          [[[t for t in r if t] for r in row] for row in _REF_IDS.tolist()])
 TENSORS = (torch.from_numpy(_HYP_IDS), torch.from_numpy(_REF_IDS))

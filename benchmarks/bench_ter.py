@@ -3,7 +3,7 @@
 * Corpus TER of 3,000 WMT-like lines, one reference: ``sacrebleu.corpus_ter`` against
   ``bleusuite.corpus_ter`` (a library call on 2 threads, ``BLEUSUITE_NUM_THREADS=2``); the
   issue's target is 100x. The lines are the shipped WMT15 sample's system output cycled and
-  lightly edited (:func:`bleusuite.workloads.edited_wmt_text` with ``rate=0.03`` and a moved
+  lightly edited (:func:`workloads.edited_wmt_text` with ``rate=0.03`` and a moved
   block per 40 words: sacrebleu takes a few milliseconds a line, as on real WMT output).
 * ``bleusuite score -m ter --paired-bs`` on 12 systems x 3,000 lines (1,000 resamples)
   against the ``sacrebleu`` command, both as subprocesses on the same files, text output
@@ -28,9 +28,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from workloads import edited_wmt_text
 
 import bleusuite
-from bleusuite.workloads import edited_wmt_text
 from conftest import add_summary_table
 
 sacrebleu = pytest.importorskip("sacrebleu")

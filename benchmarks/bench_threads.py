@@ -1,5 +1,5 @@
 """Thread scaling of the CPU counting (issue 13): per-sentence BLEU on 2048 x 1024 MT-like
-ids (1 reference, :func:`bleusuite.workloads.mt_like_batch`) with ``BLEUSUITE_NUM_THREADS``
+ids (1 reference, :func:`workloads.mt_like_batch`) with ``BLEUSUITE_NUM_THREADS``
 = 1, 2, 4, ... up to every CPU this process may use, for each counting strategy
 (``compiled``: the compiled kernel of bleusuite's C part, ``compact``: the NumPy pipeline).
 
@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from workloads import PAD_ID, mt_like_batch
 
 import bleusuite
 from bleusuite import native
 from bleusuite.threads import worker_threads
-from bleusuite.workloads import PAD_ID, mt_like_batch
 from conftest import _RESULTS, add_summary_table
 
 BATCH, LENGTH = 2048, 1024

@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from workloads import PAD_ID, mt_like_batch
 
 import bleusuite
-from bleusuite.workloads import PAD_ID, mt_like_batch
 from conftest import add_summary_table
 
 torch = pytest.importorskip("torch")

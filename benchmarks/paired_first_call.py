@@ -44,7 +44,10 @@ print(json.dumps({"times": times, "results": [r.as_dict() for r in results]}))
 
 
 def _statistics(path: Path, lines: int, systems: int) -> None:
-    from bleusuite.bench.corpus import make_corpus, write_corpus
+    # the generated corpus of the tests (this script runs outside pytest's pythonpath)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from workloads import make_corpus, write_corpus
+
     from bleusuite.cli.io import read_lines
     from bleusuite.cli.options import ScoreOptions
     from bleusuite.cli.parser import build_parser

@@ -64,7 +64,6 @@ from bleusuite.backends import *
 from bleusuite.checks import *
 from bleusuite.cli import *
 from bleusuite.bench import *
-from bleusuite.workloads import *
 from bleusuite.significance.bootstrap import *
 from bleusuite.significance.draws import *
 from bleusuite.significance import *

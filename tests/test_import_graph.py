@@ -26,7 +26,7 @@ LAYERS = [
     {"scores"},
     {"significance"},
     {"metrics", "losses", "rewards", "torchmetrics", "sacrebleu", "evaluate", "ray",
-     "workloads", "jiwer", "pycocoevalcap"},
+     "jiwer", "pycocoevalcap"},
     {"bench", "cli", "__main__", ""},
 ]
 

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 import bleusuite
-from bleusuite.workloads import independent_batch
 
 __all__ = ["BACKENDS", "EXACT", "NLTK_SETTINGS", "PEERS", "TASKS", "Entry", "Inputs", "Task",
            "score", "zipf_batch"]
@@ -49,15 +48,17 @@ TASKS: tuple[Task, ...] = tuple(
 def zipf_batch(
     batch: int, length: int, vocab: int = 50_000, refs: int = 1, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Token ids drawn from a Zipf law (exponent 1.2) folded into ``vocab``: hypotheses
-    (B, L) and references (B, R, L), int64: :func:`bleusuite.workloads.independent_batch`,
-    the benchmarks' inputs.
+    """Token ids drawn independently from a Zipf law (exponent 1.2) folded into ``vocab``,
+    no padding: hypotheses (B, L) and references (B, R, L), int64, the command's batch.
 
     >>> hyp, refs = zipf_batch(2, 5, refs=3)
     >>> hyp.shape, refs.shape
     ((2, 5), (2, 3, 5))
     """
-    return independent_batch(batch, length, refs=refs, vocab=vocab, seed=seed)
+    rng = np.random.default_rng(seed)
+    hyp = (rng.zipf(1.2, size=(batch, length)) % vocab).astype(np.int64)
+    ref = (rng.zipf(1.2, size=(batch, refs, length)) % vocab).astype(np.int64)
+    return hyp, ref
 
 
 class Inputs:

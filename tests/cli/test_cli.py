@@ -6,7 +6,7 @@ punctuation, numbers, entities, mixed case, CJK and odd whitespace; GLEU against
 ``corpus_gleu`` / ``sentence_gleu`` on the same tokens; the bootstrap against a Python loop
 over the same seeded resamples. Error cases run the real command in a subprocess.
 
-The generated corpora come from :mod:`bleusuite.bench.corpus`, shared with the
+The generated corpora come from ``tests/workloads.py``, shared with the
 benchmarks (``benchmarks/bench_cli.py``, ``bench_paired.py``).
 """
 
@@ -29,10 +29,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from workloads import make_corpus, write_corpus
 
 import bleusuite
 from bleusuite import cli, native
-from bleusuite.bench.corpus import make_corpus, write_corpus
 from bleusuite.cli.io import PROGRESS_MIN_LINES, read_lines
 from bleusuite.cli.options import ScoreOptions
 from bleusuite.cli.parser import build_parser

@@ -31,8 +31,7 @@ from bleusuite.text import encode_texts, load_tokenizer
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU  # noqa: E402
 from test_cli import tokenize_like_sacrebleu  # noqa: E402
-
-from bleusuite.bench.corpus import make_corpus, write_corpus  # noqa: E402
+from workloads import make_corpus, write_corpus  # noqa: E402
 
 TOLERANCE = 1e-9  # 0-100 scale, with --width 13
 

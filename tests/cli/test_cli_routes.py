@@ -10,7 +10,7 @@ compares the printed text byte for byte. Only what bleusuite documents as its ow
 sacrebleu's, byte for byte.
 
 * The matrix: a small input (the WMT sample in ``bleusuite/data``, 1 reference) and a
-  generated one (1,000 lines, 2 references, :mod:`bleusuite.bench.corpus`); one system
+  generated one (1,000 lines, 2 references, ``tests/workloads.py``); one system
   and three (``-i A B C``), ``-ci -cin 50``, ``--paired-bs -pbsn 50``, ``--paired-ar -parn
   50``, sentence level ``-sl``; each with the tokenizers ``13a``, ``intl``, ``char`` and
   ``none``, with and without ``-lc``, ``-f text`` and ``-f json``, every ``-w`` from 1 to
@@ -40,8 +40,8 @@ pytest.importorskip("sacrebleu")
 
 from compiled_part import require_compiled
 from test_cli_sacrebleu import VERSION, both
+from workloads import make_corpus, write_corpus
 
-from bleusuite.bench.corpus import make_corpus, write_corpus
 from bleusuite.cli import statistics
 from bleusuite.cli.io import Progress, progress_bar
 from bleusuite.cli.options import ScoreOptions

@@ -275,7 +275,7 @@ def test_strategies_on_padding_everywhere(strategy):
 
 def test_strategies_on_mt_like_batches(strategy):
     """The benchmarks' MT-like rows (long, mostly matching), 1 and 3 references."""
-    from bleusuite.workloads import mt_like_batch
+    from workloads import mt_like_batch
 
     for refs_per_row in (1, 3):
         hyp, ref = mt_like_batch(12, 120, refs=refs_per_row, vocab=300, seed=refs_per_row)

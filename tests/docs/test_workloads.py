@@ -1,13 +1,13 @@
-"""The benchmark batches of ``bleusuite.workloads``: shapes, padding, determinism, and the
+"""The benchmark batches of ``tests/workloads.py``: shapes, padding, determinism, and the
 BLEU range that makes them MT-like."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from workloads import PAD_ID, mt_like_batch, wmt_sample_batch
 
 import bleusuite
-from bleusuite.workloads import PAD_ID, independent_batch, mt_like_batch, wmt_sample_batch
 
 
 def _lengths(tokens: np.ndarray) -> np.ndarray:
@@ -65,15 +65,6 @@ def test_wmt_sample_rows_are_consecutive_sentences():
     # the sample's quality (multi-bleu.perl: 23.17 on the 100 sentences, SOURCE.txt)
     whole = bleusuite.corpus_bleu(*wmt_sample_batch(100, 80), pad_id=PAD_ID)
     assert 0.2 < whole < 0.3
-
-
-def test_independent_batches_are_the_zipf_draw():
-    from bleusuite.bench import zipf_batch
-
-    hyp, ref = independent_batch(4, 30, refs=2, seed=9)
-    expected = zipf_batch(4, 30, refs=2, seed=9)
-    np.testing.assert_array_equal(hyp, expected[0])
-    np.testing.assert_array_equal(ref, expected[1])
 
 
 @pytest.mark.parametrize(("args", "kwargs"), [

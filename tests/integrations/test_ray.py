@@ -28,9 +28,9 @@ ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
 import pyarrow as pa  # noqa: E402  (Ray Data's own dependency)
 import pyarrow.parquet as pq  # noqa: E402
+from workloads import make_corpus  # noqa: E402
 
 import bleusuite  # noqa: E402
-from bleusuite.bench.corpus import make_corpus  # noqa: E402
 from bleusuite.ray import CorpusScores, SentenceScorer, corpus_scores  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +121,7 @@ def test_rouge_corpus_and_sentence_scores() -> None:
     """ROUGE of text columns: the corpus result is the single process's (the mean of the
     documents' scores), the per-row column 100 x :func:`bleusuite.sentence_rouge`; token-id
     columns and the paired tests are refused by name."""
-    from bleusuite.workloads import summary_documents
+    from workloads import summary_documents
 
     hyps, refs = summary_documents(120, words=60, refs=2, seed=3)
     table = pa.table({"sys0": hyps, "sys1": hyps[::-1], "ref0": [r[0] for r in refs],
@@ -190,7 +190,7 @@ def test_token_id_columns() -> None:
 
 def test_ray_tensor_columns() -> None:
     """Rows of NumPy arrays become Ray's tensor columns: a padded batch, one array."""
-    from bleusuite.workloads import mt_like_batch
+    from workloads import mt_like_batch
 
     hyp, refs = mt_like_batch(600, 48, refs=2)
     dataset = ray.data.from_items([{"hyp": h, "ref0": r[0], "ref1": r[1]}
@@ -328,7 +328,7 @@ def test_sentence_scorer_in_each_batch_format() -> None:
 
 
 def _id_batch() -> dict[str, np.ndarray]:
-    from bleusuite.workloads import mt_like_batch
+    from workloads import mt_like_batch
 
     hyp, refs = mt_like_batch(40, 30, refs=1)
     return {"hyp": hyp, "ref": refs[:, 0]}
@@ -346,14 +346,18 @@ def test_workers_count_on_the_cpus_ray_gave_them() -> None:
     """A task given one CPU counts on one thread, not on every CPU of the node (a node
     running one task per CPU would run CPUs x CPUs threads); two CPUs, two threads; an
     explicit BLEUSUITE_NUM_THREADS wins (issue 35, item 14)."""
+    from workloads import mt_like_batch
+
+    hyp_lines, ref_lines = make_corpus(6_000, 1, seed=3)
+    hyp, refs = mt_like_batch(400, 512, refs=1)
+
     def _threads_of_a_scorer() -> dict[str, int]:
         """The most threads that one block of the counting of a SentenceScorer's batch ran on,
         text and token ids (batches large enough for every thread of the node); defined
-        here, Ray ships it by value to a worker that cannot import this test module."""
-        from bleusuite.bench.corpus import make_corpus
+        here, Ray ships it by value (with the batches below) to a worker that cannot import
+        this test module or ``tests/workloads.py``."""
         from bleusuite.counting import kernel
         from bleusuite.ray import SentenceScorer
-        from bleusuite.workloads import mt_like_batch
 
         seen: list[int] = []
         original = kernel._blocks
@@ -366,11 +370,9 @@ def test_workers_count_on_the_cpus_ray_gave_them() -> None:
         kernel._blocks = spy
         used = {}
         try:
-            hyp_lines, ref_lines = make_corpus(6_000, 1, seed=3)
             SentenceScorer(hypotheses="hyp", references=["ref"])(
                 {"hyp": np.array(hyp_lines), "ref": np.array(ref_lines[0])})
             used["text"], seen[:] = max(seen), []
-            hyp, refs = mt_like_batch(400, 512, refs=1)
             SentenceScorer(hypotheses="hyp", references=["ref"], pad_id=0)(
                 {"hyp": hyp, "ref": refs[:, 0]})
             used["ids"] = max(seen)

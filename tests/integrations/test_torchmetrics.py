@@ -213,9 +213,9 @@ def test_translation_edit_rate_is_sacrebleus_and_pins_where_torchmetrics_differs
     0.8, and bleusuite gives sacrebleu's."""
     sacrebleu = pytest.importorskip("sacrebleu")
     from torchmetrics.text import TranslationEditRate as TorchmetricsTER
+    from workloads import edited_wmt_text
 
     from bleusuite.torchmetrics import TranslationEditRate
-    from bleusuite.workloads import edited_wmt_text
 
     (hyps,), refs = edited_wmt_text(40, seed=2)
     keep = [i for i in range(40) if len(refs[i].split()) <= 25]

@@ -22,6 +22,7 @@ import random
 import numpy as np
 import pytest
 from compiled_part import require_compiled
+from workloads import edited_wmt_text
 
 import bleusuite
 from bleusuite.scores.ter.edits import pair_edits, ter_edits
@@ -29,7 +30,6 @@ from bleusuite.scores.ter.entry import METRIC
 from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.scores.ter.statistics import REF_LENGTH_UNIT, TerStats
 from bleusuite.text.tercom import TercomTokenizer, tercom_ids
-from bleusuite.workloads import edited_wmt_text
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import TER  # noqa: E402

@@ -1,9 +1,11 @@
-"""Seeded batches of token ids and text that look like the work BLEU is used for, for
-benchmarks: machine-translation-like rows (:func:`mt_like_batch`), the shipped WMT15 sample
-scaled up (:func:`wmt_sample_batch`) or edited as text (:func:`edited_wmt_text`),
-independent draws (:func:`independent_batch`) and summarisation-like documents
-(:func:`summary_documents`). Arrays are right-padded with :data:`PAD_ID` (a call passes
-``pad_id=0``).
+"""Seeded batches of token ids and text that look like the work the metrics are used for,
+for the tests and the benchmarks (not part of the installed package): machine-translation-like
+rows (:func:`mt_like_batch`), the shipped WMT15 sample scaled up (:func:`wmt_sample_batch`) or
+edited as text (:func:`edited_wmt_text`), summarisation-like documents
+(:func:`summary_documents`), and generated parallel text written as files
+(:func:`make_corpus`, :func:`write_corpus`). Arrays are right-padded with :data:`PAD_ID` (a
+call passes ``pad_id=0``). The independent Zipf draw of the older benchmarks is
+:func:`bleusuite.bench.zipf_batch`.
 
 >>> hyp, refs = mt_like_batch(3, 40, refs=2)
 >>> hyp.shape, refs.shape
@@ -12,6 +14,9 @@ independent draws (:func:`independent_batch`) and summarisation-like documents
 >>> scores = bleusuite.sentence_bleu(hyp, refs, pad_id=0, smooth="method1")
 >>> bool(((scores > 0.05) & (scores < 0.95)).all())
 True
+>>> hyp, refs = make_corpus(5, 2, seed=1)
+>>> len(hyp), len(refs), all(len(stream) == 5 for stream in refs)
+(5, 2, True)
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PAD_ID", "edited_wmt_text", "independent_batch", "mt_like_batch",
-           "summary_documents", "wmt_sample_batch"]
+import bleusuite
+
+__all__ = ["PAD_ID", "SPECIAL_WORDS", "edited_wmt_text", "make_corpus", "mt_like_batch",
+           "summary_documents", "wmt_sample_batch", "write_corpus"]
 
 #: the padding id of every batch made here (no word gets it)
 PAD_ID = 0
 
-_DATA = Path(__file__).resolve().parent / "data"
+_DATA = Path(bleusuite.__file__).resolve().parent / "data"
 
 
 @lru_cache(maxsize=8)
@@ -172,23 +179,6 @@ def wmt_sample_batch(batch: int, length: int) -> tuple[np.ndarray, np.ndarray]:
         hyps.append(np.concatenate(hyp_parts))
         refs.append(np.concatenate(ref_parts))
     return _padded(hyps, length), _padded(refs, length)[:, None, :]
-
-
-def independent_batch(
-    batch: int, length: int, refs: int = 1, vocab: int = 50_000, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Hypotheses (B, length) and references (B, refs, length) drawn independently from a
-    Zipf law (exponent 1.2) folded into ``vocab``, no padding: the draw of
-    :func:`bleusuite.bench.zipf_batch`.
-
-    >>> hyp, refs = independent_batch(2, 5, refs=3)
-    >>> hyp.shape, refs.shape
-    ((2, 5), (2, 3, 5))
-    """
-    rng = np.random.default_rng(seed)
-    hyp = (rng.zipf(1.2, size=(batch, length)) % vocab).astype(np.int64)
-    ref = (rng.zipf(1.2, size=(batch, refs, length)) % vocab).astype(np.int64)
-    return hyp, ref
 
 
 #: the function words of :func:`summary_documents` (the commonest words of English text)
@@ -358,3 +348,76 @@ def edited_wmt_text(lines: int, systems: int = 1, seed: int = 0, rate: float = 0
                                     rate, moves)) for i in range(lines)]
             for _ in range(systems)]
     return hyps, [ref_lines[i % len(ref_lines)] for i in range(lines)]
+
+
+# Words the tokenizers treat differently: punctuation next to letters or digits, numbers with
+# separators, HTML entities (13a), Unicode punctuation and symbols (intl), CJK (zh), case
+# pairs (--lowercase), final sigma, a dotted capital I whose lowercase has two characters.
+SPECIAL_WORDS = [
+    "Hello,", "world.", "U.S.", "3.14", "1,000", "10-20", "e-mail", "&amp;", "&quot;hi&quot;",
+    "&lt;tag&gt;", "<skipped>", "don't", "(paren)", "[x]", "{y}", "x:y", "a/b", "C++", "$5",
+    "50%", "end...", ",lead", ".5", "5.", "-", "--", "naïve", "Straße", "ΟΔΟΣ", "İstanbul",
+    "東京", "中文。", "我们的", "«quote»", "—", "¿qué?", "＄", "™", "The", "THE", "the", "A", "a",
+]
+
+
+def _vocabulary(rng: np.random.Generator, size: int) -> np.ndarray:
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = {"".join(rng.choice(letters, size=int(rng.integers(1, 9)))) for _ in range(size)}
+    plain = sorted(words)
+    capitalised = [w.capitalize() for w in plain[: len(plain) // 8]]
+    return np.array(SPECIAL_WORDS + plain + capitalised, dtype=object)
+
+
+def _lines(rng: np.random.Generator, words: np.ndarray, lengths: np.ndarray) -> list[str]:
+    """Join words into lines; a few lines get a tab, double spaces, trailing space or CR."""
+    ends = np.cumsum(lengths)
+    lines = [" ".join(words[end - n : end]) for n, end in zip(lengths, ends, strict=True)]
+    odd = rng.random(len(lines))
+    for i in np.flatnonzero(odd < 0.03):
+        lines[i] = lines[i].replace(" ", "\t", 1)
+    for i in np.flatnonzero((odd >= 0.03) & (odd < 0.06)):
+        lines[i] = lines[i].replace(" ", "  \u00a0", 1) + " "
+    for i in np.flatnonzero((odd >= 0.06) & (odd < 0.08)):
+        lines[i] += "\r"
+    return lines
+
+
+def make_corpus(
+    n_lines: int, n_refs: int, seed: int = 0, vocab_size: int = 3000
+) -> tuple[list[str], list[list[str]]]:
+    """Generated parallel text: hypothesis lines and ``n_refs`` reference streams.
+
+    Each stream perturbs the same base sentences (Zipf-distributed words): 15% of the words
+    dropped, 10% replaced. About 1% of the base sentences are empty.
+    """
+    rng = np.random.default_rng(seed)
+    vocab = _vocabulary(rng, vocab_size)
+    weights = 1.0 / np.arange(1, len(vocab) + 1)
+    weights = weights[rng.permutation(len(vocab))]
+    weights /= weights.sum()
+    lengths = rng.integers(1, 40, size=n_lines)
+    lengths[rng.random(n_lines) < 0.01] = 0
+    base = rng.choice(len(vocab), size=int(lengths.sum()), p=weights)
+    line_of_word = np.repeat(np.arange(n_lines), lengths)
+
+    def perturb() -> list[str]:
+        keep = rng.random(base.size) >= 0.15
+        ids = np.where(rng.random(base.size) < 0.10, rng.choice(len(vocab), size=base.size), base)
+        kept_lengths = np.bincount(line_of_word[keep], minlength=n_lines)
+        return _lines(rng, vocab[ids[keep]], kept_lengths)
+
+    hypotheses = perturb()
+    return hypotheses, [perturb() for _ in range(n_refs)]
+
+
+def write_corpus(folder: Path, hyp: list[str], refs: list[list[str]]) -> tuple[str, list[str]]:
+    """Write the texts (UTF-8, ``\\n`` line ends) and return the file paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def write(name: str, lines: list[str]) -> str:
+        path = folder / name
+        path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8"))
+        return str(path)
+
+    return write("hyp.txt", hyp), [write(f"ref{i}.txt", r) for i, r in enumerate(refs)]

@@ -6,6 +6,7 @@ Every score comes from its metric's registry entry (:mod:`bleusuite.scores.regis
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -110,13 +111,11 @@ def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
         title = registry.get(metric).title(options.settings(metric))
         if options.paired:
             # the tests advance the bar once per resample (or trial), all systems at once
-            bar = progress_bar(options.paired_n, f"paired {options.paired} ({title})",
-                               show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
-                               unit="resample")
-            try:
+            with closing(progress_bar(
+                    options.paired_n, f"paired {options.paired} ({title})",
+                    show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
+                    unit="resample")) as bar:
                 columns[title] = paired_results(stats, metric, options, bar, drawn)
-            finally:
-                bar.close()
         else:
             score = score_function(metric, options)
             totals = [system[metric].sum(axis=0, keepdims=True) for system in stats]
@@ -141,20 +140,14 @@ def report(inputs: ScoreInputs, stats: Sequence[dict[str, np.ndarray]], options:
     """The command's output from the per-sentence statistics of every system (a list, one
     dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr;
     ``drawn``: the run's resamples drawn ahead (:func:`draw_ahead`)."""
-    num_refs = len(inputs.references)
-
-    def signature(metric: str) -> Signature:
-        return make_signature(options, metric, num_refs)
-
+    signature = partial(make_signature, options, num_refs=len(inputs.references))
     if len(stats) > 1:
         return render_systems(inputs.names, stats, options, signature, show, drawn)
     summaries: dict[str, Confidence] = {}
     if options.confidence:
-        bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
-        try:
+        with closing(progress_bar(options.confidence_n, "bootstrap", show,
+                                  unit="resample")) as bar:
             summaries = confidences(stats[0], options, bar, drawn)
-        finally:
-            bar.close()
     # one system: sacrebleu reports the metrics by name, but one per line at sentence level
     order = list(options.metrics) if options.sentence_level else sorted(options.metrics)
     reports = [metric_report(metric, stats[0][metric], options, signature(metric),

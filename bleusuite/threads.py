@@ -180,23 +180,16 @@ def run_blocks(
     return call.results  # type: ignore[return-value]
 
 
-def _stop_compiled_calls() -> None:
-    from bleusuite import native
-
-    module = native.module()
-    if module is not None:
-        module.stop_calls()
-
-
 def _stop_and_wait(done: threading.Event) -> None:
     """After an interrupt: stop the compiled calls running now (they return at their next
     poll), and wait until ``done``, stopping them again at each further Ctrl-C."""
-    _stop_compiled_calls()
+    from bleusuite import native
+
     while not done.is_set():
-        try:
+        if (module := native.module()) is not None:
+            module.stop_calls()
+        with contextlib.suppress(KeyboardInterrupt):
             done.wait()
-        except KeyboardInterrupt:
-            _stop_compiled_calls()
 
 
 def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:

@@ -228,8 +228,8 @@ def read_inputs(options: ScoreOptions) -> ScoreInputs:
         for number, stream in enumerate(references):
             if len(stream) != len(lines):
                 path = where or options.refs[number]
-                source = (describe(options.hyp, "hypothesis") if len(systems) == 1
-                          else f"system {name}")
+                source = (describe(options.hyps[0] if options.hyps else None, "hypothesis")
+                          if len(systems) == 1 else f"system {name}")
                 raise CommandError(f"reference file {path} has {counted(len(stream), 'line')} "
                                    f"but the {source} has {len(lines)}")
     return ScoreInputs(names, systems, references)

@@ -27,14 +27,11 @@ def make_signature(options: ScoreOptions, metric: str, num_refs: int) -> Signatu
     """The signature of one metric (:func:`bleusuite.scores.reports.make_signature`): the
     number of references, the resampling of ``-ci`` or the paired test and its seed, the
     metric's own fields for the command's settings, and bleusuite's version."""
-    resampling: tuple[str, int] | None = None
-    if options.confidence:
-        resampling = ("bs", options.confidence_n)
-    elif options.paired:
-        resampling = (str(options.paired), options.paired_n)
-    seed = "none" if options.seed is None else options.seed
+    resampling = (("bs", options.confidence_n) if options.confidence
+                  else (str(options.paired), options.paired_n) if options.paired else None)
     return reports.make_signature(metric, options.settings(metric), nrefs=num_refs,
-                                  resampling=resampling, seed=seed)
+                                  resampling=resampling,
+                                  seed="none" if options.seed is None else options.seed)
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,6 @@ interval, p-values.
 The statistics are any metric's of the sentences (:class:`~bleusuite.BleuStats`,
 :class:`~bleusuite.GleuStats`, :class:`~bleusuite.WerStats`, ...: one row per sentence, any
 backend; they are moved to NumPy for the resampling), or their ``to_array()`` form.
-
->>> import numpy as np
->>> from bleusuite import bleu_statistics
->>> from bleusuite.significance import paired_bootstrap
->>> refs = np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [1, 3, 5, 7, 9], [2, 4, 6, 8, 10]])
->>> baseline = bleu_statistics(np.array([[1, 2, 3, 4, 9], [6, 7, 8, 1, 10],
-...                                      [1, 3, 5, 2, 9], [2, 4, 6, 8, 1]]), refs)
->>> better = bleu_statistics(np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10],
-...                                    [1, 3, 5, 7, 2], [2, 4, 6, 8, 10]]), refs)
->>> base, system = paired_bootstrap(baseline, [better], n_resamples=100)
->>> round(base.score, 2), round(system.score, 2), system.p_value
-(50.0, 91.93, 0.009900990099009901)
 """
 
 from __future__ import annotations

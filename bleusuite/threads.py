@@ -57,7 +57,6 @@ def worker_threads() -> int:
 
 @functools.cache
 def _available_cpus() -> int:
-    """The CPUs this process may run on (read once)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
@@ -84,8 +83,7 @@ def cpus_given(cpus: int | None) -> Iterator[None]:
 
 
 class _Call(Generic[_Item, _Result]):
-    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread asks
-    next, and their results in order."""
+    """One :func:`run_blocks` call: its items, taken by whichever thread asks next."""
 
     def __init__(self, work: Callable[[_Item], _Result], items: list[_Item]) -> None:
         self.work, self.items = work, items
@@ -96,11 +94,9 @@ class _Call(Generic[_Item, _Result]):
         self.lock = threading.Lock()
         self.done = threading.Event()
         #: the last block to run: after an error, the blocks after the first that failed are
-        #: skipped (every block before it runs: its error is the one raised); -1 once the
-        #: caller is interrupted
+        #: skipped (its error is the one raised); -1 once the caller is interrupted
         self.last = len(items)
-        #: the threads in :meth:`run` now
-        self.active = 0
+        self.active = 0  # the threads in run() now
 
     def run(self) -> None:
         with self.lock:

@@ -142,15 +142,11 @@ def results_table(names: list[str], columns: dict[str, list[str] | list[PairedRe
                 text += ("\n" if multiline else " ") + p_text
             shown.append(text)
         cells[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = shown
-    colored: dict[str, list[str]] = {}
-    baseline, has_baseline = "", False
-    for title, column in cells.items():
-        if column[0].startswith("Baseline:") or has_baseline:
-            if column[0].startswith("Baseline:"):
-                baseline = column[0]
-            has_baseline = True
-            column[0] = _color(column[0], "yellow", paint)
-        colored[_color(title, "cyan", paint)] = column
+    # with a paired test, the first row (the baseline's) in yellow
+    baseline = names[0] if names[0].startswith("Baseline:") else ""
+    colored = {_color(title, "cyan", paint):
+               [_color(column[0], "yellow", paint), *column[1:]] if baseline else column
+               for title, column in cells.items()}
     table = tabulate(colored, headers="keys",
                      tablefmt="fancy_grid" if multiline else "latex_booktabs",
                      colalign=("right",), stralign="center", numalign="center",

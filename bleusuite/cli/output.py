@@ -85,16 +85,13 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
     """The output of ``bleusuite score`` (``--score-only`` overrides the format, as in
     sacrebleu: the bare scores, in a list of several metrics where the format is JSON)."""
     if not options.sentence_level:
-        if options.output_format == "json" and not options.score_only:
-            entries = [json_text(format_json(report, 0, options.width), indent=1)
-                       for report in reports]
-            # sacrebleu's list of several: its entries as they are, one after the other
-            return entries[0] if len(entries) == 1 else "[\n" + ",\n".join(entries) + "\n]"
-        lines = [format_line(report, 0, options) for report in reports]
-        if options.score_only and options.output_format == "json" and len(lines) > 1:
-            # sacrebleu's JSON list of several metrics holds the bare scores with -b
+        entries = options.output_format == "json" and not options.score_only
+        lines = [json_text(format_json(report, 0, options.width), indent=1) if entries
+                 else format_line(report, 0, options) for report in reports]
+        if options.output_format == "json" and len(lines) > 1:
+            # sacrebleu's list of several: its entries (with -b, the bare scores) as they are
             return "[\n" + ",\n".join(lines) + "\n]"
-        return "\n".join(_print_single_results(lines, options.color))
+        return lines[0] if entries else "\n".join(_print_single_results(lines, options.color))
     rows = range(len(reports[0].scores))
     if options.output_format == "json" and not options.score_only:
         def entry(i: int) -> Any:

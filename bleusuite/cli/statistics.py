@@ -134,8 +134,7 @@ def _word_counts(bounds: list[tuple[int, int]], encode: Callable[[int, int], Tok
     counts.append(count_matches(batch, orders, per_reference))
 
     def by_system(parts: list[Any]) -> np.ndarray:  # chunks of (S x lines, ...): (S, B, ...)
-        shaped = [part.reshape(num_systems, -1, *part.shape[1:]) for part in parts]
-        return np.concatenate(shaped, axis=1)
+        return np.concatenate([p.reshape(num_systems, -1, *p.shape[1:]) for p in parts], axis=1)
 
     return MatchCounts(by_system([c.clipped for c in counts]), by_system(
         [c.per_reference for c in counts]) if per_reference else None), np.concatenate(

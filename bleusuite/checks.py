@@ -1,12 +1,9 @@
-"""Checks of scalar arguments: one rule and one wording per kind, naming the argument.
-
-Every public entry point (functions, Ignite metrics, losses, the command) checks its numbers
-here, so ``max_order``, ``weights``, ``smooth_value``, ``pad_id`` and the flags accept the
-same things and fail with the same message. Callers look the rules up on this module
-(``checks.weights(...)``), so replacing one here (a test's monkeypatch) changes every front
-end. A number is a Python ``int``/``float``, a NumPy scalar or a 0-d array or tensor of a
-numeric dtype, never a ``bool``; an integer has no fractional type (``2.0`` is rejected,
-not truncated); a flag is a ``bool``, not merely truthy.
+"""Checks of scalar arguments: one rule and one wording per kind, naming the argument, for
+every public entry point (functions, Ignite metrics, losses, the command). Callers look the
+rules up on this module (``checks.weights(...)``), so a test's monkeypatch of one changes
+every front end. A number is a Python ``int``/``float``, a NumPy scalar or a 0-d array or
+tensor of a numeric dtype, never a ``bool``; an integer has no fractional type (``2.0`` is
+rejected, not truncated); a flag is a ``bool``, not merely truthy.
 """
 
 from __future__ import annotations

@@ -57,7 +57,6 @@ def worker_threads() -> int:
 
 @functools.cache
 def _available_cpus() -> int:
-    """The CPUs this process may run on (read once)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
@@ -84,8 +83,7 @@ def cpus_given(cpus: int | None) -> Iterator[None]:
 
 
 class _Call(Generic[_Item, _Result]):
-    """One :func:`run_blocks` call: its items, taken one at a time by whichever thread asks
-    next, and their results in order."""
+    """One :func:`run_blocks` call: its items, taken by whichever thread asks next."""
 
     def __init__(self, work: Callable[[_Item], _Result], items: list[_Item]) -> None:
         self.work, self.items = work, items
@@ -96,11 +94,9 @@ class _Call(Generic[_Item, _Result]):
         self.lock = threading.Lock()
         self.done = threading.Event()
         #: the last block to run: after an error, the blocks after the first that failed are
-        #: skipped (every block before it runs: its error is the one raised); -1 once the
-        #: caller is interrupted
+        #: skipped (its error is the one raised); -1 once the caller is interrupted
         self.last = len(items)
-        #: the threads in :meth:`run` now
-        self.active = 0
+        self.active = 0  # the threads in run() now
 
     def run(self) -> None:
         with self.lock:
@@ -180,23 +176,16 @@ def run_blocks(
     return call.results  # type: ignore[return-value]
 
 
-def _stop_compiled_calls() -> None:
-    from bleusuite import native
-
-    module = native.module()
-    if module is not None:
-        module.stop_calls()
-
-
 def _stop_and_wait(done: threading.Event) -> None:
     """After an interrupt: stop the compiled calls running now (they return at their next
     poll), and wait until ``done``, stopping them again at each further Ctrl-C."""
-    _stop_compiled_calls()
+    from bleusuite import native
+
     while not done.is_set():
-        try:
+        if (module := native.module()) is not None:
+            module.stop_calls()
+        with contextlib.suppress(KeyboardInterrupt):
             done.wait()
-        except KeyboardInterrupt:
-            _stop_compiled_calls()
 
 
 def work_blocks(cumulative: np.ndarray, most: int, min_per_thread: int) -> tuple[list[int], int]:

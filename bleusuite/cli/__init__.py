@@ -15,7 +15,7 @@ allocator setting): a program may call it as a function.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 from bleusuite.cli.errors import CommandError
@@ -44,9 +44,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     fails: an output that cannot take it (a full disk, a file size limit) is an error with
     a non-zero status, never a cut report with status 0.
     """
-    program = _program(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    # the command's name for messages: bleusuite score, bleusuite bench or bleusuite
+    program = f"bleusuite {arguments[0]}" if arguments[:1] in (["score"], ["bench"]) \
+        else "bleusuite"
     try:
-        text = _run(argv)
+        text = _run(arguments)
         if isinstance(text, int):  # bench, which prints its own table
             return text
     except CommandError as error:
@@ -73,11 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(argv: Sequence[str] | None) -> str | int:
+def _run(arguments: list[str]) -> str | int:
     """The command's output, or (``bench``) its exit status."""
     from bleusuite.cli.parser import build_parser, load_bench_module
 
-    arguments = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(with_bench=arguments[:1] != ["score"]).parse_args(arguments)
     if args.command == "bench":
         return int(load_bench_module().run(args))
@@ -115,9 +117,3 @@ def _one_line(message: str) -> str:
     """``message`` on one line (a library's message may hold line breaks)."""
     return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
-
-def _program(argv: Iterable[str] | None) -> str:
-    """The command's name for messages: ``bleusuite score``, ``bleusuite bench`` or
-    ``bleusuite``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    return f"bleusuite {args[0]}" if args[:1] in (["score"], ["bench"]) else "bleusuite"

@@ -26,11 +26,6 @@ __all__ = ["PROGRESS_MIN_LINES", "Progress", "ScoreInputs", "describe", "progres
 PROGRESS_MIN_LINES = 5000
 
 
-def _read_bytes(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
 #: what a file that does not decode can be read with
 _ENCODING_HINT = "give its encoding with -e/--encoding (e.g. -e latin-1)"
 
@@ -54,7 +49,11 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
     """
     from_stdin = path in (None, "-")
     try:
-        data = sys.stdin.buffer.read() if from_stdin else _read_bytes(str(path))
+        if from_stdin:
+            data = sys.stdin.buffer.read()
+        else:
+            with open(str(path), "rb") as handle:
+                data = handle.read()
     except OSError as error:
         raise CommandError(f"cannot read {describe(path, what)}: {error.strerror}") from None
     if not from_stdin and str(path).endswith(".gz"):
@@ -65,15 +64,14 @@ def read_lines(path: str | None, what: str, encoding: str = "utf-8") -> list[str
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
             raise CommandError(f"{describe(path, what)} is not valid gzip data: {error}") from None
+    name = "UTF-8" if encoding == "utf-8" else encoding
     try:  # as open(..., encoding=) reads a file (sacrebleu's): UTF-16/32 need their BOM
         text = codecs.getincrementaldecoder(encoding)("strict").decode(data, final=True)
     except UnicodeDecodeError as error:
         line = data[: error.start].decode(encoding, "replace").count("\n") + 1
-        name = "UTF-8" if encoding == "utf-8" else encoding
         raise CommandError(f"{describe(path, what)} is not valid {name} (line {line}, byte "
                            f"{error.start}: {error.reason}); {_ENCODING_HINT}") from None
     except UnicodeError as error:  # UTF-16/32 without a byte order mark, among others
-        name = "UTF-8" if encoding == "utf-8" else encoding
         raise CommandError(f"{describe(path, what)} is not valid {name}: {error}; "
                            f"{_ENCODING_HINT}") from None
     if from_stdin:
@@ -230,8 +228,8 @@ def read_inputs(options: ScoreOptions) -> ScoreInputs:
         for number, stream in enumerate(references):
             if len(stream) != len(lines):
                 path = where or options.refs[number]
-                source = (describe(options.hyp, "hypothesis") if len(systems) == 1
-                          else f"system {name}")
+                source = (describe(options.hyps[0] if options.hyps else None, "hypothesis")
+                          if len(systems) == 1 else f"system {name}")
                 raise CommandError(f"reference file {path} has {counted(len(stream), 'line')} "
                                    f"but the {source} has {len(lines)}")
     return ScoreInputs(names, systems, references)

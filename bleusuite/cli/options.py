@@ -70,18 +70,9 @@ class ScoreOptions:
     detail: bool = False
 
     @property
-    def hyp(self) -> str | None:
-        """The hypothesis file of a single system (None: standard input)."""
-        return self.hyps[0] if self.hyps else None
-
-    @property
-    def family(self) -> str:
-        return smoothing.family_of(self.smooth)
-
-    @property
     def effective_order(self) -> bool:
         """sacrebleu's sentence-level scores use the effective order (its own families)."""
-        return self.sentence_level and self.family == "sacrebleu"
+        return self.sentence_level and smoothing.family_of(self.smooth) == "sacrebleu"
 
     def settings(self, metric: str) -> Any:
         """The settings of ``metric`` (:mod:`bleusuite.scores.registry`) that the flags give:
@@ -146,18 +137,12 @@ class ScoreOptions:
         paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
         paired_n_shown = args.paired_bs_n if paired == "bs" else args.paired_ar_n
         paired_n = paired_n_shown if paired_n_shown > 0 else PAIRED_DEFAULTS.get(paired or "", 0)
-        try:  # the library's counting reads them too, with this meaning (checked up front)
-            environment.read(environ)
-        except ValueError as error:
-            raise CommandError(str(error)) from None
+        # their ValueErrors are the command's errors (status 1, bleusuite.cli.main)
+        environment.read(environ)  # the library's counting reads them too: checked up front
         resampled = args.confidence or paired is not None
-        if args.seed is None:
-            try:  # read where the run resamples, as sacrebleu reads it
-                seed = seed_from_environment(environ if resampled else {})
-            except ValueError as error:
-                raise CommandError(str(error)) from None
-        else:
-            seed = _parse_seed(args.seed)
+        # SACREBLEU_SEED is read where the run resamples, as sacrebleu reads it
+        seed = (seed_from_environment(environ if resampled else {}) if args.seed is None
+                else _parse_seed(args.seed))
         if args.chrf_char_order < 0 or args.chrf_word_order < 0 or (
                 args.chrf_char_order + args.chrf_word_order == 0):
             raise CommandError("--chrf-char-order and --chrf-word-order must not be negative, "

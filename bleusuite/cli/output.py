@@ -27,14 +27,11 @@ def make_signature(options: ScoreOptions, metric: str, num_refs: int) -> Signatu
     """The signature of one metric (:func:`bleusuite.scores.reports.make_signature`): the
     number of references, the resampling of ``-ci`` or the paired test and its seed, the
     metric's own fields for the command's settings, and bleusuite's version."""
-    resampling: tuple[str, int] | None = None
-    if options.confidence:
-        resampling = ("bs", options.confidence_n)
-    elif options.paired:
-        resampling = (str(options.paired), options.paired_n)
-    seed = "none" if options.seed is None else options.seed
+    resampling = (("bs", options.confidence_n) if options.confidence
+                  else (str(options.paired), options.paired_n) if options.paired else None)
     return reports.make_signature(metric, options.settings(metric), nrefs=num_refs,
-                                  resampling=resampling, seed=seed)
+                                  resampling=resampling,
+                                  seed="none" if options.seed is None else options.seed)
 
 
 @dataclass(frozen=True)
@@ -88,16 +85,13 @@ def render(reports: Sequence[MetricReport], options: ScoreOptions) -> str:
     """The output of ``bleusuite score`` (``--score-only`` overrides the format, as in
     sacrebleu: the bare scores, in a list of several metrics where the format is JSON)."""
     if not options.sentence_level:
-        if options.output_format == "json" and not options.score_only:
-            entries = [json_text(format_json(report, 0, options.width), indent=1)
-                       for report in reports]
-            # sacrebleu's list of several: its entries as they are, one after the other
-            return entries[0] if len(entries) == 1 else "[\n" + ",\n".join(entries) + "\n]"
-        lines = [format_line(report, 0, options) for report in reports]
-        if options.score_only and options.output_format == "json" and len(lines) > 1:
-            # sacrebleu's JSON list of several metrics holds the bare scores with -b
+        entries = options.output_format == "json" and not options.score_only
+        lines = [json_text(format_json(report, 0, options.width), indent=1) if entries
+                 else format_line(report, 0, options) for report in reports]
+        if options.output_format == "json" and len(lines) > 1:
+            # sacrebleu's list of several: its entries (with -b, the bare scores) as they are
             return "[\n" + ",\n".join(lines) + "\n]"
-        return "\n".join(_print_single_results(lines, options.color))
+        return lines[0] if entries else "\n".join(_print_single_results(lines, options.color))
     rows = range(len(reports[0].scores))
     if options.output_format == "json" and not options.score_only:
         def entry(i: int) -> Any:
@@ -145,15 +139,11 @@ def results_table(names: list[str], columns: dict[str, list[str] | list[PairedRe
                 text += ("\n" if multiline else " ") + p_text
             shown.append(text)
         cells[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = shown
-    colored: dict[str, list[str]] = {}
-    baseline, has_baseline = "", False
-    for title, column in cells.items():
-        if column[0].startswith("Baseline:") or has_baseline:
-            if column[0].startswith("Baseline:"):
-                baseline = column[0]
-            has_baseline = True
-            column[0] = _color(column[0], "yellow", paint)
-        colored[_color(title, "cyan", paint)] = column
+    # with a paired test, the first row (the baseline's) in yellow
+    baseline = names[0] if names[0].startswith("Baseline:") else ""
+    colored = {_color(title, "cyan", paint):
+               [_color(column[0], "yellow", paint), *column[1:]] if baseline else column
+               for title, column in cells.items()}
     table = tabulate(colored, headers="keys",
                      tablefmt="fancy_grid" if multiline else "latex_booktabs",
                      colalign=("right",), stralign="center", numalign="center",

@@ -4,6 +4,7 @@ for every input."""
 from __future__ import annotations
 
 import sys
+from contextlib import closing
 
 from bleusuite.cli.io import PROGRESS_MIN_LINES, progress_bar, read_inputs, warn_if_tokenised
 from bleusuite.cli.options import ScoreOptions
@@ -24,9 +25,6 @@ def run_score(options: ScoreOptions) -> str:
     drawn = draw_ahead(options, len(inputs.systems), len(texts[0]))
     show = (not options.quiet and len(texts[0]) * len(inputs.systems) >= PROGRESS_MIN_LINES
             and sys.stderr.isatty())
-    bar = progress_bar(len(texts[0]) * len(texts), "tokenizing and counting", show)
-    try:
+    with closing(progress_bar(len(texts[0]) * len(texts), "tokenizing and counting", show)) as bar:
         stats = text_statistics(texts, len(inputs.systems), options, bar)
-    finally:
-        bar.close()
     return report(inputs, stats, options, show, drawn())

@@ -6,8 +6,9 @@ Every score comes from its metric's registry entry (:mod:`bleusuite.scores.regis
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # imported where a run resamples: a plain score does not need
     from bleusuite.significance.draws import DrawnResamples
     from bleusuite.significance.paired import PairedResult
 
-__all__ = ["DRAW_AHEAD_MAX", "confidences", "draw_ahead", "metric_report", "paired_results",
+__all__ = ["DRAW_AHEAD_MAX", "confidences", "draw_ahead", "paired_results",
            "render_systems", "report", "score_function"]
 
 #: the largest resamples x sentences drawn ahead (4 bytes each: 64 MiB); above, the
@@ -56,16 +57,6 @@ def draw_ahead(options: ScoreOptions, num_systems: int,
     from bleusuite.significance.draws import DrawnResamples
 
     return DrawnResamples.ahead(num_sentences, resamples, options.seed)
-
-
-def metric_report(metric: str, table: np.ndarray, options: ScoreOptions, signature: Signature,
-                  confidence: Confidence | None = None) -> MetricReport:
-    """Corpus or per-sentence scores of one metric from its per-sentence statistics."""
-    if not options.sentence_level:
-        table = table.sum(axis=0, keepdims=True)
-    entry, settings = registry.get(metric), options.settings(metric)
-    return MetricReport(entry.title(settings), signature, entry.scores(table, settings),
-                        entry.verbose(table, settings), confidence)
 
 
 def confidences(stats: dict[str, np.ndarray], options: ScoreOptions,
@@ -110,13 +101,11 @@ def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
         title = registry.get(metric).title(options.settings(metric))
         if options.paired:
             # the tests advance the bar once per resample (or trial), all systems at once
-            bar = progress_bar(options.paired_n, f"paired {options.paired} ({title})",
-                               show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
-                               unit="resample")
-            try:
+            with closing(progress_bar(
+                    options.paired_n, f"paired {options.paired} ({title})",
+                    show and options.paired_n * len(stats[0][metric]) >= 1 << 20,
+                    unit="resample")) as bar:
                 columns[title] = paired_results(stats, metric, options, bar, drawn)
-            finally:
-                bar.close()
         else:
             score = score_function(metric, options)
             totals = [system[metric].sum(axis=0, keepdims=True) for system in stats]
@@ -125,14 +114,9 @@ def render_systems(names: list[str], stats: Sequence[dict[str, np.ndarray]],
     if options.output_format == "json":
         import json
 
-        entries = []
-        for i, name in enumerate(names):
-            entry: dict[str, Any] = {"system": name}
-            for title, values in columns.items():
-                value = values[i]
-                entry[title] = value.as_dict() if isinstance(value, PairedResult) else value
-            entries.append(entry)
-        return json.dumps(entries, indent=4)
+        return json.dumps([{"system": name, **{
+            title: value.as_dict() if isinstance(value := values[i], PairedResult) else value
+            for title, values in columns.items()}} for i, name in enumerate(names)], indent=4)
     return results_table(names, columns, signatures, options)
 
 
@@ -141,25 +125,24 @@ def report(inputs: ScoreInputs, stats: Sequence[dict[str, np.ndarray]], options:
     """The command's output from the per-sentence statistics of every system (a list, one
     dict of ``metric -> (B, F)`` arrays per system); ``show``: progress bars on stderr;
     ``drawn``: the run's resamples drawn ahead (:func:`draw_ahead`)."""
-    num_refs = len(inputs.references)
-
-    def signature(metric: str) -> Signature:
-        return make_signature(options, metric, num_refs)
-
+    signature = partial(make_signature, options, num_refs=len(inputs.references))
     if len(stats) > 1:
         return render_systems(inputs.names, stats, options, signature, show, drawn)
     summaries: dict[str, Confidence] = {}
     if options.confidence:
-        bar = progress_bar(options.confidence_n, "bootstrap", show, unit="resample")
-        try:
+        with closing(progress_bar(options.confidence_n, "bootstrap", show,
+                                  unit="resample")) as bar:
             summaries = confidences(stats[0], options, bar, drawn)
-        finally:
-            bar.close()
     # one system: sacrebleu reports the metrics by name, but one per line at sentence level
     order = list(options.metrics) if options.sentence_level else sorted(options.metrics)
-    reports = [metric_report(metric, stats[0][metric], options, signature(metric),
-                             summaries.get(metric))
-               for metric in order]
+    reports = []
+    for metric in order:  # corpus or per-sentence scores
+        table = stats[0][metric]
+        table = table if options.sentence_level else table.sum(axis=0, keepdims=True)
+        entry, settings = registry.get(metric), options.settings(metric)
+        reports.append(MetricReport(entry.title(settings), signature(metric),
+                                    entry.scores(table, settings), entry.verbose(table, settings),
+                                    summaries.get(metric)))
     if options.detail and not options.sentence_level:
         from bleusuite.cli.testsets import NO_SUBSETS
 

@@ -9,7 +9,7 @@ characters (chrF) take the lines themselves.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,23 +50,12 @@ def text_statistics(texts: Sequence[list[str]], num_systems: int, options: Score
     """Per-sentence statistics (``to_array`` form, ``(B, F)``) of every metric of the run,
     for each system (streams ``0..S-1``) against the references (the other streams);
     ``bar`` is updated per line tokenised."""
-    result: list[dict[str, np.ndarray]] = [{} for _ in range(num_systems)]
-    words = _word_metrics(options)
-    if words:
-        needs = [entry.word_counting(options.settings(m)) for m, entry in words.items()]
-        first = needs[0]
-        assert all(  # one tokenisation serves every word metric
-            (n.tokenize, n.lowercase) == (first.tokenize, first.lowercase) for n in needs)
-        orders = max(n.orders for n in needs)
-        per_reference = any(n.per_reference for n in needs)
-        encoder = Encoder(first.tokenize, first.lowercase)
-        counts, lengths = _word_counts(texts, num_systems, encoder, orders, per_reference, bar)
-        for k, system in enumerate(result):
-            system_lengths = np.concatenate([lengths[k : k + 1], lengths[num_systems:]])
-            per_ref = None if counts.per_reference is None else counts.per_reference[k]
-            for name, entry in words.items():
-                system[name] = entry.word_statistics(
-                    counts.clipped[k], per_ref, system_lengths, options.settings(name))
+    def count(needs: registry.WordCounting) -> tuple[MatchCounts, np.ndarray]:
+        encoder = Encoder(needs.tokenize, needs.lowercase)
+        return _word_counts(chunk_bounds(texts) or [(0, 0)], lambda begin, end: encoder.encode(
+            [stream[begin:end] for stream in texts], bar), num_systems, needs)
+
+    result = _word_statistics(options, num_systems, count)
     for name in options.metrics:
         text = registry.text_counted(name)
         if text is not None:
@@ -74,42 +63,6 @@ def text_statistics(texts: Sequence[list[str]], num_systems: int, options: Score
             for k, system in enumerate(result):
                 system[name] = text.text_statistics(texts[k], texts[num_systems:], settings)
     return result
-
-
-def _word_metrics(options: ScoreOptions) -> dict[str, registry.WordCountedMetric]:
-    """The metrics of the run counted on words, by name."""
-    return {name: entry for name in options.metrics
-            if (entry := registry.word_counted(name)) is not None}
-
-
-def _word_counts(texts: Sequence[list[str]], num_systems: int, encoder: Encoder,
-                 orders: int, per_reference: bool, bar: Progress) -> tuple[
-                     MatchCounts, np.ndarray]:
-    """The word counts of every system, ``(S, B, ...)``, and the line lengths of every
-    stream ``(streams, B)``: each chunk of lines encoded here and counted on a thread of its
-    own while the next is encoded."""
-    bounds = chunk_bounds(texts) or [(0, 0)]
-    background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
-    counting: threads.InOrder[Batch, MatchCounts] = threads.InOrder(
-        lambda b: count_matches(b, orders, per_reference, background))
-    lengths: list[np.ndarray] = []
-    try:
-        for begin, end in bounds:
-            token_ids = encoder.encode([stream[begin:end] for stream in texts], bar)
-            batch = streams_batch(token_ids, num_systems)
-            lengths.append(token_ids.lengths)
-            if end < bounds[-1][1]:  # all but the last chunk
-                counting.add(batch)
-    except BaseException:
-        with contextlib.suppress(BaseException):  # the counting thread ends; this error wins
-            counting.results()
-        raise
-    counts = counting.results()
-    # the last chunk (or the only one) counted here, on every thread, once it is encoded
-    counts.append(count_matches(batch, orders, per_reference))
-    return MatchCounts(_by_system(num_systems, [c.clipped for c in counts]),
-                       _by_system(num_systems, [c.per_reference for c in counts])
-                       if per_reference else None), np.concatenate(lengths, axis=1)
 
 
 def systems_statistics(token_ids: TokenIds, num_systems: int,
@@ -126,22 +79,63 @@ def systems_statistics(token_ids: TokenIds, num_systems: int,
     [[3, 3, 2, 1, 0, 0, 3, 2, 1, 0, 3, 2, 1, 1]]
     [[2, 3, 2, 0, 0, 0, 2, 1, 0, 0, 2, 1, 1, 1]]
     """
-    words = _word_metrics(options)
+    return _word_statistics(options, num_systems, lambda needs: _word_counts(
+        [(0, 0)], lambda begin, end: token_ids, num_systems, needs))
+
+
+def _word_statistics(options: ScoreOptions, num_systems: int,
+                     count: Callable[[registry.WordCounting], tuple[MatchCounts, np.ndarray]],
+                     ) -> list[dict[str, np.ndarray]]:
+    """The statistics of the metrics of the run counted on words, for each system, from one
+    counting for all: ``count(needs)`` gives the counts ``(S, B, ...)`` up to the highest
+    order (per reference where one needs it) and the line lengths of every stream."""
+    words = {name: entry for name in options.metrics
+             if (entry := registry.word_counted(name)) is not None}
     needs = [entry.word_counting(options.settings(m)) for m, entry in words.items()]
-    orders = max(n.orders for n in needs)
-    per_reference = any(n.per_reference for n in needs)
-    counts = count_matches(streams_batch(token_ids, num_systems), orders, per_reference)
-    clipped = _by_system(num_systems, [counts.clipped])
-    per_ref = _by_system(num_systems, [counts.per_reference]) if per_reference else None
-    lengths = token_ids.lengths
+    if not needs:
+        return [{} for _ in range(num_systems)]
+    first = needs[0]
+    assert all(  # one tokenisation serves every word metric
+        (n.tokenize, n.lowercase) == (first.tokenize, first.lowercase) for n in needs)
+    counts, lengths = count(registry.WordCounting(
+        first.tokenize, first.lowercase, max(n.orders for n in needs),
+        any(n.per_reference for n in needs)))
     return [{name: entry.word_statistics(
-                clipped[k], None if per_ref is None else per_ref[k],
+                counts.clipped[k], None if counts.per_reference is None
+                else counts.per_reference[k],
                 np.concatenate([lengths[k : k + 1], lengths[num_systems:]]),
                 options.settings(name)) for name, entry in words.items()}
             for k in range(num_systems)]
 
 
-def _by_system(num_systems: int, parts: list[Any]) -> np.ndarray:
-    """Counts of chunks (each ``(S x lines, ...)``, system after system) as ``(S, B, ...)``."""
-    shaped = [part.reshape(num_systems, -1, *part.shape[1:]) for part in parts]
-    return np.concatenate(shaped, axis=1)
+def _word_counts(bounds: list[tuple[int, int]], encode: Callable[[int, int], TokenIds],
+                 num_systems: int, needs: registry.WordCounting) -> tuple[MatchCounts, np.ndarray]:
+    """The word counts of every system, ``(S, B, ...)``, and the line lengths of every
+    stream ``(streams, B)``: each chunk of lines (``encode(begin, end)``) encoded here and
+    counted on a thread of its own while the next is encoded; the last counted here."""
+    orders, per_reference = needs.orders, needs.per_reference
+    background = max(1, threads.worker_threads() - 1)  # the others: this thread encodes
+    counting: threads.InOrder[Batch, MatchCounts] = threads.InOrder(
+        lambda b: count_matches(b, orders, per_reference, background))
+    lengths: list[np.ndarray] = []
+    try:
+        for begin, end in bounds:
+            token_ids = encode(begin, end)
+            batch = streams_batch(token_ids, num_systems)
+            lengths.append(token_ids.lengths)
+            if end < bounds[-1][1]:  # all but the last chunk
+                counting.add(batch)
+    except BaseException:
+        with contextlib.suppress(BaseException):  # the counting thread ends; this error wins
+            counting.results()
+        raise
+    counts = counting.results()
+    # the last chunk (or the only one) counted here, on every thread, once it is encoded
+    counts.append(count_matches(batch, orders, per_reference))
+
+    def by_system(parts: list[Any]) -> np.ndarray:  # chunks of (S x lines, ...): (S, B, ...)
+        return np.concatenate([p.reshape(num_systems, -1, *p.shape[1:]) for p in parts], axis=1)
+
+    return MatchCounts(by_system([c.clipped for c in counts]), by_system(
+        [c.per_reference for c in counts]) if per_reference else None), np.concatenate(
+            lengths, axis=1)

@@ -19,15 +19,6 @@ __all__ = ["NO_SUBSETS", "run_test_sets"]
 NO_SUBSETS = "No subset information found. Consider using --origlang argument."
 
 
-def _datasets() -> Any:
-    try:
-        from sacrebleu import dataset, utils
-    except ImportError:
-        raise CommandError("--list and --citation read sacrebleu's table of test sets: pip "
-                           "install 'bleusuite[cli]'") from None
-    return dataset.DATASETS, utils
-
-
 def run_test_sets(args: argparse.Namespace) -> str:
     """The output of ``--list`` or ``--citation``, as sacrebleu prints it.
 
@@ -35,7 +26,12 @@ def run_test_sets(args: argparse.Namespace) -> str:
         CommandError: an unknown test set, ``--citation`` without ``-t``, ``--list`` with
             ``-t`` (a test set's fields can need its files: a download).
     """
-    datasets, utils = _datasets()
+    try:
+        from sacrebleu import dataset, utils
+    except ImportError:
+        raise CommandError("--list and --citation read sacrebleu's table of test sets: pip "
+                           "install 'bleusuite[cli]'") from None
+    datasets: dict[str, Any] = dataset.DATASETS
     if args.list:
         if args.test_set:
             raise CommandError("--list -t lists a test set's fields, which can need its files "

@@ -6,12 +6,6 @@ every resample in Python, here the resamples are sacrebleu's draws
 ``(R, B)`` weights, their summed statistics one exact matrix product per block
 (:mod:`bleusuite.significance.sums`), scored by the metric one call per block and
 summarised as sacrebleu does: mean and 95% interval.
-
->>> import numpy as np
->>> stats = np.array([[3, 1], [0, 2], [5, 5]])          # (B, F): 3 sentences, 2 fields
->>> scores = bootstrap_scores(stats, lambda s: s[:, 0] / s[:, 1], 1000, seed=12345)
->>> Confidence.of(scores).n_resamples, estimate_ci(scores)[1] > 0
-(1000, True)
 """
 
 from __future__ import annotations
@@ -122,13 +116,10 @@ class Confidence:
         """
         import statistics
 
-        ordered = np.sort(_floats(scores))
-        n = len(ordered)
-        lower = n // 40
-        low, high = ordered[lower], ordered[n - lower - 1]
+        ordered, low, high = _interval(scores)
         # in the scores' own type, as sacrebleu (its chrF resamples are float32 scalars)
         mean = statistics.mean(list(ordered))
-        return cls(float(mean), float(0.5 * (high - low)), float(low), float(high), n)
+        return cls(float(mean), float(0.5 * (high - low)), float(low), float(high), len(ordered))
 
 
 def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
@@ -138,13 +129,18 @@ def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
     >>> estimate_ci(np.arange(40.0))
     (19.5, 18.5)
     """
-    ordered = np.sort(_floats(scores))  # float32 scores stay float32, as in sacrebleu
+    ordered, low, high = _interval(scores)
+    return float(ordered.mean()), float(0.5 * (high - low))
+
+
+def _interval(scores: Any) -> tuple[np.ndarray, Any, Any]:
+    """The sorted scores (float32 ones kept, as in sacrebleu, anything else float64) and
+    their 2.5% and 97.5% order statistics."""
+    ordered = np.sort(_floats(scores))
     lower = len(ordered) // 40
-    half_width = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
-    return float(ordered.mean()), float(half_width)
+    return ordered, ordered[lower], ordered[len(ordered) - lower - 1]
 
 
 def _floats(scores: Any) -> np.ndarray:
-    """Scores as a float array: float32 ones kept, anything else float64."""
     array = np.asarray(scores)
     return array if array.dtype == np.float32 else array.astype(np.float64)

@@ -1,9 +1,6 @@
 """sacrebleu's draws of bootstrap resamples and randomization trials
 (``numpy.random.default_rng(seed)``): the same seed gives the same draws, so the same
 means, intervals and p-values.
-
->>> multiplicities(next(resample_indices(3, 2, seed=0)), 3).tolist()
-[[0, 2, 1], [3, 0, 0]]
 """
 
 from __future__ import annotations

@@ -8,18 +8,6 @@ interval, p-values.
 The statistics are any metric's of the sentences (:class:`~bleusuite.BleuStats`,
 :class:`~bleusuite.GleuStats`, :class:`~bleusuite.WerStats`, ...: one row per sentence, any
 backend; they are moved to NumPy for the resampling), or their ``to_array()`` form.
-
->>> import numpy as np
->>> from bleusuite import bleu_statistics
->>> from bleusuite.significance import paired_bootstrap
->>> refs = np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [1, 3, 5, 7, 9], [2, 4, 6, 8, 10]])
->>> baseline = bleu_statistics(np.array([[1, 2, 3, 4, 9], [6, 7, 8, 1, 10],
-...                                      [1, 3, 5, 2, 9], [2, 4, 6, 8, 1]]), refs)
->>> better = bleu_statistics(np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10],
-...                                    [1, 3, 5, 7, 2], [2, 4, 6, 8, 10]]), refs)
->>> base, system = paired_bootstrap(baseline, [better], n_resamples=100)
->>> round(base.score, 2), round(system.score, 2), system.p_value
-(50.0, 91.93, 0.009900990099009901)
 """
 
 from __future__ import annotations
@@ -72,16 +60,6 @@ def _numpy_table(stats: Statistics, argname: str) -> np.ndarray:
     return np.asarray(array, dtype=np.int64)
 
 
-def _default_scores(stats: Statistics) -> tuple[ScoreFunction, ScoreFunction]:
-    """(score, resampled score) of the metric of ``stats`` with its default settings
-    (:mod:`bleusuite.scores.registry`; a bare array is BLEU's)."""
-    metric = registry.get("bleu") if isinstance(stats, np.ndarray) else \
-        registry.of_statistics(stats)
-    settings = metric.settings()
-    return (partial(metric.scores, settings=settings),
-            partial(metric.scores, settings=settings, resampled=True))
-
-
 @dataclass(frozen=True)
 class PairedResult:
     """One system's row of a paired test (sacrebleu's ``significance.Result``).
@@ -104,7 +82,6 @@ class PairedResult:
 
 
 def _scores_of_totals(score: ScoreFunction, totals: list[np.ndarray]) -> list[float]:
-    """The corpus score of each system, from its summed statistics (one call)."""
     return [float(x) for x in np.asarray(score(np.stack(totals))).tolist()]
 
 
@@ -123,10 +100,14 @@ def _prepare(
         if table.shape != tables[0].shape:
             raise ValueError(f"systems[{i}]: statistics of shape {table.shape} do not match the "
                              f"baseline's {tables[0].shape} (same sentences, same metric)")
-    default, default_resampled = _default_scores(baseline)
-    if score is None:
-        return tables, default, resampled_score or default_resampled
-    return tables, score, resampled_score or score
+    # the metric of the statistics with its default settings (a bare array is BLEU's)
+    metric = registry.get("bleu") if isinstance(baseline, np.ndarray) else \
+        registry.of_statistics(baseline)
+    settings = metric.settings()
+    if score is not None:
+        return tables, score, resampled_score or score
+    return (tables, partial(metric.scores, settings=settings),
+            resampled_score or partial(metric.scores, settings=settings, resampled=True))
 
 
 def paired_bootstrap(

@@ -2,9 +2,6 @@
 
 Kept apart from :mod:`bleusuite.significance.bootstrap` (which needs NumPy) so that the
 command line can read its settings without importing NumPy.
-
->>> seed_from_environment({"SACREBLEU_SEED": "7"})
-7
 """
 
 from __future__ import annotations

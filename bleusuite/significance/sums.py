@@ -45,8 +45,7 @@ def _largest_magnitude(table: np.ndarray) -> int:
 
 
 def _exact_dtype(largest_sum: int) -> type[np.generic]:
-    """The type that sums up to ``largest_sum`` exactly: float32 (half the memory traffic
-    of float64), float64, or int64 beyond 2**53."""
+    """The type that sums up to ``largest_sum`` exactly (float32, float64, int64)."""
     if largest_sum >= _FLOAT64_EXACT:
         return np.int64
     return np.float32 if largest_sum < _FLOAT32_EXACT else np.float64

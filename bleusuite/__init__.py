@@ -64,6 +64,60 @@ if TYPE_CHECKING:
 
 from bleusuite.version import VERSION as __version__
 
+__all__ = [
+    "SMOOTHING_NAMES",
+    "BleuResult",
+    "BleuStats",
+    "ChrfResult",
+    "ChrfStats",
+    "CiderDocumentFrequency",
+    "EditResult",
+    "GleuResult",
+    "GleuStats",
+    "PaddingWarning",
+    "RougeResult",
+    "RougeStats",
+    "TerResult",
+    "TerStats",
+    "WerStats",
+    "__version__",
+    "bleu_score",
+    "bleu_statistics",
+    "chrf_score",
+    "cider_document_frequency",
+    "corpus_bleu",
+    "corpus_bleu_result",
+    "corpus_cer",
+    "corpus_chrf",
+    "corpus_chrf_result",
+    "corpus_cider",
+    "corpus_gleu",
+    "corpus_gleu_result",
+    "corpus_rouge",
+    "corpus_rouge_result",
+    "corpus_ter",
+    "corpus_ter_result",
+    "corpus_wer",
+    "gleu_score",
+    "gleu_statistics",
+    "pairwise_sentence_bleu",
+    "prefix_sentence_bleu",
+    "rouge_score",
+    "rouge_scores",
+    "self_bleu",
+    "sentence_bleu",
+    "sentence_cer",
+    "sentence_chrf",
+    "sentence_cider",
+    "sentence_gleu",
+    "sentence_rouge",
+    "sentence_ter",
+    "sentence_wer",
+    "ter_score",
+    "ter_statistics",
+    "wer_statistics",
+]
+
 #: the module of each public name, imported on first access
 _HOMES: dict[str, str] = {
     **dict.fromkeys(("bleu_score", "corpus_bleu", "sentence_bleu"), "bleusuite.scores.bleu.score"),
@@ -93,8 +147,6 @@ _HOMES: dict[str, str] = {
                      "wer_statistics"), "bleusuite.scores.wer.score"),
     "WerStats": "bleusuite.scores.wer.statistics",
 }
-#: the public names: those of ``_HOMES`` (imported lazily) and the version
-__all__ = sorted(["__version__", *_HOMES])
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,6 @@ from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import torch
 from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
@@ -41,6 +40,8 @@ class _StatisticsMetric(Metric):
     """Summable per-sentence statistics, macro or micro averaged: subclasses count and score."""
 
     _width: int
+    #: the statistics class, whose ``from_array`` reads the summed state
+    _stats: type[BleuStats] | type[GleuStats]
 
     def __init__(
         self,
@@ -71,11 +72,8 @@ class _StatisticsMetric(Metric):
 
     @abstractmethod
     def _sentence_scores(self, stats: Any) -> Any:
-        """Per-sentence scores (float64, the statistics' backend)."""
-
-    @abstractmethod
-    def _corpus_score(self, summed: np.ndarray) -> float:
-        """The corpus score of summed statistics given as one int64 array."""
+        """Per-sentence scores (float64, the statistics' backend); of summed statistics,
+        the corpus score."""
 
     @reinit__is_reduced
     def reset(self) -> None:
@@ -132,7 +130,8 @@ class _StatisticsMetric(Metric):
     @sync_all_reduce("_statistics", "_num_sentences")
     def _compute_micro(self) -> float:
         self._check_computable()
-        return self._corpus_score(self._statistics.detach().cpu().numpy())
+        summed = self._stats.from_array(self._statistics.detach().cpu().numpy())
+        return float(self._sentence_scores(summed))
 
     def compute(self) -> torch.Tensor | float:
         """The score of every sentence seen since the last :meth:`reset`, in all processes.
@@ -226,6 +225,8 @@ class Bleu(_StatisticsMetric):
         0.488923
     """
 
+    _stats = BleuStats
+
     def __init__(
         self,
         ngram: int = 4,
@@ -264,9 +265,6 @@ class Bleu(_StatisticsMetric):
             smooth_value=self.smooth_value, effective_order=self.effective_order,
         )
 
-    def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(self._sentence_scores(BleuStats.from_array(summed)))
-
 
 class Gleu(_StatisticsMetric):
     """GLEU (Google BLEU, NLTK's ``gleu_score``) as an Ignite metric.
@@ -296,6 +294,8 @@ class Gleu(_StatisticsMetric):
     0.692308
     """
 
+    _stats, _width = GleuStats, 2
+
     def __init__(
         self,
         min_len: int = 1,
@@ -310,7 +310,6 @@ class Gleu(_StatisticsMetric):
         lowercase: bool = False,
     ) -> None:
         self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
-        self._width = 2
         super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
                          lowercase)
 
@@ -319,6 +318,3 @@ class Gleu(_StatisticsMetric):
 
     def _sentence_scores(self, stats: Any) -> Any:
         return gleu_score(stats)
-
-    def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(gleu_score(GleuStats.from_array(summed)))

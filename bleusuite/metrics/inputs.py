@@ -90,8 +90,7 @@ def as_input(value: Any, argname: str) -> Any:
                 f"{argname} must hold integer token ids; got a tensor of dtype {value.dtype} "
                 "(did you pass logits or probabilities? take the argmax first)"
             )
-        value = value.detach()
-        return value.numpy() if value.device.type == "cpu" else value
+        return _host(value)
     if isinstance(value, np.ndarray) or not isinstance(value, Sequence):
         return value  # arrays, or anything the core will reject with a message
     if isinstance(value, str | bytes):

@@ -48,23 +48,25 @@ def raw_13a_target(target: Any) -> Any:
 
 
 class StatisticsMetric(Metric):
-    """One state, the summed statistics (int64 ``(F,)``); subclasses count and score."""
+    """One state, the summed statistics (int64 ``(F,)``); subclasses count and score
+    (``tokenize`` None: a subclass that reads its text itself, TER's)."""
 
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
     plot_lower_bound = 0.0
-    plot_upper_bound = 1.0
+    plot_upper_bound: float | None = 1.0
 
     statistics: torch.Tensor
 
-    def __init__(self, width: int, tokenize: str, lowercase: bool, pad_id: int | None,
+    def __init__(self, width: int, tokenize: str | None, lowercase: bool, pad_id: int | None,
                  eos_id: int | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        name = check_tokenizer_name(tokenize)
-        assert name is not None  # None is refused without allow_none
-        self.tokenize: str = name
-        self.lowercase = checks.boolean(lowercase, "lowercase")
+        if tokenize is not None:
+            name = check_tokenizer_name(tokenize)
+            assert name is not None  # None is refused without allow_none
+            self.tokenize: str = name
+            self.lowercase = checks.boolean(lowercase, "lowercase")
         self.pad_id = None if pad_id is None else checks.token_id(pad_id, "pad_id")
         self.eos_id = None if eos_id is None else checks.token_id(eos_id, "eos_id")
         self.add_state("statistics", torch.zeros(width, dtype=torch.int64),

@@ -34,19 +34,10 @@ Kind = Literal["text", "ids"]
 
 @dataclass(frozen=True)
 class Plan:
-    """The metrics of a job and their settings for each kind of column.
-
-    Attributes:
-        metrics: the metric names, in the order given.
-        text: each metric's settings for text columns.
-        ids: each metric's settings for token-id columns (empty where :meth:`refusal` says
-            why token ids cannot be scored).
-        pad_id: padding of token ids (dropped anywhere).
-        eos_id: end of sentence of token ids (a sentence ends before its first).
-        device: where token ids are counted (a torch device such as ``"cuda"``); None: the
-            CPU, with NumPy.
-        refusals: why a kind of column cannot be scored with these settings.
-    """
+    """The metrics of a job (in the order given), each one's settings for text and for
+    token-id columns (``ids`` empty where :meth:`refusal` says why they cannot be scored),
+    and how token ids are read: ``pad_id`` dropped anywhere, a sentence ended before its
+    first ``eos_id``, counted on ``device`` (a torch device; None: the CPU, with NumPy)."""
 
     metrics: tuple[str, ...]
     text: Mapping[str, Any]

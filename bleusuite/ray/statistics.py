@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite.counting import MatchCounts, count_matches
+from bleusuite.counting import count_matches
 from bleusuite.inputs import normalize_batch, streams_batch
 from bleusuite.ray.columns import Columns, IdRows
 from bleusuite.ray.plan import Kind, Plan
@@ -37,14 +37,9 @@ __all__ = ["BlockStatistics", "block_statistics", "sample_statistics"]
 
 @dataclass(frozen=True)
 class BlockStatistics:
-    """The statistics of a batch.
-
-    Attributes:
-        kind: what the columns held.
-        tables: per metric, per system, the ``(B, F)`` int64 statistics of each row (the
-            metric's ``to_array`` form).
-        present: ``(B,)`` the references each row has (absent: an all-padding row of ids).
-    """
+    """The statistics of a batch of ``kind``: ``tables`` per metric, per system, those of
+    each row ``(B, F)`` (the metric's ``to_array`` form); ``present`` ``(B,)`` the references
+    each row has (absent: an all-padding row of ids)."""
 
     kind: Kind
     tables: Mapping[str, list[np.ndarray]]
@@ -113,26 +108,16 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
         counts = count_matches(streams_batch(token_ids, len(systems)),
                                max(counted[name].orders for name in names), per_reference,
                                workers)
-        for name in names:
-            tables[name] = _word_statistics(entries[name], counts, token_ids.lengths,
-                                            len(systems), plan.settings("text", name))
+        lengths, rows = token_ids.lengths, columns.rows  # (streams, B): systems, references
+        for name, k in itertools.product(names, range(len(systems))):
+            part = slice(k * rows, (k + 1) * rows)  # the counts hold every system's rows
+            per_ref = None if counts.per_reference is None else counts.per_reference[part]
+            tables.setdefault(name, []).append(entries[name].word_statistics(
+                counts.clipped[part], per_ref,
+                np.concatenate([lengths[k : k + 1], lengths[len(systems):]]),
+                plan.settings("text", name)))
     present = np.full(columns.rows, len(references), dtype=np.int64)
     return BlockStatistics("text", {name: tables[name] for name in plan.metrics}, present)
-
-
-def _word_statistics(entry: registry.WordCountedMetric, counts: MatchCounts,
-                     lengths: np.ndarray, num_systems: int, settings: Any) -> list[np.ndarray]:
-    """Each system's statistics of the metric of ``entry`` from the counts of all systems (rows
-    system after system) and the line lengths of every stream ``(streams, B)``."""
-    rows = lengths.shape[1]
-    tables = []
-    for k in range(num_systems):
-        part = slice(k * rows, (k + 1) * rows)
-        per_reference = None if counts.per_reference is None else counts.per_reference[part]
-        tables.append(entry.word_statistics(
-            counts.clipped[part], per_reference,
-            np.concatenate([lengths[k : k + 1], lengths[num_systems:]]), settings))
-    return tables
 
 
 def _id_statistics(columns: Columns, plan: Plan) -> BlockStatistics:

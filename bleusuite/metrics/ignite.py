@@ -60,10 +60,8 @@ class _StatisticsMetric(Metric):
         self.eos_id = check_special(eos_id, "eos_id")
         self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,
                                                             eos_id)
-        if self.average == "macro":
-            self._state_dict_all_req_keys = ("_sum_of_scores", "_num_sentences")
-        else:
-            self._state_dict_all_req_keys = ("_statistics", "_num_sentences")
+        self._state_dict_all_req_keys = (
+            "_sum_of_scores" if average == "macro" else "_statistics", "_num_sentences")
         super().__init__(output_transform=output_transform, device=device)
 
     @abstractmethod
@@ -143,11 +141,9 @@ class _StatisticsMetric(Metric):
         Raises:
             NotComputableError: before the first sentence.
         """
-        if self.average == "macro":
-            result: torch.Tensor = self._compute_macro()
-            return result
-        score: float = self._compute_micro()
-        return score
+        result: torch.Tensor | float = (self._compute_macro() if self.average == "macro" else
+                                        self._compute_micro())
+        return result
 
 
 class Bleu(_StatisticsMetric):

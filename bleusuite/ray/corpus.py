@@ -57,15 +57,10 @@ def assigned_cpus() -> int | None:
 
 
 def check_columns(dataset: Any, columns: Mapping[str, Sequence[str]]) -> Kind | None:
-    """Where the schema of ``dataset`` is known without running it: every column of
-    ``columns`` (argument name -> its column names) exists, and the hypothesis and
-    reference columns hold one kind, which is returned (None: not known before a task
-    reads a batch, which then makes these checks).
-
-    Raises:
-        ValueError: a missing column.
-        TypeError: columns of neither or both kinds.
-    """
+    """The one kind of the hypothesis and reference columns, where the schema of ``dataset``
+    is known without running it (else None: a task's batch is checked), every column of
+    ``columns`` (argument name -> column names) checked to exist (ValueError) and the kinds
+    (TypeError)."""
     schema = dataset.schema(fetch_if_missing=False)
     arrow = getattr(schema, "base_schema", None)
     if not isinstance(arrow, pa.Schema):
@@ -240,7 +235,6 @@ def _kind(rows: int, id_rows: int) -> Kind:
 
 def _results(plan: Plan, kind: Kind, totals: Mapping[str, Sequence[np.ndarray]],
              systems: Sequence[str], nrefs: str) -> dict[str, dict[str, Result]]:
-    """Each system's result of each metric from the totals (per metric, per system)."""
     return {system: {name: corpus_result(name, plan.settings(kind, name),
                                          np.asarray(totals[name][k]).reshape(-1), nrefs,
                                          given_tokens=kind == "ids")

@@ -70,8 +70,7 @@ def block_statistics(columns: Columns, plan: Plan, workers: int | None = None) -
 
 def sample_statistics(plan: Plan, kind: Kind, systems: int = 1,
                       references: int = 1) -> BlockStatistics:
-    """The statistics of one made-up row (``"a b"`` against ``"a c"``) of ``kind``: what the
-    settings of ``plan`` give, checked by the library that computes them."""
+    """The statistics of one made-up row of ``kind``, which checks the settings of ``plan``."""
     if kind == "text":
         sample = Columns("text", [["a b"]] * systems, [["a c"]] * references, 1)
     else:
@@ -149,8 +148,7 @@ def _on_device(values: np.ndarray, device: str | None) -> Any:
 
 
 def _sentences(rows: IdRows, device: str | None) -> Any:
-    """The rows as bleusuite takes them: a ``(B, L)`` array where every row has length L,
-    else a list of 1-D arrays (views of one array, moved to ``device`` once)."""
+    """``(B, L)`` where every row has length L, else a list of 1-D views (moved once)."""
     values = _on_device(rows.values, device)
     width = rows.width()
     if width is not None:
@@ -160,8 +158,7 @@ def _sentences(rows: IdRows, device: str | None) -> Any:
 
 
 def _references(columns: list[IdRows], device: str | None) -> Any:
-    """The references of each row: ``(B, R, L)`` where every row of every column has length
-    L, else a list per row of 1-D arrays."""
+    """``(B, R, L)`` where every row of every column has length L, else lists of 1-D arrays."""
     widths = {column.width() for column in columns}
     if len(widths) == 1 and None not in widths:
         stacked = np.stack([column.values.reshape(len(column.offsets) - 1, -1)

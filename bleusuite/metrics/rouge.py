@@ -115,10 +115,9 @@ class Rouge(Metric):
     @reinit__is_reduced
     def reset(self) -> None:
         """Forget every document seen."""
-        width = len(self._types)
-        self._precision = torch.zeros(width, dtype=self._double_dtype, device=self._device)
-        self._recall = torch.zeros(width, dtype=self._double_dtype, device=self._device)
-        self._fmeasure = torch.zeros(width, dtype=self._double_dtype, device=self._device)
+        self._precision, self._recall, self._fmeasure = (
+            torch.zeros(len(self._types), dtype=self._double_dtype, device=self._device)
+            for _ in range(3))
         self._num_examples = torch.tensor(0, dtype=torch.int64, device=self._device)
 
     @reinit__is_reduced
@@ -149,12 +148,10 @@ class Rouge(Metric):
         if count == 0:
             raise NotComputableError("Rouge metric must have at least one example before "
                                      "being computed")
-        results: dict[str, float] = {}
-        for prefix, column in zip(self._prefixes, self._columns, strict=True):
-            results[f"{prefix}-P"] = float(self._precision[column]) / count
-            results[f"{prefix}-R"] = float(self._recall[column]) / count
-            results[f"{prefix}-F"] = float(self._fmeasure[column]) / count
-        return results
+        states = {"P": self._precision, "R": self._recall, "F": self._fmeasure}
+        return {f"{prefix}-{key}": float(state[column]) / count
+                for prefix, column in zip(self._prefixes, self._columns, strict=True)
+                for key, state in states.items()}
 
 
 class RougeN(Rouge):

@@ -8,8 +8,7 @@ dataset's order, for the paired tests of :mod:`bleusuite.significance`.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,19 +119,6 @@ def _order_keys(batch: pa.Table, name: str) -> np.ndarray:
     return keys
 
 
-@contextlib.contextmanager
-def _order_kept(dataset: Any) -> Iterator[None]:
-    """Run the dataset's jobs in this block with Ray's order-preserving execution (batches
-    reach the driver in the dataset's order); its setting is restored on exit."""
-    options = dataset.context.execution_options
-    before = options.preserve_order
-    options.preserve_order = True
-    try:
-        yield
-    finally:
-        options.preserve_order = before
-
-
 def corpus_scores(
     dataset: ray.data.Dataset,
     *,
@@ -220,8 +206,15 @@ def corpus_scores(
         batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True, **extra)
     if paired is None:
         return _summed(stage, plan, systems)
-    with contextlib.nullcontext() if order_by else _order_kept(stage):
+    # without order_by, Ray's order-preserving execution brings the batches in the dataset's
+    # order; the dataset's setting is restored after
+    options = stage.context.execution_options
+    before = options.preserve_order
+    options.preserve_order = before or order_by is None
+    try:
         return _gathered(stage, plan, systems, paired, n, seed, order_by is not None)
+    finally:
+        options.preserve_order = before
 
 
 def _kind(rows: int, id_rows: int) -> Kind:

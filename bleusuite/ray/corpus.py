@@ -208,13 +208,13 @@ def corpus_scores(
         return _summed(stage, plan, systems)
     # without order_by, Ray's order-preserving execution brings the batches in the dataset's
     # order; the dataset's setting is restored after
-    options = stage.context.execution_options
-    before = options.preserve_order
-    options.preserve_order = before or order_by is None
+    execution = stage.context.execution_options
+    before = execution.preserve_order
+    execution.preserve_order = before or order_by is None
     try:
         return _gathered(stage, plan, systems, paired, n, seed, order_by is not None)
     finally:
-        options.preserve_order = before
+        execution.preserve_order = before
 
 
 def _kind(rows: int, id_rows: int) -> Kind:

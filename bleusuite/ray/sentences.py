@@ -94,19 +94,17 @@ class SentenceScorer:
     def __call__(self, batch: BatchT) -> BatchT:
         """``batch`` with the scores in column :attr:`output`."""
         scores = self.scores(batch)
+        table: Any = batch  # the same format back
         if isinstance(batch, pa.Table):
             column = pa.array(scores, type=pa.float64())
             if self.output in batch.column_names:
-                table: Any = batch.set_column(batch.column_names.index(self.output),
-                                              self.output, column)
-            else:
-                table = batch.append_column(self.output, column)
-            return table
+                return table.set_column(batch.column_names.index(self.output), self.output,
+                                        column)
+            return table.append_column(self.output, column)
         if isinstance(batch, dict):
-            added: Any = {**batch, self.output: scores}
-            return added
-        frame: Any = batch
-        return frame.assign(**{self.output: scores})
+            table = {**batch, self.output: scores}
+            return table
+        return table.assign(**{self.output: scores})
 
     def __repr__(self) -> str:
         return (f"SentenceScorer(hypotheses={self.hypotheses!r}, "

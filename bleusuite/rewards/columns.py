@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Sequence, Sized
 from typing import TYPE_CHECKING, Any, Protocol
@@ -288,11 +289,8 @@ class ReferenceReward(TokenizedReward):
         rows = self.reference_texts(kwargs, count)
         if self.tokenize is not None:
             return rows
-        encoded: dict[str, list[int]] = {}
-        for texts in rows:
-            for text in texts:
-                if text not in encoded:
-                    encoded[text] = self.encode(text)
+        encoded = {text: self.encode(text)
+                   for text in dict.fromkeys(itertools.chain.from_iterable(rows))}
         return [[encoded[text] for text in texts] for texts in rows]
 
     def score(self, hypotheses: Any, references: list[list[Any]]) -> DeviceArray:

@@ -6,15 +6,13 @@ from __future__ import annotations
 import itertools
 from collections import OrderedDict
 from collections.abc import Sequence, Sized
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bleusuite import checks
+from bleusuite.array_types import DeviceArray, Hypotheses
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.text import TOKENIZERS
-
-if TYPE_CHECKING:
-    from bleusuite.array_types import DeviceArray, Hypotheses
 
 __all__ = [
     "DEFAULT_CACHE_SIZE",

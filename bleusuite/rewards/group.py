@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bleusuite import checks
+from bleusuite.array_types import DeviceArray, Hypotheses
 from bleusuite.rewards.columns import (
     FROM_TOKENIZER,
     BleuRewardSettings,
@@ -15,9 +16,6 @@ from bleusuite.rewards.columns import (
     TokenizedReward,
 )
 from bleusuite.scores.bleu.pairwise import self_bleu
-
-if TYPE_CHECKING:
-    from bleusuite.array_types import DeviceArray, Hypotheses
 
 __all__ = ["SelfBleuReward", "completion_groups"]
 

@@ -195,7 +195,7 @@ def corpus_scores(
                          f"score {', '.join(unpaired)} without paired=)")
     kinds: tuple[Kind, ...] = ("text", "ids") if known is None else (known,)
     for kind in kinds:  # the settings and the columns' count, checked before any task starts
-        refusal = plan.refusal(kind)
+        refusal = plan.refusals.get(kind)
         if refusal is None:
             sample = sample_statistics(plan, kind, len(systems), len(refs))
             _results(plan, kind, sample.tables, ("sample",), "1")

@@ -10,7 +10,7 @@ metric names gives one metric settings of its own, and token ids are counted as 
 ...                  {"lowercase": True})
 >>> plan.settings("text", "bleu").smooth, plan.settings("text", "chrf").lowercase
 ('floor', True)
->>> plan.refusal("ids")
+>>> plan.refusals["ids"]
 'lowercase=True applies to text columns; token ids are counted as given (drop lowercase)'
 """
 
@@ -35,7 +35,7 @@ Kind = Literal["text", "ids"]
 @dataclass(frozen=True)
 class Plan:
     """The metrics of a job (in the order given), each one's settings for text and for
-    token-id columns (``ids`` empty where :meth:`refusal` says why they cannot be scored),
+    token-id columns (``ids`` empty where ``refusals`` says why they cannot be scored),
     and how token ids are read: ``pad_id`` dropped anywhere, a sentence ended before its
     first ``eos_id``, counted on ``device`` (a torch device; None: the CPU, with NumPy)."""
 
@@ -50,10 +50,6 @@ class Plan:
     def settings(self, kind: Kind, metric: str) -> Any:
         """The settings of ``metric`` for columns of ``kind``."""
         return (self.text if kind == "text" else self.ids)[metric]
-
-    def refusal(self, kind: Kind) -> str | None:
-        """Why columns of ``kind`` cannot be scored, or None."""
-        return self.refusals.get(kind)
 
 
 def _named_metrics(metrics: MetricsArgument) -> dict[str, dict[str, Any]]:

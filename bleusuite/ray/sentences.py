@@ -75,7 +75,7 @@ class SentenceScorer:
         self.plan = make_plan((metric,), options, pad_id=pad_id, eos_id=eos_id, device=device,
                               sentence_level=True)
         for kind in ("text", "ids"):  # settings checked (and the tokenizer loaded) here
-            if self.plan.refusal(kind) is None:
+            if kind not in self.plan.refusals:
                 sample = sample_statistics(self.plan, kind)
                 registry.get(metric).scores(sample.tables[metric][0],
                                             self.plan.settings(kind, metric))

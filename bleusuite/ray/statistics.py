@@ -54,7 +54,7 @@ def block_statistics(columns: Columns, plan: Plan, workers: int | None = None) -
     Raises:
         ValueError: ``plan`` cannot score this kind of column, or a row has no reference.
     """
-    refusal = plan.refusal(columns.kind)
+    refusal = plan.refusals.get(columns.kind)
     if refusal is not None:
         raise ValueError(f"{columns.kind} columns: {refusal}")
     if columns.rows == 0:  # the layout of each table, from one row

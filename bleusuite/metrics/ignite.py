@@ -17,12 +17,13 @@ from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
 from bleusuite import checks
 from bleusuite.inputs import Batch, normalize_batch, text_batch
+from bleusuite.inputs.checks import check_tokenizer_name
+from bleusuite.inputs.normalize import check_text_options
 from bleusuite.metrics.inputs import (
     ARGNAMES,
     as_input,
     check_output,
     check_special,
-    check_text_settings,
     identity,
     to_state,
 )
@@ -58,8 +59,9 @@ class _StatisticsMetric(Metric):
         self.average = average
         self.pad_id = check_special(pad_id, "pad_id")
         self.eos_id = check_special(eos_id, "eos_id")
-        self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,
-                                                            eos_id)
+        check_text_options(tokenize, lowercase, pad_id, eos_id)  # the functions' tokenize= rules
+        self.tokenize = check_tokenizer_name(tokenize, allow_none=True)  # loaded now
+        self.lowercase = lowercase
         self._state_dict_all_req_keys = (
             "_sum_of_scores" if average == "macro" else "_statistics", "_num_sentences")
         super().__init__(output_transform=output_transform, device=device)

@@ -11,11 +11,8 @@ import numpy as np
 import torch
 
 from bleusuite import checks
-from bleusuite.inputs.checks import check_tokenizer_name
-from bleusuite.inputs.normalize import check_text_options
 
-__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "check_text_settings",
-           "identity", "to_state"]
+__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "identity", "to_state"]
 
 #: the names of an Ignite metric's inputs, as its error messages give them
 ARGNAMES = ("y_pred", "y")
@@ -55,25 +52,6 @@ def check_special(value: Any, argname: str) -> Any:
         raise TypeError(
             f"{argname} must be an int token id, a str token or None; got {value!r}"
         ) from None
-
-
-def check_text_settings(
-    tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any
-) -> tuple[str | None, bool]:
-    """``tokenize`` / ``lowercase`` of a metric (the rules of the functions' ``tokenize=``),
-    checked when the metric is built; the tokenizer is loaded then too (sacrebleu needed).
-
-    >>> check_text_settings("13a", True, None, None)
-    ('13a', True)
-    >>> check_text_settings(None, True, None, None)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: lowercase=True applies to text: give tokenize= too (e.g. tokenize='13a'); ...
-    """
-    check_text_options(tokenize, lowercase, pad_id, eos_id)
-    if tokenize is None:
-        return None, False
-    return check_tokenizer_name(tokenize), lowercase
 
 
 def as_input(value: Any, argname: str) -> Any:

@@ -55,13 +55,8 @@ def check_special(value: Any, argname: str) -> Any:
 
 
 def as_input(value: Any, argname: str) -> Any:
-    """Bring one of ``y_pred`` / ``y`` to a form the core accepts.
-
-    CPU tensors become NumPy views (zero-copy: the NumPy backend is the faster one on CPU);
-    tensors on an accelerator stay there (torch backend). Tensors inside Python lists (one
-    per sentence, or one per reference) are treated the same way, and the core packs them
-    (with any token lists on the other side) into padded arrays on their device.
-    """
+    """One of ``y_pred`` / ``y`` as the core takes it: tensors (also inside lists) on the CPU
+    as NumPy views (zero-copy; the faster backend there), others left on their device."""
     if isinstance(value, torch.Tensor):
         if value.dtype == torch.bool or value.is_floating_point() or value.is_complex():
             raise TypeError(

@@ -89,12 +89,8 @@ def one_kind(kinds: Mapping[str, str]) -> Literal["text", "ids"]:
 
 
 def read_columns(batch: Any, hypotheses: Sequence[str], references: Sequence[str]) -> Columns:
-    """The columns ``hypotheses`` and ``references`` of ``batch``, all text or all ids.
-
-    Raises:
-        ValueError: a column is missing or holds null cells.
-        TypeError: a column is neither text nor integer token ids, or the columns mix both.
-    """
+    """The columns ``hypotheses`` and ``references`` of ``batch``, all text or all ids
+    (ValueError: a missing column, null cells; TypeError: other types, or both kinds)."""
     names = column_names(batch)
     read: dict[str, Column] = {}
     for argname, columns in (("hypotheses", hypotheses), ("references", references)):

@@ -1,10 +1,6 @@
-"""What a Ray job computes (:class:`Plan`): the metrics, the settings of each for text
-columns and for token-id columns, and how token ids are read (``pad_id``, ``eos_id``, the
-device that counts them).
-
-Settings are the registry's dataclasses with its defaults (``bleusuite score``'s); an
-option given once applies to every metric that has a setting of that name, a mapping of
-metric names gives one metric settings of its own, and token ids are counted as given.
+"""What a Ray job computes (:class:`Plan`, built by :func:`make_plan`): the metrics, the
+settings of each (the registry's dataclasses, ``bleusuite score``'s defaults) for text
+columns and for token-id columns, and how token ids are read.
 
 >>> plan = make_plan({"bleu": {"smooth": "floor"}, "chrf": {"word_order": 2}},
 ...                  {"lowercase": True})
@@ -96,14 +92,9 @@ def make_plan(
     sentence_level: bool = False,
 ) -> Plan:
     """The plan of a job: ``options`` (setting name -> value) for every metric that has such
-    a setting, then the metric's own settings where ``metrics`` is a mapping.
-    ``sentence_level``: BLEU of sacrebleu's smoothings takes the effective order unless told
-    otherwise (as ``sacrebleu.sentence_bleu`` and ``bleusuite score -sl``).
-
-    Raises:
-        TypeError: an option no metric has, a setting the metric lacks, a bad ``device``.
-        ValueError: an unknown metric name, or none.
-    """
+    a setting, then the metric's own settings where ``metrics`` is a mapping (TypeError: a
+    setting no metric has; ValueError: an unknown metric, or none). ``sentence_level``: BLEU
+    of sacrebleu's smoothings takes the effective order unless told otherwise (``-sl``)."""
     named = _named_metrics(metrics)
     known = {field for name in named for field in _fields(name)}
     for key in options:

@@ -70,20 +70,16 @@ class CorpusScores(Mapping[str, dict[str, Result]]):
 
 def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str,
                   given_tokens: bool = False) -> Result:
-    """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``, the
-    ``to_array`` form), as the single-process ``corpus_*_result`` functions build it
-    (``given_tokens``: of token-id columns, for the metrics whose settings do not say so):
-    :func:`bleusuite.scores.registry.result`."""
+    """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``), as
+    the single-process functions build it: :func:`bleusuite.scores.registry.result`."""
     result: Result = registry.result(metric, total, settings, nrefs, given_tokens)
     return result
 
 
 def paired_results(metric: str, settings: Any, tables: Sequence[np.ndarray], test: Paired,
                    n: int | None, seed: int | None) -> list[PairedResult]:
-    """The paired test of one metric on per-row statistics (``tables``: one ``(B, F)`` per
-    system, the baseline first, rows in the dataset's order), as ``bleusuite score
-    --paired-bs`` / ``--paired-ar`` runs it: the registry's scores, sacrebleu's arithmetic
-    on resamples."""
+    """The paired test of one metric on per-row statistics (one ``(B, F)`` per system, the
+    baseline first), as ``bleusuite score --paired-bs`` / ``--paired-ar`` runs it."""
     score = partial(registry.get(metric).scores, settings=settings)
     n = PAIRED_DEFAULTS[test] if n is None else n
     if test == "bs":

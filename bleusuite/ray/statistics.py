@@ -47,13 +47,9 @@ class BlockStatistics:
 
 
 def block_statistics(columns: Columns, plan: Plan, workers: int | None = None) -> BlockStatistics:
-    """The statistics of ``columns`` for every metric of ``plan``; ``workers``: threads that
-    count text (default :func:`bleusuite.threads.worker_threads`, which follows
-    :func:`bleusuite.threads.cpus_given` in a Ray task).
-
-    Raises:
-        ValueError: ``plan`` cannot score this kind of column, or a row has no reference.
-    """
+    """The statistics of ``columns`` for every metric of ``plan`` (ValueError: a kind of
+    column it cannot score, or a row without references); ``workers``: threads that count
+    text (default :func:`bleusuite.threads.worker_threads`)."""
     refusal = plan.refusals.get(columns.kind)
     if refusal is not None:
         raise ValueError(f"{columns.kind} columns: {refusal}")

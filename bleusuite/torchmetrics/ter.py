@@ -9,6 +9,9 @@ import numpy as np
 import torch
 from torchmetrics.utilities import dim_zero_cat
 
+from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.score import statistics_and_batch
+from bleusuite.scores.ter.settings import TerSettings
 from bleusuite.torchmetrics.statistics_metric import StatisticsMetric
 
 __all__ = ["TranslationEditRate"]
@@ -56,8 +59,6 @@ class TranslationEditRate(StatisticsMetric):
         eos_id: int | None = None,
         **kwargs: Any,
     ) -> None:
-        from bleusuite.scores.ter.settings import TerSettings
-
         super().__init__(2, None, False, pad_id, eos_id, **kwargs)
         for name, value in (("normalize", normalize), ("no_punctuation", no_punctuation),
                             ("lowercase", lowercase), ("asian_support", asian_support),
@@ -80,9 +81,6 @@ class TranslationEditRate(StatisticsMetric):
         Raises:
             TypeError, ValueError: malformed input; the message names what is wrong.
         """
-        from bleusuite.scores.ter.formula import ter_scores
-        from bleusuite.scores.ter.score import statistics_and_batch
-
         if isinstance(preds, str):
             preds = [preds]
         text = isinstance(preds, Sequence) and all(isinstance(p, str) for p in preds)
@@ -105,8 +103,6 @@ class TranslationEditRate(StatisticsMetric):
     def compute(self) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
         """The corpus TER of every sentence seen (in every process): a 0-d float64 tensor;
         with ``return_sentence_level_score``, with every sentence's TER."""
-        from bleusuite.scores.ter.formula import ter_scores
-
         stats = self.statistics.detach().cpu().numpy()
         corpus = torch.tensor(float(ter_scores(stats)[()]) / 100.0, dtype=torch.float64,
                               device=self.statistics.device)

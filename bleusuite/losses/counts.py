@@ -11,6 +11,7 @@ import torch
 from torch import Tensor
 
 from bleusuite import checks
+from bleusuite.inputs import pack_sentences
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,6 @@ def _pack_id_references(
     needs the same number of references. Past each reference's end the tensor holds
     ``pad_id`` (or, without one, ``eos_id``), which the loss then ignores.
     """
-    from bleusuite.inputs import pack_sentences
-
     fill = pad_id if pad_id is not None else eos_id
     if fill is None:
         raise ValueError(

@@ -11,6 +11,7 @@ import torch
 from torchmetrics import Metric
 
 from bleusuite import checks
+from bleusuite.evaluate import as_evaluate_13a
 from bleusuite.inputs import Batch, normalize_batch, text_batch
 from bleusuite.inputs.checks import check_tokenizer_name, is_text
 from bleusuite.text import Tokenizer
@@ -27,8 +28,6 @@ def raw_13a(lines: Sequence[str]) -> Sequence[str]:
     where no line holds a line break."""
     if not any("\n" in line for line in lines):
         return lines
-    from bleusuite.evaluate import as_evaluate_13a
-
     return [as_evaluate_13a(line) for line in lines]
 
 

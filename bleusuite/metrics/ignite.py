@@ -28,7 +28,7 @@ from bleusuite.metrics.inputs import (
     to_state,
 )
 from bleusuite.scores import rules
-from bleusuite.scores.bleu.score import bleu_score
+from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
@@ -244,24 +244,20 @@ class Bleu(_StatisticsMetric):
         self.ngrams_order = checks.order(ngram, "ngram")
         self.ref_length = rules.check_ref_length(ref_length)
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
-        config = BleuSettings.of(max_order=self.ngrams_order, smooth=smooth,
-                                 smooth_value=smooth_value, effective_order=effective_order)
+        self._config = BleuSettings.of(max_order=self.ngrams_order, smooth=smooth,
+                                       smooth_value=smooth_value, effective_order=effective_order)
         self.smooth = smooth
         self.smooth_value = smooth_value
         self.effective_order = effective_order
-        self._stats_order = config.stats_order
-        self._width = 2 + 3 * self._stats_order
+        self._width = 2 + 3 * self._config.stats_order
         super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
                          lowercase)
 
     def _batch_statistics(self, batch: Batch) -> BleuStats:
-        return bleu_statistics_of_batch(batch, self._stats_order, self.ref_length)
+        return bleu_statistics_of_batch(batch, self._config.stats_order, self.ref_length)
 
     def _sentence_scores(self, stats: BleuStats) -> Any:
-        return bleu_score(
-            stats, max_order=self.ngrams_order, smooth=self.smooth,
-            smooth_value=self.smooth_value, effective_order=self.effective_order,
-        )
+        return score_of(stats, self._config)
 
 
 class Gleu(_StatisticsMetric):

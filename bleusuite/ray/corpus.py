@@ -25,7 +25,6 @@ from bleusuite.ray.results import (
     CorpusScores,
     Paired,
     Result,
-    corpus_result,
     paired_results,
 )
 from bleusuite.ray.statistics import block_statistics, sample_statistics
@@ -228,9 +227,9 @@ def _kind(rows: int, id_rows: int) -> Kind:
 
 def _results(plan: Plan, kind: Kind, totals: Mapping[str, Sequence[np.ndarray]],
              systems: Sequence[str], nrefs: str) -> dict[str, dict[str, Result]]:
-    return {system: {name: corpus_result(name, plan.settings(kind, name),
-                                         np.asarray(totals[name][k]).reshape(-1), nrefs,
-                                         given_tokens=kind == "ids")
+    """Each system's result of each metric, as the single-process functions build it."""
+    return {system: {name: registry.result(name, np.asarray(totals[name][k]).reshape(-1),
+                                           plan.settings(kind, name), nrefs, kind == "ids")
                      for name in plan.metrics}
             for k, system in enumerate(systems)}
 

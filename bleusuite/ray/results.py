@@ -1,12 +1,5 @@
-"""Summed statistics to the single-process result objects, and the paired tests on gathered
-per-row statistics: the same calls the library and ``bleusuite score`` make, so the numbers
-are theirs to the last digit.
-
->>> from bleusuite.ray.plan import make_plan
->>> settings = make_plan("gleu", {}).settings("text", "gleu")
->>> corpus_result("gleu", settings, np.array([6, 10]), "1").format(signature=False)
-'GLEU = 60.00 (matches = 6 total = 10)'
-"""
+"""What a Ray job returns (:class:`CorpusScores`), and the paired tests on gathered per-row
+statistics: the calls ``bleusuite score`` makes, so the numbers are its to the last digit."""
 
 from __future__ import annotations
 
@@ -31,7 +24,7 @@ from bleusuite.significance.paired import (
 )
 
 __all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result",
-           "corpus_result", "paired_results"]
+           "paired_results"]
 
 #: a corpus result of any metric
 Result = BleuResult | GleuResult | ChrfResult | TerResult | RougeResult | EditResult
@@ -66,14 +59,6 @@ class CorpusScores(Mapping[str, dict[str, Result]]):
 
     def __len__(self) -> int:
         return len(self.results)
-
-
-def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str,
-                  given_tokens: bool = False) -> Result:
-    """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``), as
-    the single-process functions build it: :func:`bleusuite.scores.registry.result`."""
-    result: Result = registry.result(metric, total, settings, nrefs, given_tokens)
-    return result
 
 
 def paired_results(metric: str, settings: Any, tables: Sequence[np.ndarray], test: Paired,

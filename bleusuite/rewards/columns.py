@@ -53,6 +53,11 @@ class BleuRewardSettings:
         self.smooth_value = smooth_value
         self.effective_order = effective_order
 
+    def _settings(self) -> str:
+        length = "" if self.ref_length == "closest" else f", ref_length={self.ref_length!r}"
+        return (f", max_order={self.max_order}, smooth={self.smooth!r}, "
+                f"effective_order={self.effective_order}{length}")
+
 
 class Encoder(Protocol):
     """What a reward needs of a tokenizer: ``encode(text)`` to token ids."""

@@ -102,9 +102,7 @@ class SelfBleuReward(BleuRewardSettings, TokenizedReward):
     def __repr__(self) -> str:
         text = "" if self.tokenize is None else f", tokenize={self.tokenize!r}"
         return (f"{type(self).__name__}(num_generations={self.num_generations}, "
-                f"max_order={self.max_order}, smooth={self.smooth!r}, "
-                f"effective_order={self.effective_order}, eos_id={self.eos_id}, "
-                f"pad_id={self.pad_id}{text})")
+                f"eos_id={self.eos_id}, pad_id={self.pad_id}{self._settings()}{text})")
 
 
 def completion_groups(prompts: Sequence[Any] | None, count: int,

@@ -94,11 +94,6 @@ class BleuReward(BleuRewardSettings, ReferenceReward):
             lowercase=self.lowercase, ref_length=self.ref_length,
         )
 
-    def _settings(self) -> str:
-        length = "" if self.ref_length == "closest" else f", ref_length={self.ref_length!r}"
-        return (f", max_order={self.max_order}, smooth={self.smooth!r}, "
-                f"effective_order={self.effective_order}{length}")
-
 
 class GleuReward(ReferenceReward):
     """Sentence GLEU (NLTK's) of each completion against its references, as a GRPO reward.

@@ -23,9 +23,8 @@ ARGNAMES = ("preds", "target")
 
 
 def raw_13a(lines: Sequence[str]) -> Sequence[str]:
-    """Lines that bleusuite's 13a (which strips each line's end, as sacrebleu's BLEU) reads
-    as 13a reads the raw lines (:func:`bleusuite.evaluate.as_evaluate_13a`); the list itself
-    where no line holds a line break."""
+    """The lines as :func:`~bleusuite.evaluate.as_evaluate_13a` writes them for bleusuite's
+    13a to read them raw (the list itself where no line holds a line break)."""
     if not any("\n" in line for line in lines):
         return lines
     return [as_evaluate_13a(line) for line in lines]

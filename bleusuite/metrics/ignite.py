@@ -16,14 +16,14 @@ from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
 from bleusuite import checks
-from bleusuite.inputs import Batch, normalize_batch, text_batch
+from bleusuite.inputs import Batch, text_batch
 from bleusuite.inputs.checks import check_tokenizer_name
 from bleusuite.inputs.normalize import check_text_options
 from bleusuite.metrics.inputs import (
     ARGNAMES,
-    as_input,
     check_output,
     check_special,
+    id_batch,
     identity,
     to_state,
 )
@@ -100,13 +100,12 @@ class _StatisticsMetric(Metric):
             TypeError, ValueError: for malformed input; the message names ``output``,
                 ``y_pred`` or ``y``.
         """
-        output = check_output(output)
-        if self.tokenize is not None:
-            batch = text_batch(output[0], output[1], tokenize=self.tokenize,
-                               lowercase=self.lowercase, argnames=ARGNAMES)[0]
+        if self.tokenize is None:
+            batch = id_batch(output, self.pad_id, self.eos_id)
         else:
-            batch = normalize_batch(as_input(output[0], "y_pred"), as_input(output[1], "y"),
-                                    pad_id=self.pad_id, eos_id=self.eos_id, argnames=ARGNAMES)
+            y_pred, y = check_output(output)
+            batch = text_batch(y_pred, y, tokenize=self.tokenize, lowercase=self.lowercase,
+                               argnames=ARGNAMES)[0]
         stats = map_arrays(self._batch_statistics(batch), batch.to_caller)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()

@@ -11,8 +11,10 @@ import numpy as np
 import torch
 
 from bleusuite import checks
+from bleusuite.inputs import Batch, normalize_batch
 
-__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "identity", "to_state"]
+__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "id_batch", "identity",
+           "to_state"]
 
 #: the names of an Ignite metric's inputs, as its error messages give them
 ARGNAMES = ("y_pred", "y")
@@ -33,6 +35,13 @@ def check_output(output: Any) -> Sequence[Any]:
             + (f" of length {len(output)}" if isinstance(output, Sequence) else "")
         )
     return output
+
+
+def id_batch(output: Any, pad_id: Any, eos_id: Any) -> Batch:
+    """The core's batch of ``output``, ``(y_pred, y)`` of token ids."""
+    y_pred, y = check_output(output)
+    return normalize_batch(as_input(y_pred, "y_pred"), as_input(y, "y"), pad_id=pad_id,
+                           eos_id=eos_id, argnames=ARGNAMES)
 
 
 def to_state(value: Any, dtype: torch.dtype, device: torch.device) -> torch.Tensor:

@@ -26,15 +26,7 @@ import torch
 from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
-from bleusuite.inputs import normalize_batch
-from bleusuite.metrics.inputs import (
-    ARGNAMES,
-    as_input,
-    check_output,
-    check_special,
-    identity,
-    to_state,
-)
+from bleusuite.metrics.inputs import check_special, id_batch, identity, to_state
 from bleusuite.scores.rouge.counts import counts_of_batch
 from bleusuite.scores.rouge.formula import IGNITE_MULTIREF, ignite_scores
 
@@ -123,10 +115,7 @@ class Rouge(Metric):
     @reinit__is_reduced
     def update(self, output: Sequence[Any]) -> None:
         """Add one batch ``(y_pred, y)`` (see the class)."""
-        output = check_output(output)
-        y_pred, y = as_input(output[0], "y_pred"), as_input(output[1], "y")
-        batch = normalize_batch(y_pred, y, pad_id=self.pad_id, eos_id=self.eos_id,
-                                argnames=ARGNAMES)
+        batch = id_batch(output, self.pad_id, self.eos_id)
         scores = ignite_scores(counts_of_batch(batch, self._types), self._multiref,
                                self._alpha)
         be = batch.backend

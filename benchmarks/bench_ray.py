@@ -156,8 +156,8 @@ def measure(mode: str, folder: str, workers: int, batch_rows: int, files: int) -
     if mode == "same-work":
         from bleusuite.ray.columns import read_columns
         from bleusuite.ray.plan import make_plan
-        from bleusuite.ray.results import corpus_result
         from bleusuite.ray.statistics import block_statistics
+        from bleusuite.scores import registry
 
         plan = make_plan("bleu", {})
 
@@ -168,7 +168,7 @@ def measure(mode: str, folder: str, workers: int, batch_rows: int, files: int) -
                     columns = read_columns(table.slice(begin, batch_rows), ["hyp"], ["ref"])
                     total += block_statistics(columns, plan, 1).tables["bleu"][0].sum(axis=0)
                     rows += columns.rows
-            return rows, corpus_result("bleu", plan.settings("text", "bleu"), total, "1").score
+            return rows, registry.result("bleu", total, plan.settings("text", "bleu"), "1").score
 
         return {**_best(same_work, REPEAT), "read_seconds": read_seconds}
     import ray

@@ -81,8 +81,7 @@ class Score:
     def __str__(self) -> str:
         return self.format()
 
-    def __repr__(self) -> str:
-        return self.format()
+    __repr__ = __str__
 
 
 class BLEUScore(Score):
@@ -353,9 +352,6 @@ class CHRF(_Metric):
         return CHRFScore(score, self.char_order, self.word_order, self.beta)
 
 
-# ------------------------------------------------------------------------------- TER
-
-
 class TERScore(Score):
     """sacrebleu's ``TERScore``: ``score`` (0-100), ``num_edits`` (summed edits),
     ``ref_length`` (summed average reference lengths)."""
@@ -383,8 +379,7 @@ class TER(_Metric):
                  asian_support: bool = False, case_sensitive: bool = False,
                  references: Sequence[Sequence[str | None]] | None = None) -> None:
         self._settings = TerSettings(normalized=normalized, no_punct=no_punct,
-                                         asian_support=asian_support,
-                                         case_sensitive=case_sensitive)
+                                     asian_support=asian_support, case_sensitive=case_sensitive)
         self.normalized, self.no_punct = normalized, no_punct
         self.asian_support, self.case_sensitive = asian_support, case_sensitive
         self.tokenizer_signature = "tercom"

@@ -1,9 +1,7 @@
-"""The class under every evaluate script here (``bleu/bleu.py``, ...): evaluate's ``Metric``
-whose ``_info`` comes from the class statement's keywords (``description``, ``citation``,
-``codebase_urls``, ``features``) and the script's docstring, so that a script holds only
-its own text and ``_compute``. It is abstract, so that evaluate's loader (the first
-non-abstract ``EvaluationModule`` of a script) passes it over; without ``evaluate``
-installed (:data:`INSTALLED` false) the scripts define nothing.
+"""The class under every evaluate script here (``bleu/bleu.py``, ...), so that a script holds
+only its own text and ``_compute``; abstract, so that evaluate's loader (the first
+non-abstract ``EvaluationModule`` of a script) passes it over. Without ``evaluate``
+(:data:`INSTALLED` false) the scripts define nothing.
 """
 
 from __future__ import annotations
@@ -29,8 +27,8 @@ else:
 
 
 class ScriptMetric(_Metric, metaclass=abc.ABCMeta):
-    """evaluate's ``Metric`` with its ``MetricInfo`` from the class statement's keywords and
-    the script's docstring."""
+    """evaluate's ``Metric`` with its ``MetricInfo`` from the class statement's keywords
+    (``description``, ``citation``, ``codebase_urls``, ``features``) and the script's doc."""
 
     _info_fields: dict[str, Any]
     _features: Callable[[], Any]

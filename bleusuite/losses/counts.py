@@ -11,6 +11,7 @@ import torch
 from torch import Tensor
 
 from bleusuite import checks
+from bleusuite.inputs import pack_sentences
 
 
 @dataclass(frozen=True)
@@ -98,14 +99,8 @@ def _compact_id_references(
 def _pack_id_references(
     references: Sequence[Any], like: Tensor, eos_id: int | None, pad_id: int | None
 ) -> Tensor:
-    """Ragged id references (lists of 1-D tensors or token lists) as one ``(B, R, L)`` tensor.
-
-    A row is one 1-D tensor (one reference) or a list of references (NLTK's form); every row
-    needs the same number of references. Past each reference's end the tensor holds
-    ``pad_id`` (or, without one, ``eos_id``), which the loss then ignores.
-    """
-    from bleusuite.inputs import pack_sentences
-
+    """Ragged id references (per row a 1-D tensor, or a list of ``R`` tensors or token lists)
+    as one ``(B, R, L)`` tensor, filled past each end with ``pad_id`` (else ``eos_id``)."""
     fill = pad_id if pad_id is not None else eos_id
     if fill is None:
         raise ValueError(

@@ -11,24 +11,24 @@ from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import torch
 from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
 from bleusuite import checks
-from bleusuite.inputs import Batch, normalize_batch, text_batch
+from bleusuite.inputs import Batch, text_batch
+from bleusuite.inputs.checks import check_tokenizer_name
+from bleusuite.inputs.normalize import check_text_options
 from bleusuite.metrics.inputs import (
     ARGNAMES,
-    as_input,
     check_output,
     check_special,
-    check_text_settings,
+    id_batch,
     identity,
     to_state,
 )
 from bleusuite.scores import rules
-from bleusuite.scores.bleu.score import bleu_score
+from bleusuite.scores.bleu.score import score_of
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.scores.bleu.statistics import BleuStats, bleu_statistics_of_batch
 from bleusuite.scores.gleu.score import gleu_score
@@ -41,6 +41,8 @@ class _StatisticsMetric(Metric):
     """Summable per-sentence statistics, macro or micro averaged: subclasses count and score."""
 
     _width: int
+    #: the statistics class, whose ``from_array`` reads the summed state
+    _stats: type[BleuStats] | type[GleuStats]
 
     def __init__(
         self,
@@ -57,12 +59,11 @@ class _StatisticsMetric(Metric):
         self.average = average
         self.pad_id = check_special(pad_id, "pad_id")
         self.eos_id = check_special(eos_id, "eos_id")
-        self.tokenize, self.lowercase = check_text_settings(tokenize, lowercase, pad_id,
-                                                            eos_id)
-        if self.average == "macro":
-            self._state_dict_all_req_keys = ("_sum_of_scores", "_num_sentences")
-        else:
-            self._state_dict_all_req_keys = ("_statistics", "_num_sentences")
+        check_text_options(tokenize, lowercase, pad_id, eos_id)  # the functions' tokenize= rules
+        self.tokenize = check_tokenizer_name(tokenize, allow_none=True)  # loaded now
+        self.lowercase = lowercase
+        self._state_dict_all_req_keys = (
+            "_sum_of_scores" if average == "macro" else "_statistics", "_num_sentences")
         super().__init__(output_transform=output_transform, device=device)
 
     @abstractmethod
@@ -71,11 +72,8 @@ class _StatisticsMetric(Metric):
 
     @abstractmethod
     def _sentence_scores(self, stats: Any) -> Any:
-        """Per-sentence scores (float64, the statistics' backend)."""
-
-    @abstractmethod
-    def _corpus_score(self, summed: np.ndarray) -> float:
-        """The corpus score of summed statistics given as one int64 array."""
+        """Per-sentence scores (float64, the statistics' backend); of summed statistics,
+        the corpus score."""
 
     @reinit__is_reduced
     def reset(self) -> None:
@@ -102,13 +100,12 @@ class _StatisticsMetric(Metric):
             TypeError, ValueError: for malformed input; the message names ``output``,
                 ``y_pred`` or ``y``.
         """
-        output = check_output(output)
-        if self.tokenize is not None:
-            batch = text_batch(output[0], output[1], tokenize=self.tokenize,
-                               lowercase=self.lowercase, argnames=ARGNAMES)[0]
+        if self.tokenize is None:
+            batch = id_batch(output, self.pad_id, self.eos_id)
         else:
-            batch = normalize_batch(as_input(output[0], "y_pred"), as_input(output[1], "y"),
-                                    pad_id=self.pad_id, eos_id=self.eos_id, argnames=ARGNAMES)
+            y_pred, y = check_output(output)
+            batch = text_batch(y_pred, y, tokenize=self.tokenize, lowercase=self.lowercase,
+                               argnames=ARGNAMES)[0]
         stats = map_arrays(self._batch_statistics(batch), batch.to_caller)
         if self.average == "macro":
             total = self._sentence_scores(stats).sum()
@@ -132,7 +129,8 @@ class _StatisticsMetric(Metric):
     @sync_all_reduce("_statistics", "_num_sentences")
     def _compute_micro(self) -> float:
         self._check_computable()
-        return self._corpus_score(self._statistics.detach().cpu().numpy())
+        summed = self._stats.from_array(self._statistics.detach().cpu().numpy())
+        return float(self._sentence_scores(summed))
 
     def compute(self) -> torch.Tensor | float:
         """The score of every sentence seen since the last :meth:`reset`, in all processes.
@@ -144,11 +142,9 @@ class _StatisticsMetric(Metric):
         Raises:
             NotComputableError: before the first sentence.
         """
-        if self.average == "macro":
-            result: torch.Tensor = self._compute_macro()
-            return result
-        score: float = self._compute_micro()
-        return score
+        result: torch.Tensor | float = (self._compute_macro() if self.average == "macro" else
+                                        self._compute_micro())
+        return result
 
 
 class Bleu(_StatisticsMetric):
@@ -226,6 +222,8 @@ class Bleu(_StatisticsMetric):
         0.488923
     """
 
+    _stats = BleuStats
+
     def __init__(
         self,
         ngram: int = 4,
@@ -245,27 +243,20 @@ class Bleu(_StatisticsMetric):
         self.ngrams_order = checks.order(ngram, "ngram")
         self.ref_length = rules.check_ref_length(ref_length)
         self.weights = [1 / self.ngrams_order] * self.ngrams_order
-        config = BleuSettings.of(max_order=self.ngrams_order, smooth=smooth,
-                                 smooth_value=smooth_value, effective_order=effective_order)
+        self._config = BleuSettings.of(max_order=self.ngrams_order, smooth=smooth,
+                                       smooth_value=smooth_value, effective_order=effective_order)
         self.smooth = smooth
         self.smooth_value = smooth_value
         self.effective_order = effective_order
-        self._stats_order = config.stats_order
-        self._width = 2 + 3 * self._stats_order
+        self._width = 2 + 3 * self._config.stats_order
         super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
                          lowercase)
 
     def _batch_statistics(self, batch: Batch) -> BleuStats:
-        return bleu_statistics_of_batch(batch, self._stats_order, self.ref_length)
+        return bleu_statistics_of_batch(batch, self._config.stats_order, self.ref_length)
 
     def _sentence_scores(self, stats: BleuStats) -> Any:
-        return bleu_score(
-            stats, max_order=self.ngrams_order, smooth=self.smooth,
-            smooth_value=self.smooth_value, effective_order=self.effective_order,
-        )
-
-    def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(self._sentence_scores(BleuStats.from_array(summed)))
+        return score_of(stats, self._config)
 
 
 class Gleu(_StatisticsMetric):
@@ -296,6 +287,8 @@ class Gleu(_StatisticsMetric):
     0.692308
     """
 
+    _stats, _width = GleuStats, 2
+
     def __init__(
         self,
         min_len: int = 1,
@@ -310,7 +303,6 @@ class Gleu(_StatisticsMetric):
         lowercase: bool = False,
     ) -> None:
         self.min_len, self.max_len = checks.gleu_orders(min_len, max_len)
-        self._width = 2
         super().__init__(output_transform, device, average, pad_id, eos_id, tokenize,
                          lowercase)
 
@@ -319,6 +311,3 @@ class Gleu(_StatisticsMetric):
 
     def _sentence_scores(self, stats: Any) -> Any:
         return gleu_score(stats)
-
-    def _corpus_score(self, summed: np.ndarray) -> float:
-        return float(gleu_score(GleuStats.from_array(summed)))

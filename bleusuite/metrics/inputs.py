@@ -11,11 +11,10 @@ import numpy as np
 import torch
 
 from bleusuite import checks
-from bleusuite.inputs.checks import check_tokenizer_name
-from bleusuite.inputs.normalize import check_text_options
+from bleusuite.inputs import Batch, normalize_batch
 
-__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "check_text_settings",
-           "identity", "to_state"]
+__all__ = ["ARGNAMES", "as_input", "check_output", "check_special", "id_batch", "identity",
+           "to_state"]
 
 #: the names of an Ignite metric's inputs, as its error messages give them
 ARGNAMES = ("y_pred", "y")
@@ -38,6 +37,13 @@ def check_output(output: Any) -> Sequence[Any]:
     return output
 
 
+def id_batch(output: Any, pad_id: Any, eos_id: Any) -> Batch:
+    """The core's batch of ``output``, ``(y_pred, y)`` of token ids."""
+    y_pred, y = check_output(output)
+    return normalize_batch(as_input(y_pred, "y_pred"), as_input(y, "y"), pad_id=pad_id,
+                           eos_id=eos_id, argnames=ARGNAMES)
+
+
 def to_state(value: Any, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """A batch's sum (a tensor on any device, or NumPy) as a state tensor on ``device``."""
     if isinstance(value, torch.Tensor):
@@ -57,41 +63,16 @@ def check_special(value: Any, argname: str) -> Any:
         ) from None
 
 
-def check_text_settings(
-    tokenize: Any, lowercase: Any, pad_id: Any, eos_id: Any
-) -> tuple[str | None, bool]:
-    """``tokenize`` / ``lowercase`` of a metric (the rules of the functions' ``tokenize=``),
-    checked when the metric is built; the tokenizer is loaded then too (sacrebleu needed).
-
-    >>> check_text_settings("13a", True, None, None)
-    ('13a', True)
-    >>> check_text_settings(None, True, None, None)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: lowercase=True applies to text: give tokenize= too (e.g. tokenize='13a'); ...
-    """
-    check_text_options(tokenize, lowercase, pad_id, eos_id)
-    if tokenize is None:
-        return None, False
-    return check_tokenizer_name(tokenize), lowercase
-
-
 def as_input(value: Any, argname: str) -> Any:
-    """Bring one of ``y_pred`` / ``y`` to a form the core accepts.
-
-    CPU tensors become NumPy views (zero-copy: the NumPy backend is the faster one on CPU);
-    tensors on an accelerator stay there (torch backend). Tensors inside Python lists (one
-    per sentence, or one per reference) are treated the same way, and the core packs them
-    (with any token lists on the other side) into padded arrays on their device.
-    """
+    """One of ``y_pred`` / ``y`` as the core takes it: tensors (also inside lists) on the CPU
+    as NumPy views (zero-copy; the faster backend there), others left on their device."""
     if isinstance(value, torch.Tensor):
         if value.dtype == torch.bool or value.is_floating_point() or value.is_complex():
             raise TypeError(
                 f"{argname} must hold integer token ids; got a tensor of dtype {value.dtype} "
                 "(did you pass logits or probabilities? take the argmax first)"
             )
-        value = value.detach()
-        return value.numpy() if value.device.type == "cpu" else value
+        return _host(value)
     if isinstance(value, np.ndarray) or not isinstance(value, Sequence):
         return value  # arrays, or anything the core will reject with a message
     if isinstance(value, str | bytes):

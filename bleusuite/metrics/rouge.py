@@ -26,15 +26,7 @@ import torch
 from ignite.exceptions import NotComputableError
 from ignite.metrics.metric import Metric, reinit__is_reduced, sync_all_reduce
 
-from bleusuite.inputs import normalize_batch
-from bleusuite.metrics.inputs import (
-    ARGNAMES,
-    as_input,
-    check_output,
-    check_special,
-    identity,
-    to_state,
-)
+from bleusuite.metrics.inputs import check_special, id_batch, identity, to_state
 from bleusuite.scores.rouge.counts import counts_of_batch
 from bleusuite.scores.rouge.formula import IGNITE_MULTIREF, ignite_scores
 
@@ -115,19 +107,15 @@ class Rouge(Metric):
     @reinit__is_reduced
     def reset(self) -> None:
         """Forget every document seen."""
-        width = len(self._types)
-        self._precision = torch.zeros(width, dtype=self._double_dtype, device=self._device)
-        self._recall = torch.zeros(width, dtype=self._double_dtype, device=self._device)
-        self._fmeasure = torch.zeros(width, dtype=self._double_dtype, device=self._device)
+        self._precision, self._recall, self._fmeasure = (
+            torch.zeros(len(self._types), dtype=self._double_dtype, device=self._device)
+            for _ in range(3))
         self._num_examples = torch.tensor(0, dtype=torch.int64, device=self._device)
 
     @reinit__is_reduced
     def update(self, output: Sequence[Any]) -> None:
         """Add one batch ``(y_pred, y)`` (see the class)."""
-        output = check_output(output)
-        y_pred, y = as_input(output[0], "y_pred"), as_input(output[1], "y")
-        batch = normalize_batch(y_pred, y, pad_id=self.pad_id, eos_id=self.eos_id,
-                                argnames=ARGNAMES)
+        batch = id_batch(output, self.pad_id, self.eos_id)
         scores = ignite_scores(counts_of_batch(batch, self._types), self._multiref,
                                self._alpha)
         be = batch.backend
@@ -149,12 +137,10 @@ class Rouge(Metric):
         if count == 0:
             raise NotComputableError("Rouge metric must have at least one example before "
                                      "being computed")
-        results: dict[str, float] = {}
-        for prefix, column in zip(self._prefixes, self._columns, strict=True):
-            results[f"{prefix}-P"] = float(self._precision[column]) / count
-            results[f"{prefix}-R"] = float(self._recall[column]) / count
-            results[f"{prefix}-F"] = float(self._fmeasure[column]) / count
-        return results
+        states = {"P": self._precision, "R": self._recall, "F": self._fmeasure}
+        return {f"{prefix}-{key}": float(state[column]) / count
+                for prefix, column in zip(self._prefixes, self._columns, strict=True)
+                for key, state in states.items()}
 
 
 class RougeN(Rouge):

@@ -32,13 +32,9 @@ class IdRows:
     values: np.ndarray
     offsets: np.ndarray
 
-    @property
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
     def width(self) -> int | None:
         """The length every row has, or None where rows differ (or there are none)."""
-        lengths = self.lengths
+        lengths = np.diff(self.offsets)
         if not len(lengths) or lengths.min() != lengths.max() or lengths[0] == 0:
             return None
         return int(lengths[0])
@@ -93,12 +89,8 @@ def one_kind(kinds: Mapping[str, str]) -> Literal["text", "ids"]:
 
 
 def read_columns(batch: Any, hypotheses: Sequence[str], references: Sequence[str]) -> Columns:
-    """The columns ``hypotheses`` and ``references`` of ``batch``, all text or all ids.
-
-    Raises:
-        ValueError: a column is missing or holds null cells.
-        TypeError: a column is neither text nor integer token ids, or the columns mix both.
-    """
+    """The columns ``hypotheses`` and ``references`` of ``batch``, all text or all ids
+    (ValueError: a missing column, null cells; TypeError: other types, or both kinds)."""
     names = column_names(batch)
     read: dict[str, Column] = {}
     for argname, columns in (("hypotheses", hypotheses), ("references", references)):
@@ -134,7 +126,9 @@ def column_kind(kind: pa.DataType, where: str) -> Literal["text", "ids"]:
     """
     if isinstance(kind, pa.ExtensionType):  # Ray's tensor columns: a list type underneath
         kind = kind.storage_type
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or _is_string_view(kind):
+    is_string_view = getattr(pa.types, "is_string_view", None)  # pyarrow 16 and later
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or (
+            is_string_view is not None and is_string_view(kind)):
         return "text"
     if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)
             or pa.types.is_fixed_size_list(kind)):
@@ -145,16 +139,9 @@ def column_kind(kind: pa.DataType, where: str) -> Literal["text", "ids"]:
     return "ids"
 
 
-def _is_string_view(kind: pa.DataType) -> bool:
-    is_string_view = getattr(pa.types, "is_string_view", None)  # pyarrow 16 and later
-    return bool(is_string_view is not None and is_string_view(kind))
-
-
 def _arrow_column(chunked: pa.ChunkedArray, name: str, argname: str) -> Column:
     where = f"{argname}: column {name!r}"
-    if chunked.null_count:
-        raise ValueError(f"{where} has {chunked.null_count} null cell(s); an empty line is "
-                         "'' (text) or [] (token ids)")
+    _check_nulls(chunked.null_count, where)
     kind = chunked.type
     if isinstance(kind, pa.ExtensionType):
         chunked = pa.chunked_array([chunk.storage for chunk in chunked.chunks],
@@ -187,10 +174,7 @@ def _numpy_column(values: np.ndarray, name: str, argname: str) -> Column:
         raise TypeError(f"{where} must hold strings (text) or integer token ids; got a "
                         f"{values.ndim}-D array of dtype {values.dtype}")
     cells = values.tolist()
-    if any(cell is None for cell in cells):
-        nulls = sum(cell is None for cell in cells)
-        raise ValueError(f"{where} has {nulls} null cell(s); an empty line is '' (text) or "
-                         "[] (token ids)")
+    _check_nulls(sum(cell is None for cell in cells), where)
     if all(isinstance(cell, str) for cell in cells):
         return list(cells)
     if any(isinstance(cell, str) for cell in cells):
@@ -204,6 +188,12 @@ def _numpy_column(values: np.ndarray, name: str, argname: str) -> Column:
     if not len(flat):
         flat = flat.astype(np.int64)
     return IdRows(_int64(flat, where), offsets)
+
+
+def _check_nulls(nulls: int, where: str) -> None:
+    if nulls:
+        raise ValueError(f"{where} has {nulls} null cell(s); an empty line is '' (text) or "
+                         "[] (token ids)")
 
 
 def _int64(values: np.ndarray, where: str) -> np.ndarray:

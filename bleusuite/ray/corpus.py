@@ -8,8 +8,7 @@ dataset's order, for the paired tests of :mod:`bleusuite.significance`.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,6 @@ from bleusuite.ray.results import (
     CorpusScores,
     Paired,
     Result,
-    corpus_result,
     paired_results,
 )
 from bleusuite.ray.statistics import block_statistics, sample_statistics
@@ -57,15 +55,10 @@ def assigned_cpus() -> int | None:
 
 
 def check_columns(dataset: Any, columns: Mapping[str, Sequence[str]]) -> Kind | None:
-    """Where the schema of ``dataset`` is known without running it: every column of
-    ``columns`` (argument name -> its column names) exists, and the hypothesis and
-    reference columns hold one kind, which is returned (None: not known before a task
-    reads a batch, which then makes these checks).
-
-    Raises:
-        ValueError: a missing column.
-        TypeError: columns of neither or both kinds.
-    """
+    """The one kind of the hypothesis and reference columns, where the schema of ``dataset``
+    is known without running it (else None: a task's batch is checked), every column of
+    ``columns`` (argument name -> column names) checked to exist (ValueError) and the kinds
+    (TypeError)."""
     schema = dataset.schema(fetch_if_missing=False)
     arrow = getattr(schema, "base_schema", None)
     if not isinstance(arrow, pa.Schema):
@@ -123,19 +116,6 @@ def _order_keys(batch: pa.Table, name: str) -> np.ndarray:
                         f"{column.type} with {column.null_count} null(s)")
     keys: np.ndarray = column.to_numpy()
     return keys
-
-
-@contextlib.contextmanager
-def _order_kept(dataset: Any) -> Iterator[None]:
-    """Run the dataset's jobs in this block with Ray's order-preserving execution (batches
-    reach the driver in the dataset's order); its setting is restored on exit."""
-    options = dataset.context.execution_options
-    before = options.preserve_order
-    options.preserve_order = True
-    try:
-        yield
-    finally:
-        options.preserve_order = before
 
 
 def corpus_scores(
@@ -214,7 +194,7 @@ def corpus_scores(
                          f"score {', '.join(unpaired)} without paired=)")
     kinds: tuple[Kind, ...] = ("text", "ids") if known is None else (known,)
     for kind in kinds:  # the settings and the columns' count, checked before any task starts
-        refusal = plan.refusal(kind)
+        refusal = plan.refusals.get(kind)
         if refusal is None:
             sample = sample_statistics(plan, kind, len(systems), len(refs))
             _results(plan, kind, sample.tables, ("sample",), "1")
@@ -225,8 +205,15 @@ def corpus_scores(
         batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True, **extra)
     if paired is None:
         return _summed(stage, plan, systems)
-    with contextlib.nullcontext() if order_by else _order_kept(stage):
+    # without order_by, Ray's order-preserving execution brings the batches in the dataset's
+    # order; the dataset's setting is restored after
+    execution = stage.context.execution_options
+    before = execution.preserve_order
+    execution.preserve_order = before or order_by is None
+    try:
         return _gathered(stage, plan, systems, paired, n, seed, order_by is not None)
+    finally:
+        execution.preserve_order = before
 
 
 def _kind(rows: int, id_rows: int) -> Kind:
@@ -240,10 +227,9 @@ def _kind(rows: int, id_rows: int) -> Kind:
 
 def _results(plan: Plan, kind: Kind, totals: Mapping[str, Sequence[np.ndarray]],
              systems: Sequence[str], nrefs: str) -> dict[str, dict[str, Result]]:
-    """Each system's result of each metric from the totals (per metric, per system)."""
-    return {system: {name: corpus_result(name, plan.settings(kind, name),
-                                         np.asarray(totals[name][k]).reshape(-1), nrefs,
-                                         given_tokens=kind == "ids")
+    """Each system's result of each metric, as the single-process functions build it."""
+    return {system: {name: registry.result(name, np.asarray(totals[name][k]).reshape(-1),
+                                           plan.settings(kind, name), nrefs, kind == "ids")
                      for name in plan.metrics}
             for k, system in enumerate(systems)}
 

@@ -1,16 +1,12 @@
-"""What a Ray job computes (:class:`Plan`): the metrics, the settings of each for text
-columns and for token-id columns, and how token ids are read (``pad_id``, ``eos_id``, the
-device that counts them).
-
-Settings are the registry's dataclasses with its defaults (``bleusuite score``'s); an
-option given once applies to every metric that has a setting of that name, a mapping of
-metric names gives one metric settings of its own, and token ids are counted as given.
+"""What a Ray job computes (:class:`Plan`, built by :func:`make_plan`): the metrics, the
+settings of each (the registry's dataclasses, ``bleusuite score``'s defaults) for text
+columns and for token-id columns, and how token ids are read.
 
 >>> plan = make_plan({"bleu": {"smooth": "floor"}, "chrf": {"word_order": 2}},
 ...                  {"lowercase": True})
 >>> plan.settings("text", "bleu").smooth, plan.settings("text", "chrf").lowercase
 ('floor', True)
->>> plan.refusal("ids")
+>>> plan.refusals["ids"]
 'lowercase=True applies to text columns; token ids are counted as given (drop lowercase)'
 """
 
@@ -34,19 +30,10 @@ Kind = Literal["text", "ids"]
 
 @dataclass(frozen=True)
 class Plan:
-    """The metrics of a job and their settings for each kind of column.
-
-    Attributes:
-        metrics: the metric names, in the order given.
-        text: each metric's settings for text columns.
-        ids: each metric's settings for token-id columns (empty where :meth:`refusal` says
-            why token ids cannot be scored).
-        pad_id: padding of token ids (dropped anywhere).
-        eos_id: end of sentence of token ids (a sentence ends before its first).
-        device: where token ids are counted (a torch device such as ``"cuda"``); None: the
-            CPU, with NumPy.
-        refusals: why a kind of column cannot be scored with these settings.
-    """
+    """The metrics of a job (in the order given), each one's settings for text and for
+    token-id columns (``ids`` empty where ``refusals`` says why they cannot be scored),
+    and how token ids are read: ``pad_id`` dropped anywhere, a sentence ended before its
+    first ``eos_id``, counted on ``device`` (a torch device; None: the CPU, with NumPy)."""
 
     metrics: tuple[str, ...]
     text: Mapping[str, Any]
@@ -59,10 +46,6 @@ class Plan:
     def settings(self, kind: Kind, metric: str) -> Any:
         """The settings of ``metric`` for columns of ``kind``."""
         return (self.text if kind == "text" else self.ids)[metric]
-
-    def refusal(self, kind: Kind) -> str | None:
-        """Why columns of ``kind`` cannot be scored, or None."""
-        return self.refusals.get(kind)
 
 
 def _named_metrics(metrics: MetricsArgument) -> dict[str, dict[str, Any]]:
@@ -109,14 +92,9 @@ def make_plan(
     sentence_level: bool = False,
 ) -> Plan:
     """The plan of a job: ``options`` (setting name -> value) for every metric that has such
-    a setting, then the metric's own settings where ``metrics`` is a mapping.
-    ``sentence_level``: BLEU of sacrebleu's smoothings takes the effective order unless told
-    otherwise (as ``sacrebleu.sentence_bleu`` and ``bleusuite score -sl``).
-
-    Raises:
-        TypeError: an option no metric has, a setting the metric lacks, a bad ``device``.
-        ValueError: an unknown metric name, or none.
-    """
+    a setting, then the metric's own settings where ``metrics`` is a mapping (TypeError: a
+    setting no metric has; ValueError: an unknown metric, or none). ``sentence_level``: BLEU
+    of sacrebleu's smoothings takes the effective order unless told otherwise (``-sl``)."""
     named = _named_metrics(metrics)
     known = {field for name in named for field in _fields(name)}
     for key in options:

@@ -1,12 +1,5 @@
-"""Summed statistics to the single-process result objects, and the paired tests on gathered
-per-row statistics: the same calls the library and ``bleusuite score`` make, so the numbers
-are theirs to the last digit.
-
->>> from bleusuite.ray.plan import make_plan
->>> settings = make_plan("gleu", {}).settings("text", "gleu")
->>> corpus_result("gleu", settings, np.array([6, 10]), "1").format(signature=False)
-'GLEU = 60.00 (matches = 6 total = 10)'
-"""
+"""What a Ray job returns (:class:`CorpusScores`), and the paired tests on gathered per-row
+statistics: the calls ``bleusuite score`` makes, so the numbers are its to the last digit."""
 
 from __future__ import annotations
 
@@ -31,7 +24,7 @@ from bleusuite.significance.paired import (
 )
 
 __all__ = ["PAIRED_DEFAULTS", "PAIRED_TESTS", "CorpusScores", "Paired", "Result",
-           "corpus_result", "paired_results"]
+           "paired_results"]
 
 #: a corpus result of any metric
 Result = BleuResult | GleuResult | ChrfResult | TerResult | RougeResult | EditResult
@@ -68,22 +61,10 @@ class CorpusScores(Mapping[str, dict[str, Result]]):
         return len(self.results)
 
 
-def corpus_result(metric: str, settings: Any, total: np.ndarray, nrefs: str,
-                  given_tokens: bool = False) -> Result:
-    """The result object of ``metric`` from its summed statistics ``total`` (``(F,)``, the
-    ``to_array`` form), as the single-process ``corpus_*_result`` functions build it
-    (``given_tokens``: of token-id columns, for the metrics whose settings do not say so):
-    :func:`bleusuite.scores.registry.result`."""
-    result: Result = registry.result(metric, total, settings, nrefs, given_tokens)
-    return result
-
-
 def paired_results(metric: str, settings: Any, tables: Sequence[np.ndarray], test: Paired,
                    n: int | None, seed: int | None) -> list[PairedResult]:
-    """The paired test of one metric on per-row statistics (``tables``: one ``(B, F)`` per
-    system, the baseline first, rows in the dataset's order), as ``bleusuite score
-    --paired-bs`` / ``--paired-ar`` runs it: the registry's scores, sacrebleu's arithmetic
-    on resamples."""
+    """The paired test of one metric on per-row statistics (one ``(B, F)`` per system, the
+    baseline first), as ``bleusuite score --paired-bs`` / ``--paired-ar`` runs it."""
     score = partial(registry.get(metric).scores, settings=settings)
     n = PAIRED_DEFAULTS[test] if n is None else n
     if test == "bs":

@@ -75,7 +75,7 @@ class SentenceScorer:
         self.plan = make_plan((metric,), options, pad_id=pad_id, eos_id=eos_id, device=device,
                               sentence_level=True)
         for kind in ("text", "ids"):  # settings checked (and the tokenizer loaded) here
-            if self.plan.refusal(kind) is None:
+            if kind not in self.plan.refusals:
                 sample = sample_statistics(self.plan, kind)
                 registry.get(metric).scores(sample.tables[metric][0],
                                             self.plan.settings(kind, metric))
@@ -94,19 +94,17 @@ class SentenceScorer:
     def __call__(self, batch: BatchT) -> BatchT:
         """``batch`` with the scores in column :attr:`output`."""
         scores = self.scores(batch)
+        table: Any = batch  # the same format back
         if isinstance(batch, pa.Table):
             column = pa.array(scores, type=pa.float64())
             if self.output in batch.column_names:
-                table: Any = batch.set_column(batch.column_names.index(self.output),
-                                              self.output, column)
-            else:
-                table = batch.append_column(self.output, column)
-            return table
+                return table.set_column(batch.column_names.index(self.output), self.output,
+                                        column)
+            return table.append_column(self.output, column)
         if isinstance(batch, dict):
-            added: Any = {**batch, self.output: scores}
-            return added
-        frame: Any = batch
-        return frame.assign(**{self.output: scores})
+            table = {**batch, self.output: scores}
+            return table
+        return table.assign(**{self.output: scores})
 
     def __repr__(self) -> str:
         return (f"SentenceScorer(hypotheses={self.hypotheses!r}, "

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite.counting import MatchCounts, count_matches
+from bleusuite.counting import count_matches
 from bleusuite.inputs import normalize_batch, streams_batch
 from bleusuite.ray.columns import Columns, IdRows
 from bleusuite.ray.plan import Kind, Plan
@@ -37,14 +37,9 @@ __all__ = ["BlockStatistics", "block_statistics", "sample_statistics"]
 
 @dataclass(frozen=True)
 class BlockStatistics:
-    """The statistics of a batch.
-
-    Attributes:
-        kind: what the columns held.
-        tables: per metric, per system, the ``(B, F)`` int64 statistics of each row (the
-            metric's ``to_array`` form).
-        present: ``(B,)`` the references each row has (absent: an all-padding row of ids).
-    """
+    """The statistics of a batch of ``kind``: ``tables`` per metric, per system, those of
+    each row ``(B, F)`` (the metric's ``to_array`` form); ``present`` ``(B,)`` the references
+    each row has (absent: an all-padding row of ids)."""
 
     kind: Kind
     tables: Mapping[str, list[np.ndarray]]
@@ -52,14 +47,10 @@ class BlockStatistics:
 
 
 def block_statistics(columns: Columns, plan: Plan, workers: int | None = None) -> BlockStatistics:
-    """The statistics of ``columns`` for every metric of ``plan``; ``workers``: threads that
-    count text (default :func:`bleusuite.threads.worker_threads`, which follows
-    :func:`bleusuite.threads.cpus_given` in a Ray task).
-
-    Raises:
-        ValueError: ``plan`` cannot score this kind of column, or a row has no reference.
-    """
-    refusal = plan.refusal(columns.kind)
+    """The statistics of ``columns`` for every metric of ``plan`` (ValueError: a kind of
+    column it cannot score, or a row without references); ``workers``: threads that count
+    text (default :func:`bleusuite.threads.worker_threads`)."""
+    refusal = plan.refusals.get(columns.kind)
     if refusal is not None:
         raise ValueError(f"{columns.kind} columns: {refusal}")
     if columns.rows == 0:  # the layout of each table, from one row
@@ -75,8 +66,7 @@ def block_statistics(columns: Columns, plan: Plan, workers: int | None = None) -
 
 def sample_statistics(plan: Plan, kind: Kind, systems: int = 1,
                       references: int = 1) -> BlockStatistics:
-    """The statistics of one made-up row (``"a b"`` against ``"a c"``) of ``kind``: what the
-    settings of ``plan`` give, checked by the library that computes them."""
+    """The statistics of one made-up row of ``kind``, which checks the settings of ``plan``."""
     if kind == "text":
         sample = Columns("text", [["a b"]] * systems, [["a c"]] * references, 1)
     else:
@@ -113,26 +103,16 @@ def _text_statistics(columns: Columns, plan: Plan, workers: int | None) -> Block
         counts = count_matches(streams_batch(token_ids, len(systems)),
                                max(counted[name].orders for name in names), per_reference,
                                workers)
-        for name in names:
-            tables[name] = _word_statistics(entries[name], counts, token_ids.lengths,
-                                            len(systems), plan.settings("text", name))
+        lengths, rows = token_ids.lengths, columns.rows  # (streams, B): systems, references
+        for name, k in itertools.product(names, range(len(systems))):
+            part = slice(k * rows, (k + 1) * rows)  # the counts hold every system's rows
+            per_ref = None if counts.per_reference is None else counts.per_reference[part]
+            tables.setdefault(name, []).append(entries[name].word_statistics(
+                counts.clipped[part], per_ref,
+                np.concatenate([lengths[k : k + 1], lengths[len(systems):]]),
+                plan.settings("text", name)))
     present = np.full(columns.rows, len(references), dtype=np.int64)
     return BlockStatistics("text", {name: tables[name] for name in plan.metrics}, present)
-
-
-def _word_statistics(entry: registry.WordCountedMetric, counts: MatchCounts,
-                     lengths: np.ndarray, num_systems: int, settings: Any) -> list[np.ndarray]:
-    """Each system's statistics of the metric of ``entry`` from the counts of all systems (rows
-    system after system) and the line lengths of every stream ``(streams, B)``."""
-    rows = lengths.shape[1]
-    tables = []
-    for k in range(num_systems):
-        part = slice(k * rows, (k + 1) * rows)
-        per_reference = None if counts.per_reference is None else counts.per_reference[part]
-        tables.append(entry.word_statistics(
-            counts.clipped[part], per_reference,
-            np.concatenate([lengths[k : k + 1], lengths[num_systems:]]), settings))
-    return tables
 
 
 def _id_statistics(columns: Columns, plan: Plan) -> BlockStatistics:
@@ -164,8 +144,7 @@ def _on_device(values: np.ndarray, device: str | None) -> Any:
 
 
 def _sentences(rows: IdRows, device: str | None) -> Any:
-    """The rows as bleusuite takes them: a ``(B, L)`` array where every row has length L,
-    else a list of 1-D arrays (views of one array, moved to ``device`` once)."""
+    """``(B, L)`` where every row has length L, else a list of 1-D views (moved once)."""
     values = _on_device(rows.values, device)
     width = rows.width()
     if width is not None:
@@ -175,8 +154,7 @@ def _sentences(rows: IdRows, device: str | None) -> Any:
 
 
 def _references(columns: list[IdRows], device: str | None) -> Any:
-    """The references of each row: ``(B, R, L)`` where every row of every column has length
-    L, else a list per row of 1-D arrays."""
+    """``(B, R, L)`` where every row of every column has length L, else lists of 1-D arrays."""
     widths = {column.width() for column in columns}
     if len(widths) == 1 and None not in widths:
         stacked = np.stack([column.values.reshape(len(column.offsets) - 1, -1)

@@ -3,17 +3,16 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Sequence, Sized
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bleusuite import checks
+from bleusuite.array_types import DeviceArray, Hypotheses
 from bleusuite.scores import rules
 from bleusuite.scores.bleu.settings import BleuSettings
 from bleusuite.text import TOKENIZERS
-
-if TYPE_CHECKING:
-    from bleusuite.array_types import DeviceArray, Hypotheses
 
 __all__ = [
     "DEFAULT_CACHE_SIZE",
@@ -53,6 +52,11 @@ class BleuRewardSettings:
         self.smooth = smooth
         self.smooth_value = smooth_value
         self.effective_order = effective_order
+
+    def _settings(self) -> str:
+        length = "" if self.ref_length == "closest" else f", ref_length={self.ref_length!r}"
+        return (f", max_order={self.max_order}, smooth={self.smooth!r}, "
+                f"effective_order={self.effective_order}{length}")
 
 
 class Encoder(Protocol):
@@ -288,11 +292,8 @@ class ReferenceReward(TokenizedReward):
         rows = self.reference_texts(kwargs, count)
         if self.tokenize is not None:
             return rows
-        encoded: dict[str, list[int]] = {}
-        for texts in rows:
-            for text in texts:
-                if text not in encoded:
-                    encoded[text] = self.encode(text)
+        encoded = {text: self.encode(text)
+                   for text in dict.fromkeys(itertools.chain.from_iterable(rows))}
         return [[encoded[text] for text in texts] for texts in rows]
 
     def score(self, hypotheses: Any, references: list[list[Any]]) -> DeviceArray:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bleusuite import checks
+from bleusuite.array_types import DeviceArray, Hypotheses
 from bleusuite.rewards.columns import (
     FROM_TOKENIZER,
     BleuRewardSettings,
@@ -15,9 +16,6 @@ from bleusuite.rewards.columns import (
     TokenizedReward,
 )
 from bleusuite.scores.bleu.pairwise import self_bleu
-
-if TYPE_CHECKING:
-    from bleusuite.array_types import DeviceArray, Hypotheses
 
 __all__ = ["SelfBleuReward", "completion_groups"]
 
@@ -104,9 +102,7 @@ class SelfBleuReward(BleuRewardSettings, TokenizedReward):
     def __repr__(self) -> str:
         text = "" if self.tokenize is None else f", tokenize={self.tokenize!r}"
         return (f"{type(self).__name__}(num_generations={self.num_generations}, "
-                f"max_order={self.max_order}, smooth={self.smooth!r}, "
-                f"effective_order={self.effective_order}, eos_id={self.eos_id}, "
-                f"pad_id={self.pad_id}{text})")
+                f"eos_id={self.eos_id}, pad_id={self.pad_id}{self._settings()}{text})")
 
 
 def completion_groups(prompts: Sequence[Any] | None, count: int,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bleusuite import checks
+from bleusuite.array_types import DeviceArray
 from bleusuite.rewards.columns import (
     DEFAULT_CACHE_SIZE,
     FROM_TOKENIZER,
@@ -14,9 +15,6 @@ from bleusuite.rewards.columns import (
 )
 from bleusuite.scores.bleu.score import sentence_bleu
 from bleusuite.scores.gleu.score import sentence_gleu
-
-if TYPE_CHECKING:
-    from bleusuite.array_types import DeviceArray
 
 __all__ = ["BleuReward", "GleuReward"]
 
@@ -95,11 +93,6 @@ class BleuReward(BleuRewardSettings, ReferenceReward):
             eos_id=self.eos_id, pad_id=self.pad_id, tokenize=self.tokenize,
             lowercase=self.lowercase, ref_length=self.ref_length,
         )
-
-    def _settings(self) -> str:
-        length = "" if self.ref_length == "closest" else f", ref_length={self.ref_length!r}"
-        return (f", max_order={self.max_order}, smooth={self.smooth!r}, "
-                f"effective_order={self.effective_order}{length}")
 
 
 class GleuReward(ReferenceReward):

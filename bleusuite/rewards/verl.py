@@ -41,14 +41,6 @@ def _references(ground_truth: Any, name: str) -> list[str]:
     return list(values)
 
 
-def _unused(arguments: dict[str, Any]) -> None:
-    unknown = sorted(set(arguments) - set(VERL_ARGUMENTS))
-    if unknown:
-        raise TypeError(f"unexpected keyword argument(s) {', '.join(unknown)}; the settings are "
-                        "tokenize, lowercase, max_order, smooth, smooth_value, "
-                        "effective_order, ref_length")
-
-
 def compute_score_batch(
     data_sources: Sequence[Any],
     solution_strs: Sequence[str],
@@ -72,7 +64,11 @@ def compute_score_batch(
         TypeError, ValueError: malformed responses or ground truths (the message names
             them), or an unknown setting.
     """
-    _unused(verl_arguments)
+    unknown = sorted(set(verl_arguments) - set(VERL_ARGUMENTS))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s) {', '.join(unknown)}; the settings are "
+                        "tokenize, lowercase, max_order, smooth, smooth_value, "
+                        "effective_order, ref_length")
     if isinstance(solution_strs, str) or not isinstance(solution_strs, Sequence):
         raise TypeError(f"solution_strs must be a list of strings; got "
                         f"{type(solution_strs).__name__}")

@@ -144,9 +144,7 @@ class SacreBLEUScore(BLEUScore):
                                   word_local=False, rstrip=False)
 
     def _text_tokenizer(self) -> tuple[str | Tokenizer, bool]:
-        if self._raw is not None:
-            return self._raw, False
-        return self.tokenize, False
+        return self.tokenize if self._raw is None else self._raw, False
 
 
 class GLEUScore(StatisticsMetric):

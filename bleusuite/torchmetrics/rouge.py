@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import torch
 from torchmetrics import Metric
+
+from bleusuite.inputs.checks import check_texts
+from bleusuite.scores.rouge.counts import counts_of_documents
+from bleusuite.scores.rouge.documents import encode_documents
+from bleusuite.scores.rouge.formula import TORCHMETRICS_ACCUMULATE, torchmetrics_scores
+from bleusuite.scores.rouge.settings import ROUGE_TYPES
 
 __all__ = ["ROUGEScore"]
 
@@ -59,9 +66,6 @@ class ROUGEScore(Metric):
         rouge_keys: str | tuple[str, ...] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
         **kwargs: Any,
     ) -> None:
-        from bleusuite.scores.rouge.formula import TORCHMETRICS_ACCUMULATE
-        from bleusuite.scores.rouge.settings import ROUGE_TYPES
-
         super().__init__(**kwargs)
         if not isinstance(rouge_keys, tuple):
             rouge_keys = (rouge_keys,)
@@ -95,8 +99,6 @@ class ROUGEScore(Metric):
     def _tokens(self, text: str) -> list[str]:
         """torchmetrics' ``_normalize_and_tokenize_text`` without its stemmer (applied
         afterwards to each distinct token), for a custom normalizer or tokenizer."""
-        import re
-
         if callable(self.normalizer):
             text = self.normalizer(text)
         else:
@@ -113,11 +115,6 @@ class ROUGEScore(Metric):
             TypeError, ValueError: malformed input; the message names ``preds`` or
                 ``target``.
         """
-        from bleusuite.inputs.checks import check_texts
-        from bleusuite.scores.rouge.counts import counts_of_documents
-        from bleusuite.scores.rouge.documents import encode_documents
-        from bleusuite.scores.rouge.formula import torchmetrics_scores
-
         if isinstance(target, list) and all(isinstance(tgt, str) for tgt in target):
             target = [target] if isinstance(preds, str) else [[tgt] for tgt in target]
         if isinstance(preds, str):

@@ -11,6 +11,7 @@ import torch
 from torchmetrics import Metric
 
 from bleusuite import checks
+from bleusuite.evaluate import as_evaluate_13a
 from bleusuite.inputs import Batch, normalize_batch, text_batch
 from bleusuite.inputs.checks import check_tokenizer_name, is_text
 from bleusuite.text import Tokenizer
@@ -22,13 +23,10 @@ ARGNAMES = ("preds", "target")
 
 
 def raw_13a(lines: Sequence[str]) -> Sequence[str]:
-    """Lines that bleusuite's 13a (which strips each line's end, as sacrebleu's BLEU) reads
-    as 13a reads the raw lines (:func:`bleusuite.evaluate.as_evaluate_13a`); the list itself
-    where no line holds a line break."""
+    """The lines as :func:`~bleusuite.evaluate.as_evaluate_13a` writes them for bleusuite's
+    13a to read them raw (the list itself where no line holds a line break)."""
     if not any("\n" in line for line in lines):
         return lines
-    from bleusuite.evaluate import as_evaluate_13a
-
     return [as_evaluate_13a(line) for line in lines]
 
 
@@ -48,23 +46,25 @@ def raw_13a_target(target: Any) -> Any:
 
 
 class StatisticsMetric(Metric):
-    """One state, the summed statistics (int64 ``(F,)``); subclasses count and score."""
+    """One state, the summed statistics (int64 ``(F,)``); subclasses count and score
+    (``tokenize`` None: a subclass that reads its text itself, TER's)."""
 
     is_differentiable = False
     higher_is_better = True
     full_state_update = False
     plot_lower_bound = 0.0
-    plot_upper_bound = 1.0
+    plot_upper_bound: float | None = 1.0
 
     statistics: torch.Tensor
 
-    def __init__(self, width: int, tokenize: str, lowercase: bool, pad_id: int | None,
+    def __init__(self, width: int, tokenize: str | None, lowercase: bool, pad_id: int | None,
                  eos_id: int | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        name = check_tokenizer_name(tokenize)
-        assert name is not None  # None is refused without allow_none
-        self.tokenize: str = name
-        self.lowercase = checks.boolean(lowercase, "lowercase")
+        if tokenize is not None:
+            name = check_tokenizer_name(tokenize)
+            assert name is not None  # None is refused without allow_none
+            self.tokenize: str = name
+            self.lowercase = checks.boolean(lowercase, "lowercase")
         self.pad_id = None if pad_id is None else checks.token_id(pad_id, "pad_id")
         self.eos_id = None if eos_id is None else checks.token_id(eos_id, "eos_id")
         self.add_state("statistics", torch.zeros(width, dtype=torch.int64),

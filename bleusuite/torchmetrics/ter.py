@@ -7,15 +7,17 @@ from typing import Any
 
 import numpy as np
 import torch
-from torchmetrics import Metric
 from torchmetrics.utilities import dim_zero_cat
 
-from bleusuite import checks
+from bleusuite.scores.ter.formula import ter_scores
+from bleusuite.scores.ter.score import statistics_and_batch
+from bleusuite.scores.ter.settings import TerSettings
+from bleusuite.torchmetrics.statistics_metric import StatisticsMetric
 
 __all__ = ["TranslationEditRate"]
 
 
-class TranslationEditRate(Metric):
+class TranslationEditRate(StatisticsMetric):
     """TER of a corpus, ``torchmetrics.text.TranslationEditRate``'s arguments with
     sacrebleu's numbers: ``sacrebleu.corpus_ter(...).score / 100`` (its tercom tokenizer,
     shift heuristics and beam, counted by :mod:`bleusuite.scores.ter.edits`).
@@ -40,12 +42,9 @@ class TranslationEditRate(Metric):
     tensor(0.1538, dtype=torch.float64)
     """
 
-    is_differentiable = False
     higher_is_better = False
-    full_state_update = False
-    plot_lower_bound = 0.0
+    plot_upper_bound = None
 
-    statistics: torch.Tensor
     sentence_ter: list[torch.Tensor] | None
 
     def __init__(
@@ -60,9 +59,7 @@ class TranslationEditRate(Metric):
         eos_id: int | None = None,
         **kwargs: Any,
     ) -> None:
-        from bleusuite.scores.ter.settings import TerSettings
-
-        super().__init__(**kwargs)
+        super().__init__(2, None, False, pad_id, eos_id, **kwargs)
         for name, value in (("normalize", normalize), ("no_punctuation", no_punctuation),
                             ("lowercase", lowercase), ("asian_support", asian_support),
                             ("return_sentence_level_score", return_sentence_level_score)):
@@ -71,9 +68,6 @@ class TranslationEditRate(Metric):
         self._settings = TerSettings(normalized=normalize, no_punct=no_punctuation,
                                      asian_support=asian_support, case_sensitive=not lowercase)
         self.return_sentence_level_score = return_sentence_level_score
-        self.pad_id = None if pad_id is None else checks.token_id(pad_id, "pad_id")
-        self.eos_id = None if eos_id is None else checks.token_id(eos_id, "eos_id")
-        self.add_state("statistics", torch.zeros(2, dtype=torch.int64), dist_reduce_fx="sum")
         if return_sentence_level_score:
             self.add_state("sentence_ter", [], dist_reduce_fx="cat")
         else:
@@ -87,9 +81,6 @@ class TranslationEditRate(Metric):
         Raises:
             TypeError, ValueError: malformed input; the message names what is wrong.
         """
-        from bleusuite.scores.ter.formula import ter_scores
-        from bleusuite.scores.ter.score import statistics_and_batch
-
         if isinstance(preds, str):
             preds = [preds]
         text = isinstance(preds, Sequence) and all(isinstance(p, str) for p in preds)
@@ -112,8 +103,6 @@ class TranslationEditRate(Metric):
     def compute(self) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
         """The corpus TER of every sentence seen (in every process): a 0-d float64 tensor;
         with ``return_sentence_level_score``, with every sentence's TER."""
-        from bleusuite.scores.ter.formula import ter_scores
-
         stats = self.statistics.detach().cpu().numpy()
         corpus = torch.tensor(float(ter_scores(stats)[()]) / 100.0, dtype=torch.float64,
                               device=self.statistics.device)
@@ -122,8 +111,3 @@ class TranslationEditRate(Metric):
         sentences = (dim_zero_cat(self.sentence_ter) if self.sentence_ter else
                      torch.zeros(0, dtype=torch.float64, device=self.statistics.device))
         return corpus, sentences
-
-    def plot(self, val: Any = None, ax: Any = None) -> Any:
-        """torchmetrics' plot of one value or a list of them (``metric.compute()`` by default):
-        a matplotlib ``(figure, axes)``; needs matplotlib."""
-        return self._plot(val, ax)

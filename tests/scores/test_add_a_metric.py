@@ -93,12 +93,11 @@ def test_ray_plans_and_counts_it(with_exact: None) -> None:
     pytest.importorskip("ray.data")
     from bleusuite.ray.columns import Columns
     from bleusuite.ray.plan import make_plan
-    from bleusuite.ray.results import corpus_result
     from bleusuite.ray.statistics import block_statistics
 
     plan = make_plan(("bleu", "exact"), {})
     block = block_statistics(Columns("text", [HYPS], [REFS], len(HYPS)), plan)
     total = block.tables["exact"][0].sum(axis=0)
     assert total.tolist() == [1, 4]
-    result = corpus_result("exact", plan.settings("text", "exact"), total, "1")
+    result = registry.result("exact", total, plan.settings("text", "exact"), "1")
     assert float(result) == 25.0

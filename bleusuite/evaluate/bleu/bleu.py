@@ -33,11 +33,7 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
                         "Machine Translation.",
                codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/"
                               "bleu.py"]):
-        """BLEU as evaluate's ``bleu`` computes it (the tensorflow/nmt script).
-
-        ``compute(predictions=[...], references=[[...], ...], tokenizer=None, max_order=4,
-        smooth=False)``: ``tokenizer`` None is evaluate's default, sacrebleu's 13a.
-        """
+        """BLEU as evaluate's ``bleu`` computes it (the tensorflow/nmt script)."""
 
         def _compute(self, predictions: list[str], references: list[Any],
                      tokenizer: Callable[[str], list[str]] | None = None, max_order: int = 4,

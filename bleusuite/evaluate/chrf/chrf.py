@@ -22,12 +22,8 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
                citation="Popović, 2015. chrF: character n-gram F-score for automatic MT "
                         "evaluation. Popović, 2017. chrF++: words helping character n-grams.",
                codebase_urls=["https://github.com/mjpost/sacreBLEU#chrf--chrf"]):
-        """chrF and chrF++ as evaluate's ``chrf`` computes them (sacrebleu's ``CHRF``).
-
-        ``compute(predictions=[...], references=[[...], ...], char_order=6, word_order=0,
-        beta=2, lowercase=False, whitespace=False, eps_smoothing=False)``: references per
-        prediction (the same number for each), or one string per prediction.
-        """
+        """chrF and chrF++ as evaluate's ``chrf`` computes them (sacrebleu's ``CHRF``): the
+        same number of references for each prediction, or one string each."""
 
         def _compute(self, predictions: list[str], references: list[Any],
                      char_order: int = 6, word_order: int = 0, beta: float = 2,

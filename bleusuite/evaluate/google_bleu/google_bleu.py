@@ -21,11 +21,7 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
                      description="Google BLEU (NLTK's corpus_gleu, evaluate's google_bleu), "
                                  "counted by bleusuite",
                      citation="Wu et al., 2016. Google's Neural Machine Translation System."):
-        """Google BLEU (GLEU) as evaluate's ``google_bleu`` computes it.
-
-        ``compute(predictions=[...], references=[[...], ...], tokenizer=None, min_len=1,
-        max_len=4)``: ``tokenizer`` None is evaluate's default, sacrebleu's 13a.
-        """
+        """Google BLEU (GLEU) as evaluate's ``google_bleu`` computes it."""
 
         def _compute(self, predictions: list[str], references: list[Any],
                      tokenizer: Callable[[str], list[str]] | None = None, min_len: int = 1,

@@ -31,13 +31,8 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
                 citation="Lin, 2004. ROUGE: A Package for Automatic Evaluation of Summaries.",
                 codebase_urls=["https://github.com/google-research/google-research/tree/"
                                "master/rouge"]):
-        """ROUGE as evaluate's ``rouge`` computes it.
-
-        ``compute(predictions=[...], references=[...], rouge_types=None,
-        use_aggregator=True, use_stemmer=False, tokenizer=None)``: references one string
-        per prediction, or a list of them (``score_multi``); ``tokenizer`` a function from
-        a text to its tokens (then ``use_stemmer`` does nothing, as in rouge-score).
-        """
+        """ROUGE as evaluate's ``rouge`` computes it (with a ``tokenizer``, ``use_stemmer``
+        does nothing, as in rouge-score)."""
 
         def _compute(self, predictions: list[str], references: list[Any],
                      rouge_types: Sequence[str] | None = None, use_aggregator: bool = True,

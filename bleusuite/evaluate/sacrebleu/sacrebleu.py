@@ -20,13 +20,8 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
                                 "bleusuite",
                     citation="Post, 2018. A Call for Clarity in Reporting BLEU Scores.",
                     codebase_urls=["https://github.com/mjpost/sacreBLEU"]):
-        """sacrebleu's corpus BLEU as evaluate's ``sacrebleu`` computes it.
-
-        ``compute(predictions=[...], references=[[...], ...], smooth_method="exp",
-        smooth_value=None, force=False, lowercase=False, tokenize=None,
-        use_effective_order=False)``: references per prediction (the same number for
-        each), or one string per prediction.
-        """
+        """sacrebleu's corpus BLEU as evaluate's ``sacrebleu`` computes it: the same number
+        of references for each prediction, or one string each."""
 
         def _compute(self, predictions: list[str], references: list[Any],
                      smooth_method: str = "exp", smooth_value: float | None = None,

@@ -19,13 +19,8 @@ if base.INSTALLED:  # the script is evaluate's: without it there is nothing to d
               citation="Snover et al., 2006. A Study of Translation Edit Rate with Targeted "
                        "Human Annotation.",
               codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"]):
-        """sacrebleu's corpus TER as evaluate's ``ter`` computes it.
-
-        ``compute(predictions=[...], references=[[...], ...], normalized=False,
-        ignore_punct=False, support_zh_ja_chars=False, case_sensitive=False)``: references
-        per prediction (the same number for each), or one string per prediction; returns
-        ``score`` (0-100), ``num_edits`` and ``ref_length``.
-        """
+        """sacrebleu's corpus TER as evaluate's ``ter`` computes it: the same number of
+        references for each prediction, or one string each."""
 
         def _compute(self, predictions: list[str], references: list[Any],
                      normalized: bool = False, ignore_punct: bool = False,

@@ -61,9 +61,6 @@ class _Bleu(WordCountedMetric):
         """sacrebleu's BLEU settings (the command's defaults), with ``values``."""
         return BleuSettings(**{**SACREBLEU_DEFAULTS, **values})
 
-    def title(self, settings: BleuSettings) -> str:
-        return "BLEU"
-
     def signature(self, settings: BleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",
                 "eff": "yes" if settings.effective_order else "no",

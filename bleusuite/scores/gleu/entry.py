@@ -36,9 +36,6 @@ class _Gleu(WordCountedMetric):
         """GLEU's settings of the command (text tokenised by ``13a``), with ``values``."""
         return GleuSettings(**{"tokenize": "13a", **values})
 
-    def title(self, settings: GleuSettings) -> str:
-        return "GLEU"
-
     def signature(self, settings: GleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",
                 "tok": tokens_field(settings.tokenize),

@@ -1,9 +1,8 @@
 """PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
 
-Off the CPU and while ``torch.compile`` traces, calls take the fixed-shape counting strategy
-and read nothing back to the host: no synchronisation, CUDA-graph capture and ``fullgraph``
-compilation work, and checks that would need a value give NaN scores instead of raising.
-Apple MPS has no float64: there the scores are float32.
+Off the CPU and while ``torch.compile`` traces, counting is fixed-shape and nothing is read
+back (CUDA graphs and ``fullgraph`` work; checks that need a value give NaN scores instead
+of raising). Apple MPS has no float64: there the scores are float32.
 """
 
 from __future__ import annotations

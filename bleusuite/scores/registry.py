@@ -74,9 +74,14 @@ class Metric(abc.ABC):
     #: (``nrefs``, ``version``, ...) are :data:`bleusuite.scores.reports.SHARED_ABBREVIATIONS`
     abbreviations: ClassVar[Mapping[str, str]]
 
-    @abc.abstractmethod
+    #: the metric's settings dataclass, and the values :meth:`settings` takes where they are
+    #: not given and differ from the dataclass's defaults
+    settings_type: ClassVar[Any]
+    default_settings: ClassVar[Mapping[str, Any]] = {}
+
     def settings(self, **values: Any) -> Any:
         """The metric's settings, its defaults where not given."""
+        return self.settings_type(**{**self.default_settings, **values})
 
     def title(self, settings: Any) -> str:
         """The name printed before a score (``BLEU``, ``chrF2++``)."""

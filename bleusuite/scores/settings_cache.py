@@ -67,11 +67,8 @@ class SettingsCache(Generic[T]):
             self._kept.clear()
 
     def get(self, *arguments: Any) -> T:
-        """``build(*arguments)``, kept where the arguments are plain values.
-
-        Raises:
-            whatever ``build`` raises (nothing is kept then).
-        """
+        """``build(*arguments)``, kept where the arguments are plain values (not where it
+        raises)."""
         torch = sys.modules.get("torch")  # looked up, never imported
         if torch is not None and torch.compiler.is_compiling():
             return self._build(*arguments)

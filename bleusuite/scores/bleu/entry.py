@@ -56,10 +56,7 @@ class _Bleu(WordCountedMetric):
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
                                                  "smooth": "s"}
     statistics = BleuStats
-
-    def settings(self, **values: Any) -> BleuSettings:
-        """sacrebleu's BLEU settings (the command's defaults), with ``values``."""
-        return BleuSettings(**{**SACREBLEU_DEFAULTS, **values})
+    settings_type, default_settings = BleuSettings, SACREBLEU_DEFAULTS  # the command's
 
     def signature(self, settings: BleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",

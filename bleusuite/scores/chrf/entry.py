@@ -28,9 +28,7 @@ class _Chrf(TextCountedMetric):
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "nc": "nc",
                                                  "nw": "nw", "space": "s"}
     statistics = ChrfStats
-
-    def settings(self, **values: Any) -> ChrfSettings:
-        return ChrfSettings(**values)
+    settings_type = ChrfSettings
 
     def title(self, settings: ChrfSettings) -> str:
         return f"chrF{settings.beta}" + "+" * settings.word_order

@@ -31,10 +31,8 @@ class _Gleu(WordCountedMetric):
     label = "GLEU"
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "tok", "ngram": "n"}
     statistics = GleuStats
-
-    def settings(self, **values: Any) -> GleuSettings:
-        """GLEU's settings of the command (text tokenised by ``13a``), with ``values``."""
-        return GleuSettings(**{"tokenize": "13a", **values})
+    settings_type = GleuSettings
+    default_settings: ClassVar[dict[str, Any]] = {"tokenize": "13a"}  # the command's
 
     def signature(self, settings: GleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",

@@ -45,9 +45,7 @@ class _Rouge(TextCountedMetric):
     label = "ROUGE"
     abbreviations: ClassVar[dict[str, str]] = {}
     statistics = RougeStats
-
-    def settings(self, **values: Any) -> RougeSettings:
-        return RougeSettings(**values)
+    settings_type = RougeSettings
 
     def title(self, settings: RougeSettings) -> str:
         return title(settings.rouge_type)

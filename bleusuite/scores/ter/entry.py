@@ -29,12 +29,10 @@ class _Ter(TextCountedMetric):
     name = "ter"
     label = "TER"
     statistics = TerStats
+    settings_type = TerSettings
     #: sacrebleu's short signature keys of TER (its ``TERSignature``: ``tok`` is ``t``)
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "t", "norm": "nr",
                                                "punct": "pn", "asian": "as"}
-
-    def settings(self, **values: Any) -> TerSettings:
-        return TerSettings(**values)
 
     def signature(self, settings: TerSettings) -> dict[str, Any]:
         yes = {True: "yes", False: "no"}

@@ -19,9 +19,7 @@ __all__ = ["OPTIONS", "ChrfOptions", "ChrfSettings"]
 
 
 class ChrfOptions(TypedDict, total=False):
-    """chrF's keyword arguments (:func:`bleusuite.sentence_chrf` describes each):
-    ``char_order`` (6), ``word_order`` (0; 2 for chrF++), ``beta`` (2), ``lowercase``,
-    ``whitespace``, ``eps_smoothing`` (False)."""
+    """chrF's keyword arguments (:func:`bleusuite.sentence_chrf` describes each)."""
 
     char_order: int
     word_order: int

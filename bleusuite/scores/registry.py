@@ -116,10 +116,10 @@ class Metric(abc.ABC):
     #: are integer counts that resamples sum
     paired_tests: ClassVar[bool]
 
-    #: the module of its result object (imported by :func:`result`, by name as the entries
-    #: are: the result object builds on the entry), with ``result_of_table(total, settings,
-    #: nrefs, given_tokens)``
-    result_module: ClassVar[str]
+    #: the module of its result object, with ``result_of_table(total, settings, nrefs,
+    #: given_tokens)`` (imported by :func:`result`, by name as the entries are: the result
+    #: object builds on the entry); by default the unit's ``result.py``
+    result_module: ClassVar[str | None] = None
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """The setting values of sentence-level scores where ``values`` were given (BLEU of
@@ -225,7 +225,7 @@ def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
            given_tokens: bool = False) -> Any:
     """The result object of metric ``name`` (``BleuResult``, ...) of summed statistics
     ``total`` (``(F,)``, the ``to_array`` form); ``given_tokens``: of token ids."""
-    module = importlib.import_module(get(name).result_module)
+    module = importlib.import_module(get(name).result_module or f"bleusuite.scores.{name}.result")
     return module.result_of_table(total, settings, nrefs, given_tokens)
 
 

@@ -92,8 +92,6 @@ class _Bleu(WordCountedMetric):
     paired_tests = True
     warns_tokenised = True  # sacrebleu's BLEU warns
 
-    result_module = "bleusuite.scores.bleu.result"
-
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         if "effective_order" not in values and smoothing.family_of(
                 values.get("smooth", self.settings().smooth)) == "sacrebleu":

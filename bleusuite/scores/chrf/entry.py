@@ -62,7 +62,6 @@ class _Chrf(TextCountedMetric):
         "lowercase": "chrf_lowercase", "whitespace": "chrf_whitespace",
         "eps_smoothing": "chrf_eps_smoothing"}
     paired_tests = True
-    result_module = "bleusuite.scores.chrf.result"
 
     # chrF counts characters: the base refuses token ids
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],

@@ -48,8 +48,6 @@ class _Gleu(WordCountedMetric):
     command_fixed: ClassVar[dict[str, Any]] = {"min_len": 1, "max_len": 4}
     paired_tests = True
 
-    result_module = "bleusuite.scores.gleu.result"
-
     def token_id_statistics(self, batch: Any, settings: GleuSettings) -> GleuStats[Any]:
         return gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)
 

@@ -55,7 +55,6 @@ class _Ter(TextCountedMetric):
         "normalized": "ter_normalized", "no_punct": "ter_no_punct",
         "asian_support": "ter_asian_support", "case_sensitive": "ter_case_sensitive"}
     paired_tests = True
-    result_module = "bleusuite.scores.ter.result"
 
     def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:
         # TER compares token ids as given: its tokenizer's options are text's

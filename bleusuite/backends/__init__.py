@@ -1,11 +1,8 @@
-"""Backend lookup: the array library is chosen from the type of the input arrays.
-
-A backend implements one small set of primitives (:class:`Backend`) for one array library;
-the statistics pipeline and every score formula are written once against it. The lookup
-never imports torch, cupy or jax: it looks only at libraries already in ``sys.modules``.
-CPU torch tensors are scored through zero-copy NumPy views (faster than torch's CPU
-kernels; results still come back as tensors); :func:`use_numpy_for_torch_cpu` changes that
-for a block of code, in the current thread or asyncio task only.
+"""Backend lookup: the array library (whose primitives, :class:`Backend`, the pipeline and
+every formula are written against) is chosen from the type of the input arrays, among the
+libraries already in ``sys.modules`` (none is imported). CPU torch tensors are scored
+through zero-copy NumPy views (faster than torch's CPU kernels), unless
+:func:`use_numpy_for_torch_cpu` says otherwise.
 """
 
 from __future__ import annotations

@@ -117,9 +117,9 @@ class Backend:
 
     def running_sum(self, a: Any) -> Any:
         """int64 inclusive running sum of a 1-D array with a leading 0 (length n + 1)."""
-        out = self.xp.empty(a.shape[0] + 1, dtype=self.xp.int64)
+        out = self.empty((a.shape[0] + 1,), self.int64, like=a)
         out[0] = 0
-        self.xp.cumsum(a, out=out[1:])
+        self.xp.cumsum(a, 0, out=out[1:])
         return out
 
     def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
@@ -132,10 +132,10 @@ class Backend:
 
     def masked_running_sum(self, a: Any, mask: int) -> Any:
         """``running_sum(a & mask)`` without a separate temporary."""
-        out = self.xp.empty(a.shape[0] + 1, dtype=self.xp.int64)
+        out = self.empty((a.shape[0] + 1,), self.int64, like=a)
         out[0] = 0
         self.xp.bitwise_and(a, mask, out=out[1:])
-        self.xp.cumsum(out[1:], out=out[1:])
+        self.xp.cumsum(out[1:], 0, out=out[1:])
         return out
 
     def shift_right(self, a: Any, bits: int, out: Any) -> Any:

@@ -1,13 +1,11 @@
 """JAX backend (CPU, GPU, TPU): eager, under ``jax.jit`` and under ``jax.vmap``.
 
-Every primitive is functional (scatters are ``.at[].set/add``) and every result's shape
-follows from its arguments' shapes, so a call traces into one XLA computation; counting
-always takes the fixed-shape strategy. Widths follow ``jax_enable_x64`` (read per call, so
-``jax.enable_x64`` as a context manager is honoured): with it, int64 counts and float64
-scores, exact as on NumPy; without it, int32 counts (still exact) and float32 scores.
-Eager calls run the same code as compiled programs (:meth:`JaxBackend.compiled`: one
-``jax.jit`` program per step, cached per shape and settings); the checks that need a value
-run eagerly between them on CPU arrays.
+Every primitive is functional and every result's shape follows from its arguments', so a
+call traces into one XLA computation (counting is always fixed-shape). Widths follow
+``jax_enable_x64``, read per call: int64 counts and float64 scores, exact as on NumPy, or
+int32 counts (still exact) and float32 scores. Eager calls run the same ``jax.jit``
+programs, one per step (:meth:`JaxBackend.compiled`); checks that need a value run between
+them on CPU arrays.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """PyTorch backend (CPU, CUDA, MPS): every array stays on the input tensor's device.
 
-Off the CPU and while ``torch.compile`` traces, calls take the fixed-shape counting strategy
-and read nothing back to the host: no synchronisation, CUDA-graph capture and ``fullgraph``
-compilation work, and checks that would need a value give NaN scores instead of raising.
-Apple MPS has no float64: there the scores are float32.
+Off the CPU and while ``torch.compile`` traces, counting is fixed-shape and nothing is read
+back (CUDA graphs and ``fullgraph`` work; checks that need a value give NaN scores instead
+of raising). Apple MPS has no float64: there the scores are float32.
 """
 
 from __future__ import annotations
@@ -94,24 +93,10 @@ class TorchBackend(Backend):
     def repeat(self, values: Any, counts: Any, total: int) -> Any:
         return torch.repeat_interleave(values, counts, output_size=total)
 
-    def running_sum(self, a: Any) -> Any:
-        out = torch.empty(a.shape[0] + 1, dtype=torch.int64, device=a.device)
-        out[0] = 0
-        torch.cumsum(a, dim=0, out=out[1:])
-        return out
-
     def empty(self, shape: tuple[int, ...], dtype: Any, like: Any = None) -> Any:
         return torch.empty(shape, dtype=dtype, device=self._device(like))
 
-    def sort_last_(self, a: Any) -> Any:
-        return torch.sort(a, dim=-1).values
-
-    def masked_running_sum(self, a: Any, mask: int) -> Any:
-        out = torch.empty(a.shape[0] + 1, dtype=torch.int64, device=a.device)
-        out[0] = 0
-        torch.bitwise_and(a, mask, out=out[1:])
-        torch.cumsum(out[1:], dim=0, out=out[1:])
-        return out
+    sort_last_ = sort_last
 
     def shift_right(self, a: Any, bits: int, out: Any) -> Any:
         return torch.bitwise_right_shift(a, bits, out=out)

@@ -8,6 +8,7 @@ asks) and the choice between them. Every strategy returns the same :class:`Match
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -84,19 +85,9 @@ def count_matches(batch: Batch, max_order: int, per_reference: bool = False,
             return _count_padded_batches(batch.pairs, max_order, per_reference, strategy)
         batch = batch.padded()  # (padded arrays keep their matrices)
     strategy = counting_strategy(batch.backend, batch.hyp)
-    if strategy == "triton":
-        from bleusuite.counting import triton
-
-        return triton.count_matches_triton(batch, max_order, per_reference)
-    if strategy == "fixed":
-        from bleusuite.counting import fixed
-
-        return fixed.count_matches_fixed(batch, max_order, per_reference)
-    if strategy == "compact":
-        from bleusuite.counting import compact
-
-        return compact.count_matches_compact(batch, max_order, per_reference)
-    return kernel.count_pairs(ragged_rows(batch), max_order, per_reference)
+    if strategy == "compiled":
+        return kernel.count_pairs(ragged_rows(batch), max_order, per_reference)
+    return _padded_counter(strategy)(batch, max_order, per_reference)
 
 
 def ragged_rows(batch: Batch) -> RaggedPairs:
@@ -135,10 +126,7 @@ def count_pairs(pairs: RaggedPairs, max_order: int, per_reference: bool = False,
 def _count_padded_batches(pairs: RaggedPairs, max_order: int, per_reference: bool,
                           strategy: str) -> MatchCounts:
     """The counts of ragged rows by ``strategy``, on padded batches of similar length."""
-    from bleusuite.counting import compact, fixed, triton
-
-    count = {"fixed": fixed.count_matches_fixed, "triton": triton.count_matches_triton}.get(
-        strategy, compact.count_matches_compact)
+    count = _padded_counter(strategy)
     clipped = np.zeros((pairs.rows, max_order), dtype=np.int64)
     per_ref = (np.zeros((pairs.rows, pairs.references, max_order), dtype=np.int64)
                if per_reference else None)
@@ -148,3 +136,11 @@ def _count_padded_batches(pairs: RaggedPairs, max_order: int, per_reference: boo
         if per_ref is not None and counts.per_reference is not None:
             per_ref[rows] = counts.per_reference
     return MatchCounts(clipped, per_ref)
+
+
+def _padded_counter(strategy: str) -> Callable[[Batch, int, bool], MatchCounts]:
+    """The counting function of a strategy on padded batches (imported on first use)."""
+    from bleusuite.counting import compact, fixed, triton
+
+    return {"fixed": fixed.count_matches_fixed, "triton": triton.count_matches_triton,
+            "compact": compact.count_matches_compact}[strategy]

@@ -4,10 +4,8 @@ vectorised, exact, on any backend with in-place updates.
 Tokens are renumbered (a hypothesis token >= 2, a token only in references 1, past a
 sentence's end 0 in hypotheses and 1 in references: such n-grams never match); each
 position gets one int64 key of the ids of the ``max_order`` tokens that start there and a
-source tag; one row-wise sort groups the n-grams of every order (a key's top n slots); per
-order, group boundaries, counts per source from running sums, and ``min(hypothesis count,
-max reference count)`` summed per row. Where the keys would overflow 62 bits, orders go one
-at a time.
+source tag; one row-wise sort groups the n-grams of every order, counted per order by
+:class:`_GroupCounter`. Keys that would overflow 62 bits: order by order.
 """
 
 

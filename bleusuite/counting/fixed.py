@@ -2,12 +2,10 @@
 input shapes alone, so that a call runs on CUDA with no host synchronisation, in a CUDA
 graph, under ``torch.compile(fullgraph=True)`` and on torch ``meta`` tensors.
 
-Per-row ids from one stable row sort (``2 + rank`` for a value of the row's hypothesis, 1
-for any other; past a sentence's end 0 in hypotheses, 1 in references: at most
-``hypothesis width + 1``, so a key's bits follow from the shapes); packed keys of the
-``max_order`` ids at each position with a source tag in the low bits, one row sort; per
-order, groups where the top ``n`` ids change and their counts per source from one
-fixed-length bincount. Where the keys do not fit ``key_bits``, orders go one at a time.
+Per-row ids from one stable row sort (:func:`_row_ids`: at most ``hypothesis width + 1``,
+so a key's bits follow from the shapes); the keys of the ``max_order`` ids at each position
+(:func:`_pack`), one row sort; per order, groups where the top ``n`` ids change, counted per
+source by one fixed-length bincount. Keys that do not fit ``key_bits``: order by order.
 """
 
 from __future__ import annotations

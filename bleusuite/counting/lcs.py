@@ -148,20 +148,15 @@ def _sentences(ids: np.ndarray, marks: np.ndarray | None, start: int, length: in
     return [tokens[a:b] for a, b in zip(starts, [*starts[1:], length], strict=True)]
 
 
-def _table(ref: list[int], hyp: list[int]) -> np.ndarray:
-    """The LCS table ``(len(ref) + 1, len(hyp) + 1)``, row by row (running maxima)."""
+def _lcs_positions(ref: list[int], hyp: list[int]) -> list[int]:
+    """rouge-score's ``lcs_ind``: the reference positions its ``_backtrack_norec`` takes,
+    from the LCS table filled row by row (running maxima)."""
     table = np.zeros((len(ref) + 1, len(hyp) + 1), dtype=np.int64)
     columns = np.asarray(hyp, dtype=np.int64)
     for i, token in enumerate(ref, start=1):
         above = table[i - 1]
         grown = np.maximum(above[1:], np.where(columns == token, above[:-1] + 1, 0))
         table[i, 1:] = np.maximum.accumulate(grown)
-    return table
-
-
-def _lcs_positions(ref: list[int], hyp: list[int]) -> list[int]:
-    """rouge-score's ``lcs_ind``: the reference positions its ``_backtrack_norec`` takes."""
-    table = _table(ref, hyp)
     i, j, taken = len(ref), len(hyp), []
     while i > 0 and j > 0:
         if ref[i - 1] == hyp[j - 1]:

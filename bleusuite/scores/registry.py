@@ -13,7 +13,7 @@ import dataclasses
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -61,57 +61,72 @@ class WordCounting:
     per_reference: bool
 
 
-class Metric(Protocol):
-    """One metric. ``settings`` are the metric's own dataclass of settings; ``table`` is
-    statistics in their ``to_array`` form, ``(rows, fields)`` int64."""
+class Metric(abc.ABC):
+    """One metric, the base of both kinds of entry (:class:`WordCountedMetric`,
+    :class:`TextCountedMetric`). ``settings`` are the metric's own dataclass of settings;
+    ``table`` is statistics in their ``to_array`` form, ``(rows, fields)`` int64."""
 
-    name: str
-    statistics: Any  # the statistics type: to_array, from_array, sum
+    name: ClassVar[str]
+    #: the metric's name in messages (``BLEU``, ``TER``)
+    label: ClassVar[str]
+    statistics: ClassVar[Any]  # the statistics type: to_array, from_array, sum
     #: the short keys of its signature fields (sacrebleu's, ``--short``); the shared ones
     #: (``nrefs``, ``version``, ...) are :data:`bleusuite.scores.reports.SHARED_ABBREVIATIONS`
-    abbreviations: Mapping[str, str]
+    abbreviations: ClassVar[Mapping[str, str]]
+
+    #: the metric's settings dataclass, and the values :meth:`settings` takes where they are
+    #: not given and differ from the dataclass's defaults
+    settings_type: ClassVar[Any]
+    default_settings: ClassVar[Mapping[str, Any]] = {}
 
     def settings(self, **values: Any) -> Any:
         """The metric's settings, its defaults where not given."""
+        return self.settings_type(**{**self.default_settings, **values})
 
     def title(self, settings: Any) -> str:
         """The name printed before a score (``BLEU``, ``chrF2++``)."""
+        return self.label
 
+    @abc.abstractmethod
     def signature(self, settings: Any) -> dict[str, Any]:
         """The metric's own signature fields, in sacrebleu's order (between ``nrefs`` and
         the resampling fields and ``version``)."""
 
+    @abc.abstractmethod
     def scores(self, table: np.ndarray, settings: Any, resampled: bool = False) -> np.ndarray:
         """The score (0-100) of each row of summed statistics, with the digits of the
         library the settings reproduce (``resampled``: the arithmetic that library uses on
         bootstrap resamples)."""
 
+    @abc.abstractmethod
     def verbose(self, table: np.ndarray, settings: Any) -> list[str]:
         """What follows each row's score in a report (``''``: nothing)."""
 
     #: its settings from ``bleusuite score``'s flags: setting name -> the command's option
     #: (an attribute of :class:`bleusuite.cli.options.ScoreOptions`, or the ``dest`` of a
     #: flag of its own, such as ``chrf_beta``), and the settings the command fixes
-    command_flags: Mapping[str, str]
-    command_fixed: Mapping[str, Any]
+    command_flags: ClassVar[Mapping[str, str]]
+    command_fixed: ClassVar[Mapping[str, Any]]
 
     #: whether ``bleusuite score`` warns, as sacrebleu does, where a system's lines look
     #: tokenised already (its tokenizer would split them again: BLEU)
-    warns_tokenised: bool
+    warns_tokenised: ClassVar[bool] = False
 
     #: whether the paired tests (``--paired-bs``, ``--paired-ar``) apply: its statistics
     #: are integer counts that resamples sum
-    paired_tests: bool
+    paired_tests: ClassVar[bool]
 
-    #: the module of its result object (imported by :func:`result`, by name as the entries
-    #: are: the result object builds on the entry), with ``result_of_table(total, settings,
-    #: nrefs, given_tokens)``
-    result_module: str
+    #: the module of its result object, with ``result_of_table(total, settings, nrefs,
+    #: given_tokens)`` (imported by :func:`result`, by name as the entries are: the result
+    #: object builds on the entry); by default the unit's ``result.py``
+    result_module: ClassVar[str | None] = None
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """The setting values of sentence-level scores where ``values`` were given (BLEU of
         sacrebleu's smoothings takes the effective order unless told otherwise)."""
+        return values
 
+    @abc.abstractmethod
     def token_id_settings(self, settings: Any, given: Mapping[str, Any]) -> Any:
         """The settings that score token-id columns as ``settings`` score text (``given``:
         the values the caller set, of which they are made).
@@ -121,27 +136,13 @@ class Metric(Protocol):
                 setting applies to text only).
         """
 
+    @abc.abstractmethod
     def token_id_statistics(self, batch: Any, settings: Any) -> Any:
         """The statistics (its statistics type) of a normalised token-id batch
         (:class:`bleusuite.inputs.Batch`) with the settings of :meth:`token_id_settings`."""
 
 
-class _Entry(abc.ABC):
-    """What both kinds of entry share: the names and the defaults of :class:`Metric`."""
-
-    name: ClassVar[str]
-    #: the metric's name in messages (``BLEU``, ``TER``)
-    label: ClassVar[str]
-    warns_tokenised: ClassVar[bool] = False
-
-    def title(self, settings: Any) -> str:
-        return self.label
-
-    def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        return values
-
-
-class WordCountedMetric(_Entry):
+class WordCountedMetric(Metric):
     """The base of an entry whose statistics come from the shared word counting (BLEU,
     GLEU)."""
 
@@ -167,7 +168,7 @@ class WordCountedMetric(_Entry):
         return dataclasses.replace(settings, tokenize=None)
 
 
-class TextCountedMetric(_Entry):
+class TextCountedMetric(Metric):
     """The base of an entry whose statistics come from the text (chrF, TER, ROUGE, WER,
     CIDEr-D): no verbose part, and by default no token ids."""
 
@@ -224,7 +225,7 @@ def result(name: str, total: np.ndarray, settings: Any, nrefs: str,
            given_tokens: bool = False) -> Any:
     """The result object of metric ``name`` (``BleuResult``, ...) of summed statistics
     ``total`` (``(F,)``, the ``to_array`` form); ``given_tokens``: of token ids."""
-    module = importlib.import_module(get(name).result_module)
+    module = importlib.import_module(get(name).result_module or f"bleusuite.scores.{name}.result")
     return module.result_of_table(total, settings, nrefs, given_tokens)
 
 

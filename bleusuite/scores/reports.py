@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeGuard
 
 import numpy as np
 
@@ -137,7 +137,6 @@ def score_text(score: float, width: int, confidence: Confidence | None = None,
     """
     text = f"{score:.{width}f}"
     if shows_confidence(confidence):
-        assert confidence is not None
         c = confidence
         text += f" (μ = {c.mean:.{width}f} ± {c.half_width:.{width}f}"
         if interval:
@@ -146,7 +145,7 @@ def score_text(score: float, width: int, confidence: Confidence | None = None,
     return text
 
 
-def shows_confidence(confidence: Confidence | None) -> bool:
+def shows_confidence(confidence: Confidence | None) -> TypeGuard[Confidence]:
     """Whether a score prints its bootstrap summary: sacrebleu's ``Score.format`` prints it
     (and its JSON keys) only where the bootstrap mean is above 0."""
     return confidence is not None and confidence.mean > 0
@@ -176,7 +175,6 @@ def score_record(name: str, score: float, width: int, signature: Signature | str
                               "signature": signature if isinstance(signature, str)
                               else signature.format()}
     if shows_confidence(confidence):
-        assert confidence is not None
         c = confidence
         mean, half = f"{c.mean:.{width}f}", f"{c.half_width:.{width}f}"
         record.update(confidence_mean=float(mean), confidence_var=float(half),

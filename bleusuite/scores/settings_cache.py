@@ -1,16 +1,12 @@
-"""The cache of the metrics' settings (:meth:`BleuSettings.of`, :meth:`GleuSettings.of`,
-:meth:`ChrfSettings.of`): the same keyword arguments give the same checked object, so a
-repeated call pays for no check.
+"""The cache of the metrics' settings (``BleuSettings.of``, ...): the same keyword arguments
+give the same checked object, so a repeated call pays for no check.
 
-A plain dictionary, not ``functools.lru_cache``: ``torch.compile`` cannot see into the
-latter (Dynamo warns, and traces the wrapped function anyway), and an argument it cannot
-hash had to be told apart by the text of a ``TypeError``. Here an argument is kept only
-when it is of a plain type (None, bool, int, float, str, a NumPy scalar, or a tuple of
-them; the types are part of the key: ``1`` and ``True`` are equal, yet one is no bool);
-any other (a tensor of weights, a list) builds the settings uncached. While
-``torch.compile`` traces, the settings are built without the cache: the compiled graph
-holds the result, and Dynamo traces no dictionary of objects (nor the builtin ``hash()`` of
-a tuple, which torch 2.11's Dynamo cannot trace).
+A plain dictionary, not ``functools.lru_cache``, which ``torch.compile`` cannot see into
+and which told an unhashable argument apart by a ``TypeError``'s text. Only plain values
+are kept (None, bool, int, float, str, NumPy scalars, tuples of them; their types are part
+of the key, ``1`` and ``True`` being equal); any other builds the settings uncached, and so
+does a call while ``torch.compile`` traces (Dynamo traces no dictionary of objects, nor
+torch 2.11 the ``hash()`` of a tuple).
 
 >>> cache = SettingsCache(lambda order, smooth: (order, smooth), maxsize=4)
 >>> cache.get(4, "exp") is cache.get(4, "exp"), cache.get(1, "exp") == cache.get(True, "exp")
@@ -38,7 +34,7 @@ _PLAIN_KINDS = frozenset(_PLAIN)
 
 
 def _key_of(value: Any) -> Any:
-    """The part of a key for one argument, or ``_UNCACHED`` for one that cannot be kept."""
+    """One argument's part of a key, or ``_UNCACHED``."""
     kind = type(value)
     if kind in _PLAIN or isinstance(value, np.bool_ | np.integer | np.floating):
         return (kind, value)
@@ -50,12 +46,6 @@ def _key_of(value: Any) -> Any:
 
 #: the marker of an argument that is not kept
 _UNCACHED: Any = object()
-
-
-def _tracing() -> bool:
-    """Whether ``torch.compile`` is tracing the call (torch is looked up, never imported)."""
-    torch = sys.modules.get("torch")
-    return torch is not None and bool(torch.compiler.is_compiling())
 
 
 class SettingsCache(Generic[T]):
@@ -77,12 +67,10 @@ class SettingsCache(Generic[T]):
             self._kept.clear()
 
     def get(self, *arguments: Any) -> T:
-        """``build(*arguments)``, kept where the arguments are plain values.
-
-        Raises:
-            whatever ``build`` raises (nothing is kept then).
-        """
-        if _tracing():
+        """``build(*arguments)``, kept where the arguments are plain values (not where it
+        raises)."""
+        torch = sys.modules.get("torch")  # looked up, never imported
+        if torch is not None and torch.compiler.is_compiling():
             return self._build(*arguments)
         kinds = tuple(map(type, arguments))
         # the common call, plain scalars only: the arguments and their types are the key

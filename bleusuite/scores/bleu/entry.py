@@ -56,13 +56,7 @@ class _Bleu(WordCountedMetric):
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "tok": "tok",
                                                  "smooth": "s"}
     statistics = BleuStats
-
-    def settings(self, **values: Any) -> BleuSettings:
-        """sacrebleu's BLEU settings (the command's defaults), with ``values``."""
-        return BleuSettings(**{**SACREBLEU_DEFAULTS, **values})
-
-    def title(self, settings: BleuSettings) -> str:
-        return "BLEU"
+    settings_type, default_settings = BleuSettings, SACREBLEU_DEFAULTS  # the command's
 
     def signature(self, settings: BleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",
@@ -97,8 +91,6 @@ class _Bleu(WordCountedMetric):
     command_fixed: ClassVar[dict[str, Any]] = {"max_order": 4}
     paired_tests = True
     warns_tokenised = True  # sacrebleu's BLEU warns
-
-    result_module = "bleusuite.scores.bleu.result"
 
     def sentence_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         if "effective_order" not in values and smoothing.family_of(

@@ -1,9 +1,9 @@
 """BLEU between the members of groups: the pairwise matrix (:func:`pairwise_sentence_bleu`,
 for minimum Bayes risk decoding) and self-BLEU (:func:`self_bleu`, for diversity rewards).
 
-The pairs are index arrays into each group's sentences, normalised once, counted and scored
-by the engine of :func:`bleusuite.sentence_bleu` (every cell is exactly its number); the
-compiled kernel reads each pair's rows in place, the other strategies count gathered rows.
+The pairs index each group's sentences, normalised once, and are scored by the engine of
+:func:`bleusuite.sentence_bleu` (every cell exactly its number; the compiled kernel reads
+the rows in place).
 """
 
 from __future__ import annotations

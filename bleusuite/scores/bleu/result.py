@@ -26,7 +26,7 @@ import numpy as np
 from bleusuite import backends, checks
 from bleusuite.scores import rules
 from bleusuite.scores.bleu import smoothing
-from bleusuite.scores.bleu.entry import METRIC, verbose_line
+from bleusuite.scores.bleu.entry import verbose_line
 from bleusuite.scores.bleu.precisions import shown_precisions
 from bleusuite.scores.bleu.sacrebleu_formula import exact_bleu
 from bleusuite.scores.bleu.score import corpus_statistics_of, score_of
@@ -130,12 +130,8 @@ class BleuResult(ScoreResult):
         else:
             score = 100.0 * float(host(score_of(stats, config)))
         hyp_len, ref_len = int(host(stats.hyp_len)), int(host(stats.ref_len))
-        settings = METRIC.settings(tokenize=config.tokenize, lowercase=config.lowercase,
-                                   smooth=smooth, smooth_value=smooth_value,
-                                   effective_order=config.effective_order,
-                                   ref_length=config.ref_length)
         weights = None if config.weights is None else "/".join(f"{w:g}" for w in config.weights)
-        signature = make_signature("bleu", settings, nrefs=nrefs, extra={"w": weights})
+        signature = make_signature("bleu", config, nrefs=nrefs, extra={"w": weights})
         shown = shown_precisions(stats, order, smooth, smooth_value, scale=100.0)
         penalty = rules.brevity_penalty(backends.get_backend(), np.int64(hyp_len),
                                         np.int64(ref_len))

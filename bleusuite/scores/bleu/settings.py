@@ -46,8 +46,7 @@ class BleuOptions(TypedDict, total=False):
 
 class BleuCallOptions(BleuOptions, TokenOptions, total=False):
     """The keyword arguments of :func:`bleusuite.sentence_bleu` and the functions that take
-    the same: :class:`BleuOptions`, :class:`~bleusuite.array_types.TokenOptions`,
-    ``ref_length``."""
+    the same."""
 
     ref_length: str
 

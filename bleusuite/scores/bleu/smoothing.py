@@ -1,9 +1,6 @@
-"""The smoothing names, the family each belongs to (whose numbers it reproduces: NLTK's
-``SmoothingFunction`` methods, pytorch-ignite's ``Bleu(smooth=...)``, sacrebleu's
-``smooth_method`` / 100, torchmetrics' ``smooth=True``, the tensorflow/nmt script's
-``smooth=True``), and what the families' formulas share. Each family's arithmetic is in its
-own ``*_formula`` module, element-wise over the leading axes of the statistics (orders
-last), on any backend.
+"""The smoothing names, the family each belongs to (the library whose numbers it reproduces:
+NLTK, pytorch-ignite, sacrebleu, torchmetrics, the tensorflow/nmt script), and what the
+families' formulas (each in its ``*_formula`` module) share.
 """
 
 from __future__ import annotations

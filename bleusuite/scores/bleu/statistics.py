@@ -85,17 +85,6 @@ class BleuStats(SummableStats[A]):
     length_field = "matches"
     sentence_ndim = 2
 
-    def sum(self) -> BleuStats[A]:
-        """Corpus statistics: the sum over the sentence axis.
-
-        >>> import numpy as np
-        >>> from bleusuite import bleu_statistics
-        >>> s = bleu_statistics(np.array([[1, 2], [3, 4]]), np.array([[1, 2], [3, 5]]))
-        >>> int(s.sum().hyp_len), s.sum().matches.tolist()
-        (4, [3, 1, 0, 0])
-        """
-        return super().sum()
-
     def __add__(self, other: BleuStats[A]) -> BleuStats[A]:
         if not isinstance(other, BleuStats):
             return NotImplemented

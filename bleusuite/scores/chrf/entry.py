@@ -28,9 +28,7 @@ class _Chrf(TextCountedMetric):
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "eff": "e", "nc": "nc",
                                                  "nw": "nw", "space": "s"}
     statistics = ChrfStats
-
-    def settings(self, **values: Any) -> ChrfSettings:
-        return ChrfSettings(**values)
+    settings_type = ChrfSettings
 
     def title(self, settings: ChrfSettings) -> str:
         return f"chrF{settings.beta}" + "+" * settings.word_order
@@ -64,7 +62,6 @@ class _Chrf(TextCountedMetric):
         "lowercase": "chrf_lowercase", "whitespace": "chrf_whitespace",
         "eps_smoothing": "chrf_eps_smoothing"}
     paired_tests = True
-    result_module = "bleusuite.scores.chrf.result"
 
     # chrF counts characters: the base refuses token ids
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],

@@ -19,9 +19,7 @@ __all__ = ["OPTIONS", "ChrfOptions", "ChrfSettings"]
 
 
 class ChrfOptions(TypedDict, total=False):
-    """chrF's keyword arguments (:func:`bleusuite.sentence_chrf` describes each):
-    ``char_order`` (6), ``word_order`` (0; 2 for chrF++), ``beta`` (2), ``lowercase``,
-    ``whitespace``, ``eps_smoothing`` (False)."""
+    """chrF's keyword arguments (:func:`bleusuite.sentence_chrf` describes each)."""
 
     char_order: int
     word_order: int
@@ -40,11 +38,8 @@ class ChrfSettings:
     """sacrebleu's ``CHRF(...)`` settings, checked.
 
     Attributes:
-        char_order, word_order: the character and word n-gram orders (0: none; not both).
-        beta: recall counts ``beta`` times as much as precision.
-        lowercase: compare lowercased text.
-        whitespace: keep whitespace in the character n-grams.
-        eps_smoothing: sacrebleu's ``eps_smoothing`` (chrF++.py's averaging).
+        char_order, word_order, beta, lowercase, whitespace, eps_smoothing: as the keyword
+            arguments of :func:`bleusuite.sentence_chrf` (an order of 0: none; not both).
     """
 
     char_order: int = CHAR_ORDER

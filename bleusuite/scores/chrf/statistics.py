@@ -1,8 +1,5 @@
-"""chrF's summable statistics (:class:`ChrfStats`), and sacrebleu's settings of chrF.
-
-A sentence's statistics are, for each character order 1..C and word order 1..W, the
-hypothesis n-grams, the reference n-grams and their matches, from its best reference.
-"""
+"""chrF's summable statistics (:class:`ChrfStats`), and sacrebleu's defaults and constants
+of chrF."""
 
 from __future__ import annotations
 

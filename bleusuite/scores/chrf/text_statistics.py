@@ -11,10 +11,9 @@ ties):
   characters (:func:`bleusuite.text.tokenizers.split_punctuation`);
 * a hypothesis n-gram count is 0 for an order where the reference has no n-gram.
 
-The text takes the library's one route (:func:`bleusuite.inputs.text_batch`: characters
-and chrF++'s words are tokenizers there) and its one counting kernel, per reference; the
-choice of the best reference is written against a backend (:func:`statistics_from_counts`),
-so a small batch is scored row by row by its traced face.
+The text takes the library's one route (:func:`bleusuite.inputs.text_batch`, whose
+tokenizers include characters and chrF++'s words) and counting kernel; the best reference is
+chosen against a backend (:func:`statistics_from_counts`), traced for small batches.
 """
 
 from __future__ import annotations

@@ -31,13 +31,8 @@ class _Gleu(WordCountedMetric):
     label = "GLEU"
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "tok", "ngram": "n"}
     statistics = GleuStats
-
-    def settings(self, **values: Any) -> GleuSettings:
-        """GLEU's settings of the command (text tokenised by ``13a``), with ``values``."""
-        return GleuSettings(**{"tokenize": "13a", **values})
-
-    def title(self, settings: GleuSettings) -> str:
-        return "GLEU"
+    settings_type = GleuSettings
+    default_settings: ClassVar[dict[str, Any]] = {"tokenize": "13a"}  # the command's
 
     def signature(self, settings: GleuSettings) -> dict[str, Any]:
         return {"case": "lc" if settings.lowercase else "mixed",
@@ -52,8 +47,6 @@ class _Gleu(WordCountedMetric):
     command_flags: ClassVar[dict[str, str]] = {"tokenize": "tokenize", "lowercase": "lowercase"}
     command_fixed: ClassVar[dict[str, Any]] = {"min_len": 1, "max_len": 4}
     paired_tests = True
-
-    result_module = "bleusuite.scores.gleu.result"
 
     def token_id_statistics(self, batch: Any, settings: GleuSettings) -> GleuStats[Any]:
         return gleu_statistics_of_batch(batch, settings.min_len, settings.max_len)

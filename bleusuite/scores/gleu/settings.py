@@ -23,7 +23,7 @@ __all__ = ["CALL_OPTIONS", "GleuCallOptions", "GleuSettings"]
 
 class GleuCallOptions(TokenOptions, total=False):
     """The keyword arguments of :func:`bleusuite.sentence_gleu` and the functions that take
-    the same: ``min_len`` (1), ``max_len`` (4), :class:`~bleusuite.array_types.TokenOptions`."""
+    the same."""
 
     min_len: int
     max_len: int

@@ -45,9 +45,7 @@ class _Rouge(TextCountedMetric):
     label = "ROUGE"
     abbreviations: ClassVar[dict[str, str]] = {}
     statistics = RougeStats
-
-    def settings(self, **values: Any) -> RougeSettings:
-        return RougeSettings(**values)
+    settings_type = RougeSettings
 
     def title(self, settings: RougeSettings) -> str:
         return title(settings.rouge_type)
@@ -67,7 +65,6 @@ class _Rouge(TextCountedMetric):
     #: ROUGE's statistics are the documents' scores, not integer counts that resamples sum
     paired_tests = False
     # not a metric of the command (sacrebleu has no ROUGE): no command_flags
-    result_module = "bleusuite.scores.rouge.result"
 
     # ROUGE's corpus scores are of text: the base refuses token ids
     def text_statistics(self, hypotheses: list[str], references: Sequence[list[str]],

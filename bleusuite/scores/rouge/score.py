@@ -25,6 +25,7 @@ import numpy as np
 
 from bleusuite import backends, checks
 from bleusuite.inputs import mark_unreferenced, normalize_batch
+from bleusuite.inputs.batch import identity
 from bleusuite.inputs.checks import check_references_present, is_text
 from bleusuite.inputs.normalize import text_rows
 from bleusuite.scores.rouge.counts import RougeCounts, counts_of_batch, counts_of_documents
@@ -91,12 +92,12 @@ def rouge_counts(
         rows = text_rows(hypotheses, references)
         if not rows:  # no document: no count (one absent reference each)
             empty = np.zeros((0, 1, len(rouge_types)), dtype=np.int64)
-            return RougeCounts(empty, empty[:, 0], empty, np.zeros((0, 1), bool)), _identity
+            return RougeCounts(empty, empty[:, 0], empty, np.zeros((0, 1), bool)), identity
         check_references_present(rows, "references")
         documents = encode_documents(list(hypotheses), rows, tokenize=settings.tokenize,
                                      use_stemmer=settings.use_stemmer,
                                      with_sentences="rougeLsum" in rouge_types)
-        return counts_of_documents(documents, rouge_types), _identity
+        return counts_of_documents(documents, rouge_types), identity
     if settings.use_stemmer:
         raise ValueError("use_stemmer=True stems words of text: token ids and token lists are "
                          "compared as they are")
@@ -109,12 +110,8 @@ def rouge_counts(
     return counts, to_caller
 
 
-def _identity(a: Any) -> Any:
-    return a
-
-
 def statistics_by_type(precision: Any, recall: Any, fscore: Any, rouge_types: tuple[str, ...],
-                       to_caller: Any = _identity) -> dict[str, RougeStats[Any]]:
+                       to_caller: Any = identity) -> dict[str, RougeStats[Any]]:
     """Per type, the per-document statistics of ``(B, T)`` precisions, recalls, F-measures."""
     be = backends.get_backend(precision)
     documents = be.to_float64(be.full(precision.shape[:1], 1, be.int64, like=precision))

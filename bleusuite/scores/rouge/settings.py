@@ -65,8 +65,7 @@ def check_types(values: Any, argname: str = "rouge_types") -> tuple[str, ...]:
 
 
 class RougeReading(TypedDict, total=False):
-    """How ROUGE reads its inputs (:func:`bleusuite.rouge_scores` describes each):
-    ``use_stemmer`` (False), ``tokenize`` (``"rouge"``), ``pad_id``, ``eos_id``."""
+    """How ROUGE reads its inputs (:func:`bleusuite.rouge_scores` describes each)."""
 
     use_stemmer: bool
     tokenize: str | None
@@ -75,9 +74,8 @@ class RougeReading(TypedDict, total=False):
 
 
 class RougeOptions(RougeReading, total=False):
-    """The keyword arguments of :func:`bleusuite.sentence_rouge`, :func:`bleusuite.corpus_rouge`
-    and :func:`bleusuite.corpus_rouge_result`: ``rouge_type`` (``"rougeL"``), ``measure``
-    (``"fmeasure"``) and how the inputs are read (:class:`RougeReading`)."""
+    """The keyword arguments of :func:`bleusuite.sentence_rouge` and its corpus forms: the
+    type and measure, and how the inputs are read (:class:`RougeReading`)."""
 
     rouge_type: str
     measure: str
@@ -100,12 +98,8 @@ class RougeSettings:
     and its registry entry), with rouge-score's defaults.
 
     Attributes:
-        rouge_type: ``rouge1``..``rouge9`` (n-grams), ``rougeL`` (the longest common
-            subsequence) or ``rougeLsum`` (the summary-level LCS over the lines).
-        measure: ``precision``, ``recall`` or ``fmeasure``.
-        use_stemmer: NLTK's Porter stemmer on the tokens of more than 3 characters.
-        tokenize: ``rouge`` (rouge-score's tokenizer) or any of
-            :data:`bleusuite.text.TOKENIZERS`; None for token ids.
+        rouge_type, measure, use_stemmer, tokenize: as the keyword arguments of
+            :func:`bleusuite.sentence_rouge` (``tokenize`` None: token ids).
 
     Raises:
         TypeError, ValueError: a bad setting; the message names it.

@@ -29,12 +29,10 @@ class _Ter(TextCountedMetric):
     name = "ter"
     label = "TER"
     statistics = TerStats
+    settings_type = TerSettings
     #: sacrebleu's short signature keys of TER (its ``TERSignature``: ``tok`` is ``t``)
     abbreviations: ClassVar[dict[str, str]] = {"case": "c", "tok": "t", "norm": "nr",
                                                "punct": "pn", "asian": "as"}
-
-    def settings(self, **values: Any) -> TerSettings:
-        return TerSettings(**values)
 
     def signature(self, settings: TerSettings) -> dict[str, Any]:
         yes = {True: "yes", False: "no"}
@@ -57,7 +55,6 @@ class _Ter(TextCountedMetric):
         "normalized": "ter_normalized", "no_punct": "ter_no_punct",
         "asian_support": "ter_asian_support", "case_sensitive": "ter_case_sensitive"}
     paired_tests = True
-    result_module = "bleusuite.scores.ter.result"
 
     def token_id_settings(self, settings: TerSettings, given: Mapping[str, Any]) -> TerSettings:
         # TER compares token ids as given: its tokenizer's options are text's

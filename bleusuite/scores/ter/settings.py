@@ -12,9 +12,8 @@ __all__ = ["CALL_OPTIONS", "OPTIONS", "TerCallOptions", "TerOptions", "TerSettin
 
 
 class TerOptions(TypedDict, total=False):
-    """TER's keyword arguments (sacrebleu's ``TER(...)`` options, all False by default;
-    :func:`bleusuite.sentence_ter` describes each): ``normalized``, ``no_punct``,
-    ``asian_support``, ``case_sensitive``."""
+    """TER's keyword arguments, sacrebleu's ``TER(...)`` options (all False by default;
+    :func:`bleusuite.sentence_ter` describes each)."""
 
     normalized: bool
     no_punct: bool

@@ -16,6 +16,7 @@ import numpy as np
 from bleusuite import backends, native, threads
 from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import (
+    SCORING_ARGNAMES,
     ArgNames,
     check_batch,
     check_missing,
@@ -27,7 +28,7 @@ from bleusuite.text.encoder import TextEncoder
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 from bleusuite.text.tokenizers import Tokenizer
 
-__all__ = ["from_text", "from_token_lists", "gathered_batch"]
+__all__ = ["from_token_lists", "gathered_batch", "text_batch"]
 
 #: the backend of every host batch
 _NUMPY = backends.get_backend()
@@ -261,11 +262,22 @@ def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequenc
 # ------------------------------------------------------------------------------ text
 
 
-def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lowercase: bool,
-              names: ArgNames, check: bool = True,
-              global_ids: bool = False) -> tuple[Batch, list[str]]:
-    """:func:`bleusuite.inputs.text_batch`; ``check``: raise for a hypothesis without
-    reference."""
+def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
+               lowercase: bool = False, argnames: ArgNames = SCORING_ARGNAMES,
+               require_references: bool = True,
+               global_ids: bool = False) -> tuple[Batch, list[str]]:
+    """The batch of text (one string per hypothesis; per hypothesis, a reference string or a
+    list of them, ``None`` for none), tokenised as sacrebleu does (``tokenize``: a name of
+    :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
+    token of each id where ``global_ids`` (else ids hold only within each row, and no token
+    is returned). ``require_references`` False: a hypothesis without reference counts 0
+    instead of raising (for a caller that checks itself).
+
+    >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
+    ...                            tokenize="13a", global_ids=True)
+    >>> batch.hyp_len.tolist(), batch.ref_len.tolist(), tokens[:4]
+    ([4], [[7]], ['The', 'cat', 'sat', '.'])
+    """
     encoder = TextEncoder.of(tokenize, lowercase)
     compiled = native.module()
     if compiled is not None:
@@ -279,14 +291,15 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
         gathered = gather(compiled, hypotheses, references, kept, True, None, None, transform,
                           by_row)
         if gathered is None:  # the checks say what is wrong, or the lists are rebuilt
-            hypotheses, rows = _checked_texts(hypotheses, references, names)
+            hypotheses, rows = _checked_texts(hypotheses, references, argnames)
             gathered = gather(compiled, hypotheses, rows, kept, True, None, None, transform,
                               by_row)
         assert gathered is not None, "checked text is gather's own form"
-        batch = gathered_batch(gathered, len(hypotheses), names[1], check)
+        batch = gathered_batch(gathered, len(hypotheses), argnames[1], require_references)
         tokens = [] if numbering is None else numbering.tokens
     else:
-        batch, tokens = _python_text(hypotheses, references, encoder, names, check)
+        batch, tokens = _python_text(hypotheses, references, encoder, argnames,
+                                     require_references)
     if 2 <= batch.size <= STREAMS_CHECK_LIMIT and batch.ref_present.shape[1] == batch.size:
         warn_if_streams(hypotheses, references)
     return batch, tokens
@@ -294,7 +307,7 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
 
 def _python_text(hypotheses: Any, references: Any, encoder: TextEncoder, names: ArgNames,
                  check: bool) -> tuple[Batch, list[str]]:
-    """:func:`from_text` without the compiled part."""
+    """:func:`text_batch` without the compiled part."""
     hyps, rows = _checked_texts(hypotheses, references, names)
     lines = hyps + list(itertools.chain.from_iterable(rows))
     numbered = encoder.number(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,7 @@ def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypothes
     return True
 
 
-def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
+def check_tokenizer_name(tokenize: Any) -> str:
     """A tokenizer's name (``tokenize=``), checked and loaded (an ``ImportError`` now).
 
     >>> check_tokenizer_name("13a")
@@ -64,11 +64,9 @@ def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
     """
     from bleusuite.text.tokenizers import TOKENIZERS, load_tokenizer
 
-    if tokenize is None and allow_none:
-        return None
     if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
         raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} (sacrebleu's "
-                         f"tokenizers){' or None' if allow_none else ''}; got {tokenize!r}")
+                         f"tokenizers); got {tokenize!r}")
     load_tokenizer(tokenize)
     return tokenize
 
@@ -249,19 +247,21 @@ def check_token_lists(hypotheses: Any, references: Any, names: ArgNames) -> None
     for row, hyp in enumerate(hypotheses):
         check_sentence(hyp, f"{hyp_name}[{row}]")
     for row, row_refs in enumerate(references):
-        if isinstance(row_refs, str | bytes) or not is_token_sequence(row_refs):
-            raise TypeError(
-                f"{ref_name}[{row}] must be a list of reference token sequences; got "
-                f"{kind_of(row_refs)}"
-            )
-        if len(row_refs) and not is_token_sequence(row_refs[0]):
-            raise ValueError(
-                f"{ref_name}[{row}] must be a list of reference token sequences (NLTK form: "
-                "one list of references per hypothesis), but it holds tokens: wrap a single "
-                "reference in a list"
-            )
+        check_reference_list(row_refs, f"{ref_name}[{row}]", "a list of reference token sequences")
         for position, ref in enumerate(row_refs):
             check_sentence(ref, f"{ref_name}[{row}][{position}]")
+
+
+def check_reference_list(row_refs: Any, argname: str, expected: str,
+                         is_sentence: Callable[[Any], bool] = is_token_sequence) -> None:
+    """Raise where one hypothesis's ``row_refs`` is not ``expected``, or holds tokens."""
+    if not is_token_sequence(row_refs):
+        raise TypeError(f"{argname} must be {expected}; got {kind_of(row_refs)}")
+    if len(row_refs) and not is_sentence(row_refs[0]):
+        raise ValueError(
+            f"{argname} must be a list of reference token sequences (NLTK form: one list of "
+            "references per hypothesis), but it holds tokens: wrap a single reference in a list"
+        )
 
 
 class PaddingWarning(UserWarning):

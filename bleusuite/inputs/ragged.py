@@ -21,6 +21,7 @@ from bleusuite.inputs.checks import (
     ArgNames,
     check_batch,
     check_int_array,
+    check_reference_list,
     check_sentence,
     check_special,
     is_token_sequence,
@@ -191,7 +192,7 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
         check_batch(batch, refs.shape[0], "rows of references", names)
         lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
         return refs, lengths, be.full(tuple(refs.shape[:2]), True, be.bool_, like=like)
-    if isinstance(references, str | bytes) or not is_token_sequence(references):
+    if not is_token_sequence(references):
         raise TypeError(
             f"{name} must be an integer array, a list of 1-D arrays (one reference per "
             "hypothesis) or a list (one entry per hypothesis) of lists of reference token "
@@ -207,19 +208,9 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
             sentences.append(row_refs)
             where.append(f"{name}[{row}]")
             continue
-        if isinstance(row_refs, str | bytes) or not is_token_sequence(row_refs):
-            raise TypeError(
-                f"{name}[{row}] must be a 1-D array (one reference) or a list of "
-                f"references; got {kind_of(row_refs)}"
-            )
-        if len(row_refs) and not (
-            is_token_sequence(row_refs[0]) or backends.backend_name(row_refs[0]) is not None
-        ):
-            raise ValueError(
-                f"{name}[{row}] must be a list of reference token sequences (NLTK form: "
-                "one list of references per hypothesis), but it holds tokens: wrap a single "
-                "reference in a list"
-            )
+        check_reference_list(
+            row_refs, f"{name}[{row}]", "a 1-D array (one reference) or a list of references",
+            lambda ref: is_token_sequence(ref) or backends.backend_name(ref) is not None)
         for position, ref in enumerate(row_refs):
             slots.append((row, position))
             sentences.append(ref)
@@ -308,7 +299,7 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
         return Batch(batch.backend, to_caller, batch.hyp_len, batch.ref_len, batch.ref_present,
                      batch.pairs)
     listed_side = references if hyp_padded else hypotheses
-    if not is_token_sequence(listed_side) or isinstance(listed_side, str | bytes):
+    if not is_token_sequence(listed_side):
         return None
     be = backends.get_backend()
     if hyp_padded:

@@ -23,6 +23,7 @@ import functools
 import gc
 import itertools
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -75,16 +76,13 @@ def _tokenized_lines(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], s
     return tokenize
 
 
+@dataclass(slots=True)
 class NumberedLines:
     """Lines numbered: the ids of every line (flat int64), tokens per line, the numbering."""
 
-    __slots__ = ("ids", "lengths", "numbering")
-
-    def __init__(self, ids: np.ndarray, lengths: np.ndarray,
-                 numbering: PythonNumbering | CompiledNumbering) -> None:
-        self.ids = ids
-        self.lengths = lengths
-        self.numbering = numbering
+    ids: np.ndarray
+    lengths: np.ndarray
+    numbering: PythonNumbering | CompiledNumbering
 
     @property
     def vocabulary(self) -> list[str]:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bleusuite.text.encoder import TextEncoder, number_sides
-from bleusuite.text.tokenizers import Tokenizer
+from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a
 
 __all__ = ["TercomTokenizer", "tercom_encoders", "tercom_ids"]
 
@@ -35,13 +35,11 @@ _GENERAL_RULES = (
     (re.compile(r"&lt;"), "<"),
     (re.compile(r"&gt;"), ">"),
 )
-_WESTERN_RULES = (
-    (re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "),  # punctuation
-    (re.compile(r"'s "), r" 's "),  # possessives
+_WESTERN_RULES = (  # 13a's rules, with tercom's possessives after the punctuation
+    Tokenizer13a.RULES[0],
+    (re.compile(r"'s "), r" 's "),
     (re.compile(r"'s$"), r" 's"),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period and comma unless after a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... or before one
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # a dash after a digit
+    *Tokenizer13a.RULES[1:],
 )
 _ASIAN_PUNCTUATION = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
 _FULL_WIDTH_PUNCTUATION = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"

@@ -117,10 +117,7 @@ class PythonNumbering:
                 del index[unit]
             del index.keys_in_order[first_new + done :]
             raise
-        return self._expanded(unit_ids, units_per_line)
-
-    def _expanded(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
-            np.ndarray, np.ndarray]:
+        # every line's tokens: the tokens of its units, unit after unit
         counts = np.asarray(self.unit_token_counts, dtype=np.int64)
         flat = np.asarray(self.unit_token_ids, dtype=np.int64)
         unit_start = np.cumsum(counts) - counts

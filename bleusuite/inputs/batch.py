@@ -1,8 +1,5 @@
 """The two forms a scoring call's sentences take: :class:`Batch` (what every input form
-becomes: ragged rows on the host, left-aligned token matrices on devices, so that nothing is
-read back to the host) and :class:`RaggedPairs` (rows as slices of flat id arrays, which the
-compiled kernels read).
-"""
+becomes) and :class:`RaggedPairs` (the host rows that the compiled kernels read)."""
 
 from __future__ import annotations
 

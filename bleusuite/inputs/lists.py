@@ -280,7 +280,17 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
     """
     encoder = TextEncoder.of(tokenize, lowercase)
     compiled = native.module()
-    if compiled is not None:
+    if compiled is None:  # numbered in Python, laid out by python_gather
+        hypotheses, rows = _checked_texts(hypotheses, references, argnames)
+        numbered = encoder.number(hypotheses + list(itertools.chain.from_iterable(rows)))
+        bounds = list(itertools.accumulate(numbered.lengths.tolist(), initial=0))
+        ids = numbered.ids.tolist()
+        sentences = [ids[a:b] for a, b in itertools.pairwise(bounds)]
+        refs = [sentences[a:b] for a, b in itertools.pairwise(
+            itertools.accumulate(map(len, rows), initial=len(hypotheses)))]
+        gathered: Gathered | None = python_gather(sentences[: len(hypotheses)], refs, None, None)
+        tokens = numbered.vocabulary
+    else:
         # the encoder decides the numbering, the transform of each line, and whether the
         # ids may be numbered row by row (each row's small table, on the worker threads)
         make = encoder.compiled_numbering(compiled)
@@ -294,30 +304,12 @@ def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
             hypotheses, rows = _checked_texts(hypotheses, references, argnames)
             gathered = gather(compiled, hypotheses, rows, kept, True, None, None, transform,
                               by_row)
-        assert gathered is not None, "checked text is gather's own form"
-        batch = gathered_batch(gathered, len(hypotheses), argnames[1], require_references)
         tokens = [] if numbering is None else numbering.tokens
-    else:
-        batch, tokens = _python_text(hypotheses, references, encoder, argnames,
-                                     require_references)
+    assert gathered is not None, "checked text is gather's own form"
+    batch = gathered_batch(gathered, len(hypotheses), argnames[1], require_references)
     if 2 <= batch.size <= STREAMS_CHECK_LIMIT and batch.ref_present.shape[1] == batch.size:
         warn_if_streams(hypotheses, references)
     return batch, tokens
-
-
-def _python_text(hypotheses: Any, references: Any, encoder: TextEncoder, names: ArgNames,
-                 check: bool) -> tuple[Batch, list[str]]:
-    """:func:`text_batch` without the compiled part."""
-    hyps, rows = _checked_texts(hypotheses, references, names)
-    lines = hyps + list(itertools.chain.from_iterable(rows))
-    numbered = encoder.number(lines)
-    bounds = list(itertools.accumulate(numbered.lengths.tolist(), initial=0))
-    ids = numbered.ids.tolist()
-    sentences = [ids[a:b] for a, b in itertools.pairwise(bounds)]
-    refs = [sentences[a:b] for a, b in
-            itertools.pairwise(itertools.accumulate(map(len, rows), initial=len(hyps)))]
-    gathered = python_gather(sentences[: len(hyps)], refs, None, None)
-    return gathered_batch(gathered, len(hyps), names[1], check), numbered.vocabulary
 
 
 def _checked_texts(hypotheses: Any, references: Any, names: ArgNames) -> tuple[

@@ -1,8 +1,5 @@
-"""The front door: every input form of a scoring call becomes one :class:`Batch`, by one
-route per form: padded arrays (:mod:`~bleusuite.inputs.arrays`), token lists and text
-(:mod:`~bleusuite.inputs.lists`), ragged arrays and mixed calls
-(:mod:`~bleusuite.inputs.ragged`).
-"""
+"""The front door: every input form of a scoring call becomes one :class:`Batch`, by the
+route of its form (the modules ``arrays``, ``lists`` and ``ragged`` beside this one)."""
 
 from __future__ import annotations
 

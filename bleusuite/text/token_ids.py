@@ -2,10 +2,6 @@
 appearance; ``bleusuite._native.Numbering`` where built, else :class:`PythonNumbering`, the
 same ids), and :class:`TokenIds`, the ids of line-aligned streams. Which numbering a text
 path uses is decided by :class:`bleusuite.text.encoder.TextEncoder`.
-
->>> numbered = numbering()
->>> [a.tolist() for a in numbered.number(["The cat sat .", "The cat"])], numbered.tokens
-([[0, 1, 2, 3, 0, 1], [4, 2]], ['The', 'cat', 'sat', '.'])
 """
 
 from __future__ import annotations

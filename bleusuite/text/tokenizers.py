@@ -138,16 +138,11 @@ def _with_whitespace(line: str) -> str:
     return " ".join(f"\x00{ord(c):x}" if c.isspace() else c for c in line)
 
 
-def _none(line: str) -> str:
-    """sacrebleu's ``none`` tokenizer: the line as it is."""
-    return line
-
-
 #: name -> (a factory here, or ``"module:Class"`` of sacrebleu; whether it acts on each
 #: word alone, so that each distinct word may be tokenised once; the pip extra it needs)
 TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
     "13a": (Tokenizer13a, True, None),
-    "none": (lambda: _none, True, None),
+    "none": (lambda: str, True, None),  # str(line) is the line as it is
     "char": (lambda: _char, True, None),
     "intl": ("sacrebleu.tokenizers.tokenizer_intl:TokenizerV14International", False, None),
     "zh": ("sacrebleu.tokenizers.tokenizer_zh:TokenizerZh", False, None),

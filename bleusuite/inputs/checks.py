@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from bleusuite import checks
+from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 from bleusuite.text.streams import STREAMS_HINT
 
@@ -90,6 +90,19 @@ def check_int_array(be: Backend, a: Any, argname: str) -> Any:
             and be.to_int(be.max_(a)) > _INT64_MAX):
         raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
     return be.to_int64(a)
+
+
+def check_same_arrays(be: Backend, array: Any, like: Any, argname: str) -> None:
+    if backends.backend_name(array) != be.name:
+        raise TypeError(
+            f"{argname} is a {kind_of(array)} but the other arrays of the call are {be.name} "
+            "arrays: all arrays in one call must come from the same array library"
+        )
+    if be.device_of(array) != be.device_of(like):
+        raise ValueError(
+            f"{argname} is on {be.device_of(array)} but the other arrays of the call are on "
+            f"{be.device_of(like)}: all arrays must be on the same device"
+        )
 
 
 def plain_array(a: Any, argname: str) -> Any:

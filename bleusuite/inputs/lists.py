@@ -99,7 +99,8 @@ def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:
             bytearray(present.tobytes()), num_refs, missing)
 
 
-def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True) -> Batch:
+def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True,
+                   to_caller: Any = identity) -> Batch:
     """The host batch of one ``gather`` result; ``check``: raise for a hypothesis without
     reference."""
     ids_bytes, layout_bytes, present_bytes, num_refs, missing = gathered
@@ -113,7 +114,7 @@ def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = T
     ref_len = layout[2 * rows + slots :].reshape(rows, num_refs)
     pairs = RaggedPairs(ids, layout[:rows], hyp_len, ids,
                         layout[2 * rows : 2 * rows + slots].reshape(rows, num_refs), ref_len)
-    return Batch(_NUMPY, identity, hyp_len, ref_len, present, pairs)
+    return Batch(_NUMPY, to_caller, hyp_len, ref_len, present, pairs)
 
 
 # ----------------------------------------------------------------------- token lists

@@ -22,6 +22,7 @@ from bleusuite.inputs.checks import (
     check_batch,
     check_int_array,
     check_reference_list,
+    check_same_arrays,
     check_sentence,
     check_special,
     is_token_sequence,
@@ -116,7 +117,7 @@ def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -
 
 def _concat_arrays(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> Any:
     for position, sentence in enumerate(sentences):
-        _check_library_and_device(be, sentence, like, where(position))
+        check_same_arrays(be, sentence, like, where(position))
         if sentence.ndim != 1:
             raise ValueError(
                 f"{where(position)} must be a 1-D array of token ids (one sentence); got shape "
@@ -157,7 +158,7 @@ def _int_tokens(sentences: list[Any], where: Any, side: str) -> np.ndarray:
 def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tuple[Any, Any]:
     """(B, L) hypotheses and (B,) lengths of the mixed path; messages call them ``name``."""
     if backends.backend_name(hypotheses) is not None:
-        _check_library_and_device(be, hypotheses, like, name)
+        check_same_arrays(be, hypotheses, like, name)
         hyp = two_dimensional(check_int_array(be, hypotheses, name), name)
         return hyp, be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
     if not is_token_sequence(hypotheses):
@@ -168,26 +169,13 @@ def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tu
     return _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
 
 
-def _check_library_and_device(be: Backend, array: Any, like: Any, argname: str) -> None:
-    if backends.backend_name(array) != be.name:
-        raise TypeError(
-            f"{argname} is a {kind_of(array)} but the other arrays of the call are {be.name} "
-            "arrays: all arrays in one call must come from the same array library"
-        )
-    if be.device_of(array) != be.device_of(like):
-        raise ValueError(
-            f"{argname} is on {be.device_of(array)} but the other arrays of the call are on "
-            f"{be.device_of(like)}: all arrays must be on the same device"
-        )
-
-
 def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
                       names: ArgNames) -> tuple[Any, Any, Any]:
     """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path; messages
     call the two sides ``names``."""
     name = names[1]
     if backends.backend_name(references) is not None:
-        _check_library_and_device(be, references, like, name)
+        check_same_arrays(be, references, like, name)
         refs = three_dimensional(check_int_array(be, references, name), name)
         check_batch(batch, refs.shape[0], "rows of references", names)
         lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
@@ -295,9 +283,7 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
         gathered = compiled.gather(hypotheses, references, None, False, pad, eos, None, False)
         if gathered is None:
             return None
-        batch = lists.gathered_batch(gathered, len(hypotheses), names[1])
-        return Batch(batch.backend, to_caller, batch.hyp_len, batch.ref_len, batch.ref_present,
-                     batch.pairs)
+        return lists.gathered_batch(gathered, len(hypotheses), names[1], to_caller=to_caller)
     listed_side = references if hyp_padded else hypotheses
     if not is_token_sequence(listed_side):
         return None

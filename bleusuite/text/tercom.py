@@ -134,18 +134,14 @@ def tercom_encoders(normalized: bool = False, no_punct: bool = False,
     """
     tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive=True)
     lowercase = not case_sensitive
-    if not (normalized or no_punct):  # lowercasing and whitespace only: the words are tokens
-        words = Tokenizer("tercom", tokenizer, "tercom", word_local=True, splits_only=True)
-        return _same(TextEncoder(words, lowercase))
-    if not normalized:  # removing punctuation twice removes nothing more
-        return _same(TextEncoder(Tokenizer("tercom", tokenizer, "tercom", word_local=True),
-                                 lowercase))
+    if not normalized:  # removing punctuation twice removes nothing more; without it, the
+        # lowercased words are the tokens
+        words = Tokenizer("tercom", tokenizer, "tercom", word_local=True,
+                          splits_only=not no_punct)
+        encoder = TextEncoder(words, lowercase)
+        return encoder, encoder
     whole = _POSSESSIVE_BEFORE_ODD_SPACE.search
     once = Tokenizer("tercom", tokenizer, "tercom", word_local=True, whole_line=whole)
     twice = Tokenizer("tercom", lambda unit: tokenizer(tokenizer(unit)), "tercom",
                       word_local=True, whole_line=whole)
     return TextEncoder(once, lowercase), TextEncoder(twice, lowercase)
-
-
-def _same(encoder: TextEncoder) -> tuple[TextEncoder, TextEncoder]:
-    return encoder, encoder

@@ -191,11 +191,8 @@ def check_batch(batch: int, rows: int, what: str, names: ArgNames) -> None:
 
 def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
                 ) -> list[list[str]]:
-    """The references of each hypothesis as a list of strings (``None`` ones dropped), for
-    text given with ``tokenize=``; messages call the two arguments ``names``.
-
-    >>> check_texts(["a b", "c"], ["a b", ["c", None, "d"]])
-    [['a b'], ['c', 'd']]
+    """:func:`~bleusuite.inputs.text_rows` without its warning; messages call the two
+    arguments ``names``.
 
     Raises:
         TypeError: a hypothesis or a reference that is not a string.

@@ -55,19 +55,13 @@ def gather(compiled: Any, hypotheses: Any, references: Any, numbering: Callable[
     # blocks of at least 512 rows, 16 per thread: a block's str objects, read in the first
     # pass, are still in the cache when the second numbers them
     blocks = min(rows // (THREADED_GATHER_ROWS // 8), 16 * workers)
-    bounds = [rows * k // blocks for k in range(blocks + 1)]
-
-    def block(index: int) -> Gathered | None:
-        a, b = bounds[index], bounds[index + 1]
-        result: Gathered | None = compiled.gather(hypotheses[a:b], references[a:b],
-                                                  numbering(), text, pad, eos, transform, True)
-        return result
-
-    parts = threads.run_blocks(block, range(blocks), workers)
+    spans = list(itertools.pairwise(rows * k // blocks for k in range(blocks + 1)))
+    parts = threads.run_blocks(lambda span: compiled.gather(
+        hypotheses[span[0] : span[1]], references[span[0] : span[1]], numbering(), text, pad,
+        eos, transform, True), spans, workers)
     if any(part is None for part in parts):
         return None
-    return _joined([part for part in parts if part is not None],
-                   [b - a for a, b in itertools.pairwise(bounds)])
+    return _joined(parts, [b - a for a, b in spans])
 
 
 def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:

@@ -40,7 +40,8 @@ _WESTERN_RULES = (  # 13a's rules, with tercom's possessives after the punctuati
 )
 _ASIAN_PUNCTUATION = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
 _FULL_WIDTH_PUNCTUATION = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
-_ASIAN_RULES = (
+_ASIAN_RULES = (  # asian_support: the Western rules, then these
+    *_WESTERN_RULES,
     # CJK ideographs (unified, extension A), strokes, radicals, compatibility forms and
     # ideographs, enclosed letters and months: one word each
     (re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
@@ -52,8 +53,8 @@ _ASIAN_RULES = (
     (re.compile(_ASIAN_PUNCTUATION), r" \1 "),
     (re.compile(_FULL_WIDTH_PUNCTUATION), r" \1 "),
 )
-_PUNCTUATION = re.compile(r"[\.,\?:;!\"\(\)]")
-_ASIAN_REMOVED = (re.compile(_ASIAN_PUNCTUATION), re.compile(_FULL_WIDTH_PUNCTUATION))
+_REMOVED = (re.compile(r"[\.,\?:;!\"\(\)]"),)  # what no_punct removes
+_ASIAN_REMOVED = (*_REMOVED, re.compile(_ASIAN_PUNCTUATION), re.compile(_FULL_WIDTH_PUNCTUATION))
 #: a possessive followed by whitespace other than a space: tercom's rule sees the character
 #: after the word there, so such a line is tokenised whole
 _POSSESSIVE_BEFORE_ODD_SPACE = re.compile(r"'s[^\S ]")
@@ -84,16 +85,11 @@ class TercomTokenizer:
             for rule, replacement in _GENERAL_RULES:
                 line = rule.sub(replacement, line)
             line = f" {line} "
-            for rule, replacement in _WESTERN_RULES:
+            for rule, replacement in _ASIAN_RULES if self.asian_support else _WESTERN_RULES:
                 line = rule.sub(replacement, line)
-            if self.asian_support:
-                for rule, replacement in _ASIAN_RULES:
-                    line = rule.sub(replacement, line)
         if self.no_punct:
-            line = _PUNCTUATION.sub("", line)
-            if self.asian_support:
-                for rule in _ASIAN_REMOVED:
-                    line = rule.sub("", line)
+            for rule in _ASIAN_REMOVED if self.asian_support else _REMOVED:
+                line = rule.sub("", line)
         return " ".join(line.split())
 
     def signature(self) -> str:

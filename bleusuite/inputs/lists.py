@@ -1,9 +1,8 @@
 """Token lists and text to ragged rows, in one call of the compiled ``gather``
-(``bleusuite/csrc/gather.c``: ids read or numbered, padding dropped, rows cut at eos and laid
-out flat). What it does not take (other token types, malformed input) goes the general path:
-the checks that name what is wrong, then the tokens numbered by a dictionary (compared as
-Python's ``==`` does, as in NLTK); without the compiled part, that path takes everything.
-"""
+(``csrc/gather.c``: ids read or numbered, padding dropped, rows cut at eos and laid out
+flat). What it does not take (other token types, malformed input) goes the general path: the
+checks that name what is wrong, then the tokens numbered by a dictionary (compared by ``==``,
+as in NLTK); without the compiled part, that path takes everything."""
 
 from __future__ import annotations
 

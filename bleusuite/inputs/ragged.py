@@ -1,8 +1,6 @@
 """Ragged sentences (Python lists of 1-D arrays) and mixed calls (a padded array on one
-side, token lists or 1-D arrays on the other): on the host by the compiled ``gather`` as
-token lists, else (devices, or lists it does not take) packed once into padded arrays, which
-then take the array path's steps.
-"""
+side, token lists or 1-D arrays on the other): on the host by the compiled ``gather``, else
+(devices, or lists it does not take) packed once into padded arrays for the array path."""
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
 """The text encoder: how lines of text become token ids, decided in one place.
 
-A :class:`TextEncoder` (:meth:`TextEncoder.of`: a tokenizer and ``lowercase``) decides the
-**numbering** (the compiled ``Numbering`` with its own copy of the tokenizer's rules, or
-calling a word-local tokenizer once per distinct word;
-:class:`~bleusuite.text.token_ids.PythonNumbering` where the compiled part is not built),
-the **line transform** (lowercasing, a tokenizer that is not word-local applied to each
-line, newlines made spaces or lines handed over whole where the tokenizer needs it) and
-whether ids may be numbered **row by row**. Every text path asks it: the library's text
-(:func:`bleusuite.inputs.text_batch`), the command and Ray (:class:`Encoder`), TER
-(:func:`number_sides`) and ROUGE's documents (:meth:`TextEncoder.number`).
+A :class:`TextEncoder` (a tokenizer and ``lowercase``) decides the **numbering** (the
+compiled ``Numbering`` with its own copy of the tokenizer's rules, or calling a word-local
+tokenizer once per distinct word; :class:`~bleusuite.text.token_ids.PythonNumbering` where
+the compiled part is not built), the **line transform** (lowercasing, a tokenizer that is
+not word-local on each line, newlines made spaces or lines handed over whole where the
+tokenizer needs it) and whether ids may be numbered **row by row**. Every text path asks it:
+the library's (:func:`bleusuite.inputs.text_batch`), the command and Ray (:class:`Encoder`),
+TER (:func:`number_sides`) and ROUGE's documents (:meth:`TextEncoder.number`).
 
 >>> encoder = TextEncoder.of("13a", lowercase=True)
 >>> numbered = encoder.number(["Hello, World!", "hello world"])
@@ -29,7 +28,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from bleusuite import native
 from bleusuite.text.token_ids import (
     CompiledNumbering,
     PythonNumbering,
@@ -176,10 +174,7 @@ class TextEncoder:
 
     def numbering(self) -> PythonNumbering | CompiledNumbering:
         """A new numbering (NumPy face) of lines :meth:`prepared` first."""
-        compiled = native.module()
-        if compiled is None:
-            return numbering(self.tokenizer.tokenize if self.word_local else None)
-        return CompiledNumbering(self.compiled_numbering(compiled)())
+        return numbering(self.tokenizer.tokenize if self.word_local else None, self.rules)
 
     def prepared(self, lines: list[str]) -> list[str]:
         """:attr:`line_transform` of each line (lowercasing in one call)."""
@@ -324,10 +319,9 @@ class Encoder:
             if pending:
                 number()
         lengths = np.concatenate(counts).reshape(len(texts), next(iter(sizes), 0))
-        flat = np.concatenate(ids)
-        totals = lengths.sum(axis=1)
-        starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(totals) - totals)[:, None]
-        return TokenIds(flat, starts, lengths, self.vocabulary)
+        # the lines lie stream after stream, line after line
+        starts = (np.cumsum(lengths) - lengths.reshape(-1)).reshape(lengths.shape)
+        return TokenIds(np.concatenate(ids), starts, lengths, self.vocabulary)
 
 
 def encode_texts(

@@ -153,20 +153,6 @@ def _int_tokens(sentences: list[Any], where: Any, side: str) -> np.ndarray:
         raise ValueError(f"{side} holds token ids outside the int64 range") from None
 
 
-def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tuple[Any, Any]:
-    """(B, L) hypotheses and (B,) lengths of the mixed path; messages call them ``name``."""
-    if backends.backend_name(hypotheses) is not None:
-        check_same_arrays(be, hypotheses, like, name)
-        hyp = two_dimensional(check_int_array(be, hypotheses, name), name)
-        return hyp, be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
-    if not is_token_sequence(hypotheses):
-        raise TypeError(
-            f"{name} must be an integer array, a list of 1-D arrays or a list of token "
-            f"sequences; got {kind_of(hypotheses)}"
-        )
-    return _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
-
-
 def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
                       names: ArgNames) -> tuple[Any, Any, Any]:
     """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path; messages
@@ -260,7 +246,18 @@ def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like:
         batch = _host_gathered(hypotheses, references, pad, eos, names, to_caller)
         if batch is not None:
             return batch
-    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like, names[0])
+    name = names[0]
+    if backends.backend_name(hypotheses) is not None:
+        check_same_arrays(be, hypotheses, like, name)
+        hyp = two_dimensional(check_int_array(be, hypotheses, name), name)
+        hyp_len = be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
+    elif not is_token_sequence(hypotheses):
+        raise TypeError(
+            f"{name} must be an integer array, a list of 1-D arrays or a list of token "
+            f"sequences; got {kind_of(hypotheses)}"
+        )
+    else:
+        hyp, hyp_len = _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
     refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like, names)
     present = exists & arrays.present_rows(be, refs, ref_len, pad)
     hyp, hyp_len = arrays.sentences(be, hyp, hyp_len, pad, eos)

@@ -161,9 +161,8 @@ def numbering(tokenize: Callable[[str], str] | None = None,
         return PythonNumbering(tokenize)
     if rules is not None:
         return CompiledNumbering(compiled.Numbering(rules=rules))
-    if tokenize is not None:
-        return CompiledNumbering(compiled.Numbering(tokenize))
-    return CompiledNumbering(compiled.Numbering())
+    return CompiledNumbering(compiled.Numbering() if tokenize is None else
+                             compiled.Numbering(tokenize))
 
 
 def lowercased(lines: list[str]) -> list[str]:

@@ -138,6 +138,14 @@ def _with_whitespace(line: str) -> str:
     return " ".join(f"\x00{ord(c):x}" if c.isspace() else c for c in line)
 
 
+#: sacrebleu's SentencePiece tokenizers: name -> (the model's file in sacrebleu's model
+#: folder, the tokenizer's signature). ``spm`` is sacrebleu's old name of ``flores101``.
+SPM_MODELS = {
+    "spm": ("sacrebleu_tokenizer_spm.model", "flores101"),
+    "flores101": ("sacrebleu_tokenizer_spm.model", "flores101"),
+    "flores200": ("flores200sacrebleuspm", "flores200"),
+    "spBLEU-1K": ("spbleu-1k_tokenizer_spm.model", "spBLEU-1K"),
+}
 #: name -> (a factory here, or ``"module:Class"`` of sacrebleu; whether it acts on each
 #: word alone, so that each distinct word may be tokenised once; the pip extra it needs)
 TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
@@ -149,10 +157,7 @@ TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str 
     "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
     "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
     "rouge": (TokenizerRouge, True, None),
-    "spm": ("sentencepiece", False, "spm"),
-    "flores101": ("sentencepiece", False, "spm"),
-    "flores200": ("sentencepiece", False, "spm"),
-    "spBLEU-1K": ("sentencepiece", False, "spm"),
+    **dict.fromkeys(SPM_MODELS, ("sentencepiece", False, "spm")),
 }
 #: sacrebleu's own tokenizers (the command's ``--tokenize`` choices)
 SACREBLEU_TOKENIZERS = tuple(name for name in TOKENIZERS if name != "rouge")
@@ -160,15 +165,6 @@ SACREBLEU_TOKENIZERS = tuple(name for name in TOKENIZERS if name != "rouge")
 #: sacrebleu's BLEU tokenizer for a target language (``trg_lang``, the command's ``-l``)
 #: where none is named; ``13a`` for the others
 TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-
-#: sacrebleu's SentencePiece tokenizers: name -> (the model's file in sacrebleu's model
-#: folder, the tokenizer's signature). ``spm`` is sacrebleu's old name of ``flores101``.
-SPM_MODELS = {
-    "spm": ("sacrebleu_tokenizer_spm.model", "flores101"),
-    "flores101": ("sacrebleu_tokenizer_spm.model", "flores101"),
-    "flores200": ("flores200sacrebleuspm", "flores200"),
-    "spBLEU-1K": ("spbleu-1k_tokenizer_spm.model", "spBLEU-1K"),
-}
 
 
 def spm_model_path(name: str) -> str:

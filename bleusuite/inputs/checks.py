@@ -37,10 +37,9 @@ def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypothes
     Raises:
         TypeError: a list of strings with another element (named after ``argname``).
     """
-    if not isinstance(hypotheses, Sequence) or isinstance(hypotheses, str) or not len(
-            hypotheses):
-        return allow_empty and isinstance(hypotheses, Sequence) and not isinstance(
-            hypotheses, str)
+    listed = isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
+    if not listed or not len(hypotheses):
+        return listed and allow_empty
     if not isinstance(hypotheses[0], str):
         return False  # token ids or token lists: their checks name a wrong element
     for row, hyp in enumerate(hypotheses):

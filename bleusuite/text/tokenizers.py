@@ -203,10 +203,8 @@ class SentencePieceTokenizer:
         self.path = path
         self.processor: Any = sentencepiece.SentencePieceProcessor()
         self.processor.Load(path)
-        self._encoded = functools.lru_cache(maxsize=1 << 16)(self._encode)
-
-    def _encode(self, line: str) -> str:
-        return " ".join(self.processor.EncodeAsPieces(line))
+        self._encoded = functools.lru_cache(maxsize=1 << 16)(
+            lambda line: " ".join(self.processor.EncodeAsPieces(line)))
 
     def __call__(self, line: str) -> str:
         result: str = self._encoded(line)

@@ -190,8 +190,7 @@ def check_batch(batch: int, rows: int, what: str, names: ArgNames) -> None:
 
 def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
                 ) -> list[list[str]]:
-    """:func:`~bleusuite.inputs.text_rows` without its warning; messages call the two
-    arguments ``names``.
+    """:func:`~bleusuite.inputs.text_rows` without its warning; messages use ``names``.
 
     Raises:
         TypeError: a hypothesis or a reference that is not a string.

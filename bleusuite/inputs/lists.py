@@ -94,8 +94,7 @@ def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:
 
 def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True,
                    to_caller: Any = identity) -> Batch:
-    """The host batch of one ``gather`` result; ``check``: raise for a hypothesis without
-    reference."""
+    """The host batch of one ``gather`` result; ``check``: raise for a row without reference."""
     ids_bytes, layout_bytes, present_bytes, num_refs, missing = gathered
     present = np.frombuffer(present_bytes, dtype=np.bool_).reshape(rows, num_refs)
     if check and missing >= 0:
@@ -208,8 +207,7 @@ def _unhashable(hyps: list[Any], refs: list[list[Any]], names: ArgNames,
 
 def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int] | None]],
                   pad: int | None, eos: int | None) -> Gathered:
-    """``gather`` in Python, on lists of int ids (None: an absent reference), for installs
-    without the compiled part.
+    """The compiled ``gather`` in Python, on lists of int ids (None: no such reference).
 
     >>> ids, layout, present, refs, missing = python_gather([[0, 7, 8]], [[[7, 0, 9]]], 0, 9)
     >>> np.frombuffer(ids, np.int64).tolist(), np.frombuffer(layout, np.int64).tolist()

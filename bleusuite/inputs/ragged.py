@@ -204,8 +204,7 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
 
 
 def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any] | None:
-    """The inputs with every array replaced by its NumPy view (:meth:`Backend.host_view`),
-    or None if one has none."""
+    """The inputs with every array as its NumPy view (:meth:`Backend.host_view`), or None."""
     if be.name == "numpy":
         return None
     failed = False

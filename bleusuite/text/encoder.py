@@ -335,8 +335,7 @@ def encode_texts(
     lowercase: bool,
     bar: ProgressBar | None = None,
 ) -> TokenIds:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does (one call of an
-    :class:`Encoder`).
+    """Token ids of line-aligned texts, tokenised as sacrebleu does (:class:`Encoder`).
 
     Args:
         texts: streams of lines of the same length (hypotheses, then each reference file).

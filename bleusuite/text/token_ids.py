@@ -59,8 +59,7 @@ class _Index(dict[str, int]):
 
 
 class PythonNumbering:
-    """``bleusuite._native.Numbering`` in Python: the same ids, where the compiled part is
-    not built.
+    """``bleusuite._native.Numbering`` in Python (the same ids), where it is not built.
 
     Without ``tokenize`` the tokens are the whitespace-separated words of each line; with
     it, ``tokenize`` is called once per distinct word (a line that holds a ``"\\n"`` is one

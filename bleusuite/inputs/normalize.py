@@ -173,14 +173,14 @@ class TextSettings(Protocol):
 
 
 def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
-                  text: TextSettings | None = None) -> Batch:
+                  text: TextSettings | None = None, corpus: str | None = None) -> Batch:
     """:func:`scoring_batch` of a function's keyword arguments ``options`` (``tokenize`` and
     ``lowercase`` from the checked settings ``text`` where given)."""
     get = options.get
     tokenize, lowercase = ((get("tokenize"), get("lowercase", False)) if text is None
                            else (text.tokenize, text.lowercase))
     return scoring_batch(hypotheses, references, pad_id=get("pad_id"), eos_id=get("eos_id"),
-                         tokenize=tokenize, lowercase=lowercase)
+                         tokenize=tokenize, lowercase=lowercase, corpus=corpus)
 
 
 def options_corpus_batches(hypotheses: Any, references: Any, options: Mapping[str, Any],
@@ -197,9 +197,7 @@ def options_corpus_batches(hypotheses: Any, references: Any, options: Mapping[st
     >>> [batch.size for batch in options_corpus_batches(hyps, refs, {}, text, "corpus_bleu")]
     [5]
     """
-    batch_of = functools.partial(scoring_batch, pad_id=options.get("pad_id"),
-                                 eos_id=options.get("eos_id"), tokenize=text.tokenize,
-                                 lowercase=text.lowercase, corpus=corpus)
+    batch_of = functools.partial(options_batch, options=options, text=text, corpus=corpus)
     rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
     if rows <= CORPUS_BLOCK_ROWS or not isinstance(references, list | tuple) or (
             len(references) != rows):

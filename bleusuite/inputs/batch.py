@@ -98,13 +98,12 @@ class Batch:
         ref_len: (B, R) int64 reference lengths (0 for absent references).
         ref_present: (B, R) bool, False where a row carries fewer than R references.
         pairs: on the host, the rows as :class:`RaggedPairs` (None on devices).
-        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens; None on the host
-            (see :meth:`padded`).
+        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens (host: :meth:`padded`).
         refs: on devices, (B, R, Lr) int64 reference tokens; None on the host.
         has_reference: (B,) bool on devices, where the check would need a host read
             (scores are NaN where it is False); None where the check was made at once.
-        hyp_width: on the host, the width of the caller's hypotheses, which
-            :meth:`padded` gives (per-position results take the caller's shape).
+        hyp_width: on the host, the caller's hypotheses' width, for :meth:`padded` (per-position
+            results take the caller's shape).
     """
 
     backend: Backend

@@ -2,9 +2,8 @@
 sacrebleu 2 writes them (so that the default ``13a`` needs neither sacrebleu nor its import
 time), ``intl``, ``zh``, ``ja-mecab`` and ``ko-mecab`` loaded from sacrebleu, ``spm``,
 ``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models
-(:class:`SentencePieceTokenizer`); and rouge-score's (``rouge``), for ROUGE. A
-:class:`Tokenizer` also says whether it acts on each word on its own (then each distinct
-word of a corpus is tokenised once).
+(:class:`SentencePieceTokenizer`); and rouge-score's (``rouge``), for ROUGE; each a
+:class:`Tokenizer`, which also says whether it acts on each word alone.
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local

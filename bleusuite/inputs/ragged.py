@@ -171,26 +171,22 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
             f"sequences; got {kind_of(references)}"
         )
     check_batch(batch, len(references), "entries of references", names)
-    slots: list[tuple[int, int]] = []
-    sentences: list[Any] = []
-    where: list[str] = []
+    slots: list[tuple[int, int, Any, str]] = []  # row, position, reference, its name
     for row, row_refs in enumerate(references):
         if backends.backend_name(row_refs) is not None:  # a 1-D array: the row's one reference
-            slots.append((row, 0))
-            sentences.append(row_refs)
-            where.append(f"{name}[{row}]")
+            slots.append((row, 0, row_refs, f"{name}[{row}]"))
             continue
         check_reference_list(
             row_refs, f"{name}[{row}]", "a 1-D array (one reference) or a list of references",
             lambda ref: is_token_sequence(ref) or backends.backend_name(ref) is not None)
-        for position, ref in enumerate(row_refs):
-            slots.append((row, position))
-            sentences.append(ref)
-            where.append(f"{name}[{row}][{position}]")
-    tokens, token_lengths = _pack(be, sentences, like, where.__getitem__, name)
-    num_refs = max((position + 1 for _, position in slots), default=1)
+        slots += [(row, position, ref, f"{name}[{row}][{position}]")
+                  for position, ref in enumerate(row_refs)]
+    tokens, token_lengths = _pack(be, [slot[2] for slot in slots], like,
+                                  lambda i: slots[i][3], name)
+    num_refs = max((slot[1] + 1 for slot in slots), default=1)
     width = int(tokens.shape[1])
-    slot_index = np.fromiter((r * num_refs + c for r, c in slots), np.int64, count=len(slots))
+    slot_index = np.fromiter((r * num_refs + c for r, c, _, _ in slots), np.int64,
+                             count=len(slots))
     refs = be.zeros((batch, num_refs, width), be.int64, like=like)
     if slots and width:
         destination = (be.asarray(slot_index, like=like)[:, None] * width

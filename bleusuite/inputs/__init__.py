@@ -10,19 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bleusuite.inputs.batch import Batch, RaggedPairs, mark_unreferenced
+    from bleusuite.inputs.lists import text_batch
     from bleusuite.inputs.normalize import (
         normalize_batch,
         scoring_batch,
         streams_batch,
-        text_batch,
         text_rows,
     )
     from bleusuite.inputs.ragged import pack_sentences
 
 _HOMES = {
     **dict.fromkeys(("Batch", "RaggedPairs", "mark_unreferenced"), "batch"),
-    **dict.fromkeys(("normalize_batch", "scoring_batch", "streams_batch", "text_batch",
-                     "text_rows"), "normalize"),
+    **dict.fromkeys(("normalize_batch", "scoring_batch", "streams_batch", "text_rows"),
+                    "normalize"),
+    "text_batch": "lists",
     "pack_sentences": "ragged",
 }
 __all__ = ["Batch", "RaggedPairs", "mark_unreferenced", "normalize_batch", "pack_sentences",

@@ -16,6 +16,7 @@ from bleusuite.inputs.checks import (
     check_batch,
     check_int_array,
     check_missing,
+    check_same_arrays,
     check_special,
     plain_array,
     three_dimensional,
@@ -32,11 +33,7 @@ def from_arrays(
     """The batch of padded arrays on both sides; messages call the two sides ``names``."""
     hyp_name, ref_name = names
     hyp, refs = plain_array(hyp, hyp_name), plain_array(refs, ref_name)
-    if be.device_of(hyp) != be.device_of(refs):
-        raise ValueError(
-            f"{hyp_name} and {ref_name} must be on the same device; got {hyp_name} on "
-            f"{be.device_of(hyp)} and {ref_name} on {be.device_of(refs)}"
-        )
+    check_same_arrays(be, refs, hyp, ref_name)
     hyp = check_int_array(be, hyp, hyp_name)
     refs = check_int_array(be, refs, ref_name)
     to_caller: Any = identity

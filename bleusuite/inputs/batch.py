@@ -1,8 +1,5 @@
 """The two forms a scoring call's sentences take: :class:`Batch` (what every input form
-becomes: ragged rows on the host, left-aligned token matrices on devices, so that nothing is
-read back to the host) and :class:`RaggedPairs` (rows as slices of flat id arrays, which the
-compiled kernels read).
-"""
+becomes) and :class:`RaggedPairs` (the host rows that the compiled kernels read)."""
 
 from __future__ import annotations
 
@@ -101,13 +98,12 @@ class Batch:
         ref_len: (B, R) int64 reference lengths (0 for absent references).
         ref_present: (B, R) bool, False where a row carries fewer than R references.
         pairs: on the host, the rows as :class:`RaggedPairs` (None on devices).
-        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens; None on the host
-            (see :meth:`padded`).
+        hyp: on devices, (B, Lh) int64 left-aligned hypothesis tokens (host: :meth:`padded`).
         refs: on devices, (B, R, Lr) int64 reference tokens; None on the host.
         has_reference: (B,) bool on devices, where the check would need a host read
             (scores are NaN where it is False); None where the check was made at once.
-        hyp_width: on the host, the width of the caller's hypotheses, which
-            :meth:`padded` gives (per-position results take the caller's shape).
+        hyp_width: on the host, the caller's hypotheses' width, for :meth:`padded` (per-position
+            results take the caller's shape).
     """
 
     backend: Backend

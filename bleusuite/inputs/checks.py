@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from bleusuite import checks
+from bleusuite import backends, checks
 from bleusuite.backends.base import Backend
 from bleusuite.text.streams import STREAMS_HINT
 
@@ -37,10 +37,9 @@ def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypothes
     Raises:
         TypeError: a list of strings with another element (named after ``argname``).
     """
-    if not isinstance(hypotheses, Sequence) or isinstance(hypotheses, str) or not len(
-            hypotheses):
-        return allow_empty and isinstance(hypotheses, Sequence) and not isinstance(
-            hypotheses, str)
+    listed = isinstance(hypotheses, Sequence) and not isinstance(hypotheses, str)
+    if not listed or not len(hypotheses):
+        return listed and allow_empty
     if not isinstance(hypotheses[0], str):
         return False  # token ids or token lists: their checks name a wrong element
     for row, hyp in enumerate(hypotheses):
@@ -52,7 +51,7 @@ def is_text(hypotheses: Any, allow_empty: bool = False, argname: str = "hypothes
     return True
 
 
-def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
+def check_tokenizer_name(tokenize: Any) -> str:
     """A tokenizer's name (``tokenize=``), checked and loaded (an ``ImportError`` now).
 
     >>> check_tokenizer_name("13a")
@@ -64,11 +63,9 @@ def check_tokenizer_name(tokenize: Any, allow_none: bool = False) -> str | None:
     """
     from bleusuite.text.tokenizers import TOKENIZERS, load_tokenizer
 
-    if tokenize is None and allow_none:
-        return None
     if not isinstance(tokenize, str) or tokenize not in TOKENIZERS:
         raise ValueError(f"tokenize must be one of {', '.join(TOKENIZERS)} (sacrebleu's "
-                         f"tokenizers){' or None' if allow_none else ''}; got {tokenize!r}")
+                         f"tokenizers); got {tokenize!r}")
     load_tokenizer(tokenize)
     return tokenize
 
@@ -92,6 +89,19 @@ def check_int_array(be: Backend, a: Any, argname: str) -> Any:
             and be.to_int(be.max_(a)) > _INT64_MAX):
         raise ValueError(f"{argname} holds token ids above 2**63 - 1, which int64 cannot hold")
     return be.to_int64(a)
+
+
+def check_same_arrays(be: Backend, array: Any, like: Any, argname: str) -> None:
+    if backends.backend_name(array) != be.name:
+        raise TypeError(
+            f"{argname} is a {kind_of(array)} but the other arrays of the call are {be.name} "
+            "arrays: all arrays in one call must come from the same array library"
+        )
+    if be.device_of(array) != be.device_of(like):
+        raise ValueError(
+            f"{argname} is on {be.device_of(array)} but the other arrays of the call are on "
+            f"{be.device_of(like)}: all arrays must be on the same device"
+        )
 
 
 def plain_array(a: Any, argname: str) -> Any:
@@ -180,11 +190,7 @@ def check_batch(batch: int, rows: int, what: str, names: ArgNames) -> None:
 
 def check_texts(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
                 ) -> list[list[str]]:
-    """The references of each hypothesis as a list of strings (``None`` ones dropped), for
-    text given with ``tokenize=``; messages call the two arguments ``names``.
-
-    >>> check_texts(["a b", "c"], ["a b", ["c", None, "d"]])
-    [['a b'], ['c', 'd']]
+    """:func:`~bleusuite.inputs.text_rows` without its warning; messages use ``names``.
 
     Raises:
         TypeError: a hypothesis or a reference that is not a string.
@@ -249,19 +255,21 @@ def check_token_lists(hypotheses: Any, references: Any, names: ArgNames) -> None
     for row, hyp in enumerate(hypotheses):
         check_sentence(hyp, f"{hyp_name}[{row}]")
     for row, row_refs in enumerate(references):
-        if isinstance(row_refs, str | bytes) or not is_token_sequence(row_refs):
-            raise TypeError(
-                f"{ref_name}[{row}] must be a list of reference token sequences; got "
-                f"{kind_of(row_refs)}"
-            )
-        if len(row_refs) and not is_token_sequence(row_refs[0]):
-            raise ValueError(
-                f"{ref_name}[{row}] must be a list of reference token sequences (NLTK form: "
-                "one list of references per hypothesis), but it holds tokens: wrap a single "
-                "reference in a list"
-            )
+        check_reference_list(row_refs, f"{ref_name}[{row}]", "a list of reference token sequences")
         for position, ref in enumerate(row_refs):
             check_sentence(ref, f"{ref_name}[{row}][{position}]")
+
+
+def check_reference_list(row_refs: Any, argname: str, expected: str,
+                         is_sentence: Callable[[Any], bool] = is_token_sequence) -> None:
+    """Raise where one hypothesis's ``row_refs`` is not ``expected``, or holds tokens."""
+    if not is_token_sequence(row_refs):
+        raise TypeError(f"{argname} must be {expected}; got {kind_of(row_refs)}")
+    if len(row_refs) and not is_sentence(row_refs[0]):
+        raise ValueError(
+            f"{argname} must be a list of reference token sequences (NLTK form: one list of "
+            "references per hypothesis), but it holds tokens: wrap a single reference in a list"
+        )
 
 
 class PaddingWarning(UserWarning):

@@ -1,9 +1,8 @@
 """Token lists and text to ragged rows, in one call of the compiled ``gather``
-(``bleusuite/csrc/gather.c``: ids read or numbered, padding dropped, rows cut at eos and laid
-out flat). What it does not take (other token types, malformed input) goes the general path:
-the checks that name what is wrong, then the tokens numbered by a dictionary (compared as
-Python's ``==`` does, as in NLTK); without the compiled part, that path takes everything.
-"""
+(``csrc/gather.c``: ids read or numbered, padding dropped, rows cut at eos and laid out
+flat). What it does not take (other token types, malformed input) goes the general path: the
+checks that name what is wrong, then the tokens numbered by a dictionary (compared by ``==``,
+as in NLTK); without the compiled part, that path takes everything."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ import numpy as np
 from bleusuite import backends, native, threads
 from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import (
+    SCORING_ARGNAMES,
     ArgNames,
     check_batch,
     check_missing,
@@ -27,7 +27,7 @@ from bleusuite.text.encoder import TextEncoder
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 from bleusuite.text.tokenizers import Tokenizer
 
-__all__ = ["from_text", "from_token_lists", "gathered_batch"]
+__all__ = ["from_token_lists", "gathered_batch", "text_batch"]
 
 #: the backend of every host batch
 _NUMPY = backends.get_backend()
@@ -54,19 +54,13 @@ def gather(compiled: Any, hypotheses: Any, references: Any, numbering: Callable[
     # blocks of at least 512 rows, 16 per thread: a block's str objects, read in the first
     # pass, are still in the cache when the second numbers them
     blocks = min(rows // (THREADED_GATHER_ROWS // 8), 16 * workers)
-    bounds = [rows * k // blocks for k in range(blocks + 1)]
-
-    def block(index: int) -> Gathered | None:
-        a, b = bounds[index], bounds[index + 1]
-        result: Gathered | None = compiled.gather(hypotheses[a:b], references[a:b],
-                                                  numbering(), text, pad, eos, transform, True)
-        return result
-
-    parts = threads.run_blocks(block, range(blocks), workers)
+    spans = list(itertools.pairwise(rows * k // blocks for k in range(blocks + 1)))
+    parts = threads.run_blocks(lambda span: compiled.gather(
+        hypotheses[span[0] : span[1]], references[span[0] : span[1]], numbering(), text, pad,
+        eos, transform, True), spans, workers)
     if any(part is None for part in parts):
         return None
-    return _joined([part for part in parts if part is not None],
-                   [b - a for a, b in itertools.pairwise(bounds)])
+    return _joined(parts, [b - a for a, b in spans])
 
 
 def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:
@@ -98,9 +92,9 @@ def _joined(parts: list[Gathered], sizes: list[int]) -> Gathered:
             bytearray(present.tobytes()), num_refs, missing)
 
 
-def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True) -> Batch:
-    """The host batch of one ``gather`` result; ``check``: raise for a hypothesis without
-    reference."""
+def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = True,
+                   to_caller: Any = identity) -> Batch:
+    """The host batch of one ``gather`` result; ``check``: raise for a row without reference."""
     ids_bytes, layout_bytes, present_bytes, num_refs, missing = gathered
     present = np.frombuffer(present_bytes, dtype=np.bool_).reshape(rows, num_refs)
     if check and missing >= 0:
@@ -112,7 +106,7 @@ def gathered_batch(gathered: Gathered, rows: int, ref_name: str, check: bool = T
     ref_len = layout[2 * rows + slots :].reshape(rows, num_refs)
     pairs = RaggedPairs(ids, layout[:rows], hyp_len, ids,
                         layout[2 * rows : 2 * rows + slots].reshape(rows, num_refs), ref_len)
-    return Batch(_NUMPY, identity, hyp_len, ref_len, present, pairs)
+    return Batch(_NUMPY, to_caller, hyp_len, ref_len, present, pairs)
 
 
 # ----------------------------------------------------------------------- token lists
@@ -213,8 +207,7 @@ def _unhashable(hyps: list[Any], refs: list[list[Any]], names: ArgNames,
 
 def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int] | None]],
                   pad: int | None, eos: int | None) -> Gathered:
-    """``gather`` in Python, on lists of int ids (None: an absent reference), for installs
-    without the compiled part.
+    """The compiled ``gather`` in Python, on lists of int ids (None: no such reference).
 
     >>> ids, layout, present, refs, missing = python_gather([[0, 7, 8]], [[[7, 0, 9]]], 0, 9)
     >>> np.frombuffer(ids, np.int64).tolist(), np.frombuffer(layout, np.int64).tolist()
@@ -261,14 +254,35 @@ def python_gather(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequenc
 # ------------------------------------------------------------------------------ text
 
 
-def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lowercase: bool,
-              names: ArgNames, check: bool = True,
-              global_ids: bool = False) -> tuple[Batch, list[str]]:
-    """:func:`bleusuite.inputs.text_batch`; ``check``: raise for a hypothesis without
-    reference."""
+def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
+               lowercase: bool = False, argnames: ArgNames = SCORING_ARGNAMES,
+               require_references: bool = True,
+               global_ids: bool = False) -> tuple[Batch, list[str]]:
+    """The batch of text (one string per hypothesis; per hypothesis, a reference string or a
+    list of them, ``None`` for none), tokenised as sacrebleu does (``tokenize``: a name of
+    :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
+    token of each id where ``global_ids`` (else ids hold only within each row, and no token
+    is returned). ``require_references`` False: a hypothesis without reference counts 0
+    instead of raising (for a caller that checks itself).
+
+    >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
+    ...                            tokenize="13a", global_ids=True)
+    >>> batch.hyp_len.tolist(), batch.ref_len.tolist(), tokens[:4]
+    ([4], [[7]], ['The', 'cat', 'sat', '.'])
+    """
     encoder = TextEncoder.of(tokenize, lowercase)
     compiled = native.module()
-    if compiled is not None:
+    if compiled is None:  # numbered in Python, laid out by python_gather
+        hypotheses, rows = _checked_texts(hypotheses, references, argnames)
+        numbered = encoder.number(hypotheses + list(itertools.chain.from_iterable(rows)))
+        bounds = list(itertools.accumulate(numbered.lengths.tolist(), initial=0))
+        ids = numbered.ids.tolist()
+        sentences = [ids[a:b] for a, b in itertools.pairwise(bounds)]
+        refs = [sentences[a:b] for a, b in itertools.pairwise(
+            itertools.accumulate(map(len, rows), initial=len(hypotheses)))]
+        gathered: Gathered | None = python_gather(sentences[: len(hypotheses)], refs, None, None)
+        tokens = numbered.vocabulary
+    else:
         # the encoder decides the numbering, the transform of each line, and whether the
         # ids may be numbered row by row (each row's small table, on the worker threads)
         make = encoder.compiled_numbering(compiled)
@@ -279,32 +293,15 @@ def from_text(hypotheses: Any, references: Any, tokenize: str | Tokenizer, lower
         gathered = gather(compiled, hypotheses, references, kept, True, None, None, transform,
                           by_row)
         if gathered is None:  # the checks say what is wrong, or the lists are rebuilt
-            hypotheses, rows = _checked_texts(hypotheses, references, names)
+            hypotheses, rows = _checked_texts(hypotheses, references, argnames)
             gathered = gather(compiled, hypotheses, rows, kept, True, None, None, transform,
                               by_row)
-        assert gathered is not None, "checked text is gather's own form"
-        batch = gathered_batch(gathered, len(hypotheses), names[1], check)
         tokens = [] if numbering is None else numbering.tokens
-    else:
-        batch, tokens = _python_text(hypotheses, references, encoder, names, check)
+    assert gathered is not None, "checked text is gather's own form"
+    batch = gathered_batch(gathered, len(hypotheses), argnames[1], require_references)
     if 2 <= batch.size <= STREAMS_CHECK_LIMIT and batch.ref_present.shape[1] == batch.size:
         warn_if_streams(hypotheses, references)
     return batch, tokens
-
-
-def _python_text(hypotheses: Any, references: Any, encoder: TextEncoder, names: ArgNames,
-                 check: bool) -> tuple[Batch, list[str]]:
-    """:func:`from_text` without the compiled part."""
-    hyps, rows = _checked_texts(hypotheses, references, names)
-    lines = hyps + list(itertools.chain.from_iterable(rows))
-    numbered = encoder.number(lines)
-    bounds = list(itertools.accumulate(numbered.lengths.tolist(), initial=0))
-    ids = numbered.ids.tolist()
-    sentences = [ids[a:b] for a, b in itertools.pairwise(bounds)]
-    refs = [sentences[a:b] for a, b in
-            itertools.pairwise(itertools.accumulate(map(len, rows), initial=len(hyps)))]
-    gathered = python_gather(sentences[: len(hyps)], refs, None, None)
-    return gathered_batch(gathered, len(hyps), names[1], check), numbered.vocabulary
 
 
 def _checked_texts(hypotheses: Any, references: Any, names: ArgNames) -> tuple[

@@ -1,8 +1,5 @@
-"""The front door: every input form of a scoring call becomes one :class:`Batch`, by one
-route per form: padded arrays (:mod:`~bleusuite.inputs.arrays`), token lists and text
-(:mod:`~bleusuite.inputs.lists`), ragged arrays and mixed calls
-(:mod:`~bleusuite.inputs.ragged`).
-"""
+"""The front door: every input form of a scoring call becomes one :class:`Batch`, by the
+route of its form (the modules ``arrays``, ``lists`` and ``ragged`` beside this one)."""
 
 from __future__ import annotations
 
@@ -16,11 +13,11 @@ from bleusuite import backends, checks
 from bleusuite.inputs import arrays, lists, ragged
 from bleusuite.inputs.batch import Batch, RaggedPairs, identity
 from bleusuite.inputs.checks import SCORING_ARGNAMES, ArgNames, check_special, check_texts
+from bleusuite.inputs.lists import text_batch
 from bleusuite.text.streams import STREAMS_CHECK_LIMIT, warn_if_streams
 from bleusuite.text.token_ids import TokenIds
-from bleusuite.text.tokenizers import Tokenizer
 
-__all__ = ["CORPUS_BLOCK_ROWS", "check_text_options", "corpus_batches", "normalize_batch",
+__all__ = ["CORPUS_BLOCK_ROWS", "check_text_options", "normalize_batch",
            "options_batch", "options_corpus_batches", "scoring_batch", "streams_batch",
            "text_batch", "text_rows"]
 
@@ -74,26 +71,6 @@ def _list_special(value: Any, argname: str) -> Any:
         raise TypeError(
             f"{argname} must be an int token id, a str token or None; got {value!r}"
         ) from None
-
-
-def text_batch(hypotheses: Any, references: Any, *, tokenize: str | Tokenizer,
-               lowercase: bool = False, argnames: ArgNames = SCORING_ARGNAMES,
-               require_references: bool = True,
-               global_ids: bool = False) -> tuple[Batch, list[str]]:
-    """The batch of text (one string per hypothesis; per hypothesis, a reference string or a
-    list of them, ``None`` for none), tokenised as sacrebleu does (``tokenize``: a name of
-    :data:`bleusuite.text.TOKENIZERS` or a :class:`~bleusuite.text.Tokenizer`), and the
-    token of each id where ``global_ids`` (else ids hold only within each row, and no token
-    is returned). ``require_references`` False: a hypothesis without reference counts 0
-    instead of raising (for a caller that checks itself).
-
-    >>> batch, tokens = text_batch(["The cat sat."], [["The cat sat on the mat."]],
-    ...                            tokenize="13a", global_ids=True)
-    >>> batch.hyp_len.tolist(), batch.ref_len.tolist(), tokens[:4]
-    ([4], [[7]], ['The', 'cat', 'sat', '.'])
-    """
-    return lists.from_text(hypotheses, references, tokenize, lowercase, argnames,
-                           require_references, global_ids)
 
 
 def text_rows(hypotheses: Any, references: Any, names: ArgNames = SCORING_ARGNAMES
@@ -180,8 +157,8 @@ def scoring_batch(
     return batch
 
 
-#: rows per block of a corpus score of lists or text (:func:`corpus_batches`): each block's
-#: ids are counted and dropped before the next is read
+#: rows per block of a corpus score of lists or text (:func:`options_corpus_batches`): each
+#: block's ids are counted and dropped before the next is read
 CORPUS_BLOCK_ROWS = 1 << 16
 
 
@@ -196,47 +173,31 @@ class TextSettings(Protocol):
 
 
 def options_batch(hypotheses: Any, references: Any, options: Mapping[str, Any],
-                  text: TextSettings | None = None) -> Batch:
+                  text: TextSettings | None = None, corpus: str | None = None) -> Batch:
     """:func:`scoring_batch` of a function's keyword arguments ``options`` (``tokenize`` and
     ``lowercase`` from the checked settings ``text`` where given)."""
     get = options.get
     tokenize, lowercase = ((get("tokenize"), get("lowercase", False)) if text is None
                            else (text.tokenize, text.lowercase))
     return scoring_batch(hypotheses, references, pad_id=get("pad_id"), eos_id=get("eos_id"),
-                         tokenize=tokenize, lowercase=lowercase)
+                         tokenize=tokenize, lowercase=lowercase, corpus=corpus)
 
 
 def options_corpus_batches(hypotheses: Any, references: Any, options: Mapping[str, Any],
                            text: TextSettings, corpus: str) -> Iterator[Batch]:
-    """:func:`corpus_batches` of keyword arguments, as :func:`options_batch` reads them."""
-    return corpus_batches(hypotheses, references, pad_id=options.get("pad_id"),
-                          eos_id=options.get("eos_id"), tokenize=text.tokenize,
-                          lowercase=text.lowercase, corpus=corpus)
+    """The batches of a corpus score of keyword arguments (read as :func:`options_batch`
+    reads them), whose statistics the caller sums: the one batch of :func:`scoring_batch`,
+    or, for lists or text of more than :data:`CORPUS_BLOCK_ROWS` rows, blocks of rows, so
+    that memory holds one block's ids at a time. A fault in a block is reported as the whole
+    input's (the row it names is the caller's).
 
-
-def corpus_batches(
-    hypotheses: Any,
-    references: Any,
-    *,
-    pad_id: Any,
-    eos_id: Any,
-    tokenize: str | None,
-    lowercase: bool,
-    corpus: str,
-    argnames: ArgNames = SCORING_ARGNAMES,
-) -> Iterator[Batch]:
-    """The batches of a corpus score, whose statistics the caller sums: the one batch of
-    :func:`scoring_batch`, or, for lists or text of more than :data:`CORPUS_BLOCK_ROWS`
-    rows, blocks of rows, so that memory holds one block's ids at a time. A fault in a block
-    is reported as the whole input's (the row it names is the caller's).
-
+    >>> from types import SimpleNamespace
+    >>> text = SimpleNamespace(tokenize=None, lowercase=False)
     >>> hyps, refs = [[1, 2, 3]] * 5, [[[1, 2, 4]]] * 5
-    >>> [batch.size for batch in corpus_batches(hyps, refs, pad_id=None, eos_id=None,
-    ...  tokenize=None, lowercase=False, corpus="corpus_bleu")]
+    >>> [batch.size for batch in options_corpus_batches(hyps, refs, {}, text, "corpus_bleu")]
     [5]
     """
-    batch_of = functools.partial(scoring_batch, pad_id=pad_id, eos_id=eos_id, tokenize=tokenize,
-                                 lowercase=lowercase, corpus=corpus, argnames=argnames)
+    batch_of = functools.partial(options_batch, options=options, text=text, corpus=corpus)
     rows = len(hypotheses) if isinstance(hypotheses, list | tuple) else 0
     if rows <= CORPUS_BLOCK_ROWS or not isinstance(references, list | tuple) or (
             len(references) != rows):

@@ -1,8 +1,6 @@
 """Ragged sentences (Python lists of 1-D arrays) and mixed calls (a padded array on one
-side, token lists or 1-D arrays on the other): on the host by the compiled ``gather`` as
-token lists, else (devices, or lists it does not take) packed once into padded arrays, which
-then take the array path's steps.
-"""
+side, token lists or 1-D arrays on the other): on the host by the compiled ``gather``, else
+(devices, or lists it does not take) packed once into padded arrays for the array path."""
 
 from __future__ import annotations
 
@@ -21,6 +19,8 @@ from bleusuite.inputs.checks import (
     ArgNames,
     check_batch,
     check_int_array,
+    check_reference_list,
+    check_same_arrays,
     check_sentence,
     check_special,
     is_token_sequence,
@@ -115,7 +115,7 @@ def _pack(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -
 
 def _concat_arrays(be: Backend, sentences: list[Any], like: Any, where: Any, side: str) -> Any:
     for position, sentence in enumerate(sentences):
-        _check_library_and_device(be, sentence, like, where(position))
+        check_same_arrays(be, sentence, like, where(position))
         if sentence.ndim != 1:
             raise ValueError(
                 f"{where(position)} must be a 1-D array of token ids (one sentence); got shape "
@@ -153,81 +153,40 @@ def _int_tokens(sentences: list[Any], where: Any, side: str) -> np.ndarray:
         raise ValueError(f"{side} holds token ids outside the int64 range") from None
 
 
-def _hypothesis_matrix(be: Backend, hypotheses: Any, like: Any, name: str) -> tuple[Any, Any]:
-    """(B, L) hypotheses and (B,) lengths of the mixed path; messages call them ``name``."""
-    if backends.backend_name(hypotheses) is not None:
-        _check_library_and_device(be, hypotheses, like, name)
-        hyp = two_dimensional(check_int_array(be, hypotheses, name), name)
-        return hyp, be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
-    if not is_token_sequence(hypotheses):
-        raise TypeError(
-            f"{name} must be an integer array, a list of 1-D arrays or a list of token "
-            f"sequences; got {kind_of(hypotheses)}"
-        )
-    return _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
-
-
-def _check_library_and_device(be: Backend, array: Any, like: Any, argname: str) -> None:
-    if backends.backend_name(array) != be.name:
-        raise TypeError(
-            f"{argname} is a {kind_of(array)} but the other arrays of the call are {be.name} "
-            "arrays: all arrays in one call must come from the same array library"
-        )
-    if be.device_of(array) != be.device_of(like):
-        raise ValueError(
-            f"{argname} is on {be.device_of(array)} but the other arrays of the call are on "
-            f"{be.device_of(like)}: all arrays must be on the same device"
-        )
-
-
 def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
                       names: ArgNames) -> tuple[Any, Any, Any]:
     """(B, R, L) references, (B, R) lengths and (B, R) existence of the mixed path; messages
     call the two sides ``names``."""
     name = names[1]
     if backends.backend_name(references) is not None:
-        _check_library_and_device(be, references, like, name)
+        check_same_arrays(be, references, like, name)
         refs = three_dimensional(check_int_array(be, references, name), name)
         check_batch(batch, refs.shape[0], "rows of references", names)
         lengths = be.full(tuple(refs.shape[:2]), refs.shape[2], be.int64, like=like)
         return refs, lengths, be.full(tuple(refs.shape[:2]), True, be.bool_, like=like)
-    if isinstance(references, str | bytes) or not is_token_sequence(references):
+    if not is_token_sequence(references):
         raise TypeError(
             f"{name} must be an integer array, a list of 1-D arrays (one reference per "
             "hypothesis) or a list (one entry per hypothesis) of lists of reference token "
             f"sequences; got {kind_of(references)}"
         )
     check_batch(batch, len(references), "entries of references", names)
-    slots: list[tuple[int, int]] = []
-    sentences: list[Any] = []
-    where: list[str] = []
+    slots: list[tuple[int, int, Any, str]] = []  # row, position, reference, its name
     for row, row_refs in enumerate(references):
         if backends.backend_name(row_refs) is not None:  # a 1-D array: the row's one reference
-            slots.append((row, 0))
-            sentences.append(row_refs)
-            where.append(f"{name}[{row}]")
+            slots.append((row, 0, row_refs, f"{name}[{row}]"))
             continue
-        if isinstance(row_refs, str | bytes) or not is_token_sequence(row_refs):
-            raise TypeError(
-                f"{name}[{row}] must be a 1-D array (one reference) or a list of "
-                f"references; got {kind_of(row_refs)}"
-            )
-        if len(row_refs) and not (
-            is_token_sequence(row_refs[0]) or backends.backend_name(row_refs[0]) is not None
-        ):
-            raise ValueError(
-                f"{name}[{row}] must be a list of reference token sequences (NLTK form: "
-                "one list of references per hypothesis), but it holds tokens: wrap a single "
-                "reference in a list"
-            )
-        for position, ref in enumerate(row_refs):
-            slots.append((row, position))
-            sentences.append(ref)
-            where.append(f"{name}[{row}][{position}]")
-    tokens, token_lengths = _pack(be, sentences, like, where.__getitem__, name)
-    num_refs = max((position + 1 for _, position in slots), default=1)
+        check_reference_list(
+            row_refs, f"{name}[{row}]", "a 1-D array (one reference) or a list of references",
+            lambda ref: is_token_sequence(ref) or backends.backend_name(ref) is not None)
+        slots += [(row, position, ref, f"{name}[{row}][{position}]")
+                  for position, ref in enumerate(row_refs)]
+    tokens, token_lengths = _pack(be, [slot[2] for slot in slots], like,
+                                  lambda i: slots[i][3], name)
+    num_refs = max((slot[1] + 1 for slot in slots), default=1)
     width = int(tokens.shape[1])
-    slot_index = np.fromiter((r * num_refs + c for r, c in slots), np.int64, count=len(slots))
+    slot_index = np.fromiter((r * num_refs + c for r, c, _, _ in slots), np.int64,
+                             count=len(slots))
     refs = be.zeros((batch, num_refs, width), be.int64, like=like)
     if slots and width:
         destination = (be.asarray(slot_index, like=like)[:, None] * width
@@ -241,8 +200,7 @@ def _reference_tensor(be: Backend, references: Any, batch: int, like: Any,
 
 
 def _host_views(be: Backend, hypotheses: Any, references: Any) -> tuple[Any, Any] | None:
-    """The inputs with every array replaced by its NumPy view (:meth:`Backend.host_view`),
-    or None if one has none."""
+    """The inputs with every array as its NumPy view (:meth:`Backend.host_view`), or None."""
     if be.name == "numpy":
         return None
     failed = False
@@ -283,7 +241,18 @@ def from_mixed(hypotheses: Any, references: Any, pad_id: Any, eos_id: Any, like:
         batch = _host_gathered(hypotheses, references, pad, eos, names, to_caller)
         if batch is not None:
             return batch
-    hyp, hyp_len = _hypothesis_matrix(be, hypotheses, like, names[0])
+    name = names[0]
+    if backends.backend_name(hypotheses) is not None:
+        check_same_arrays(be, hypotheses, like, name)
+        hyp = two_dimensional(check_int_array(be, hypotheses, name), name)
+        hyp_len = be.full((hyp.shape[0],), hyp.shape[1], be.int64, like=like)
+    elif not is_token_sequence(hypotheses):
+        raise TypeError(
+            f"{name} must be an integer array, a list of 1-D arrays or a list of token "
+            f"sequences; got {kind_of(hypotheses)}"
+        )
+    else:
+        hyp, hyp_len = _pack(be, list(hypotheses), like, lambda i: f"{name}[{i}]", name)
     refs, ref_len, exists = _reference_tensor(be, references, int(hyp.shape[0]), like, names)
     present = exists & arrays.present_rows(be, refs, ref_len, pad)
     hyp, hyp_len = arrays.sentences(be, hyp, hyp_len, pad, eos)
@@ -304,11 +273,9 @@ def _host_gathered(hypotheses: Any, references: Any, pad: int | None, eos: int |
         gathered = compiled.gather(hypotheses, references, None, False, pad, eos, None, False)
         if gathered is None:
             return None
-        batch = lists.gathered_batch(gathered, len(hypotheses), names[1])
-        return Batch(batch.backend, to_caller, batch.hyp_len, batch.ref_len, batch.ref_present,
-                     batch.pairs)
+        return lists.gathered_batch(gathered, len(hypotheses), names[1], to_caller=to_caller)
     listed_side = references if hyp_padded else hypotheses
-    if not is_token_sequence(listed_side) or isinstance(listed_side, str | bytes):
+    if not is_token_sequence(listed_side):
         return None
     be = backends.get_backend()
     if hyp_padded:

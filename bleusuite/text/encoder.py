@@ -1,14 +1,13 @@
 """The text encoder: how lines of text become token ids, decided in one place.
 
-A :class:`TextEncoder` (:meth:`TextEncoder.of`: a tokenizer and ``lowercase``) decides the
-**numbering** (the compiled ``Numbering`` with its own copy of the tokenizer's rules, or
-calling a word-local tokenizer once per distinct word;
-:class:`~bleusuite.text.token_ids.PythonNumbering` where the compiled part is not built),
-the **line transform** (lowercasing, a tokenizer that is not word-local applied to each
-line, newlines made spaces or lines handed over whole where the tokenizer needs it) and
-whether ids may be numbered **row by row**. Every text path asks it: the library's text
-(:func:`bleusuite.inputs.text_batch`), the command and Ray (:class:`Encoder`), TER
-(:func:`number_sides`) and ROUGE's documents (:meth:`TextEncoder.number`).
+A :class:`TextEncoder` (a tokenizer and ``lowercase``) decides the **numbering** (the
+compiled ``Numbering`` with its own copy of the tokenizer's rules, or calling a word-local
+tokenizer once per distinct word; :class:`~bleusuite.text.token_ids.PythonNumbering` where
+the compiled part is not built), the **line transform** (lowercasing, a tokenizer that is
+not word-local on each line, newlines made spaces or lines handed over whole where the
+tokenizer needs it) and whether ids may be numbered **row by row**. Every text path asks it:
+the library's (:func:`bleusuite.inputs.text_batch`), the command and Ray (:class:`Encoder`),
+TER (:func:`number_sides`) and ROUGE's documents (:meth:`TextEncoder.number`).
 
 >>> encoder = TextEncoder.of("13a", lowercase=True)
 >>> numbered = encoder.number(["Hello, World!", "hello world"])
@@ -18,17 +17,16 @@ whether ids may be numbered **row by row**. Every text path asks it: the library
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gc
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
 
-from bleusuite import native
 from bleusuite.text.token_ids import (
     CompiledNumbering,
     PythonNumbering,
@@ -75,16 +73,13 @@ def _tokenized_lines(tokenizer: Tokenizer, lowercase: bool) -> Callable[[str], s
     return tokenize
 
 
+@dataclass(slots=True)
 class NumberedLines:
     """Lines numbered: the ids of every line (flat int64), tokens per line, the numbering."""
 
-    __slots__ = ("ids", "lengths", "numbering")
-
-    def __init__(self, ids: np.ndarray, lengths: np.ndarray,
-                 numbering: PythonNumbering | CompiledNumbering) -> None:
-        self.ids = ids
-        self.lengths = lengths
-        self.numbering = numbering
+    ids: np.ndarray
+    lengths: np.ndarray
+    numbering: PythonNumbering | CompiledNumbering
 
     @property
     def vocabulary(self) -> list[str]:
@@ -178,10 +173,7 @@ class TextEncoder:
 
     def numbering(self) -> PythonNumbering | CompiledNumbering:
         """A new numbering (NumPy face) of lines :meth:`prepared` first."""
-        compiled = native.module()
-        if compiled is None:
-            return numbering(self.tokenizer.tokenize if self.word_local else None)
-        return CompiledNumbering(self.compiled_numbering(compiled)())
+        return numbering(self.tokenizer.tokenize if self.word_local else None, self.rules)
 
     def prepared(self, lines: list[str]) -> list[str]:
         """:attr:`line_transform` of each line (lowercasing in one call)."""
@@ -314,9 +306,12 @@ class Encoder:
                 bar.update(len(pending))
             pending.clear()
 
-        # the Python numbering makes millions of small objects; the compiled one makes none
-        python = isinstance(self.numbering, PythonNumbering)
-        with _garbage_collector_paused() if python else contextlib.nullcontext():
+        # the Python numbering's millions of small lists (the compiled one makes none) would
+        # trigger full collections (3x slower); nothing here makes cycles
+        paused = isinstance(self.numbering, PythonNumbering) and gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
             for lines in texts:
                 for begin in range(0, len(lines), ENCODE_CHUNK_LINES):
                     chunk = self.text_encoder.prepared(lines[begin : begin + ENCODE_CHUNK_LINES])
@@ -325,11 +320,13 @@ class Encoder:
                     pending.extend(chunk)
             if pending:
                 number()
+        finally:
+            if paused:
+                gc.enable()
         lengths = np.concatenate(counts).reshape(len(texts), next(iter(sizes), 0))
-        flat = np.concatenate(ids)
-        totals = lengths.sum(axis=1)
-        starts = (np.cumsum(lengths, axis=1) - lengths) + (np.cumsum(totals) - totals)[:, None]
-        return TokenIds(flat, starts, lengths, self.vocabulary)
+        # the lines lie stream after stream, line after line
+        starts = (np.cumsum(lengths) - lengths.reshape(-1)).reshape(lengths.shape)
+        return TokenIds(np.concatenate(ids), starts, lengths, self.vocabulary)
 
 
 def encode_texts(
@@ -338,8 +335,7 @@ def encode_texts(
     lowercase: bool,
     bar: ProgressBar | None = None,
 ) -> TokenIds:
-    """Token ids of line-aligned texts, tokenised as sacrebleu does (one call of an
-    :class:`Encoder`).
+    """Token ids of line-aligned texts, tokenised as sacrebleu does (:class:`Encoder`).
 
     Args:
         texts: streams of lines of the same length (hypotheses, then each reference file).
@@ -355,16 +351,3 @@ def encode_texts(
     ([[4], [3]], [0, 1, 2, 3, 0, 2, 4])
     """
     return Encoder(tokenizer, lowercase).encode(texts, bar)
-
-
-@contextlib.contextmanager
-def _garbage_collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: splitting lines in Python allocates millions of
-    small lists, which trigger full collections (3x slower); nothing here makes cycles."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -45,9 +45,8 @@ def porter_stems(words: list[str]) -> list[str]:
 
 
 def stemmed_ids(ids: np.ndarray, vocabulary: Sequence[Any]) -> np.ndarray:
-    """Token ids renumbered after every token of more than three characters is replaced by
-    its stem (token ``vocabulary[i]`` is id ``i``): two ids are equal where their tokens
-    are equal once stemmed."""
+    """Token ids renumbered so that two are equal where their tokens (``vocabulary[i]`` is
+    id ``i``) are equal once those of more than three characters are stemmed."""
     final = list(vocabulary)
     long = [i for i, token in enumerate(final)
             if isinstance(token, str) and len(token) >= MIN_STEMMED_LENGTH]

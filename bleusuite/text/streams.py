@@ -1,7 +1,6 @@
 """References given per hypothesis that read better as sacrebleu's reference streams
 (``streams[j][i]``: the ``j``-th reference of sentence ``i``): the batch sizes catch them,
-but for as many streams as hypotheses, where :func:`warn_if_streams` reads the text.
-"""
+but for as many streams as hypotheses, where :func:`warn_if_streams` reads the text."""
 
 from __future__ import annotations
 

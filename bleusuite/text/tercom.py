@@ -9,9 +9,6 @@ sacrebleu does. sacrebleu tokenises references twice; so does :func:`tercom_ids`
 
 >>> TercomTokenizer(normalized=True)("He said: &quot;It's John's car.&quot;")
 'he said : " it \\'s john \\'s car . "'
->>> ids, lengths = tercom_ids(["The cat"], ["the CAT sat"])
->>> ids.tolist(), lengths.tolist()
-([0, 1, 0, 1, 2], [2, 3])
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bleusuite.text.encoder import TextEncoder, number_sides
-from bleusuite.text.tokenizers import Tokenizer
+from bleusuite.text.tokenizers import Tokenizer, Tokenizer13a
 
 __all__ = ["TercomTokenizer", "tercom_encoders", "tercom_ids"]
 
@@ -35,17 +32,16 @@ _GENERAL_RULES = (
     (re.compile(r"&lt;"), "<"),
     (re.compile(r"&gt;"), ">"),
 )
-_WESTERN_RULES = (
-    (re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "),  # punctuation
-    (re.compile(r"'s "), r" 's "),  # possessives
+_WESTERN_RULES = (  # 13a's rules, with tercom's possessives after the punctuation
+    Tokenizer13a.RULES[0],
+    (re.compile(r"'s "), r" 's "),
     (re.compile(r"'s$"), r" 's"),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period and comma unless after a digit
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... or before one
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # a dash after a digit
+    *Tokenizer13a.RULES[1:],
 )
 _ASIAN_PUNCTUATION = r"([\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb])"
 _FULL_WIDTH_PUNCTUATION = r"([\uff0e\uff0c\uff1f\uff1a\uff1b\uff01\uff02\uff08\uff09])"
-_ASIAN_RULES = (
+_ASIAN_RULES = (  # asian_support: the Western rules, then these
+    *_WESTERN_RULES,
     # CJK ideographs (unified, extension A), strokes, radicals, compatibility forms and
     # ideographs, enclosed letters and months: one word each
     (re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
@@ -57,8 +53,8 @@ _ASIAN_RULES = (
     (re.compile(_ASIAN_PUNCTUATION), r" \1 "),
     (re.compile(_FULL_WIDTH_PUNCTUATION), r" \1 "),
 )
-_PUNCTUATION = re.compile(r"[\.,\?:;!\"\(\)]")
-_ASIAN_REMOVED = (re.compile(_ASIAN_PUNCTUATION), re.compile(_FULL_WIDTH_PUNCTUATION))
+_REMOVED = (re.compile(r"[\.,\?:;!\"\(\)]"),)  # what no_punct removes
+_ASIAN_REMOVED = (*_REMOVED, re.compile(_ASIAN_PUNCTUATION), re.compile(_FULL_WIDTH_PUNCTUATION))
 #: a possessive followed by whitespace other than a space: tercom's rule sees the character
 #: after the word there, so such a line is tokenised whole
 _POSSESSIVE_BEFORE_ODD_SPACE = re.compile(r"'s[^\S ]")
@@ -89,16 +85,11 @@ class TercomTokenizer:
             for rule, replacement in _GENERAL_RULES:
                 line = rule.sub(replacement, line)
             line = f" {line} "
-            for rule, replacement in _WESTERN_RULES:
+            for rule, replacement in _ASIAN_RULES if self.asian_support else _WESTERN_RULES:
                 line = rule.sub(replacement, line)
-            if self.asian_support:
-                for rule, replacement in _ASIAN_RULES:
-                    line = rule.sub(replacement, line)
         if self.no_punct:
-            line = _PUNCTUATION.sub("", line)
-            if self.asian_support:
-                for rule in _ASIAN_REMOVED:
-                    line = rule.sub("", line)
+            for rule in _ASIAN_REMOVED if self.asian_support else _REMOVED:
+                line = rule.sub("", line)
         return " ".join(line.split())
 
     def signature(self) -> str:
@@ -139,18 +130,14 @@ def tercom_encoders(normalized: bool = False, no_punct: bool = False,
     """
     tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive=True)
     lowercase = not case_sensitive
-    if not (normalized or no_punct):  # lowercasing and whitespace only: the words are tokens
-        words = Tokenizer("tercom", tokenizer, "tercom", word_local=True, splits_only=True)
-        return _same(TextEncoder(words, lowercase))
-    if not normalized:  # removing punctuation twice removes nothing more
-        return _same(TextEncoder(Tokenizer("tercom", tokenizer, "tercom", word_local=True),
-                                 lowercase))
+    if not normalized:  # removing punctuation twice removes nothing more; without it, the
+        # lowercased words are the tokens
+        words = Tokenizer("tercom", tokenizer, "tercom", word_local=True,
+                          splits_only=not no_punct)
+        encoder = TextEncoder(words, lowercase)
+        return encoder, encoder
     whole = _POSSESSIVE_BEFORE_ODD_SPACE.search
     once = Tokenizer("tercom", tokenizer, "tercom", word_local=True, whole_line=whole)
     twice = Tokenizer("tercom", lambda unit: tokenizer(tokenizer(unit)), "tercom",
                       word_local=True, whole_line=whole)
     return TextEncoder(once, lowercase), TextEncoder(twice, lowercase)
-
-
-def _same(encoder: TextEncoder) -> tuple[TextEncoder, TextEncoder]:
-    return encoder, encoder

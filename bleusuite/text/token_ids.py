@@ -2,10 +2,6 @@
 appearance; ``bleusuite._native.Numbering`` where built, else :class:`PythonNumbering`, the
 same ids), and :class:`TokenIds`, the ids of line-aligned streams. Which numbering a text
 path uses is decided by :class:`bleusuite.text.encoder.TextEncoder`.
-
->>> numbered = numbering()
->>> [a.tolist() for a in numbered.number(["The cat sat .", "The cat"])], numbered.tokens
-([[0, 1, 2, 3, 0, 1], [4, 2]], ['The', 'cat', 'sat', '.'])
 """
 
 from __future__ import annotations
@@ -63,8 +59,7 @@ class _Index(dict[str, int]):
 
 
 class PythonNumbering:
-    """``bleusuite._native.Numbering`` in Python: the same ids, where the compiled part is
-    not built.
+    """``bleusuite._native.Numbering`` in Python (the same ids), where it is not built.
 
     Without ``tokenize`` the tokens are the whitespace-separated words of each line; with
     it, ``tokenize`` is called once per distinct word (a line that holds a ``"\\n"`` is one
@@ -117,10 +112,7 @@ class PythonNumbering:
                 del index[unit]
             del index.keys_in_order[first_new + done :]
             raise
-        return self._expanded(unit_ids, units_per_line)
-
-    def _expanded(self, unit_ids: np.ndarray, units_per_line: np.ndarray) -> tuple[
-            np.ndarray, np.ndarray]:
+        # every line's tokens: the tokens of its units, unit after unit
         counts = np.asarray(self.unit_token_counts, dtype=np.int64)
         flat = np.asarray(self.unit_token_ids, dtype=np.int64)
         unit_start = np.cumsum(counts) - counts
@@ -168,9 +160,8 @@ def numbering(tokenize: Callable[[str], str] | None = None,
         return PythonNumbering(tokenize)
     if rules is not None:
         return CompiledNumbering(compiled.Numbering(rules=rules))
-    if tokenize is not None:
-        return CompiledNumbering(compiled.Numbering(tokenize))
-    return CompiledNumbering(compiled.Numbering())
+    return CompiledNumbering(compiled.Numbering() if tokenize is None else
+                             compiled.Numbering(tokenize))
 
 
 def lowercased(lines: list[str]) -> list[str]:

@@ -2,9 +2,8 @@
 sacrebleu 2 writes them (so that the default ``13a`` needs neither sacrebleu nor its import
 time), ``intl``, ``zh``, ``ja-mecab`` and ``ko-mecab`` loaded from sacrebleu, ``spm``,
 ``flores101``, ``flores200`` and ``spBLEU-1K`` on sacrebleu's SentencePiece models
-(:class:`SentencePieceTokenizer`); and rouge-score's (``rouge``), for ROUGE. A
-:class:`Tokenizer` also says whether it acts on each word on its own (then each distinct
-word of a corpus is tokenised once).
+(:class:`SentencePieceTokenizer`); and rouge-score's (``rouge``), for ROUGE; each a
+:class:`Tokenizer`, which also says whether it acts on each word alone.
 
 >>> tok = load_tokenizer("13a")
 >>> tok.tokenize("Hello, world!"), tok.word_local
@@ -138,34 +137,6 @@ def _with_whitespace(line: str) -> str:
     return " ".join(f"\x00{ord(c):x}" if c.isspace() else c for c in line)
 
 
-def _none(line: str) -> str:
-    """sacrebleu's ``none`` tokenizer: the line as it is."""
-    return line
-
-
-#: name -> (a factory here, or ``"module:Class"`` of sacrebleu; whether it acts on each
-#: word alone, so that each distinct word may be tokenised once; the pip extra it needs)
-TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
-    "13a": (Tokenizer13a, True, None),
-    "none": (lambda: _none, True, None),
-    "char": (lambda: _char, True, None),
-    "intl": ("sacrebleu.tokenizers.tokenizer_intl:TokenizerV14International", False, None),
-    "zh": ("sacrebleu.tokenizers.tokenizer_zh:TokenizerZh", False, None),
-    "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
-    "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
-    "rouge": (TokenizerRouge, True, None),
-    "spm": ("sentencepiece", False, "spm"),
-    "flores101": ("sentencepiece", False, "spm"),
-    "flores200": ("sentencepiece", False, "spm"),
-    "spBLEU-1K": ("sentencepiece", False, "spm"),
-}
-#: sacrebleu's own tokenizers (the command's ``--tokenize`` choices)
-SACREBLEU_TOKENIZERS = tuple(name for name in TOKENIZERS if name != "rouge")
-
-#: sacrebleu's BLEU tokenizer for a target language (``trg_lang``, the command's ``-l``)
-#: where none is named; ``13a`` for the others
-TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-
 #: sacrebleu's SentencePiece tokenizers: name -> (the model's file in sacrebleu's model
 #: folder, the tokenizer's signature). ``spm`` is sacrebleu's old name of ``flores101``.
 SPM_MODELS = {
@@ -174,6 +145,25 @@ SPM_MODELS = {
     "flores200": ("flores200sacrebleuspm", "flores200"),
     "spBLEU-1K": ("spbleu-1k_tokenizer_spm.model", "spBLEU-1K"),
 }
+#: name -> (a factory here, or ``"module:Class"`` of sacrebleu; whether it acts on each
+#: word alone, so that each distinct word may be tokenised once; the pip extra it needs)
+TOKENIZERS: dict[str, tuple[Callable[[], Callable[[str], str]] | str, bool, str | None]] = {
+    "13a": (Tokenizer13a, True, None),
+    "none": (lambda: str, True, None),  # str(line) is the line as it is
+    "char": (lambda: _char, True, None),
+    "intl": ("sacrebleu.tokenizers.tokenizer_intl:TokenizerV14International", False, None),
+    "zh": ("sacrebleu.tokenizers.tokenizer_zh:TokenizerZh", False, None),
+    "ja-mecab": ("sacrebleu.tokenizers.tokenizer_ja_mecab:TokenizerJaMecab", False, "ja"),
+    "ko-mecab": ("sacrebleu.tokenizers.tokenizer_ko_mecab:TokenizerKoMecab", False, "ko"),
+    "rouge": (TokenizerRouge, True, None),
+    **dict.fromkeys(SPM_MODELS, ("sentencepiece", False, "spm")),
+}
+#: sacrebleu's own tokenizers (the command's ``--tokenize`` choices)
+SACREBLEU_TOKENIZERS = tuple(name for name in TOKENIZERS if name != "rouge")
+
+#: sacrebleu's BLEU tokenizer for a target language (``trg_lang``, the command's ``-l``)
+#: where none is named; ``13a`` for the others
+TOKENIZER_OF_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 def spm_model_path(name: str) -> str:
@@ -212,10 +202,8 @@ class SentencePieceTokenizer:
         self.path = path
         self.processor: Any = sentencepiece.SentencePieceProcessor()
         self.processor.Load(path)
-        self._encoded = functools.lru_cache(maxsize=1 << 16)(self._encode)
-
-    def _encode(self, line: str) -> str:
-        return " ".join(self.processor.EncodeAsPieces(line))
+        self._encoded = functools.lru_cache(maxsize=1 << 16)(
+            lambda line: " ".join(self.processor.EncodeAsPieces(line)))
 
     def __call__(self, line: str) -> str:
         result: str = self._encoded(line)

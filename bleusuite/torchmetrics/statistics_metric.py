@@ -61,9 +61,7 @@ class StatisticsMetric(Metric):
                  eos_id: int | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if tokenize is not None:
-            name = check_tokenizer_name(tokenize)
-            assert name is not None  # None is refused without allow_none
-            self.tokenize: str = name
+            self.tokenize: str = check_tokenizer_name(tokenize)
             self.lowercase = checks.boolean(lowercase, "lowercase")
         self.pad_id = None if pad_id is None else checks.token_id(pad_id, "pad_id")
         self.eos_id = None if eos_id is None else checks.token_id(eos_id, "eos_id")

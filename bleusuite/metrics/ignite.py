@@ -60,7 +60,7 @@ class _StatisticsMetric(Metric):
         self.pad_id = check_special(pad_id, "pad_id")
         self.eos_id = check_special(eos_id, "eos_id")
         check_text_options(tokenize, lowercase, pad_id, eos_id)  # the functions' tokenize= rules
-        self.tokenize = check_tokenizer_name(tokenize, allow_none=True)  # loaded now
+        self.tokenize = None if tokenize is None else check_tokenizer_name(tokenize)  # loaded now
         self.lowercase = lowercase
         self._state_dict_all_req_keys = (
             "_sum_of_scores" if average == "macro" else "_statistics", "_num_sentences")

@@ -99,7 +99,6 @@ class _Cider(TextCountedMetric):
     #: float sums of scores, not integer counts that resamples sum
     paired_tests = False
     # not a metric of the command (sacrebleu has no CIDEr): no command_flags
-    result_module = "bleusuite.scores.cider.result"
 
     def token_id_settings(self, settings: CiderSettings,
                           given: Mapping[str, Any]) -> CiderSettings:
